@@ -1,0 +1,205 @@
+package advisor
+
+import (
+	"fmt"
+
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+// Memory-model constants. Each names its source or states the assumption.
+const (
+	bytesPerGB = 1e9
+
+	// nf4BitsPerParam is QLoRA's NF4 storage with double quantization:
+	// 4 bits plus 0.127 bits of quantization constants per parameter
+	// (Dettmers et al. 2023, "QLoRA", section 3).
+	nf4BitsPerParam = 4.127
+	// int4BitsPerParam is 4-bit inference weights (AWQ/GPTQ, group size 128):
+	// one FP16 scale and zero point per 128 weights adds 0.25 bits.
+	int4BitsPerParam = 4.25
+
+	// actBytesPerTokenHidden is one transformer layer's stored activations per
+	// token per hidden unit in 16-bit training: 34·s·b·h bytes (Korthikanti et
+	// al. 2022, "Reducing Activation Recomputation", eq. 1) without the 5·a·s/h
+	// attention-score term, which FlashAttention does not materialise.
+	actBytesPerTokenHidden = 34
+	// logitBytes: the loss upcasts logits to FP32 (Hugging Face transformers),
+	// so b·s·vocab·4 bytes are live at the end of the forward pass.
+	logitBytes = 4
+	// inferChunkTokens is the prefill chunk an inference server processes at
+	// once (vLLM's chunked-prefill max_num_batched_tokens, order of 8192).
+	inferChunkTokens = 8192
+
+	// Framework overhead: CUDA context and library workspaces (≈0.8 GB), plus
+	// 5 % of everything else for allocator fragmentation.
+	overheadFixedGB = 0.8
+	overheadFrac    = 0.05
+)
+
+// Breakdown is memory per model replica, in GB (10⁹ bytes).
+type Breakdown struct {
+	WeightsGB     float64 `json:"weights_gb"`
+	ActivationsGB float64 `json:"activations_gb"`
+	GradientsGB   float64 `json:"gradients_gb"`
+	OptimizerGB   float64 `json:"optimizer_gb"`
+	KVCacheGB     float64 `json:"kv_cache_gb"`
+	OverheadGB    float64 `json:"overhead_gb"`
+}
+
+// Total is the sum of the parts.
+func (b Breakdown) Total() float64 {
+	return b.WeightsGB + b.ActivationsGB + b.GradientsGB + b.OptimizerGB + b.KVCacheGB + b.OverheadGB
+}
+
+// shardable is what splits evenly across cards: weights, gradients,
+// optimizer states, KV cache and activations (the batch or the tensors are
+// split). The fixed overhead does not.
+func (b Breakdown) core() float64 {
+	return b.WeightsGB + b.ActivationsGB + b.GradientsGB + b.OptimizerGB + b.KVCacheGB
+}
+
+// Memory is the per-replica memory estimate with every step written out.
+type Memory struct {
+	Workload    Workload  `json:"workload"`
+	Shape       Shape     `json:"shape"`
+	Breakdown   Breakdown `json:"breakdown"`
+	TotalGB     float64   `json:"total_gb"`
+	Trainable   float64   `json:"trainable_params"` // parameters that get gradients
+	Lines       []Line    `json:"lines"`
+	Assumptions []Text    `json:"assumptions"`
+}
+
+// EstimateMemory sizes one replica of the workload. w must be normalized.
+func EstimateMemory(w Workload, archs []knowledge.Arch) (Memory, error) {
+	w, err := w.Normalize()
+	if err != nil {
+		return Memory{}, err
+	}
+	shape, err := ShapeFor(w.ParamsB, w.Arch, archs)
+	if err != nil {
+		return Memory{}, err
+	}
+	m := Memory{Workload: w, Shape: shape}
+	P := w.ParamsB * 1e9
+	E := min(shape.embedParams(), P/2) // never more than half the model
+	b, s := float64(w.Batch), float64(w.SeqLen)
+	h, L := float64(shape.Hidden), float64(shape.Layers)
+	add := func(key, en, zh string, bytes float64, how string) float64 {
+		v := bytes / bytesPerGB
+		m.Lines = append(m.Lines, Line{Key: key, Label: txt(en, zh), Value: round(v, 2), Unit: "GB", How: how})
+		return v
+	}
+	note := func(en, zh string) { m.Assumptions = append(m.Assumptions, txt(en, zh)) }
+	note(shape.Explain.EN, shape.Explain.ZH)
+
+	// Weights.
+	var bd Breakdown
+	switch {
+	case w.Bits == 16:
+		bd.WeightsGB = add("weights", "weights", "模型权重", P*2, fmt.Sprintf("%sB params × 2 bytes (BF16)", num(w.ParamsB)))
+	case w.Method == QLoRA && w.Bits == 4:
+		bd.WeightsGB = add("weights", "weights", "模型权重", (P-E)*nf4BitsPerParam/8+E*2,
+			fmt.Sprintf("(%sB − %sB embeddings) × %s bits ÷ 8 + %sB × 2 bytes", num(w.ParamsB), num(round(E/1e9, 2)), num(nf4BitsPerParam), num(round(E/1e9, 2))))
+		note("base weights in NF4 with double quantization (4.127 bits/param, QLoRA paper); embeddings and output head stay 16-bit",
+			"基座权重按 NF4 + 双重量化存储（每参数 4.127 bit，QLoRA 论文），词嵌入和输出层保持 16 位")
+	default:
+		bits := float64(w.Bits)
+		if w.Bits == 4 {
+			bits = int4BitsPerParam
+		}
+		bd.WeightsGB = add("weights", "weights", "模型权重", (P-E)*bits/8+E*2,
+			fmt.Sprintf("(%sB − %sB embeddings) × %s bits ÷ 8 + %sB × 2 bytes", num(w.ParamsB), num(round(E/1e9, 2)), num(bits), num(round(E/1e9, 2))))
+		if w.Bits == 4 {
+			note("4-bit weights carry group-128 scales (4.25 bits/param, AWQ/GPTQ style); embeddings and output head stay 16-bit",
+				"4 位权重含 128 分组的缩放系数（每参数 4.25 bit，AWQ/GPTQ），词嵌入和输出层保持 16 位")
+		} else {
+			note("8-bit weights (LLM.int8 / FP8 style); embeddings and output head stay 16-bit", "8 位权重（LLM.int8 / FP8），词嵌入和输出层保持 16 位")
+		}
+	}
+
+	// Trainable parameters, gradients and optimizer states.
+	stateBytes := 12.0 // FP32 master copy + two FP32 Adam moments (ZeRO paper: 2+2+12 = 16 bytes/param)
+	stateHow := "FP32 master 4 + Adam m 4 + v 4 = 12 bytes"
+	if w.Optimizer == AdamW8bit {
+		stateBytes, stateHow = 6, "FP32 master 4 + 8-bit Adam m 1 + v 1 = 6 bytes"
+	}
+	switch w.Method {
+	case Full:
+		m.Trainable = P
+		bd.GradientsGB = add("gradients", "gradients", "梯度", P*2, fmt.Sprintf("%sB params × 2 bytes (BF16)", num(w.ParamsB)))
+		bd.OptimizerGB = add("optimizer", "optimizer states", "优化器状态", P*stateBytes, fmt.Sprintf("%sB params × %s", num(w.ParamsB), stateHow))
+		note("mixed-precision AdamW: 16 bytes per parameter for weights, gradients and states (ZeRO paper)", "混合精度 AdamW：权重+梯度+优化器状态共每参数 16 字节（ZeRO 论文）")
+	case Freeze:
+		m.Trainable = (P - E) * freezeTrainableLayers / L
+		bd.GradientsGB = add("gradients", "gradients", "梯度", m.Trainable*2, fmt.Sprintf("%sB trainable (last %d of %d layers) × 2 bytes", num(round(m.Trainable/1e9, 3)), freezeTrainableLayers, shape.Layers))
+		bd.OptimizerGB = add("optimizer", "optimizer states", "优化器状态", m.Trainable*stateBytes, fmt.Sprintf("%sB trainable × %s", num(round(m.Trainable/1e9, 3)), stateHow))
+		note(fmt.Sprintf("freeze tuning trains the last %d layers (LLaMA-Factory default)", freezeTrainableLayers), fmt.Sprintf("冻结微调只训练最后 %d 层（LLaMA-Factory 默认）", freezeTrainableLayers))
+	case LoRA, QLoRA:
+		A := shape.loraParams(w.LoRARank)
+		m.Trainable = A
+		adamBytes, adamHow := 8.0, "Adam m 4 + v 4 = 8 bytes (FP32)"
+		if w.Optimizer == AdamW8bit {
+			adamBytes, adamHow = 2, "8-bit Adam m 1 + v 1 = 2 bytes"
+		}
+		bd.WeightsGB += add("adapter_weights", "adapter weights", "LoRA 适配器权重", A*2, fmt.Sprintf("rank %d × (in+out) on q,k,v,o,gate,up,down × %d layers = %sM params × 2 bytes", w.LoRARank, shape.Layers, num(round(A/1e6, 1))))
+		bd.GradientsGB = add("gradients", "adapter gradients", "适配器梯度", A*2, fmt.Sprintf("%sM params × 2 bytes", num(round(A/1e6, 1))))
+		bd.OptimizerGB = add("optimizer", "optimizer states", "优化器状态", A*adamBytes, fmt.Sprintf("%sM params × %s", num(round(A/1e6, 1)), adamHow))
+		note(fmt.Sprintf("LoRA rank %d on all linear layers, adapters trained in BF16 with FP32 Adam states (QLoRA paper setup)", w.LoRARank),
+			fmt.Sprintf("LoRA 秩 %d，挂在全部线性层；适配器 BF16 训练，Adam 状态 FP32（QLoRA 论文设置）", w.LoRARank))
+	}
+
+	// Activations and KV cache.
+	logits := b * s * float64(shape.Vocab) * logitBytes
+	switch {
+	case w.Method == Inference:
+		chunk := min(b*s, inferChunkTokens)
+		act := chunk*(2*h+2*float64(shape.Inter))*2 + b*float64(shape.Vocab)*logitBytes
+		bd.ActivationsGB = add("activations", "activations", "激活值", act,
+			fmt.Sprintf("%s-token prefill chunk × (2×%d + 2×%d) × 2 bytes + %d × vocab %d × 4 bytes", num(chunk), shape.Hidden, shape.Inter, w.Batch, shape.Vocab))
+		kv := b * s * shape.KVBytesPerToken()
+		bd.KVCacheGB = add("kv_cache", "KV cache", "KV 缓存", kv,
+			fmt.Sprintf("%d requests × %d tokens × 2 × %d layers × %d KV dim × 2 bytes", w.Batch, w.SeqLen, shape.Layers, shape.KVDim))
+		note(fmt.Sprintf("%d concurrent requests of %d tokens each; KV cache in FP16 (vLLM formula)", w.Batch, w.SeqLen),
+			fmt.Sprintf("%d 路并发，每路 %d token；KV 缓存 FP16（vLLM 公式）", w.Batch, w.SeqLen))
+	case w.Method == Freeze:
+		act := freezeTrainableLayers*actBytesPerTokenHidden*b*s*h + logits
+		bd.ActivationsGB = add("activations", "activations", "激活值", act,
+			fmt.Sprintf("%d trained layers × 34 × batch %d × seq %d × hidden %d + logits %d×%d×%d×4 bytes", freezeTrainableLayers, w.Batch, w.SeqLen, shape.Hidden, w.Batch, w.SeqLen, shape.Vocab))
+		note("frozen layers keep no activations for backward", "冻结层不为反向传播保存激活值")
+	case !w.NoGC:
+		act := L*2*b*s*h + actBytesPerTokenHidden*b*s*h + logits
+		bd.ActivationsGB = add("activations", "activations", "激活值", act,
+			fmt.Sprintf("%d layers × 2 bytes × %d×%d×%d (checkpoints) + 34×%d×%d×%d (one layer recomputed) + logits %d×%d×%d×4", shape.Layers, w.Batch, w.SeqLen, shape.Hidden, w.Batch, w.SeqLen, shape.Hidden, w.Batch, w.SeqLen, shape.Vocab))
+		note(fmt.Sprintf("gradient checkpointing on (the default); batch %d × %d tokens; FlashAttention", w.Batch, w.SeqLen),
+			fmt.Sprintf("梯度检查点开启（默认）；batch %d × %d token；FlashAttention", w.Batch, w.SeqLen))
+	default:
+		act := L*actBytesPerTokenHidden*b*s*h + logits
+		bd.ActivationsGB = add("activations", "activations", "激活值", act,
+			fmt.Sprintf("%d layers × 34 × %d×%d×%d bytes + logits %d×%d×%d×4", shape.Layers, w.Batch, w.SeqLen, shape.Hidden, w.Batch, w.SeqLen, shape.Vocab))
+		note(fmt.Sprintf("gradient checkpointing off: every layer's activations kept; batch %d × %d tokens", w.Batch, w.SeqLen),
+			fmt.Sprintf("梯度检查点关闭：保存每层激活值；batch %d × %d token", w.Batch, w.SeqLen))
+	}
+	if w.Method != Inference {
+		add("kv_cache", "KV cache", "KV 缓存", 0, "training keeps no KV cache")
+	}
+	if w.Method == Inference {
+		add("gradients", "gradients", "梯度", 0, "inference computes no gradients")
+		add("optimizer", "optimizer states", "优化器状态", 0, "inference keeps no optimizer")
+	}
+
+	bd.OverheadGB = add("overhead", "framework overhead", "框架开销", (overheadFixedGB+overheadFrac*bd.core())*bytesPerGB,
+		fmt.Sprintf("%s GB CUDA context + 5%% × %s", num(overheadFixedGB), gb(bd.core())))
+	note("memory in GB (10⁹ bytes); a card's memory is taken as its advertised size, which leaves a few percent of real headroom",
+		"显存单位 GB（10⁹ 字节）；显卡容量按标称值计，实际还有几个百分点余量")
+
+	m.Breakdown = roundBreakdown(bd)
+	m.TotalGB = round(bd.Total(), 2)
+	m.Lines = append(m.Lines, Line{Key: "total", Label: txt("total per replica", "单副本合计"), Value: m.TotalGB, Unit: "GB",
+		How: "weights + activations + gradients + optimizer + KV cache + overhead"})
+	return m, nil
+}
+
+func roundBreakdown(b Breakdown) Breakdown {
+	return Breakdown{round(b.WeightsGB, 2), round(b.ActivationsGB, 2), round(b.GradientsGB, 2),
+		round(b.OptimizerGB, 2), round(b.KVCacheGB, 2), round(b.OverheadGB, 2)}
+}
