@@ -55,15 +55,15 @@ const (
 // Workload describes a model job. Zero values mean "use the default"; after
 // Normalize every field is set and Defaulted names the ones that were filled.
 type Workload struct {
-	ParamsB   float64   `json:"params_b"`
-	Method    Method    `json:"method"`
-	Bits      int       `json:"bits"`    // weight precision: 16, 8 or 4
-	Batch     int       `json:"batch"`   // sequences per step (training) or concurrent requests (inference)
-	SeqLen    int       `json:"seq_len"` // tokens per sequence (training) or context per request (inference)
-	NoGC      bool      `json:"no_gc"`   // gradient checkpointing off (it is on by default)
-	Optimizer Optimizer `json:"optimizer"`
-	LoRARank  int       `json:"lora_rank"`
-	Arch      string    `json:"arch"` // reference architecture id; empty picks the closest by size
+	ParamsB   float64   `json:"params_b" yaml:"params_b"`
+	Method    Method    `json:"method" yaml:"method"`
+	Bits      int       `json:"bits" yaml:"bits"`       // weight precision: 16, 8 or 4
+	Batch     int       `json:"batch" yaml:"batch"`     // sequences per step (training) or concurrent requests (inference)
+	SeqLen    int       `json:"seq_len" yaml:"seq_len"` // tokens per sequence (training) or context per request (inference)
+	NoGC      bool      `json:"no_gc" yaml:"no_gc"`     // gradient checkpointing off (it is on by default)
+	Optimizer Optimizer `json:"optimizer" yaml:"optimizer"`
+	LoRARank  int       `json:"lora_rank" yaml:"lora_rank"`
+	Arch      string    `json:"arch" yaml:"arch"` // reference architecture id; empty picks the closest by size
 
 	Defaulted []string `json:"-"`
 }

@@ -1,0 +1,131 @@
+// Package bot is everything Slack-facing: it parses messages, fills missing
+// values from stated defaults, asks the advisor, and renders the answer as
+// plain text and Block Kit in the asker's language.
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/slack-go/slack"
+
+	"github.com/gpubot/gpubot/advisor"
+	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+// Message is one thing a user said, wherever it came from.
+type Message struct {
+	Text    string
+	Team    string
+	Channel string
+	User    string
+	Slash   bool // text is a /gpu command's argument text
+}
+
+// Answer is what the bot says back, in both machine and human form.
+type Answer struct {
+	Intent    parse.Intent   `json:"intent"`
+	Lang      string         `json:"lang"`
+	Slots     parse.Slots    `json:"slots"`
+	Assumed   map[string]any `json:"assumed"`
+	Result    any            `json:"result"`
+	Text      string         `json:"text"`
+	Blocks    []slack.Block  `json:"-"`
+	Ephemeral bool           `json:"-"` // errors and help go only to the asker
+	Err       string         `json:"error,omitempty"`
+}
+
+// Config holds the bot's plain settings, read by cmd/bot.
+type Config struct {
+	FX float64 // CNY per USD used when converting prices
+}
+
+// Bot answers messages. It is safe for concurrent use.
+type Bot struct {
+	cfg    Config
+	kb     *knowledge.Base
+	parser *parse.Parser
+	log    *slog.Logger
+}
+
+// New builds a bot over the shipped knowledge.
+func New(cfg Config, kb *knowledge.Base, log *slog.Logger) *Bot {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Bot{cfg: cfg, kb: kb, parser: parse.New(kb), log: log}
+}
+
+// Parse exposes the parser, for transports that need the intent early.
+func (b *Bot) Parse(m Message) parse.Request {
+	if m.Slash {
+		return b.parser.ParseSlash(m.Text)
+	}
+	return b.parser.Parse(m.Text)
+}
+
+// Answer parses and answers one message.
+func (b *Bot) Answer(ctx context.Context, m Message) Answer {
+	req := b.Parse(m)
+	a := Answer{Intent: req.Intent, Lang: req.Lang, Slots: req.Slots, Assumed: map[string]any{}}
+	if len(req.Problems) > 0 {
+		return b.problem(a, req.Problems[0])
+	}
+	var err error
+	switch req.Intent {
+	case parse.Fit:
+		err = b.fit(&a, req)
+	case parse.Help:
+		b.help(&a)
+	default:
+		b.unknown(&a)
+	}
+	if err != nil {
+		return b.fail(ctx, a, m, err)
+	}
+	return a
+}
+
+// problem answers a value the parser could not read: what was wrong, and the
+// right form.
+func (b *Bot) problem(a Answer, p parse.Problem) Answer {
+	a.Ephemeral = true
+	a.Err = p.Reason
+	if a.Lang == "zh" {
+		a.Text = fmt.Sprintf("没看懂：%s。正确写法示例：%s", p.Reason, p.Hint)
+	} else {
+		a.Text = fmt.Sprintf("I couldn't read that: %s. Try: %s", p.Reason, p.Hint)
+	}
+	a.Blocks = textBlocks(a.Text)
+	return a
+}
+
+// fail turns an error into a reply: input errors are explained to the user,
+// anything else is logged and answered with a short apology.
+func (b *Bot) fail(ctx context.Context, a Answer, m Message, err error) Answer {
+	a.Ephemeral = true
+	var in *advisor.InputError
+	if errors.As(err, &in) {
+		a.Err = in.Error()
+		hint := in.Hint
+		if a.Lang == "zh" {
+			a.Text = fmt.Sprintf("算不了：%s（%s）。正确写法示例：%s", in.Reason, in.Field, hint)
+		} else {
+			a.Text = fmt.Sprintf("I can't answer that: %s (%s). Try: %s", in.Reason, in.Field, hint)
+		}
+		a.Blocks = textBlocks(a.Text)
+		return a
+	}
+	b.log.ErrorContext(ctx, "answer", "intent", a.Intent, "user", m.User, "err", err)
+	a.Err = "internal"
+	if a.Lang == "zh" {
+		a.Text = "我这边出错了，已记录日志。请稍后再试。"
+	} else {
+		a.Text = "Something broke on our side; it's logged. Please try again."
+	}
+	a.Blocks = textBlocks(a.Text)
+	return a
+}

@@ -1,0 +1,106 @@
+package bot
+
+import (
+	"github.com/gpubot/gpubot/advisor"
+	"github.com/gpubot/gpubot/bot/parse"
+)
+
+// FitResult is the fit answer's result object (the ask --json contract).
+type FitResult struct {
+	MemoryGB    float64           `json:"memory_gb"`
+	Breakdown   advisor.Breakdown `json:"breakdown"`
+	Options     []FitOption       `json:"options"`
+	Workload    advisor.Workload  `json:"workload"`
+	Shape       advisor.Shape     `json:"shape"`
+	Lines       []advisor.Line    `json:"lines"`
+	Assumptions []string          `json:"assumptions"`
+}
+
+// FitOption is one card's verdict, with its cheapest known offer.
+type FitOption struct {
+	GPU       string    `json:"gpu"`
+	Name      string    `json:"name"`
+	VRAMGB    float64   `json:"vram_gb"`
+	Count     int       `json:"count"`
+	Fits      bool      `json:"fits"`
+	PerCardGB float64   `json:"per_card_gb"`
+	SpareGB   float64   `json:"spare_gb"`
+	Note      string    `json:"note,omitempty"`
+	Cheapest  *PriceRef `json:"cheapest,omitempty"`
+}
+
+// PriceRef is a price as the contract shows it.
+type PriceRef struct {
+	Platform   string  `json:"platform"`
+	Price      float64 `json:"price"`
+	Currency   string  `json:"currency"`
+	Unit       string  `json:"unit"`
+	ObservedAt string  `json:"observed_at,omitempty"`
+}
+
+// workload turns slots into an advisor workload.
+func workload(s parse.Slots) advisor.Workload {
+	w := advisor.Workload{
+		ParamsB: s.ParamsB, Method: advisor.Method(s.Method), Bits: s.Bits,
+		Batch: s.Batch, SeqLen: s.SeqLen, NoGC: s.GC == "off",
+		Optimizer: advisor.Optimizer(s.Optimizer), LoRARank: s.LoRARank, Arch: s.Arch,
+	}
+	if s.Concurrency > 0 && (w.Method == advisor.Inference || w.Method == "") {
+		w.Batch = s.Concurrency
+	}
+	return w
+}
+
+// assumed lists the values the engine filled in, by contract slot name.
+func assumed(w advisor.Workload, gcGiven bool) map[string]any {
+	out := map[string]any{}
+	for _, name := range w.Defaulted {
+		switch name {
+		case "method":
+			out["method"] = string(w.Method)
+		case "bits":
+			out["bits"] = w.Bits
+		case "batch":
+			if w.Method == advisor.Inference {
+				out["concurrency"] = w.Batch
+			} else {
+				out["batch"] = w.Batch
+			}
+		case "seq_len":
+			out["seq_len"] = w.SeqLen
+		case "optimizer":
+			out["optimizer"] = string(w.Optimizer)
+		case "lora_rank":
+			out["lora_rank"] = w.LoRARank
+		}
+	}
+	if w.Method != advisor.Inference && w.Method != advisor.Freeze && !gcGiven {
+		out["gc"] = "on"
+	}
+	return out
+}
+
+func (b *Bot) fit(a *Answer, req parse.Request) error {
+	w := workload(req.Slots)
+	res, err := advisor.Fit(w, b.kb.GPUs, b.kb.Archs)
+	if err != nil {
+		return err
+	}
+	a.Assumed = assumed(res.Workload, req.Slots.GC != "")
+	view := FitResult{
+		MemoryGB: res.TotalGB, Breakdown: res.Breakdown, Workload: res.Workload,
+		Shape: res.Shape, Lines: res.Lines,
+	}
+	for _, t := range res.Assumptions {
+		view.Assumptions = append(view.Assumptions, t.In(a.Lang))
+	}
+	for _, o := range res.Options {
+		view.Options = append(view.Options, FitOption{
+			GPU: o.GPU, Name: o.Name, VRAMGB: o.VRAMGB, Count: o.Count, Fits: o.Fits,
+			PerCardGB: o.PerCardGB, SpareGB: o.SpareGB, Note: o.Note.In(a.Lang),
+		})
+	}
+	a.Result = view
+	a.Text, a.Blocks = renderFit(a.Lang, req.Slots, a.Assumed, view)
+	return nil
+}

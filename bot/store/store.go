@@ -1,0 +1,59 @@
+// Package store connects gpubot to Redis: the one given by REDIS_URL, or an
+// embedded miniredis when none is configured, so the bot runs with no setup.
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
+)
+
+// Store is a Redis client plus, in embedded mode, the server behind it.
+type Store struct {
+	Redis    *redis.Client
+	Embedded bool
+	mini     *miniredis.Miniredis
+}
+
+// Open connects to url, or starts an embedded miniredis when url is empty.
+func Open(ctx context.Context, url string) (*Store, error) {
+	if url == "" {
+		m := miniredis.NewMiniRedis()
+		if err := m.StartAddr("127.0.0.1:0"); err != nil {
+			return nil, fmt.Errorf("start embedded redis: %w", err)
+		}
+		return &Store{Redis: redis.NewClient(&redis.Options{Addr: m.Addr()}), Embedded: true, mini: m}, nil
+	}
+	opt, err := redis.ParseURL(url)
+	if err != nil {
+		return nil, fmt.Errorf("parse REDIS_URL: %w", err)
+	}
+	s := &Store{Redis: redis.NewClient(opt)}
+	if err := s.Ping(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Ping checks that Redis answers within a second.
+func (s *Store) Ping(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	if err := s.Redis.Ping(ctx).Err(); err != nil {
+		return fmt.Errorf("redis ping: %w", err)
+	}
+	return nil
+}
+
+// Close releases the client and stops an embedded server.
+func (s *Store) Close() error {
+	err := s.Redis.Close()
+	if s.mini != nil {
+		s.mini.Close()
+	}
+	return err
+}

@@ -1,0 +1,177 @@
+// Command bot runs gpubot: the Slack bot, a console, or one-shot answers.
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+
+	"github.com/kelseyhightower/envconfig"
+
+	"github.com/gpubot/gpubot/bot"
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+func main() {
+	if err := run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "gpubot:", err)
+		os.Exit(1)
+	}
+}
+
+const usage = `usage: bot [command]
+
+commands:
+  serve            run the bot (default); with no Slack tokens it opens the console
+  console          type messages as you would in Slack: /gpu fit 13b lora, 包月划算吗
+  ask TEXT         answer one message and exit
+  ask --json TEXT  print the answer as one JSON object
+  ask --json -     answer every stdin line, one JSON object per line
+`
+
+// run is the whole program; tests call it with their own arguments and streams.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	var cfg Config
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+		fmt.Fprint(stdout, usage+"\nenvironment:\n")
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		defer tw.Flush()
+		return envconfig.Usagef("", &cfg, tw, "  {{range .}}{{usage_key .}}\t{{usage_default .}}\t{{usage_description .}}\n{{end}}")
+	}
+	if err := envconfig.Process("", &cfg); err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	log, err := newLogger(cfg.LogLevel, stderr)
+	if err != nil {
+		return err
+	}
+	kb, err := knowledge.Shipped()
+	if err != nil {
+		return fmt.Errorf("load knowledge: %w", err)
+	}
+	b := bot.New(bot.Config{FX: cfg.FX}, kb, log)
+
+	cmd := "serve"
+	if len(args) > 0 {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "ask":
+		return ask(ctx, b, args, stdin, stdout)
+	case "console":
+		return console(ctx, b, stdin, stdout)
+	case "serve":
+		return serve(ctx, cfg, b, log, stdin, stdout)
+	default:
+		return fmt.Errorf("unknown command %q\n%s", cmd, usage)
+	}
+}
+
+func newLogger(level string, w io.Writer) (*slog.Logger, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("config: BOT_LOG_LEVEL %q: use debug, info, warn or error", level)
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
+}
+
+func ask(ctx context.Context, b *bot.Bot, args []string, stdin io.Reader, stdout io.Writer) error {
+	fs := flag.NewFlagSet("ask", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print one JSON object per answer")
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("ask: %w\n%s", err, usage)
+	}
+	text := strings.Join(fs.Args(), " ")
+	if text == "" {
+		return errors.New("ask: nothing to answer; try: bot ask \"/gpu fit 13b lora\"")
+	}
+	if text == "-" {
+		sc := bufio.NewScanner(stdin)
+		sc.Buffer(make([]byte, 64*1024), 1024*1024)
+		enc := json.NewEncoder(stdout)
+		for sc.Scan() {
+			line := strings.TrimSpace(sc.Text())
+			if line == "" {
+				continue
+			}
+			a := b.Answer(ctx, bot.Message{Text: line, User: "cli", Channel: "cli"})
+			if *asJSON {
+				if err := enc.Encode(a); err != nil {
+					return err
+				}
+			} else {
+				fmt.Fprintln(stdout, a.Text+"\n")
+			}
+		}
+		return sc.Err()
+	}
+	a := b.Answer(ctx, bot.Message{Text: text, User: "cli", Channel: "cli"})
+	if *asJSON {
+		return json.NewEncoder(stdout).Encode(a)
+	}
+	_, err := fmt.Fprintln(stdout, a.Text)
+	return err
+}
+
+// console reads messages line by line; a prompt is shown only on a terminal.
+func console(ctx context.Context, b *bot.Bot, stdin io.Reader, stdout io.Writer) error {
+	interactive := false
+	if f, ok := stdin.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			interactive = true
+		}
+	}
+	if interactive {
+		fmt.Fprintln(stdout, "gpubot console — type what you would type in Slack (/gpu help, /gpu fit 13b lora, 包月划算吗). Ctrl-D quits.")
+	}
+	lines := make(chan string)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(stdin)
+		sc.Buffer(make([]byte, 64*1024), 1024*1024)
+		for sc.Scan() {
+			select {
+			case lines <- sc.Text():
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	for {
+		if interactive {
+			fmt.Fprint(stdout, "gpu> ")
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case line, ok := <-lines:
+			if !ok {
+				return nil
+			}
+			line = strings.TrimSpace(line)
+			if line == "" {
+				continue
+			}
+			if line == "quit" || line == "exit" {
+				return nil
+			}
+			a := b.Answer(ctx, bot.Message{Text: line, User: "console", Channel: "console"})
+			fmt.Fprintln(stdout, a.Text+"\n")
+		}
+	}
+}
+
