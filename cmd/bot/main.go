@@ -174,4 +174,3 @@ func console(ctx context.Context, b *bot.Bot, stdin io.Reader, stdout io.Writer)
 		}
 	}
 }
-
