@@ -82,7 +82,16 @@ func assumed(w advisor.Workload, gcGiven bool) map[string]any {
 
 func (b *Bot) fit(a *Answer, req parse.Request) error {
 	w := workload(req.Slots)
-	res, err := advisor.Fit(w, b.kb.GPUs, b.kb.Archs)
+	gpus := b.kb.GPUs
+	if len(req.Slots.GPUs) > 0 { // the user named cards: answer for those only
+		gpus = nil
+		for _, id := range req.Slots.GPUs {
+			if g, ok := b.kb.GPU(id); ok {
+				gpus = append(gpus, g)
+			}
+		}
+	}
+	res, err := advisor.Fit(w, gpus, b.kb.Archs)
 	if err != nil {
 		return err
 	}

@@ -46,9 +46,13 @@ func assumedText(lang string, as map[string]any) string {
 // fitGroups splits the options into single-card, multi-card and no-fit.
 func fitGroups(lang string, v FitResult) (one, several, none []string) {
 	for _, o := range v.Options {
+		name := o.Name
+		if !strings.Contains(name, "GB") {
+			name += " " + fmtNum(o.VRAMGB) + "GB"
+		}
 		switch {
 		case o.Fits:
-			one = append(one, fmt.Sprintf("%s %sGB (%s)", o.Name, fmtNum(o.VRAMGB), tr(lang, fmtNum(o.SpareGB)+" GB spare", "余 "+fmtNum(o.SpareGB)+" GB")))
+			one = append(one, fmt.Sprintf("%s (%s)", name, tr(lang, fmtNum(o.SpareGB)+" GB spare", "余 "+fmtNum(o.SpareGB)+" GB")))
 		case o.Count > 1:
 			s := fmt.Sprintf("%s ×%d (%s)", o.Name, o.Count, tr(lang, fmtNum(o.PerCardGB)+" GB/card", "每卡 "+fmtNum(o.PerCardGB)+" GB"))
 			if o.Note != "" {

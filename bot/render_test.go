@@ -1,0 +1,137 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func newTestBot(t *testing.T) *Bot {
+	t.Helper()
+	return New(Config{FX: 7.2}, knowledge.MustShipped(), nil)
+}
+
+// golden is what a rendered answer looks like to Slack: the fallback text,
+// the blocks and the JSON contract.
+type golden struct {
+	Text      string          `json:"text"`
+	Ephemeral bool            `json:"ephemeral"`
+	Blocks    json.RawMessage `json:"blocks"`
+	Answer    json.RawMessage `json:"answer"`
+}
+
+// checkGolden compares decoded JSON, so formatting changes do not matter;
+// `go test ./bot -run Render -update` rewrites the files.
+func checkGolden(t *testing.T, name string, a Answer) {
+	t.Helper()
+	blocks, err := json.Marshal(a.Blocks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ans, err := json.Marshal(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := golden{Text: a.Text, Ephemeral: a.Ephemeral, Blocks: blocks, Answer: ans}
+	path := filepath.Join("testdata", name+".golden.json")
+	if *update {
+		out, _ := json.MarshalIndent(got, "", "  ")
+		if err := os.WriteFile(path, append(out, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	var want, have any
+	gotRaw, _ := json.Marshal(got)
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(gotRaw, &have); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, have); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
+	}
+}
+
+func TestRenderGolden(t *testing.T) {
+	b := newTestBot(t)
+	tests := []struct{ name, text string }{
+		{"fit_13b_lora_en", "/gpu fit 13b lora"},
+		{"fit_70b_qlora_zh", "70b qlora 微调要多大显存"},
+		{"fit_70b_inference_h20", "/gpu fit 70b inference conc=50 gpu=h20"},
+		{"fit_bad_size", "/gpu fit banana"},
+		{"help_en", "/gpu help"},
+		{"help_zh", "/gpu 帮助"},
+		{"unknown_sub", "/gpu frobnicate"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkGolden(t, tt.name, b.Answer(context.Background(), Message{Text: tt.text}))
+		})
+	}
+}
+
+func TestRenderRespectsSlackLimits(t *testing.T) {
+	b := newTestBot(t)
+	for _, q := range []string{"/gpu fit 13b lora", "/gpu fit 405b full", "/gpu fit 70b inference conc=500 ctx=128k", "/gpu help"} {
+		a := b.Answer(context.Background(), Message{Text: q})
+		if a.Text == "" {
+			t.Errorf("%q: empty fallback text", q)
+		}
+		if len(a.Blocks) == 0 || len(a.Blocks) > maxBlocks {
+			t.Errorf("%q: %d blocks, want 1..%d", q, len(a.Blocks), maxBlocks)
+		}
+		raw, _ := json.Marshal(a.Blocks)
+		var blocks []map[string]any
+		_ = json.Unmarshal(raw, &blocks)
+		for i, bl := range blocks {
+			if txt, ok := bl["text"].(map[string]any); ok {
+				if s, _ := txt["text"].(string); len([]rune(s)) > maxSectionText {
+					t.Errorf("%q block %d: %d chars, over %d", q, i, len([]rune(s)), maxSectionText)
+				}
+			}
+			if fs, ok := bl["fields"].([]any); ok && len(fs) > maxFields {
+				t.Errorf("%q block %d: %d fields, over %d", q, i, len(fs), maxFields)
+			}
+		}
+	}
+}
+
+func TestChineseAnswerHasNoStrayMarkdown(t *testing.T) {
+	b := newTestBot(t)
+	a := b.Answer(context.Background(), Message{Text: "13b lora 要多大显存"})
+	if a.Lang != "zh" {
+		t.Fatalf("lang = %q, want zh", a.Lang)
+	}
+	raw, _ := json.Marshal(a.Blocks)
+	var blocks []map[string]any
+	_ = json.Unmarshal(raw, &blocks)
+	for _, bl := range blocks {
+		if bl["type"] != "section" {
+			continue
+		}
+		txt, _ := bl["text"].(map[string]any)
+		s, _ := txt["text"].(string)
+		if strings.Count(s, "*")%2 != 0 {
+			t.Errorf("unbalanced * in %q", s)
+		}
+	}
+	if !strings.Contains(a.Text, "显存") {
+		t.Errorf("Chinese question answered as %q", a.Text[:60])
+	}
+}
