@@ -43,8 +43,11 @@ func assumedText(lang string, as map[string]any) string {
 	return tr(lang, "Defaults used (say otherwise to change): ", "未指定、按默认值计算（可自行指定）：") + strings.Join(parts, ", ")
 }
 
-// fitGroups splits the options into single-card, multi-card and no-fit.
-func fitGroups(lang string, v FitResult) (one, several, none []string) {
+// fitGroups splits the options into single-card, multi-card and no-fit, and
+// gathers the multi-card caveats once each with the cards they apply to.
+func fitGroups(lang string, v FitResult) (one, several, none, notes []string) {
+	noteCards := map[string][]string{}
+	var noteOrder []string
 	for _, o := range v.Options {
 		name := o.Name
 		if !strings.Contains(name, "GB") {
@@ -54,16 +57,21 @@ func fitGroups(lang string, v FitResult) (one, several, none []string) {
 		case o.Fits:
 			one = append(one, fmt.Sprintf("%s (%s)", name, tr(lang, fmtNum(o.SpareGB)+" GB spare", "余 "+fmtNum(o.SpareGB)+" GB")))
 		case o.Count > 1:
-			s := fmt.Sprintf("%s ×%d (%s)", o.Name, o.Count, tr(lang, fmtNum(o.PerCardGB)+" GB/card", "每卡 "+fmtNum(o.PerCardGB)+" GB"))
+			several = append(several, fmt.Sprintf("%s ×%d (%s)", o.Name, o.Count, tr(lang, fmtNum(o.PerCardGB)+" GB/card", "每卡 "+fmtNum(o.PerCardGB)+" GB")))
 			if o.Note != "" {
-				s += " — " + o.Note
+				if _, seen := noteCards[o.Note]; !seen {
+					noteOrder = append(noteOrder, o.Note)
+				}
+				noteCards[o.Note] = append(noteCards[o.Note], o.Name)
 			}
-			several = append(several, s)
 		default:
 			none = append(none, o.Name)
 		}
 	}
-	return one, several, none
+	for _, n := range noteOrder {
+		notes = append(notes, n+" ("+strings.Join(noteCards[n], ", ")+")")
+	}
+	return one, several, none, notes
 }
 
 func renderFit(lang string, s parse.Slots, as map[string]any, v FitResult) (string, []slack.Block) {
@@ -82,13 +90,16 @@ func renderFit(lang string, s parse.Slots, as map[string]any, v FitResult) (stri
 		fmt.Fprintf(&t, "• %s: %s GB  (%s)\n", l.Label.In(lang), fmtNum(l.Value), l.How)
 		pairs = append(pairs, [2]string{l.Label.In(lang), fmtNum(l.Value) + " GB"})
 	}
-	one, several, none := fitGroups(lang, v)
+	one, several, none, notes := fitGroups(lang, v)
 	t.WriteString("\n")
 	if len(one) > 0 {
 		t.WriteString(tr(lang, "Fits on one card: ", "单卡放得下：") + strings.Join(one, "; ") + "\n")
 	}
 	if len(several) > 0 {
-		t.WriteString(tr(lang, "Needs several cards:\n", "需要多卡：\n") + bullets(several))
+		t.WriteString(tr(lang, "Needs several cards: ", "需要多卡：") + strings.Join(several, "; ") + "\n")
+		if len(notes) > 0 {
+			t.WriteString(bullets(notes))
+		}
 	}
 	if len(none) > 0 {
 		t.WriteString(tr(lang, "Does not fit: ", "放不下：") + strings.Join(none, ", ") + "\n")
@@ -104,7 +115,7 @@ func renderFit(lang string, s parse.Slots, as map[string]any, v FitResult) (stri
 		blocks = append(blocks, section(escape(tr(lang, "Fits on one card: ", "单卡放得下：")+strings.Join(one, "; "))))
 	}
 	if len(several) > 0 {
-		blocks = append(blocks, section(escape(tr(lang, "Needs several cards:\n", "需要多卡：\n")+bullets(several))))
+		blocks = append(blocks, section(escape(tr(lang, "Needs several cards: ", "需要多卡：")+strings.Join(several, "; ")+"\n"+bullets(notes))))
 	}
 	if len(none) > 0 {
 		blocks = append(blocks, section(escape(tr(lang, "Does not fit: ", "放不下：")+strings.Join(none, ", "))))
