@@ -10,17 +10,23 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
 	"text/tabwriter"
+	"time"
 
 	"github.com/kelseyhightower/envconfig"
 
 	"github.com/gpubot/gpubot/bot"
 	"github.com/gpubot/gpubot/knowledge"
 )
+
+// version is set at build time: -ldflags "-X main.version=…".
+var version = "dev"
 
 func main() {
 	if err := run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr); err != nil {
@@ -37,6 +43,8 @@ commands:
   ask TEXT         answer one message and exit
   ask --json TEXT  print the answer as one JSON object
   ask --json -     answer every stdin line, one JSON object per line
+  healthcheck      exit 0 when the running bot's /healthz answers (for container HEALTHCHECK)
+  version          print the version
 `
 
 // run is the whole program; tests call it with their own arguments and streams.
@@ -69,6 +77,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		cmd, args = args[0], args[1:]
 	}
 	switch cmd {
+	case "version":
+		_, err := fmt.Fprintln(stdout, "gpubot", version)
+		return err
+	case "healthcheck":
+		return healthcheck(ctx, cfg.HTTPAddr)
 	case "ask":
 		return ask(ctx, b, args, stdin, stdout)
 	case "console":
@@ -173,4 +186,30 @@ func console(ctx context.Context, b *bot.Bot, stdin io.Reader, stdout io.Writer)
 			fmt.Fprintln(stdout, a.Text+"\n")
 		}
 	}
+}
+
+// healthcheck asks the local bot's /healthz; distroless images have no curl.
+func healthcheck(ctx context.Context, addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("healthcheck: HTTP_ADDR %q: %w", addr, err)
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1"
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+net.JoinHostPort(host, port)+"/healthz", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("healthcheck: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("healthcheck: /healthz answered %s", resp.Status)
+	}
+	return nil
 }

@@ -161,3 +161,17 @@ func TestBadConfigIsAnError(t *testing.T) {
 		t.Errorf("bad FX: err = %v, want a config error", err)
 	}
 }
+
+func TestVersionPrintsBuildVersion(t *testing.T) {
+	out, err := runBot(t, "", "version")
+	if err != nil || !strings.HasPrefix(out, "gpubot ") {
+		t.Errorf("version: %q, %v", out, err)
+	}
+}
+
+func TestHealthcheckFailsWithNothingListening(t *testing.T) {
+	t.Setenv("HTTP_ADDR", "127.0.0.1:1")
+	if _, err := runBot(t, "", "healthcheck"); err == nil {
+		t.Error("healthcheck succeeded with nothing listening")
+	}
+}
