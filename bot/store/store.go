@@ -5,6 +5,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
@@ -16,6 +17,8 @@ type Store struct {
 	Redis    *redis.Client
 	Embedded bool
 	mini     *miniredis.Miniredis
+	dir      string     // embedded mode: where Persist writes the state
+	mu       sync.Mutex // one snapshot at a time
 }
 
 // Open connects to url, or starts an embedded miniredis when url is empty.
