@@ -45,11 +45,20 @@ type Config struct {
 
 // Bot answers messages. It is safe for concurrent use.
 type Bot struct {
+	prices priceSource // live catalogue; nil uses the shipped offers
 	cfg    Config
 	kb     *knowledge.Base
 	parser *parse.Parser
 	log    *slog.Logger
 }
+
+// priceSource is where current offers come from (the live catalogue).
+type priceSource interface {
+	Offers(ctx context.Context) ([]knowledge.Offer, error)
+}
+
+// UsePrices makes answers price from p instead of the shipped offers.
+func (b *Bot) UsePrices(p priceSource) { b.prices = p }
 
 // New builds a bot over the shipped knowledge.
 func New(cfg Config, kb *knowledge.Base, log *slog.Logger) *Bot {
@@ -78,6 +87,18 @@ func (b *Bot) Answer(ctx context.Context, m Message) Answer {
 	switch req.Intent {
 	case parse.Fit:
 		err = b.fit(&a, req)
+	case parse.Cost:
+		err = b.cost(ctx, &a, req)
+	case parse.Monthly:
+		err = b.monthly(ctx, &a, req)
+	case parse.Buy:
+		err = b.buy(ctx, &a, req)
+	case parse.Price:
+		err = b.price(ctx, &a, req)
+	case parse.Compare:
+		err = b.compare(ctx, &a, req)
+	case parse.Recommend:
+		err = b.recommend(ctx, &a, req)
 	case parse.Help:
 		b.help(&a)
 	default:

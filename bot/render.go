@@ -32,7 +32,12 @@ func fmtNum(f float64) string {
 	if math.Abs(f) >= 1000 {
 		return groupThousands(strconv.FormatFloat(math.Round(f), 'f', 0, 64))
 	}
-	s := strconv.FormatFloat(math.Round(f*100)/100, 'f', 2, 64)
+	dec := 2
+	if math.Abs(f) < 1 {
+		dec = 3 // $0.198 per million tokens, not $0.2
+	}
+	p := math.Pow(10, float64(dec))
+	s := strconv.FormatFloat(math.Round(f*p)/p, 'f', dec, 64)
 	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	return s
 }

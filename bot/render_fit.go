@@ -38,7 +38,7 @@ func assumedText(lang string, as map[string]any) string {
 	sort.Strings(keys)
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s=%v", k, as[k])
+		parts[i] = k + "=" + assumedValue(as[k])
 	}
 	return tr(lang, "Defaults used (say otherwise to change): ", "未指定、按默认值计算（可自行指定）：") + strings.Join(parts, ", ")
 }
@@ -126,4 +126,21 @@ func renderFit(lang string, s parse.Slots, as map[string]any, v FitResult) (stri
 	}
 	blocks = append(blocks, contextLine(ctx))
 	return strings.TrimRight(t.String(), "\n"), capBlocks(blocks)
+}
+
+// assumedValue writes one defaulted value: money as "$25,000", fractions
+// and numbers without noise.
+func assumedValue(v any) string {
+	switch x := v.(type) {
+	case map[string]any:
+		if amt, ok := x["amount"].(float64); ok {
+			cur, _ := x["currency"].(string)
+			return moneyStr(amt, cur)
+		}
+	case float64:
+		return fmtNum(x)
+	case int:
+		return fmt.Sprint(x)
+	}
+	return fmt.Sprint(v)
 }

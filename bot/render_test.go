@@ -78,6 +78,13 @@ func TestRenderGolden(t *testing.T) {
 		{"help_en", "/gpu help"},
 		{"help_zh", "/gpu 帮助"},
 		{"unknown_sub", "/gpu frobnicate"},
+		{"cost_7b_lora_4090", "/gpu cost 7b lora 50k samples 2 epochs on 4090"},
+		{"cost_70b_inference_given", "/gpu cost 70b inference 100M tokens tps=3500 price=2.5usd"},
+		{"monthly_4090_given", "/gpu monthly 4090 200h price=1.8 monthly=900"},
+		{"buy_h100_hardware_only", "/gpu buy h100 price=25000usd rent=2.5usd years=3 watts=0 ops=0 rate=0"},
+		{"price_h100", "/gpu price h100"},
+		{"compare_h100_h800_h20", "/gpu compare h100 h800 h20"},
+		{"recommend_70b_inference", "/gpu recommend 70b inference"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

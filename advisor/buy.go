@@ -1,0 +1,284 @@
+package advisor
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+// Rent-versus-buy defaults. Each states its source or assumption; every one
+// can be overridden.
+const (
+	// DefaultYears is straight-line depreciation over three years, the
+	// rental guide's worked example (and a common accounting life for
+	// servers; the guide warns economic life can be shorter).
+	DefaultYears = 3
+	// DefaultPUE is the data-centre power usage effectiveness: facility
+	// power ÷ IT power. Efficient modern halls run 1.2–1.3, the Uptime
+	// Institute's global average is about 1.55; 1.4 is assumed.
+	DefaultPUE = 1.4
+	// DefaultOpsShare is operations per card per year as a share of the
+	// purchase price: support contracts, spares, rack space and the
+	// engineer time a small team spends on drivers, scheduling and repairs.
+	// Annual upkeep is commonly budgeted at 15–20 % of hardware price;
+	// 20 % is assumed because small teams also pay in engineer time.
+	DefaultOpsShare = 0.20
+	// DefaultRate is the cost of capital: what the money would earn or cost
+	// elsewhere, 5 % a year (assumption; use your own hurdle rate).
+	DefaultRate = 0.05
+	// DefaultUtilization is the utilisation payback is shown at when none
+	// is given: the 70 % the rental guide names as the point where buying
+	// is worth evaluating (a threshold, not a measurement).
+	DefaultUtilization = 0.70
+	// RuleBuyUtilization is the rental guide's rule of thumb, shown beside
+	// the computed break-even.
+	RuleBuyUtilization = 0.70
+	hoursPerYear       = 8760
+	buyHint            = "/gpu buy h100 price=25000usd rent=2.5usd"
+)
+
+// DefaultElectricity is the electricity price per kWh by currency: ¥0.8,
+// mid of Chinese commercial and industrial tariffs (¥0.6–1.0), and $0.12,
+// about the US commercial average (EIA 2024: ≈$0.13; industrial ≈$0.08).
+var DefaultElectricity = map[knowledge.Currency]float64{knowledge.CNY: 0.8, knowledge.USD: 0.12}
+
+// seedPurchase are purchase prices the seed documents state: the rental
+// guide's rent-vs-buy section puts a high-end training card at $25–30k and
+// works its example with $25k for the H100. Other cards need price=.
+var seedPurchase = map[string]struct {
+	price Money
+	high  float64
+	src   string
+}{
+	"h100-sxm": {Money{25000, knowledge.USD}, 30000, "seed:rental-guide rent-vs-buy guide (break-even section)"},
+}
+
+// BuyInput is a rent-versus-buy question for one card. Zero values mean
+// "use the default"; the pointer fields are nil for "not given", so that an
+// explicit 0 (watts=0 ops=0 rate=0, the hardware-only case) is kept.
+type BuyInput struct {
+	GPU         string      `json:"gpu"`
+	Purchase    Money       `json:"purchase"`    // price=: purchase price per card
+	Rent        Money       `json:"rent"`        // rent=: rent per card-hour; default the cheapest non-interruptible offer
+	Years       float64     `json:"years"`       // depreciation years; default 3
+	Utilization float64     `json:"utilization"` // share of the year the card works, 0–1; default 0.7
+	Watts       *float64    `json:"watts"`       // power per card; default the card's TDP
+	PUE         *float64    `json:"pue"`         // default 1.4
+	Power       *Money      `json:"power"`       // electricity per kWh; default ¥0.8 or $0.12
+	Ops         *Money      `json:"ops"`         // operations per card per year; default 20 % of the purchase price
+	Rate        *float64    `json:"rate"`        // cost of capital per year; default 5 %
+	Where       OfferFilter `json:"where"`       // which offers may set the rent
+
+	Currency  knowledge.Currency `json:"currency"`
+	FX        float64            `json:"fx"`
+	Defaulted []string           `json:"defaulted"`
+}
+
+// BuyResult compares owning a card with renting it for the same hours. The
+// first four Lines are the annual cost lines of owning (depreciation, power
+// and cooling, operations, opportunity cost); AnnualLines returns them.
+type BuyResult struct {
+	Inputs   BuyInput           `json:"inputs"`
+	GPU      string             `json:"gpu"`
+	Currency knowledge.Currency `json:"currency"`
+	// BreakevenUtilization is the share of the year (0–1) at which owning
+	// costs the same as renting, all four lines counted. Above 1 owning
+	// never pays; 0 with NeverPays when rent does not even cover power.
+	BreakevenUtilization float64 `json:"breakeven_utilization"`
+	// HardwareBreakeven counts depreciation alone, as the guide's table does.
+	HardwareBreakeven     float64       `json:"hardware_breakeven_utilization"`
+	PaybackMonths         float64       `json:"payback_months"` // at Utilization, all-in; 0 with NeverPays
+	HardwarePaybackMonths float64       `json:"hardware_payback_months"`
+	NeverPays             bool          `json:"never_pays"` // owning never recovers its price at this utilisation
+	OwnPerYear            float64       `json:"own_per_year"`
+	RentPerYear           float64       `json:"rent_per_year"`
+	Cheaper               string        `json:"cheaper"` // buy or rent, at Utilization
+	Lines                 []Line        `json:"lines"`
+	Assumptions           []Text        `json:"assumptions"`
+	Sources               []PriceSource `json:"sources"`
+}
+
+// AnnualLines returns the four annual cost lines of owning.
+func (r BuyResult) AnnualLines() []Line {
+	if len(r.Lines) < 4 {
+		return r.Lines
+	}
+	return r.Lines[:4]
+}
+
+// Buy compares buying a card with renting it. Per year at utilisation u
+// (hours = u × 8760):
+//
+//	depreciation  = price ÷ years
+//	power+cooling = watts ÷ 1000 × PUE × hours × electricity per kWh
+//	operations    = ops per year
+//	opportunity   = rate × price
+//	rent          = hours × rent per hour
+//
+// Break-even utilisation = (depreciation + operations + opportunity) ÷
+// (8760 × (rent − kW × PUE × electricity)); hardware-only break-even =
+// depreciation ÷ (8760 × rent). Payback months = price ÷ the monthly saving
+// of owning (rent avoided − power − operations − opportunity, per month).
+func Buy(in BuyInput, m Market) (BuyResult, error) {
+	in, p, err := in.normalize()
+	if err != nil {
+		return BuyResult{}, err
+	}
+	res := BuyResult{Currency: p.cur}
+	var g knowledge.GPU
+	if in.GPU != "" {
+		if g, err = m.card(in.GPU, buyHint); err != nil {
+			return res, err
+		}
+		in.GPU, res.GPU = g.ID, g.ID
+	} else if !in.Purchase.Given() || !in.Rent.Given() || in.Watts == nil {
+		return res, inputErr("gpu", "name the card (or give price=, rent= and watts=)", buyHint)
+	}
+
+	// Purchase price.
+	var purchaseHow string
+	if in.Purchase.Given() {
+		purchaseHow = "given" + p.convHow(in.Purchase.Currency)
+		res.Sources = append(res.Sources, givenSource("purchase", in.Purchase, p.cur, " per card"))
+	} else if sp, ok := seedPurchase[g.ID]; ok {
+		in.Purchase = sp.price
+		in.Defaulted = append(in.Defaulted, "purchase")
+		purchaseHow = fmt.Sprintf("rental guide: %s–%s per card, low end%s", money(sp.price.Amount, sp.price.Currency), num(sp.high), p.convHow(sp.price.Currency))
+		res.Sources = append(res.Sources, PriceSource{What: "purchase", GPU: g.ID, Figure: fmt.Sprintf("%s–%s per card", money(sp.price.Amount, sp.price.Currency), num(sp.high)), Source: sp.src})
+	} else {
+		return res, inputErr("price", fmt.Sprintf("no purchase price is known for %s; give price= (per card)", g.Name), "/gpu buy 4090 price=16000 rent=1.8")
+	}
+	price := p.money(in.Purchase)
+
+	// Rent per card-hour.
+	var rentHow string
+	if in.Rent.Given() {
+		rentHow = "given" + p.convHow(in.Rent.Currency)
+		res.Sources = append(res.Sources, givenSource("rent", in.Rent, p.cur, "/card-hour"))
+	} else {
+		f := in.Where
+		f.NoInterruptible = true
+		cp, found, err := Cheapest(g.ID, m.Offers, p.cur, p.fx, f)
+		if err != nil {
+			return res, err
+		}
+		if !found {
+			return res, inputErr("rent", fmt.Sprintf("no on-demand rent is known for %s; give rent= per card-hour", g.Name), buyHint)
+		}
+		if cp.Original.Currency != p.cur {
+			p.converted = true
+		}
+		in.Rent = Money{cp.Price(), p.cur}
+		in.Defaulted = append(in.Defaulted, "rent")
+		rentHow = fmt.Sprintf("cheapest non-interruptible offer: %s, %s, low end", offerLabel(cp, "en"), cp.How)
+		res.Sources = append(res.Sources, offerSource("rent", cp))
+	}
+	rent := p.money(in.Rent)
+
+	// Running-cost inputs.
+	watts := g.TDPWatts
+	wattsHow := fmt.Sprintf("%s board power (TDP); host CPUs, memory and fans not included", g.Name)
+	if in.Watts != nil {
+		watts, wattsHow = *in.Watts, "given"
+	} else {
+		in.Defaulted = append(in.Defaulted, "watts")
+	}
+	pue := DefaultPUE
+	if in.PUE != nil {
+		pue = *in.PUE
+	} else {
+		in.Defaulted = append(in.Defaulted, "pue")
+	}
+	elec := DefaultElectricity[p.cur]
+	elecHow := "default for " + string(p.cur)
+	if in.Power != nil {
+		elec, elecHow = p.money(*in.Power), "given"
+		res.Sources = append(res.Sources, givenSource("electricity", *in.Power, p.cur, "/kWh"))
+	} else {
+		in.Defaulted = append(in.Defaulted, "power")
+		res.Sources = append(res.Sources, defaultSource("electricity", money(elec, p.cur)+"/kWh", "typical tariff, see DefaultElectricity"))
+	}
+	ops := DefaultOpsShare * price
+	opsHow := fmt.Sprintf("%s%% of the purchase price", num(DefaultOpsShare*100))
+	if in.Ops != nil {
+		ops, opsHow = p.money(*in.Ops), "given"
+	} else {
+		in.Defaulted = append(in.Defaulted, "ops")
+	}
+	rate := DefaultRate
+	if in.Rate != nil {
+		rate = *in.Rate
+	} else {
+		in.Defaulted = append(in.Defaulted, "rate")
+	}
+	res.Inputs = in
+	res.compute(price, rent, watts, pue, elec, ops, rate, in, p)
+
+	// Make the defaults readable next to the lines.
+	res.Assumptions = append(res.Assumptions,
+		txt(fmt.Sprintf("power %s W (%s) × PUE %s (cooling and facility) × %s/kWh (%s); power counted only for hours worked", num(watts), wattsHow, num(pue), money(elec, p.cur), elecHow),
+			fmt.Sprintf("功耗 %s W（%s）× PUE %s（散热与机房）× %s/度（%s）；电费只按工作小时计", num(watts), wattsHow, num(pue), money(elec, p.cur), elecHow)),
+		txt(fmt.Sprintf("operations %s a year (%s): support, spares, rack space and engineer time", money(Round2(ops), p.cur), opsHow),
+			fmt.Sprintf("运维每年 %s（%s）：维保、备件、机柜与工程师时间", money(Round2(ops), p.cur), opsHow)),
+		txt(fmt.Sprintf("purchase %s (%s); rent %s/card-hour (%s)", money(price, p.cur), purchaseHow, money(round(rent, 4), p.cur), rentHow),
+			fmt.Sprintf("购置价 %s（%s）；租金每卡每小时 %s（%s）", money(price, p.cur), purchaseHow, money(round(rent, 4), p.cur), rentHow)))
+	res.Assumptions = append(res.Assumptions, p.assumption()...)
+	res.Assumptions = withConfirm(res.Assumptions, res.Sources)
+	return res, nil
+}
+
+func (in BuyInput) normalize() (BuyInput, *pricing, error) {
+	in.Defaulted = nil
+	for _, mm := range []struct {
+		f string
+		m Money
+	}{{"price", in.Purchase}, {"rent", in.Rent}} {
+		if err := checkMoney(mm.f, mm.m, buyHint); err != nil {
+			return in, nil, err
+		}
+	}
+	for _, mm := range []struct {
+		f string
+		m *Money
+	}{{"power", in.Power}, {"ops", in.Ops}} {
+		if mm.m != nil {
+			if err := checkMoney(mm.f, *mm.m, buyHint); err != nil {
+				return in, nil, err
+			}
+		}
+	}
+	bad := func(v float64, lo, hi float64) bool { return math.IsNaN(v) || v < lo || v > hi }
+	switch {
+	case bad(in.Years, 0, 20):
+		return in, nil, inputErr("years", fmt.Sprintf("years must be between 0.5 and 20, got %s", num(in.Years)), buyHint+" years=3")
+	case in.Years != 0 && in.Years < 0.5:
+		return in, nil, inputErr("years", fmt.Sprintf("years must be between 0.5 and 20, got %s", num(in.Years)), buyHint+" years=3")
+	case bad(in.Utilization, 0, 1):
+		return in, nil, inputErr("utilization", fmt.Sprintf("utilisation is a share of the year between 0 and 1 (or 0–100%%), got %s", num(in.Utilization)), buyHint+" util=70%")
+	case in.Watts != nil && bad(*in.Watts, 0, 20000):
+		return in, nil, inputErr("watts", "watts must be between 0 and 20000 per card", buyHint+" watts=700")
+	case in.PUE != nil && bad(*in.PUE, 1, 3):
+		return in, nil, inputErr("pue", "PUE must be between 1 and 3", buyHint+" pue=1.4")
+	case in.Rate != nil && bad(*in.Rate, 0, 1):
+		return in, nil, inputErr("rate", "cost of capital is a yearly share between 0 and 1 (or 0–100%)", buyHint+" rate=5%")
+	}
+	if in.Years == 0 {
+		in.Years = DefaultYears
+		in.Defaulted = append(in.Defaulted, "years")
+	}
+	if in.Utilization == 0 {
+		in.Utilization = DefaultUtilization
+		in.Defaulted = append(in.Defaulted, "utilization")
+	}
+	def := in.Purchase.Currency
+	if def == "" {
+		def = in.Rent.Currency
+	}
+	p, err := newPricing(in.Currency, def, in.FX, buyHint, &in.Defaulted)
+	if err != nil {
+		return in, nil, err
+	}
+	in.Currency, in.FX = p.cur, p.fx
+	return in, p, nil
+}

@@ -1,0 +1,279 @@
+package advisor
+
+import (
+	"fmt"
+
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+// MaxCompare is the most cards one comparison shows.
+const MaxCompare = 6
+
+const compareHint = "/gpu compare h100 h800 h20"
+
+// CompareRow is one card's figures side by side with the others.
+type CompareRow struct {
+	GPU          string  `json:"gpu"`
+	Name         string  `json:"name"`
+	Tier         string  `json:"tier"`
+	VRAMGB       float64 `json:"vram_gb"`
+	BandwidthGBs float64 `json:"bandwidth_gbs"`
+	BF16TFLOPS   float64 `json:"bf16_tflops"` // the peak the engine uses (BF16, else FP16 tensor, else FP32)
+	FP8TFLOPS    float64 `json:"fp8_tflops"`  // 0 = no FP8
+	NVLinkGBs    float64 `json:"nvlink_gbs"`  // 0 = PCIe only
+	Interconnect string  `json:"interconnect"`
+	TDPWatts     float64 `json:"tdp_watts"`
+	// PriceLow..PriceHigh is the per-card-hour range over the card's
+	// offers: on-demand ones, else interruptible, else monthly plans (see
+	// PriceBasis). Zero when the catalogue has no price.
+	PriceLow     float64 `json:"price_low"`
+	PriceHigh    float64 `json:"price_high"`
+	PriceBasis   string  `json:"price_basis"`    // on_demand, interruptible, monthly, none
+	PerTFLOPHour float64 `json:"per_tflop_hour"` // low price ÷ peak TFLOPS
+	PerGBHour    float64 `json:"per_gb_hour"`    // low price ÷ VRAM GB
+	Offers       int     `json:"offers"`
+	SeedNote     string  `json:"seed_disagrees,omitempty"`
+	Notes        string  `json:"notes,omitempty"`
+}
+
+// CompareInputs are the comparison question after defaults.
+type CompareInputs struct {
+	GPUs      []string           `json:"gpus"`
+	Currency  knowledge.Currency `json:"currency"`
+	FX        float64            `json:"fx"`
+	Defaulted []string           `json:"defaulted"`
+}
+
+// Comparison puts two or more cards side by side and says what the
+// differences mean.
+type Comparison struct {
+	Inputs      CompareInputs `json:"inputs"`
+	Rows        []CompareRow  `json:"rows"`
+	Notes       []Text        `json:"notes"` // what the differences mean, pair by pair
+	Lines       []Line        `json:"lines"`
+	Assumptions []Text        `json:"assumptions"`
+	Sources     []PriceSource `json:"sources"`
+}
+
+// Compare lines up cards (ids or aliases) with their specs, catalogue price
+// range per card-hour in cur, price per TFLOP-hour and per GB-hour, and
+// notes on what each difference means for training and inference.
+func Compare(gpus []string, m Market, cur knowledge.Currency, fx float64) (Comparison, error) {
+	var res Comparison
+	if len(gpus) < 2 {
+		return res, inputErr("gpu", "name at least two cards to compare", compareHint)
+	}
+	if len(gpus) > MaxCompare {
+		return res, inputErr("gpu", fmt.Sprintf("compare at most %d cards at once", MaxCompare), compareHint)
+	}
+	p, err := newPricing(cur, knowledge.CNY, fx, compareHint, &res.Inputs.Defaulted)
+	if err != nil {
+		return res, err
+	}
+	res.Inputs.Currency, res.Inputs.FX = p.cur, p.fx
+	var cards []knowledge.GPU
+	seen := map[string]bool{}
+	for _, name := range gpus {
+		g, err := m.card(name, compareHint)
+		if err != nil {
+			return res, err
+		}
+		if seen[g.ID] {
+			return res, inputErr("gpu", fmt.Sprintf("%s is named twice", g.Name), compareHint)
+		}
+		seen[g.ID] = true
+		cards = append(cards, g)
+		res.Inputs.GPUs = append(res.Inputs.GPUs, g.ID)
+	}
+	for _, g := range cards {
+		row := CompareRow{GPU: g.ID, Name: g.Name, Tier: string(g.Tier), VRAMGB: g.VRAMGB, BandwidthGBs: g.BandwidthGBs,
+			BF16TFLOPS: g.PeakTFLOPS(), FP8TFLOPS: g.FP8TFLOPS, NVLinkGBs: g.NVLinkGBs, Interconnect: g.Interconnect(),
+			TDPWatts: g.TDPWatts, SeedNote: g.SeedDisagrees, Notes: g.Notes}
+		used := res.priceRow(&row, g, m.Offers, p)
+		res.Sources = append(res.Sources, used...)
+		res.Rows = append(res.Rows, row)
+	}
+	for i := range cards {
+		for j := i + 1; j < len(cards); j++ {
+			res.Notes = append(res.Notes, differences(cards[i], cards[j], res.Rows[i], res.Rows[j])...)
+		}
+	}
+	for _, row := range res.Rows {
+		switch row.PriceBasis {
+		case "monthly":
+			res.Notes = append(res.Notes, txt(
+				fmt.Sprintf("%s is priced only as a monthly plan here, divided by 730 h: it costs that per hour only if used all month, so do not set it against hourly retail prices as is", row.Name),
+				fmt.Sprintf("%s 这里只有包月价，按 730 小时折算：只有整月用满才是这个小时价，不能直接和按小时零售价对比", row.Name)))
+		case "interruptible":
+			res.Notes = append(res.Notes, txt(fmt.Sprintf("%s's only prices here are spot (interruptible) capacity", row.Name),
+				fmt.Sprintf("%s 这里只有竞价（可中断）价格", row.Name)))
+		case "none":
+			res.Notes = append(res.Notes, txt(fmt.Sprintf("no price for %s in the catalogue", row.Name), fmt.Sprintf("目录里没有 %s 的价格", row.Name)))
+		}
+	}
+	for _, g := range cards {
+		if g.SeedDisagrees != "" {
+			res.Notes = append(res.Notes, txt(g.SeedDisagrees, seedNoteZH(g)))
+		}
+	}
+	res.Assumptions = append(res.Assumptions,
+		txt("specs from sourced tables (dense tensor TFLOPS, no sparsity); price range per card-hour over the card's on-demand offers (spot or monthly plans only when nothing else is listed)",
+			"规格取自有出处的规格表（稠密张量算力，不含稀疏）；价格区间为该卡按需报价的每卡每小时范围（没有按需报价时才用竞价或包月）"))
+	res.Assumptions = append(res.Assumptions, p.assumption()...)
+	res.Assumptions = withConfirm(res.Assumptions, res.Sources)
+	return res, nil
+}
+
+// priceRow fills the price columns and their lines, returning the sources.
+func (res *Comparison) priceRow(row *CompareRow, g knowledge.GPU, offers []knowledge.Offer, p *pricing) []PriceSource {
+	var byBasis = map[string][]CardPrice{}
+	for _, o := range offers {
+		if o.GPU != g.ID || o.Status == "disappeared" {
+			continue
+		}
+		cp, ok := NormalizeOffer(o, p.cur, p.fx)
+		if !ok {
+			continue
+		}
+		if o.Currency != p.cur {
+			p.converted = true
+		}
+		basis := "on_demand"
+		switch {
+		case cp.Package:
+			basis = "monthly"
+		case cp.Interruptible:
+			basis = "interruptible"
+		}
+		byBasis[basis] = append(byBasis[basis], cp)
+	}
+	row.PriceBasis = "none"
+	var src []PriceSource
+	for _, basis := range []string{"on_demand", "interruptible", "monthly"} {
+		ps := byBasis[basis]
+		if len(ps) == 0 {
+			continue
+		}
+		row.PriceBasis, row.Offers = basis, len(ps)
+		row.PriceLow, row.PriceHigh = ps[0].Low, ps[0].High
+		for _, cp := range ps {
+			row.PriceLow, row.PriceHigh = min(row.PriceLow, cp.Low), max(row.PriceHigh, cp.High)
+			src = append(src, offerSource("hourly", cp))
+		}
+		break
+	}
+	if row.PriceLow == 0 {
+		return nil
+	}
+	u := string(p.cur)
+	if row.BF16TFLOPS > 0 {
+		row.PerTFLOPHour = round(row.PriceLow/row.BF16TFLOPS, 5)
+		res.Lines = append(res.Lines, Line{Key: g.ID + ".per_tflop_hour", Label: txt(g.Name+" per TFLOP-hour", g.Name+" 每 TFLOP·小时"),
+			Value: row.PerTFLOPHour, Unit: u, How: fmt.Sprintf("%s/h ÷ %s TFLOPS", money(row.PriceLow, p.cur), num(row.BF16TFLOPS))})
+	}
+	if row.VRAMGB > 0 {
+		row.PerGBHour = round(row.PriceLow/row.VRAMGB, 5)
+		res.Lines = append(res.Lines, Line{Key: g.ID + ".per_gb_hour", Label: txt(g.Name+" per GB-hour of memory", g.Name+" 每 GB 显存·小时"),
+			Value: row.PerGBHour, Unit: u, How: fmt.Sprintf("%s/h ÷ %s GB", money(row.PriceLow, p.cur), num(row.VRAMGB))})
+	}
+	return src
+}
+
+// differences explains what separates two cards.
+func differences(a, b knowledge.GPU, ra, rb CompareRow) []Text {
+	var out []Text
+	// Interconnect: tensor parallelism exchanges activations inside every
+	// layer, data parallelism exchanges gradients once per step.
+	switch {
+	case a.NVLinkGBs > 0 && b.NVLinkGBs > 0 && a.NVLinkGBs != b.NVLinkGBs:
+		hi, lo := a, b
+		if b.NVLinkGBs > a.NVLinkGBs {
+			hi, lo = b, a
+		}
+		out = append(out, txt(
+			fmt.Sprintf("%s's NVLink is %s GB/s against %s's %s GB/s: this matters for tensor parallelism (a model split across cards exchanges activations inside every layer), little for data parallelism (gradients once per step) and not at all for single-card inference",
+				lo.Name, num(lo.NVLinkGBs), hi.Name, num(hi.NVLinkGBs)),
+			fmt.Sprintf("%s 的 NVLink 为 %s GB/s，%s 为 %s GB/s：对张量并行影响大（模型切到多卡后每层都要交换激活值），对数据并行影响小（每步只同步一次梯度），对单卡推理没有影响",
+				lo.Name, num(lo.NVLinkGBs), hi.Name, num(hi.NVLinkGBs))))
+	case (a.NVLinkGBs > 0) != (b.NVLinkGBs > 0):
+		nv, pc := a, b
+		if b.NVLinkGBs > 0 {
+			nv, pc = b, a
+		}
+		out = append(out, txt(
+			fmt.Sprintf("%s has no NVLink (%s): fine for one-card jobs and data parallelism, slow for tensor parallelism and multi-card training of large models, where %s's NVLink %s GB/s helps",
+				pc.Name, pc.Interconnect(), nv.Name, num(nv.NVLinkGBs)),
+			fmt.Sprintf("%s 没有 NVLink（%s）：单卡任务和数据并行没问题，张量并行和大模型多卡训练会慢，这时 %s 的 NVLink %s GB/s 更有优势",
+				pc.Name, pc.Interconnect(), nv.Name, num(nv.NVLinkGBs))))
+	}
+	if r := ratio(a.BandwidthGBs, b.BandwidthGBs); r >= 1.15 {
+		hi, lo := pick(a, b, a.BandwidthGBs > b.BandwidthGBs)
+		out = append(out, txt(
+			fmt.Sprintf("%s reads memory %s× as fast as %s (%s vs %s GB/s): token generation at small batch scales with it",
+				hi.Name, num(round(r, 2)), lo.Name, num(hi.BandwidthGBs), num(lo.BandwidthGBs)),
+			fmt.Sprintf("%s 的显存带宽是 %s 的 %s 倍（%s 对 %s GB/s）：小批量生成 token 的速度随之提升",
+				hi.Name, lo.Name, num(round(r, 2)), num(hi.BandwidthGBs), num(lo.BandwidthGBs))))
+	}
+	if r := ratio(a.PeakTFLOPS(), b.PeakTFLOPS()); r >= 1.15 {
+		hi, lo := pick(a, b, a.PeakTFLOPS() > b.PeakTFLOPS())
+		out = append(out, txt(
+			fmt.Sprintf("%s has %s× the dense BF16 compute of %s (%s vs %s TFLOPS): training, fine-tuning and prompt processing scale with it",
+				hi.Name, num(round(r, 2)), lo.Name, num(hi.PeakTFLOPS()), num(lo.PeakTFLOPS())),
+			fmt.Sprintf("%s 的稠密 BF16 算力是 %s 的 %s 倍（%s 对 %s TFLOPS）：训练、微调和提示词预填充随之提速",
+				hi.Name, lo.Name, num(round(r, 2)), num(hi.PeakTFLOPS()), num(lo.PeakTFLOPS()))))
+	}
+	if a.VRAMGB != b.VRAMGB {
+		hi, lo := pick(a, b, a.VRAMGB > b.VRAMGB)
+		out = append(out, txt(
+			fmt.Sprintf("%s holds %s GB more per card (%s vs %s GB): bigger models, longer contexts or larger batches on fewer cards",
+				hi.Name, num(hi.VRAMGB-lo.VRAMGB), num(hi.VRAMGB), num(lo.VRAMGB)),
+			fmt.Sprintf("%s 每卡多 %s GB 显存（%s 对 %s GB）：更大的模型、更长的上下文或更大的批量，用更少的卡",
+				hi.Name, num(hi.VRAMGB-lo.VRAMGB), num(hi.VRAMGB), num(lo.VRAMGB))))
+	}
+	if (a.FP8TFLOPS > 0) != (b.FP8TFLOPS > 0) {
+		has, not := pick(a, b, a.FP8TFLOPS > 0)
+		out = append(out, txt(
+			fmt.Sprintf("%s runs FP8 natively, %s does not: FP8 inference and training roughly double usable compute where supported", has.Name, not.Name),
+			fmt.Sprintf("%s 原生支持 FP8，%s 不支持：在支持的框架里 FP8 推理和训练的可用算力约翻倍", has.Name, not.Name)))
+	}
+	if (a.Tier == knowledge.TierDomestic) != (b.Tier == knowledge.TierDomestic) {
+		d, _ := pick(a, b, a.Tier == knowledge.TierDomestic)
+		out = append(out, txt(
+			fmt.Sprintf("%s runs a different software stack (CANN/MindSpore): CUDA code needs porting, budget weeks to months", d.Name),
+			fmt.Sprintf("%s 使用不同的软件栈（CANN/MindSpore）：CUDA 代码需要迁移，预留数周到数月", d.Name)))
+	}
+	if ra.PerTFLOPHour > 0 && rb.PerTFLOPHour > 0 {
+		if r := ratio(ra.PerTFLOPHour, rb.PerTFLOPHour); r >= 1.15 {
+			cheap, dear := pick(a, b, ra.PerTFLOPHour < rb.PerTFLOPHour)
+			out = append(out, txt(
+				fmt.Sprintf("per TFLOP-hour %s is %s× cheaper than %s at the catalogue's lowest prices", cheap.Name, num(round(r, 2)), dear.Name),
+				fmt.Sprintf("按目录最低价算，%s 每 TFLOP·小时比 %s 便宜 %s 倍", cheap.Name, dear.Name, num(round(r, 2)))))
+		}
+	}
+	return out
+}
+
+// ratio is the larger over the smaller (0 when either is 0).
+func ratio(a, b float64) float64 {
+	if a <= 0 || b <= 0 {
+		return 0
+	}
+	return max(a, b) / min(a, b)
+}
+
+// pick returns (a, b) when first is true, else (b, a).
+func pick(a, b knowledge.GPU, first bool) (knowledge.GPU, knowledge.GPU) {
+	if first {
+		return a, b
+	}
+	return b, a
+}
+
+// seedNoteZH is the Chinese line for a card whose seed figures disagree
+// with the sourced tables.
+func seedNoteZH(g knowledge.GPU) string {
+	if g.ID == "h800" {
+		return "种子文档写 H800 的 NVLink 为 600 GB/s；有出处的规格表为 400 GB/s，这里采用 400 GB/s（DeepSeek 报告其 H800 集群实测约 160 GB/s 可用）"
+	}
+	return "种子文档中的数字与有出处的规格表不一致，这里采用规格表：" + g.SeedDisagrees
+}

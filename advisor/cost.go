@@ -1,0 +1,350 @@
+package advisor
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+// Limits on cost inputs.
+const (
+	MaxEpochs   = 1000
+	MaxGPUs     = 512
+	MaxTokens   = 1e16 // ten quadrillion tokens
+	MaxTPS      = 1e7
+	defaultGenM = 1 // million tokens priced when an inference question names no volume
+)
+
+// CostInput is a cost question. Zero values mean "use the default"; after
+// Cost fills them, Defaulted names the ones that were filled.
+type CostInput struct {
+	Workload Workload `json:"workload"` // size and method; for inference Batch is concurrency and SeqLen the average context
+	GPU      string   `json:"gpu"`      // card id or alias; empty picks the card with the lowest cost
+	GPUs     int      `json:"gpus"`     // cards per job or replica; 0 = the fewest that hold it (Fit)
+
+	// Training data: Tokens (per epoch), or Samples × TokensPerSample; then
+	// × Epochs. For inference Tokens is the number of tokens to generate.
+	Tokens          float64 `json:"tokens"`
+	Samples         float64 `json:"samples"`
+	TokensPerSample float64 `json:"tokens_per_sample"`
+	Epochs          float64 `json:"epochs"`
+
+	MFU   float64     `json:"mfu"`   // 0–1; training default per method and card class, inference DecodeMFU
+	TPS   float64     `json:"tps"`   // inference: generated tokens/s per card, replacing the model
+	Price Money       `json:"price"` // rent per card-hour, replacing the catalogue
+	Where OfferFilter `json:"where"` // which catalogue offers may price it
+
+	// Hidden costs, counted only when given.
+	StorageGB     float64 `json:"storage_gb"`
+	StorageMonths float64 `json:"storage_months"` // default 1
+	EgressGB      float64 `json:"egress_gb"`
+
+	Currency  knowledge.Currency `json:"currency"`
+	FX        float64            `json:"fx"`
+	Defaulted []string           `json:"defaulted"`
+}
+
+// CostOption is the cost on one card, for the alternatives list.
+type CostOption struct {
+	GPU           string  `json:"gpu"`
+	GPUs          int     `json:"gpus"`
+	Hourly        float64 `json:"hourly"`
+	Offer         string  `json:"offer,omitempty"`
+	Interruptible bool    `json:"interruptible"`
+	GPUHours      float64 `json:"gpu_hours"`
+	WallHours     float64 `json:"wall_hours"`
+	Total         float64 `json:"total"`
+	TokensPerS    float64 `json:"tokens_per_s,omitempty"`
+	PerMTokens    float64 `json:"per_m_tokens,omitempty"`
+}
+
+// CostResult answers "what will it cost?". Field names match the bot's JSON
+// contract (gpu_hours, total, currency, gpu, gpus, wall_hours, hourly, and
+// for inference tokens_per_s, per_m_tokens).
+type CostResult struct {
+	Inputs        CostInput          `json:"inputs"`
+	GPU           string             `json:"gpu"`
+	GPUs          int                `json:"gpus"` // cards per job or replica
+	GPUHours      float64            `json:"gpu_hours"`
+	WallHours     float64            `json:"wall_hours"`
+	Hourly        float64            `json:"hourly"` // rent per card-hour used
+	Total         float64            `json:"total"`
+	Currency      knowledge.Currency `json:"currency"`
+	TokensPerS    float64            `json:"tokens_per_s,omitempty"` // per replica
+	PerMTokens    float64            `json:"per_m_tokens,omitempty"`
+	FLOPs         float64            `json:"flops,omitempty"`
+	MFU           float64            `json:"mfu"`
+	Offer         *CardPrice         `json:"offer,omitempty"` // the catalogue offer priced with; nil when given
+	Interruptible bool               `json:"interruptible"`
+	Hidden        float64            `json:"hidden"`                 // storage + egress
+	Decode        *Decode            `json:"decode,omitempty"`       // inference roofline
+	Scaling       *Scaling           `json:"scaling,omitempty"`      // training multi-card efficiency
+	Alternatives  []CostOption       `json:"alternatives,omitempty"` // every card tried, cheapest first, when none was named
+	Lines         []Line             `json:"lines"`
+	Assumptions   []Text             `json:"assumptions"`
+	Sources       []PriceSource      `json:"sources"`
+}
+
+// Cost estimates GPU-hours, wall time and money for a training or
+// fine-tuning job (FLOPs ÷ (peak × MFU)) or for generating tokens (the
+// decode roofline, or a given tokens/s per card). When in.GPU is empty every
+// card that fits and has a price is tried, and the cheapest is answered with
+// the rest as alternatives.
+func Cost(in CostInput, m Market) (CostResult, error) {
+	in, p, err := in.normalize()
+	if err != nil {
+		return CostResult{}, err
+	}
+	if in.GPU != "" {
+		g, err := m.card(in.GPU, in.hint())
+		if err != nil {
+			return CostResult{}, err
+		}
+		in.GPU = g.ID
+		return costOn(&g, in, m, p)
+	}
+	if in.TPS > 0 || in.Price.Given() {
+		if in.Workload.Method == Inference && in.TPS > 0 && in.Price.Given() {
+			return costOn(nil, in, m, p) // per-card figures, the card is not needed
+		}
+		return CostResult{}, inputErr("gpu", "a given price or tokens/s belongs to a card: name it", in.hint())
+	}
+	in.Defaulted = append(in.Defaulted, "gpu")
+	var all []CostResult
+	for i := range m.GPUs {
+		g := m.GPUs[i]
+		q := *p
+		r, err := costOn(&g, in, m, &q)
+		if err == nil {
+			all = append(all, r)
+		}
+	}
+	if len(all) == 0 {
+		return CostResult{}, inputErr("gpu", "no card in the catalogue both holds this job and has a price; name one with price=", in.hint())
+	}
+	key := func(r CostResult) float64 {
+		if r.PerMTokens > 0 {
+			return r.PerMTokens
+		}
+		return r.Total
+	}
+	sort.SliceStable(all, func(i, j int) bool { return key(all[i]) < key(all[j]) })
+	best := all[0]
+	for _, r := range all {
+		best.Alternatives = append(best.Alternatives, CostOption{GPU: r.GPU, GPUs: r.GPUs, Hourly: r.Hourly, Offer: offerKey(r.Offer),
+			Interruptible: r.Interruptible, GPUHours: r.GPUHours, WallHours: r.WallHours, Total: r.Total, TokensPerS: r.TokensPerS, PerMTokens: r.PerMTokens})
+	}
+	best.Assumptions = append(best.Assumptions, txt(
+		fmt.Sprintf("no card named: %s is the cheapest of the %d cards that hold the job and have a price", best.GPU, len(all)),
+		fmt.Sprintf("未指定显卡：%s 是 %d 种放得下且有价格的卡里最便宜的", best.GPU, len(all))))
+	return best, nil
+}
+
+func offerKey(cp *CardPrice) string {
+	if cp == nil {
+		return ""
+	}
+	return cp.Offer
+}
+
+func (in CostInput) hint() string {
+	if in.Workload.Method == Inference || in.Workload.Method == "" {
+		return "/gpu cost 70b inference 100M tokens on h100"
+	}
+	return "/gpu cost 7b lora 50k samples 2 epochs on 4090"
+}
+
+// normalize checks the question and fills defaults.
+func (in CostInput) normalize() (CostInput, *pricing, error) {
+	in.Defaulted = nil
+	hint := in.hint()
+	for _, f := range []struct {
+		name string
+		v    float64
+		max  float64
+	}{
+		{"tokens", in.Tokens, MaxTokens}, {"samples", in.Samples, MaxTokens}, {"tokens_per_sample", in.TokensPerSample, MaxSeqLen},
+		{"epochs", in.Epochs, MaxEpochs}, {"mfu", in.MFU, 1}, {"tps", in.TPS, MaxTPS},
+		{"storage_gb", in.StorageGB, 1e9}, {"storage_months", in.StorageMonths, 120}, {"egress_gb", in.EgressGB, 1e9},
+	} {
+		if math.IsNaN(f.v) || f.v < 0 || f.v > f.max {
+			return in, nil, inputErr(f.name, fmt.Sprintf("must be between 0 and %s, got %s", sci(f.max), sci(f.v)), hint)
+		}
+	}
+	if in.GPUs < 0 || in.GPUs > MaxGPUs {
+		return in, nil, inputErr("gpus", fmt.Sprintf("cards must be between 1 and %d, got %d", MaxGPUs, in.GPUs), hint)
+	}
+	if err := checkMoney("price", in.Price, hint+" price=2.5usd"); err != nil {
+		return in, nil, err
+	}
+	def := in.Price.Currency
+	p, err := newPricing(in.Currency, def, in.FX, hint, &in.Defaulted)
+	if err != nil {
+		return in, nil, err
+	}
+	in.Currency, in.FX = p.cur, p.fx
+
+	w := in.Workload
+	if w.Method == "" || w.Method == Inference {
+		if w.SeqLen == 0 {
+			w.SeqLen = DefaultServeContext
+			in.Defaulted = append(in.Defaulted, "seq_len")
+		}
+	}
+	batchGiven := w.Batch != 0
+	w, err = w.Normalize()
+	if err != nil {
+		return in, nil, withHint(err, hint)
+	}
+	if w.Method == Inference && !batchGiven {
+		w.Batch = 0 // filled per card from the KV-cache room
+	}
+	in.Workload = w
+	if w.Method == Inference {
+		if in.Tokens == 0 {
+			in.Tokens = defaultGenM * 1e6
+			in.Defaulted = append(in.Defaulted, "tokens")
+		}
+	} else {
+		if in.Tokens == 0 && in.Samples == 0 {
+			return in, nil, inputErr("tokens", "say how much data: tokens (e.g. 100M tokens) or samples (e.g. 50k samples)", hint)
+		}
+		if in.Samples > 0 && in.Tokens == 0 && in.TokensPerSample == 0 {
+			in.TokensPerSample = DefaultTokensPerSample
+			in.Defaulted = append(in.Defaulted, "tokens_per_sample")
+		}
+		if in.Epochs == 0 {
+			in.Epochs = DefaultEpochs
+			in.Defaulted = append(in.Defaulted, "epochs")
+		}
+	}
+	if (in.StorageGB > 0) && in.StorageMonths == 0 {
+		in.StorageMonths = 1
+		in.Defaulted = append(in.Defaulted, "storage_months")
+	}
+	return in, p, nil
+}
+
+// withHint points a workload error's example at the command being asked,
+// keeping its field and reason.
+func withHint(err error, hint string) error {
+	var in *InputError
+	if errors.As(err, &in) {
+		c := *in
+		c.Hint = hint
+		return &c
+	}
+	return err
+}
+
+// costOn prices the job on card g (nil: per-card figures given, no card).
+func costOn(g *knowledge.GPU, in CostInput, m Market, p *pricing) (CostResult, error) {
+	res := CostResult{Inputs: in, Currency: p.cur}
+	res.Inputs.Defaulted = slices.Clone(in.Defaulted)
+	if g != nil {
+		res.GPU = g.ID
+	}
+	var err error
+	if in.Workload.Method == Inference {
+		err = res.inference(g, in, m)
+	} else {
+		err = res.training(*g, in, m)
+	}
+	if err != nil {
+		return CostResult{}, err
+	}
+	if err := res.price(g, in, m, p); err != nil {
+		return CostResult{}, err
+	}
+	res.Assumptions = append(res.Assumptions, p.assumption()...)
+	res.Assumptions = withConfirm(res.Assumptions, res.Sources)
+	return res, nil
+}
+
+// cards picks how many cards hold the workload: the user's count (checked)
+// or the fewest that fit.
+func cards(w Workload, g knowledge.GPU, given int, m Market, hint string) (int, error) {
+	f, err := Fit(w, []knowledge.GPU{g}, m.Archs)
+	if err != nil {
+		return 0, err
+	}
+	need := f.MinCards(g.ID)
+	switch {
+	case need == 0:
+		return 0, inputErr("gpu", fmt.Sprintf("the job does not fit even on %d × %s", cardCounts[len(cardCounts)-1], g.Name), hint)
+	case given > 0 && given < need:
+		return 0, inputErr("gpus", fmt.Sprintf("%d × %s is too small: the job needs at least %d", given, g.Name, need), hint)
+	case given > 0:
+		return given, nil
+	}
+	return need, nil
+}
+
+// training fills GPU-hours and wall time from FLOPs.
+func (r *CostResult) training(g knowledge.GPU, in CostInput, m Market) error {
+	w := in.Workload
+	hint := in.hint()
+	if g.PeakTFLOPS() <= 0 {
+		return inputErr("gpu", fmt.Sprintf("no compute figure for %s", g.Name), hint)
+	}
+	mem, err := EstimateMemory(w, m.Archs)
+	if err != nil {
+		return err
+	}
+	// Tokens seen: D = tokens × epochs, or samples × tokens/sample × epochs.
+	d, dHow := in.Tokens*in.Epochs, fmt.Sprintf("%s tokens × %s epochs", sci(in.Tokens), num(in.Epochs))
+	if in.Tokens == 0 {
+		d = in.Samples * in.TokensPerSample * in.Epochs
+		dHow = fmt.Sprintf("%s samples × %s tokens/sample × %s epochs", sci(in.Samples), num(in.TokensPerSample), num(in.Epochs))
+	}
+	n := w.ParamsB * 1e9
+	flops, fHow, why := trainingFLOPs(w.Method, n, mem.Trainable, d)
+	r.FLOPs = flops
+	r.MFU = in.MFU
+	mfuHow := txt("given", "用户给定")
+	if r.MFU == 0 {
+		r.MFU = DefaultMFU(w.Method, g)
+		mfuHow = classText(w.Method, g)
+		r.Inputs.Defaulted = append(r.Inputs.Defaulted, "mfu")
+	}
+	// GPU-hours = FLOPs ÷ (peak TFLOPS × 10¹² × MFU × 3600 s/h), then ÷ the
+	// multi-card efficiency when the job is sharded over several cards.
+	ideal := flops / (g.PeakTFLOPS() * 1e12 * r.MFU * 3600)
+	r.GPUs, err = cards(w, g, in.GPUs, m, hint)
+	if err != nil {
+		return err
+	}
+	sc := shardScaling(g, r.GPUs, w, mem, flops/d, r.MFU)
+	r.Scaling = &sc
+	r.GPUHours = ideal / sc.Efficiency
+	r.WallHours = r.GPUHours / float64(r.GPUs)
+	r.Lines = append(r.Lines,
+		Line{Key: "tokens", Label: txt("training tokens", "训练 token 数"), Value: d, Unit: "tokens", How: dHow},
+		Line{Key: "flops", Label: txt("training compute", "训练计算量"), Value: flops, Unit: "FLOP", How: fHow},
+		Line{Key: "mfu", Label: txt("model FLOPs utilisation", "算力利用率 MFU"), Value: r.MFU, Unit: "", How: mfuHow.EN},
+		Line{Key: "compute_hours", Label: txt("GPU-hours at full efficiency", "满效率 GPU 小时"), Value: round(ideal, 2), Unit: "GPU-h",
+			How: fmt.Sprintf("%s FLOP ÷ (%s TFLOPS × 10¹² × %s MFU × 3600 s)", sci(flops), num(g.PeakTFLOPS()), num(r.MFU))},
+		Line{Key: "gpus", Label: txt("cards per job", "每个任务的卡数"), Value: float64(r.GPUs), Unit: "cards",
+			How: fmt.Sprintf("fewest %s that hold the job (fit: %s GB per replica)", g.Name, num(mem.TotalGB))},
+	)
+	gpuHow := fmt.Sprintf("%s GPU-h on one card, no multi-card loss", num(round(ideal, 2)))
+	if r.GPUs > 1 {
+		r.Lines = append(r.Lines, sc.line(g, w, mem))
+		gpuHow = fmt.Sprintf("%s GPU-h ÷ %s efficiency", num(round(ideal, 2)), num(round(sc.Efficiency, 3)))
+	}
+	r.Lines = append(r.Lines,
+		Line{Key: "gpu_hours", Label: txt("GPU-hours", "GPU 小时"), Value: round(r.GPUHours, 2), Unit: "GPU-h", How: gpuHow},
+		Line{Key: "wall_hours", Label: txt("wall-clock time", "实际耗时"), Value: round(r.WallHours, 2), Unit: "h",
+			How: fmt.Sprintf("%s GPU-h ÷ %d cards", num(round(r.GPUHours, 2)), r.GPUs)},
+	)
+	r.Assumptions = append(r.Assumptions, why,
+		txt(fmt.Sprintf("MFU %s (%s); peak %s TFLOPS dense BF16/FP16 for %s", num(r.MFU), mfuHow.EN, num(g.PeakTFLOPS()), g.Name),
+			fmt.Sprintf("MFU %s（%s）；%s 峰值按稠密 BF16/FP16 %s TFLOPS", num(r.MFU), mfuHow.ZH, g.Name, num(g.PeakTFLOPS()))),
+		txt("several cards: FSDP/ZeRO-3 weight gathers and gradient reduction not overlapped with compute (worst case); billing rounding of the last hour is not added",
+			"多卡：按 FSDP/ZeRO-3 计算权重聚合与梯度归约的通信，且假设不与计算重叠（最坏情况）；未计入最后一小时的计费取整"))
+	return nil
+}

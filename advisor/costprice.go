@@ -1,0 +1,131 @@
+package advisor
+
+import (
+	"fmt"
+
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+// Generic hidden-cost rates, used when the platform lists none: the
+// cost-performance report's hidden-cost table gives SSD storage at
+// $0.05–0.15 per GB-month and cloud egress at $0.05–0.12 per GB. The middle
+// of each range is used.
+var genericHidden = map[string]knowledge.HiddenCost{
+	"storage": {Kind: "storage", Low: 0.05, High: 0.15, Currency: knowledge.USD, Unit: "GB-month", Source: "seed:cost-performance-report hidden-cost table"},
+	"egress":  {Kind: "egress", Low: 0.05, High: 0.12, Currency: knowledge.USD, Unit: "GB", Source: "seed:cost-performance-report hidden-cost table"},
+}
+
+// price resolves the rent per card-hour and totals the bill.
+func (r *CostResult) price(g *knowledge.GPU, in CostInput, m Market, p *pricing) error {
+	unit := string(p.cur) + "/card-hour"
+	platform := in.Where.Platform
+	var how string
+	if in.Price.Given() {
+		r.Hourly = p.money(in.Price)
+		how = fmt.Sprintf("given: %s/card-hour%s", money(in.Price.Amount, cur(in.Price.Currency, p.cur)), p.convHow(in.Price.Currency))
+		r.Sources = append(r.Sources, givenSource("hourly", in.Price, p.cur, "/card-hour"))
+	} else {
+		cp, found, err := Cheapest(g.ID, m.Offers, p.cur, p.fx, in.Where)
+		if err != nil {
+			return err
+		}
+		if !found {
+			where := ""
+			if in.Where.Platform != "" {
+				where = " on " + in.Where.Platform
+			}
+			return inputErr("price", fmt.Sprintf("no catalogue price for %s%s; give price= per card-hour", g.Name, where), in.hint()+" price=2.5usd")
+		}
+		if cp.Original.Currency != p.cur {
+			p.converted = true
+		}
+		r.Offer, r.Hourly, r.Interruptible, platform = &cp, cp.Price(), cp.Interruptible, cp.Platform
+		how = fmt.Sprintf("cheapest offer: %s, %s (observed %s)", offerLabel(cp, "en"), cp.How, cp.ObservedAt)
+		if cp.High != cp.Low {
+			how = fmt.Sprintf("cheapest offer: %s, %s, low end used (observed %s)", offerLabel(cp, "en"), cp.How, cp.ObservedAt)
+		}
+		r.Sources = append(r.Sources, offerSource("hourly", cp))
+		if cp.Interruptible {
+			r.Assumptions = append(r.Assumptions, txt("the cheapest offer is spot capacity: it can be interrupted, so checkpoint and resume",
+				"最便宜的是竞价实例：可能被中断，请做好断点续训"))
+		}
+	}
+	r.Hourly = round(r.Hourly, 4)
+	r.Lines = append(r.Lines, Line{Key: "hourly", Label: txt("rent per card-hour", "每卡每小时租金"), Value: r.Hourly, Unit: unit, How: how})
+
+	var compute float64
+	if in.Workload.Method == Inference {
+		replica := r.Hourly * float64(r.GPUs)
+		// $/M tokens = $/h ÷ (tokens/s × 3600 s/h) × 10⁶.
+		r.PerMTokens = round(PerMTokens(replica, r.TokensPerS), 4)
+		compute = in.Tokens / 1e6 * PerMTokens(replica, r.TokensPerS)
+		r.Lines = append(r.Lines,
+			Line{Key: "replica_hourly", Label: txt("replica per hour", "单副本每小时"), Value: round(replica, 4), Unit: string(p.cur) + "/h",
+				How: fmt.Sprintf("%d cards × %s", r.GPUs, money(r.Hourly, p.cur))},
+			Line{Key: "per_m_tokens", Label: txt("per million tokens", "每百万 token"), Value: r.PerMTokens, Unit: string(p.cur) + "/M tokens",
+				How: fmt.Sprintf("%s/h ÷ (%s tokens/s × 3600) × 10⁶", money(round(replica, 4), p.cur), num(round(r.TokensPerS, 1)))},
+			Line{Key: "compute_cost", Label: txt("generation cost", "生成费用"), Value: Round2(compute), Unit: string(p.cur),
+				How: fmt.Sprintf("%s M tokens × %s", num(in.Tokens/1e6), money(r.PerMTokens, p.cur))})
+	} else {
+		compute = r.GPUHours * r.Hourly
+		r.Lines = append(r.Lines, Line{Key: "compute_cost", Label: txt("GPU cost", "算力费用"), Value: Round2(compute), Unit: string(p.cur),
+			How: fmt.Sprintf("%s GPU-h × %s", num(round(r.GPUHours, 2)), money(r.Hourly, p.cur))})
+	}
+	r.hidden(in, platform, m, p)
+	r.Total = Round2(compute + r.Hidden)
+	r.GPUHours, r.WallHours, r.TokensPerS = round(r.GPUHours, 2), round(r.WallHours, 2), round(r.TokensPerS, 1)
+	r.Hidden = Round2(r.Hidden)
+	how = fmt.Sprintf("%s compute", money(Round2(compute), p.cur))
+	if r.Hidden > 0 {
+		how += fmt.Sprintf(" + %s storage and egress", money(r.Hidden, p.cur))
+	}
+	r.Lines = append(r.Lines, Line{Key: "total", Label: txt("total", "合计"), Value: r.Total, Unit: string(p.cur), How: how})
+	return nil
+}
+
+// hidden adds storage and egress when the user gave volumes, at the
+// platform's listed rate or the report's generic range.
+func (r *CostResult) hidden(in CostInput, platform string, m Market, p *pricing) {
+	for _, h := range []struct {
+		kind   string
+		amount float64
+		months float64
+		en, zh string
+	}{
+		{"storage", in.StorageGB, in.StorageMonths, "storage", "存储"},
+		{"egress", in.EgressGB, 1, "data egress", "出口流量"},
+	} {
+		if h.amount <= 0 {
+			continue
+		}
+		hc, src := genericHidden[h.kind], "no rate listed for the platform: the cost-performance report's general range"
+		if pl, ok := m.platform(platform); ok {
+			for _, c := range pl.HiddenCosts {
+				if c.Kind == h.kind {
+					hc, src = c, pl.ID+" listed rate"
+				}
+			}
+		}
+		mid := (hc.Low + hc.High) / 2
+		rate := p.to(mid, hc.Currency)
+		cost := h.amount * h.months * rate
+		r.Hidden += cost
+		how := fmt.Sprintf("%s GB × %s/%s (middle of %s–%s%s; %s)", num(h.amount), money(round(rate, 4), p.cur), hc.Unit,
+			money(hc.Low, hc.Currency), num(hc.High), p.convHow(hc.Currency), src)
+		if h.kind == "storage" {
+			how = fmt.Sprintf("%s GB × %s months × %s/%s (middle of %s–%s%s; %s)", num(h.amount), num(h.months), money(round(rate, 4), p.cur), hc.Unit,
+				money(hc.Low, hc.Currency), num(hc.High), p.convHow(hc.Currency), src)
+		}
+		r.Lines = append(r.Lines, Line{Key: h.kind, Label: txt(h.en, h.zh), Value: Round2(cost), Unit: string(p.cur), How: how})
+		r.Sources = append(r.Sources, PriceSource{What: h.kind, Platform: platform,
+			Figure: fmt.Sprintf("%s–%s/%s", money(hc.Low, hc.Currency), num(hc.High), hc.Unit), Source: hc.Source})
+	}
+}
+
+// cur is c, or def when c is empty.
+func cur(c, def knowledge.Currency) knowledge.Currency {
+	if c == "" {
+		return def
+	}
+	return c
+}

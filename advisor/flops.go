@@ -1,0 +1,124 @@
+package advisor
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+// DefaultTokensPerSample is the sample length used when data is given as a
+// sample count: 512 tokens, prompt plus answer of a typical instruction
+// -tuning record (Alpaca-style records average a few hundred tokens, chat
+// transcripts run longer). Give tokens/sample to change it.
+const DefaultTokensPerSample = 512
+
+// DefaultEpochs is one pass over the data.
+const DefaultEpochs = 1
+
+// Training compute per token, after Kaplan et al. 2020 ("Scaling Laws for
+// Neural Language Models", §2.1) and Hoffmann et al. 2022 (Chinchilla,
+// appendix F): a dense transformer spends 2N FLOPs per token in the forward
+// pass and 4N in the backward pass, 2N for the gradients with respect to the
+// activations and 2N for those with respect to the weights.
+const (
+	fwdFLOPsPerParam     = 2
+	actGradFLOPsPerParam = 2
+	wGradFLOPsPerParam   = 2
+)
+
+// trainingFLOPs is the model FLOPs of training n parameters (trainable of
+// them updated) on d tokens, with the formula written out.
+//
+//   - full: 6·N·D — forward 2N, activation gradients 2N, weight gradients 2N.
+//   - lora, qlora: 4·N·D — the frozen base still runs forward (2N) and the
+//     backward pass still carries activation gradients through every frozen
+//     matrix to reach the adapters below it (2N), but no weight gradient is
+//     formed for frozen weights. The adapters' own FLOPs (rank r against the
+//     hidden width, under 1 % at r ≤ 64) are left out.
+//   - freeze: 2·N·D + 4·N_t·D — forward through everything, then backward
+//     only through the trained top layers (activation and weight gradients,
+//     2 + 2 per trained parameter): autograd stops at the lowest layer that
+//     needs a gradient, so frozen layers below it cost nothing backward. The
+//     output head's activation gradient (2 × head params per token, about
+//     2 % for 7B) is left out.
+func trainingFLOPs(method Method, n, trainable, d float64) (float64, string, Text) {
+	switch method {
+	case Full:
+		return 6 * n * d, fmt.Sprintf("6 × %s params × %s tokens", sci(n), sci(d)),
+			txt("full training: 6·N·D FLOPs (forward 2N + backward 4N per token; Kaplan et al. 2020)",
+				"全参训练：6·N·D FLOPs（每 token 前向 2N、反向 4N；Kaplan 等 2020）")
+	case LoRA, QLoRA:
+		return (fwdFLOPsPerParam + actGradFLOPsPerParam) * n * d, fmt.Sprintf("4 × %s params × %s tokens", sci(n), sci(d)),
+			txt("LoRA/QLoRA: 4·N·D FLOPs — the frozen base runs forward (2N) and passes activation gradients back (2N) but forms no weight gradients; adapter FLOPs (<1 %) left out",
+				"LoRA/QLoRA：4·N·D FLOPs——冻结的基座照常前向（2N），反向仍要传递激活梯度（2N），但不计算权重梯度；适配器自身计算量（<1%）忽略")
+	case Freeze:
+		f := fwdFLOPsPerParam*n*d + (actGradFLOPsPerParam+wGradFLOPsPerParam)*trainable*d
+		return f, fmt.Sprintf("2 × %s params × %s tokens + 4 × %s trained params × %s tokens", sci(n), sci(d), sci(trainable), sci(d)),
+			txt("freeze tuning: 2·N·D forward + 4·N_trained·D backward — backward stops at the lowest trained layer",
+				"冻结微调：前向 2·N·D + 反向 4·N_训练·D——反向传播只走到最低的可训练层")
+	}
+	return 0, "", Text{}
+}
+
+// Default MFU (model FLOPs utilisation: useful model FLOPs ÷ (time × peak)),
+// with recomputation counted as overhead, not work (PaLM, Chowdhery et al.
+// 2022, appendix B). Gradient checkpointing, on by default in the memory
+// model, re-runs the forward pass and so lowers MFU; the figures allow for it.
+//
+// Datacenter cards (A100/H100/H800/H20 class):
+//   - full 0.40: Meta reports 38–43 % BF16 MFU training Llama 3 405B on
+//     H100 (Llama 3 paper, table 4); Megatron-LM reports 40–50 % on A100s.
+//   - freeze and lora 0.35: the same matrix multiplies, but fine-tuning jobs
+//     run smaller batches and shorter sequences, and adapters add small
+//     kernels; public LoRA runs report 30–40 %.
+//   - qlora 0.25: every forward and backward dequantises the NF4 weights
+//     first; QLoRA runs measure 30–40 % slower than LoRA at the same batch.
+//
+// Other cards (GeForce, workstation, legacy, domestic): three quarters of
+// that, rounded. GeForce and workstation boards hold boost clocks less well
+// under sustained load and their smaller caches and memory systems keep
+// large GEMMs further from peak; domestic accelerators run on less-tuned
+// software stacks (CANN). Card-to-card traffic is not in these figures: the
+// cost estimate adds it separately (see Scaling).
+var defaultMFU = map[string]map[Method]float64{
+	"datacenter": {Full: 0.40, Freeze: 0.35, LoRA: 0.35, QLoRA: 0.25},
+	"other":      {Full: 0.30, Freeze: 0.26, LoRA: 0.26, QLoRA: 0.19},
+}
+
+// cardClass is the MFU class of a card.
+func cardClass(g knowledge.GPU) string {
+	if g.Tier == knowledge.TierDatacenter {
+		return "datacenter"
+	}
+	return "other"
+}
+
+// DefaultMFU is the MFU assumed for method on card g when the user gives
+// none (see defaultMFU for the sources).
+func DefaultMFU(method Method, g knowledge.GPU) float64 {
+	return defaultMFU[cardClass(g)][method]
+}
+
+// classText explains which default MFU applied.
+func classText(method Method, g knowledge.GPU) Text {
+	if cardClass(g) == "datacenter" {
+		return txt(fmt.Sprintf("default for %s on a datacenter card", method), fmt.Sprintf("数据中心卡上 %s 的默认值", method))
+	}
+	return txt(fmt.Sprintf("default for %s on a consumer, workstation or domestic card: ¾ of the datacenter figure", method),
+		fmt.Sprintf("消费级/工作站/国产卡上 %s 的默认值：数据中心卡的 ¾", method))
+}
+
+// sci prints a large figure for formulas: 1.434e18, or plain below 10⁶.
+func sci(f float64) string {
+	if math.Abs(f) < 1e6 {
+		return num(f)
+	}
+	s := strconv.FormatFloat(f, 'e', 3, 64)
+	mant, exp, _ := strings.Cut(s, "e")
+	mant = strings.TrimRight(strings.TrimRight(mant, "0"), ".")
+	e, _ := strconv.Atoi(exp)
+	return fmt.Sprintf("%se%d", mant, e)
+}

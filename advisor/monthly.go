@@ -1,0 +1,339 @@
+package advisor
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+// Rules of thumb from the rental guide, shown beside the computed figures,
+// never instead of them.
+const (
+	RuleMonthlyHours       = 150  // "月均使用 150 小时以上，包月通常更划算"
+	RuleMonthlySavingLow   = 0.20 // "包月通常比按需省 20-30%"
+	RuleMonthlySavingHigh  = 0.30
+	maxHoursPerMonth       = 744 // 31 days × 24 h
+	maxJobsPerMonth        = 100000
+	monthlyHint            = "/gpu monthly 4090 200h"
+	monthlyHintWithPrices  = "/gpu monthly 4090 200h price=1.8 monthly=900"
+	monthlyCheaperMonthly  = "monthly"
+	monthlyCheaperOnDemand = "on_demand"
+)
+
+// MonthlyInput is a monthly-plan (包月) versus on-demand (按需) question.
+// Zero values mean "use the default"; Defaulted names what was filled.
+type MonthlyInput struct {
+	GPU           string  `json:"gpu"`
+	Platform      string  `json:"platform"`        // platform id; "" = the cheapest plan anywhere
+	HoursPerMonth float64 `json:"hours_per_month"` // hours each card is used per month
+	Jobs          float64 `json:"jobs"`            // jobs per month, for billing rounding
+	JobHours      float64 `json:"job_hours"`       // hours each job runs
+	Cards         int     `json:"cards"`           // default 1
+	Hourly        Money   `json:"hourly"`          // price=: on-demand rent per card-hour
+	Monthly       Money   `json:"monthly"`         // monthly=: plan price per card-month
+	Billing       string  `json:"billing"`         // on-demand billing step: PT1S, PT1M, PT1H or second/minute/hour
+
+	Currency  knowledge.Currency `json:"currency"`
+	FX        float64            `json:"fx"`
+	Defaulted []string           `json:"defaulted"`
+}
+
+// MonthlyResult compares a monthly plan with paying by the hour. Field names
+// match the bot's JSON contract.
+type MonthlyResult struct {
+	Inputs                 MonthlyInput       `json:"inputs"`
+	Currency               knowledge.Currency `json:"currency"`
+	Hourly                 float64            `json:"hourly"`        // on-demand per card-hour
+	MonthlyPrice           float64            `json:"monthly_price"` // plan per card-month
+	BreakevenHoursPerMonth float64            `json:"breakeven_hours_per_month"`
+	BreakevenUsedHours     float64            `json:"breakeven_used_hours"` // in hours actually used, after billing rounding
+	BilledHours            float64            `json:"billed_hours"`         // per card
+	OnDemandCost           float64            `json:"on_demand_cost"`
+	MonthlyCost            float64            `json:"monthly_cost"`
+	Cheaper                string             `json:"cheaper"` // monthly, on_demand, or "" when no hours were given
+	Saving                 float64            `json:"saving"`  // what the cheaper option saves per month
+	SavingPct              float64            `json:"saving_pct"`
+	FullMonthDiscount      float64            `json:"full_month_discount"` // plan vs 730 on-demand hours
+	Lines                  []Line             `json:"lines"`
+	Assumptions            []Text             `json:"assumptions"`
+	Sources                []PriceSource      `json:"sources"`
+}
+
+// Monthly compares a monthly plan with on-demand rent for the hours given.
+// Break-even hours per month = monthly price ÷ hourly price. Short jobs on a
+// platform that bills by the hour pay for whole hours, so with a job pattern
+// (Jobs, JobHours) the billed hours are jobs × each job rounded up to the
+// billing step. Prices come from the user or the catalogue; with no monthly
+// price for the card (and platform) and no package offer, it returns an
+// InputError asking for monthly=.
+func Monthly(in MonthlyInput, m Market) (MonthlyResult, error) {
+	in, p, gran, err := in.normalize()
+	if err != nil {
+		return MonthlyResult{}, err
+	}
+	res := MonthlyResult{Currency: p.cur}
+	var g knowledge.GPU
+	if in.GPU != "" {
+		if g, err = m.card(in.GPU, monthlyHint); err != nil {
+			return res, err
+		}
+		in.GPU = g.ID
+	} else if !in.Hourly.Given() || !in.Monthly.Given() {
+		return res, inputErr("gpu", "name the card (or give both price= and monthly=)", monthlyHint)
+	}
+
+	// Monthly plan price per card-month.
+	planPlatform := in.Platform
+	var monthlyHow string
+	if in.Monthly.Given() {
+		res.MonthlyPrice = p.money(in.Monthly)
+		monthlyHow = "given" + p.convHow(in.Monthly.Currency)
+		res.Sources = append(res.Sources, givenSource("monthly", in.Monthly, p.cur, "/card-month"))
+	} else {
+		cp, found := cheapestPlan(g.ID, in.Platform, m.Offers, p)
+		if !found {
+			where := ""
+			if in.Platform != "" {
+				where = " on " + in.Platform
+			}
+			return res, inputErr("monthly", fmt.Sprintf("no monthly plan price is known for %s%s; give monthly= (price per card-month)", g.Name, where), monthlyHintWithPrices)
+		}
+		if cp.Original.Currency != p.cur {
+			p.converted = true
+		}
+		res.MonthlyPrice, monthlyHow = monthlyOf(cp, p)
+		planPlatform = cp.Platform
+		res.Sources = append(res.Sources, offerSource("monthly", cp))
+		if cp.Original.Unit == knowledge.PerHour {
+			res.Assumptions = append(res.Assumptions, txt(
+				fmt.Sprintf("the catalogue gives this plan only as an hourly equivalent (%s); read as monthly price ÷ 730 h. If your plan's monthly price differs, give monthly=", cp.Original.String()),
+				fmt.Sprintf("目录只给出这个包月的小时折算价（%s），按“月价 ÷ 730 小时”还原；如果你的包月价不同，请用 monthly= 给出", cp.Original.String())))
+		}
+	}
+
+	// On-demand price per card-hour, from the plan's platform when it has one.
+	var hourlyHow string
+	if in.Hourly.Given() {
+		res.Hourly = p.money(in.Hourly)
+		hourlyHow = "given" + p.convHow(in.Hourly.Currency)
+		res.Sources = append(res.Sources, givenSource("hourly", in.Hourly, p.cur, "/card-hour"))
+	} else {
+		f := OfferFilter{Platform: planPlatform, NoInterruptible: true}
+		cp, found, _ := Cheapest(g.ID, m.Offers, p.cur, p.fx, f)
+		if !found && in.Platform == "" {
+			f.Platform = ""
+			cp, found, _ = Cheapest(g.ID, m.Offers, p.cur, p.fx, f)
+		}
+		if !found {
+			return res, inputErr("price", fmt.Sprintf("no on-demand price is known for %s; give price= per card-hour", g.Name), monthlyHintWithPrices)
+		}
+		if cp.Original.Currency != p.cur {
+			p.converted = true
+		}
+		res.Hourly = cp.Price()
+		hourlyHow = fmt.Sprintf("%s: %s, low end", offerLabel(cp, "en"), cp.How)
+		res.Sources = append(res.Sources, offerSource("hourly", cp))
+		if gran == 0 {
+			if gg, ok := ParseGranularity(m.granularity(cp)); ok {
+				gran = gg
+				in.Billing = m.granularity(cp)
+			}
+		}
+	}
+	if res.Hourly <= 0 || res.MonthlyPrice <= 0 {
+		return res, inputErr("price", "prices must be positive", monthlyHintWithPrices)
+	}
+	res.compare(&in, p, gran)
+	res.Inputs = in
+	res.Assumptions = append(res.Assumptions, p.assumption()...)
+	res.Assumptions = withConfirm(res.Assumptions, res.Sources)
+	res.Lines = append([]Line{
+		{Key: "hourly", Label: txt("on-demand per card-hour", "按需每卡每小时"), Value: res.Hourly, Unit: string(p.cur) + "/h", How: hourlyHow},
+		{Key: "monthly_price", Label: txt("monthly plan per card", "包月每卡每月"), Value: res.MonthlyPrice, Unit: string(p.cur) + "/month", How: monthlyHow},
+	}, res.Lines...)
+	return res, nil
+}
+
+// cardsWord writes "1 card" or "4 cards".
+func cardsWord(n int) string {
+	if n == 1 {
+		return "1 card"
+	}
+	return fmt.Sprintf("%d cards", n)
+}
+
+// cheapestPlan is the cheapest monthly plan offer for a card (on one
+// platform when given), by the low end of its range.
+func cheapestPlan(gpuID, platform string, offers []knowledge.Offer, p *pricing) (CardPrice, bool) {
+	var best CardPrice
+	found := false
+	for _, o := range offers {
+		if o.GPU != gpuID || (platform != "" && o.Platform != platform) || o.Status == "disappeared" {
+			continue
+		}
+		c, ok := NormalizeOffer(o, p.cur, p.fx)
+		if ok && c.Monthly && (!found || c.Low < best.Low || (c.Low == best.Low && c.Offer < best.Offer)) {
+			best, found = c, true
+		}
+	}
+	return best, found
+}
+
+// monthlyOf turns a plan offer back into a price per card-month.
+func monthlyOf(cp CardPrice, p *pricing) (float64, string) {
+	o := cp.Original
+	perCard := o.Low / o.Cards * knowledge.HoursPerMonth / o.Hours
+	v := round(p.to(perCard, o.Currency), 2)
+	how := fmt.Sprintf("%s: %s", cp.Platform, o.String())
+	if o.Hours == 1 {
+		how += " × 730 h"
+	} else if math.Abs(o.Hours-knowledge.HoursPerMonth) >= 1 {
+		how += fmt.Sprintf(" × 730 ÷ %s h", num(round(o.Hours, 2)))
+	}
+	if o.Cards != 1 {
+		how += fmt.Sprintf(" ÷ %s cards", num(o.Cards))
+	}
+	how += p.convHow(o.Currency) + " (low end)"
+	return v, how
+}
+
+func (in MonthlyInput) normalize() (MonthlyInput, *pricing, Granularity, error) {
+	in.Defaulted = nil
+	for _, f := range []struct {
+		name string
+		v    float64
+		max  float64
+	}{{"hours_per_month", in.HoursPerMonth, maxHoursPerMonth}, {"jobs", in.Jobs, maxJobsPerMonth}, {"job_hours", in.JobHours, maxHoursPerMonth}} {
+		if math.IsNaN(f.v) || f.v < 0 || f.v > f.max {
+			return in, nil, 0, inputErr(f.name, fmt.Sprintf("must be between 0 and %s, got %s", num(f.max), num(f.v)), monthlyHint)
+		}
+	}
+	if in.Cards < 0 || in.Cards > MaxGPUs {
+		return in, nil, 0, inputErr("cards", fmt.Sprintf("cards must be between 1 and %d", MaxGPUs), monthlyHint)
+	}
+	if in.Cards == 0 {
+		in.Cards = 1
+		in.Defaulted = append(in.Defaulted, "cards")
+	}
+	for _, mm := range []struct {
+		f string
+		m Money
+	}{{"price", in.Hourly}, {"monthly", in.Monthly}} {
+		if err := checkMoney(mm.f, mm.m, monthlyHintWithPrices); err != nil {
+			return in, nil, 0, err
+		}
+	}
+	// The job pattern and the monthly hours must agree; one fills the other.
+	switch {
+	case in.Jobs > 0 && in.JobHours > 0:
+		h := in.Jobs * in.JobHours
+		if in.HoursPerMonth > 0 && math.Abs(h-in.HoursPerMonth) > 0.01*in.HoursPerMonth {
+			return in, nil, 0, inputErr("hours_per_month", fmt.Sprintf("%s jobs × %s h = %s h, not %s h", num(in.Jobs), num(in.JobHours), num(h), num(in.HoursPerMonth)), monthlyHint+" jobs=40 job=3h")
+		}
+		if h > maxHoursPerMonth {
+			return in, nil, 0, inputErr("jobs", fmt.Sprintf("%s jobs × %s h = %s h is more than a month", num(in.Jobs), num(in.JobHours), num(h)), monthlyHint+" jobs=40 job=3h")
+		}
+		if in.HoursPerMonth == 0 {
+			in.HoursPerMonth = h
+			in.Defaulted = append(in.Defaulted, "hours_per_month")
+		}
+	case in.JobHours > 0 && in.HoursPerMonth > 0:
+		in.Jobs = in.HoursPerMonth / in.JobHours
+		in.Defaulted = append(in.Defaulted, "jobs")
+	case in.Jobs > 0 && in.HoursPerMonth > 0:
+		in.JobHours = in.HoursPerMonth / in.Jobs
+		in.Defaulted = append(in.Defaulted, "job_hours")
+	}
+	var gran Granularity
+	if in.Billing != "" {
+		g, ok := ParseGranularity(in.Billing)
+		if !ok {
+			return in, nil, 0, inputErr("billing", fmt.Sprintf("unknown billing step %q; use second, minute or hour", in.Billing), monthlyHint+" billing=hour")
+		}
+		gran = g
+	}
+	def := in.Monthly.Currency
+	if def == "" {
+		def = in.Hourly.Currency
+	}
+	p, err := newPricing(in.Currency, def, in.FX, monthlyHint, &in.Defaulted)
+	if err != nil {
+		return in, nil, 0, err
+	}
+	in.Currency, in.FX = p.cur, p.fx
+	return in, p, gran, nil
+}
+
+// compare fills break-even, billed hours, both costs and the verdict.
+func (r *MonthlyResult) compare(in *MonthlyInput, p *pricing, gran Granularity) {
+	c := string(p.cur)
+	cards := float64(in.Cards)
+	// Break-even hours per month = monthly price ÷ hourly price.
+	be := r.MonthlyPrice / r.Hourly
+	r.BreakevenHoursPerMonth = round(be, 1)
+	r.BreakevenUsedHours = r.BreakevenHoursPerMonth
+	r.Lines = append(r.Lines, Line{Key: "breakeven", Label: txt("break-even hours per month", "每月盈亏平衡小时数"), Value: r.BreakevenHoursPerMonth, Unit: "h",
+		How: fmt.Sprintf("%s ÷ %s/h", money(r.MonthlyPrice, p.cur), money(r.Hourly, p.cur))})
+	if be > knowledge.HoursPerMonth {
+		r.Assumptions = append(r.Assumptions, txt(
+			fmt.Sprintf("the plan costs more than %s h of on-demand use: it never pays, even running all month", num(knowledge.HoursPerMonth)),
+			fmt.Sprintf("包月价高于按需跑满 %s 小时：即使整月不停也不划算", num(knowledge.HoursPerMonth))))
+	}
+
+	patterned := in.Jobs > 0 && in.JobHours > 0
+	if patterned && gran == 0 {
+		gran = BillPerHour
+		in.Defaulted = append(in.Defaulted, "billing")
+		r.Assumptions = append(r.Assumptions, txt(
+			"billing step not stated for this offer: per-hour rounding assumed (the costliest case); give billing=second if the platform bills by the second",
+			"该报价未说明计费粒度：按小时向上取整计算（最不利的情况）；如果平台按秒计费，请给 billing=second"))
+	}
+	r.BilledHours = in.HoursPerMonth
+	billedHow := fmt.Sprintf("%s h used; no job pattern given, so no rounding", num(in.HoursPerMonth))
+	if patterned {
+		perJob := gran.Bill(in.JobHours)
+		r.BilledHours = in.Jobs * perJob
+		billedHow = fmt.Sprintf("%s jobs × %s h each, billed %s: %s h", num(round(in.Jobs, 2)), num(in.JobHours), gran, num(round(perJob, 4)))
+		// In hours actually used, the plan pays off sooner by the rounding ratio.
+		r.BreakevenUsedHours = round(be*in.JobHours/perJob, 1)
+		r.Lines = append(r.Lines, Line{Key: "breakeven_used", Label: txt("break-even in hours actually used", "按实际使用小时的盈亏平衡"), Value: r.BreakevenUsedHours, Unit: "h",
+			How: fmt.Sprintf("%s h × %s h used ÷ %s h billed per job", num(r.BreakevenHoursPerMonth), num(in.JobHours), num(round(perJob, 4)))})
+	} else if in.HoursPerMonth > 0 {
+		r.Assumptions = append(r.Assumptions, txt(
+			"no job pattern given: billed hours = hours used; many short jobs on per-hour billing cost more (give jobs= and job=)",
+			"未给出任务模式：计费小时 = 使用小时；按小时计费时大量短任务会更贵（可给 jobs= 和 job=）"))
+	}
+	r.BilledHours = round(r.BilledHours, 2)
+
+	r.MonthlyCost = Round2(r.MonthlyPrice * cards)
+	r.FullMonthDiscount = round(1-r.MonthlyPrice/(r.Hourly*knowledge.HoursPerMonth), 3)
+	if in.HoursPerMonth > 0 {
+		r.OnDemandCost = Round2(r.BilledHours * r.Hourly * cards)
+		r.Lines = append(r.Lines,
+			Line{Key: "billed_hours", Label: txt("billed hours per card", "每卡计费小时"), Value: r.BilledHours, Unit: "h", How: billedHow},
+			Line{Key: "on_demand_cost", Label: txt("on demand per month", "按需每月"), Value: r.OnDemandCost, Unit: c,
+				How: fmt.Sprintf("%s h × %s × %s", num(r.BilledHours), money(r.Hourly, p.cur), cardsWord(in.Cards))},
+			Line{Key: "monthly_cost", Label: txt("monthly plan per month", "包月每月"), Value: r.MonthlyCost, Unit: c,
+				How: fmt.Sprintf("%s × %s", money(r.MonthlyPrice, p.cur), cardsWord(in.Cards))})
+		r.Cheaper, r.Saving = monthlyCheaperOnDemand, Round2(r.MonthlyCost-r.OnDemandCost)
+		base := r.MonthlyCost
+		if r.MonthlyCost < r.OnDemandCost {
+			r.Cheaper, r.Saving, base = monthlyCheaperMonthly, Round2(r.OnDemandCost-r.MonthlyCost), r.OnDemandCost
+		}
+		r.SavingPct = round(r.Saving/base, 3)
+		r.Lines = append(r.Lines, Line{Key: "saving", Label: txt("saving of the cheaper option", "更便宜方案每月节省"), Value: r.Saving, Unit: c,
+			How: fmt.Sprintf("|%s − %s| = %s (%s%% of the dearer option)", money(r.OnDemandCost, p.cur), money(r.MonthlyCost, p.cur), money(r.Saving, p.cur), num(round(r.SavingPct*100, 1)))})
+	} else {
+		r.MonthlyCost = Round2(r.MonthlyPrice * cards)
+		r.Assumptions = append(r.Assumptions, txt(
+			"no hours per month given: compare your own hours with the break-even",
+			"未给出每月使用小时：请用自己的用量对照盈亏平衡点"))
+	}
+	r.Lines = append(r.Lines,
+		Line{Key: "full_month_discount", Label: txt("plan discount if used all month", "整月用满时的包月折扣"), Value: r.FullMonthDiscount, Unit: "",
+			How: fmt.Sprintf("1 − %s ÷ (%s × 730 h)", money(r.MonthlyPrice, p.cur), money(r.Hourly, p.cur))},
+		Line{Key: "rule_of_thumb", Label: txt("rental guide's rule of thumb (context)", "租用指南经验值（仅供参照）"), Value: RuleMonthlyHours, Unit: "h",
+			How: fmt.Sprintf("guide: a plan usually pays above ≈%d h/month and saves %d–%d %%; computed for these prices: %s h",
+				RuleMonthlyHours, int(RuleMonthlySavingLow*100), int(RuleMonthlySavingHigh*100), num(r.BreakevenHoursPerMonth))})
+}

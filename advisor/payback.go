@@ -1,0 +1,87 @@
+package advisor
+
+import (
+	"fmt"
+)
+
+// compute fills the four annual lines, the break-evens and the payback.
+// All amounts are per card, in the answer's currency.
+func (r *BuyResult) compute(price, rent, watts, pue, elec, ops, rate float64, in BuyInput, p *pricing) {
+	c := string(p.cur)
+	u := in.Utilization
+	hours := u * hoursPerYear
+	kwhPerHour := watts / 1000 * pue // energy drawn per working hour, facility included
+	powerPerHour := kwhPerHour * elec
+
+	dep := price / in.Years
+	power := powerPerHour * hours
+	opp := rate * price
+	fixed := dep + ops + opp
+	r.OwnPerYear = Round2(fixed + power)
+	r.RentPerYear = Round2(hours * rent)
+	r.Cheaper = "rent"
+	if r.OwnPerYear < r.RentPerYear {
+		r.Cheaper = "buy"
+	}
+
+	r.Lines = append(r.Lines,
+		Line{Key: "depreciation", Label: txt("depreciation per year", "每年折旧"), Value: Round2(dep), Unit: c,
+			How: fmt.Sprintf("%s ÷ %s years (straight line)", money(price, p.cur), num(in.Years))},
+		Line{Key: "power_cooling", Label: txt("power and cooling per year", "每年电费与散热"), Value: Round2(power), Unit: c,
+			How: fmt.Sprintf("%s kW × PUE %s × %s h (%s%% of 8760) × %s/kWh", num(watts/1000), num(pue), num(round(hours, 1)), num(round(u*100, 1)), money(elec, p.cur))},
+		Line{Key: "operations", Label: txt("operations per year", "每年运维"), Value: Round2(ops), Unit: c,
+			How: "labour, spares, rack space"},
+		Line{Key: "opportunity_cost", Label: txt("opportunity cost per year", "每年资金机会成本"), Value: Round2(opp), Unit: c,
+			How: fmt.Sprintf("%s%% × %s", num(rate*100), money(price, p.cur))},
+		Line{Key: "own_per_year", Label: txt("owning per year", "自购每年合计"), Value: r.OwnPerYear, Unit: c,
+			How: "depreciation + power and cooling + operations + opportunity cost"},
+		Line{Key: "rent_per_year", Label: txt("renting the same hours per year", "租用同样小时每年"), Value: r.RentPerYear, Unit: c,
+			How: fmt.Sprintf("%s h × %s/h", num(round(hours, 1)), money(round(rent, 4), p.cur))},
+	)
+
+	// Hardware-only break-even: depreciation ÷ (8760 × rent).
+	if rent > 0 {
+		r.HardwareBreakeven = round(dep/(hoursPerYear*rent), 4)
+	}
+	r.Lines = append(r.Lines, Line{Key: "breakeven_hardware", Label: txt("break-even utilisation, hardware only", "盈亏平衡利用率（只算硬件）"),
+		Value: r.HardwareBreakeven, Unit: "", How: fmt.Sprintf("%s ÷ (8760 h × %s/h)", money(Round2(dep), p.cur), money(round(rent, 4), p.cur))})
+
+	// All-in break-even: fixed costs ÷ (8760 × (rent − power per hour)).
+	margin := rent - powerPerHour
+	allHow := fmt.Sprintf("(%s + %s + %s) ÷ (8760 h × (%s − %s/h power))", money(Round2(dep), p.cur), money(Round2(ops), p.cur), money(Round2(opp), p.cur),
+		money(round(rent, 4), p.cur), money(round(powerPerHour, 4), p.cur))
+	if margin > 0 {
+		r.BreakevenUtilization = round(fixed/(hoursPerYear*margin), 4)
+	} else {
+		r.NeverPays = true
+		allHow += ": rent does not cover the power bill, owning never pays"
+	}
+	r.Lines = append(r.Lines, Line{Key: "breakeven_all_in", Label: txt("break-even utilisation, all four costs", "盈亏平衡利用率（四笔账全算）"),
+		Value: r.BreakevenUtilization, Unit: "", How: allHow})
+	if r.BreakevenUtilization > 1 {
+		r.Assumptions = append(r.Assumptions, txt("break-even is above 100 %: at these prices owning never beats renting", "盈亏平衡点超过 100%：按这些价格自购永远不如租用"))
+	}
+
+	// Payback: price ÷ monthly saving of owning at this utilisation.
+	monthlySaving := u*hoursPerYear/12*margin - (ops+opp)/12
+	payHow := fmt.Sprintf("%s ÷ (%s h/month × (%s − %s) − (%s + %s) ÷ 12)", money(price, p.cur), num(round(u*hoursPerYear/12, 1)),
+		money(round(rent, 4), p.cur), money(round(powerPerHour, 4), p.cur), money(Round2(ops), p.cur), money(Round2(opp), p.cur))
+	if monthlySaving > 0 {
+		r.PaybackMonths = round(price/monthlySaving, 1)
+	} else {
+		r.NeverPays = true
+		payHow += ": no monthly saving, never pays back"
+	}
+	hwSaving := u * hoursPerYear / 12 * rent
+	if hwSaving > 0 {
+		r.HardwarePaybackMonths = round(price/hwSaving, 1)
+	}
+	r.Lines = append(r.Lines,
+		Line{Key: "payback_months", Label: txt("payback, all costs", "回本月数（全成本）"), Value: r.PaybackMonths, Unit: "months", How: payHow},
+		Line{Key: "payback_hardware", Label: txt("payback, hardware only", "回本月数（只算硬件）"), Value: r.HardwarePaybackMonths, Unit: "months",
+			How: fmt.Sprintf("%s ÷ (%s h/month × %s)", money(price, p.cur), num(round(u*hoursPerYear/12, 1)), money(round(rent, 4), p.cur))},
+		Line{Key: "rule_of_thumb", Label: txt("rental guide's rule of thumb (context)", "租用指南经验值（仅供参照）"), Value: RuleBuyUtilization, Unit: "",
+			How: fmt.Sprintf("guide: evaluate buying above ≈%s%% utilisation; computed here: %s%% all-in, %s%% hardware only",
+				num(RuleBuyUtilization*100), num(round(r.BreakevenUtilization*100, 1)), num(round(r.HardwareBreakeven*100, 1)))},
+	)
+}

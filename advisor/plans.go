@@ -1,0 +1,104 @@
+package advisor
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+// Plan kinds, after the cost-performance report's three combinations.
+const (
+	PlanBudget     = "budget"     // best value, interruptible capacity allowed
+	PlanBalanced   = "balanced"   // best value among capacity that is not interrupted
+	PlanEnterprise = "enterprise" // fastest datacenter card from a contracted cloud
+)
+
+// Plan is one way to spend a monthly budget on the ranked workload.
+type Plan struct {
+	Kind            string             `json:"kind"`
+	Title           Text               `json:"title"`
+	Why             Text               `json:"why"`
+	GPU             string             `json:"gpu"`
+	Name            string             `json:"name"`
+	Platform        string             `json:"platform"`
+	Offer           string             `json:"offer"`
+	Cards           int                `json:"cards"`
+	Price           float64            `json:"price"`  // per card-hour
+	Hourly          float64            `json:"hourly"` // the job's cards × price
+	Hours           float64            `json:"hours"`  // hours a month priced
+	MonthlyCost     float64            `json:"monthly_cost"`
+	HoursAffordable float64            `json:"hours_affordable"` // budget ÷ hourly
+	WithinBudget    bool               `json:"within_budget"`
+	Interruptible   bool               `json:"interruptible"`
+	Currency        knowledge.Currency `json:"currency"`
+}
+
+// plans builds the three plans from a full (untruncated) ranking.
+func plans(rk Ranking, in RecommendInput, m Market, p *pricing) ([]Plan, error) {
+	if len(rk.Rows) == 0 {
+		return nil, inputErr("budget", "no card with a price can hold this workload", "/gpu recommend budget=5000")
+	}
+	budget := p.money(in.Budget)
+	tier := map[string]knowledge.Tier{}
+	for _, g := range m.GPUs {
+		tier[g.ID] = g.Tier
+	}
+	contracted := func(platform string) bool {
+		pl, ok := m.platform(platform)
+		if !ok || strings.HasSuffix(pl.ID, "-market") { // market-wide ranges are not a supplier
+			return false
+		}
+		switch pl.Category {
+		case knowledge.GPUCloud, knowledge.Hyperscaler, knowledge.CNCloud:
+			return true
+		}
+		return false
+	}
+	var out []Plan
+	add := func(kind string, r Ranked, title, why Text) {
+		pl := Plan{Kind: kind, Title: title, Why: why, GPU: r.GPU, Name: r.Name, Platform: r.Platform, Offer: r.Offer,
+			Cards: r.Cards, Price: r.Price, Interruptible: r.Interruptible, Currency: p.cur, Hours: in.HoursPerMonth}
+		pl.Hourly = round(float64(r.Cards)*r.Price, 4)
+		pl.MonthlyCost = Round2(pl.Hourly * pl.Hours)
+		pl.HoursAffordable = round(budget/pl.Hourly, 1)
+		pl.WithinBudget = pl.MonthlyCost <= budget
+		out = append(out, pl)
+	}
+	add(PlanBudget, rk.Rows[0], txt("budget first", "预算优先"),
+		txt("the best score per unit of price, interruptible capacity allowed: checkpoint often", "性价比最高，允许竞价实例：记得勤做检查点"))
+	for _, r := range rk.Rows {
+		if !r.Interruptible {
+			add(PlanBalanced, r, txt("balanced", "平衡"),
+				txt("the best score per unit of price among capacity that is not interrupted", "不会被中断的资源里性价比最高"))
+			break
+		}
+	}
+	var ent *Ranked
+	for i, r := range rk.Rows {
+		if r.Interruptible || tier[r.GPU] != knowledge.TierDatacenter || !contracted(r.Platform) {
+			continue
+		}
+		if ent == nil || r.Score > ent.Score || (r.Score == ent.Score && r.Value > ent.Value) {
+			ent = &rk.Rows[i]
+		}
+	}
+	if ent != nil {
+		add(PlanEnterprise, *ent, txt("enterprise", "企业级"),
+			txt("the fastest datacenter card from a cloud you can sign a contract with (SLA, invoices), not the cheapest", "从可签合同（SLA、发票）的云上选最快的数据中心卡，而不是最便宜的"))
+	}
+	return out, nil
+}
+
+// lines writes the plan's arithmetic.
+func (pl Plan) lines(p *pricing) []Line {
+	c := string(p.cur)
+	return []Line{
+		{Key: "plan." + pl.Kind + ".hourly", Label: txt(pl.Title.EN+": per hour", pl.Title.ZH+"：每小时"), Value: pl.Hourly, Unit: c + "/h",
+			How: fmt.Sprintf("%d × %s on %s at %s/card-hour", pl.Cards, pl.Name, pl.Platform, money(pl.Price, p.cur))},
+		{Key: "plan." + pl.Kind + ".monthly", Label: txt(pl.Title.EN+": per month", pl.Title.ZH+"：每月"), Value: pl.MonthlyCost, Unit: c,
+			How: fmt.Sprintf("%s/h × %s h", money(pl.Hourly, p.cur), num(pl.Hours))},
+		{Key: "plan." + pl.Kind + ".hours_affordable", Label: txt(pl.Title.EN+": hours the budget buys", pl.Title.ZH+"：预算可买小时"), Value: pl.HoursAffordable, Unit: "h",
+			How: fmt.Sprintf("budget ÷ %s/h", money(pl.Hourly, p.cur))},
+	}
+}

@@ -1,0 +1,274 @@
+package advisor
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+// Figure is a price exactly as the catalogue holds it.
+type Figure struct {
+	Low      float64                `json:"low"`
+	High     float64                `json:"high"`
+	Currency knowledge.Currency     `json:"currency"`
+	Unit     knowledge.Unit         `json:"unit"`
+	Basis    knowledge.Basis        `json:"basis"`
+	Cards    float64                `json:"cards"` // cards the price covers
+	Hours    float64                `json:"hours"` // hours one unit buys (1 for hour, 730 for month)
+	Model    knowledge.PricingModel `json:"pricing_model"`
+}
+
+// String writes the figure for a reader, e.g. "¥1.8–2.5/hour per card" or
+// "¥63000/month per 8-card machine".
+func (f Figure) String() string {
+	p := money(f.Low, f.Currency)
+	if f.High != f.Low {
+		p += "–" + num(f.High)
+	}
+	per := "per card"
+	if f.Basis == knowledge.PerInstance {
+		per = fmt.Sprintf("per %s-card machine", num(f.Cards))
+	}
+	return fmt.Sprintf("%s/%s %s", p, f.Unit, per)
+}
+
+// CardPrice is one offer normalised to one card for one hour in the
+// answer's currency, keeping the published figure beside it.
+type CardPrice struct {
+	Offer    string             `json:"offer"` // offer key
+	Platform string             `json:"platform"`
+	GPU      string             `json:"gpu"`
+	Low      float64            `json:"low"` // per card-hour
+	High     float64            `json:"high"`
+	Currency knowledge.Currency `json:"currency"`
+	// Interruptible marks spot and bid capacity, which the provider may stop.
+	Interruptible bool `json:"interruptible"`
+	// Package marks prepaid plans (包日/包周/包月, reserved terms): the
+	// hourly figure assumes every hour of the term is used.
+	Package bool `json:"package"`
+	// Monthly marks plans sold by the month, normalised with 730 h/month.
+	Monthly    bool   `json:"monthly"`
+	Original   Figure `json:"original"`
+	Billing    string `json:"billing,omitempty"` // granularity, ISO 8601 (PT1S, PT1M, PT1H)
+	ObservedAt string `json:"observed_at"`
+	Source     string `json:"source"`
+	Note       string `json:"note,omitempty"`
+	How        string `json:"how"` // published figure ÷ hours ÷ cards (× rate)
+}
+
+// Price is the figure the engine computes with: the low end of the range,
+// the best price the catalogue shows is to be had. The high end is shown
+// next to it wherever it is used.
+func (c CardPrice) Price() float64 { return c.Low }
+
+// Range writes the per-card-hour range, e.g. "¥1.8–2.5".
+func (c CardPrice) Range() string {
+	if c.High == c.Low {
+		return money(c.Low, c.Currency)
+	}
+	return money(c.Low, c.Currency) + "–" + num(c.High)
+}
+
+// NormalizeOffer converts an offer to a per-card-hour price in cur at fx
+// yuan per dollar (0 = DefaultCNYPerUSD). ok is false for offers that are not priced by time
+// (per million tokens). Monthly prices use 730 h/month (8760 h ÷ 12).
+func NormalizeOffer(o knowledge.Offer, cur knowledge.Currency, fx float64) (cp CardPrice, ok bool) {
+	lo, hi, ok := o.CardHourly()
+	if !ok || lo <= 0 {
+		return CardPrice{}, false
+	}
+	// Hours one unit buys, read back from knowledge's own conversion so
+	// that every unit it knows (terms included) is handled alike.
+	hours := o.PriceLow / (lo * o.Cards())
+	if fx <= 0 {
+		fx = DefaultCNYPerUSD
+	}
+	p := &pricing{cur: cur, fx: fx}
+	cp = CardPrice{
+		Offer: o.Key, Platform: o.Platform, GPU: o.GPU,
+		Low: round(p.to(lo, o.Currency), 4), High: round(p.to(hi, o.Currency), 4), Currency: cur,
+		Interruptible: o.Model == knowledge.Spot || o.Model == knowledge.Bid,
+		Package:       o.Model == knowledge.Package || o.Model == knowledge.Reserved || o.Unit != knowledge.PerHour,
+		// A month-long unit or term, or the seed's package quoted per hour.
+		Monthly: math.Abs(hours-knowledge.HoursPerMonth) < 1 || (o.Model == knowledge.Package && o.Unit == knowledge.PerHour),
+		Original: Figure{Low: o.PriceLow, High: o.PriceHigh, Currency: o.Currency, Unit: o.Unit,
+			Basis: o.Basis, Cards: o.Cards(), Hours: hours, Model: o.Model},
+		Billing: o.Granularity, ObservedAt: o.ObservedAt, Source: o.Source, Note: o.Note,
+	}
+	how := money(o.PriceLow, o.Currency)
+	if o.PriceHigh != o.PriceLow {
+		how += "–" + num(o.PriceHigh)
+	}
+	if hours != 1 {
+		how += fmt.Sprintf(" ÷ %s h/%s", num(round(hours, 2)), o.Unit)
+	}
+	if o.Cards() != 1 {
+		how += fmt.Sprintf(" ÷ %s cards", num(o.Cards()))
+	}
+	how += p.convHow(o.Currency)
+	cp.How = how + " = " + cp.Range() + "/card-hour"
+	if hours == 1 && o.Cards() == 1 && o.Currency == cur {
+		cp.How = cp.Range() + "/card-hour as published"
+	}
+	return cp, true
+}
+
+// OfferFilter narrows which offers may price an answer.
+type OfferFilter struct {
+	Platform        string `json:"platform,omitempty"` // platform id; "" = any
+	NoInterruptible bool   `json:"no_interruptible"`   // drop spot and bid capacity
+	Packages        bool   `json:"packages"`           // allow prepaid plans (monthly, reserved)
+	NativeOnly      bool   `json:"native_only"`        // only offers published in the answer's currency (CNY = Chinese platforms)
+}
+
+func (f OfferFilter) keep(o knowledge.Offer, cp CardPrice, cur knowledge.Currency) bool {
+	switch {
+	case f.Platform != "" && o.Platform != f.Platform:
+		return false
+	case f.NoInterruptible && cp.Interruptible:
+		return false
+	case !f.Packages && cp.Package:
+		return false
+	case f.NativeOnly && o.Currency != cur:
+		return false
+	case o.Status == "disappeared":
+		return false
+	}
+	return true
+}
+
+// PriceInputs are the price question after defaults.
+type PriceInputs struct {
+	GPU       string             `json:"gpu"`
+	Currency  knowledge.Currency `json:"currency"`
+	FX        float64            `json:"fx"`
+	Defaulted []string           `json:"defaulted"`
+}
+
+// PriceList is every offer for one card, normalised, cheapest first.
+type PriceList struct {
+	Inputs      PriceInputs   `json:"inputs"`
+	Offers      []CardPrice   `json:"offers"`
+	Assumptions []Text        `json:"assumptions"`
+	Lines       []Line        `json:"lines"`
+	Sources     []PriceSource `json:"sources"`
+}
+
+// Offers lists every time-priced offer for the card gpuID (a canonical id),
+// normalised to cur per card-hour at fx yuan per dollar (0 = the default
+// rate), cheapest first by the low end of each range. Offers priced per
+// million tokens are left out. An empty list is not an error.
+func Offers(gpuID string, offers []knowledge.Offer, cur knowledge.Currency, fx float64) (PriceList, error) {
+	const hint = "/gpu price h100"
+	var res PriceList
+	if gpuID == "" {
+		return res, inputErr("gpu", "name a card (e.g. h100, 4090, a100)", hint)
+	}
+	p, err := newPricing(cur, knowledge.CNY, fx, hint, &res.Inputs.Defaulted)
+	if err != nil {
+		return res, err
+	}
+	res.Inputs.GPU, res.Inputs.Currency, res.Inputs.FX = gpuID, p.cur, p.fx
+	for _, o := range offers {
+		if o.GPU != gpuID || o.Status == "disappeared" {
+			continue
+		}
+		cp, ok := NormalizeOffer(o, p.cur, p.fx)
+		if !ok {
+			continue
+		}
+		if o.Currency != p.cur {
+			p.converted = true
+		}
+		res.Offers = append(res.Offers, cp)
+	}
+	sortPrices(res.Offers)
+	for _, cp := range res.Offers {
+		res.Lines = append(res.Lines, Line{Key: cp.Offer, Label: txt(offerLabel(cp, "en"), offerLabel(cp, "zh")),
+			Value: cp.Low, Unit: string(p.cur) + "/card-hour", How: cp.How})
+		res.Sources = append(res.Sources, offerSource("hourly", cp))
+	}
+	res.Assumptions = append(res.Assumptions, p.assumption()...)
+	if len(res.Offers) == 0 {
+		res.Assumptions = append(res.Assumptions, txt("no price for this card in the catalogue", "目录里没有这张卡的价格"))
+	} else {
+		res.Assumptions = append(res.Assumptions, txt(
+			"prices normalised to one card for one hour; monthly plans divided by 730 h (they only cost that per hour if the whole month is used); whole-machine prices divided by the machine's cards",
+			"价格统一折算为每卡每小时；包月按每月 730 小时折算（只有整月用满才是这个单价）；整机价格按卡数均摊"))
+	}
+	res.Assumptions = withConfirm(res.Assumptions, res.Sources)
+	return res, nil
+}
+
+// Cheapest returns the cheapest offer for gpuID that the filter keeps, by
+// the low end of its range; found is false when none is left. Offers priced
+// per million tokens are never chosen; prepaid plans only when the filter
+// allows them. The result says whether the capacity is interruptible.
+func Cheapest(gpuID string, offers []knowledge.Offer, cur knowledge.Currency, fx float64, f OfferFilter) (cp CardPrice, found bool, err error) {
+	var def []string
+	p, err := newPricing(cur, knowledge.CNY, fx, "/gpu price h100", &def)
+	if err != nil {
+		return CardPrice{}, false, err
+	}
+	var all []CardPrice
+	for _, o := range offers {
+		if o.GPU != gpuID {
+			continue
+		}
+		c, ok := NormalizeOffer(o, p.cur, p.fx)
+		if ok && f.keep(o, c, p.cur) {
+			all = append(all, c)
+		}
+	}
+	if len(all) == 0 {
+		return CardPrice{}, false, nil
+	}
+	sortPrices(all)
+	return all[0], true, nil
+}
+
+// sortPrices orders cheapest first: low end, then high end, then key.
+func sortPrices(ps []CardPrice) {
+	sort.SliceStable(ps, func(i, j int) bool {
+		a, b := ps[i], ps[j]
+		if a.Low != b.Low {
+			return a.Low < b.Low
+		}
+		if a.High != b.High {
+			return a.High < b.High
+		}
+		return a.Offer < b.Offer
+	})
+}
+
+// offerLabel names an offer for a line: "autodl (on demand)".
+func offerLabel(cp CardPrice, lang string) string {
+	kind := modelText(cp.Original.Model).In(lang)
+	if cp.Monthly && cp.Original.Model != knowledge.Package {
+		kind += ", " + txt("monthly", "包月").In(lang)
+	}
+	return fmt.Sprintf("%s (%s)", cp.Platform, kind)
+}
+
+// modelText names a pricing model in both languages.
+func modelText(m knowledge.PricingModel) Text {
+	switch m {
+	case knowledge.OnDemand:
+		return txt("on demand", "按需")
+	case knowledge.Spot:
+		return txt("spot, interruptible", "竞价实例，可能被中断")
+	case knowledge.Bid:
+		return txt("bid, interruptible", "竞价出价，可能被中断")
+	case knowledge.Reserved:
+		return txt("reserved", "预留")
+	case knowledge.Package:
+		return txt("monthly plan", "包月/套餐")
+	case knowledge.Member:
+		return txt("member price", "会员价")
+	case knowledge.Serverless:
+		return txt("serverless", "Serverless")
+	}
+	return txt(string(m), string(m))
+}

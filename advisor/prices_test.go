@@ -1,0 +1,193 @@
+package advisor
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+func TestConvert(t *testing.T) {
+	tests := []struct {
+		name     string
+		amount   float64
+		from, to knowledge.Currency
+		fx, want float64
+	}{
+		{"dollars to yuan", 2.5, knowledge.USD, knowledge.CNY, 7.2, 18},        // 2.5 × 7.2
+		{"yuan to dollars", 9.6, knowledge.CNY, knowledge.USD, 7.2, 9.6 / 7.2}, // 1.333
+		{"same currency untouched", 1.24, knowledge.CNY, knowledge.CNY, 7.2, 1.24},
+		{"another rate", 100, knowledge.USD, knowledge.CNY, 7.0, 700},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Convert(tt.amount, tt.from, tt.to, tt.fx); !near(got, tt.want, 1e-9) {
+				t.Errorf("Convert(%v %s → %s @%v) = %v, want %v", tt.amount, tt.from, tt.to, tt.fx, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestNormalizeOffer(t *testing.T) {
+	machine := knowledge.Offer{Key: "m", Platform: "cn-market", GPU: "h100-sxm", GPUCount: 8, PriceLow: 63000, PriceHigh: 63000,
+		Currency: knowledge.CNY, Unit: knowledge.PerMonth, Basis: knowledge.PerInstance, Model: knowledge.Package, ObservedAt: "2026-09-01"}
+	tests := []struct {
+		name          string
+		o             knowledge.Offer
+		cur           knowledge.Currency
+		low, high     float64
+		monthly, pack bool
+		interrupt     bool
+	}{
+		// ¥63000 ÷ (730 h × 8 cards) = ¥10.788/card-hour.
+		{"machine-month in yuan", machine, knowledge.CNY, 63000.0 / 730 / 8, 63000.0 / 730 / 8, true, true, false},
+		// … and ÷ 7.2 = $1.498.
+		{"machine-month in dollars", machine, knowledge.USD, 63000.0 / 730 / 8 / 7.2, 63000.0 / 730 / 8 / 7.2, true, true, false},
+		// $2.0–3.5 × 7.2 = ¥14.4–25.2.
+		{"dollar range to yuan", hourly("g", "global-market", "h100-sxm", 2.0, 3.5, knowledge.USD, knowledge.OnDemand), knowledge.CNY, 14.4, 25.2, false, false, false},
+		{"spot is interruptible", hourly("s", "aws", "h100-sxm", 1, 1, knowledge.USD, knowledge.Spot), knowledge.USD, 1, 1, false, false, true},
+		// The seed's 4090 plan, given as ¥0.8–1.5 per hour equivalent.
+		{"hourly-equivalent package is monthly", hourly("p", "cn-market", "rtx4090", 0.8, 1.5, knowledge.CNY, knowledge.Package), knowledge.CNY, 0.8, 1.5, true, true, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cp, ok := NormalizeOffer(tt.o, tt.cur, 7.2)
+			if !ok {
+				t.Fatalf("NormalizeOffer(%s) not ok", tt.o.Key)
+			}
+			if !near(cp.Low, tt.low, 1e-4) || !near(cp.High, tt.high, 1e-4) {
+				t.Errorf("NormalizeOffer(%s, %s) = %v–%v, want %.4f–%.4f", tt.name, tt.cur, cp.Low, cp.High, tt.low, tt.high)
+			}
+			if cp.Monthly != tt.monthly || cp.Package != tt.pack || cp.Interruptible != tt.interrupt {
+				t.Errorf("NormalizeOffer(%s) flags monthly=%v package=%v interruptible=%v, want %v %v %v", tt.name, cp.Monthly, cp.Package, cp.Interruptible, tt.monthly, tt.pack, tt.interrupt)
+			}
+			if cp.Original.Low != tt.o.PriceLow || cp.Original.Unit != tt.o.Unit || cp.ObservedAt != tt.o.ObservedAt {
+				t.Errorf("NormalizeOffer(%s) lost the published figure: %+v", tt.name, cp.Original)
+			}
+		})
+	}
+	perToken := hourly("t", "runpod", "h100-sxm", 0.2, 0.2, knowledge.USD, knowledge.Serverless)
+	perToken.Unit = knowledge.PerMillionToken
+	if _, ok := NormalizeOffer(perToken, knowledge.USD, 7.2); ok {
+		t.Errorf("NormalizeOffer(per million tokens) ok, want it left out")
+	}
+}
+
+func cheapTestOffers() []knowledge.Offer {
+	tok := hourly("serverless-tokens", "runpod", "rtx4090", 0.01, 0.01, knowledge.USD, knowledge.Serverless)
+	tok.Unit = knowledge.PerMillionToken
+	return []knowledge.Offer{
+		hourly("autodl", "autodl", "rtx4090", 1.8, 2.5, knowledge.CNY, knowledge.OnDemand),
+		hourly("vast", "vastai", "rtx4090", 0.15, 0.15, knowledge.USD, knowledge.OnDemand), // ¥1.08
+		hourly("suanjia", "suanjiayun", "rtx4090", 1.24, 1.24, knowledge.CNY, knowledge.OnDemand),
+		hourly("spot", "gcp", "rtx4090", 0.10, 0.10, knowledge.USD, knowledge.Spot),            // ¥0.72
+		hourly("plan", "cn-market", "rtx4090", 0.8, 1.5, knowledge.CNY, knowledge.Package),     // ¥0.8
+		hourly("other-card", "autodl", "rtx3090", 0.5, 0.5, knowledge.CNY, knowledge.OnDemand), // not a 4090
+		tok,
+	}
+}
+
+func TestOffersCheapestFirst(t *testing.T) {
+	res, err := Offers("rtx4090", cheapTestOffers(), knowledge.CNY, 7.2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Low ends in yuan: spot 0.10×7.2 = 0.72, plan 0.8, vast 0.15×7.2 = 1.08, suanjia 1.24, autodl 1.8.
+	want := []string{"spot", "plan", "vast", "suanjia", "autodl"}
+	var got []string
+	for _, o := range res.Offers {
+		got = append(got, o.Offer)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("Offers(rtx4090) order (-want +got):\n%s", diff)
+	}
+	if len(res.Sources) != len(want) || res.Sources[0].ObservedAt != "2026-09-01" {
+		t.Errorf("Offers sources = %+v, want one dated source per offer", res.Sources)
+	}
+	if len(res.Assumptions) == 0 {
+		t.Errorf("Offers gave no assumptions; want the exchange rate and the confirm-on-platform note")
+	}
+}
+
+func TestCheapestFilters(t *testing.T) {
+	offers := cheapTestOffers()
+	tests := []struct {
+		name    string
+		cur     knowledge.Currency
+		f       OfferFilter
+		want    string
+		price   float64
+		spot    bool
+		nothing bool
+	}{
+		{"spot allowed and flagged", knowledge.CNY, OfferFilter{}, "spot", 0.72, true, false},
+		{"no interruptible", knowledge.CNY, OfferFilter{NoInterruptible: true}, "vast", 1.08, false, false},
+		{"packages allowed", knowledge.CNY, OfferFilter{NoInterruptible: true, Packages: true}, "plan", 0.8, false, false},
+		{"one platform", knowledge.CNY, OfferFilter{Platform: "autodl"}, "autodl", 1.8, false, false},
+		{"native yuan offers only", knowledge.CNY, OfferFilter{NativeOnly: true}, "suanjia", 1.24, false, false},
+		{"in dollars", knowledge.USD, OfferFilter{NoInterruptible: true}, "vast", 0.15, false, false},
+		{"unknown platform", knowledge.CNY, OfferFilter{Platform: "lambda"}, "", 0, false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cp, found, err := Cheapest("rtx4090", offers, tt.cur, 7.2, tt.f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if found == tt.nothing {
+				t.Fatalf("Cheapest(%s) found = %v, want %v", tt.name, found, !tt.nothing)
+			}
+			if tt.nothing {
+				return
+			}
+			if cp.Offer != tt.want || !near(cp.Price(), tt.price, 1e-9) || cp.Interruptible != tt.spot {
+				t.Errorf("Cheapest(%s) = %s at %v (spot %v), want %s at %v (spot %v)", tt.name, cp.Offer, cp.Price(), cp.Interruptible, tt.want, tt.price, tt.spot)
+			}
+		})
+	}
+}
+
+func TestPriceInputErrors(t *testing.T) {
+	_, err := Offers("rtx4090", nil, "EUR", 7.2)
+	wantInputErr(t, "Offers(EUR)", err, "currency")
+	_, err = Offers("rtx4090", nil, knowledge.CNY, 0.5)
+	wantInputErr(t, "Offers(fx=0.5)", err, "fx")
+	_, err = Offers("", nil, knowledge.CNY, 7.2)
+	wantInputErr(t, "Offers(no card)", err, "gpu")
+	res, err := Offers("rtx4090", nil, "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Inputs.Currency != knowledge.CNY || res.Inputs.FX != DefaultCNYPerUSD || !hasDefault(res.Inputs.Defaulted, "currency") || !hasDefault(res.Inputs.Defaulted, "fx") {
+		t.Errorf("Offers defaults = %+v, want CNY at %v, both recorded as defaulted", res.Inputs, DefaultCNYPerUSD)
+	}
+}
+
+func TestBillingGranularity(t *testing.T) {
+	tests := []struct {
+		in   string
+		job  float64
+		want float64
+	}{
+		{"PT1H", 2.2, 3},           // ceil(2.2 h)
+		{"hour", 0.75, 1},          // a 45-minute job pays an hour
+		{"PT1M", 2.2, 2.2},         // 132 minutes exactly
+		{"PT1M", 0.505, 31.0 / 60}, // 30.3 min → 31 min
+		{"PT1S", 2.2, 2.2},
+		{"PT15M", 1.1, 1.25}, // 66 min → 75 min
+		{"按小时", 3, 3},
+	}
+	for _, tt := range tests {
+		g, ok := ParseGranularity(tt.in)
+		if !ok {
+			t.Fatalf("ParseGranularity(%q) not ok", tt.in)
+		}
+		if got := g.Bill(tt.job); !near(got, tt.want, 1e-9) {
+			t.Errorf("Granularity(%s).Bill(%v h) = %v, want %v", tt.in, tt.job, got, tt.want)
+		}
+	}
+	if _, ok := ParseGranularity("fortnightly"); ok {
+		t.Errorf("ParseGranularity(fortnightly) ok, want not ok")
+	}
+}

@@ -1,0 +1,420 @@
+package advisor
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+// Preset is one of the cost-performance report's three workloads.
+type Preset string
+
+// The report's workloads.
+const (
+	// PresetFineTune is the report's LLM fine-tune: 70B LoRA, batch 4,
+	// sequence 4096.
+	PresetFineTune Preset = "finetune"
+	// PresetDiffusion is the report's Stable Diffusion 3 training at
+	// 1024×1024, batch 8, which it says fits in 24 GB.
+	PresetDiffusion Preset = "diffusion"
+	// PresetInference is the report's 70B serving with vLLM.
+	PresetInference Preset = "inference"
+)
+
+// Presets lists the report's workloads in its order.
+var Presets = []Preset{PresetFineTune, PresetDiffusion, PresetInference}
+
+// referenceGPU scores 100, as in the report (H100 SXM5 = 100).
+const referenceGPU = "h100-sxm"
+
+// diffusionVRAMFloorGB is the memory the report says SD3 training at
+// 1024×1024, batch 8 needs: 24 GB.
+const diffusionVRAMFloorGB = 24
+
+// Defaults for recommendations.
+const (
+	DefaultRankLimit   = 10
+	DefaultPlanHours   = 100 // training hours a month, as in the report's three plans
+	recommendHint      = "/gpu recommend 70b inference"
+	maxRecommendBudget = 1e9
+)
+
+// RecommendInput asks for a cost-performance ranking, budget plans and
+// persona advice. With no Preset and no Workload the report's three
+// workloads are ranked.
+type RecommendInput struct {
+	Preset        Preset      `json:"preset"`          // finetune, diffusion or inference
+	Workload      Workload    `json:"workload"`        // a stated workload (ParamsB > 0) instead of a preset
+	Budget        Money       `json:"budget"`          // monthly budget; plans are made when given
+	HoursPerMonth float64     `json:"hours_per_month"` // job hours a month the plans price; default 100
+	Persona       string      `json:"persona"`         // individual, startup or enterprise
+	Where         OfferFilter `json:"where"`
+	Limit         int         `json:"limit"` // rows per ranking; default 10
+
+	Currency  knowledge.Currency `json:"currency"`
+	FX        float64            `json:"fx"`
+	Defaulted []string           `json:"defaulted"`
+}
+
+// Ranked is one offer in a cost-performance ranking.
+type Ranked struct {
+	Rank          int                `json:"rank"`
+	GPU           string             `json:"gpu"`
+	Name          string             `json:"name"`
+	Platform      string             `json:"platform"`
+	Offer         string             `json:"offer"`
+	Price         float64            `json:"price"` // per card-hour, low end
+	Currency      knowledge.Currency `json:"currency"`
+	Interruptible bool               `json:"interruptible"`
+	Score         float64            `json:"score"`                  // relative performance per card, H100 SXM = 100
+	Value         float64            `json:"value"`                  // score ÷ price per card-hour
+	Cards         int                `json:"cards"`                  // per job or replica
+	PerMTokens    float64            `json:"per_m_tokens,omitempty"` // inference: price ÷ (tokens/s per card × 3600) × 10⁶
+	Note          Text               `json:"note"`
+}
+
+// Ranking is the cost-performance order for one workload.
+type Ranking struct {
+	Workload string   `json:"workload"` // preset name or a description
+	Title    Text     `json:"title"`
+	ScoreHow Text     `json:"score_how"` // how the performance score is derived
+	Rows     []Ranked `json:"rows"`      // best value first
+	Excluded []Ranked `json:"excluded"`  // cards that cannot hold the workload
+}
+
+// Recommendation answers "what should I rent?".
+type Recommendation struct {
+	Inputs      RecommendInput `json:"inputs"`
+	Rankings    []Ranking      `json:"rankings"`
+	Plans       []Plan         `json:"plans,omitempty"`
+	Persona     *PersonaAdvice `json:"persona,omitempty"`
+	Lines       []Line         `json:"lines"`
+	Assumptions []Text         `json:"assumptions"`
+	Sources     []PriceSource  `json:"sources"`
+}
+
+// Recommend ranks catalogue offers by cost-performance: a relative
+// performance score per card derived from specs (H100 SXM = 100) ÷ the
+// price per card-hour, sorted by that value. Cards that cannot hold the
+// workload within one 8-card machine are listed as excluded. With a budget
+// it adds three monthly plans; with a persona, the guide's advice.
+func Recommend(in RecommendInput, m Market) (Recommendation, error) {
+	in, p, err := in.normalize()
+	if err != nil {
+		return Recommendation{}, err
+	}
+	res := Recommendation{}
+	ref, err := m.card(referenceGPU, recommendHint)
+	if err != nil {
+		return res, fmt.Errorf("reference card %s missing from the catalogue", referenceGPU)
+	}
+	var jobs []rankJob
+	switch {
+	case in.Workload.ParamsB > 0:
+		jobs = append(jobs, statedJob(in.Workload))
+	case in.Preset != "":
+		jobs = append(jobs, presetJob(in.Preset))
+	default:
+		for _, ps := range Presets {
+			jobs = append(jobs, presetJob(ps))
+		}
+	}
+	for _, j := range jobs {
+		rk, err := rank(j, ref, m, in, p)
+		if err != nil {
+			return res, err
+		}
+		res.Rankings = append(res.Rankings, rk)
+	}
+	if in.Budget.Given() {
+		res.Plans, err = plans(res.Rankings[0], in, m, p)
+		if err != nil {
+			return res, err
+		}
+	}
+	for i, rk := range res.Rankings {
+		if len(rk.Rows) > in.Limit {
+			rk.Rows = rk.Rows[:in.Limit]
+			res.Rankings[i] = rk
+		}
+		for _, r := range rk.Rows {
+			res.Lines = append(res.Lines, Line{Key: rk.Workload + "." + r.Offer, Label: txt(fmt.Sprintf("%d. %s on %s", r.Rank, r.Name, r.Platform), fmt.Sprintf("%d. %s（%s）", r.Rank, r.Name, r.Platform)),
+				Value: r.Value, Unit: "score per " + string(p.cur) + "/h", How: fmt.Sprintf("score %s ÷ %s/card-hour", num(r.Score), money(r.Price, p.cur))})
+		}
+	}
+	res.Assumptions = append(res.Assumptions, txt(
+		"scores come from specs, not benchmarks: real throughput depends on drivers, framework and model; value = score ÷ price per card-hour, sorted by that value",
+		"性能分由规格推算，不是实测：实际吞吐取决于驱动、框架和模型；性价比 = 性能分 ÷ 每卡每小时价格，并按此排序"))
+	for _, pl := range res.Plans {
+		res.Lines = append(res.Lines, pl.lines(p)...)
+	}
+	if in.Persona != "" {
+		adv, err := Persona(in.Persona, m.Guide)
+		if err != nil {
+			return res, err
+		}
+		res.Persona = &adv
+	}
+	res.Inputs = in
+	seen := map[string]bool{}
+	for _, o := range m.Offers {
+		for _, rk := range res.Rankings {
+			for _, r := range rk.Rows {
+				if r.Offer == o.Key && !seen[o.Key] {
+					seen[o.Key] = true
+					if cp, ok := NormalizeOffer(o, p.cur, p.fx); ok {
+						res.Sources = append(res.Sources, offerSource("hourly", cp))
+					}
+				}
+			}
+		}
+	}
+	res.Assumptions = append(res.Assumptions, p.assumption()...)
+	res.Assumptions = withConfirm(res.Assumptions, res.Sources)
+	return res, nil
+}
+
+func (in RecommendInput) normalize() (RecommendInput, *pricing, error) {
+	in.Defaulted = nil
+	switch in.Preset {
+	case "", PresetFineTune, PresetDiffusion, PresetInference:
+	default:
+		return in, nil, inputErr("workload", fmt.Sprintf("unknown workload %q; use finetune, diffusion or inference, or give a model size", in.Preset), recommendHint)
+	}
+	if in.Workload.ParamsB != 0 {
+		w, err := in.Workload.Normalize()
+		if err != nil {
+			return in, nil, withHint(err, recommendHint)
+		}
+		in.Workload = w
+	}
+	if err := checkMoney("budget", in.Budget, "/gpu recommend budget=5000"); err != nil {
+		return in, nil, err
+	}
+	if in.Budget.Amount > maxRecommendBudget {
+		return in, nil, inputErr("budget", "budget is too large", "/gpu recommend budget=5000")
+	}
+	if in.HoursPerMonth < 0 || in.HoursPerMonth > maxHoursPerMonth {
+		return in, nil, inputErr("hours_per_month", fmt.Sprintf("hours per month must be between 0 and %d", maxHoursPerMonth), "/gpu recommend budget=5000 hours=100")
+	}
+	if in.Budget.Given() && in.HoursPerMonth == 0 {
+		in.HoursPerMonth = DefaultPlanHours
+		in.Defaulted = append(in.Defaulted, "hours_per_month")
+	}
+	if in.Limit < 0 {
+		return in, nil, inputErr("limit", "limit must be positive", recommendHint)
+	}
+	if in.Limit == 0 {
+		in.Limit = DefaultRankLimit
+		in.Defaulted = append(in.Defaulted, "limit")
+	}
+	p, err := newPricing(in.Currency, in.Budget.Currency, in.FX, recommendHint, &in.Defaulted)
+	if err != nil {
+		return in, nil, err
+	}
+	in.Currency, in.FX = p.cur, p.fx
+	return in, p, nil
+}
+
+// rankJob is a workload to rank with its scoring rule.
+type rankJob struct {
+	name     string
+	title    Text
+	scoreHow Text
+	workload Workload // LLM workloads; zero for diffusion
+	kind     string   // train, infer, diffusion
+}
+
+func presetJob(p Preset) rankJob {
+	switch p {
+	case PresetFineTune:
+		return rankJob{name: string(p), kind: "train",
+			title:    txt("LLM fine-tune (70B LoRA, batch 4 × 4096 tokens)", "大模型微调（70B LoRA，batch 4 × 4096 token）"),
+			workload: Workload{ParamsB: 70, Method: LoRA, Batch: 4, SeqLen: 4096}}
+	case PresetDiffusion:
+		return rankJob{name: string(p), kind: "diffusion",
+			title: txt("diffusion training (Stable Diffusion 3, 1024×1024, batch 8)", "扩散模型训练（Stable Diffusion 3，1024×1024，batch 8）")}
+	default:
+		return rankJob{name: string(PresetInference), kind: "infer",
+			title:    txt("70B inference (vLLM serving)", "70B 推理（vLLM 部署）"),
+			workload: Workload{ParamsB: 70, Method: Inference, Batch: 1, SeqLen: DefaultServeContext}}
+	}
+}
+
+func statedJob(w Workload) rankJob {
+	j := rankJob{name: fmt.Sprintf("%sb-%s", num(w.ParamsB), w.Method), workload: w, kind: "train"}
+	if w.Method == Inference {
+		j.kind = "infer"
+		j.workload.Batch, j.workload.SeqLen = 1, DefaultServeContext
+	}
+	j.title = txt(fmt.Sprintf("your workload (%sB %s)", num(w.ParamsB), w.Method), fmt.Sprintf("你的任务（%sB %s）", num(w.ParamsB), w.Method))
+	return j
+}
+
+// score is the relative performance per card (reference = 100). Inference
+// is scored in rank from the decode roofline instead.
+func (j rankJob) score(g, ref knowledge.GPU) float64 {
+	switch j.kind {
+	case "diffusion":
+		// Diffusion training is compute bound: ∝ peak × full-training MFU.
+		return 100 * g.PeakTFLOPS() * DefaultMFU(Full, g) / (ref.PeakTFLOPS() * DefaultMFU(Full, ref))
+	}
+	m := j.workload.Method
+	return 100 * g.PeakTFLOPS() * DefaultMFU(m, g) / (ref.PeakTFLOPS() * DefaultMFU(m, ref))
+}
+
+func (j rankJob) how(ref knowledge.GPU) Text {
+	switch j.kind {
+	case "infer":
+		return txt(fmt.Sprintf("score = 100 × tokens/s per card ÷ %s's, both from the decode roofline (memory bandwidth, KV-cache room, compute, card-to-card links) at each card's best replica size", ref.Name),
+			fmt.Sprintf("性能分 = 100 × 每卡 tokens/s ÷ %s 的每卡 tokens/s，均由解码屋顶线模型（显存带宽、KV 缓存容量、算力、卡间互联）在各卡最优副本规模下算出", ref.Name))
+	case "diffusion":
+		return txt(fmt.Sprintf("score = 100 × BF16 TFLOPS × MFU ÷ (%s × %s) (%s), only cards with at least %d GB (the report's SD3 floor)",
+			num(ref.PeakTFLOPS()), num(DefaultMFU(Full, ref)), ref.Name, diffusionVRAMFloorGB),
+			fmt.Sprintf("性能分 = 100 × BF16 算力 × MFU ÷ (%s × %s)（%s），只计显存不少于 %d GB 的卡（报告给出的 SD3 门槛）",
+				num(ref.PeakTFLOPS()), num(DefaultMFU(Full, ref)), ref.Name, diffusionVRAMFloorGB))
+	}
+	mm := j.workload.Method
+	return txt(fmt.Sprintf("score = 100 × BF16 TFLOPS × %s MFU ÷ (%s × %s) (%s), × multi-card efficiency when the job needs several cards",
+		mm, num(ref.PeakTFLOPS()), num(DefaultMFU(mm, ref)), ref.Name),
+		fmt.Sprintf("性能分 = 100 × BF16 算力 × %s MFU ÷ (%s × %s)（%s），需要多卡时再乘多卡扩展效率",
+			mm, num(ref.PeakTFLOPS()), num(DefaultMFU(mm, ref)), ref.Name))
+}
+
+// decodeOn runs the decode roofline at the card's best replica size (up to
+// one machine); ok is false when the model does not fit.
+func (j rankJob) decodeOn(g knowledge.GPU, mem Memory, archs []knowledge.Arch) (Decode, bool) {
+	f, err := Fit(j.workload, []knowledge.GPU{g}, archs)
+	if err != nil {
+		return Decode{}, false
+	}
+	need := f.MinCards(g.ID)
+	if need == 0 || need > MaxReplicaCards {
+		return Decode{}, false
+	}
+	w := j.workload
+	w.Batch = 0
+	d, _, err := bestReplica(g, w, 0, need, mem, DecodeMFU, archs)
+	return d, err == nil
+}
+
+// rank scores every card, then every offer of the cards that fit.
+func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing) (Ranking, error) {
+	rk := Ranking{Workload: j.name, Title: j.title, ScoreHow: j.how(ref)}
+	var mem Memory
+	if j.kind != "diffusion" {
+		var err error
+		if mem, err = EstimateMemory(j.workload, m.Archs); err != nil {
+			return rk, err
+		}
+	}
+	var refTPS float64
+	if j.kind == "infer" {
+		d, ok := j.decodeOn(ref, mem, m.Archs)
+		if !ok {
+			return rk, fmt.Errorf("reference card %s cannot serve %s", ref.ID, j.name)
+		}
+		refTPS = d.TokensPerS / float64(d.Cards)
+	}
+	for _, g := range m.GPUs {
+		if g.PeakTFLOPS() <= 0 || g.BandwidthGBs <= 0 {
+			continue
+		}
+		cards, score, note := 1, j.score(g, ref), Text{}
+		var tpsCard float64
+		switch {
+		case j.kind == "infer":
+			d, ok := j.decodeOn(g, mem, m.Archs)
+			if !ok {
+				cards = 0
+				break
+			}
+			cards, tpsCard = d.Cards, d.TokensPerS/float64(d.Cards)
+			score = 100 * tpsCard / refTPS
+			note = txt(fmt.Sprintf("%d cards per replica, %d requests at once, %s tokens/s per card", d.Cards, d.Batch, num(round(tpsCard, 1))),
+				fmt.Sprintf("每个副本 %d 张卡，并发 %d，每卡 %s tokens/s", d.Cards, d.Batch, num(round(tpsCard, 1))))
+		case j.kind == "diffusion" && g.VRAMGB < diffusionVRAMFloorGB:
+			cards = 0
+		case j.kind != "diffusion":
+			f, err := Fit(j.workload, []knowledge.GPU{g}, m.Archs)
+			if err != nil {
+				return rk, err
+			}
+			cards = f.MinCards(g.ID)
+			if cards > MaxReplicaCards {
+				cards = 0
+			}
+			if cards > 1 && j.kind == "train" {
+				mfu := DefaultMFU(j.workload.Method, g)
+				fpt, _, _ := trainingFLOPs(j.workload.Method, j.workload.ParamsB*1e9, mem.Trainable, 1)
+				sc := shardScaling(g, cards, j.workload, mem, fpt, mfu)
+				score *= sc.Efficiency
+				note = txt(fmt.Sprintf("%d cards; multi-card efficiency %s%% over %s", cards, num(round(sc.Efficiency*100, 1)), g.Interconnect()),
+					fmt.Sprintf("%d 张卡；多卡扩展效率 %s%%（%s）", cards, num(round(sc.Efficiency*100, 1)), g.Interconnect()))
+			}
+		}
+		if cards == 0 {
+			why := txt(fmt.Sprintf("cannot hold the workload on one 8-card machine (%s GB per card)", num(g.VRAMGB)),
+				fmt.Sprintf("一台 8 卡机器也放不下（每卡 %s GB）", num(g.VRAMGB)))
+			if j.kind == "diffusion" {
+				why = txt(fmt.Sprintf("%s GB is below the %d GB the workload needs", num(g.VRAMGB), diffusionVRAMFloorGB),
+					fmt.Sprintf("%s GB 低于该任务需要的 %d GB", num(g.VRAMGB), diffusionVRAMFloorGB))
+			}
+			if math.IsNaN(score) || math.IsInf(score, 0) {
+				score = 0 // a card that holds nothing has no throughput to score
+			}
+			rk.Excluded = append(rk.Excluded, Ranked{GPU: g.ID, Name: g.Name, Score: round(score, 2), Note: why})
+			continue
+		}
+		for _, o := range m.Offers {
+			if o.GPU != g.ID {
+				continue
+			}
+			cp, ok := NormalizeOffer(o, p.cur, p.fx)
+			if !ok || !in.Where.keep(o, cp, p.cur) {
+				continue
+			}
+			if o.Currency != p.cur {
+				p.converted = true
+			}
+			r := Ranked{GPU: g.ID, Name: g.Name, Platform: cp.Platform, Offer: cp.Offer, Price: cp.Price(), Currency: p.cur,
+				Interruptible: cp.Interruptible, Score: round(score, 2), Cards: cards, Note: note}
+			r.Value = round(score/r.Price, 2) // from the unrounded score
+			if tpsCard > 0 {
+				r.PerMTokens = round(PerMTokens(r.Price, tpsCard), 4)
+			}
+			rk.Rows = append(rk.Rows, r)
+		}
+	}
+	// Sort by the metric itself: value, then the cheaper price, then key.
+	sort.SliceStable(rk.Rows, func(a, b int) bool {
+		x, y := rk.Rows[a], rk.Rows[b]
+		if x.Value != y.Value {
+			return x.Value > y.Value
+		}
+		if x.Price != y.Price {
+			return x.Price < y.Price
+		}
+		return x.Offer < y.Offer
+	})
+	// One row per card, platform, price and kind: the catalogue can hold the
+	// same quote twice (a range point and a table row), which would only
+	// repeat a line in the ranking.
+	seen := map[string]bool{}
+	rows := rk.Rows[:0]
+	for _, r := range rk.Rows {
+		k := fmt.Sprintf("%s|%s|%v|%v", r.GPU, r.Platform, r.Price, r.Interruptible)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		rows = append(rows, r)
+	}
+	rk.Rows = rows
+	for i := range rk.Rows {
+		rk.Rows[i].Rank = i + 1
+	}
+	return rk, nil
+}

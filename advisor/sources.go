@@ -1,0 +1,81 @@
+package advisor
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+// PriceSource says where one price in an answer came from: a catalogue offer
+// with its observation date, the user, or a stated default.
+type PriceSource struct {
+	What       string `json:"what"`            // hourly, monthly, purchase, rent, electricity, storage, egress
+	Offer      string `json:"offer,omitempty"` // catalogue offer key
+	Platform   string `json:"platform,omitempty"`
+	GPU        string `json:"gpu,omitempty"`
+	Figure     string `json:"figure"`                // the price as published or given, e.g. "¥1.8–2.5/hour per card"
+	ObservedAt string `json:"observed_at,omitempty"` // date the catalogue figure was observed
+	Source     string `json:"source"`                // document or "given" / "default"
+	Given      bool   `json:"given"`                 // stated by the user
+}
+
+// offerSource cites a catalogue offer.
+func offerSource(what string, cp CardPrice) PriceSource {
+	return PriceSource{What: what, Offer: cp.Offer, Platform: cp.Platform, GPU: cp.GPU,
+		Figure: cp.Original.String(), ObservedAt: cp.ObservedAt, Source: cp.Source}
+}
+
+// givenSource cites a figure the user stated.
+func givenSource(what string, m Money, cur knowledge.Currency, unit string) PriceSource {
+	c := m.Currency
+	if c == "" {
+		c = cur
+	}
+	return PriceSource{What: what, Figure: money(m.Amount, c) + unit, Source: "given", Given: true}
+}
+
+// defaultSource cites a stated default.
+func defaultSource(what, figure, why string) PriceSource {
+	return PriceSource{What: what, Figure: figure, Source: "default: " + why}
+}
+
+// confirmNote is added whenever a catalogue price is used.
+func confirmNote(observed []string) Text {
+	dates := strings.Join(uniq(observed), ", ")
+	return txt(
+		fmt.Sprintf("catalogue prices are dated market ranges (observed %s), not live quotes: confirm on the platform before you buy", dates),
+		fmt.Sprintf("目录价格是带日期的市场区间（观测于 %s），不是实时报价：下单前请在平台上确认", dates))
+}
+
+func uniq(ss []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range ss {
+		if s != "" && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// observedDates lists the observation dates of catalogue sources.
+func observedDates(src []PriceSource) []string {
+	var out []string
+	for _, s := range src {
+		if !s.Given && s.ObservedAt != "" {
+			out = append(out, s.ObservedAt)
+		}
+	}
+	return out
+}
+
+// withConfirm appends the "confirm on the platform" note when any source is
+// a catalogue offer.
+func withConfirm(as []Text, src []PriceSource) []Text {
+	if d := observedDates(src); len(d) > 0 {
+		as = append(as, confirmNote(d))
+	}
+	return as
+}
