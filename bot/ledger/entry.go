@@ -1,0 +1,142 @@
+package ledger
+
+import (
+	"crypto/rand"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Billing is how the capacity was paid for.
+type Billing string
+
+// Billing modes.
+const (
+	OnDemand Billing = "on_demand" // 按量: pay per hour used
+	Monthly  Billing = "monthly"   // 包月 (and other prepaid packages): a fixed fee for the period
+	Spot     Billing = "spot"      // 竞价: interruptible capacity
+)
+
+// billingNames maps the spellings bills and people use to a Billing.
+var billingNames = map[string]Billing{
+	"ondemand": OnDemand, "on_demand": OnDemand, "on-demand": OnDemand, "payg": OnDemand, "hourly": OnDemand,
+	"pay-as-you-go": OnDemand, "按量": OnDemand, "按量计费": OnDemand, "按需": OnDemand, "按时": OnDemand, "按小时": OnDemand, "后付费": OnDemand,
+	"monthly": Monthly, "month": Monthly, "prepaid": Monthly, "reserved": Monthly, "subscription": Monthly,
+	"包月": Monthly, "包年包月": Monthly, "包年": Monthly, "包周": Monthly, "包日": Monthly, "包天": Monthly, "预付费": Monthly, "月租": Monthly,
+	"spot": Spot, "preemptible": Spot, "interruptible": Spot, "bid": Spot, "竞价": Spot, "竞价实例": Spot, "抢占式": Spot, "抢占": Spot,
+}
+
+// ParseBilling reads "on_demand", "按量", "monthly", "包月", "spot", "竞价"…;
+// empty means on-demand.
+func ParseBilling(s string) (Billing, bool) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if s == "" {
+		return OnDemand, true
+	}
+	b, ok := billingNames[s]
+	if !ok {
+		b, ok = billingNames[strings.ReplaceAll(s, " ", "")]
+	}
+	return b, ok
+}
+
+// SourceSlack marks entries typed in Slack or the console. Imported entries
+// carry "csv:" and the first 12 hex digits of the file's SHA-256.
+const SourceSlack = "slack"
+
+// Unassigned is the project of entries that name none.
+const Unassigned = "unassigned"
+
+// Entry is one line of a team's GPU spend.
+//
+// Hours are wall-clock hours the Cards ran together; card-hours (GPU-hours)
+// are Cards × Hours. At decides the month the entry is booked to; an entry
+// is never split across months.
+type Entry struct {
+	ID       string    `json:"id"`      // 6 characters of Crockford base32, unique in the team
+	Team     string    `json:"team"`    // Slack workspace (team id); every read is scoped to it
+	Channel  string    `json:"channel"` // where it was added ("" for imports)
+	Project  string    `json:"project"` // lower case; Unassigned when none was named
+	User     string    `json:"user"`    // who added or imported it
+	Platform string    `json:"platform"`
+	GPU      string    `json:"gpu"` // canonical knowledge.GPU id
+	Cards    int       `json:"cards"`
+	Hours    float64   `json:"hours"`
+	Start    time.Time `json:"start,omitzero"`
+	End      time.Time `json:"end,omitzero"`
+	At       time.Time `json:"at"`
+	Amount   Money     `json:"amount,omitzero"` // zero when neither given nor priceable
+	// Derived says how Amount was computed from the catalogue ("40 card-h ×
+	// 1.88 CNY (autodl rtx4090 on_demand, 2026-09-15)"); empty when the user
+	// or the bill gave the amount.
+	Derived   string    `json:"derived,omitempty"`
+	Billing   Billing   `json:"billing"`
+	Note      string    `json:"note,omitempty"`
+	CreatedAt time.Time `json:"created_at"`
+	Source    string    `json:"source"`
+	ImportKey string    `json:"import_key,omitempty"`
+}
+
+// CardHours is Cards × Hours.
+func (e Entry) CardHours() float64 { return float64(e.Cards) * e.Hours }
+
+// Priced reports whether the entry has an amount.
+func (e Entry) Priced() bool { return !e.Amount.IsZero() }
+
+// Limits that catch typos ("4000 cards", "87600 h") before they skew a report.
+const (
+	maxCards = 4096
+	maxHours = 24 * 366
+	maxNote  = 500
+	maxName  = 64
+)
+
+// idAlphabet is Crockford's base32 in lower case: no i, l, o or u, so an id
+// read aloud or retyped survives.
+const idAlphabet = "0123456789abcdefghjkmnpqrstvwxyz"
+
+// idLen characters give 2³⁰ ids per team; writes check for collisions.
+const idLen = 6
+
+func newID() string {
+	var b [idLen]byte
+	rand.Read(b[:]) // never returns an error (crypto/rand, Go 1.24+)
+	for i := range b {
+		b[i] = idAlphabet[b[i]&31]
+	}
+	return string(b[:])
+}
+
+// NormalizeID reads an id as a user retypes it: case, a leading "#", and the
+// look-alikes Crockford allows (i, l → 1; o → 0). ok is false when s cannot
+// be an id.
+func NormalizeID(s string) (string, bool) {
+	s = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(s), "#"))
+	s = strings.NewReplacer("i", "1", "l", "1", "o", "0").Replace(s)
+	if len(s) != idLen {
+		return "", false
+	}
+	for _, r := range s {
+		if !strings.ContainsRune(idAlphabet, r) {
+			return "", false
+		}
+	}
+	return s, true
+}
+
+// normProject folds a project name so "LLM FT" and "llm-ft" group together.
+func normProject(s string) string {
+	s = strings.ToLower(strings.Join(strings.Fields(s), "-"))
+	if s == "" {
+		return Unassigned
+	}
+	return truncate(s, maxName)
+}
+
+func truncate(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n])
+}

@@ -1,0 +1,259 @@
+package ledger
+
+import (
+	"context"
+	"sort"
+	"time"
+
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+// WindowDays is the usage window behind Usage and MostUsedCard: the last 30
+// days, so a card running around the clock gives 720 card-hours per card.
+const WindowDays = 30
+
+// WindowHours is WindowDays in hours (720), the denominator of utilisation.
+const WindowHours = WindowDays * 24
+
+// Totals is what a set of entries adds up to.
+type Totals struct {
+	Entries   int     `json:"entries"`
+	Unpriced  int     `json:"unpriced"` // entries without an amount (not in Amount)
+	CardHours float64 `json:"card_hours"`
+	Amount    Amounts `json:"amount"`              // per currency, never mixed
+	Converted *Money  `json:"converted,omitempty"` // Amount in FX.To, when an FX covering every currency was given
+}
+
+func (t *Totals) add(e Entry) {
+	t.Entries++
+	t.CardHours += e.CardHours()
+	if !e.Priced() {
+		t.Unpriced++
+		return
+	}
+	if t.Amount == nil {
+		t.Amount = Amounts{}
+	}
+	t.Amount.add(e.Amount)
+}
+
+func (t *Totals) convert(fx *FX) {
+	if fx == nil {
+		return
+	}
+	if m, ok := fx.Convert(t.Amount); ok {
+		t.Converted = &m
+	}
+}
+
+// Group is one row of a rollup: a project, card, platform or billing mode,
+// this period and the one before.
+type Group struct {
+	Key string `json:"key"`
+	Totals
+	Prev Totals `json:"prev"`
+}
+
+// Change is this period's amount minus the previous one, per currency.
+func (g Group) Change() Amounts { return g.Amount.Sub(g.Prev.Amount) }
+
+// Report is one team's month: totals, the previous month, and rollups by
+// project, card (GPU-hours), platform and billing mode. Each group carries
+// its previous-month figures; groups present in either month appear.
+type Report struct {
+	Team       string  `json:"team"`
+	Month      Month   `json:"month"`
+	Location   string  `json:"location"`
+	Total      Totals  `json:"total"` // this month
+	Prev       Totals  `json:"prev"`  // the month before
+	FX         *FX     `json:"fx,omitempty"`
+	ByProject  []Group `json:"by_project"`
+	ByGPU      []Group `json:"by_gpu"` // GPU-hours by card are their CardHours
+	ByPlatform []Group `json:"by_platform"`
+	ByBilling  []Group `json:"by_billing"`
+	MostUsed   string  `json:"most_used_gpu,omitempty"` // card with the most card-hours this month
+	Items      []Entry `json:"-"`                       // this month's entries, oldest first
+}
+
+// Change is this month's amount minus the previous month's, per currency.
+func (r *Report) Change() Amounts { return r.Total.Amount.Sub(r.Prev.Amount) }
+
+// Report rolls up month m of the team and compares it with the month before.
+// fx, when given, adds converted totals (and orders groups by them); without
+// it no two currencies are ever added.
+func (l *Ledger) Report(ctx context.Context, team string, m Month, fx *FX) (*Report, error) {
+	cur, err := l.List(ctx, team, m, "")
+	if err != nil {
+		return nil, err
+	}
+	prev, err := l.List(ctx, team, m.Prev(), "")
+	if err != nil {
+		return nil, err
+	}
+	return Summarize(team, m, l.loc, cur, prev, fx), nil
+}
+
+// Summarize builds a Report from a month's entries and the previous month's.
+// It is pure, for tests and previews over entries from elsewhere.
+func Summarize(team string, m Month, loc *time.Location, cur, prev []Entry, fx *FX) *Report {
+	r := &Report{Team: team, Month: m, Location: loc.String(), FX: fx, Items: cur}
+	for _, e := range cur {
+		r.Total.add(e)
+	}
+	for _, e := range prev {
+		r.Prev.add(e)
+	}
+	r.Total.convert(fx)
+	r.Prev.convert(fx)
+	r.ByProject = Rollup(cur, prev, func(e Entry) string { return e.Project }, fx)
+	r.ByGPU = Rollup(cur, prev, func(e Entry) string { return e.GPU }, fx)
+	r.ByPlatform = Rollup(cur, prev, func(e Entry) string { return e.Platform }, fx)
+	r.ByBilling = Rollup(cur, prev, func(e Entry) string { return string(e.Billing) }, fx)
+	r.MostUsed = mostUsed(r.ByGPU)
+	return r
+}
+
+// Rollup groups entries by key, this period (cur) and the one before
+// (prev). Groups are ordered by converted amount when fx is given, else by
+// card-hours, largest first, then by key.
+func Rollup(cur, prev []Entry, key func(Entry) string, fx *FX) []Group {
+	idx := map[string]int{}
+	var out []Group
+	at := func(k string) *Group {
+		i, ok := idx[k]
+		if !ok {
+			i = len(out)
+			idx[k] = i
+			out = append(out, Group{Key: k})
+		}
+		return &out[i]
+	}
+	for _, e := range cur {
+		at(key(e)).Totals.add(e)
+	}
+	for _, e := range prev {
+		at(key(e)).Prev.add(e)
+	}
+	for i := range out {
+		out[i].Totals.convert(fx)
+		out[i].Prev.convert(fx)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Converted != nil && b.Converted != nil && a.Converted.Minor != b.Converted.Minor {
+			return a.Converted.Minor > b.Converted.Minor
+		}
+		if a.CardHours != b.CardHours {
+			return a.CardHours > b.CardHours
+		}
+		return a.Key < b.Key
+	})
+	return out
+}
+
+func mostUsed(byGPU []Group) string {
+	best, bestH := "", 0.0
+	for _, g := range byGPU {
+		if g.CardHours > bestH || (g.CardHours == bestH && g.CardHours > 0 && g.Key < best) {
+			best, bestH = g.Key, g.CardHours
+		}
+	}
+	return best
+}
+
+// CardUsage is how much of one card type the team used in a window.
+//
+// Utilisation = CardHours ÷ (Cards × window hours); for the 30-day window
+// that is card-hours ÷ (cards × 720 h). Cards is the team's fleet of that
+// card: the count passed in (team profile) or, failing that, the most cards
+// any single entry in the window used. Entries that ran side by side on
+// separate machines can push it above 1; pass the fleet size to avoid that.
+type CardUsage struct {
+	GPU         string              `json:"gpu"`
+	Entries     int                 `json:"entries"`
+	Cards       int                 `json:"cards"`
+	CardsGiven  bool                `json:"cards_given"` // Cards came from the caller, not estimated
+	CardHours   float64             `json:"card_hours"`
+	WallHours   float64             `json:"wall_hours"` // sum of entry hours, regardless of card count
+	Utilisation float64             `json:"utilisation"`
+	Amount      Amounts             `json:"amount"`
+	ByBilling   map[Billing]float64 `json:"by_billing"`  // card-hours per billing mode
+	ByPlatform  map[string]float64  `json:"by_platform"` // card-hours per platform
+	From        time.Time           `json:"from"`
+	To          time.Time           `json:"to"`
+}
+
+// Usage is per-card usage over the 30 days before now (from ≤ At < now),
+// most card-hours first. fleet optionally gives the team's card counts by
+// canonical id (see CardUsage).
+func (l *Ledger) Usage(ctx context.Context, team string, now time.Time, fleet map[string]int) ([]CardUsage, error) {
+	from := now.Add(-WindowHours * time.Hour)
+	es, err := l.Between(ctx, team, from, now)
+	if err != nil {
+		return nil, err
+	}
+	return UsageOf(es, from, now, fleet), nil
+}
+
+// MostUsedCard is the card with the most card-hours in the last 30 days; ok
+// is false when the team logged nothing then.
+func (l *Ledger) MostUsedCard(ctx context.Context, team string, now time.Time) (CardUsage, bool, error) {
+	us, err := l.Usage(ctx, team, now, nil)
+	if err != nil || len(us) == 0 {
+		return CardUsage{}, false, err
+	}
+	return us[0], true, nil
+}
+
+// UsageOf computes CardUsage over entries already cut to [from, to).
+func UsageOf(es []Entry, from, to time.Time, fleet map[string]int) []CardUsage {
+	window := to.Sub(from).Hours()
+	idx := map[string]int{}
+	var out []CardUsage
+	for _, e := range es {
+		i, ok := idx[e.GPU]
+		if !ok {
+			i = len(out)
+			idx[e.GPU] = i
+			out = append(out, CardUsage{GPU: e.GPU, Amount: Amounts{}, ByBilling: map[Billing]float64{}, ByPlatform: map[string]float64{}, From: from, To: to})
+		}
+		u := &out[i]
+		u.Entries++
+		u.CardHours += e.CardHours()
+		u.WallHours += e.Hours
+		u.Amount.add(e.Amount)
+		u.ByBilling[e.Billing] += e.CardHours()
+		u.ByPlatform[e.Platform] += e.CardHours()
+		if e.Cards > u.Cards {
+			u.Cards = e.Cards
+		}
+	}
+	for i := range out {
+		u := &out[i]
+		if n := fleet[u.GPU]; n > 0 {
+			u.Cards, u.CardsGiven = n, true
+		}
+		if u.Cards > 0 && window > 0 {
+			u.Utilisation = u.CardHours / (float64(u.Cards) * window)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].CardHours != out[j].CardHours {
+			return out[i].CardHours > out[j].CardHours
+		}
+		return out[i].GPU < out[j].GPU
+	})
+	return out
+}
+
+// Currencies lists every currency in the report, this month or the last.
+func (r *Report) Currencies() []knowledge.Currency {
+	all := Amounts{}
+	for c := range r.Total.Amount {
+		all[c] = 0
+	}
+	for c := range r.Prev.Amount {
+		all[c] = 0
+	}
+	return all.Currencies()
+}
