@@ -27,6 +27,10 @@ const (
 	PerMonth        Unit = "month"
 	PerYear         Unit = "year"
 	PerMillionToken Unit = "m_tokens"
+	// PerTerm is the total for the whole Term (an ISO 8601 duration such as
+	// P1Y): Azure reservation rows publish the term total while their unit
+	// says "1 Hour", so they must never be read as hourly.
+	PerTerm Unit = "term_total"
 )
 
 // Basis says whether a price is for one card or the whole instance.
@@ -74,6 +78,27 @@ type Offer struct {
 	SourceKind   string       `yaml:"source_kind,omitempty" json:"source_kind,omitempty"`                 // manual, official_api, hosted_catalog
 	Note         string       `yaml:"note,omitempty" json:"note,omitempty"`
 	Status       string       `yaml:"status,omitempty" json:"status,omitempty"` // active (default), disappeared
+
+	// Fields below come from live sources (CATALOG.md §4.1–4.2); the shipped
+	// seeds leave them empty.
+	Zone               string            `yaml:"zone,omitempty" json:"zone,omitempty"`                 // AWS AZ, RunPod data centre
+	Country            string            `yaml:"country,omitempty" json:"country,omitempty"`           // ISO 3166-1 alpha-2
+	RegionLabel        string            `yaml:"region_label,omitempty" json:"region_label,omitempty"` // raw human label ("Czechia, CZ, EU")
+	CloudTier          string            `yaml:"cloud_tier,omitempty" json:"cloud_tier,omitempty"`     // secure, community, datacenter, unverified_host, standard
+	Interruptible      bool              `yaml:"interruptible,omitempty" json:"interruptible,omitempty"`
+	Term               string            `yaml:"term,omitempty" json:"term,omitempty"` // ISO 8601 (P1M, P1Y) for reserved / package
+	GPUMemoryGiB       float64           `yaml:"gpu_memory_gib,omitempty" json:"gpu_memory_gib,omitempty"`
+	VCPUs              float64           `yaml:"vcpus,omitempty" json:"vcpus,omitempty"`
+	RAMGiB             float64           `yaml:"ram_gib,omitempty" json:"ram_gib,omitempty"`
+	AvailableGPUCounts []int             `yaml:"available_gpu_counts,omitempty" json:"available_gpu_counts,omitempty"`
+	Reliability        float64           `yaml:"reliability,omitempty" json:"reliability,omitempty"`   // 0..1, Vast reliability2; 0 = unknown
+	Median             float64           `yaml:"price_median,omitempty" json:"price_median,omitempty"` // marketplace buckets: median listing, same unit as PriceLow
+	Listings           int               `yaml:"listings,omitempty" json:"listings,omitempty"`         // marketplace buckets: listings behind PriceLow..PriceHigh
+	SourceRef          string            `yaml:"source_ref,omitempty" json:"source_ref,omitempty"`     // URL or file + version of what was read
+	SourceGeneratedAt  string            `yaml:"source_generated_at,omitempty" json:"source_generated_at,omitempty"`
+	CollectorVersion   string            `yaml:"collector_version,omitempty" json:"collector_version,omitempty"` // parser version; a change here is not a price change
+	RawHash            string            `yaml:"raw_hash,omitempty" json:"raw_hash,omitempty"`                   // hash of the raw record
+	ProviderData       map[string]string `yaml:"provider_data,omitempty" json:"provider_data,omitempty"`         // raw extras (listing ids, min_bid, flags)
 }
 
 // HoursPerMonth converts monthly prices to hourly equivalents: 730 h is the
@@ -87,6 +112,42 @@ var unitHours = map[Unit]float64{
 	PerWeek:  24 * 7,
 	PerMonth: HoursPerMonth,
 	PerYear:  8760,
+}
+
+// TermHours is how many hours an ISO 8601 term such as P1Y, P3Y, P1M, P2W
+// or P30D lasts (a year is 8760 h, a month HoursPerMonth). ok is false for
+// anything else.
+func TermHours(term string) (hours float64, ok bool) {
+	if len(term) < 3 || term[0] != 'P' {
+		return 0, false
+	}
+	n := 0
+	for _, r := range term[1 : len(term)-1] {
+		if r < '0' || r > '9' {
+			return 0, false
+		}
+		n = n*10 + int(r-'0')
+		if n > 100000 {
+			return 0, false
+		}
+	}
+	if n == 0 {
+		return 0, false
+	}
+	var per float64
+	switch term[len(term)-1] {
+	case 'Y':
+		per = 8760
+	case 'M':
+		per = HoursPerMonth
+	case 'W':
+		per = 24 * 7
+	case 'D':
+		per = 24
+	default:
+		return 0, false
+	}
+	return float64(n) * per, true
 }
 
 // Cards is how many cards one price covers (at least 1).
@@ -104,6 +165,9 @@ func (o Offer) Mid() float64 { return (o.PriceLow + o.PriceHigh) / 2 }
 // offer's own currency. ok is false for units that are not time (per token).
 func (o Offer) CardHourly() (low, high float64, ok bool) {
 	h, ok := unitHours[o.Unit]
+	if o.Unit == PerTerm {
+		h, ok = TermHours(o.Term)
+	}
 	if !ok {
 		return 0, 0, false
 	}
@@ -139,7 +203,11 @@ func (o Offer) Validate() error {
 	case o.Basis != PerGPU && o.Basis != PerInstance:
 		return fmt.Errorf("offer %s: basis must be per_gpu or per_instance, got %q", o.Key, o.Basis)
 	}
-	if _, ok := unitHours[o.Unit]; !ok && o.Unit != PerMillionToken {
+	if o.Unit == PerTerm {
+		if _, ok := TermHours(o.Term); !ok {
+			return fmt.Errorf("offer %s: unit term_total needs a term such as P1Y, got %q", o.Key, o.Term)
+		}
+	} else if _, ok := unitHours[o.Unit]; !ok && o.Unit != PerMillionToken {
 		return fmt.Errorf("offer %s: unknown unit %q", o.Key, o.Unit)
 	}
 	if _, err := o.Observed(); err != nil {

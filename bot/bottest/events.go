@@ -1,0 +1,58 @@
+package bottest
+
+import (
+	"encoding/json"
+	"net/url"
+)
+
+// EventCallback is the Events API body Slack sends for inner.
+func EventCallback(eventID string, inner map[string]any) []byte {
+	b, _ := json.Marshal(map[string]any{
+		"token": "legacy-verification-token", "team_id": TeamID, "api_app_id": "A1",
+		"type": "event_callback", "event_id": eventID, "event_time": 1700000000,
+		"authorizations": []map[string]any{{"team_id": TeamID, "user_id": BotUserID, "is_bot": true}},
+		"event":          inner,
+	})
+	return b
+}
+
+// Mention is an app_mention event.
+func Mention(channel, user, ts, text string) map[string]any {
+	return map[string]any{"type": "app_mention", "channel": channel, "user": user, "ts": ts, "event_ts": ts, "text": text}
+}
+
+// Msg is a message event; channelType is "channel", "im", "group" or "mpim".
+func Msg(channel, channelType, user, ts, text string) map[string]any {
+	return map[string]any{"type": "message", "channel": channel, "channel_type": channelType, "user": user, "ts": ts, "event_ts": ts, "text": text}
+}
+
+// BlockAction is the interactive payload of a click on a button.
+func BlockAction(channel, user, messageTS, actionID, value, responseURL, triggerID string) map[string]any {
+	return map[string]any{
+		"type": "block_actions", "team": map[string]any{"id": TeamID}, "user": map[string]any{"id": user},
+		"api_app_id": "A1", "trigger_id": triggerID, "response_url": responseURL,
+		"channel":   map[string]any{"id": channel},
+		"container": map[string]any{"type": "message", "message_ts": messageTS, "channel_id": channel},
+		"message":   map[string]any{"ts": messageTS, "text": "an earlier answer"},
+		"actions": []map[string]any{{
+			"type": "button", "action_id": actionID, "block_id": "gpubot.actions", "value": value,
+			"action_ts": messageTS, "text": map[string]any{"type": "plain_text", "text": "button"},
+		}},
+	}
+}
+
+// InteractiveForm is the form body of an interactive payload over HTTP.
+func InteractiveForm(payload map[string]any) []byte {
+	b, _ := json.Marshal(payload)
+	return []byte(url.Values{"payload": {string(b)}}.Encode())
+}
+
+// SlashPayload is the payload of a slash_commands envelope in Socket Mode.
+func SlashPayload(text, channel, user, responseURL, triggerID string) map[string]any {
+	return map[string]any{
+		"token": "legacy-verification-token", "team_id": TeamID, "team_domain": "test",
+		"channel_id": channel, "channel_name": "gpu", "user_id": user, "user_name": "asker",
+		"command": "/gpu", "text": text, "api_app_id": "A1",
+		"response_url": responseURL, "trigger_id": triggerID,
+	}
+}

@@ -1,0 +1,161 @@
+// Package transport connects the bot to Slack over Socket Mode or HTTP.
+// Both transports feed the same handlers (commands.go lists them): every
+// request is acknowledged at once and answered later by a worker, so Slack's
+// 3-second deadline holds whatever the answer path (Redis, an LLM) is doing.
+// Retried and doubly delivered events are dropped in Redis so each question
+// gets one reply, and answers go out through slackpost.
+package transport
+
+import (
+	"context"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/gpubot/gpubot/bot"
+	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/slackpost"
+)
+
+// Answerer answers messages; *bot.Bot is one. Tests pass slow or fixed ones.
+type Answerer interface {
+	Answer(ctx context.Context, m bot.Message) bot.Answer
+	Parse(m bot.Message) parse.Request
+}
+
+// Config holds the transport's settings.
+type Config struct {
+	// SigningSecret verifies HTTP requests; Socket Mode does not use it.
+	SigningSecret string
+	// BotUserID and BotID are the bot's own identity (auth.test): its
+	// mentions are stripped from questions and its posts ignored.
+	BotUserID string
+	BotID     string
+	// Workers answer requests in parallel. Zero means 8.
+	Workers int
+	// Queue is how many requests may wait for a worker. Zero means 256.
+	Queue int
+	// AnswerTimeout bounds the work on one request. Zero means 2 minutes.
+	AnswerTimeout time.Duration
+	// SeenTTL is how long delivered events are remembered. Zero means 24 hours.
+	SeenTTL time.Duration
+	// Persist, if set, is called after a durable change (a channel's
+	// opt-in), so the embedded mode can snapshot its state (store.Persist).
+	Persist func(ctx context.Context) error
+}
+
+// App handles Slack requests. Run must be running for requests to be answered.
+type App struct {
+	cfg  Config
+	bot  Answerer
+	rdb  redis.UniversalClient
+	post *slackpost.Poster
+	log  *slog.Logger
+
+	jobs     chan job
+	inflight sync.WaitGroup // queued or running jobs; tests wait on it
+}
+
+type job struct {
+	name string
+	run  func(ctx context.Context)
+}
+
+// New builds the app. rdb holds de-duplication and channel opt-ins.
+func New(cfg Config, ans Answerer, rdb redis.UniversalClient, post *slackpost.Poster, log *slog.Logger) *App {
+	if cfg.Workers <= 0 {
+		cfg.Workers = 8
+	}
+	if cfg.Queue <= 0 {
+		cfg.Queue = 256
+	}
+	if cfg.AnswerTimeout <= 0 {
+		cfg.AnswerTimeout = 2 * time.Minute
+	}
+	if cfg.SeenTTL <= 0 {
+		cfg.SeenTTL = 24 * time.Hour
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &App{cfg: cfg, bot: ans, rdb: rdb, post: post, log: log, jobs: make(chan job, cfg.Queue)}
+}
+
+// Run answers queued requests until ctx ends, then waits for the answers in
+// progress (they see ctx cancelled) and returns.
+func (a *App) Run(ctx context.Context) error {
+	var wg sync.WaitGroup
+	for range a.cfg.Workers {
+		wg.Go(func() {
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case j := <-a.jobs:
+					a.do(ctx, j)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	dropped := 0
+	for {
+		select {
+		case <-a.jobs:
+			dropped++
+			a.inflight.Done()
+		default:
+			if dropped > 0 {
+				a.log.Warn("shutting down with requests unanswered", "count", dropped)
+			}
+			return nil
+		}
+	}
+}
+
+// enqueue hands work to Run without ever blocking the caller, which is
+// answering Slack against a deadline. It reports false when the queue is full.
+func (a *App) enqueue(name string, run func(ctx context.Context)) bool {
+	a.inflight.Add(1)
+	select {
+	case a.jobs <- job{name: name, run: run}:
+		return true
+	default:
+		a.inflight.Done()
+		a.log.Error("request dropped: every worker is busy and the queue is full", "kind", name, "queue", cap(a.jobs))
+		return false
+	}
+}
+
+func (a *App) do(ctx context.Context, j job) {
+	defer a.inflight.Done()
+	defer a.recoverPanic(j.name)
+	ctx, cancel := context.WithTimeout(ctx, a.cfg.AnswerTimeout)
+	defer cancel()
+	j.run(ctx)
+}
+
+// recoverPanic logs a handler's panic instead of letting it end the process.
+func (a *App) recoverPanic(where string) {
+	if r := recover(); r != nil {
+		a.log.Error("handler panicked", "where", where, "panic", r, "stack", string(debug.Stack()))
+	}
+}
+
+// after waits until ready is closed (the ack went out) so an answer never
+// overtakes its acknowledgement; it gives up after a few seconds.
+func after(ctx context.Context, ready <-chan struct{}) {
+	if ready == nil {
+		return
+	}
+	t := time.NewTimer(3 * time.Second)
+	defer t.Stop()
+	select {
+	case <-ready:
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}

@@ -1,0 +1,180 @@
+package transport
+
+// What the bot answers, whichever transport brought it:
+//
+//	/gpu <anything>          slash: ack now, answer via response_url
+//	                         (in_channel; errors and help ephemeral)
+//	/gpu listen on|off       slash: opt this channel in or out of unprompted answers
+//	app_mention              answer in the question's thread
+//	message.im               answer in the question's thread
+//	message.channels         answer in thread, only in opted-in channels, only
+//	                         confident procurement questions
+//	block_actions gpubot.*   re-answer with the button's change, replace_original
+//
+// HTTP: POST /slack/commands, /slack/events, /slack/interactive (http.go).
+// Socket Mode: slash_commands, events_api, interactive envelopes (socket.go).
+
+import (
+	"context"
+	"strings"
+
+	"github.com/slack-go/slack"
+
+	"github.com/gpubot/gpubot/bot"
+	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/slackpost"
+)
+
+// ack is the immediate answer to a slash command.
+type ack struct {
+	ResponseType string `json:"response_type"`
+	Text         string `json:"text"`
+}
+
+// slash queues a /gpu command and returns the note to acknowledge it with.
+// The answer waits for ready to close, so it never arrives before the ack.
+func (a *App) slash(cmd slack.SlashCommand, ready <-chan struct{}) ack {
+	lang := parse.Lang(cmd.Text)
+	ok := a.enqueue("slash", func(ctx context.Context) { a.answerSlash(ctx, cmd, ready) })
+	if !ok {
+		return ack{slackpost.Ephemeral, tr(lang, "I'm swamped right now; please try again in a minute.", "我现在太忙了，请一分钟后再试。")}
+	}
+	q := clip(strings.TrimSpace(cmd.Text), 200)
+	return ack{slackpost.Ephemeral, escape(tr(lang, "⏳ Working on: /gpu "+q, "⏳ 正在计算：/gpu "+q))}
+}
+
+func (a *App) answerSlash(ctx context.Context, cmd slack.SlashCommand, ready <-chan struct{}) {
+	if cmd.TriggerID != "" && !a.claim(ctx, triggerKey("slash", cmd.TriggerID)) {
+		return // a Socket Mode redelivery of a command already answered
+	}
+	var r slackpost.Response
+	if arg, ok := a.listenCommand(cmd); ok {
+		r = a.listen(ctx, cmd, arg)
+	} else {
+		st := state{Q: strings.TrimSpace(cmd.Text), Slash: true}
+		ans := a.bot.Answer(ctx, st.message(cmd.TeamID, cmd.ChannelID, cmd.UserID))
+		rep := compose(ans, st)
+		r = slackpost.Response{ResponseType: slackpost.InChannel, Text: rep.Text, Blocks: rep.Blocks}
+		if ans.Ephemeral {
+			r.ResponseType = slackpost.Ephemeral
+		}
+	}
+	after(ctx, ready)
+	if err := a.post.Respond(ctx, cmd.ResponseURL, r); err != nil {
+		a.log.ErrorContext(ctx, "slash answer not delivered", "team", cmd.TeamID, "channel", cmd.ChannelID, "user", cmd.UserID, "err", err)
+	}
+}
+
+// listenCommand recognises /gpu listen: the router's Listen intent, or
+// "listen [on|off|status]" and "监听 [开|关]" read here.
+func (a *App) listenCommand(cmd slack.SlashCommand) (string, bool) {
+	if arg, ok := listenCommand(cmd.Text); ok {
+		return arg, true
+	}
+	req := a.bot.Parse(bot.Message{Text: cmd.Text, Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Slash: true})
+	if req.Intent == parse.Listen {
+		return strings.ToLower(req.Slots.Mode), true
+	}
+	return "", false
+}
+
+func listenCommand(text string) (string, bool) {
+	f := strings.Fields(strings.ToLower(text))
+	if len(f) == 0 || (f[0] != "listen" && f[0] != "监听") {
+		return "", false
+	}
+	if len(f) > 1 {
+		return f[1], true
+	}
+	return "", true
+}
+
+// listen turns unprompted answers in a channel on or off, or reports them.
+func (a *App) listen(ctx context.Context, cmd slack.SlashCommand, arg string) slackpost.Response {
+	lang := parse.Lang(cmd.Text)
+	say := func(rt, en, zh string) slackpost.Response {
+		t := tr(lang, en, zh)
+		return slackpost.Response{ResponseType: rt, Text: escape(t), Blocks: []slack.Block{slack.NewSectionBlock(mrkdwn(escape(t)), nil, nil)}}
+	}
+	if strings.HasPrefix(cmd.ChannelID, "D") {
+		return say(slackpost.Ephemeral, "In a direct message I already answer everything you write.", "私信里我本来就会回答每一条消息。")
+	}
+	var on bool
+	switch arg {
+	case "on", "开", "开启", "打开":
+		on = true
+	case "off", "关", "关闭":
+	case "", "status", "状态":
+		listening, err := a.listening(ctx, cmd.TeamID, cmd.ChannelID)
+		if err != nil {
+			a.log.ErrorContext(ctx, "read channel opt-in", "channel", cmd.ChannelID, "err", err)
+			return say(slackpost.Ephemeral, "I couldn't check that just now; please try again.", "暂时查不到，请稍后再试。")
+		}
+		if listening {
+			return say(slackpost.Ephemeral, "I answer GPU questions in this channel without a mention. Stop with /gpu listen off.", "本频道已开启：无需 @ 我也会回答 GPU 问题。关闭：/gpu listen off")
+		}
+		return say(slackpost.Ephemeral, "I answer here only when mentioned. Turn on unprompted answers with /gpu listen on.", "本频道只在 @ 我时回答。开启：/gpu listen on")
+	default:
+		return say(slackpost.Ephemeral, "Usage: /gpu listen on | off | status", "用法：/gpu listen on | off | status")
+	}
+	if err := a.setListening(ctx, cmd.TeamID, cmd.ChannelID, on); err != nil {
+		a.log.ErrorContext(ctx, "save channel opt-in", "channel", cmd.ChannelID, "err", err)
+		return say(slackpost.Ephemeral, "I couldn't save that just now; please try again.", "暂时保存失败，请稍后再试。")
+	}
+	a.log.InfoContext(ctx, "channel opt-in changed", "team", cmd.TeamID, "channel", cmd.ChannelID, "user", cmd.UserID, "listening", on)
+	if on {
+		return say(slackpost.InChannel,
+			"From now on I'll answer GPU procurement questions in this channel without a mention, when I'm confident that's what they are (in the question's thread). Make sure I'm a member of the channel (/invite @gpubot). Stop with /gpu listen off.",
+			"已开启：本频道里的 GPU 选型/采购问题，无需 @ 我也会在该消息的话题里回答（仅在我确定是这类问题时）。请确认我已在频道中（/invite @gpubot）。关闭：/gpu listen off")
+	}
+	return say(slackpost.InChannel,
+		"Done: in this channel I'll answer only when mentioned.",
+		"已关闭：本频道只在 @ 我时回答。")
+}
+
+// interact queues a button click. Slack needs only an empty 200 for it.
+func (a *App) interact(cb slack.InteractionCallback) bool {
+	if cb.Type != slack.InteractionTypeBlockActions {
+		return true
+	}
+	return a.enqueue("interactive", func(ctx context.Context) { a.answerClick(ctx, cb) })
+}
+
+func (a *App) answerClick(ctx context.Context, cb slack.InteractionCallback) {
+	var act *slack.BlockAction
+	for _, ba := range cb.ActionCallback.BlockActions {
+		if strings.HasPrefix(ba.ActionID, actionPrefix) {
+			act = ba
+			break
+		}
+	}
+	if act == nil || cb.ResponseURL == "" {
+		return
+	}
+	st, err := decodeState(act.Value)
+	if err != nil {
+		a.log.WarnContext(ctx, "button value refused", "action", act.ActionID, "user", cb.User.ID, "err", err)
+		return
+	}
+	once := cb.TriggerID
+	if once == "" {
+		once = cb.User.ID + ":" + act.ActionTs
+	}
+	if !a.claim(ctx, triggerKey("click", once)) {
+		return
+	}
+	channel := cb.Channel.ID
+	if channel == "" {
+		channel = cb.Container.ChannelID
+	}
+	ans := a.bot.Answer(ctx, st.message(cb.Team.ID, channel, cb.User.ID))
+	rep := compose(ans, st)
+	r := slackpost.Response{ReplaceOriginal: true, Text: rep.Text, Blocks: rep.Blocks}
+	if ans.Ephemeral {
+		// An error must not replace the shared answer; tell only the clicker.
+		r = slackpost.Response{ResponseType: slackpost.Ephemeral, Text: rep.Text, Blocks: rep.Blocks}
+	}
+	if err := a.post.Respond(ctx, cb.ResponseURL, r); err != nil {
+		a.log.ErrorContext(ctx, "button answer not delivered", "team", cb.Team.ID, "channel", channel, "user", cb.User.ID, "err", err)
+	}
+}

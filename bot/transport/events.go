@@ -1,0 +1,148 @@
+package transport
+
+import (
+	"context"
+	"encoding/json"
+	"regexp"
+	"strings"
+
+	"github.com/slack-go/slack/slackevents"
+
+	"github.com/gpubot/gpubot/bot"
+	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/slackpost"
+)
+
+// where a question was asked
+type kind int
+
+const (
+	mention kind = iota // app_mention
+	direct              // message.im
+	ambient             // message.channels without a mention
+)
+
+// question is a message the bot may answer.
+type question struct {
+	kind                         kind
+	team, channel, user, ts, thr string
+	text                         string
+}
+
+// event queues an Events API callback (the raw JSON Slack sent, over either
+// transport); it reports false when the queue is full.
+func (a *App) event(raw []byte) bool {
+	raw = append([]byte(nil), raw...)
+	return a.enqueue("event", func(ctx context.Context) { a.handleEvent(ctx, raw) })
+}
+
+func (a *App) handleEvent(ctx context.Context, raw []byte) {
+	ev, err := slackevents.ParseEvent(json.RawMessage(raw), slackevents.OptionNoVerifyToken())
+	if err != nil {
+		a.log.DebugContext(ctx, "event ignored", "err", err) // types we do not subscribe to
+		return
+	}
+	cb, ok := ev.Data.(*slackevents.EventsAPICallbackEvent)
+	if ev.Type != slackevents.CallbackEvent || !ok {
+		return
+	}
+	q, ok := a.question(ev)
+	if !ok {
+		return
+	}
+	msg := bot.Message{Text: q.text, Team: q.team, Channel: q.channel, User: q.user}
+	if q.kind == ambient {
+		req := a.bot.Parse(msg)
+		if req.Intent == parse.Unknown || req.Intent == parse.Help || req.Confidence < parse.ChannelThreshold {
+			return
+		}
+		on, err := a.listening(ctx, q.team, q.channel)
+		if err != nil {
+			a.log.WarnContext(ctx, "read channel opt-in", "channel", q.channel, "err", err)
+			return // unprompted answers are optional; stay quiet when unsure
+		}
+		if !on {
+			return
+		}
+	}
+	// Retries and redeliveries share the event id; app_mention and
+	// message.* deliveries of one message share its channel and ts.
+	if (cb.EventID != "" && !a.claim(ctx, eventKey(cb.EventID))) || !a.claim(ctx, messageKey(q.team, q.channel, q.ts)) {
+		a.log.DebugContext(ctx, "duplicate delivery dropped", "event_id", cb.EventID, "channel", q.channel, "ts", q.ts)
+		return
+	}
+	st := state{Q: q.text}
+	ans := a.bot.Answer(ctx, msg)
+	rep := compose(ans, st)
+	m := slackpost.Message{Channel: q.channel, ThreadTS: q.thr, Text: rep.Text, Blocks: rep.Blocks,
+		Key: "answer:" + q.team + ":" + q.channel + ":" + q.ts}
+	if ans.Ephemeral && q.kind != direct {
+		err = a.post.Ephemeral(ctx, m, q.user)
+	} else {
+		_, err = a.post.Post(ctx, m)
+	}
+	if err != nil {
+		a.log.ErrorContext(ctx, "answer not delivered", "team", q.team, "channel", q.channel, "user", q.user, "ts", q.ts, "err", err)
+	}
+}
+
+// question picks the messages the bot answers: mentions, DMs and channel
+// messages; never bots (itself included), edits or other subtypes.
+func (a *App) question(ev slackevents.EventsAPIEvent) (question, bool) {
+	var q question
+	switch e := ev.InnerEvent.Data.(type) {
+	case *slackevents.AppMentionEvent:
+		if e.BotID != "" || e.Edited != nil || e.User == "" || e.User == a.cfg.BotUserID {
+			return q, false
+		}
+		q = question{kind: mention, channel: e.Channel, user: e.User, ts: e.TimeStamp, thr: e.ThreadTimeStamp, text: e.Text}
+	case *slackevents.MessageEvent:
+		if e.SubType != "" || e.BotID != "" || e.User == "" || e.User == a.cfg.BotUserID {
+			return q, false
+		}
+		switch e.ChannelType {
+		case "im":
+			q.kind = direct
+		case "channel":
+			if a.cfg.BotUserID != "" && strings.Contains(e.Text, "<@"+a.cfg.BotUserID) {
+				return q, false // app_mention answers it
+			}
+			q.kind = ambient
+		default:
+			return q, false
+		}
+		q.channel, q.user, q.ts, q.thr, q.text = e.Channel, e.User, e.TimeStamp, e.ThreadTimeStamp, e.Text
+	default:
+		return q, false
+	}
+	q.team = ev.TeamID
+	if q.thr == "" {
+		q.thr = q.ts
+	}
+	q.text = plainText(q.text)
+	return q, q.channel != "" && q.ts != ""
+}
+
+var (
+	reUserRef = regexp.MustCompile(`<[@!][^>]*>[,:：，]?`)    // <@U123>, <!here>
+	reChanRef = regexp.MustCompile(`<#[A-Z0-9]+\|([^>]*)>`) // <#C123|general>
+	reLinkRef = regexp.MustCompile(`<((?:https?|mailto):[^>|]*)(?:\|([^>]*))?>`)
+	reSpaces  = regexp.MustCompile(`[ \t]+`)
+)
+
+// plainText turns Slack's message markup back into what the user typed:
+// mentions dropped, channel and link labels kept, entities unescaped.
+func plainText(s string) string {
+	s = reUserRef.ReplaceAllString(s, " ")
+	s = reChanRef.ReplaceAllString(s, "#$1")
+	s = reLinkRef.ReplaceAllStringFunc(s, func(m string) string {
+		sm := reLinkRef.FindStringSubmatch(m)
+		if sm[2] != "" {
+			return sm[2]
+		}
+		return sm[1]
+	})
+	s = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&").Replace(s)
+	s = reSpaces.ReplaceAllString(s, " ")
+	return strings.Trim(s, " \t\n,:：，")
+}

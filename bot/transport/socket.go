@@ -1,0 +1,93 @@
+package transport
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/socketmode"
+)
+
+// RunSocket connects over Socket Mode and handles envelopes until ctx ends.
+// The loop only acks and queues: a stalled loop would stop the client
+// reading the socket, and Slack's pings with it.
+func (a *App) RunSocket(ctx context.Context, sm *socketmode.Client) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- sm.RunContext(ctx) }()
+	for {
+		select {
+		case err := <-done:
+			if ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("socket mode: %w", err)
+		case evt := <-sm.Events:
+			a.socketEvent(ctx, sm, evt)
+		}
+	}
+}
+
+func (a *App) socketEvent(ctx context.Context, sm *socketmode.Client, evt socketmode.Event) {
+	defer a.recoverPanic("socket mode " + string(evt.Type))
+	switch evt.Type {
+	case socketmode.EventTypeConnecting:
+		a.log.DebugContext(ctx, "socket mode connecting")
+	case socketmode.EventTypeConnected:
+		a.log.InfoContext(ctx, "connected to Slack over Socket Mode")
+	case socketmode.EventTypeConnectionError:
+		a.log.WarnContext(ctx, "socket mode connection failed; retrying", "err", evt.Data)
+	case socketmode.EventTypeInvalidAuth:
+		a.log.ErrorContext(ctx, "socket mode: Slack refused the app token")
+	case socketmode.EventTypeDisconnect:
+		a.log.InfoContext(ctx, "slack asked to reconnect")
+	case socketmode.EventTypeIncomingError, socketmode.EventTypeErrorWriteFailed:
+		a.log.WarnContext(ctx, "socket mode I/O error", "type", evt.Type, "err", evt.Data)
+	case socketmode.EventTypeErrorBadMessage:
+		// An envelope the library could not read (an event type it does not
+		// know, say): ack it anyway, or Slack sends it again and again.
+		if bad, ok := evt.Data.(*socketmode.ErrorBadMessage); ok {
+			var env struct {
+				EnvelopeID string `json:"envelope_id"`
+			}
+			if json.Unmarshal(bad.Message, &env) == nil && env.EnvelopeID != "" {
+				a.ack(ctx, sm, env.EnvelopeID, nil)
+			}
+			a.log.DebugContext(ctx, "socket mode envelope not understood", "err", bad.Cause)
+		}
+	case socketmode.EventTypeEventsAPI:
+		if evt.Request == nil {
+			return
+		}
+		a.ack(ctx, sm, evt.Request.EnvelopeID, nil)
+		a.event(evt.Request.Payload)
+	case socketmode.EventTypeSlashCommand:
+		cmd, ok := evt.Data.(slack.SlashCommand)
+		if !ok || evt.Request == nil {
+			return
+		}
+		ready := make(chan struct{})
+		defer close(ready)
+		a.ack(ctx, sm, evt.Request.EnvelopeID, a.slash(cmd, ready))
+	case socketmode.EventTypeInteractive:
+		cb, ok := evt.Data.(slack.InteractionCallback)
+		if !ok || evt.Request == nil {
+			return
+		}
+		a.ack(ctx, sm, evt.Request.EnvelopeID, nil)
+		a.interact(cb)
+	}
+}
+
+// ack queues the acknowledgement for the client's writer; it waits at most
+// a second for room, so the loop never stalls on a dead connection.
+func (a *App) ack(ctx context.Context, sm *socketmode.Client, envelopeID string, payload any) {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	if err := sm.AckCtx(ctx, envelopeID, payload); err != nil {
+		a.log.WarnContext(ctx, "socket mode ack not sent", "envelope", envelopeID, "err", err)
+	}
+}

@@ -1,0 +1,69 @@
+package catalog_test
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	"github.com/gpubot/gpubot/knowledge"
+	"github.com/gpubot/gpubot/knowledge/catalog"
+	"github.com/gpubot/gpubot/knowledge/catalog/source"
+)
+
+// genCatalog writes a gpuhunt-format CSV of n offers; every 20th price is
+// moved by shift so a diff has 5 % changes to find.
+func genCatalog(n int, shift float64) []byte {
+	cards := []struct {
+		name string
+		mem  float64
+		base float64
+	}{{"RTX4090", 24, 0.4}, {"H100", 80, 2.4}, {"A100", 80, 1.6}, {"A100", 40, 1.2}, {"L40S", 48, 0.9}, {"H200", 141, 3.4}, {"V100", 16, 0.5}}
+	var b bytes.Buffer
+	b.Grow(n * 100)
+	b.WriteString("instance_name,location,price,cpu,memory,gpu_count,gpu_name,gpu_memory,spot,disk_size,gpu_vendor,flags,cpu_arch,provider_data\n")
+	for i := range n {
+		c := cards[i%len(cards)]
+		count := []int{1, 2, 4, 8}[(i/7)%4]
+		price := c.base * float64(count) * (1 + float64(i%13)/100)
+		if i%20 == 0 {
+			price *= 1 + shift
+		}
+		fmt.Fprintf(&b, "inst-%d,region-%d,%.4f,%d,%d,%d,%s,%g,%s,100.0,nvidia,,x86,{}\n",
+			i, i%37, price, 8*count, 64*count, count, c.name, c.mem, []string{"False", "True"}[i%2])
+	}
+	return b.Bytes()
+}
+
+// BenchmarkIngestNormaliseDiff100k parses 100,000 generated gpuhunt rows
+// into offers (card mapping, keys, hashes), validates every offer and diffs
+// the result against the previous catalogue. Target: under 1 s and 200 MB
+// per op.
+func BenchmarkIngestNormaliseDiff100k(b *testing.B) {
+	const n = 100_000
+	kb := knowledge.MustShipped()
+	prevRaw, curRaw := genCatalog(n, 0), genCatalog(n, 0.1)
+	g := &source.GPUHunt{Provider: "bench", Mapper: source.NewMapper(kb, nil), Base: kb}
+	prev, err := g.Parse(prevRaw, "prev", t0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	limits := catalog.DefaultLimits()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		cur, err := g.Parse(curRaw, "cur", t0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		valid := cur.Offers[:0]
+		for _, o := range cur.Offers {
+			if limits.Check(o, kb) == nil {
+				valid = append(valid, o)
+			}
+		}
+		d := catalog.Diff(prev.Offers, valid, catalog.DefaultThresholds())
+		if len(valid) < n*6/7-1 || len(d.Changes) == 0 {
+			b.Fatalf("valid %d, changes %d", len(valid), len(d.Changes))
+		}
+	}
+}

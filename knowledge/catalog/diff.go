@@ -1,0 +1,211 @@
+package catalog
+
+import (
+	"math"
+	"sort"
+
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+// ChangeKind is what happened to one offer between two catalogues.
+type ChangeKind string
+
+// Change kinds, in the order a post lists them.
+const (
+	KindPriceDown    ChangeKind = "price_down"
+	KindPriceUp      ChangeKind = "price_up"
+	KindNew          ChangeKind = "new"
+	KindDisappeared  ChangeKind = "disappeared"
+	KindAvailability ChangeKind = "availability_changed"
+)
+
+var kindOrder = map[ChangeKind]int{KindPriceDown: 0, KindPriceUp: 1, KindNew: 2, KindDisappeared: 3, KindAvailability: 4}
+
+// Measures a price change is read on.
+const (
+	MeasurePrice  = "price"  // a single figure
+	MeasureLow    = "low"    // the low end of a published range
+	MeasureHigh   = "high"   // the high end of a published range
+	MeasureMin    = "min"    // a marketplace bucket's cheapest listing
+	MeasureMedian = "median" // a marketplace bucket's median listing
+)
+
+// Change is one difference between two catalogues.
+type Change struct {
+	Kind  ChangeKind      `json:"kind"`
+	Key   string          `json:"key"`
+	Offer knowledge.Offer `json:"offer"` // the current offer; the previous one for disappeared
+	// Price changes: Old and New are per card-hour in the offer's own
+	// currency (the raw unit price when it has no hourly form), read on
+	// Measure. New and disappeared offers carry New or Old only.
+	Measure  string             `json:"measure,omitempty"`
+	Old      float64            `json:"old,omitempty"`
+	New      float64            `json:"new,omitempty"`
+	Delta    float64            `json:"delta,omitempty"` // New − Old
+	Pct      float64            `json:"pct,omitempty"`   // Delta / Old × 100
+	Currency knowledge.Currency `json:"currency"`
+	// Availability changes.
+	OldAvailability string `json:"old_availability,omitempty"`
+	NewAvailability string `json:"new_availability,omitempty"`
+}
+
+// Thresholds decide which price moves count. A move counts when its size is
+// at least Pct percent and at least Abs[currency] per card-hour, up or down
+// alike. Zero thresholds count every move.
+type Thresholds struct {
+	Pct float64
+	Abs map[knowledge.Currency]float64
+}
+
+// DefaultThresholds ignore moves under 1 % or under USD 0.01 / CNY 0.05 per
+// card-hour: rounding on the provider side, not market moves.
+func DefaultThresholds() Thresholds {
+	return Thresholds{Pct: 1, Abs: map[knowledge.Currency]float64{knowledge.USD: 0.01, knowledge.CNY: 0.05}}
+}
+
+// DiffResult is every change from one catalogue to the next.
+type DiffResult struct {
+	Changes []Change `json:"changes"`
+	// Incomparable lists keys present in both catalogues whose price cannot
+	// be compared: the currency, or the kind of unit, changed. They are not
+	// reported as moves; prices are never compared across currencies.
+	Incomparable []string `json:"incomparable,omitempty"`
+	Compared     int      `json:"compared"` // keys present in both
+}
+
+// Of returns the changes of one kind, in result order (largest move first
+// for price changes).
+func (d DiffResult) Of(kind ChangeKind) []Change {
+	var out []Change
+	for _, c := range d.Changes {
+		if c.Kind == kind {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Empty reports whether nothing changed.
+func (d DiffResult) Empty() bool { return len(d.Changes) == 0 }
+
+// Diff compares two catalogues offer by offer (on Offer.Key). Prices are
+// compared per card-hour in the offer's native currency; marketplace
+// buckets (offers with Listings) on their min and median, so listings that
+// come and go inside a bucket without moving either are not a change. Only
+// observed_at, raw_hash, collector_version, source_ref and provider_data
+// changing is no change at all. Offers with Status "disappeared" count as
+// absent.
+func Diff(prev, cur []knowledge.Offer, th Thresholds) DiffResult {
+	before := make(map[string]*knowledge.Offer, len(prev))
+	for i := range prev {
+		if prev[i].Status != "disappeared" {
+			before[prev[i].Key] = &prev[i]
+		}
+	}
+	var res DiffResult
+	seen := make(map[string]bool, len(cur))
+	for i := range cur {
+		c := &cur[i]
+		if c.Status == "disappeared" || seen[c.Key] {
+			continue
+		}
+		seen[c.Key] = true
+		p, ok := before[c.Key]
+		if !ok {
+			v, _ := measures(*c)
+			res.Changes = append(res.Changes, Change{Kind: KindNew, Key: c.Key, Offer: *c, Measure: v[0].name, New: v[0].value, Currency: c.Currency})
+			continue
+		}
+		res.Compared++
+		if ch, ok := priceChange(*p, *c, th); ok {
+			res.Changes = append(res.Changes, ch)
+		} else if ch.Kind == "incomparable" {
+			res.Incomparable = append(res.Incomparable, c.Key)
+		}
+		if pa, ca := p.Availability, c.Availability; pa != ca && known(pa) && known(ca) {
+			res.Changes = append(res.Changes, Change{Kind: KindAvailability, Key: c.Key, Offer: *c, Currency: c.Currency,
+				OldAvailability: pa, NewAvailability: ca})
+		}
+	}
+	for i := range prev {
+		p := &prev[i]
+		if before[p.Key] != p || seen[p.Key] {
+			continue
+		}
+		v, _ := measures(*p)
+		res.Changes = append(res.Changes, Change{Kind: KindDisappeared, Key: p.Key, Offer: *p, Measure: v[0].name, Old: v[0].value, Currency: p.Currency})
+	}
+	sort.SliceStable(res.Changes, func(i, j int) bool {
+		a, b := res.Changes[i], res.Changes[j]
+		if a.Kind != b.Kind {
+			return kindOrder[a.Kind] < kindOrder[b.Kind]
+		}
+		if math.Abs(a.Pct) != math.Abs(b.Pct) {
+			return math.Abs(a.Pct) > math.Abs(b.Pct)
+		}
+		return a.Key < b.Key
+	})
+	sort.Strings(res.Incomparable)
+	return res
+}
+
+func known(availability string) bool { return availability != "" && availability != "unknown" }
+
+type measure struct {
+	name  string
+	value float64
+}
+
+// measures returns the figures a price change is read on, primary first,
+// and whether they are per card-hour.
+func measures(o knowledge.Offer) ([2]measure, bool) {
+	low, high, hourly := o.CardHourly()
+	scale := 1.0
+	if hourly && o.PriceLow != 0 {
+		scale = low / o.PriceLow
+	}
+	if !hourly {
+		low, high = o.PriceLow, o.PriceHigh
+	}
+	switch {
+	case o.Listings > 0 && o.Median > 0:
+		return [2]measure{{MeasureMin, roundDerived(low)}, {MeasureMedian, roundDerived(o.Median * scale)}}, hourly
+	case o.PriceHigh != o.PriceLow:
+		return [2]measure{{MeasureLow, roundDerived(low)}, {MeasureHigh, roundDerived(high)}}, hourly
+	default:
+		return [2]measure{{MeasurePrice, roundDerived(low)}, {}}, hourly
+	}
+}
+
+// priceChange compares one key's two versions. A zero Change with Kind
+// "incomparable" marks a currency or unit-kind switch.
+func priceChange(p, c knowledge.Offer, th Thresholds) (Change, bool) {
+	pm, ph := measures(p)
+	cm, ch := measures(c)
+	if p.Currency != c.Currency || ph != ch || (!ph && p.Unit != c.Unit) {
+		return Change{Kind: "incomparable"}, false
+	}
+	for i := range 2 {
+		// The primary figure (price, low end, bucket min) always compares;
+		// a secondary one only against the same kind (median with median).
+		if i == 1 && (pm[i].name == "" || pm[i].name != cm[i].name) {
+			continue
+		}
+		old, nw := pm[i].value, cm[i].value
+		d := roundDerived(nw - old)
+		if d == 0 || old <= 0 {
+			continue
+		}
+		pct := d / old * 100
+		if math.Abs(pct) < th.Pct || math.Abs(d) < th.Abs[c.Currency] {
+			continue
+		}
+		kind := KindPriceUp
+		if d < 0 {
+			kind = KindPriceDown
+		}
+		return Change{Kind: kind, Key: c.Key, Offer: c, Measure: cm[i].name, Old: old, New: nw, Delta: d,
+			Pct: math.Round(pct*100) / 100, Currency: c.Currency}, true
+	}
+	return Change{}, false
+}

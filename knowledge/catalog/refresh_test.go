@@ -1,0 +1,79 @@
+package catalog_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpubot/gpubot/knowledge"
+	"github.com/gpubot/gpubot/knowledge/catalog"
+	"github.com/gpubot/gpubot/knowledge/catalog/source"
+)
+
+// TestRefreshTeamFileAndSkyPilot is the "done when": a team file
+// plus a SkyPilot CSV build a snapshot; editing a price in the file and
+// refreshing again yields that change with its percentage.
+func TestRefreshTeamFileAndSkyPilot(t *testing.T) {
+	_, rdb := newRedis(t)
+	kb := knowledge.MustShipped()
+	team := filepath.Join(t.TempDir(), "prices.yaml")
+	orig, err := os.ReadFile("testdata/team.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(team, orig, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srcs, err := source.FromConfig(source.Config{File: team, SkyPilot: []string{"lambda=testdata/lambda_vms.csv"}}, kb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := catalog.New(rdb, catalog.Options{Sources: srcs, Base: kb})
+	rep := refresh(t, c, t0)
+	for _, s := range rep.Sources {
+		if s.Failed() {
+			t.Errorf("%s failed: %s", s.Name, s.Error)
+		}
+	}
+	v := current(t, c)
+	byKey := map[string]knowledge.Offer{}
+	for _, o := range v.Offers {
+		byKey[o.Key] = o
+	}
+	const teamKey = "team/autodl/rtx4090/西北b区/on_demand"
+	if o, ok := byKey[teamKey]; !ok || o.PriceLow != 1.98 || o.Currency != knowledge.CNY {
+		t.Errorf("team offer = %+v", o)
+	}
+	if o := byKey["skypilot-lambda/a100-40g/gpu_8x_a100/us-east-1/on_demand"]; o.PriceLow != 10.32 {
+		t.Errorf("SkyPilot offer = %+v", o)
+	}
+	// The team file overrides the shipped seed with the same key.
+	if o := byKey["vastai-h100-sxm-on-demand"]; o.PriceLow != 1.45 || o.Source != "team price sheet" {
+		t.Errorf("overridden seed = %+v", o)
+	}
+	if n := len(v.Offers); n != len(kb.Offers)+3+1 {
+		t.Errorf("offers = %d, want %d shipped + 3 new team + 1 SkyPilot", n, len(kb.Offers))
+	}
+	if len(rep.Diff.Of(catalog.KindNew)) != len(v.Offers) {
+		t.Errorf("first refresh: %d new, want all %d", len(rep.Diff.Of(catalog.KindNew)), len(v.Offers))
+	}
+
+	// Edit the file: 1.98 -> 2.178 is +10 %.
+	edited := strings.Replace(string(orig), "price: 1.98", "price: 2.178", 1)
+	if err := os.WriteFile(team, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep = refresh(t, c, t0.Add(4*time.Hour))
+	ups := rep.Diff.Of(catalog.KindPriceUp)
+	if len(rep.Diff.Changes) != 1 || len(ups) != 1 || ups[0].Key != teamKey || ups[0].Pct != 10 ||
+		ups[0].Old != 1.98 || ups[0].New != 2.178 || ups[0].Currency != knowledge.CNY {
+		t.Errorf("diff after the edit = %+v", rep.Diff.Changes)
+	}
+	for _, s := range rep.Sources {
+		if s.Name == "shipped" && s.Replaced {
+			t.Error("shipped seeds stored again without a change")
+		}
+	}
+}

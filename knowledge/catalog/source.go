@@ -1,0 +1,122 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+// Source is one independent supplier of offers: the shipped seeds, the team
+// file, a hosted catalogue CSV or a provider API. Implementations live in
+// knowledge/catalog/source.
+type Source interface {
+	// Name is unique and stable; it names the source's Redis keys and
+	// prefixes the offer keys it generates.
+	Name() string
+	// Fetch reads the source once. A returned error means nothing usable was
+	// read, and the source's last good snapshot stays in place.
+	Fetch(ctx context.Context, now time.Time) (*Batch, error)
+}
+
+// maxProblems caps the row-level problems a batch keeps for its report.
+const maxProblems = 20
+
+// Batch is what one fetch of a source produced: normalised offers plus an
+// account of what was left out and why.
+type Batch struct {
+	Offers []knowledge.Offer
+	// Ref names what was read: a URL, a file and its content hash, a
+	// catalogue version.
+	Ref string
+	// Skipped counts records left out, by reason (SkipCPUOnly, SkipUnknownGPU, …).
+	Skipped map[string]int
+	// Unknown counts provider GPU names (or SKUs) that map to no known card.
+	Unknown map[string]int
+	// Problems holds the first few row-level problems (malformed rows),
+	// written for a log or a status line.
+	Problems []string
+
+	keys map[string]int // offer key -> index in Offers, built by Add
+}
+
+// Reasons a record is skipped.
+const (
+	SkipCPUOnly     = "cpu_only"     // no accelerator
+	SkipUnknownGPU  = "unknown_gpu"  // a card the knowledge base does not know
+	SkipNoPrice     = "no_price"     // missing, zero or unparsable price
+	SkipMalformed   = "malformed"    // a row that does not parse
+	SkipDuplicate   = "duplicate"    // same offer key twice; the cheaper one stays
+	SkipUnsupported = "unsupported"  // a pricing row we do not model (Windows, dev/test, tiered)
+	SkipUnmappedSKU = "unmapped_sku" // an instance type without a known card mapping
+)
+
+// Skip counts one record left out for reason.
+func (b *Batch) Skip(reason string) {
+	if b.Skipped == nil {
+		b.Skipped = map[string]int{}
+	}
+	b.Skipped[reason]++
+}
+
+// SkipUnknown counts a record whose card name maps to nothing.
+func (b *Batch) SkipUnknown(reason, name string) {
+	b.Skip(reason)
+	if b.Unknown == nil {
+		b.Unknown = map[string]int{}
+	}
+	b.Unknown[name]++
+}
+
+// Problem records a row-level problem (kept up to a small cap) and counts
+// the row as malformed.
+func (b *Batch) Problem(format string, args ...any) {
+	b.Skip(SkipMalformed)
+	if len(b.Problems) < maxProblems {
+		b.Problems = append(b.Problems, fmt.Sprintf(format, args...))
+	}
+}
+
+// Note records a problem that did not cost a record (an unknown column, a
+// platform kept under its own name), up to the same cap.
+func (b *Batch) Note(format string, args ...any) {
+	if len(b.Problems) < maxProblems {
+		b.Problems = append(b.Problems, fmt.Sprintf(format, args...))
+	}
+}
+
+// Grow reserves room for n more offers, so a large catalogue is not
+// copied while it is read.
+func (b *Batch) Grow(n int) {
+	if n <= 0 {
+		return
+	}
+	b.Offers = slices.Grow(b.Offers, n)
+	if b.keys == nil {
+		b.keys = make(map[string]int, len(b.Offers)+n)
+		for i, x := range b.Offers {
+			b.keys[x.Key] = i
+		}
+	}
+}
+
+// Add appends an offer, keeping the cheaper of two with the same key.
+func (b *Batch) Add(o knowledge.Offer) {
+	if b.keys == nil {
+		b.keys = make(map[string]int, len(b.Offers)+64)
+		for i, x := range b.Offers {
+			b.keys[x.Key] = i
+		}
+	}
+	if i, dup := b.keys[o.Key]; dup {
+		b.Skip(SkipDuplicate)
+		if o.PriceLow < b.Offers[i].PriceLow {
+			b.Offers[i] = o
+		}
+		return
+	}
+	b.keys[o.Key] = len(b.Offers)
+	b.Offers = append(b.Offers, o)
+}

@@ -1,0 +1,177 @@
+package source
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gpubot/gpubot/knowledge"
+	"github.com/gpubot/gpubot/knowledge/catalog"
+)
+
+const gpuhuntCollector = "gpuhunt-csv/1"
+
+// GPUHunt reads a gpuhunt catalogue CSV (<provider>.csv from a published
+// catalogue) from a file or URL. The provider is not a column; it comes
+// from configuration (ProviderFromPath reads it off the file name). Prices
+// are per instance and hourly; spot is a column. Older catalogues without
+// cpu_arch and provider_data load with gpuhunt's defaults (x86; vendor
+// nvidia when there are GPUs). A row without instance_name or with an
+// unparsable number is reported and skipped, as gpuhunt does.
+type GPUHunt struct {
+	Provider string
+	Location string // file path or http(s) URL
+	Mapper   *Mapper
+	Base     *knowledge.Base // canonicalises the platform id; may be nil
+	HTTP     HTTPOptions
+}
+
+// Name is "gpuhunt-<provider>".
+func (g *GPUHunt) Name() string { return "gpuhunt-" + slug(g.Provider) }
+
+// Fetch reads and parses the catalogue.
+func (g *GPUHunt) Fetch(ctx context.Context, now time.Time) (*catalog.Batch, error) {
+	raw, ref, err := readLocation(ctx, g.Location, g.HTTP)
+	if err != nil {
+		return nil, fmt.Errorf("gpuhunt %s: %w", g.Provider, err)
+	}
+	b, err := g.Parse(raw, ref, now)
+	if err != nil {
+		return nil, fmt.Errorf("gpuhunt %s: %w", g.Provider, err)
+	}
+	return b, nil
+}
+
+// Parse turns catalogue bytes into a batch.
+func (g *GPUHunt) Parse(raw []byte, ref string, now time.Time) (*catalog.Batch, error) {
+	r := csv.NewReader(bytes.NewReader(raw))
+	r.FieldsPerRecord = -1
+	r.ReuseRecord = true
+	header, err := r.Read()
+	if err != nil {
+		return nil, fmt.Errorf("header: %w", err)
+	}
+	idx, err := headerIndex(header, "instance_name", "location", "price", "gpu_count", "gpu_name", "spot")
+	if err != nil {
+		return nil, err
+	}
+	b := &catalog.Batch{Ref: "gpuhunt:" + ref}
+	b.Grow(bytes.Count(raw, []byte{'\n'}))
+	name, platform := g.Name(), platformID(g.Base, g.Provider)
+	observed := now.UTC().Format(time.RFC3339)
+	source := "gpuhunt catalogue (" + g.Provider + ")"
+	for {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		line, _ := r.FieldPos(0)
+		if err != nil {
+			b.Problem("line %d: %v", line, err)
+			continue
+		}
+		if len(rec) != len(header) {
+			b.Problem("line %d: %d cells, header has %d", line, len(rec), len(header))
+			continue
+		}
+		inst := cell(rec, idx, "instance_name")
+		if inst == "" {
+			b.Problem("line %d: empty instance_name", line)
+			continue
+		}
+		count, err := strconv.ParseFloat(cell(rec, idx, "gpu_count"), 64)
+		if err != nil || count < 0 {
+			b.Problem("line %d: gpu_count %q", line, cell(rec, idx, "gpu_count"))
+			continue
+		}
+		price, err := strconv.ParseFloat(cell(rec, idx, "price"), 64)
+		if err != nil {
+			b.Problem("line %d: price %q", line, cell(rec, idx, "price"))
+			continue
+		}
+		spot, err := strconv.ParseBool(cell(rec, idx, "spot"))
+		if err != nil {
+			b.Problem("line %d: spot %q", line, cell(rec, idx, "spot"))
+			continue
+		}
+		if count == 0 {
+			b.Skip(catalog.SkipCPUOnly)
+			continue
+		}
+		if price <= 0 {
+			b.Skip(catalog.SkipNoPrice)
+			continue
+		}
+		gname := cell(rec, idx, "gpu_name")
+		mem, _ := strconv.ParseFloat(cell(rec, idx, "gpu_memory"), 64)
+		gpu, ok := g.Mapper.Resolve(mem, gname)
+		if !ok {
+			b.SkipUnknown(catalog.SkipUnknownGPU, unknownName(gname, mem))
+			continue
+		}
+		loc := cell(rec, idx, "location")
+		model := knowledge.OnDemand
+		if spot {
+			model = knowledge.Spot
+		}
+		o := knowledge.Offer{
+			Key:      offerKey(name, gpu, inst, loc, string(model)),
+			Platform: platform, GPU: gpu, GPUCount: count, SKU: inst, Region: loc,
+			PriceLow: price, PriceHigh: price, Currency: knowledge.USD, Unit: knowledge.PerHour,
+			Basis: knowledge.PerInstance, Model: model, Interruptible: spot,
+			ObservedAt: observed, Source: source, SourceKind: "hosted_catalog", SourceRef: b.Ref,
+			CollectorVersion: gpuhuntCollector, RawHash: rawHash(rec...), GPUMemoryGiB: mem,
+		}
+		o.VCPUs, _ = strconv.ParseFloat(cell(rec, idx, "cpu"), 64)
+		o.RAMGiB, _ = strconv.ParseFloat(cell(rec, idx, "memory"), 64)
+		o.ProviderData = gpuhuntExtras(rec, idx)
+		b.Add(o)
+	}
+	return b, nil
+}
+
+// gpuhuntExtras keeps what the offer has no field for and differs from
+// gpuhunt's defaults: flags, cpu_arch other than x86, a vendor other than
+// nvidia, and the provider_data JSON (flattened to strings). Legacy files
+// without those columns get the defaults, so nothing. nil when empty.
+func gpuhuntExtras(rec []string, idx map[string]int) map[string]string {
+	var pd map[string]string
+	set := func(k, v string) {
+		if pd == nil {
+			pd = map[string]string{}
+		}
+		pd[k] = v
+	}
+	if v := cell(rec, idx, "flags"); v != "" {
+		set("flags", v)
+	}
+	if v := cell(rec, idx, "cpu_arch"); v != "" && v != "x86" {
+		set("cpu_arch", v)
+	}
+	if v := cell(rec, idx, "gpu_vendor"); v != "" && v != "nvidia" {
+		set("gpu_vendor", v)
+	}
+	if v := cell(rec, idx, "provider_data"); v != "" && v != "{}" {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(v), &m); err != nil {
+			set("provider_data", v)
+			return pd
+		}
+		for k, x := range m {
+			if s, ok := x.(string); ok {
+				set("pd."+k, s)
+				continue
+			}
+			b, _ := json.Marshal(x)
+			set("pd."+k, strings.TrimSpace(string(b)))
+		}
+	}
+	return pd
+}

@@ -1,0 +1,76 @@
+package source
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+// readLocation reads a hosted catalogue from a file path or an http(s) URL
+// and names what it read (location and content hash) for SourceRef.
+func readLocation(ctx context.Context, loc string, h HTTPOptions) (data []byte, ref string, err error) {
+	if strings.HasPrefix(loc, "http://") || strings.HasPrefix(loc, "https://") {
+		data, err = h.do(ctx, request{method: http.MethodGet, url: loc, header: http.Header{"Accept": {"text/csv, */*"}}})
+		if err != nil {
+			return nil, "", err
+		}
+	} else if data, err = os.ReadFile(loc); err != nil {
+		return nil, "", err
+	}
+	return data, loc + "@" + rawHash(string(data)), nil
+}
+
+// platformID returns the knowledge platform id for a provider name, or the
+// name itself in slug form when the knowledge base does not know it.
+func platformID(base *knowledge.Base, provider string) string {
+	if base != nil {
+		if p, ok := base.Platform(provider); ok {
+			return p.ID
+		}
+	}
+	return slug(provider)
+}
+
+// ProviderFromPath guesses a hosted catalogue's provider from its location:
+// SkyPilot's ".../catalogs/v7/<provider>/vms.csv" or gpuhunt's
+// "<provider>.csv".
+func ProviderFromPath(loc string) string {
+	loc = strings.TrimSuffix(loc, "/")
+	base := filepath.Base(loc)
+	if strings.EqualFold(base, "vms.csv") {
+		return filepath.Base(filepath.Dir(loc))
+	}
+	return strings.TrimSuffix(base, filepath.Ext(base))
+}
+
+// headerIndex maps column names to positions and checks required ones.
+func headerIndex(header []string, required ...string) (map[string]int, error) {
+	idx := make(map[string]int, len(header))
+	for i, h := range header {
+		idx[strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))] = i
+	}
+	var missing []string
+	for _, r := range required {
+		if _, ok := idx[r]; !ok {
+			missing = append(missing, r)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("header lacks %s", strings.Join(missing, ", "))
+	}
+	return idx, nil
+}
+
+// cell returns a row's value for a column, "" when the column is absent.
+func cell(rec []string, idx map[string]int, col string) string {
+	i, ok := idx[col]
+	if !ok || i >= len(rec) {
+		return ""
+	}
+	return strings.TrimSpace(rec[i])
+}

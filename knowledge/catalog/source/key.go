@@ -1,0 +1,109 @@
+package source
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// offerKey builds a readable, stable offer key from identity parts (source,
+// card, sku, region, zone, pricing model, term, tier, count): lower case,
+// runs of anything but letters (any script: 西北B区 stays), digits, '.',
+// '+' and '_' become one '-',
+// empty parts are dropped, parts joined by '/'. Keys longer than 160 bytes
+// keep a prefix and end in a hash of the whole.
+func offerKey(parts ...string) string {
+	var b strings.Builder
+	n := 0
+	for _, p := range parts {
+		n += len(p) + 1
+	}
+	b.Grow(n)
+	for _, p := range parts {
+		if !strings.ContainsFunc(p, keptRune) {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('/')
+		}
+		writeSlug(&b, p)
+	}
+	k := b.String()
+	if len(k) > 160 {
+		k = k[:140] + "#" + rawHash(k)
+	}
+	return k
+}
+
+func slug(s string) string {
+	var b strings.Builder
+	writeSlug(&b, s)
+	return b.String()
+}
+
+// keptRune is what a slug keeps: letters of any script, digits, '.', '+'
+// and '_'.
+func keptRune(r rune) bool {
+	return r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '+' || r == '_') ||
+		r >= 0x80 && (unicode.IsLetter(r) || unicode.IsDigit(r))
+}
+
+// writeSlug writes s lower-cased with runs of other characters as one '-'.
+func writeSlug(b *strings.Builder, s string) {
+	wrote, dash := false, false
+	for _, r := range s {
+		if !keptRune(r) {
+			dash = true
+			continue
+		}
+		if dash && wrote {
+			b.WriteByte('-')
+		}
+		dash = false
+		b.WriteRune(unicode.ToLower(r))
+		wrote = true
+	}
+}
+
+// rawHash is a short content hash (FNV-1a, 64 bit) of a raw record's parts.
+func rawHash(parts ...string) string {
+	const offset, prime = 14695981039346656037, 1099511628211
+	var h uint64 = offset
+	for _, p := range parts {
+		for i := 0; i < len(p); i++ {
+			h ^= uint64(p[i])
+			h *= prime
+		}
+		h ^= 0 // part separator
+		h *= prime
+	}
+	return strconv.FormatUint(h, 16)
+}
+
+// countryOf reads an ISO country code from a location label: "Atlantis, AT"
+// gives AT; SkyPilot's Vast regions "Czechia, CZ, EU" and ", US, NA" carry a
+// continent last, so with three parts the middle one is the country.
+func countryOf(label string) string {
+	parts := strings.Split(label, ",")
+	for i := range parts {
+		parts[i] = strings.TrimSpace(parts[i])
+	}
+	isCode := func(s string) bool {
+		return len(s) == 2 && s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'A' && s[1] <= 'Z'
+	}
+	if n := len(parts); n >= 3 && isCode(parts[n-2]) && isContinent(parts[n-1]) {
+		return parts[n-2]
+	}
+	if n := len(parts); n >= 2 && isCode(parts[n-1]) {
+		return parts[n-1]
+	}
+	return ""
+}
+
+func isContinent(s string) bool {
+	switch s {
+	case "EU", "NA", "SA", "AS", "AF", "OC", "AN":
+		return true
+	}
+	return false
+}
