@@ -46,10 +46,34 @@ type Config struct {
 // Bot answers messages. It is safe for concurrent use.
 type Bot struct {
 	prices priceSource // live catalogue; nil uses the shipped offers
+	routes map[parse.Intent]Handler
 	cfg    Config
 	kb     *knowledge.Base
 	parser *parse.Parser
 	log    *slog.Logger
+}
+
+// Handler answers one intent that needs more than the engine: the team's
+// ledger, channel subscriptions. It fills a (lang, slots already set) and
+// returns an error the bot explains (advisor.InputError) or logs.
+type Handler interface {
+	Handle(ctx context.Context, m Message, req parse.Request, a *Answer) error
+}
+
+// HandlerFunc adapts a function to Handler.
+type HandlerFunc func(ctx context.Context, m Message, req parse.Request, a *Answer) error
+
+// Handle calls f.
+func (f HandlerFunc) Handle(ctx context.Context, m Message, req parse.Request, a *Answer) error {
+	return f(ctx, m, req, a)
+}
+
+// Route makes h answer intent, replacing the built-in answer if any.
+func (b *Bot) Route(intent parse.Intent, h Handler) {
+	if b.routes == nil {
+		b.routes = map[parse.Intent]Handler{}
+	}
+	b.routes[intent] = h
 }
 
 // priceSource is where current offers come from (the live catalogue).
@@ -84,6 +108,12 @@ func (b *Bot) Answer(ctx context.Context, m Message) Answer {
 		return b.problem(a, req.Problems[0])
 	}
 	var err error
+	if h, ok := b.routes[req.Intent]; ok {
+		if err := h.Handle(ctx, m, req, &a); err != nil {
+			return b.fail(ctx, a, m, err)
+		}
+		return a
+	}
 	switch req.Intent {
 	case parse.Fit:
 		err = b.fit(&a, req)
