@@ -1,0 +1,90 @@
+package phrase
+
+import "strings"
+
+var englishSmall = map[string]int{
+	"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+	"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+	"thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+	"seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
+	"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+	"eighty": 80, "ninety": 90, "dozen": 12,
+}
+
+var englishBig = map[string]float64{"hundred": 100, "thousand": 1e3, "million": 1e6, "billion": 1e9}
+
+// oneNouns are the nouns after which "one" is read as a count; elsewhere
+// "one" is a pronoun ("the cheapest one").
+var oneNouns = []string{"card", "gpu", "node", "server", "machine", "h100", "h800", "h20", "a100", "rtx"}
+
+// englishNumber reads spelled-out numbers: "two", "seventy-five",
+// "two hundred", "seventy percent".
+func (s *scanner) englishNumber(i int) (int, bool) {
+	total, section, last := 0.0, 0.0, 0.0
+	words, j, end := 0, i, i
+	lastBig := 0.0
+	for {
+		k := j
+		for isLetter(s.at(k)) {
+			k++
+		}
+		if k == j {
+			break
+		}
+		lw := strings.ToLower(string(s.rs[j:k]))
+		if v, ok := englishSmall[lw]; ok && (last == 0 || last >= 20 && v < 10 && v > 0) {
+			section += float64(v)
+			last = float64(v)
+			if last == 0 {
+				last = -1
+			}
+		} else if b, ok := englishBig[lw]; ok && (section > 0 || total > 0) {
+			if b == 100 {
+				section *= 100
+			} else {
+				total += section * b
+				section = 0
+			}
+			last, lastBig = 0, b
+		} else if lw == "and" && words > 0 {
+			// "two hundred and fifty"
+		} else {
+			break
+		}
+		words++
+		end = k
+		if s.at(k) == '-' || s.at(k) == ' ' {
+			j = k + 1
+			continue
+		}
+		break
+	}
+	if words == 0 {
+		return i, false
+	}
+	lw := strings.ToLower(strings.TrimSpace(string(s.rs[i:end])))
+	if lw == "one" {
+		after := strings.ToLower(string(s.rs[min(end+1, len(s.rs)):min(end+12, len(s.rs))]))
+		ok := false
+		for _, n := range oneNouns {
+			if strings.HasPrefix(after, n) {
+				ok = true
+			}
+		}
+		if !ok {
+			return end, true
+		}
+	}
+	if strings.HasSuffix(lw, " and") {
+		end -= 4
+	}
+	v := total + section
+	q := qty{kind: kNumber, start: i, num: v, scale: 1, def: unitDef{factor: 1}}
+	if lastBig >= 1e3 && section == 0 {
+		q.num, q.scale, q.hasScale = v/lastBig, lastBig, true
+	}
+	j = s.suffix(&q, end)
+	q.end, q.raw = j, string(s.rs[i:j])
+	s.out = append(s.out, q)
+	return j, true
+}

@@ -1,0 +1,103 @@
+package phrase
+
+import (
+	"errors"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Outcomes of one rephrase, the values of llm_calls_total's outcome label.
+const (
+	OutcomeOK          = "ok"           // rephrased and passed the guard
+	OutcomeRejected    = "rejected"     // rephrased, failed the guard
+	OutcomeTimeout     = "timeout"      // no answer within the deadline
+	OutcomeRateLimited = "rate_limited" // 429, after at most one retry
+	OutcomeHTTPError   = "http_error"   // any other non-2xx status
+	OutcomeBadResponse = "bad_response" // malformed JSON, no choices, empty text
+	OutcomeError       = "error"        // transport and other errors
+)
+
+// Metrics counts LLM calls and guard rejections. A nil *Metrics records
+// nothing.
+type Metrics struct {
+	calls      *prometheus.CounterVec
+	rejections *prometheus.CounterVec
+	latency    prometheus.Histogram
+}
+
+// NewMetrics makes the phrasing metrics and registers them on reg (none when
+// reg is nil):
+//
+//	llm_calls_total{outcome}             rephrase attempts by outcome
+//	llm_guard_rejections_total{reason}   guard failures by reason kind
+//	llm_latency_seconds                  time spent waiting for the endpoint
+//
+// Registering twice on one registry reuses the collectors already there.
+func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
+	m := &Metrics{
+		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "llm_calls_total",
+			Help: "LLM rephrase attempts by outcome (ok, rejected, timeout, rate_limited, http_error, bad_response, error).",
+		}, []string{"outcome"}),
+		rejections: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "llm_guard_rejections_total",
+			Help: "Reasons the number guard rejected an LLM rephrase (one count per reason).",
+		}, []string{"reason"}),
+		latency: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "llm_latency_seconds",
+			Help:    "Time spent waiting for the LLM endpoint per rephrase, retries included.",
+			Buckets: []float64{0.1, 0.25, 0.5, 1, 2, 4, 8, 16},
+		}),
+	}
+	for _, o := range []string{OutcomeOK, OutcomeRejected, OutcomeTimeout, OutcomeRateLimited, OutcomeHTTPError, OutcomeBadResponse, OutcomeError} {
+		m.calls.WithLabelValues(o)
+	}
+	for _, r := range []string{ReasonNumber, ReasonUnit, ReasonEssential, ReasonName, ReasonDate, ReasonEmpty} {
+		m.rejections.WithLabelValues(r)
+	}
+	if reg == nil {
+		return m, nil
+	}
+	var err error
+	m.calls, err = register(reg, m.calls)
+	if err != nil {
+		return nil, err
+	}
+	m.rejections, err = register(reg, m.rejections)
+	if err != nil {
+		return nil, err
+	}
+	m.latency, err = register(reg, m.latency)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func register[C prometheus.Collector](reg prometheus.Registerer, c C) (C, error) {
+	err := reg.Register(c)
+	if err == nil {
+		return c, nil
+	}
+	var are prometheus.AlreadyRegisteredError
+	if errors.As(err, &are) {
+		if old, ok := are.ExistingCollector.(C); ok {
+			return old, nil
+		}
+	}
+	return c, err
+}
+
+func (m *Metrics) observe(outcome string, d time.Duration, reasons []string) {
+	if m == nil {
+		return
+	}
+	m.calls.WithLabelValues(outcome).Inc()
+	if d > 0 {
+		m.latency.Observe(d.Seconds())
+	}
+	for _, r := range reasons {
+		m.rejections.WithLabelValues(reasonKind(r)).Inc()
+	}
+}
