@@ -42,6 +42,9 @@ type Config struct {
 	AnswerTimeout time.Duration
 	// SeenTTL is how long delivered events are remembered. Zero means 24 hours.
 	SeenTTL time.Duration
+	// Phraser, if enabled, rewrites posted answers in friendlier words
+	// after the template is out (OPENAI_* settings); nil leaves them be.
+	Phraser improver
 	// Persist, if set, is called after a durable change (a channel's
 	// opt-in), so the embedded mode can snapshot its state (store.Persist).
 	Persist func(ctx context.Context) error

@@ -48,12 +48,14 @@ func (a *App) answerSlash(ctx context.Context, cmd slack.SlashCommand, ready <-c
 		return // a Socket Mode redelivery of a command already answered
 	}
 	var r slackpost.Response
+	var ans bot.Answer
+	var rep reply
 	if arg, ok := a.listenCommand(cmd); ok {
 		r = a.listen(ctx, cmd, arg)
 	} else {
 		st := state{Q: strings.TrimSpace(cmd.Text), Slash: true}
-		ans := a.bot.Answer(ctx, st.message(cmd.TeamID, cmd.ChannelID, cmd.UserID))
-		rep := compose(ans, st)
+		ans = a.bot.Answer(ctx, st.message(cmd.TeamID, cmd.ChannelID, cmd.UserID))
+		rep = compose(ans, st)
 		r = slackpost.Response{ResponseType: slackpost.InChannel, Text: rep.Text, Blocks: rep.Blocks}
 		if ans.Ephemeral {
 			r.ResponseType = slackpost.Ephemeral
@@ -62,6 +64,15 @@ func (a *App) answerSlash(ctx context.Context, cmd slack.SlashCommand, ready <-c
 	after(ctx, ready)
 	if err := a.post.Respond(ctx, cmd.ResponseURL, r); err != nil {
 		a.log.ErrorContext(ctx, "slash answer not delivered", "team", cmd.TeamID, "channel", cmd.ChannelID, "user", cmd.UserID, "err", err)
+		return
+	}
+	if ans.Text != "" {
+		a.rephrase(ctx, ans, rep, func(text string, blocks []slack.Block) {
+			up := slackpost.Response{ResponseType: r.ResponseType, ReplaceOriginal: true, Text: text, Blocks: blocks}
+			if err := a.post.Respond(ctx, cmd.ResponseURL, up); err != nil {
+				a.log.WarnContext(ctx, "rephrased answer not applied", "channel", cmd.ChannelID, "err", err)
+			}
+		})
 	}
 }
 

@@ -3,6 +3,7 @@ package transport
 import (
 	"context"
 	"encoding/json"
+	"github.com/slack-go/slack"
 	"regexp"
 	"strings"
 
@@ -76,13 +77,22 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 	rep := compose(ans, st)
 	m := slackpost.Message{Channel: q.channel, ThreadTS: q.thr, Text: rep.Text, Blocks: rep.Blocks,
 		Key: "answer:" + q.team + ":" + q.channel + ":" + q.ts}
+	var ts string
 	if ans.Ephemeral && q.kind != direct {
 		err = a.post.Ephemeral(ctx, m, q.user)
 	} else {
-		_, err = a.post.Post(ctx, m)
+		ts, err = a.post.Post(ctx, m)
 	}
 	if err != nil {
 		a.log.ErrorContext(ctx, "answer not delivered", "team", q.team, "channel", q.channel, "user", q.user, "ts", q.ts, "err", err)
+		return
+	}
+	if ts != "" {
+		a.rephrase(ctx, ans, rep, func(text string, blocks []slack.Block) {
+			if err := a.post.Update(ctx, q.channel, ts, text, blocks); err != nil {
+				a.log.WarnContext(ctx, "rephrased answer not applied", "channel", q.channel, "ts", ts, "err", err)
+			}
+		})
 	}
 }
 

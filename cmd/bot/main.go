@@ -22,6 +22,7 @@ import (
 	"github.com/kelseyhightower/envconfig"
 
 	"github.com/gpubot/gpubot/bot"
+	"github.com/gpubot/gpubot/bot/phrase"
 	"github.com/gpubot/gpubot/knowledge"
 )
 
@@ -83,7 +84,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "healthcheck":
 		return healthcheck(ctx, cfg.HTTPAddr)
 	case "ask":
-		return ask(ctx, b, args, stdin, stdout)
+		phr := phrase.New(phrase.Config{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey, Model: cfg.OpenAIModel}, log)
+		return ask(ctx, b, phr, args, stdin, stdout)
 	case "console":
 		return console(ctx, b, stdin, stdout)
 	case "serve":
@@ -101,7 +103,19 @@ func newLogger(level string, w io.Writer) (*slog.Logger, error) {
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
 }
 
-func ask(ctx context.Context, b *bot.Bot, args []string, stdin io.Reader, stdout io.Writer) error {
+// phrased is the answer as a user would see it: with LLM phrasing
+// configured, the model's rewording when it passes the number guard, else
+// the template text unchanged.
+func phrased(ctx context.Context, phr *phrase.Phraser, a bot.Answer) bot.Answer {
+	if !phr.Enabled() || a.Err != "" {
+		return a
+	}
+	facts, essential := phrase.FactsFrom(a.Text, a.Result, a.Slots, a.Assumed)
+	a.Text = phr.Text(ctx, phrase.Input{Lang: a.Lang, Template: a.Text, Facts: facts, Essential: essential})
+	return a
+}
+
+func ask(ctx context.Context, b *bot.Bot, phr *phrase.Phraser, args []string, stdin io.Reader, stdout io.Writer) error {
 	fs := flag.NewFlagSet("ask", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print one JSON object per answer")
 	fs.SetOutput(io.Discard)
@@ -121,7 +135,7 @@ func ask(ctx context.Context, b *bot.Bot, args []string, stdin io.Reader, stdout
 			if line == "" {
 				continue
 			}
-			a := b.Answer(ctx, bot.Message{Text: line, User: "cli", Channel: "cli"})
+			a := phrased(ctx, phr, b.Answer(ctx, bot.Message{Text: line, User: "cli", Channel: "cli"}))
 			if *asJSON {
 				if err := enc.Encode(a); err != nil {
 					return err
@@ -132,7 +146,7 @@ func ask(ctx context.Context, b *bot.Bot, args []string, stdin io.Reader, stdout
 		}
 		return sc.Err()
 	}
-	a := b.Answer(ctx, bot.Message{Text: text, User: "cli", Channel: "cli"})
+	a := phrased(ctx, phr, b.Answer(ctx, bot.Message{Text: text, User: "cli", Channel: "cli"}))
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(a)
 	}
