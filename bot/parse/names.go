@@ -1,153 +1,292 @@
 package parse
 
 import (
+	"math"
+	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
 
-// nameMatcher finds card and platform names in free text.
+// Markers left in the text where a card was named, so count patterns can
+// see it ("8x §", "2张¶"): § for names that start with a letter (h100), ¶ for
+// names that start with a digit (4090), whose count needs a clear counter.
+const (
+	markAlpha = "§"
+	markDigit = "¶"
+)
+
+// extraGPUNames are spellings users type that the knowledge base does not
+// list (typos, short forms). Each maps to a name the base resolves; names
+// the base cannot resolve are dropped.
+var extraGPUNames = map[string]string{
+	"升腾":     "昇腾", // a common typo
+	"升腾910b": "昇腾910b",
+	"ascend": "ascend 910b",
+	"华为昇腾":   "昇腾",
+}
+
+// falseFriends are words after a name that show it is not the name ("the
+// vast majority").
+var falseFriends = map[string][]string{
+	"vast":   {"majority", "amount", "number", "array", "improvement"},
+	"lambda": {"function", "expression", "calculus"},
+}
+
+// trieNode is one byte of a name. sep marks a point where the user may put
+// a space, dash, dot or underscore ("rtx 4090", "a100-80g", "vast.ai").
+type trieNode struct {
+	next  map[byte]*trieNode
+	sep   bool
+	id    string // canonical id when a name ends here
+	alias string
+}
+
+// nameMatcher finds card or platform names in text.
 type nameMatcher struct {
-	aliases []string // normalised, longest first
-	resolve func(string) (string, bool)
+	root    *trieNode
+	plural  bool               // "4090s", "h100s"
+	numeric bool               // guard digit-led names against money ("3090 元")
+	memory  map[string]float64 // card memory, to take "4090 24GB" as one name
 }
 
 func newGPUMatcher(kb *knowledge.Base) nameMatcher {
-	return nameMatcher{aliases: kb.GPUAliases(), resolve: func(a string) (string, bool) {
-		g, ok := kb.GPU(a)
-		return g.ID, ok
-	}}
+	m := nameMatcher{root: &trieNode{}, plural: true, numeric: true, memory: map[string]float64{}}
+	for _, g := range kb.GPUs {
+		m.memory[g.ID] = g.VRAMGB
+		for _, n := range append([]string{g.ID, g.Name}, g.Aliases...) {
+			m.add(n, g.ID)
+		}
+	}
+	for typo, known := range extraGPUNames {
+		if g, ok := kb.GPU(known); ok {
+			m.add(typo, g.ID)
+		}
+	}
+	return m
 }
 
 func newPlatformMatcher(kb *knowledge.Base) nameMatcher {
-	return nameMatcher{aliases: kb.PlatformAliases(), resolve: func(a string) (string, bool) {
-		p, ok := kb.Platform(a)
-		return p.ID, ok
-	}}
-}
-
-func isASCIIAlnum(b byte) bool {
-	return b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
-}
-
-// find returns the canonical ids named in words, in order, each once. Words
-// are tried joined in threes and twos first ("rtx 4090", "a100 80g"), then
-// alone; inside a word an alias must not touch other ASCII letters or digits
-// ("4090包月" names the 4090; "a1000" names nothing).
-func (m nameMatcher) find(words []string) []string {
-	var out []string
-	seen := map[string]bool{}
-	used := make([]bool, len(words))
-	emit := func(id string) {
-		if !seen[id] {
-			seen[id] = true
-			out = append(out, id)
-		}
-	}
-	type hit struct {
-		at int
-		id string
-	}
-	var hits []hit
-	for span := 3; span >= 2; span-- {
-		for i := 0; i+span <= len(words); i++ {
-			free := true
-			for j := i; j < i+span; j++ {
-				free = free && !used[j]
-			}
-			if !free {
-				continue
-			}
-			joined := knowledge.NormalizeName(strings.Join(words[i:i+span], ""))
-			if id, ok := m.resolve(joined); ok && m.isAlias(joined) {
-				hits = append(hits, hit{i, id})
-				for j := i; j < i+span; j++ {
-					used[j] = true
-				}
+	m := nameMatcher{root: &trieNode{}}
+	for _, p := range kb.Platforms {
+		for _, n := range append([]string{p.ID, p.Name, p.NameZH}, p.Aliases...) {
+			if n != "" {
+				m.add(n, p.ID)
 			}
 		}
 	}
-	for i, w := range words {
-		if used[i] {
+	return m
+}
+
+// add inserts one spelling. It is split into segments at the separators it
+// contains and where letters meet digits (after two or more letters, so
+// "rtx4090" accepts "rtx 4090" but "a100" does not accept "a 100").
+func (m nameMatcher) add(name, id string) {
+	name = strings.ToLower(strings.TrimSpace(name))
+	if name == "" {
+		return
+	}
+	n := m.root
+	prevClass, run := 0, 0 // 1 letter, 2 digit, 3 other
+	pendingSep := false
+	for i := 0; i < len(name); {
+		r, size := utf8.DecodeRuneInString(name[i:])
+		if r == ' ' || r == '-' || r == '_' || r == '.' {
+			pendingSep = true
+			i += size
 			continue
 		}
-		for _, id := range m.inWord(knowledge.NormalizeName(w)) {
-			hits = append(hits, hit{i, id})
+		class := 3
+		switch {
+		case r >= '0' && r <= '9':
+			class = 2
+		case r < utf8.RuneSelf && unicode.IsLetter(r), unicode.Is(unicode.Han, r):
+			class = 1
 		}
-	}
-	// Keep the order the user named them in.
-	for i := range words {
-		for _, h := range hits {
-			if h.at == i {
-				emit(h.id)
+		if n != m.root && (pendingSep || prevClass != class && (prevClass == 1 && run >= 2 || class == 1 && prevClass == 2 && runeLenAhead(name[i:]) >= 2)) {
+			n.sep = true
+		}
+		if prevClass != class {
+			run = 0
+		}
+		run++
+		prevClass, pendingSep = class, false
+		for j := 0; j < size; j++ {
+			c := name[i+j]
+			if n.next == nil {
+				n.next = map[byte]*trieNode{}
 			}
+			child := n.next[c]
+			if child == nil {
+				child = &trieNode{}
+				n.next[c] = child
+			}
+			n = child
 		}
+		i += size
 	}
-	return out
+	if n.id == "" {
+		n.id, n.alias = id, name
+	}
 }
 
-func (m nameMatcher) isAlias(s string) bool {
-	for _, a := range m.aliases {
-		if a == s {
+// runeLenAhead counts the letters at the start of s.
+func runeLenAhead(s string) int {
+	k := 0
+	for _, r := range s {
+		if !unicode.IsLetter(r) {
+			break
+		}
+		k++
+	}
+	return k
+}
+
+func isAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+func isSep(c byte) bool { return c == ' ' || c == '-' || c == '_' || c == '.' }
+
+// nameHit is one name found in text.
+type nameHit struct {
+	id         string
+	start, end int
+	digitLed   bool // "4090": a number before it is not clearly a count
+}
+
+// find returns the names in s, longest match at each position, without
+// overlap, in order.
+func (m nameMatcher) find(s string) []nameHit {
+	var hits []nameHit
+	for i := 0; i < len(s); {
+		if i > 0 && isAlnum(s[i-1]) && isAlnum(s[i]) {
+			i++
+			continue
+		}
+		id, end := m.longest(s, i)
+		if id == "" {
+			_, size := utf8.DecodeRuneInString(s[i:])
+			i += size
+			continue
+		}
+		plural := false
+		if m.plural && end < len(s) && s[end] == 's' && (end+1 == len(s) || !isAlnum(s[end+1])) {
+			end, plural = end+1, true
+		}
+		if m.numeric && isDigit(s[i]) && moneyAround(s, i, end) {
+			i = end
+			continue
+		}
+		if friendVeto(s[i:end], s[end:]) {
+			i = end
+			continue
+		}
+		end += m.ownMemory(id, s[end:])
+		hits = append(hits, nameHit{id: id, start: i, end: end, digitLed: isDigit(s[i]) && !plural})
+		i = end
+	}
+	return hits
+}
+
+// longest walks the trie from s[i] and returns the longest name that ends
+// on a word boundary.
+func (m nameMatcher) longest(s string, i int) (string, int) {
+	bestID, bestEnd := "", 0
+	n := m.root
+	j := i
+	for n != nil {
+		if n.id != "" && (j == len(s) || !isAlnum(s[j]) || !isAlnum(s[j-1]) || m.plural && s[j] == 's' && (j+1 == len(s) || !isAlnum(s[j+1]))) {
+			bestID, bestEnd = n.id, j
+		}
+		if j >= len(s) {
+			break
+		}
+		if child := n.next[s[j]]; child != nil {
+			n = child
+			j++
+			continue
+		}
+		if n.sep && isSep(s[j]) && j+1 < len(s) {
+			if child := n.next[s[j+1]]; child != nil {
+				n = child
+				j += 2
+				continue
+			}
+		}
+		break
+	}
+	return bestID, bestEnd
+}
+
+// ownMemory returns the length of a memory size after a card name when it
+// is that card's own ("4090 24GB", "H100 80G"), so it is not read as a
+// separate VRAM figure.
+func (m nameMatcher) ownMemory(id, after string) int {
+	if m.memory == nil {
+		return 0
+	}
+	loc := reOwnMemory.FindStringSubmatchIndex(after)
+	if loc == nil {
+		return 0
+	}
+	v, ok := Number(after[loc[2]:loc[3]])
+	if !ok || math.Abs(v-m.memory[id]) > 1 {
+		return 0
+	}
+	return loc[1]
+}
+
+var reOwnMemory = regexp.MustCompile(`^[\s(]?(\d{2,3})\s?(?:gb|gib|g)\b\)?`)
+
+// moneyAround reports whether a digit-led name is really an amount: "3090
+// 元", "¥4090", "5090 块钱".
+func moneyAround(s string, start, end int) bool {
+	after := strings.TrimLeft(s[end:], " ")
+	for _, u := range []string{"元", "块钱", "刀", "美元", "美金", "usd", "rmb", "cny", "万", "千", "小时", "个", "条", "%"} {
+		if strings.HasPrefix(after, u) {
+			return true
+		}
+	}
+	if strings.HasPrefix(after, "块") && !reCardAfter.MatchString(after[len("块"):]) {
+		return true
+	}
+	before := strings.TrimRight(s[:start], " ")
+	return strings.HasSuffix(before, "¥") || strings.HasSuffix(before, "$") || strings.HasSuffix(before, "=")
+}
+
+func friendVeto(name, after string) bool {
+	words, ok := falseFriends[name]
+	if !ok {
+		return false
+	}
+	after = strings.TrimLeft(after, " ")
+	for _, w := range words {
+		if strings.HasPrefix(after, w) {
 			return true
 		}
 	}
 	return false
 }
 
-// inWord finds aliases inside one word, longest first, without overlap.
-func (m nameMatcher) inWord(w string) []string {
-	if w == "" {
-		return nil
-	}
-	taken := make([]bool, len(w))
-	type pos struct {
-		at int
-		id string
-	}
-	var found []pos
-	for _, a := range m.aliases {
-		if len(a) > len(w) {
-			continue
-		}
-		for start := 0; ; {
-			k := strings.Index(w[start:], a)
-			if k < 0 {
-				break
-			}
-			k += start
-			end := k + len(a)
-			start = k + 1
-			if k > 0 && isASCIIAlnum(w[k-1]) && isASCIIAlnum(a[0]) {
-				continue
-			}
-			if end < len(w) && isASCIIAlnum(w[end]) && isASCIIAlnum(a[len(a)-1]) {
-				continue
-			}
-			overlap := false
-			for j := k; j < end; j++ {
-				overlap = overlap || taken[j]
-			}
-			if overlap {
-				continue
-			}
-			for j := k; j < end; j++ {
-				taken[j] = true
-			}
-			if id, ok := m.resolve(a); ok {
-				found = append(found, pos{k, id})
-			}
+// ids returns the distinct ids of hits in order.
+func ids(hits []nameHit) []string {
+	var out []string
+	for _, h := range hits {
+		if !contains(out, h.id) {
+			out = append(out, h.id)
 		}
 	}
-	// order by position
-	for i := 1; i < len(found); i++ {
-		for j := i; j > 0 && found[j].at < found[j-1].at; j-- {
-			found[j], found[j-1] = found[j-1], found[j]
+	return out
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
 		}
 	}
-	ids := make([]string, len(found))
-	for i, f := range found {
-		ids[i] = f.id
-	}
-	return ids
+	return false
 }

@@ -4,56 +4,150 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
+
+// maxMessage is how many runes of a message are read; anything longer is cut
+// before matching, so a 40 KB paste costs no more than a long question.
+const maxMessage = 2000
 
 var (
-	slackUser  = regexp.MustCompile(`<[@#!][^>]*>`)
-	slackLink  = regexp.MustCompile(`<(https?://[^|>]*)(?:\|([^>]*))?>`)
+	// <@U123>, <@U123|name>, <#C123|general>, <!here>, <!subteam^S1|@team>
+	slackRef = regexp.MustCompile(`<[@#!][^>]*>`)
+	// <https://x|label>, <https://x>, <mailto:a@b|a@b>
+	slackLink = regexp.MustCompile(`<((?:https?|mailto|ftp):[^|>]*)(?:\|([^>]*))?>`)
+	// :rocket:, :+1:, :thumbsup::skin-tone-2:
+	slackEmoji = regexp.MustCompile(`:[a-z0-9_+\-]{2,40}:`)
 	spaceRuns  = regexp.MustCompile(`\s+`)
-	maxMessage = 4000 // runes kept; anything longer is cut before matching
 )
 
-// halfWidth maps full-width ASCII and CJK punctuation to their ASCII forms so
-// "１３ｂ，ｌｏｒａ" reads like "13b,lora".
+// markup are Slack's code and bold marks.
+var markup = strings.NewReplacer("```", " ", "`", " ", "*", " ")
+
+// halfWidth maps CJK punctuation to ASCII forms so "１３ｂ，ｌｏｒａ" reads
+// like "13b,lora". Full-width ASCII (U+FF01–FF5E) is shifted in Clean.
 var halfWidth = strings.NewReplacer(
 	"，", ",", "。", ".", "：", ":", "；", ";", "（", "(", "）", ")",
 	"？", "?", "！", "!", "＝", "=", "％", "%", "　", " ", "、", ",",
 	"＄", "$", "￥", "¥", "“", "\"", "”", "\"", "‘", "'", "’", "'",
+	"【", "[", "】", "]", "《", "<", "》", ">", "「", "\"", "」", "\"",
+	"～", "~", "—", "-", "–", "-", "·", " ", "…", " ", "×", "x",
+	"&amp;", "&", "&lt;", "<", "&gt;", ">", "\u200b", "",
 )
 
-// Clean strips Slack markup and width differences and caps the length, so
-// the extractors see plain text. It keeps case; Lower is applied by callers.
+// Clean strips Slack markup (mentions, channel refs, links, emoji codes,
+// bold/code marks, HTML escapes) and width differences, and caps the length,
+// so the extractors see plain text. It keeps case.
 func Clean(s string) string {
-	if r := []rune(s); len(r) > maxMessage {
-		s = string(r[:maxMessage])
+	s = truncateRunes(s, maxMessage)
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, " ")
 	}
+	s = slackRef.ReplaceAllString(s, " ")
 	s = slackLink.ReplaceAllStringFunc(s, func(m string) string {
 		sub := slackLink.FindStringSubmatch(m)
-		if sub[2] != "" {
-			return sub[2]
-		}
-		return ""
+		return " " + sub[2] + " "
 	})
-	s = slackUser.ReplaceAllString(s, " ")
-	s = strings.ReplaceAll(s, "`", " ")
-	s = strings.ReplaceAll(s, "*", " ")
+	s = markup.Replace(s)
 	var b strings.Builder
+	b.Grow(len(s))
 	for _, r := range s {
-		if r >= 0xFF01 && r <= 0xFF5E {
+		switch {
+		case r >= 0xFF01 && r <= 0xFF5E: // full-width ASCII
 			r -= 0xFEE0
+		case r == '\u3000':
+			r = ' '
+		case unicode.IsControl(r) && r != '\n' && r != '\t':
+			r = ' '
 		}
 		b.WriteRune(r)
 	}
 	s = halfWidth.Replace(b.String())
+	s = slackEmoji.ReplaceAllString(s, " ")
 	return strings.TrimSpace(spaceRuns.ReplaceAllString(s, " "))
 }
 
-// Lang is "zh" when the text has any Han character, else "en".
+func truncateRunes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := 0
+	for pos := range s {
+		if i == n {
+			return s[:pos]
+		}
+		i++
+	}
+	return s
+}
+
+// zhParticles are function words that mark a sentence as Chinese even when
+// it carries English terms ("OOM 怎么办 when …").
+var zhParticles = []string{"吗", "呢", "吧", "么", "啥", "多少", "怎", "什么", "哪", "几"}
+
+// neutralWords are English-looking tokens both languages use: units, method
+// and product names, sub-commands. They do not count as English.
+var neutralWords = wordSet(`gpu gpus cpu vram ram gb g k m b t h hr hrs hour hours s
+	lora qlora sft full freeze inference fp bf int bit bits awq gptq nf vllm tgi sglang
+	token tokens epoch epochs sample samples step steps mfu tps pue fx ops usd cny rmb kwh
+	nvlink pcie sxm rtx geforce nvidia tesla ascend cuda oom sla llm llama qwen mistral deepseek
+	glm chatglm baichuan yi sd sdxl flux stable diffusion comfyui ai x vs
+	fit cost monthly buy price prices compare recommend spend report list add undo delete help
+	autodl runpod lambda vast aws gcp azure aliyun openbayes gpushare ec2 cloud
+	project proj bs seq ctx conc rank gc optim util rate watts power budget rent years month id`)
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// Lang is "zh" or "en": the language to answer a message in. Chinese wins
+// when Han characters outweigh English words (a Han character counts half a
+// word) or when a Chinese question particle is present; product names,
+// units and key=value settings count for neither language.
 func Lang(s string) string {
-	for _, r := range s {
+	return langOf(strings.ToLower(s), false)
+}
+
+// langOf decides the language of lower-cased text. For slash commands the
+// grammar itself is English, so any Chinese makes the answer Chinese.
+func langOf(t string, slash bool) string {
+	han, en := 0, 0
+	for i := 0; i < len(t); {
+		if c := t[i]; c >= 'a' && c <= 'z' {
+			j := i
+			for j < len(t) && t[j] >= 'a' && t[j] <= 'z' {
+				j++
+			}
+			// letters glued to digits ("h100", "7b", "qwen2") are names
+			glued := i > 0 && isDigit(t[i-1]) || j < len(t) && isDigit(t[j])
+			if !glued && j-i >= 2 && !neutralWords[t[i:j]] {
+				en++
+			}
+			i = j
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(t[i:])
 		if unicode.Is(unicode.Han, r) {
+			han++
+		}
+		i += size
+	}
+	if han == 0 {
+		return "en"
+	}
+	if slash || han >= 2*en {
+		return "zh"
+	}
+	for _, p := range zhParticles {
+		if strings.Contains(t, p) {
 			return "zh"
 		}
 	}
 	return "en"
 }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }

@@ -2,6 +2,7 @@ package parse
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -11,35 +12,51 @@ type Parser struct {
 	x extractor
 }
 
-// New builds a parser that knows the cards and platforms in kb.
+// New builds a parser that knows the cards, platforms and reference
+// architectures in kb.
 func New(kb *knowledge.Base) *Parser {
-	return &Parser{x: extractor{gpus: newGPUMatcher(kb), platforms: newPlatformMatcher(kb)}}
+	return &Parser{x: newExtractor(kb)}
 }
 
 // subcommands maps the first word of a /gpu command to its intent.
 var subcommands = map[string]Intent{
 	"fit": Fit, "vram": Fit, "mem": Fit, "memory": Fit, "显存": Fit,
-	"cost": Cost, "train": Cost, "成本": Cost,
+	"cost": Cost, "train": Cost, "成本": Cost, "费用": Cost,
 	"monthly": Monthly, "包月": Monthly,
-	"buy": Buy, "买": Buy,
-	"price": Price, "prices": Price, "价格": Price,
-	"compare": Compare, "vs": Compare, "对比": Compare,
+	"buy": Buy, "买": Buy, "购买": Buy,
+	"price": Price, "prices": Price, "价格": Price, "报价": Price,
+	"compare": Compare, "vs": Compare, "对比": Compare, "比较": Compare,
 	"recommend": Recommend, "rec": Recommend, "推荐": Recommend,
-	"spend": Spend, "记账": Spend,
-	"guide": Knowledge, "kb": Knowledge, "knowledge": Knowledge, "ask": Knowledge,
+	"spend": Spend, "记账": Spend, "花费": Spend, "账本": Spend,
+	"guide": Knowledge, "kb": Knowledge, "knowledge": Knowledge, "ask": Knowledge, "指南": Knowledge,
 	"help": Help, "?": Help, "帮助": Help, "usage": Help,
+	"listen":    Listen,
+	"subscribe": Subscribe, "unsubscribe": Subscribe, "subscriptions": Subscribe, "订阅": Subscribe,
+}
+
+// examples are shown when a command cannot be read.
+var examples = map[Intent]string{
+	Fit: "/gpu fit 13b lora", Cost: "/gpu cost 7b lora 50k samples 2 epochs on 4090",
+	Monthly: "/gpu monthly 4090 200h", Buy: "/gpu buy h100 util=70%", Price: "/gpu price h100",
+	Compare: "/gpu compare h100 h800", Recommend: "/gpu recommend 70b inference",
+	Spend: "/gpu spend add 40h 4090 @autodl ¥75 project=llm-ft", Help: "/gpu help",
+	Listen: "/gpu listen on", Subscribe: "/gpu subscribe prices gpu=h100,4090 threshold=5%",
 }
 
 // Parse reads one message: a "/gpu …" command, or a sentence.
 func (p *Parser) Parse(raw string) Request {
 	text := Clean(raw)
-	req := Request{Lang: Lang(text), Text: text}
-	lower := strings.ToLower(text)
-	if rest, ok := cutSlash(lower); ok {
+	req := Request{Text: text, Lang: "en"}
+	if rest, ok := cutSlash(strings.ToLower(text)); ok {
 		req.Slash, req.Confidence = true, 1
 		return p.slash(req, rest)
 	}
-	return p.route(req, lower)
+	f := p.x.extract(text, false)
+	req.Lang = f.lang
+	req.Intent, req.Confidence = route(&f, f.cueText)
+	req.Slots = f.finish(req.Intent)
+	req.Problems = f.probs
+	return req
 }
 
 // ParseSlash reads the text of a /gpu slash command (without "/gpu").
@@ -47,35 +64,180 @@ func (p *Parser) ParseSlash(text string) Request {
 	return p.Parse("/gpu " + text)
 }
 
+// InChannel reports whether a message seen in a channel without a mention
+// should be answered: a slash command, or a known intent at or above
+// ChannelThreshold.
+func (r Request) InChannel() bool {
+	return r.Slash || r.Intent != Unknown && r.Confidence >= ChannelThreshold
+}
+
 func cutSlash(lower string) (string, bool) {
-	for _, prefix := range []string{"/gpu", "gpu:"} {
-		if lower == prefix {
-			return "", true
-		}
-		if strings.HasPrefix(lower, prefix+" ") {
-			return strings.TrimSpace(lower[len(prefix):]), true
-		}
+	const prefix = "/gpu"
+	if lower == prefix {
+		return "", true
+	}
+	if strings.HasPrefix(lower, prefix+" ") {
+		return strings.TrimSpace(lower[len(prefix):]), true
 	}
 	return "", false
 }
 
 func (p *Parser) slash(req Request, rest string) Request {
-	sub, args, _ := strings.Cut(rest, " ")
+	sub, args := firstWord(rest)
 	if sub == "" {
 		req.Intent = Help
 		return req
 	}
 	intent, ok := subcommands[sub]
 	if !ok {
-		req.Intent = Help
-		req.Problems = append(req.Problems, Problem{Field: "command", Reason: "unknown sub-command \"" + sub + "\"", Hint: "/gpu help"})
+		// "/gpu 13b lora", "/gpu 包月划算吗": read the rest as a sentence
+		f := p.x.extract(rest, true)
+		req.Lang = f.lang
+		in, _ := route(&f, f.cueText)
+		if in == Unknown {
+			req.Intent = Help
+			req.Problems = append(req.Problems, Problem{Field: "command", Reason: "unknown sub-command \"" + sub + "\"", Hint: "/gpu help"})
+			return req
+		}
+		req.Intent, req.Slots, req.Problems = in, f.finish(in), f.probs
+		req.Slots.Args = strings.Fields(rest)
 		return req
 	}
 	req.Intent = intent
-	req.Slots, req.Problems = p.x.extract(args)
-	req.Slots.Args = strings.Fields(args)
-	if req.Lang == "en" && Lang(args) == "zh" {
+	mode := ""
+	switch intent {
+	case Help:
+		req.Lang = langOf(rest, true)
+		return req
+	case Spend:
+		if w, more := firstWord(args); spendSub[w] != "" {
+			mode, args = spendSub[w], more
+		} else if args == "" {
+			mode = "report"
+		}
+	case Listen:
+		w, _ := firstWord(args)
+		switch w {
+		case "on", "开", "开启", "yes":
+			mode = "on"
+		case "off", "关", "关闭", "no":
+			mode = "off"
+		default:
+			mode = "status"
+		}
+		args = ""
+	case Subscribe:
+		switch sub {
+		case "unsubscribe":
+			mode = "unsubscribe"
+		case "subscriptions":
+			mode = "list"
+		default:
+			mode = "subscribe"
+		}
+	}
+	f := p.x.extract(args, true)
+	f.s.Mode = mode
+	req.Lang = f.lang
+	if hasHan(sub) {
 		req.Lang = "zh"
 	}
+	switch intent {
+	case Spend:
+		p.spendArgs(&f, mode, args)
+	case Subscribe:
+		if w, _ := firstWord(args); w != "" && !strings.Contains(w, "=") {
+			switch w {
+			case "prices", "price", "daily", "价格", "日报":
+				f.s.Topic = "prices"
+			case "recap", "monthly", "月报":
+				f.s.Topic = "recap"
+			}
+		}
+	}
+	req.Slots = f.finish(intent)
+	if intent == Subscribe {
+		req.Slots.Topic = f.s.Topic
+	}
+	req.Slots.Args = strings.Fields(args)
+	req.Problems = f.probs
+	if len(req.Problems) == 0 && len(req.Slots.Missing) > 0 {
+		if left := leftovers(f.rest); left != "" && examples[intent] != "" && intent != Spend {
+			req.Problems = append(req.Problems, Problem{Field: "text", Reason: "could not read \"" + left + "\"", Hint: examples[intent]})
+		}
+	}
 	return req
+}
+
+// spendArgs reads what only /gpu spend has: a bare id after delete, a bare
+// month after list or report.
+func (p *Parser) spendArgs(f *features, mode, args string) {
+	w, _ := firstWord(args)
+	switch mode {
+	case "delete":
+		if f.s.ID == "" && w != "" && !strings.Contains(w, "=") {
+			f.s.ID = w
+			f.kvSet["id"] = true
+		}
+	case "list", "report":
+		switch w {
+		case "last", "prev", "previous", "上月", "上个月":
+			f.s.Month, f.kvSet["month"] = "last", true
+		case "this", "current", "本月", "这个月":
+			f.s.Month, f.kvSet["month"] = "this", true
+		}
+	case "":
+		s := f.s
+		if len(s.GPUs) > 0 || s.Hours > 0 || s.GPUHours > 0 || len(f.money) > 0 {
+			f.s.Mode = "add"
+		} else {
+			f.s.Mode = "report"
+		}
+	}
+}
+
+// slashFiller are words a command may carry that the passes read without
+// consuming, or that mean nothing by themselves.
+var slashFiller = wordSet(`on at for with in of the a an and to per using use by from x vs or model models
+	gpu gpus card cards please pls s h b k m lroa loar qlroa qloar q-lora pretrain pretraining pre-train
+	finetune fine-tune fine tune tuning finetuning training train serve serving deploy infer frozen
+	spot on-demand demand ondemand payg diffusion sdxl flux image generation llm
+	individual student startup enterprise team personal solo`)
+
+// leftovers returns the ASCII words of a command that no pass consumed.
+func leftovers(rest string) string {
+	var out []string
+	for _, w := range strings.FieldsFunc(rest, func(r rune) bool {
+		return !(r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '.'))
+	}) {
+		w = strings.Trim(w, "-.")
+		if w != "" && !slashFiller[w] && !neutralWords[w] {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+func hasHan(s string) bool {
+	for _, r := range s {
+		if unicode.Is(unicode.Han, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// spendSub are the /gpu spend sub-actions.
+var spendSub = map[string]string{
+	"add": "add", "log": "add", "+": "add", "记": "add", "记账": "add",
+	"list": "list", "ls": "list", "列表": "list", "明细": "list",
+	"report": "report", "summary": "report", "报表": "report", "汇总": "report",
+	"undo": "undo", "撤销": "undo",
+	"delete": "delete", "del": "delete", "rm": "delete", "remove": "delete", "删除": "delete",
+}
+
+func firstWord(s string) (string, string) {
+	s = strings.TrimSpace(s)
+	w, rest, _ := strings.Cut(s, " ")
+	return w, strings.TrimSpace(rest)
 }

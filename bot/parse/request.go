@@ -2,12 +2,16 @@
 // Chinese or English — into an intent with typed slots. Slash commands and
 // sentences share the same slot extractors, so "13b" means the same thing in
 // both.
+//
+// The router is deterministic: keyword cues in both languages, weighted and
+// combined with the slots a message carries, pick the intent. No model is
+// involved, and the same text always gives the same Request.
 package parse
 
 // Intent is what the user wants; the names are the ask --json contract's.
 type Intent string
 
-// Intents (DESIGN.md).
+// Intents (DESIGN.md). Subscribe and Listen come only from slash commands.
 const (
 	Fit       Intent = "fit"
 	Cost      Intent = "cost"
@@ -20,19 +24,40 @@ const (
 	Knowledge Intent = "knowledge"
 	Help      Intent = "help"
 	Unknown   Intent = "unknown"
+	// Subscribe is /gpu subscribe|unsubscribe|subscriptions; Slots.Mode is
+	// subscribe, unsubscribe or list and Slots.Topic is prices or recap.
+	Subscribe Intent = "subscribe"
+	// Listen is /gpu listen on|off|status; Slots.Mode says which.
+	Listen Intent = "listen"
 )
 
+// ChannelThreshold is the confidence under which a message in a channel
+// (not a DM, not a mention, not a slash command) gets no reply at all. The
+// router gives about 0.6 to a message with one clear cue and no competing
+// one ("4090 多少钱"), more with several cues or slots that agree, and less
+// when cues of two intents compete or only a weak cue is present. Unknown
+// messages always score below it.
+const ChannelThreshold = 0.6
+
 // Money is an amount with its currency; Currency is empty when the user gave
-// a bare number.
+// a bare number (the bot picks CNY for Chinese questions, USD for English).
 type Money struct {
 	Amount   float64 `json:"amount"`
 	Currency string  `json:"currency,omitempty"`
 }
 
 // Slots are the values found in a message. Zero means "not said".
+//
+// Hours are kept apart by what the text says: Hours is the length of a job
+// or a usage entry ("跑了 40 小时", "8x H100 for 72 hours"); HoursPerMonth is
+// usage per month, stated ("每月 200 小时", "200h/月"), converted from per day
+// (×30), per week (×52/12) or per year (÷12), or — for monthly and buy, whose
+// hours are monthly by definition — a bare figure ("/gpu monthly 4090 200h").
+// GPUHours is total card-hours ("1000 卡时", "500 gpu hours"). Notes say
+// whenever such a reading was made.
 type Slots struct {
 	ParamsB     float64  `json:"params_b,omitempty"`
-	Method      string   `json:"method,omitempty"`
+	Method      string   `json:"method,omitempty"` // inference, full, freeze, lora, qlora
 	Bits        int      `json:"bits,omitempty"`
 	Batch       int      `json:"batch,omitempty"`
 	SeqLen      int      `json:"seq_len,omitempty"`
@@ -40,17 +65,23 @@ type Slots struct {
 	GC          string   `json:"gc,omitempty"` // on, off
 	Optimizer   string   `json:"optimizer,omitempty"`
 	LoRARank    int      `json:"lora_rank,omitempty"`
-	Arch        string   `json:"arch,omitempty"`
+	Arch        string   `json:"arch,omitempty"` // a reference architecture id from knowledge
 	GPUs        []string `json:"gpus,omitempty"` // canonical ids, in the order named
 	Platform    string   `json:"platform,omitempty"`
+	// Platforms lists every platform named, in order, when there are two or
+	// more (compare); Platform is always the first.
+	Platforms []string `json:"platforms,omitempty"`
+	VRAMGB    float64  `json:"vram_gb,omitempty"` // memory the user says they have ("24G 显存够吗")
 
 	HoursPerMonth float64  `json:"hours_per_month,omitempty"`
 	Hours         float64  `json:"hours,omitempty"`
+	GPUHours      float64  `json:"gpu_hours,omitempty"`
 	Utilization   float64  `json:"utilization,omitempty"` // 0–1
 	Price         *Money   `json:"price,omitempty"`       // hourly rent, or purchase price for buy
 	Monthly       *Money   `json:"monthly,omitempty"`     // monthly plan price
 	Rent          *Money   `json:"rent,omitempty"`        // hourly rent for buy
 	Budget        *Money   `json:"budget,omitempty"`
+	Amount        *Money   `json:"amount,omitempty"` // spend: what the entry cost in total
 	TPS           float64  `json:"tps,omitempty"`
 	MFU           float64  `json:"mfu,omitempty"`
 	FX            float64  `json:"fx,omitempty"` // CNY per USD
@@ -65,12 +96,37 @@ type Slots struct {
 	SampleTokens  float64  `json:"sample_tokens,omitempty"`
 	Epochs        float64  `json:"epochs,omitempty"`
 	Cards         int      `json:"cards,omitempty"`
-	Currency      string   `json:"currency,omitempty"` // asked answer currency
-	Workload      string   `json:"workload,omitempty"` // recommend: llm-finetune, diffusion, inference
-	Month         string   `json:"month,omitempty"`
-	Project       string   `json:"project,omitempty"`
-	Mode          string   `json:"mode,omitempty"` // sub-mode: listen on/off, spend add/list …
-	Args          []string `json:"-"`
+	Currency      string   `json:"currency,omitempty"` // answer currency the user asked for ("用美元算")
+	// Workload (recommend only) is one of the seed's workloads:
+	// llm-finetune, diffusion, inference.
+	Workload string `json:"workload,omitempty"`
+	// Persona (recommend and knowledge only): individual, startup, enterprise.
+	Persona string `json:"persona,omitempty"`
+	// Topic is the guide topic of a knowledge question (contract,
+	// hidden_costs, xinchuang, oom, pricing, procurement, pitfalls,
+	// platforms), or what a subscription is for (prices, recap).
+	Topic string `json:"topic,omitempty"`
+	// Billing (spend and price only): on-demand, monthly, spot.
+	Billing string `json:"billing,omitempty"`
+	// Month (spend only): "2026-09", "09" when no year was given, or the
+	// relative "this" / "last".
+	Month   string `json:"month,omitempty"`
+	Project string `json:"project,omitempty"`
+	// Mode is the sub-action: spend add|list|report|undo|delete, listen
+	// on|off|status, subscribe subscribe|unsubscribe|list.
+	Mode string `json:"mode,omitempty"`
+	ID   string `json:"id,omitempty"` // spend delete <id>
+	// Threshold is the price-change threshold of a subscription, 0–1.
+	Threshold *float64 `json:"threshold,omitempty"`
+
+	// Missing names the slots this intent needs that the message did not
+	// give, most important first; "a|b" means either will do. The bot fills
+	// them from defaults or the team's data, or asks.
+	Missing []string `json:"missing,omitempty"`
+	// Notes explain readings that were not literal ("天天跑满" read as 100 %
+	// utilisation, "200h" read as hours per month).
+	Notes []string `json:"notes,omitempty"`
+	Args  []string `json:"-"`
 }
 
 // Request is a parsed message.

@@ -2,437 +2,641 @@ package parse
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/gpubot/gpubot/knowledge"
 )
 
-const cnNum = `[零〇一二两三四五六七八九十百千]+`
+const num = `(\d+(?:\.\d+)?)`
 
 var (
-	// Model size: "13b", "7 b", "70B参数", "1.5b", "-5b" (rejected later).
-	reParams = regexp.MustCompile(`(?:^|[^a-z0-9.])(-?\d+(?:\.\d+)?)\s?b(?:参数|模型)?(?:$|[^a-z0-9])`)
-	// "130亿", "七十亿", "1.3万亿"
-	reParamsYi = regexp.MustCompile(`(\d+(?:\.\d+)?|` + cnNum + `)\s?(万)?亿(?:参数|个参数)?`)
-	// "4bit", "4-bit", "int4", "8位", "fp16", "bf16"
-	reBits    = regexp.MustCompile(`(?:^|[^a-z0-9])(?:int|fp|bf)?(4|8|16)\s?(?:-?bits?|位|比特)(?:$|[^a-z0-9])|(?:^|[^a-z0-9])(?:int|fp|bf|nf)(4|8|16)(?:$|[^a-z0-9])`)
-	reContext = regexp.MustCompile(`(\d+(?:\.\d+)?)\s?k\s?(?:上下文|context|ctx|tokens? context|长度)|(?:上下文|context)\s?(\d+(?:\.\d+)?)\s?k`)
-	reCards   = regexp.MustCompile(`(?:^|[^a-z0-9])(\d+)\s?[x×]\s?(?:$|[^0-9])|(?:^|[^a-z0-9])[x×]\s?(\d+)(?:$|[^0-9])|(\d+|` + cnNum + `)\s?(?:张|块)?卡`)
-	reHours   = regexp.MustCompile(`(\d+(?:\.\d+)?|` + cnNum + `)\s?(?:h|hrs?|hours?|小时|个小时|卡时|机时)(?:\s?(?:/|每|per\s)\s?(?:月|month|mo))?(?:$|[^a-z])`)
-	reMonthly = regexp.MustCompile(`(?:每月|一个月|每个月|月均|per month|a month|/月|/month)`)
-	rePercent = regexp.MustCompile(`(\d+(?:\.\d+)?)\s?%|([一二三四五六七八九十])成`)
-	reTokens  = regexp.MustCompile(`(\d+(?:\.\d+)?\s?[kmb万亿]?)\s?(?:tokens?|token|词元)`)
-	reSamples = regexp.MustCompile(`(\d+(?:\.\d+)?\s?[km万]?)\s?(?:samples?|examples?|条(?:样本|数据)?|个样本|rows?)`)
-	reEpochs  = regexp.MustCompile(`(\d+(?:\.\d+)?|` + cnNum + `)\s?(?:epochs?|轮|个epoch|遍)`)
-	reKV      = regexp.MustCompile(`([a-z_]+)\s?=\s?([^\s,;]+)`)
-	reMoney   = regexp.MustCompile(`^(?:(¥|\$|rmb|cny|usd|us\$))?(-?\d+(?:\.\d+)?)(k|万)?(¥|\$|元|块钱|块|rmb|cny|usd|美元|美金|刀)?(?:/(?:h|hr|hour|小时|时|卡时))?$`)
-	reSpace   = regexp.MustCompile(`\s+`)
+	reCommaKey = regexp.MustCompile(`,(\s*[a-z_]+\s?=)`)
+	reKV       = gated(regexp.MustCompile(`(?:^|[^a-z0-9_])([a-z_]+)\s?=\s?([^\s;]+)`), false, "=")
+
+	reMoE        = gated(regexp.MustCompile(`(\d+)\s?x\s?`+num+`\s?b(?P<end>$|[^a-z0-9])`), true, "x")
+	reSaturated  = gated(regexp.MustCompile(`天天跑满|一直跑满|跑满|满载|满负荷|24\s?(?:小时|h)\s?(?:不停|不间断|运行|开着|跑)|全天候|7\s?[x*]\s?24|24\s?/\s?7|24x7|around the clock|full load|flat out|全年无休|不停机`), false, "满", "24", "全天", "around the clock", "full load", "flat out", "不停", "7x24", "7*24", "7 x 24")
+	reRate       = gated(regexp.MustCompile(`(?:资金成本|资本成本|机会成本|利率|年化|cost of capital|interest rate|interest|discount rate)\s?(?:按|是|为|=|:|of|at|约)?\s?`+num+`\s?%`), true, "成本", "利率", "年化", "capital", "interest", "discount rate")
+	reMFU        = gated(regexp.MustCompile(`mfu\s?(?:按|是|为|=|:|of|at|约)?\s?`+num+`\s?(%)?|`+num+`\s?%\s?(?:的\s?)?mfu`), true, "mfu")
+	reFX         = gated(regexp.MustCompile(`(?:汇率|fx|exchange rate)\s?(?:按|是|为|=|:|of|at|约)?\s?`+num), true, "汇率", "fx", "exchange rate")
+	rePUE        = gated(regexp.MustCompile(`pue\s?(?:按|是|为|=|:|of|at|约)?\s?`+num), true, "pue")
+	reWatts      = gated(regexp.MustCompile(num+`\s?(?:瓦|watts?\b|w\b)`), true, "瓦", "watt", "w")
+	reWattsCue   = regexp.MustCompile(`功耗|power draw|tdp|draws?|瓦|watts?`)
+	reTPS        = gated(regexp.MustCompile(num+`\s?(k)?\s?(?:tokens?|tok|t)\s?(?:/\s?s(?:ec)?\b|per second|每秒|/秒)|`+num+`\s?tps\b|tps\s?(?:=|:|of|at)?\s?`+num+`|每秒\s?`+num+`\s?(?:个\s?)?tokens?|吞吐\s?(?:按|是|为|:)?\s?`+num), true, "/s", "per second", "每秒", "/秒", "tps", "吞吐")
+	reSampleTok  = gated(regexp.MustCompile(`每条(?:样本|数据)?\s?(?:平均|大约|约)?\s?`+num+`\s?(k)?\s?(?:个\s?)?(?:tokens?|词元)|`+num+`\s?(k)?\s?tokens?\s?(?:per|/|each|every)\s?(?:sample|example|row)`), true, "每条", "per", "each", "every", "/")
+	reTokens     = gated(regexp.MustCompile(num+`\s?(万亿|千万|百万|亿|万|[kmbt])?\s?(?:个\s?)?(?:tokens?|词元)`), true, "token", "词元")
+	reSamples    = gated(regexp.MustCompile(num+`\s?(千|万|[kmw])?\s?(?:个\s?)?(?:samples?|examples?|rows?|instances?|条(?:样本|数据|训练数据)?|个样本|样本)`), true, "sample", "example", "row", "instance", "条", "样本")
+	reEpochs     = gated(regexp.MustCompile(num+`\s?(?:个\s?)?(?:epochs?|轮|遍)|epochs?\s?(?:=|:)?\s?`+num), true, "epoch", "轮", "遍")
+	reGPUHours   = gated(regexp.MustCompile(num+`\s?(千|万|k)?\s?(?:个\s?)?(?:卡时|卡小时|gpu\s?小时|gpu[-\s]?hours?|gpu[-\s]?hrs?|gpu·h|card[-\s]?hours?)`), true, "卡时", "卡小时", "gpu", "card")
+	hourUnit     = `(?:个\s?)?(?:小时|钟头|hours?\b|hrs?\b|h\b)`
+	reHoursPer   = gated(regexp.MustCompile(`(每月|每个月|一个月|月均|每月大概|per month|a month|each month|monthly|每天|一天|每日|日均|per day|a day|each day|daily|每周|一周|per week|a week|weekly|每年|一年|per year|a year|yearly)[^0-9]{0,12}?`+num+`\s?`+hourUnit), true, "h", "小时", "钟头")
+	reHoursPost  = gated(regexp.MustCompile(num+`\s?`+hourUnit+`\s?(/\s?月|/\s?month|/\s?mo\b|每月|一个月|a month|per month|/\s?天|/\s?day|每天|一天|a day|per day|/\s?周|/\s?week|每周|a week|per week|/\s?年|/\s?year|每年|一年|a year|per year)`), true, "h", "小时", "钟头")
+	reDays       = gated(regexp.MustCompile(`(跑|训练|跑了|用了|租|租了|租用|for)\s?`+num+`\s?(?:个\s?)?(?:天|days?\b)`), true, "天", "day")
+	reHours      = gated(regexp.MustCompile(num+`\s?`+hourUnit), true, "h", "小时", "钟头")
+	reArch       = gated(regexp.MustCompile(`(llama|qwen|mistral)\s?-?\s?(\d+(?:\.\d+)?)?\s?-?\s?`+num+`\s?b`), true, "llama", "qwen", "mistral")
+	reParams     = gated(regexp.MustCompile(num+`\s?b(?:\s?(?:参数|模型|params?|parameters?))?(?P<end>$|[^a-z0-9])`), true, "b")
+	reParamsYi   = gated(regexp.MustCompile(num+`\s?(万)?亿(?:个)?(?:参数)?`), true, "亿")
+	reParamsBn   = gated(regexp.MustCompile(num+`\s?billion(?:\s?param(?:eter)?s?)?`), true, "billion")
+	reNegParams  = gated(regexp.MustCompile(`(?:^|\s)-`+num+`\s?b\b`), true, "-")
+	reContextK   = gated(regexp.MustCompile(num+`\s?k\s?(?:的\s?)?(?:上下文|context|ctx|长度|序列|tokens? context|window)`), true, "k")
+	reContextKey = gated(regexp.MustCompile(`(?:上下文长度|上下文|context length|context|ctx|序列长度|seq(?:uence)?[\s_]?len(?:gth)?|max[\s_]?len|cutoff[\s_]?len|长度)\s?(?:是|为|=|:|of|at|到|开到)?\s?`+num+`\s?(k)?`), true, "上下文", "context", "ctx", "序列", "seq", "len", "长度")
+	reBareK      = gated(regexp.MustCompile(`(?P<pre>^|[^a-z0-9.$¥])(1|2|4|8|16|32|64|128|256)k(?P<end>$|[^a-z0-9])`), true, "k")
+	reBatch      = gated(regexp.MustCompile(`(?:batch[\s_]?size|batch|bs|批大小|批次大小|批量大小|批次|批量)\s?(?:是|为|=|:|of|开到)?\s?(\d+)`), true, "batch", "bs", "批")
+	reConc       = gated(regexp.MustCompile(`(\d+)\s?(?:路|个)?\s?并发|并发(?:数|量|用户)?\s?(?:是|为|=|:|到|大概|约)?\s?(\d+)|(\d+)\s?(?:concurrent|simultaneous|parallel)(?:\s?(?:users?|requests?|sessions?|streams?))?|(\d+)\s?users\b|同时\s?(\d+)\s?(?:个)?\s?(?:人|用户|请求)`), true, "并发", "concurrent", "simultaneous", "parallel", "users", "同时")
+	reRank       = gated(regexp.MustCompile(`(?:rank|秩)\s?(?:是|为|=|:)?\s?(\d+)`), true, "rank", "秩")
+	reGCOff      = regexp.MustCompile(`(?:关掉|关闭|不开|不用|禁用|去掉|without|no|disable|turn off)\s?(?:梯度检查点|gradient checkpointing|grad(?:ient)? ckpt|gc)|(?:梯度检查点|gradient checkpointing|gc)\s?(?:关|off|关掉|关闭)`)
+	reGCOn       = regexp.MustCompile(`(?:开启|打开|开|用|with|enable)\s?(?:梯度检查点|gradient checkpointing)`)
+	reOptim8     = regexp.MustCompile(`adamw?[\s_-]?8[\s_-]?bit|8[\s_-]?bit\s?adamw?|paged[\s_-]?adamw`)
+	reOptim      = regexp.MustCompile(`\badamw?\b`)
+	reBits       = gated(regexp.MustCompile(`(?P<pre>^|[^a-z0-9])(?:(?:int|fp|bf)?(4|8|16)\s?(?:-?bits?|位|比特)|(?:int|fp|bf|nf)(4|8|16)|(awq|gptq|半精度))(?P<end>$|[^a-z0-9])`), false, "bit", "位", "比特", "int", "fp", "bf", "nf", "awq", "gptq", "半精度")
+	reCardsX     = gated(regexp.MustCompile(`(\d+)\s?[x*]\s?[§¶]|[§¶]\s*[x*]\s?(\d+)\b|(\d+)\s?(?:张|块|片)\s?(?:卡|显卡|gpu|[§¶])|[§¶]\s*(\d+)\s?(?:张|块|片)|(\d+)\s?台\s?(\d+)\s?卡|(\d+)\s?卡|(\d+)\s?(?:gpus?|cards?|nodes? of)\b|(\d+)\s?§|(?:single|one)\s?[§¶]`), false, "§", "¶", "卡", "张", "块", "片", "台", "gpu", "card", "node")
+	rePercent    = gated(regexp.MustCompile(num+`\s?%|(\d+)\s?成|(一半|\bhalf\b)`), false, "%", "成", "一半", "half")
+	rePercentNeg = regexp.MustCompile(`(?:省|便宜|折扣|优惠|打折|降|涨|跌|off|save|saving|discount|cheaper|more|less|drop|rise|up|down)\s?(?:了|约|大概|about|by)?\s?$`)
+	reVRAM       = gated(regexp.MustCompile(`(?P<pre>^|[^a-z0-9.])`+num+`\s?(?:gb|gib|g)(?:\s?显存)?(?P<end>$|[^a-z0-9])|显存\s?(?:是|为|只有|有)?\s?`+num+`\s?(?:gb|g)\b`), true, "g")
+	reYears      = gated(regexp.MustCompile(num+`[\s-]?(?:个\s?)?(?:年|years?\b|yrs?\b|year)`), true, "年", "year", "yr")
+	reMonthFull  = gated(regexp.MustCompile(`\b(20\d\d)\s?[-/.年]\s?(\d{1,2})\s?月?`), true, "20")
+	reMonthNum   = regexp.MustCompile(`(?:^|[^0-9])(\d{1,2})\s?月(?:份)?`)
+	reMonthName  = regexp.MustCompile(`\b(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b`)
+	reProject    = gated(regexp.MustCompile(`(?:项目|\bproject\b|\bproj\b)\s?(?:[:：]|是|为|叫)?\s?([a-z0-9][a-z0-9_\-.]*)|(?:项目|\bproject\b)\s?(?:[:：]|是|为|叫|\s)\s?(\p{Han}{1,10})|记到\s?([a-z0-9_\-.]+|\p{Han}{1,8}?)\s?(?:项目|下|$|[,.;!])`), false, "项目", "proj", "记到")
+	reSpendID    = regexp.MustCompile(`(?:delete|remove|rm|删除|删掉|删)\s?(?:记录|entry|条|id)?\s?#?([a-z0-9][a-z0-9_\-]{2,})`)
+	reCurrencyQ  = regexp.MustCompile(`(?:用|换算成|换成|折合|按|以)\s?(美元|美金|人民币|rmb|usd|dollars?)\s?(?:算|计算|计|显示|报价|来算)?|\bin\s(usd|dollars|us dollars|rmb|cny|yuan|renminbi)\b`)
 )
 
-// keyAliases maps the key= spellings users type to slot names.
-var keyAliases = map[string]string{
-	"bs": "batch", "batch": "batch", "batch_size": "batch", "mbs": "batch",
-	"seq": "seq", "seq_len": "seq", "seqlen": "seq", "ctx": "seq", "context": "seq", "len": "seq", "max_len": "seq", "cutoff_len": "seq",
-	"conc": "conc", "concurrency": "conc", "concurrent": "conc", "users": "conc",
-	"gpu": "gpu", "card": "gpu", "gpus": "gpu",
-	"bits": "bits", "bit": "bits", "quant": "bits",
-	"rank": "rank", "r": "rank", "lora_rank": "rank",
-	"gc": "gc", "checkpointing": "gc", "grad_ckpt": "gc",
-	"optim": "optim", "optimizer": "optim", "opt": "optim",
-	"arch": "arch", "model": "arch",
-	"price": "price", "rent": "rent", "monthly": "monthly", "budget": "budget",
-	"tps": "tps", "mfu": "mfu", "fx": "fx", "years": "years", "year": "years",
-	"util": "util", "utilization": "util", "utilisation": "util",
-	"watts": "watts", "watt": "watts", "w": "watts", "pue": "pue", "power": "power", "electricity": "power",
-	"ops": "ops", "rate": "rate", "hours": "hours", "h": "hours",
-	"tokens": "tokens", "samples": "samples", "epochs": "epochs", "sample_tokens": "sample_tokens", "tokens_per_sample": "sample_tokens",
-	"cards": "cards", "n": "cards", "count": "cards",
-	"platform": "platform", "on": "platform", "currency": "currency", "cur": "currency",
-	"project": "project", "proj": "project", "month": "month", "workload": "workload",
+var monthNames = map[string]string{
+	"january": "01", "jan": "01", "february": "02", "feb": "02", "march": "03", "mar": "03",
+	"april": "04", "apr": "04", "may": "05", "june": "06", "jun": "06", "july": "07", "jul": "07",
+	"august": "08", "aug": "08", "september": "09", "sep": "09", "sept": "09", "october": "10",
+	"oct": "10", "november": "11", "nov": "11", "december": "12", "dec": "12",
 }
 
-// kvHints shows the right form for each key.
-var kvHints = map[string]string{
-	"batch": "bs=8", "seq": "seq=4096 or ctx=32k", "conc": "conc=50", "bits": "bits=4", "rank": "rank=64",
-	"gc": "gc=off", "optim": "optim=adamw8bit", "price": "price=1.8 or price=2.5usd", "rent": "rent=2.5usd",
-	"monthly": "monthly=900", "budget": "budget=5000", "tps": "tps=3500", "mfu": "mfu=0.4 or mfu=40%", "fx": "fx=7.2",
-	"years": "years=3", "util": "util=70%", "watts": "watts=700", "pue": "pue=1.4", "power": "power=1.0",
-	"ops": "ops=20000", "rate": "rate=5%", "hours": "hours=200", "tokens": "tokens=100M", "samples": "samples=50k",
-	"epochs": "epochs=2", "cards": "cards=8", "gpu": "gpu=h100", "platform": "platform=autodl", "sample_tokens": "sample_tokens=1024",
+// features are what a message says, before the intent is known. finish
+// turns them into Slots for one intent.
+type features struct {
+	s          Slots
+	money      []moneyHit
+	kvSet      map[string]bool // keys given as key=value
+	weakMethod bool            // method came from "deploy"/"部署" alone
+	bareHours  bool            // Hours came without a per-period word
+	billing    string
+	persona    string
+	topic      string
+	workload   string
+	month      string
+	project    string
+	id         string
+	saturated  bool
+	gpuCount   int // GPU mentions, counting repeats
+	lang       string
+	cueText    string // the text with settings and names taken out, for the router
+	rest       string // what no pass consumed
+	probs      []Problem
 }
 
-// ParseMoney reads "1.8", "¥1.8", "2.5usd", "$2.5/h", "1.2元", "25k", "1.6万".
-func ParseMoney(s string) (Money, bool) {
-	s = strings.ToLower(strings.TrimSpace(strings.ReplaceAll(s, ",", "")))
-	s = strings.TrimSuffix(strings.TrimSuffix(s, "/月"), "/month")
-	m := reMoney.FindStringSubmatch(s)
-	if m == nil {
-		return Money{}, false
-	}
-	v, err := strconv.ParseFloat(m[2], 64)
-	if err != nil {
-		return Money{}, false
-	}
-	switch m[3] {
-	case "k":
-		v *= 1e3
-	case "万":
-		v *= 1e4
-	}
-	cur := ""
-	for _, c := range []string{m[1], m[4]} {
-		switch c {
-		case "¥", "元", "块", "块钱", "rmb", "cny":
-			cur = "CNY"
-		case "$", "usd", "us$", "美元", "美金", "刀":
-			cur = "USD"
-		}
-	}
-	return Money{Amount: v, Currency: cur}, true
-}
-
-// ParseFraction reads "70%", "0.7", "七成" as 0.7.
-func ParseFraction(s string) (float64, bool) {
-	s = strings.TrimSpace(s)
-	if strings.HasSuffix(s, "%") {
-		v, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
-		return v / 100, err == nil
-	}
-	if strings.HasSuffix(s, "成") {
-		v, ok := cnNumber(strings.TrimSuffix(s, "成"))
-		return v / 10, ok
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return 0, false
-	}
-	if v > 1 { // "util=70" means 70 %
-		v /= 100
-	}
-	return v, true
-}
-
-// extractor reads slots from cleaned, lower-cased text.
+// extractor reads slots from text.
 type extractor struct {
 	gpus, platforms nameMatcher
+	archs           map[string]bool
 }
 
-// extract fills slots from text. It never guesses the intent.
-func (x extractor) extract(text string) (Slots, []Problem) {
-	var s Slots
-	var probs []Problem
-	bad := func(field, reason, hint string) {
-		probs = append(probs, Problem{Field: field, Reason: reason, Hint: hint})
+func newExtractor(kb *knowledge.Base) extractor {
+	x := extractor{gpus: newGPUMatcher(kb), platforms: newPlatformMatcher(kb), archs: map[string]bool{}}
+	for _, a := range kb.Archs {
+		x.archs[a.ID] = true
 	}
-	lower := strings.ToLower(text)
+	return x
+}
 
-	// key=value pairs first; they win over loose mentions.
-	rest := reKV.ReplaceAllStringFunc(lower, func(kv string) string {
-		m := reKV.FindStringSubmatch(kv)
-		key, ok := keyAliases[m[1]]
-		if !ok {
-			bad(m[1], fmt.Sprintf("unknown setting %q", m[1]), "settings look like bs=8, seq=4096, gpu=h100, price=1.8")
-			return " "
+// extract reads every slot it can from cleaned text. It never decides the
+// intent; slash says whether unknown key=value settings are errors.
+func (x extractor) extract(cleaned string, slash bool) features {
+	f := features{kvSet: map[string]bool{}}
+	t := &text{s: arabize(strings.ToLower(cleaned))}
+	t.digits = strings.ContainsAny(t.s, "0123456789")
+	x.keyValues(t, &f, slash)
+	x.names(t, &f)
+	f.lang = langOf(t.s, slash)
+	f.cueText = t.s
+	f.money = scanMoney(t)
+	x.rates(t, &f)
+	x.volumes(t, &f)
+	x.hours(t, &f)
+	x.model(t, &f)
+	x.shape(t, &f)
+	x.cards(t, &f)
+	x.fractions(t, &f)
+	x.misc(t, &f)
+	x.words(t, &f)
+	f.rest = t.s
+	return f
+}
+
+// names marks cards and blanks platforms.
+func (x extractor) names(t *text, f *features) {
+	gh := x.gpus.find(t.s)
+	f.gpuCount = len(gh)
+	for _, id := range ids(gh) {
+		if !contains(f.s.GPUs, id) {
+			f.s.GPUs = append(f.s.GPUs, id)
 		}
-		if !x.setKV(&s, key, m[2]) {
-			bad(key, fmt.Sprintf("cannot read %s=%s", m[1], m[2]), kvHints[key])
+	}
+	spans, marks := make([][2]int, 0, len(gh)), make([]string, 0, len(gh))
+	for _, h := range gh {
+		m := markAlpha
+		if h.digitLed {
+			m = markDigit
 		}
-		return " "
+		spans, marks = append(spans, [2]int{h.start, h.end}), append(marks, m)
+	}
+	t.apply(spans, marks)
+	ph := x.platforms.find(t.s)
+	spans = spans[:0]
+	for _, h := range ph {
+		start := h.start
+		if start > 0 && t.s[start-1] == '@' {
+			start--
+		}
+		spans = append(spans, [2]int{start, h.end})
+	}
+	t.apply(spans, nil)
+	ps := ids(ph)
+	if f.s.Platform == "" && len(ps) > 0 {
+		f.s.Platform = ps[0]
+	}
+	for _, p := range ps {
+		if !contains(f.s.Platforms, p) && (len(f.s.Platforms) > 0 || p != f.s.Platform || len(ps) > 1) {
+			f.s.Platforms = append(f.s.Platforms, p)
+		}
+	}
+	if len(f.s.Platforms) == 1 {
+		f.s.Platforms = nil
+	}
+}
+
+// rates reads MFU, FX, PUE, cost of capital, watts, tokens/s and the
+// "always busy" phrases.
+func (x extractor) rates(t *text, f *features) {
+	s := &f.s
+	t.take(reSaturated, 0, func([]string, int) bool {
+		if s.Utilization == 0 {
+			s.Utilization, f.saturated = 1, true
+		}
+		return true
 	})
-
-	if s.ParamsB == 0 {
-		if m := reParams.FindStringSubmatch(rest); m != nil {
-			v, _ := strconv.ParseFloat(m[1], 64)
-			s.ParamsB = v
-			rest = strings.Replace(rest, m[0], " ", 1)
-		} else if m := reParamsYi.FindStringSubmatch(rest); m != nil {
-			v, ok := Number(m[1])
-			if ok {
-				if m[2] == "万" {
-					v *= 1e4
-				}
-				s.ParamsB = v / 10 // 亿 = 10⁸ = 0.1 B
-				rest = strings.Replace(rest, m[0], " ", 1)
+	t.first(reRate, 1, func(m []string, at int) bool {
+		if s.Rate != nil {
+			return false
+		}
+		v, _ := Number(m[1])
+		v /= 100
+		s.Rate = &v
+		return true
+	})
+	t.first(reMFU, 0, func(m []string, at int) bool {
+		if s.MFU != 0 {
+			return false
+		}
+		val := m[1] + m[2]
+		if m[3] != "" {
+			val = m[3] + "%"
+		}
+		v, ok := ParseFraction(val)
+		if !ok || v <= 0 || v > 1 {
+			return false
+		}
+		s.MFU = v
+		return true
+	})
+	t.first(reFX, 1, func(m []string, at int) bool {
+		v, _ := Number(m[1])
+		if s.FX != 0 || v <= 0 || v > 1000 {
+			return false
+		}
+		s.FX = v
+		return true
+	})
+	t.first(rePUE, 1, func(m []string, at int) bool {
+		v, _ := Number(m[1])
+		if s.PUE != 0 || v < 1 || v > 5 {
+			return false
+		}
+		s.PUE = v
+		return true
+	})
+	if s.Watts == nil && t.may(reWatts) && reWattsCue.MatchString(t.s) {
+		t.first(reWatts, 1, func(m []string, at int) bool {
+			v, _ := Number(m[1])
+			if v <= 0 || v > 100000 {
+				return false
 			}
-		}
-	}
-	if s.Method == "" {
-		s.Method = method(rest)
-	}
-	if s.Bits == 0 {
-		if m := reBits.FindStringSubmatch(rest); m != nil {
-			s.Bits, _ = strconv.Atoi(m[1] + m[2])
-		}
-	}
-	if s.SeqLen == 0 {
-		if m := reContext.FindStringSubmatch(rest); m != nil {
-			v, _ := strconv.ParseFloat(m[1]+m[2], 64)
-			s.SeqLen = int(v * 1024)
-		}
-	}
-	if s.Cards == 0 {
-		if m := reCards.FindStringSubmatch(rest); m != nil {
-			if v, ok := Number(m[1] + m[2] + m[3]); ok {
-				s.Cards = int(v)
-				rest = strings.Replace(rest, m[0], " ", 1)
-			}
-		}
-	}
-	if s.Tokens == 0 {
-		if m := reTokens.FindStringSubmatch(rest); m != nil {
-			s.Tokens, _ = Number(strings.ReplaceAll(m[1], " ", ""))
-		}
-	}
-	if s.Samples == 0 {
-		if m := reSamples.FindStringSubmatch(rest); m != nil {
-			s.Samples, _ = Number(strings.ReplaceAll(m[1], " ", ""))
-		}
-	}
-	if s.Epochs == 0 {
-		if m := reEpochs.FindStringSubmatch(rest); m != nil {
-			s.Epochs, _ = Number(m[1])
-		}
-	}
-	if s.HoursPerMonth == 0 && s.Hours == 0 {
-		if m := reHours.FindStringSubmatch(rest); m != nil {
-			if v, ok := Number(m[1]); ok {
-				s.Hours = v
-			}
-		}
-	}
-	if s.Utilization == 0 {
-		if m := rePercent.FindStringSubmatch(rest); m != nil {
-			if m[1] != "" {
-				v, _ := strconv.ParseFloat(m[1], 64)
-				s.Utilization = v / 100
-			} else if v, ok := cnNumber(m[2]); ok {
-				s.Utilization = v / 10
-			}
-		}
-	}
-	_ = reMonthly
-
-	words := strings.Fields(reSpace.ReplaceAllString(rest, " "))
-	for _, id := range x.gpus.find(words) {
-		if !contains(s.GPUs, id) {
-			s.GPUs = append(s.GPUs, id)
-		}
-	}
-	if s.Platform == "" {
-		if ps := x.platforms.find(trimAt(words)); len(ps) > 0 {
-			s.Platform = ps[0]
-		}
-	}
-	return s, probs
-}
-
-func trimAt(words []string) []string {
-	out := make([]string, len(words))
-	for i, w := range words {
-		out[i] = strings.TrimPrefix(w, "@")
-	}
-	return out
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
+			s.Watts = &v
 			return true
-		}
+		})
 	}
-	return false
+	t.first(reTPS, 0, func(m []string, at int) bool {
+		if s.TPS != 0 {
+			return false
+		}
+		v, ok := Number(m[1] + m[3] + m[4] + m[5] + m[6])
+		if m[2] == "k" {
+			v *= 1e3
+		}
+		if !ok || v <= 0 {
+			return false
+		}
+		s.TPS = v
+		return true
+	})
 }
 
-// method finds the training or serving method named in text.
-func method(t string) string {
-	has := func(words ...string) bool {
-		for _, w := range words {
-			if strings.Contains(t, w) {
-				return true
+// volumes reads tokens, samples, tokens per sample and epochs.
+func (x extractor) volumes(t *text, f *features) {
+	s := &f.s
+	t.first(reSampleTok, 0, func(m []string, at int) bool {
+		if s.SampleTokens != 0 {
+			return false
+		}
+		v, ok := Number(m[1] + m[2] + m[3] + m[4])
+		if !ok || v <= 0 {
+			return false
+		}
+		s.SampleTokens = v
+		return true
+	})
+	t.take(reTokens, 1, func(m []string, at int) bool {
+		if at > 0 {
+			before := strings.TrimRight(t.s[:at], " ")
+			if strings.HasSuffix(before, "每") || strings.HasSuffix(before, "per") || strings.HasSuffix(before, "/") || strings.HasSuffix(before, "$") {
+				return true // "每百万 token", "$/M tokens": a unit, not a volume
 			}
 		}
-		return false
+		if s.Tokens != 0 {
+			return false
+		}
+		v, ok := Number(m[1] + m[2])
+		if !ok || v <= 0 {
+			return false
+		}
+		s.Tokens = v
+		return true
+	})
+	t.first(reSamples, 1, func(m []string, at int) bool {
+		if s.Samples != 0 {
+			return false
+		}
+		v, ok := Number(m[1] + m[2])
+		if !ok || v <= 0 {
+			return false
+		}
+		s.Samples = v
+		return true
+	})
+	t.first(reEpochs, 0, func(m []string, at int) bool {
+		if s.Epochs != 0 {
+			return false
+		}
+		v, ok := Number(m[1] + m[2])
+		if !ok || v <= 0 || v > 1000 {
+			return false
+		}
+		s.Epochs = v
+		return true
+	})
+}
+
+// hours reads card-hours, hours per period and job hours.
+func (x extractor) hours(t *text, f *features) {
+	s := &f.s
+	t.first(reGPUHours, 1, func(m []string, at int) bool {
+		v, ok := Number(m[1] + m[2])
+		if !ok || v <= 0 || s.GPUHours != 0 {
+			return false
+		}
+		s.GPUHours = v
+		return true
+	})
+	perPeriod := func(period, value string) bool {
+		v, ok := Number(value)
+		if !ok || v <= 0 || s.HoursPerMonth != 0 {
+			return false
+		}
+		switch {
+		case containsAny(period, "天", "日", "day", "daily"):
+			s.HoursPerMonth = v * 30
+			f.note(fmt.Sprintf("%s h/day read as %s h/month (30 days)", trim(v), trim(v*30)))
+		case containsAny(period, "周", "week"):
+			s.HoursPerMonth = v * 52 / 12
+			f.note(fmt.Sprintf("%s h/week read as %s h/month (52/12 weeks)", trim(v), trim(v*52/12)))
+		case containsAny(period, "年", "year"):
+			s.HoursPerMonth = v / 12
+			f.note(fmt.Sprintf("%s h/year read as %s h/month", trim(v), trim(v/12)))
+		default:
+			s.HoursPerMonth = v
+		}
+		return true
 	}
-	switch {
-	case has("qlora", "q-lora"):
-		return "qlora"
-	case has("lora"):
-		return "lora"
-	case has("freeze", "冻结"):
-		return "freeze"
-	case has("full", "全参", "全量", "全参数", "sft全"):
-		return "full"
-	case has("inference", "infer", "serve", "serving", "推理", "部署", "deploy", "vllm"):
-		return "inference"
+	t.first(reHoursPost, 1, func(m []string, at int) bool { return perPeriod(m[2], m[1]) })
+	t.first(reHoursPer, 2, func(m []string, at int) bool { return perPeriod(m[1], m[2]) })
+	t.first(reDays, 2, func(m []string, at int) bool {
+		before := t.s[:at]
+		if s.Hours != 0 || containsAny(before[max(0, len(before)-9):], "近", "过去", "最近", "last", "past") {
+			return false
+		}
+		v, ok := Number(m[2])
+		if !ok || v <= 0 {
+			return false
+		}
+		s.Hours = v * 24
+		f.note(fmt.Sprintf("%s days read as %s hours", trim(v), trim(v*24)))
+		return true
+	})
+	t.first(reHours, 1, func(m []string, at int) bool {
+		v, ok := Number(m[1])
+		if !ok || v <= 0 || s.Hours != 0 {
+			return false
+		}
+		s.Hours, f.bareHours = v, true
+		return true
+	})
+}
+
+// model reads the model: size, reference architecture, method words.
+func (x extractor) model(t *text, f *features) {
+	s := &f.s
+	t.first(reNegParams, 0, func(m []string, at int) bool {
+		if s.ParamsB != 0 {
+			return false
+		}
+		f.probs = append(f.probs, Problem{Field: "params_b", Reason: "a model size must be positive, got -" + m[1] + "b", Hint: "13b, 70B, 130亿"})
+		return true
+	})
+	if s.Arch == "" {
+		for _, m := range reArch.FindAllStringSubmatch(t.s, -1) {
+			if id := x.arch(m[1], m[2], m[3]); id != "" {
+				s.Arch = id
+				break
+			}
+		}
+	}
+	t.first(reMoE, 1, func(m []string, at int) bool {
+		n, _ := Number(m[1])
+		e, _ := Number(m[2])
+		if s.ParamsB != 0 || n <= 0 || e <= 0 {
+			return false
+		}
+		s.ParamsB = n * e
+		f.note(fmt.Sprintf("%sx%sb read as %s B parameters in total (mixture of experts; shared layers make the true total a little lower)", m[1], m[2], trim(n*e)))
+		return true
+	})
+	t.first(reParams, 1, func(m []string, at int) bool {
+		v, ok := Number(m[1])
+		if !ok || v <= 0 || s.ParamsB != 0 {
+			return false
+		}
+		s.ParamsB = v
+		return true
+	})
+	t.first(reParamsYi, 1, func(m []string, at int) bool {
+		v, ok := Number(m[1])
+		if !ok || v <= 0 || s.ParamsB != 0 {
+			return false
+		}
+		if m[2] == "万" {
+			v *= 1e4
+		}
+		s.ParamsB = v / 10 // 亿 = 10⁸ = 0.1 B
+		return true
+	})
+	t.first(reParamsBn, 1, func(m []string, at int) bool {
+		v, ok := Number(m[1])
+		if !ok || v <= 0 || s.ParamsB != 0 {
+			return false
+		}
+		s.ParamsB = v
+		return true
+	})
+}
+
+// arch maps "llama 3 70b", "qwen2.5-72b", "mistral-7b" to a reference
+// architecture id the knowledge base has.
+func (x extractor) arch(family, version, size string) string {
+	var id string
+	switch family {
+	case "llama":
+		id = "llama-" + version + "-" + size + "b"
+	case "qwen":
+		id = "qwen" + version + "-" + size + "b"
+	case "mistral":
+		id = "mistral-" + size + "b"
+		if version != "" {
+			id = "mistral-" + version + "b"
+		}
+	}
+	if x.archs[id] {
+		return id
 	}
 	return ""
 }
 
-// setKV stores one key=value; false when the value cannot be read.
-func (x extractor) setKV(s *Slots, key, val string) bool {
-	num := func() (float64, bool) { return Number(val) }
-	intv := func(dst *int) bool {
-		v, ok := num()
-		if !ok || v != float64(int(v)) {
-			return false
+// shape reads context, batch, concurrency, rank, checkpointing, optimizer
+// and bits.
+func (x extractor) shape(t *text, f *features) {
+	s := &f.s
+	seq := func(v float64, k bool) bool {
+		if k {
+			v *= 1024
 		}
-		*dst = int(v)
-		return true
-	}
-	money := func(dst **Money) bool {
-		m, ok := ParseMoney(val)
-		if ok {
-			*dst = &m
-		}
-		return ok
-	}
-	switch key {
-	case "batch":
-		return intv(&s.Batch)
-	case "seq":
-		v, ok := num()
-		if ok && strings.HasSuffix(strings.ToLower(val), "k") {
-			v = v / 1000 * 1024 // 32k context means 32768 tokens
-		}
-		if !ok || v != float64(int(v)) {
+		if s.SeqLen != 0 || v < 16 || v > 1<<22 || v != math.Trunc(v) {
 			return false
 		}
 		s.SeqLen = int(v)
 		return true
-	case "conc":
-		return intv(&s.Concurrency)
-	case "bits":
-		return intv(&s.Bits)
-	case "rank":
-		return intv(&s.LoRARank)
-	case "cards":
-		return intv(&s.Cards)
-	case "gc":
-		switch val {
-		case "on", "true", "1", "yes", "开":
-			s.GC = "on"
-		case "off", "false", "0", "no", "关":
-			s.GC = "off"
-		default:
-			return false
-		}
-		return true
-	case "optim":
-		switch strings.ReplaceAll(val, "-", "") {
-		case "adamw", "adam":
-			s.Optimizer = "adamw"
-		case "adamw8bit", "adam8bit", "8bit", "bnb8bit":
-			s.Optimizer = "adamw8bit"
-		default:
-			return false
-		}
-		return true
-	case "arch":
-		s.Arch = val
-		return true
-	case "gpu":
-		for _, part := range strings.Split(val, "/") {
-			ids := x.gpus.find([]string{part})
-			if len(ids) == 0 {
+	}
+	t.first(reContextK, 1, func(m []string, at int) bool { v, _ := Number(m[1]); return seq(v, true) })
+	t.first(reContextKey, 1, func(m []string, at int) bool { v, _ := Number(m[1]); return seq(v, m[2] != "") })
+	t.first(reBareK, 2, func(m []string, at int) bool { v, _ := Number(m[2]); return seq(v, true) })
+	intSlot := func(dst *int, limit int) func(m []string, at int) bool {
+		return func(m []string, _ int) bool {
+			if *dst != 0 {
 				return false
 			}
-			s.GPUs = append(s.GPUs, ids...)
+			v, err := strconv.Atoi(strings.Join(m[1:], ""))
+			if err != nil || v <= 0 || v > limit {
+				return false
+			}
+			*dst = v
+			return true
 		}
-		return true
-	case "platform":
-		ids := x.platforms.find([]string{strings.TrimPrefix(val, "@")})
-		if len(ids) == 0 {
-			return false
-		}
-		s.Platform = ids[0]
-		return true
-	case "price":
-		return money(&s.Price)
-	case "rent":
-		return money(&s.Rent)
-	case "monthly":
-		return money(&s.Monthly)
-	case "budget":
-		return money(&s.Budget)
-	case "power":
-		return money(&s.Power)
-	case "ops":
-		return money(&s.Ops)
-	case "tps":
-		v, ok := num()
-		s.TPS = v
-		return ok
-	case "mfu":
-		v, ok := ParseFraction(val)
-		s.MFU = v
-		return ok
-	case "util":
-		v, ok := ParseFraction(val)
-		s.Utilization = v
-		return ok
-	case "rate":
-		v, ok := ParseFraction(val)
-		if ok {
-			s.Rate = &v
-		}
-		return ok
-	case "fx":
-		v, ok := num()
-		s.FX = v
-		return ok
-	case "years":
-		v, ok := num()
-		s.Years = v
-		return ok
-	case "watts":
-		v, ok := Number(strings.TrimSuffix(val, "w"))
-		if ok {
-			s.Watts = &v
-		}
-		return ok
-	case "pue":
-		v, ok := num()
-		s.PUE = v
-		return ok
-	case "hours":
-		v, ok := Number(strings.TrimSuffix(val, "h"))
-		s.Hours = v
-		return ok
-	case "tokens":
-		v, ok := num()
-		s.Tokens = v
-		return ok
-	case "samples":
-		v, ok := num()
-		s.Samples = v
-		return ok
-	case "sample_tokens":
-		v, ok := num()
-		s.SampleTokens = v
-		return ok
-	case "epochs":
-		v, ok := num()
-		s.Epochs = v
-		return ok
-	case "currency":
-		switch val {
-		case "cny", "rmb", "¥", "元", "人民币":
-			s.Currency = "CNY"
-		case "usd", "$", "美元":
-			s.Currency = "USD"
-		default:
-			return false
-		}
-		return true
-	case "project":
-		s.Project = val
-		return true
-	case "month":
-		s.Month = val
-		return true
-	case "workload":
-		s.Workload = val
-		return true
 	}
-	return false
+	t.first(reBatch, 1, intSlot(&s.Batch, 1<<16))
+	t.first(reConc, 0, intSlot(&s.Concurrency, 1<<20))
+	t.first(reRank, 1, intSlot(&s.LoRARank, 1<<16))
+	if s.GC == "" {
+		if reGCOff.MatchString(t.s) {
+			s.GC = "off"
+		} else if reGCOn.MatchString(t.s) {
+			s.GC = "on"
+		}
+	}
+	if s.Optimizer == "" {
+		if reOptim8.MatchString(t.s) {
+			s.Optimizer = "adamw8bit"
+		} else if reOptim.MatchString(t.s) {
+			s.Optimizer = "adamw"
+		}
+	}
+	t.first(reBits, 0, func(m []string, at int) bool {
+		if s.Bits != 0 {
+			return false
+		}
+		switch {
+		case m[4] == "半精度":
+			s.Bits = 16
+		case m[4] != "":
+			s.Bits = 4 // AWQ and GPTQ checkpoints are 4-bit
+		default:
+			s.Bits, _ = strconv.Atoi(m[2] + m[3])
+		}
+		return true
+	})
 }
+
+// cards reads how many cards: "8x h100", "h100 x2", "8张卡", "两台8卡",
+// "8 gpus", "two h100s", "a single 4090".
+func (x extractor) cards(t *text, f *features) {
+	s := &f.s
+	t.first(reCardsX, 0, func(m []string, at int) bool {
+		if s.Cards != 0 {
+			return false
+		}
+		n := 0
+		switch {
+		case m[5] != "" && m[6] != "":
+			a, _ := strconv.Atoi(m[5])
+			b, _ := strconv.Atoi(m[6])
+			n = a * b
+		case strings.HasPrefix(m[0], "single") || strings.HasPrefix(m[0], "one"):
+			n = 1
+		default:
+			n, _ = strconv.Atoi(strings.Join(m[1:], ""))
+		}
+		if n <= 0 || n > 100000 {
+			return false
+		}
+		s.Cards = n
+		return true
+	})
+}
+
+// fractions reads utilisation from percentages, 成 and "half".
+func (x extractor) fractions(t *text, f *features) {
+	s := &f.s
+	t.take(rePercent, 0, func(m []string, at int) bool {
+		if rePercentNeg.MatchString(t.s[max(0, at-12):at]) {
+			return true // "省 30%", "save 20%" is not utilisation
+		}
+		if s.Utilization != 0 {
+			return false
+		}
+		var v float64
+		switch {
+		case m[1] != "":
+			v, _ = Number(m[1])
+			v /= 100
+		case m[2] != "":
+			v, _ = Number(m[2])
+			v /= 10
+		default:
+			v = 0.5
+		}
+		if v <= 0 || v > 1 {
+			f.probs = append(f.probs, Problem{Field: "utilization", Reason: "utilisation must be between 0 and 100%, got " + m[0], Hint: "util=70% or 七成"})
+			return true
+		}
+		s.Utilization = v
+		return true
+	})
+}
+
+// misc reads VRAM, years, months, projects, ids and the answer currency.
+func (x extractor) misc(t *text, f *features) {
+	s := &f.s
+	t.first(reVRAM, 2, func(m []string, at int) bool {
+		v, ok := Number(m[2] + m[4])
+		if !ok || v < 2 || v > 1024 || s.VRAMGB != 0 {
+			return false
+		}
+		s.VRAMGB = v
+		return true
+	})
+	t.first(reYears, 1, func(m []string, at int) bool {
+		v, ok := Number(m[1])
+		after := strings.TrimLeft(t.s[at+len(m[0]):], " ")
+		if !ok || v <= 0 || v > 15 || s.Years != 0 || strings.HasPrefix(after, "前") || strings.HasPrefix(after, "ago") || strings.HasPrefix(after, "old") {
+			return false
+		}
+		s.Years = v
+		return true
+	})
+	// months, for the ledger
+	t.first(reMonthFull, 0, func(m []string, at int) bool {
+		mo, _ := strconv.Atoi(m[2])
+		if mo < 1 || mo > 12 {
+			return false
+		}
+		f.month = fmt.Sprintf("%s-%02d", m[1], mo)
+		return true
+	})
+	if f.month == "" {
+		if m := reMonthNum.FindStringSubmatch(t.s); m != nil {
+			if mo, _ := strconv.Atoi(m[1]); mo >= 1 && mo <= 12 {
+				f.month = fmt.Sprintf("%02d", mo)
+			}
+		}
+	}
+	if f.month == "" {
+		switch {
+		case containsAny(t.s, "上个月", "上月", "last month", "previous month", "last month's"):
+			f.month = "last"
+		case containsAny(t.s, "这个月", "本月", "当月", "this month", "current month"):
+			f.month = "this"
+		default:
+			if m := reMonthName.FindStringSubmatch(t.s); m != nil && (m[1] != "may" && m[1] != "mar" || strings.Contains(t.s, "spend")) {
+				f.month = monthNames[m[1]]
+			}
+		}
+	}
+	t.first(reProject, 0, func(m []string, at int) bool {
+		p := m[1] + m[2] + m[3]
+		if p == "" || containsAny(p, "的", "下面") {
+			return false
+		}
+		f.project = strings.TrimRight(p, ".-")
+		return true
+	})
+	if m := reSpendID.FindStringSubmatch(t.s); m != nil && strings.ContainsAny(m[1], "0123456789") {
+		f.id = m[1]
+	}
+	if m := reCurrencyQ.FindStringSubmatch(t.s); m != nil && s.Currency == "" {
+		s.Currency = currencyOf(map[string]string{"美元": "usd", "美金": "usd", "dollar": "usd", "dollars": "usd", "us dollars": "usd", "人民币": "rmb", "yuan": "rmb", "renminbi": "rmb"}[m[1]+m[2]], m[1]+m[2])
+	}
+}
+
+// words reads the slots that come from words rather than figures: method,
+// billing, persona, knowledge topic, workload.
+func (x extractor) words(t *text, f *features) {
+	s := &f.s
+	c := compact(t.s)
+	if s.Method == "" {
+		s.Method, f.weakMethod = method(t.s, c)
+	}
+	f.billing = billing(t.s, c)
+	f.persona = persona(t.s, c)
+	f.topic = topic(t.s, c)
+	f.workload = workload(t.s, c, s.Method)
+}
+
+func (f *features) note(n string) { f.s.Notes = append(f.s.Notes, n) }
+
+func trim(v float64) string { return strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64) }

@@ -1,0 +1,187 @@
+package parse
+
+import "fmt"
+
+// finish turns what a message says into the slots of one intent: money goes
+// to the slot the intent reads it as, hours become hours per month where the
+// intent means that, and intent-specific words (billing, persona, topic,
+// workload, month, project) are kept only where they mean something.
+func (f *features) finish(in Intent) Slots {
+	s := f.s
+	s.GPUs = append([]string(nil), f.s.GPUs...)
+	s.Notes = append([]string(nil), f.s.Notes...)
+	if f.weakMethod && s.ParamsB == 0 && s.Arch == "" {
+		s.Method = ""
+	}
+	keep := func(key string, dst *string, v string, ok bool) {
+		if !f.kvSet[key] && ok {
+			*dst = v
+		}
+	}
+	keep("billing", &s.Billing, f.billing, in == Spend || in == Price)
+	keep("persona", &s.Persona, f.persona, in == Recommend || in == Knowledge)
+	keep("workload", &s.Workload, f.workload, in == Recommend)
+	if in == Knowledge {
+		s.Topic = f.topic
+	}
+	if in == Spend {
+		keep("month", &s.Month, f.month, s.Month == "")
+		keep("project", &s.Project, f.project, s.Project == "")
+		keep("id", &s.ID, f.id, s.ID == "")
+	}
+	if in != Buy && !f.kvSet["years"] {
+		s.Years = 0
+	}
+	if (in == Monthly || in == Buy) && s.HoursPerMonth == 0 && s.Hours > 0 {
+		s.HoursPerMonth, s.Hours = s.Hours, 0
+		s.Notes = append(s.Notes, fmt.Sprintf("%s h read as hours per month", trim(s.HoursPerMonth)))
+	}
+	if f.saturated && s.Utilization == 1 && !f.kvSet["util"] {
+		s.Notes = append(s.Notes, "running flat out read as 100% utilisation")
+	}
+	quiet := in == Knowledge || in == Help || in == Unknown
+	if quiet && !f.kvSet["util"] {
+		s.Utilization = 0 // "SLA 99.9%" is not utilisation
+	}
+	if !quiet {
+		for _, h := range f.money {
+			f.assign(&s, in, h)
+		}
+	}
+	if in == Spend && s.Mode == "" {
+		s.Mode = spendMode(s, f.cueText)
+	}
+	s.Missing = missing(in, s)
+	return s
+}
+
+// assign puts one money figure in the slot the intent reads it as.
+func (f *features) assign(s *Slots, in Intent, h moneyHit) {
+	if h.weak && in != Buy && in != Monthly && in != Spend && in != Recommend {
+		return
+	}
+	m := h.m
+	put := func(dst **Money, what string) {
+		if *dst != nil {
+			s.Notes = append(s.Notes, fmt.Sprintf("ignored a second %s (%s)", what, trim(m.Amount)))
+			return
+		}
+		*dst = &m
+	}
+	kind := h.kind
+	if in != Spend && kind == kindSpent {
+		kind = kindBare
+	}
+	switch {
+	case kind == kindBudget:
+		put(&s.Budget, "budget")
+	case kind == kindPower:
+		put(&s.Power, "electricity price")
+	case kind == kindOps || kind == kindYearly && in == Buy:
+		put(&s.Ops, "operations cost")
+	case in == Spend:
+		if kind == kindHourly {
+			put(&s.Price, "hourly price")
+		} else {
+			put(&s.Amount, "amount")
+		}
+	case kind == kindMonthly:
+		put(&s.Monthly, "monthly price")
+	case kind == kindHourly:
+		if in == Buy {
+			put(&s.Rent, "hourly rent")
+		} else {
+			put(&s.Price, "hourly price")
+		}
+	case kind == kindPurchase:
+		put(&s.Price, "price")
+	default: // a bare figure: read by what the intent is about
+		switch in {
+		case Buy:
+			if m.Amount >= 1000 {
+				put(&s.Price, "purchase price")
+			} else {
+				put(&s.Rent, "hourly rent")
+				s.Notes = append(s.Notes, fmt.Sprintf("%s read as the hourly rent", trim(m.Amount)))
+			}
+		case Monthly:
+			if m.Amount > 50 {
+				put(&s.Monthly, "monthly price")
+			} else {
+				put(&s.Price, "hourly price")
+				s.Notes = append(s.Notes, fmt.Sprintf("%s read as the hourly price", trim(m.Amount)))
+			}
+		case Recommend, Cost, Fit:
+			put(&s.Budget, "budget")
+		default:
+			put(&s.Price, "price")
+		}
+	}
+}
+
+// missing names what an intent needs and the slots do not have, most
+// important first. "a|b" means either will do.
+func missing(in Intent, s Slots) []string {
+	var out []string
+	need := func(name string, have bool) {
+		if !have {
+			out = append(out, name)
+		}
+	}
+	model := s.ParamsB > 0 || s.Arch != ""
+	switch in {
+	case Fit:
+		need("params_b", model)
+	case Cost:
+		direct := s.GPUHours > 0 || s.Hours > 0
+		need("params_b", model || direct)
+		if model && !direct {
+			if s.Method == "inference" {
+				need("tokens", s.Tokens > 0)
+			} else {
+				need("tokens|samples", s.Tokens > 0 || s.Samples > 0)
+			}
+		}
+	case Monthly:
+		need("gpus", len(s.GPUs) > 0)
+		need("hours_per_month", s.HoursPerMonth > 0 || s.Utilization > 0)
+	case Buy:
+		need("gpus", len(s.GPUs) > 0)
+		need("utilization|hours_per_month", s.Utilization > 0 || s.HoursPerMonth > 0)
+	case Price:
+		need("gpus", len(s.GPUs) > 0)
+	case Compare:
+		need("gpus", len(s.GPUs) >= 2 || len(s.Platforms) >= 2)
+	case Recommend:
+		need("workload|params_b|budget", s.Workload != "" || model || s.Budget != nil)
+	case Spend:
+		switch s.Mode {
+		case "add":
+			need("gpus", len(s.GPUs) > 0)
+			need("amount|hours", s.Amount != nil || s.Hours > 0 || s.GPUHours > 0)
+		case "delete":
+			need("id", s.ID != "")
+		}
+	case Listen:
+		need("mode", s.Mode != "")
+	}
+	return out
+}
+
+// spendMode decides what a ledger message asks for.
+func spendMode(s Slots, t string) string {
+	c := compact(t)
+	switch {
+	case containsAny(c, "撤销", "撤回", "刚才那笔", "刚才记的", "上一笔", "最后一笔") || anyWord(t, "undo", "revert"):
+		return "undo"
+	case s.ID != "" && (containsAny(c, "删除", "删掉", "删") || anyWord(t, "delete", "remove", "rm")):
+		return "delete"
+	case containsAny(c, "记一笔", "记账", "报销", "记一下", "记到", "帮我记", "入账") || anyWord(t, "log", "record", "add"):
+		return "add"
+	case containsAny(c, "列一下", "列出", "明细", "流水", "记录") || anyWord(t, "list", "entries", "show entries"):
+		return "list"
+	case (s.Amount != nil || s.Hours > 0 && len(s.GPUs) > 0) && !containsAny(c, "多少", "吗") && !hasWord(t, "how much"):
+		return "add"
+	}
+	return "report"
+}

@@ -1,0 +1,259 @@
+package parse
+
+import (
+	"math"
+	"regexp"
+	"strings"
+)
+
+// Money in text. A figure counts as money when it carries a currency
+// ("¥75", "2.5usd", "75 块", "3 dollars"), a per-time unit ("1.8/h",
+// "1.9 一小时"), or follows a price word ("包月 1100", "预算 5000",
+// "电费 0.8"). A figure with only a magnitude ("1.6万", "200 万") is a weak
+// candidate that counts as money only for intents that talk about money
+// without units (buy, monthly, spend, recommend).
+const (
+	curPre  = `(us\$|\$|¥|rmb|cny|usd)`
+	numPart = `(\d+(?:\.\d+)?)`
+	magPart = `(万|千|k|w)?`
+	curPost = `(块钱|块|元|rmb|cny|usd|美元|美金|刀|dollars?|bucks|人民币|¥)?`
+	perPart = `((?:\s?/\s?|\s?每\s?|\s?一\s?|\s?per\s|\s?an?\s|\s?每个\s?)(?:个小时|小时|卡时|hours?\b|hrs?\b|hr\b|h\b|时|个月|月|months?\b|mo\b|年|years?\b|yr\b|kwh|度|天|days?\b))?`
+)
+
+var (
+	reMoney = regexp.MustCompile(curPre + `?\s?` + numPart + `\s?` + magPart + `\s?` + curPost + perPart)
+	// a bare number right after a price word: "包月 1100", "电费 0.8", "budget 5000"
+	reCueMoney = regexp.MustCompile(`(包月价格?|包月|月租|月费|月付|一个月|每个月|每月|per month|a month|按需|按量|按小时|每小时|一小时|小时价|时价|单价|价格|租金|租|预算|budget|电费|电价|运维|人工|买断|售价|整机|花了|共|总共|一共|合计|报销|price|rent|renting|costs?|paid|spent)` +
+		`(?:\s|是|为|:|=|要|大概|大约|约|按|at|of|is|一年|每年|一个月|每月|一小时|每小时|差不多)*` + numPart + `\s?` + magPart + `\s?` + curPost + perPart)
+	// anchored form for ParseMoney
+	reMoneyValue = regexp.MustCompile(`^` + curPre + `?\s?` + numPart + `\s?` + magPart + `\s?` + curPost + `\s?` + `(?:/\s?(?:h|hr|hour|小时|时|卡时|月|month|mo|年|year|kwh|度))?$`)
+	// what may not follow a money figure: it is a count of something else
+	reNotMoneyAfter = regexp.MustCompile(`^\s?(?:个|张|卡|显卡|条|小时|h\b|hours?|天|年|月|%|b\b|tokens?|samples?|epochs?|轮|遍|并发|路|人|users?|x\b|gpus?|cards?|台|参数|亿|w\b|瓦|watts?|tokens?/s|t/s)`)
+	// 块 is also the counter for cards: "10块4090", "两块卡"
+	reCardAfter = regexp.MustCompile(`^\s?(?:卡|显卡|gpu|rtx|[ahbl]\d|\d{4}|昇腾|910|§|¶)`)
+)
+
+// moneyKind is what a figure is for, from its unit or the words around it.
+type moneyKind int
+
+const (
+	kindBare     moneyKind = iota // no unit, no cue
+	kindHourly                    // per hour, or after 按需/price/rent
+	kindMonthly                   // per month, or after 包月/月租
+	kindYearly                    // per year
+	kindPower                     // per kWh, or after 电费
+	kindOps                       // after 运维/人工
+	kindBudget                    // after or before 预算/budget
+	kindPurchase                  // after 买断/售价/整机
+	kindSpent                     // after 花了/共/报销/spent
+)
+
+type moneyHit struct {
+	m     Money
+	kind  moneyKind
+	weak  bool // magnitude only: money only for some intents
+	start int
+}
+
+// ParseMoney reads one money value: "1.8", "¥1.8", "2.5usd", "$2.5/h",
+// "1.2元", "1.2元/时", "25k", "1.6万", "900/月". Negative amounts are
+// refused.
+func ParseMoney(s string) (Money, bool) {
+	s = strings.ToLower(strings.TrimSpace(strings.ReplaceAll(s, ",", "")))
+	s = strings.NewReplacer("￥", "¥", "＄", "$").Replace(s)
+	m := reMoneyValue.FindStringSubmatch(s)
+	if m == nil {
+		return Money{}, false
+	}
+	return moneyOf(m[1], m[2], m[3], m[4])
+}
+
+func moneyOf(pre, num, mag, post string) (Money, bool) {
+	v, ok := Number(num)
+	if !ok {
+		return Money{}, false
+	}
+	switch mag {
+	case "k":
+		v *= 1e3
+	case "万", "w":
+		v *= 1e4
+	case "千":
+		v *= 1e3
+	}
+	if math.IsInf(v, 0) || math.IsNaN(v) || v < 0 {
+		return Money{}, false
+	}
+	return Money{Amount: v, Currency: currencyOf(pre, post)}, true
+}
+
+func currencyOf(words ...string) string {
+	for _, c := range words {
+		switch c {
+		case "¥", "元", "块", "块钱", "rmb", "cny", "人民币":
+			return "CNY"
+		case "$", "us$", "usd", "美元", "美金", "刀", "dollar", "dollars", "bucks":
+			return "USD"
+		}
+	}
+	return ""
+}
+
+func perKind(per string) moneyKind {
+	per = strings.TrimSpace(per)
+	switch {
+	case per == "":
+		return kindBare
+	case strings.HasSuffix(per, "kwh") || strings.HasSuffix(per, "度"):
+		return kindPower
+	case strings.Contains(per, "月") || strings.Contains(per, "mo"):
+		return kindMonthly
+	case strings.Contains(per, "年") || strings.Contains(per, "y"):
+		return kindYearly
+	case strings.Contains(per, "天") || strings.Contains(per, "day"):
+		return kindBare
+	}
+	return kindHourly
+}
+
+// cueKind classifies a price word.
+func cueKind(cue string) moneyKind {
+	switch cue {
+	case "包月价格", "包月价", "包月", "月租", "月费", "月付", "一个月", "每个月", "每月", "per month", "a month":
+		return kindMonthly
+	case "按需", "按量", "按小时", "每小时", "一小时", "小时价", "时价", "单价", "price", "rent", "renting", "租金", "租":
+		return kindHourly
+	case "预算", "budget":
+		return kindBudget
+	case "电费", "电价":
+		return kindPower
+	case "运维", "人工":
+		return kindOps
+	case "买断", "售价", "整机":
+		return kindPurchase
+	case "花了", "共", "总共", "一共", "合计", "报销", "paid", "spent":
+		return kindSpent
+	}
+	return kindBare
+}
+
+// scanMoney finds money figures in t, blanks them, and returns them in
+// order.
+func scanMoney(t *text) []moneyHit {
+	var hits []moneyHit
+	var spans [][2]int
+	// 1. a price word followed by a figure
+	for _, loc := range reCueMoney.FindAllStringSubmatchIndex(t.s, -1) {
+		numStart := loc[4]
+		if !t.numberStart(numStart) {
+			continue
+		}
+		sub := submatches(t.s, loc)
+		cue, num, mag, post, per := sub[1], sub[2], sub[3], sub[4], sub[5]
+		if reNotMoneyAfter.MatchString(t.s[loc[1]:]) && post == "" && per == "" {
+			continue
+		}
+		if post == "块" && reCardAfter.MatchString(t.s[loc[1]:]) {
+			continue
+		}
+		m, ok := moneyOf("", num, mag, post)
+		if !ok {
+			continue
+		}
+		kind := cueKind(cue)
+		if k := perKind(per); k != kindBare {
+			kind = k
+		}
+		if kind != kindBudget && budgetAround(t.s, loc[0], loc[1]) {
+			kind = kindBudget
+		}
+		hits = append(hits, moneyHit{m: m, kind: kind, start: numStart})
+		spans = append(spans, [2]int{numStart, loc[1]})
+	}
+	t.apply(spans, nil)
+	spans = spans[:0]
+	// 2. figures with a currency or a per-time unit
+	for _, loc := range reMoney.FindAllStringSubmatchIndex(t.s, -1) {
+		sub := submatches(t.s, loc)
+		pre, num, mag, post, per := sub[1], sub[2], sub[3], sub[4], sub[5]
+		numStart := loc[4]
+		if !t.numberStart(numStart) {
+			continue
+		}
+		strong := pre != "" || post != "" || per != ""
+		weak := !strong && (mag == "万" || mag == "w")
+		if !strong && !weak {
+			continue
+		}
+		after := t.s[loc[1]:]
+		if post == "块" && reCardAfter.MatchString(after) {
+			continue
+		}
+		if (weak || pre == "" && post == "") && reNotMoneyAfter.MatchString(after) {
+			continue
+		}
+		if mag == "w" && pre == "" && post == "" && reWattsCue.MatchString(t.s[max(0, loc[0]-16):min(len(t.s), loc[1]+16)]) {
+			continue // "700w 功耗" is watts
+		}
+		m, ok := moneyOf(pre, num, mag, post)
+		if !ok {
+			continue
+		}
+		kind := perKind(per)
+		before := t.s[max(0, loc[0]-24):loc[0]]
+		switch {
+		case budgetAround(t.s, loc[0], loc[1]):
+			kind = kindBudget
+		case kind == kindBare:
+			kind = cueBefore(before)
+		}
+		hits = append(hits, moneyHit{m: m, kind: kind, weak: weak, start: loc[0]})
+		spans = append(spans, [2]int{loc[0], loc[1]})
+	}
+	t.apply(spans, nil)
+	sortHits(hits)
+	return hits
+}
+
+// cueBefore classifies a figure by the words just before it ("买断 ¥15000",
+// "electricity ¥0.6").
+func cueBefore(before string) moneyKind {
+	switch {
+	case containsAny(before, "电费", "电价", "electricity", "power"):
+		return kindPower
+	case containsAny(before, "运维", "人工", "ops", "operations", "labor", "labour"):
+		return kindOps
+	case containsAny(before, "买断", "售价", "整机", "购买", "买", "buy", "purchase"):
+		return kindPurchase
+	case containsAny(before, "包月", "月租", "monthly"):
+		return kindMonthly
+	case containsAny(before, "按需", "按量", "on-demand", "hourly", "租", "rent"):
+		return kindHourly
+	}
+	return kindBare
+}
+
+func budgetAround(s string, start, end int) bool {
+	before := s[max(0, start-12):start]
+	after := s[end:min(len(s), end+24)]
+	return strings.Contains(before, "预算") || strings.Contains(before, "budget") ||
+		strings.HasPrefix(strings.TrimLeft(after, " "), "预算") || strings.HasPrefix(strings.TrimLeft(after, " "), "的预算") ||
+		strings.HasPrefix(strings.TrimLeft(after, " "), "budget") || strings.HasPrefix(strings.TrimLeft(after, " "), "monthly budget")
+}
+
+func sortHits(h []moneyHit) {
+	for i := 1; i < len(h); i++ {
+		for j := i; j > 0 && h[j].start < h[j-1].start; j-- {
+			h[j], h[j-1] = h[j-1], h[j]
+		}
+	}
+}
+
+func containsAny(s string, subs ...string) bool {
+	for _, w := range subs {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
