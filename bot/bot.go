@@ -8,10 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/slack-go/slack"
 
 	"github.com/gpubot/gpubot/advisor"
+	"github.com/gpubot/gpubot/bot/ledger"
 	"github.com/gpubot/gpubot/bot/parse"
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -46,6 +48,8 @@ type Config struct {
 // Bot answers messages. It is safe for concurrent use.
 type Bot struct {
 	prices priceSource // live catalogue; nil uses the shipped offers
+	usage  usageSource // the team's measured usage; nil means none
+	now    func() time.Time
 	routes map[parse.Intent]Handler
 	cfg    Config
 	kb     *knowledge.Base
@@ -81,6 +85,18 @@ type priceSource interface {
 	Offers(ctx context.Context) ([]knowledge.Offer, error)
 }
 
+// usageSource is the team's GPU usage over the last 30 days (the ledger).
+type usageSource interface {
+	Usage(ctx context.Context, team string, now time.Time, fleet map[string]int) ([]ledger.CardUsage, error)
+}
+
+// UseUsage lets monthly and buy answers default to the team's measured
+// hours and utilisation (and say so).
+func (b *Bot) UseUsage(u usageSource) { b.usage = u }
+
+// SetClock replaces the bot's clock (tests; time.Now by default).
+func (b *Bot) SetClock(now func() time.Time) { b.now = now }
+
 // UsePrices makes answers price from p instead of the shipped offers.
 func (b *Bot) UsePrices(p priceSource) { b.prices = p }
 
@@ -89,7 +105,7 @@ func New(cfg Config, kb *knowledge.Base, log *slog.Logger) *Bot {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Bot{cfg: cfg, kb: kb, parser: parse.New(kb), log: log}
+	return &Bot{cfg: cfg, kb: kb, parser: parse.New(kb), log: log, now: time.Now}
 }
 
 // Parse exposes the parser, for transports that need the intent early.
@@ -120,15 +136,17 @@ func (b *Bot) Answer(ctx context.Context, m Message) Answer {
 	case parse.Cost:
 		err = b.cost(ctx, &a, req)
 	case parse.Monthly:
-		err = b.monthly(ctx, &a, req)
+		err = b.monthly(ctx, m, &a, req)
 	case parse.Buy:
-		err = b.buy(ctx, &a, req)
+		err = b.buy(ctx, m, &a, req)
 	case parse.Price:
 		err = b.price(ctx, &a, req)
 	case parse.Compare:
 		err = b.compare(ctx, &a, req)
 	case parse.Recommend:
 		err = b.recommend(ctx, &a, req)
+	case parse.Knowledge:
+		b.knowledge(ctx, &a, req)
 	case parse.Help:
 		b.help(&a)
 	default:

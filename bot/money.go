@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/gpubot/gpubot/advisor"
+	"github.com/gpubot/gpubot/bot/ledger"
 	"github.com/gpubot/gpubot/bot/parse"
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -159,7 +161,31 @@ func (b *Bot) cost(ctx context.Context, a *Answer, req parse.Request) error {
 	return nil
 }
 
-func (b *Bot) monthly(ctx context.Context, a *Answer, req parse.Request) error {
+// teamUsage is the team's last-30-day usage of gpu ("" = the most used
+// card); ok is false when the ledger has none.
+func (b *Bot) teamUsage(ctx context.Context, m Message, gpu string) (ledger.CardUsage, bool) {
+	if b.usage == nil {
+		return ledger.CardUsage{}, false
+	}
+	team := m.Team
+	if team == "" {
+		team = "local"
+	}
+	us, err := b.usage.Usage(ctx, team, b.now(), nil)
+	if err != nil {
+		b.log.WarnContext(ctx, "team usage unavailable", "err", err)
+		return ledger.CardUsage{}, false
+	}
+	var best ledger.CardUsage
+	for _, u := range us {
+		if (gpu == "" || u.GPU == gpu) && u.CardHours > best.CardHours {
+			best = u
+		}
+	}
+	return best, best.CardHours > 0
+}
+
+func (b *Bot) monthly(ctx context.Context, msg Message, a *Answer, req parse.Request) error {
 	s := req.Slots
 	in := advisor.MonthlyInput{
 		GPU: firstGPU(s), Platform: s.Platform, HoursPerMonth: s.HoursPerMonth,
@@ -170,6 +196,17 @@ func (b *Bot) monthly(ctx context.Context, a *Answer, req parse.Request) error {
 		in.HoursPerMonth = s.Hours
 	}
 	var notes []string
+	if in.HoursPerMonth == 0 {
+		if u, ok := b.teamUsage(ctx, msg, in.GPU); ok {
+			cards := max(u.Cards, 1)
+			in.GPU = u.GPU
+			in.HoursPerMonth = advisor.Round2(u.CardHours / float64(cards))
+			a.Assumed["hours_per_month"] = in.HoursPerMonth
+			notes = append(notes, tr(a.Lang,
+				fmt.Sprintf("Hours from your team's last 30 days: %s ran %s card-hours on %d card(s), %s h per card.", gpuName(u.GPU), fmtNum(u.CardHours), cards, fmtNum(in.HoursPerMonth)),
+				fmt.Sprintf("小时数取自团队最近 30 天的记账：%s 共 %s 卡时、%d 张卡，每卡 %s 小时。", gpuName(u.GPU), fmtNum(u.CardHours), cards, fmtNum(in.HoursPerMonth))))
+		}
+	}
 	if in.GPU == "" {
 		in.GPU = referenceGPU
 		a.Assumed["gpu"] = referenceGPU
@@ -204,7 +241,7 @@ type BuyView struct {
 	Steps []advisor.Line `json:"steps"`
 }
 
-func (b *Bot) buy(ctx context.Context, a *Answer, req parse.Request) error {
+func (b *Bot) buy(ctx context.Context, msg Message, a *Answer, req parse.Request) error {
 	s := req.Slots
 	in := advisor.BuyInput{
 		GPU: firstGPU(s), Purchase: money(s.Price), Rent: money(s.Rent), Years: s.Years,
@@ -219,6 +256,18 @@ func (b *Bot) buy(ctx context.Context, a *Answer, req parse.Request) error {
 	if in.GPU == "" {
 		return &advisor.InputError{Field: "gpu", Reason: tr(a.Lang, "which card would you buy? name one", "想买哪张卡？请指明型号"), Hint: "/gpu buy h100 util=70%"}
 	}
+	var usageNote string
+	if in.Utilization == 0 {
+		if g, ok := b.kb.GPU(in.GPU); ok {
+			if u, ok := b.teamUsage(ctx, msg, g.ID); ok && u.Utilisation > 0 {
+				in.Utilization = min(advisor.Round2(u.Utilisation), 1)
+				a.Assumed["utilization"] = in.Utilization
+				usageNote = tr(a.Lang,
+					fmt.Sprintf("Utilisation measured from your team's last 30 days: %s card-hours on %d card(s) = %s%%.", fmtNum(u.CardHours), max(u.Cards, 1), fmtNum(in.Utilization*100)),
+					fmt.Sprintf("利用率取自团队最近 30 天的记账：%s 卡时、%d 张卡 = %s%%。", fmtNum(u.CardHours), max(u.Cards, 1), fmtNum(in.Utilization*100)))
+			}
+		}
+	}
 	m := b.market(ctx)
 	res, err := nativeFirst(&in.Where, func() (advisor.BuyResult, error) { return advisor.Buy(in, m) })
 	if err != nil {
@@ -227,7 +276,7 @@ func (b *Bot) buy(ctx context.Context, a *Answer, req parse.Request) error {
 	defaultedValues(res.Inputs, res.Inputs.Defaulted, a.Assumed)
 	view := BuyView{BuyResult: res, Lines: res.AnnualLines(), Steps: res.Lines}
 	a.Result = view
-	a.Text, a.Blocks = renderBuy(a.Lang, view, a.Assumed, bareMoneyNote(a.Lang, in.Currency, s.Price, s.Rent, s.Power, s.Ops))
+	a.Text, a.Blocks = renderBuy(a.Lang, view, a.Assumed, usageNote, bareMoneyNote(a.Lang, in.Currency, s.Price, s.Rent, s.Power, s.Ops))
 	return nil
 }
 

@@ -1,0 +1,268 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gpubot/gpubot/advisor"
+	"github.com/gpubot/gpubot/bot/ledger"
+	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+// Spend answers /gpu spend add|list|report|undo|delete and "记一笔…"
+// sentences from the team's ledger.
+type Spend struct {
+	ledger *ledger.Ledger
+	auth   *ledger.Authorizer
+	fx     float64
+	now    func() time.Time
+}
+
+// NewSpend builds the spend handler. now is the clock (time.Now in serve).
+func NewSpend(l *ledger.Ledger, auth *ledger.Authorizer, fx float64, now func() time.Time) *Spend {
+	if now == nil {
+		now = time.Now
+	}
+	return &Spend{ledger: l, auth: auth, fx: fx, now: now}
+}
+
+const spendHint = "/gpu spend add 40h 4090 @autodl ¥75 project=llm-ft"
+
+// Handle answers one spend request.
+func (s *Spend) Handle(ctx context.Context, m Message, req parse.Request, a *Answer) error {
+	team := m.Team
+	if team == "" {
+		team = "local" // console and CLI share one workspace
+	}
+	mode := req.Slots.Mode
+	if mode == "" {
+		mode = "report"
+	}
+	var err error
+	switch mode {
+	case "add":
+		err = s.add(ctx, team, m, req, a)
+	case "list":
+		err = s.list(ctx, team, req, a)
+	case "report":
+		err = s.report(ctx, team, req, a)
+	case "undo":
+		err = s.undo(ctx, team, m, a)
+	case "delete":
+		err = s.delete(ctx, team, m, req, a)
+	default:
+		return &advisor.InputError{Field: "spend", Reason: fmt.Sprintf("unknown spend action %q; use add, list, report, undo or delete", mode), Hint: spendHint}
+	}
+	return s.explain(a, err)
+}
+
+// explain turns ledger errors into answers: input problems with the right
+// form, and a plain "NOT saved" when storage failed, never its details.
+func (s *Spend) explain(a *Answer, err error) error {
+	var in *ledger.InputError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &in):
+		return &advisor.InputError{Field: in.Field, Reason: in.Reason, Hint: spendHint}
+	case errors.Is(err, ledger.ErrNotSaved):
+		a.Ephemeral, a.Err = true, "not_saved"
+		a.Text = tr(a.Lang, "⚠️ NOT saved: the spend ledger's storage is unavailable right now. Nothing was recorded; please try again in a minute.",
+			"⚠️ 没有保存：账本存储暂时不可用，这条记录没有写入，请稍后再试。")
+		a.Blocks = textBlocks(a.Text)
+		return nil
+	case errors.Is(err, ledger.ErrNotFound):
+		return &advisor.InputError{Field: "id", Reason: tr(a.Lang, "no such entry in this workspace", "本工作区没有这条记录"), Hint: "/gpu spend list"}
+	case errors.Is(err, ledger.ErrForbidden):
+		return &advisor.InputError{Field: "id", Reason: tr(a.Lang, "only workspace admins can delete other people's entries", "只有工作区管理员才能删除别人的记录"), Hint: "/gpu spend undo"}
+	}
+	return err
+}
+
+func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Request, a *Answer) error {
+	sl := req.Slots
+	e := ledger.Entry{Team: team, Channel: m.Channel, User: m.User, Project: sl.Project, Platform: sl.Platform,
+		Cards: sl.Cards, Hours: sl.Hours, Note: strings.Join(sl.Notes, "; ")}
+	if len(sl.GPUs) > 0 {
+		e.GPU = sl.GPUs[0]
+	}
+	if sl.Amount != nil {
+		cur := knowledge.Currency(sl.Amount.Currency)
+		if cur == "" {
+			cur = knowledge.CNY
+			if a.Lang == "en" {
+				cur = knowledge.USD
+			}
+			a.Assumed["currency"] = string(cur)
+		}
+		e.Amount = ledger.MoneyFromFloat(sl.Amount.Amount, cur)
+	}
+	if sl.Billing != "" {
+		b, ok := ledger.ParseBilling(sl.Billing)
+		if !ok {
+			return &advisor.InputError{Field: "billing", Reason: fmt.Sprintf("unknown billing %q; use on-demand, monthly or spot", sl.Billing), Hint: spendHint + " billing=monthly"}
+		}
+		e.Billing = b
+	}
+	saved, err := s.ledger.Add(ctx, e)
+	if err != nil {
+		return err
+	}
+	a.Result = saved
+	amount := saved.Amount.String()
+	if !saved.Priced() {
+		amount = tr(a.Lang, "no amount (give one, e.g. ¥75)", "未记金额（可补充，例如 ¥75）")
+	}
+	month := ledger.MonthOf(saved.At, s.ledger.Location()).String()
+	a.Text = tr(a.Lang,
+		fmt.Sprintf("Saved #%s: %s ×%d, %s h on %s, %s, project %s, %s (booked to %s). Undo with /gpu spend undo.",
+			saved.ID, gpuName(saved.GPU), saved.Cards, fmtNum(saved.Hours), orDash(saved.Platform), amount, saved.Project, saved.Billing, month),
+		fmt.Sprintf("已记账 #%s：%s ×%d，%s 小时，平台 %s，%s，项目 %s，%s（计入 %s）。撤销：/gpu spend undo",
+			saved.ID, gpuName(saved.GPU), saved.Cards, fmtNum(saved.Hours), orDash(saved.Platform), amount, saved.Project, saved.Billing, month))
+	if saved.Derived != "" {
+		a.Text += "\n" + tr(a.Lang, "Amount from the catalogue: ", "金额按目录价估算：") + saved.Derived
+	}
+	a.Blocks = textBlocks(a.Text)
+	return nil
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+// month reads the asked month, or the current one in the ledger's zone.
+func (s *Spend) month(req parse.Request, a *Answer) (ledger.Month, error) {
+	if req.Slots.Month != "" {
+		return ledger.ParseMonth(req.Slots.Month)
+	}
+	m := ledger.MonthOf(s.now(), s.ledger.Location())
+	a.Assumed["month"] = m.String()
+	return m, nil
+}
+
+func (s *Spend) list(ctx context.Context, team string, req parse.Request, a *Answer) error {
+	mo, err := s.month(req, a)
+	if err != nil {
+		return err
+	}
+	es, err := s.ledger.List(ctx, team, mo, req.Slots.Project)
+	if err != nil {
+		return err
+	}
+	a.Result = map[string]any{"month": mo.String(), "entries": es}
+	var lines []string
+	for i, e := range es {
+		if i == 40 {
+			lines = append(lines, tr(a.Lang, fmt.Sprintf("… and %d more (see /gpu spend report)", len(es)-40), fmt.Sprintf("……还有 %d 条（见 /gpu spend report）", len(es)-40)))
+			break
+		}
+		amt := "—"
+		if e.Priced() {
+			amt = e.Amount.String()
+		}
+		lines = append(lines, fmt.Sprintf("#%s %s %s ×%d %s h %s %s %s", e.ID, e.At.In(s.ledger.Location()).Format("01-02"), gpuName(e.GPU), e.Cards, fmtNum(e.Hours), orDash(e.Platform), amt, e.Project))
+	}
+	head := tr(a.Lang, fmt.Sprintf("Spend entries for %s: %d", mo, len(es)), fmt.Sprintf("%s 的记账：%d 条", mo, len(es)))
+	if len(es) == 0 {
+		head += tr(a.Lang, ". Add one with "+spendHint, "。记一笔："+spendHint)
+	}
+	a.Text = head + "\n" + bullets(lines)
+	a.Text = strings.TrimRight(a.Text, "\n")
+	a.Blocks = textBlocks(a.Text)
+	return nil
+}
+
+func (s *Spend) report(ctx context.Context, team string, req parse.Request, a *Answer) error {
+	mo, err := s.month(req, a)
+	if err != nil {
+		return err
+	}
+	fx := &ledger.FX{To: knowledge.CNY, Rates: map[knowledge.Currency]float64{knowledge.CNY: 1, knowledge.USD: s.fx}}
+	if a.Lang == "en" {
+		fx = &ledger.FX{To: knowledge.USD, Rates: map[knowledge.Currency]float64{knowledge.USD: 1, knowledge.CNY: 1 / s.fx}}
+	}
+	r, err := s.ledger.Report(ctx, team, mo, fx)
+	if err != nil {
+		return err
+	}
+	a.Result = r
+	a.Text = RenderReport(a.Lang, r)
+	a.Blocks = textBlocks(a.Text)
+	return nil
+}
+
+// RenderReport writes a month's spend rollup: totals, change on the month
+// before, and the split by project, card and platform.
+func RenderReport(lang string, r *ledger.Report) string {
+	var b strings.Builder
+	total := r.Total.Amount.String()
+	if r.Total.Converted != nil && len(r.Total.Amount) > 1 {
+		total += " ≈ " + r.Total.Converted.String()
+	}
+	fmt.Fprintf(&b, tr(lang, "GPU spend %s: %s, %s GPU-hours, %d entries", "%s GPU 支出：%s，%s 卡时，%d 条记录"), r.Month, total, fmtNum(r.Total.CardHours), r.Total.Entries)
+	b.WriteString("\n")
+	fmt.Fprintf(&b, tr(lang, "vs %s: %s, %s GPU-hours (%s)\n", "对比 %s：%s，%s 卡时（变化 %s）\n"), r.Month.Prev(), r.Prev.Amount.String(), fmtNum(r.Prev.CardHours), r.Change().String())
+	if r.Total.Unpriced > 0 {
+		fmt.Fprintf(&b, tr(lang, "%d entries have no amount and are not in the totals.\n", "%d 条记录没有金额，未计入合计。\n"), r.Total.Unpriced)
+	}
+	groups := []struct {
+		en, zh string
+		gs     []ledger.Group
+	}{{"By project", "按项目", r.ByProject}, {"By card", "按显卡", r.ByGPU}, {"By platform", "按平台", r.ByPlatform}}
+	for _, g := range groups {
+		if len(g.gs) == 0 {
+			continue
+		}
+		b.WriteString(tr(lang, g.en, g.zh) + ":\n")
+		for _, x := range g.gs {
+			key := x.Key
+			if g.en == "By card" {
+				key = gpuName(key)
+			}
+			fmt.Fprintf(&b, "• %s: %s, %s GPU-h (%s %s)\n", key, x.Amount.String(), fmtNum(x.CardHours), tr(lang, "last month", "上月"), x.Prev.Amount.String())
+		}
+	}
+	b.WriteString(tr(lang, "Month boundaries in ", "月份按时区 ") + r.Location)
+	return b.String()
+}
+
+func (s *Spend) undo(ctx context.Context, team string, m Message, a *Answer) error {
+	e, err := s.ledger.Undo(ctx, team, m.User)
+	if err != nil {
+		if errors.Is(err, ledger.ErrNotFound) {
+			return &advisor.InputError{Field: "undo", Reason: tr(a.Lang, "you have no entry to undo", "你没有可撤销的记录"), Hint: spendHint}
+		}
+		return err
+	}
+	a.Result = e
+	a.Text = tr(a.Lang, fmt.Sprintf("Removed #%s (%s ×%d, %s h, %s).", e.ID, gpuName(e.GPU), e.Cards, fmtNum(e.Hours), e.Amount.String()),
+		fmt.Sprintf("已撤销 #%s（%s ×%d，%s 小时，%s）。", e.ID, gpuName(e.GPU), e.Cards, fmtNum(e.Hours), e.Amount.String()))
+	a.Blocks = textBlocks(a.Text)
+	return nil
+}
+
+func (s *Spend) delete(ctx context.Context, team string, m Message, req parse.Request, a *Answer) error {
+	id := req.Slots.ID
+	if id == "" {
+		return &advisor.InputError{Field: "id", Reason: tr(a.Lang, "which entry? give its id from /gpu spend list", "删除哪条？请给出 /gpu spend list 里的编号"), Hint: "/gpu spend delete 7k2m9q"}
+	}
+	admin := false
+	if s.auth != nil {
+		admin, _ = s.auth.IsAdmin(ctx, team, m.User)
+	}
+	e, err := s.ledger.Delete(ctx, team, id, m.User, admin)
+	if err != nil {
+		return err
+	}
+	a.Result = e
+	a.Text = tr(a.Lang, fmt.Sprintf("Deleted #%s (%s, %s).", e.ID, gpuName(e.GPU), e.Amount.String()), fmt.Sprintf("已删除 #%s（%s，%s）。", e.ID, gpuName(e.GPU), e.Amount.String()))
+	a.Blocks = textBlocks(a.Text)
+	return nil
+}
