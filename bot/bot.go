@@ -47,14 +47,15 @@ type Config struct {
 
 // Bot answers messages. It is safe for concurrent use.
 type Bot struct {
-	prices priceSource // live catalogue; nil uses the shipped offers
-	usage  usageSource // the team's measured usage; nil means none
-	now    func() time.Time
-	routes map[parse.Intent]Handler
-	cfg    Config
-	kb     *knowledge.Base
-	parser *parse.Parser
-	log    *slog.Logger
+	prices  priceSource // live catalogue; nil uses the shipped offers
+	usage   usageSource // the team's measured usage; nil means none
+	observe func(intent, outcome string, took time.Duration)
+	now     func() time.Time
+	routes  map[parse.Intent]Handler
+	cfg     Config
+	kb      *knowledge.Base
+	parser  *parse.Parser
+	log     *slog.Logger
 }
 
 // Handler answers one intent that needs more than the engine: the team's
@@ -117,7 +118,32 @@ func (b *Bot) Parse(m Message) parse.Request {
 }
 
 // Answer parses and answers one message.
-func (b *Bot) Answer(ctx context.Context, m Message) Answer {
+func (b *Bot) Answer(ctx context.Context, m Message) (a Answer) {
+	if b.observe != nil {
+		start := b.now()
+		defer func() { b.observe(string(a.Intent), outcome(a), b.now().Sub(start)) }()
+	}
+	return b.answer(ctx, m)
+}
+
+// outcome classifies an answer for metrics.
+func outcome(a Answer) string {
+	switch a.Err {
+	case "":
+		return "ok"
+	case "internal":
+		return "error"
+	case "not_saved":
+		return "not_saved"
+	}
+	return "input_error"
+}
+
+// Observe makes the bot report every answer's intent, outcome (ok,
+// input_error, not_saved, error) and time taken (metrics).
+func (b *Bot) Observe(f func(intent, outcome string, took time.Duration)) { b.observe = f }
+
+func (b *Bot) answer(ctx context.Context, m Message) Answer {
 	req := b.Parse(m)
 	a := Answer{Intent: req.Intent, Lang: req.Lang, Slots: req.Slots, Assumed: map[string]any{}}
 	if len(req.Problems) > 0 {

@@ -52,6 +52,10 @@ type Options struct {
 	HTTPClient *http.Client
 	// Log receives retries and give-ups. Nil discards them.
 	Log *slog.Logger
+	// OnError, if set, is told about every failed Slack call (for metrics):
+	// the Web API method ("response_url" for response URLs) and the kind of
+	// failure, one of ErrorKind's answers.
+	OnError func(method, kind string)
 	// Now and Wait are the clock; tests replace them. Wait returns early
 	// with ctx's error when ctx ends.
 	Now  func() time.Time
@@ -145,6 +149,43 @@ const (
 	maybeSent                // Slack may have taken it (5xx, lost connection, internal_error)
 	badBlocks                // Slack refused the blocks: retry with the text alone
 )
+
+// ErrorKind names a failed Slack call for metrics: ratelimited (429),
+// server (5xx, internal_error), refused (other API errors) or network.
+func ErrorKind(err error) string {
+	out, _ := classify(err)
+	switch {
+	case out == notSent && isRateLimit(err):
+		return "ratelimited"
+	case out == notSent:
+		return "network"
+	case out == maybeSent:
+		if _, ok := errors.AsType[*net.OpError](err); ok {
+			return "network"
+		}
+		return "server"
+	}
+	return "refused"
+}
+
+func isRateLimit(err error) bool {
+	if _, ok := errors.AsType[*slack.RateLimitedError](err); ok {
+		return true
+	}
+	if sc, ok := errors.AsType[slack.StatusCodeError](err); ok && sc.Code == http.StatusTooManyRequests {
+		return true
+	}
+	if se, ok := errors.AsType[slack.SlackErrorResponse](err); ok && (se.Err == "ratelimited" || se.Err == "rate_limited") {
+		return true
+	}
+	return false
+}
+
+func (p *Poster) observe(method string, err error) {
+	if p.opt.OnError != nil {
+		p.opt.OnError(method, ErrorKind(err))
+	}
+}
 
 // classify reads an error from the slack client.
 func classify(err error) (outcome, time.Duration) {
@@ -251,6 +292,7 @@ func (p *Poster) send(ctx context.Context, m Message, key string) (ts string, un
 		if err == nil {
 			return ts, false, nil
 		}
+		p.observe("chat.postMessage", err)
 		out, delay := classify(err)
 		switch out {
 		case notSent:
@@ -347,6 +389,7 @@ func (p *Poster) Ephemeral(ctx context.Context, m Message, user string) error {
 		if err == nil {
 			return nil
 		}
+		p.observe("chat.postEphemeral", err)
 		out, delay := classify(err)
 		switch {
 		case out == notSent:

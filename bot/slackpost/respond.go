@@ -40,6 +40,13 @@ func (p *Poster) Respond(ctx context.Context, responseURL string, r Response) er
 		if err == nil {
 			return nil
 		}
+		if p.opt.OnError != nil {
+			kind := map[outcome]string{notSent: "network", maybeSent: "server", failed: "refused", badBlocks: "refused"}[out]
+			if strings.HasSuffix(err.Error(), "rate limited") {
+				kind = "ratelimited"
+			}
+			p.opt.OnError("response_url", kind)
+		}
 		switch {
 		case out == notSent:
 		case out == maybeSent && r.ReplaceOriginal:

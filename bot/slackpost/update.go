@@ -23,6 +23,7 @@ func (p *Poster) Update(ctx context.Context, channel, ts, text string, blocks []
 		if err == nil {
 			return nil
 		}
+		p.observe("chat.update", err)
 		out, delay := classify(err)
 		switch out {
 		case notSent:
