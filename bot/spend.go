@@ -20,7 +20,11 @@ type Spend struct {
 	auth   *ledger.Authorizer
 	fx     float64
 	now    func() time.Time
+	onSave func(outcome string) // ledger write metric: ok, not_saved
 }
+
+// ObserveWrites reports every ledger write's outcome (ok or not_saved).
+func (s *Spend) ObserveWrites(f func(outcome string)) { s.onSave = f }
 
 // NewSpend builds the spend handler. now is the clock (time.Now in serve).
 func NewSpend(l *ledger.Ledger, auth *ledger.Authorizer, fx float64, now func() time.Time) *Spend {
@@ -109,6 +113,9 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 		e.Billing = b
 	}
 	saved, err := s.ledger.Add(ctx, e)
+	if s.onSave != nil && (err == nil || errors.Is(err, ledger.ErrNotSaved)) {
+		s.onSave(map[bool]string{true: "ok", false: "not_saved"}[err == nil])
+	}
 	if err != nil {
 		return err
 	}
