@@ -117,6 +117,7 @@ var cues = []cue{
 	{"oom", Knowledge, 2}, {"out of memory", Knowledge, 3}, {"tips", Knowledge, 2}, {"billing", Knowledge, 2},
 	{"per-second", Knowledge, 2.5}, {"provider*", Knowledge, 2}, {"invoice*", Knowledge, 4}, {"refund*", Knowledge, 4},
 	{"migrat*", Knowledge, 4}, {"watch for", Knowledge, 2}, {"choose a", Knowledge, 1},
+	{"procure", Knowledge, 5}, {"step by step", Knowledge, 3}, {"buying process", Knowledge, 5},
 
 	// help: what the bot can do ("help" alone is handled in route)
 	{"帮助", Help, 5}, {"怎么用", Help, 4}, {"使用说明", Help, 5}, {"你能做什么", Help, 5}, {"你能干啥", Help, 5},
