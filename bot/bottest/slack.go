@@ -86,6 +86,7 @@ type Slack struct {
 	seq      int
 
 	sockets chan *Socket
+	files   fileStore // files.go
 }
 
 // NewSlack starts a fake Slack API; it stops when the test ends.
@@ -96,6 +97,7 @@ func NewSlack(t testing.TB) *Slack {
 	mux.HandleFunc("/api/{method}", s.serveAPI)
 	mux.HandleFunc("/response/{name}", s.serveResponse)
 	mux.HandleFunc("/socket", s.serveSocket)
+	mux.HandleFunc("/upload/{id}", s.serveUpload) // files.go
 	s.srv = httptest.NewServer(mux)
 	t.Cleanup(s.close)
 	return s
@@ -248,6 +250,8 @@ func (s *Slack) serveAPI(w http.ResponseWriter, r *http.Request) {
 		normal = map[string]any{"ok": true, "channel": c.Form.Get("channel"), "ts": c.Form.Get("ts")}
 	case "conversations.history", "conversations.replies":
 		normal = map[string]any{"ok": true, "messages": s.history(method, c.Form), "has_more": false}
+	case "files.getUploadURLExternal", "files.completeUploadExternal":
+		normal = s.filesMethod(method, c) // files.go
 	default:
 		normal = map[string]any{"ok": false, "error": "unknown_method"}
 	}

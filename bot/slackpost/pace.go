@@ -34,7 +34,7 @@ func (p *Poster) book(ctx context.Context, channel string) time.Duration {
 	now := p.opt.Now()
 	gap := p.opt.Pace
 	if p.rdb != nil {
-		rctx, cancel := context.WithTimeout(ctx, time.Second)
+		rctx, cancel := context.WithTimeout(ctx, redisTimeout)
 		defer cancel()
 		ms := now.UnixMilli()
 		at, err := p.pacer.Run(rctx, p.rdb, []string{"gpubot:pace:" + channel},

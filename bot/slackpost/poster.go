@@ -102,7 +102,7 @@ func New(api *slack.Client, rdb redis.UniversalClient, o Options) *Poster {
 		o.KeyTTL = 24 * time.Hour
 	}
 	if o.HTTPClient == nil {
-		o.HTTPClient = &http.Client{Timeout: 10 * time.Second}
+		o.HTTPClient = &http.Client{Timeout: 10 * time.Second, Transport: responseTransport()}
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -115,6 +115,16 @@ func New(api *slack.Client, rdb redis.UniversalClient, o Options) *Poster {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Poster{api: api, rdb: rdb, opt: o, log: log, pacer: redis.NewScript(paceScript), slots: map[string]time.Time{}}
+}
+
+// responseTransport keeps connections to the response_url host
+// (hooks.slack.com) open for reuse by every worker at once: the default
+// transport keeps two, so under load most answers paid a new connection
+// and TLS handshake (cmd/loadgen counts them).
+func responseTransport() http.RoundTripper {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = 64
+	return t
 }
 
 // wait sleeps for d or until ctx ends.
@@ -243,7 +253,9 @@ func (p *Poster) Post(ctx context.Context, m Message) (string, error) {
 		key = newKey()
 	}
 	if record {
-		ok, err := p.rdb.SetNX(ctx, recordKey(key), pending, p.opt.KeyTTL).Result()
+		rctx, cancel := context.WithTimeout(ctx, redisTimeout)
+		ok, err := p.rdb.SetNX(rctx, recordKey(key), pending, p.opt.KeyTTL).Result()
+		cancel()
 		switch {
 		case err != nil:
 			// The metadata check still prevents a duplicate on retry.
@@ -271,6 +283,11 @@ func (p *Poster) Post(ctx context.Context, m Message) (string, error) {
 }
 
 const pending = "pending"
+
+// redisTimeout bounds the Redis calls made before a post (its key, the
+// channel's pace): both have a fallback, and while Redis is down each post
+// would otherwise wait out the client's retries first.
+const redisTimeout = 250 * time.Millisecond
 
 func recordKey(key string) string { return "gpubot:post:" + key }
 

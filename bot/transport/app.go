@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -60,6 +61,7 @@ type App struct {
 
 	jobs     chan job
 	inflight sync.WaitGroup // queued or running jobs; tests wait on it
+	redis    redisGate      // whether de-duplication and opt-in reads try Redis
 }
 
 type job struct {
@@ -91,6 +93,7 @@ func New(cfg Config, ans Answerer, rdb redis.UniversalClient, post *slackpost.Po
 // progress (they see ctx cancelled) and returns.
 func (a *App) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
+	var late atomic.Int64 // taken from the queue after ctx ended
 	for range a.cfg.Workers {
 		wg.Go(func() {
 			for {
@@ -98,13 +101,21 @@ func (a *App) Run(ctx context.Context) error {
 				case <-ctx.Done():
 					return
 				case j := <-a.jobs:
+					// select picks at random when both are ready: a job
+					// taken after the end is dropped, not started on a
+					// cancelled context.
+					if ctx.Err() != nil {
+						late.Add(1)
+						a.inflight.Done()
+						return
+					}
 					a.do(ctx, j)
 				}
 			}
 		})
 	}
 	wg.Wait()
-	dropped := 0
+	dropped := int(late.Load())
 	for {
 		select {
 		case <-a.jobs:

@@ -50,16 +50,24 @@ func (a *App) answerSlash(ctx context.Context, cmd slack.SlashCommand, ready <-c
 	var r slackpost.Response
 	var ans bot.Answer
 	var rep reply
-	if arg, ok := a.listenCommand(cmd); ok {
-		r = a.listen(ctx, cmd, arg)
-	} else {
+	arg, listen := listenCommand(cmd.Text)
+	if !listen {
 		st := state{Q: strings.TrimSpace(cmd.Text), Slash: true}
 		ans = a.bot.Answer(ctx, st.message(cmd.TeamID, cmd.ChannelID, cmd.UserID))
-		rep = compose(ans, st)
-		r = slackpost.Response{ResponseType: slackpost.InChannel, Text: rep.Text, Blocks: rep.Blocks}
-		if ans.Ephemeral {
-			r.ResponseType = slackpost.Ephemeral
+		if ans.Intent == parse.Listen {
+			// The router's reading of /gpu listen (odd spellings the
+			// word check above misses); one parse serves both.
+			arg, listen, ans = strings.ToLower(ans.Slots.Mode), true, bot.Answer{}
+		} else {
+			rep = compose(ans, st)
+			r = slackpost.Response{ResponseType: slackpost.InChannel, Text: rep.Text, Blocks: rep.Blocks}
+			if ans.Ephemeral {
+				r.ResponseType = slackpost.Ephemeral
+			}
 		}
+	}
+	if listen {
+		r = a.listen(ctx, cmd, arg)
 	}
 	after(ctx, ready)
 	if err := a.post.Respond(ctx, cmd.ResponseURL, r); err != nil {
@@ -76,19 +84,8 @@ func (a *App) answerSlash(ctx context.Context, cmd slack.SlashCommand, ready <-c
 	}
 }
 
-// listenCommand recognises /gpu listen: the router's Listen intent, or
-// "listen [on|off|status]" and "监听 [开|关]" read here.
-func (a *App) listenCommand(cmd slack.SlashCommand) (string, bool) {
-	if arg, ok := listenCommand(cmd.Text); ok {
-		return arg, true
-	}
-	req := a.bot.Parse(bot.Message{Text: cmd.Text, Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Slash: true})
-	if req.Intent == parse.Listen {
-		return strings.ToLower(req.Slots.Mode), true
-	}
-	return "", false
-}
-
+// listenCommand recognises "listen [on|off|status]" and "监听 [开|关]"
+// without asking the router; answerSlash also takes the router's Listen intent.
 func listenCommand(text string) (string, bool) {
 	f := strings.Fields(strings.ToLower(text))
 	if len(f) == 0 || (f[0] != "listen" && f[0] != "监听") {

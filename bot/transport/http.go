@@ -96,6 +96,11 @@ func (a *App) serveCommand(w http.ResponseWriter, r *http.Request, body []byte) 
 	if r.PostForm.Get("ssl_check") == "1" {
 		return // Slack checking the certificate
 	}
+	if cmd.ResponseURL == "" {
+		// Slack always sends one; without it the answer has nowhere to go.
+		http.Error(w, "bad form", http.StatusBadRequest)
+		return
+	}
 	ready := make(chan struct{})
 	defer close(ready)
 	writeJSON(w, a.slash(cmd, ready))

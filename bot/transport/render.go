@@ -325,9 +325,10 @@ func mrkdwn(s string) *slack.TextBlockObject {
 
 // escape makes plain text safe in mrkdwn: Slack's three control characters,
 // and "*", which pairs up into bold around Chinese text (no spaces to stop it).
-func escape(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "*", "×").Replace(s)
-}
+func escape(s string) string { return mrkdwnEscaper.Replace(s) }
+
+// mrkdwnEscaper is built once: building a Replacer costs more than using it.
+var mrkdwnEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "*", "×")
 
 func clip(s string, n int) string {
 	if r := []rune(s); len(r) > n {

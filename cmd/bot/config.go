@@ -3,19 +3,31 @@ package main
 // Config is every setting gpubot reads, all from the environment. `bot -h`
 // prints this list with defaults.
 type Config struct {
-	SlackBotToken      string  `envconfig:"SLACK_BOT_TOKEN" desc:"Slack bot token (xoxb-…); with SLACK_APP_TOKEN runs Socket Mode, with SLACK_SIGNING_SECRET serves HTTP"`
-	SlackAppToken      string  `envconfig:"SLACK_APP_TOKEN" desc:"Slack app-level token (xapp-…) for Socket Mode"`
-	SlackSigningSecret string  `envconfig:"SLACK_SIGNING_SECRET" desc:"signing secret for verifying Slack HTTP requests"`
-	SlackAPIURL        string  `envconfig:"SLACK_API_URL" desc:"Slack Web API base URL override (tests, proxies)"`
-	HTTPAddr           string  `envconfig:"HTTP_ADDR" default:":3000" desc:"address for Slack HTTP endpoints, /healthz and /metrics"`
-	RedisURL           string  `envconfig:"REDIS_URL" desc:"redis://… URL; empty runs an embedded miniredis"`
-	OpenAIAPIKey       string  `envconfig:"OPENAI_API_KEY" desc:"key for the optional LLM phrasing"`
-	OpenAIBaseURL      string  `envconfig:"OPENAI_BASE_URL" desc:"OpenAI-compatible endpoint for the optional LLM phrasing"`
-	OpenAIModel        string  `envconfig:"OPENAI_MODEL" desc:"model name for the optional LLM phrasing"`
-	Timezone           string  `envconfig:"BOT_TIMEZONE" default:"Asia/Shanghai" desc:"time zone for scheduled posts and month boundaries"`
-	DataDir            string  `envconfig:"BOT_DATA_DIR" default:"./data" desc:"where the embedded mode keeps state across restarts"`
-	CatalogFile        string  `envconfig:"CATALOG_FILE" desc:"team-maintained price file (YAML or CSV)"`
-	CatalogRefresh     string  `envconfig:"CATALOG_REFRESH" default:"0 */4 * * *" desc:"cron schedule for catalogue refresh"`
-	FX                 float64 `envconfig:"BOT_FX_CNY_PER_USD" default:"7.2" desc:"CNY per USD used when converting prices"`
-	LogLevel           string  `envconfig:"BOT_LOG_LEVEL" default:"info" desc:"debug, info, warn or error"`
+	SlackBotToken      string `envconfig:"SLACK_BOT_TOKEN" desc:"Slack bot token (xoxb-…); with SLACK_APP_TOKEN runs Socket Mode, with SLACK_SIGNING_SECRET serves HTTP"`
+	SlackAppToken      string `envconfig:"SLACK_APP_TOKEN" desc:"Slack app-level token (xapp-…) for Socket Mode"`
+	SlackSigningSecret string `envconfig:"SLACK_SIGNING_SECRET" desc:"signing secret for verifying Slack HTTP requests"`
+	SlackAPIURL        string `envconfig:"SLACK_API_URL" desc:"Slack Web API base URL override (tests, proxies)"`
+	HTTPAddr           string `envconfig:"HTTP_ADDR" default:":3000" desc:"address for Slack HTTP endpoints, /healthz and /metrics"`
+	RedisURL           string `envconfig:"REDIS_URL" desc:"redis://… URL; empty runs an embedded miniredis"`
+	OpenAIAPIKey       string `envconfig:"OPENAI_API_KEY" desc:"key for the optional LLM phrasing"`
+	OpenAIBaseURL      string `envconfig:"OPENAI_BASE_URL" desc:"OpenAI-compatible endpoint for the optional LLM phrasing"`
+	OpenAIModel        string `envconfig:"OPENAI_MODEL" desc:"model name for the optional LLM phrasing"`
+	Timezone           string `envconfig:"BOT_TIMEZONE" default:"Asia/Shanghai" desc:"time zone for scheduled posts and month boundaries"`
+	DataDir            string `envconfig:"BOT_DATA_DIR" default:"./data" desc:"where the embedded mode keeps state across restarts"`
+	CatalogFile        string `envconfig:"CATALOG_FILE" desc:"team-maintained price file (YAML or CSV)"`
+	CatalogRefresh     string `envconfig:"CATALOG_REFRESH" default:"0 */4 * * *" desc:"cron schedule for catalogue refresh"`
+	// Catalogue sources beyond the shipped seeds and CATALOG_FILE; each is
+	// off until configured (knowledge/catalog/source.FromConfig).
+	CatalogSkyPilot []string `envconfig:"CATALOG_SKYPILOT" desc:"SkyPilot vms.csv catalogues, comma-separated files or URLs: cloud=location, or a path naming the cloud (.../v7/lambda/vms.csv)"`
+	CatalogGPUHunt  []string `envconfig:"CATALOG_GPUHUNT" desc:"gpuhunt catalogue CSVs, comma-separated files or URLs: provider=location"`
+	VastAPIKey      string   `envconfig:"VAST_API_KEY" desc:"Vast.ai API key; turns on the Vast.ai offer search"`
+	RunPodAPIKey    string   `envconfig:"RUNPOD_API_KEY" desc:"RunPod API key; turns on RunPod GraphQL gpuTypes prices"`
+	LambdaAPIKey    string   `envconfig:"LAMBDA_API_KEY" desc:"Lambda Cloud API key; turns on Lambda instance-types prices"`
+	CatalogAzureURL string   `envconfig:"CATALOG_AZURE_URL" desc:"Azure Retail Prices API URL (https://prices.azure.com/api/retail/prices); turns on Azure GPU VM prices (no key)"`
+	// Scheduled posts and who may set them up.
+	DailyPostAt string   `envconfig:"DAILY_POST_AT" default:"09:30" desc:"time of the daily price-change post in subscribed channels, HH:MM in BOT_TIMEZONE"`
+	RecapPostAt string   `envconfig:"RECAP_POST_AT" default:"09:30" desc:"time of the monthly spend recap on the 1st, HH:MM in BOT_TIMEZONE"`
+	Admins      []string `envconfig:"BOT_ADMINS" desc:"comma-separated Slack user ids that may subscribe channels and import bills, besides workspace admins and owners"`
+	FX          float64  `envconfig:"BOT_FX_CNY_PER_USD" default:"7.2" desc:"CNY per USD used when converting prices"`
+	LogLevel    string   `envconfig:"BOT_LOG_LEVEL" default:"info" desc:"debug, info, warn or error"`
 }

@@ -44,6 +44,12 @@ commands:
   ask TEXT         answer one message and exit
   ask --json TEXT  print the answer as one JSON object
   ask --json -     answer every stdin line, one JSON object per line
+  catalog refresh  run every configured price source now; print what each found and what changed
+  catalog status   price sources, last success, offer counts and staleness
+  catalog diff     what changed since the last daily post's catalogue
+  preview daily    print the daily price post as it would go out now [--lang zh|en] [--gpu h100,4090]
+  preview recap    print the monthly recap [--month YYYY-MM] [--team T] [--lang zh|en]
+  spend import F   import a bill (CSV) into the spend ledger [--team T]
   healthcheck      exit 0 when the running bot's /healthz answers (for container HEALTHCHECK)
   version          print the version
 `
@@ -85,11 +91,17 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return healthcheck(ctx, cfg.HTTPAddr)
 	case "ask":
 		phr := phrase.New(phrase.Config{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey, Model: cfg.OpenAIModel}, log)
-		return ask(ctx, b, phr, args, stdin, stdout)
+		return withLive(ctx, cfg, kb, b, log, func() error { return ask(ctx, b, phr, args, stdin, stdout) })
 	case "console":
-		return console(ctx, b, stdin, stdout)
+		return withLive(ctx, cfg, kb, b, log, func() error { return console(ctx, b, stdin, stdout) })
+	case "catalog":
+		return catalogCmd(ctx, cfg, kb, log, args, stdout)
+	case "preview":
+		return previewCmd(ctx, cfg, kb, log, args, stdout)
+	case "spend":
+		return spendCmd(ctx, cfg, kb, log, args, stdout)
 	case "serve":
-		return serve(ctx, cfg, b, log, stdin, stdout)
+		return serve(ctx, cfg, kb, b, log, stdin, stdout)
 	default:
 		return fmt.Errorf("unknown command %q\n%s", cmd, usage)
 	}

@@ -15,22 +15,20 @@ import (
 	"github.com/slack-go/slack/socketmode"
 
 	"github.com/gpubot/gpubot/bot"
+	"github.com/gpubot/gpubot/bot/metrics"
+	"github.com/gpubot/gpubot/bot/phrase"
 	"github.com/gpubot/gpubot/bot/slackpost"
-	"github.com/gpubot/gpubot/bot/store"
 	"github.com/gpubot/gpubot/bot/transport"
+	"github.com/gpubot/gpubot/knowledge"
 )
 
 // serve runs the bot: the console without Slack tokens, Socket Mode with
 // SLACK_BOT_TOKEN + SLACK_APP_TOKEN, HTTP with SLACK_BOT_TOKEN +
-// SLACK_SIGNING_SECRET.
-func serve(ctx context.Context, cfg Config, b *bot.Bot, log *slog.Logger, stdin io.Reader, stdout io.Writer) error {
-	var st *store.Store
-	var err error
-	if cfg.RedisURL == "" {
-		st, err = store.OpenEmbedded(ctx, cfg.DataDir)
-	} else {
-		st, err = store.Open(ctx, cfg.RedisURL)
-	}
+// SLACK_SIGNING_SECRET. Every replica also runs the scheduler: the
+// catalogue refresh and team-file reload, and (with Slack) the daily price
+// post and the monthly recap; one replica at a time does the work.
+func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log *slog.Logger, stdin io.Reader, stdout io.Writer) error {
+	st, err := openStore(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -40,23 +38,47 @@ func serve(ctx context.Context, cfg Config, b *bot.Bot, log *slog.Logger, stdin 
 	} else {
 		log.Info("redis connected")
 	}
-	if cfg.SlackBotToken == "" {
-		fmt.Fprintln(stdout, "gpubot: no SLACK_BOT_TOKEN — opening the console instead of connecting to Slack.")
-		return console(ctx, b, stdin, stdout)
-	}
 	socket := cfg.SlackAppToken != ""
-	if !socket && cfg.SlackSigningSecret == "" {
-		return errors.New("config: SLACK_BOT_TOKEN needs SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP)")
+	var api *slack.Client
+	if cfg.SlackBotToken != "" {
+		if !socket && cfg.SlackSigningSecret == "" {
+			return errors.New("config: SLACK_BOT_TOKEN needs SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP)")
+		}
+		opts := []slack.Option{slack.OptionHTTPClient(&http.Client{Timeout: 15 * time.Second})}
+		if cfg.SlackAPIURL != "" {
+			opts = append(opts, slack.OptionAPIURL(strings.TrimSuffix(cfg.SlackAPIURL, "/")+"/"))
+		}
+		if socket {
+			opts = append(opts, slack.OptionAppLevelToken(cfg.SlackAppToken))
+		}
+		api = slack.New(cfg.SlackBotToken, opts...)
+	}
+	d, err := wire(cfg, kb, b, st, api, log)
+	if err != nil {
+		return err
+	}
+	m := metrics.New()
+	b.Observe(m.Answer)
+	d.spend.ObserveWrites(m.LedgerWrite)
+	d.gauges(ctx, m)
+
+	if api == nil {
+		fmt.Fprintln(stdout, "gpubot: no SLACK_BOT_TOKEN — opening the console instead of connecting to Slack.")
+		sched, err := d.scheduler(cfg, nil, m.Post) // refresh and reload only: nowhere to post
+		if err != nil {
+			return err
+		}
+		ctx, stop := context.WithCancel(ctx)
+		done := make(chan error, 1)
+		go func() { done <- sched.Run(ctx) }()
+		err = console(ctx, b, stdin, stdout)
+		stop()
+		if serr := <-done; err == nil {
+			err = serr
+		}
+		return err
 	}
 
-	opts := []slack.Option{slack.OptionHTTPClient(&http.Client{Timeout: 15 * time.Second})}
-	if cfg.SlackAPIURL != "" {
-		opts = append(opts, slack.OptionAPIURL(strings.TrimSuffix(cfg.SlackAPIURL, "/")+"/"))
-	}
-	if socket {
-		opts = append(opts, slack.OptionAppLevelToken(cfg.SlackAppToken))
-	}
-	api := slack.New(cfg.SlackBotToken, opts...)
 	actx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	auth, err := api.AuthTestContext(actx)
 	cancel()
@@ -65,10 +87,19 @@ func serve(ctx context.Context, cfg Config, b *bot.Bot, log *slog.Logger, stdin 
 	}
 	log.Info("slack bot identity", "team", auth.TeamID, "user", auth.UserID, "bot", auth.BotID)
 
-	poster := slackpost.New(api, st.Redis, slackpost.Options{Log: log})
+	poster := slackpost.New(api, st.Redis, slackpost.Options{Log: log, OnError: m.SlackError})
+	sched, err := d.scheduler(cfg, poster, m.Post)
+	if err != nil {
+		return err
+	}
+	phm, err := phrase.NewMetrics(m.Registry)
+	if err != nil {
+		log.Warn("LLM phrasing metrics not registered", "err", err)
+	}
+	phr := phrase.New(phrase.Config{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey, Model: cfg.OpenAIModel, Metrics: phm}, log)
 	app := transport.New(transport.Config{
 		SigningSecret: cfg.SlackSigningSecret, BotUserID: auth.UserID, BotID: auth.BotID,
-		Persist: st.Persist,
+		Phraser: phr, Persist: st.Persist,
 	}, b, st.Redis, poster, log)
 
 	mux := http.NewServeMux()
@@ -84,6 +115,7 @@ func serve(ctx context.Context, cfg Config, b *bot.Bot, log *slog.Logger, stdin 
 		}
 		io.WriteString(w, "ok\n")
 	})
+	mux.Handle("GET /metrics", m.Handler())
 	if !socket {
 		mux.Handle("/slack/", app.Handler())
 	}
@@ -99,20 +131,21 @@ func serve(ctx context.Context, cfg Config, b *bot.Bot, log *slog.Logger, stdin 
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
 	if socket {
-		fmt.Fprintf(stdout, "gpubot: connecting to Slack over Socket Mode; /healthz and /readyz on http://%s\n", ln.Addr())
+		fmt.Fprintf(stdout, "gpubot: connecting to Slack over Socket Mode; /healthz, /readyz and /metrics on http://%s\n", ln.Addr())
 	} else {
-		fmt.Fprintf(stdout, "gpubot: serving Slack HTTP on http://%s (/slack/commands, /slack/events, /slack/interactive, /healthz, /readyz)\n", ln.Addr())
+		fmt.Fprintf(stdout, "gpubot: serving Slack HTTP on http://%s (/slack/commands, /slack/events, /slack/interactive, /healthz, /readyz, /metrics)\n", ln.Addr())
 	}
 
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	errc := make(chan error, 3)
+	errc := make(chan error, 4)
 	n := 0
 	start := func(f func() error) {
 		n++
 		go func() { errc <- f() }()
 	}
 	start(func() error { return app.Run(ctx) })
+	start(func() error { return sched.Run(ctx) })
 	start(func() error {
 		if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 			return fmt.Errorf("http: %w", err)
@@ -142,4 +175,28 @@ func serve(ctx context.Context, cfg Config, b *bot.Bot, log *slog.Logger, stdin 
 		}
 	}
 	return first
+}
+
+// gauges exposes the catalogue's freshness on /metrics: the age of its
+// oldest source's last success and the offers it serves.
+func (d *deps) gauges(ctx context.Context, m *metrics.Metrics) {
+	m.Gauge("gpubot_catalog_offers", "Offers the live catalogue serves after merging its sources.", func() float64 {
+		v, _ := d.cat.Current(context.WithoutCancel(ctx))
+		if v == nil {
+			return 0
+		}
+		return float64(len(v.Offers))
+	})
+	m.Gauge("gpubot_catalog_stale_sources", "Catalogue sources whose last refresh failed (serving their last good data).", func() float64 {
+		v, _ := d.cat.Current(context.WithoutCancel(ctx))
+		n := 0
+		if v != nil {
+			for _, s := range v.Sources {
+				if s.Stale() {
+					n++
+				}
+			}
+		}
+		return float64(n)
+	})
 }

@@ -1,0 +1,173 @@
+package recap
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/slack-go/slack"
+
+	"github.com/gpubot/gpubot/bot/ledger"
+)
+
+// maxSection keeps a section under Slack's 3000-character limit.
+const maxSection = 2500
+
+// Render writes the recap in its language: the plain text (notification
+// and fallback) and the Block Kit blocks.
+func (r *Recap) Render() (string, []slack.Block) {
+	if r.Empty() {
+		line := r.tr(fmt.Sprintf("GPU spend — %s: nothing was logged for %s or %s. Add spend with /gpu spend add, or import a bill with bot spend import.", r.month(r.Month), r.month(r.Month), r.month(r.Prev)),
+			fmt.Sprintf("GPU 花费月报 — %s：%s 和 %s 都没有记录。记账：/gpu spend add，或用 bot spend import 导入账单。", r.month(r.Month), r.month(r.Month), r.month(r.Prev)))
+		return line, []slack.Block{section(escape(line))}
+	}
+	var text []string
+	var blocks []slack.Block
+	title := r.tr("GPU spend — "+r.month(r.Month), "GPU 花费月报 — "+r.month(r.Month))
+	text = append(text, "*"+title+"*")
+	blocks = append(blocks, slack.NewHeaderBlock(slack.NewTextBlockObject(slack.PlainTextType, title, false, false)))
+
+	rep := r.Report
+	total := r.tr("*Total*: ", "*合计*：") + r.totals(rep.Total) + "\n" + r.tr("vs "+r.monthShort(r.Prev)+": ", "对比"+r.monthShort(r.Prev)+"：") + r.change()
+	text = append(text, total)
+	blocks = append(blocks, section(escape(total)))
+
+	add := func(heading string, lines []string) {
+		if len(lines) == 0 {
+			return
+		}
+		body := "*" + heading + "*\n" + strings.Join(lines, "\n")
+		if rs := []rune(body); len(rs) > maxSection {
+			body = string(rs[:maxSection]) + "…"
+		}
+		text = append(text, body)
+		blocks = append(blocks, section(escape(body)))
+	}
+	add(r.tr("By project", "按项目"), r.groups(rep.ByProject, true, func(k string) string { return k }))
+	add(r.tr("By card (GPU-hours)", "按显卡（卡时）"), r.groups(rep.ByGPU, false, r.gpu))
+	add(r.tr("By platform", "按平台"), r.groups(rep.ByPlatform, false, r.platform))
+	var fs []string
+	for i, f := range r.Findings {
+		fs = append(fs, fmt.Sprintf("%d. %s", i+1, f.Text.In(r.Lang)))
+	}
+	if len(fs) == 0 {
+		fs = append(fs, r.tr("Nothing stands out: no plan, purchase or cheaper offer would have saved money on this month's usage.",
+			"没有明显可改进之处：按本月用量，包月、自购或换平台都省不了钱。"))
+	}
+	add(r.tr("What to change", "改进建议"), fs)
+
+	note := r.tr(fmt.Sprintf("From the team's ledger (/gpu spend report %s) in %s and today's catalogue. Amounts stay in their own currency; ≈ converts USD at %s CNY.", r.Month, r.Location, num(r.FX)),
+		fmt.Sprintf("数据来自团队账本（/gpu spend report %s，%s 时区）和今天的价格目录。金额按原币种列出；≈ 按 1 美元 = %s 元折算。", r.Month, r.Location, num(r.FX)))
+	if n := rep.Total.Unpriced; n > 0 {
+		note += r.tr(fmt.Sprintf(" %d entries without an amount count in card-hours only.", n), fmt.Sprintf(" 有 %d 条记录没有金额，只计入卡时。", n))
+	}
+	if r.Chart != nil {
+		note += r.tr(" Chart: spend by project, numbered as listed.", " 附图：按项目的花费，编号与上面的列表一致。")
+	}
+	text = append(text, "_"+note+"_")
+	blocks = append(blocks, contextBlock(escape(note)))
+	return strings.Join(text, "\n\n"), blocks
+}
+
+// totals is "¥7,515.50 + $50.00 (≈ ¥7,875.50) · 804.5 card-h · 14 entries".
+func (r *Recap) totals(t ledger.Totals) string {
+	s := t.Amount.String()
+	if t.Converted != nil && len(t.Amount) > 1 {
+		s += " (≈ " + t.Converted.String() + ")"
+	}
+	s += " · " + hours(t.CardHours) + r.tr(" card-h", " 卡时")
+	s += r.tr(fmt.Sprintf(" · %d entries", t.Entries), fmt.Sprintf(" · %d 条", t.Entries))
+	return s
+}
+
+// change is this month minus the last, per currency, and in card-hours.
+func (r *Recap) change() string {
+	rep := r.Report
+	var parts []string
+	d := rep.Change()
+	for _, c := range d.Currencies() {
+		parts = append(parts, signed(d.Money(c)))
+	}
+	dh := rep.Total.CardHours - rep.Prev.CardHours
+	sign := "+"
+	if dh < 0 {
+		sign = "-"
+		dh = -dh
+	}
+	parts = append(parts, sign+hours(dh)+r.tr(" card-h", " 卡时"))
+	return strings.Join(parts, " · ") + r.tr(fmt.Sprintf(" (%s: %s · %s card-h)", r.monthShort(r.Prev), rep.Prev.Amount.String(), hours(rep.Prev.CardHours)),
+		fmt.Sprintf("（%s：%s · %s 卡时）", r.monthShort(r.Prev), rep.Prev.Amount.String(), hours(rep.Prev.CardHours)))
+}
+
+func signed(m ledger.Money) string {
+	if m.Minor >= 0 {
+		return "+" + m.String()
+	}
+	return m.String()
+}
+
+func (r *Recap) groups(gs []ledger.Group, numbered bool, name func(string) string) []string {
+	var out []string
+	for i, g := range gs {
+		if i == r.rows {
+			var rest ledger.Totals
+			for _, h := range gs[i:] {
+				rest.CardHours += h.CardHours
+			}
+			out = append(out, r.tr(fmt.Sprintf("…and %d more (%s card-h)", len(gs)-i, hours(rest.CardHours)), fmt.Sprintf("……另有 %d 项（%s 卡时）", len(gs)-i, hours(rest.CardHours))))
+			break
+		}
+		lead := "•"
+		if numbered {
+			lead = fmt.Sprintf("%d.", i+1)
+		}
+		amount := g.Amount.String()
+		if g.Entries == 0 {
+			amount = r.tr("nothing", "无")
+		}
+		prev := g.Prev.Amount.String()
+		if g.Prev.Entries == 0 {
+			prev = r.tr("nothing", "无")
+		}
+		out = append(out, fmt.Sprintf("%s %s%s%s · %s%s%s", lead, name(g.Key), r.tr(": ", "："), amount, hours(g.CardHours), r.tr(" card-h", " 卡时"),
+			r.tr(fmt.Sprintf(" (%s %s · %s card-h)", r.monthShort(r.Prev), prev, hours(g.Prev.CardHours)),
+				fmt.Sprintf("（%s %s · %s 卡时）", r.monthShort(r.Prev), prev, hours(g.Prev.CardHours)))))
+	}
+	return out
+}
+
+func (r *Recap) tr(en, zh string) string {
+	if r.Lang == "zh" {
+		return zh
+	}
+	return en
+}
+
+// month is "October 2026" or "2026年10月".
+func (r *Recap) month(m ledger.Month) string {
+	return r.tr(fmt.Sprintf("%s %d", m.Month, m.Year), fmt.Sprintf("%d年%d月", m.Year, int(m.Month)))
+}
+
+// monthShort is "Sep" or "9月".
+func (r *Recap) monthShort(m ledger.Month) string {
+	return r.tr(m.Month.String()[:3], fmt.Sprintf("%d月", int(m.Month)))
+}
+
+func (r *Recap) gpu(id string) string { return names{kb: r.kb}.gpu(id) }
+
+func (r *Recap) platform(id string) string { return names{kb: r.kb}.platform(id, r.Lang) }
+
+func num(v float64) string {
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.4f", v), "0"), ".")
+}
+
+func escape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+func section(mrkdwn string) slack.Block {
+	return slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, mrkdwn, false, false), nil, nil)
+}
+
+func contextBlock(mrkdwn string) slack.Block {
+	return slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType, mrkdwn, false, false))
+}

@@ -1,0 +1,323 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/gpubot/gpubot/bot/ledger"
+	"github.com/gpubot/gpubot/knowledge"
+	"github.com/gpubot/gpubot/knowledge/catalog"
+)
+
+// livePrices is the bot's price source: the current catalogue view, one
+// cheap Redis read per call (catalog.Catalog.Current).
+type livePrices struct {
+	cat *catalog.Catalog
+	log *slog.Logger
+}
+
+// Offers returns the live catalogue's offers. When Redis fails it answers
+// from the last view this replica loaded (logging the error), so a blip
+// does not turn every answer into the shipped seeds.
+func (p livePrices) Offers(ctx context.Context) ([]knowledge.Offer, error) {
+	v, err := p.cat.Current(ctx)
+	if v != nil && len(v.Offers) > 0 {
+		if err != nil {
+			p.log.WarnContext(ctx, "catalogue reload failed; answering from the last copy", "version", v.Version, "err", err)
+		}
+		return v.Offers, nil
+	}
+	return nil, err
+}
+
+// price is the ledger's PriceFunc: an entry logged without an amount is
+// priced at the cheapest matching offer on its platform, in the offer's
+// own currency.
+func (p livePrices) price(ctx context.Context, q ledger.PriceQuery) (ledger.Price, bool) {
+	offers, err := p.Offers(ctx)
+	if err != nil {
+		return ledger.Price{}, false
+	}
+	var best knowledge.Offer
+	bestRate := 0.0
+	for _, o := range offers {
+		if o.GPU != q.GPU || o.Platform != q.Platform || o.Status == "disappeared" {
+			continue
+		}
+		switch q.Billing {
+		case ledger.Spot:
+			if o.Model != knowledge.Spot && o.Model != knowledge.Bid {
+				continue
+			}
+		case ledger.Monthly:
+			if o.Model != knowledge.Package && o.Model != knowledge.Reserved {
+				continue
+			}
+		default:
+			if o.Model != knowledge.OnDemand && o.Model != "" {
+				continue
+			}
+		}
+		low, _, ok := o.CardHourly()
+		if !ok || low <= 0 {
+			continue
+		}
+		if bestRate == 0 || low < bestRate {
+			best, bestRate = o, low
+		}
+	}
+	if bestRate == 0 {
+		return ledger.Price{}, false
+	}
+	return ledger.Price{PerCardHour: bestRate, Currency: best.Currency,
+		Source: fmt.Sprintf("%s %s %s, %s", best.Platform, best.GPU, best.Model, best.ObservedAt)}, true
+}
+
+const catalogUsage = `usage: bot catalog refresh|status|diff [--json]
+
+  refresh   run every configured source now; print per source offers, skips and
+            errors, and what changed
+  status    sources, last success, offer counts and staleness
+  diff      what changed since the last daily post's catalogue
+`
+
+// catalogCmd runs `bot catalog …`.
+func catalogCmd(ctx context.Context, cfg Config, kb *knowledge.Base, log *slog.Logger, args []string, stdout io.Writer) error {
+	if len(args) == 0 {
+		return errors.New(catalogUsage)
+	}
+	sub, args := args[0], args[1:]
+	fs := flag.NewFlagSet("catalog "+sub, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("catalog %s: %w\n%s", sub, err, catalogUsage)
+	}
+	st, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	d, err := wire(cfg, kb, nil, st, nil, log)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	switch sub {
+	case "refresh":
+		rep, err := d.daily.Refresh(ctx, now)
+		if err != nil {
+			return fmt.Errorf("catalog refresh: %w", err)
+		}
+		if *asJSON {
+			return json.NewEncoder(stdout).Encode(rep)
+		}
+		return d.printRefresh(ctx, stdout, rep)
+	case "status":
+		if *asJSON {
+			srcs, err := d.cat.Status(ctx)
+			if err != nil {
+				return fmt.Errorf("catalog status: %w", err)
+			}
+			return json.NewEncoder(stdout).Encode(srcs)
+		}
+		return d.printStatus(ctx, stdout, cfg, now)
+	case "diff":
+		name, at, diff, ok, err := d.daily.Since(ctx, catalog.DefaultThresholds())
+		if err != nil {
+			return fmt.Errorf("catalog diff: %w", err)
+		}
+		if *asJSON {
+			return json.NewEncoder(stdout).Encode(map[string]any{"baseline": name, "baseline_at": at, "has_baseline": ok, "diff": diff})
+		}
+		if !ok {
+			_, err := fmt.Fprintln(stdout, "No baseline yet: the daily post keeps one each day; before the first, the second `bot catalog refresh` that changes a price starts one.")
+			return err
+		}
+		fmt.Fprintf(stdout, "Changes since %s (%s), moves of 1%% or more:\n", name, d.when(at))
+		d.printChanges(stdout, diff)
+		return nil
+	default:
+		return fmt.Errorf("unknown catalog command %q\n%s", sub, catalogUsage)
+	}
+}
+
+func (d *deps) when(t time.Time) string {
+	if t.IsZero() {
+		return "never"
+	}
+	return t.In(d.loc).Format("2006-01-02 15:04 MST")
+}
+
+func (d *deps) printRefresh(ctx context.Context, w io.Writer, rep *catalog.Report) error {
+	v, err := d.cat.Current(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "Catalogue refreshed at %s: version %d, %d offers after merging.\n\n", d.when(rep.At), rep.Version, len(v.Offers))
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SOURCE\tOFFERS\tSTORED\tSKIPPED\tPROBLEMS / ERROR")
+	for _, s := range rep.Sources {
+		stored := "unchanged"
+		switch {
+		case s.Failed():
+			stored = "kept last good"
+		case s.Replaced:
+			stored = "new snapshot"
+		}
+		var notes []string
+		if s.Error != "" {
+			notes = append(notes, "error: "+s.Error)
+		}
+		for _, r := range s.Rejected {
+			notes = append(notes, "rejected: "+r)
+		}
+		notes = append(notes, s.Problems...)
+		if len(notes) == 0 {
+			notes = []string{"-"}
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\n", s.Name, s.Offers, stored, counts(s.Skipped), notes[0])
+		for _, n := range notes[1:] {
+			fmt.Fprintf(tw, "\t\t\t\t%s\n", n)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	diff := rep.Diff
+	fmt.Fprintf(w, "\nChanges since the previous refresh: %d down, %d up, %d new, %d gone, %d stock.\n",
+		len(diff.Of(catalog.KindPriceDown)), len(diff.Of(catalog.KindPriceUp)), len(diff.Of(catalog.KindNew)),
+		len(diff.Of(catalog.KindDisappeared)), len(diff.Of(catalog.KindAvailability)))
+	d.printChanges(w, diff)
+	return nil
+}
+
+// printChanges lists price moves in full and up to 20 new and gone offers.
+func (d *deps) printChanges(w io.Writer, diff catalog.DiffResult) {
+	if diff.Empty() {
+		fmt.Fprintln(w, "  (none)")
+		return
+	}
+	listed := map[catalog.ChangeKind]int{}
+	for _, c := range diff.Changes {
+		if (c.Kind == catalog.KindNew || c.Kind == catalog.KindDisappeared) && listed[c.Kind] == 20 {
+			listed[c.Kind]++
+			fmt.Fprintf(w, "  %-5s …and %d more\n", kindWord(c.Kind), len(diff.Of(c.Kind))-20)
+			continue
+		} else if listed[c.Kind] > 20 {
+			continue
+		}
+		listed[c.Kind]++
+		what := d.offerName(c.Offer)
+		unit := "/card-h"
+		if _, _, ok := c.Offer.CardHourly(); !ok {
+			unit = "/" + string(c.Offer.Unit)
+		}
+		switch c.Kind {
+		case catalog.KindPriceDown, catalog.KindPriceUp:
+			fmt.Fprintf(w, "  %-5s %s: %s → %s%s (%+.1f%%)\n", kindWord(c.Kind), what, price(c.Old, c.Currency), price(c.New, c.Currency), unit, c.Pct)
+		case catalog.KindNew:
+			fmt.Fprintf(w, "  %-5s %s: %s%s\n", kindWord(c.Kind), what, price(c.New, c.Currency), unit)
+		case catalog.KindDisappeared:
+			fmt.Fprintf(w, "  %-5s %s: was %s%s\n", kindWord(c.Kind), what, price(c.Old, c.Currency), unit)
+		case catalog.KindAvailability:
+			fmt.Fprintf(w, "  %-5s %s: %s → %s\n", kindWord(c.Kind), what, c.OldAvailability, c.NewAvailability)
+		}
+	}
+	if len(diff.Incomparable) > 0 {
+		fmt.Fprintf(w, "  (%d offers changed currency or unit and are not compared)\n", len(diff.Incomparable))
+	}
+}
+
+func kindWord(k catalog.ChangeKind) string {
+	return map[catalog.ChangeKind]string{catalog.KindPriceDown: "down", catalog.KindPriceUp: "up", catalog.KindNew: "new",
+		catalog.KindDisappeared: "gone", catalog.KindAvailability: "stock"}[k]
+}
+
+func (d *deps) offerName(o knowledge.Offer) string {
+	gpu, platform := o.GPU, o.Platform
+	if g, ok := d.kb.GPU(o.GPU); ok {
+		gpu = g.Name
+	}
+	if p, ok := d.kb.Platform(o.Platform); ok {
+		platform = p.Name
+	}
+	s := gpu + " · " + platform + " (" + string(o.Model)
+	if o.Region != "" {
+		s += ", " + o.Region
+	}
+	return s + ") [" + o.Key + "]"
+}
+
+func price(v float64, c knowledge.Currency) string {
+	sym := map[knowledge.Currency]string{knowledge.CNY: "¥", knowledge.USD: "$"}[c]
+	if sym == "" {
+		sym = string(c) + " "
+	}
+	if v < 1 {
+		return sym + strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.4f", v), "0"), ".")
+	}
+	return sym + fmt.Sprintf("%.2f", v)
+}
+
+func counts(m map[string]int) string {
+	if len(m) == 0 {
+		return "-"
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s=%d", k, m[k])
+	}
+	return strings.Join(parts, " ")
+}
+
+func (d *deps) printStatus(ctx context.Context, w io.Writer, cfg Config, now time.Time) error {
+	srcs, err := d.cat.Status(ctx)
+	if err != nil {
+		return fmt.Errorf("catalog status: %w", err)
+	}
+	v, err := d.cat.Current(ctx)
+	if err != nil {
+		return fmt.Errorf("catalog status: %w", err)
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SOURCE\tOFFERS\tLAST SUCCESS\tAGE\tSTATE")
+	for _, s := range srcs {
+		age := "-"
+		if !s.LastSuccess.IsZero() {
+			age = s.Age(now).Round(time.Minute).String()
+		}
+		state := "ok"
+		switch {
+		case s.Stale():
+			state = "stale since " + d.when(s.StaleSince) + ": " + s.Error
+		case s.LastAttempt.IsZero():
+			state = "never fetched"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\n", s.Name, s.Offers, d.when(s.LastSuccess), age, state)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	where := "the shipped seeds (no refresh has run yet)"
+	if v.Version > 0 {
+		where = fmt.Sprintf("version %d", v.Version)
+	}
+	_, err = fmt.Fprintf(w, "\nServing %d offers from %s. Refresh schedule %q in %s; daily post %s, recap on the 1st at %s.\n",
+		len(v.Offers), where, cfg.CatalogRefresh, d.loc, cfg.DailyPostAt, cfg.RecapPostAt)
+	return err
+}

@@ -1,0 +1,205 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"time"
+	_ "time/tzdata" // BOT_TIMEZONE on images without zoneinfo (distroless)
+
+	"github.com/robfig/cron/v3"
+	"github.com/slack-go/slack"
+
+	"github.com/gpubot/gpubot/bot"
+	"github.com/gpubot/gpubot/bot/digest"
+	"github.com/gpubot/gpubot/bot/ledger"
+	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/recap"
+	"github.com/gpubot/gpubot/bot/schedule"
+	"github.com/gpubot/gpubot/bot/slackpost"
+	"github.com/gpubot/gpubot/bot/store"
+	"github.com/gpubot/gpubot/bot/subscribe"
+	"github.com/gpubot/gpubot/knowledge"
+	"github.com/gpubot/gpubot/knowledge/catalog"
+	"github.com/gpubot/gpubot/knowledge/catalog/source"
+)
+
+// cliTeam is the workspace the CLI's spend import and recap preview use
+// when --team is not given: one local team for the embedded default.
+const cliTeam = "local"
+
+// deps is everything the scheduled posts, the CLI and the live prices
+// share, built once from the config over one Redis.
+type deps struct {
+	st     *store.Store
+	kb     *knowledge.Base
+	loc    *time.Location
+	cat    *catalog.Catalog
+	file   *source.File // the team file, when CATALOG_FILE is set
+	prices livePrices
+	daily  *digest.Daily
+	ledger *ledger.Ledger
+	recaps *recap.Recaps
+	subs   *subscribe.Store
+	auth   *ledger.Authorizer
+	spend  *bot.Spend
+	log    *slog.Logger
+}
+
+// openStore connects to REDIS_URL, or starts the embedded Redis that keeps
+// its state in BOT_DATA_DIR.
+func openStore(ctx context.Context, cfg Config) (*store.Store, error) {
+	if cfg.RedisURL == "" {
+		return store.OpenEmbedded(ctx, cfg.DataDir)
+	}
+	return store.Open(ctx, cfg.RedisURL)
+}
+
+// location reads BOT_TIMEZONE.
+func location(cfg Config) (*time.Location, error) {
+	loc, err := time.LoadLocation(cfg.Timezone)
+	if err != nil {
+		return nil, fmt.Errorf("config: BOT_TIMEZONE %q: %w", cfg.Timezone, err)
+	}
+	return loc, nil
+}
+
+// wire builds the catalogue, ledger, subscriptions and post builders over
+// st, and plugs them into b (when not nil): prices come from the live
+// catalogue, monthly and buy questions default to the team's usage, and
+// /gpu spend and /gpu subscribe are answered. users, when not nil, lets
+// Slack workspace admins subscribe channels and import bills (users.info);
+// without it only BOT_ADMINS may.
+func wire(cfg Config, kb *knowledge.Base, b *bot.Bot, st *store.Store, users *slack.Client, log *slog.Logger) (*deps, error) {
+	loc, err := location(cfg)
+	if err != nil {
+		return nil, err
+	}
+	srcs, err := source.FromConfig(source.Config{
+		File: cfg.CatalogFile, SkyPilot: cfg.CatalogSkyPilot, GPUHunt: cfg.CatalogGPUHunt,
+		VastAPIKey: cfg.VastAPIKey, RunPodAPIKey: cfg.RunPodAPIKey, LambdaAPIKey: cfg.LambdaAPIKey, AzureURL: cfg.CatalogAzureURL,
+	}, kb)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	d := &deps{st: st, kb: kb, loc: loc, log: log}
+	for _, s := range srcs {
+		if f, ok := s.(*source.File); ok {
+			d.file = f
+		}
+	}
+	d.cat = catalog.New(st.Redis, catalog.Options{Sources: srcs, Base: kb, Fallback: kb.Offers})
+	d.prices = livePrices{cat: d.cat, log: log}
+	d.daily = digest.NewDaily(d.cat, st.Redis, digest.Options{Location: loc, KB: kb, FX: cfg.FX}, digest.DailyOptions{Persist: st.Persist})
+	d.ledger = ledger.New(st, ledger.Options{KB: kb, Location: loc, Price: d.prices.price})
+	d.recaps = recap.New(d.ledger, d.prices, recap.Options{KB: kb, FX: cfg.FX})
+	d.subs = subscribe.New(st.Redis, subscribe.Options{Persist: st.Persist})
+	if users != nil {
+		d.auth = ledger.NewAuthorizer(cfg.Admins, users, 0)
+	} else {
+		d.auth = ledger.NewAuthorizer(cfg.Admins, nil, 0) // a nil *slack.Client must not become a non-nil interface
+	}
+	d.spend = bot.NewSpend(d.ledger, d.auth, cfg.FX, nil)
+	if b != nil {
+		b.UsePrices(d.prices)
+		b.UseUsage(d.ledger)
+		b.Route(parse.Spend, d.spend)
+		b.Route(parse.Subscribe, subscribe.NewHandler(d.subs, d.auth, nil, log))
+	}
+	return d, nil
+}
+
+// withLive runs a one-shot command (ask, console) with b answering from
+// the live catalogue in Redis (the embedded one in BOT_DATA_DIR by default).
+func withLive(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log *slog.Logger, f func() error) error {
+	st, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if _, err := wire(cfg, kb, b, st, nil, log); err != nil {
+		return err
+	}
+	return f()
+}
+
+// scheduler is the timed work: the catalogue refresh on CATALOG_REFRESH,
+// the team file's hot reload every minute, and — with a poster (Slack) —
+// the daily post at DAILY_POST_AT and the recap on the 1st at RECAP_POST_AT.
+// observe hears every run's outcome (metrics).
+func (d *deps) scheduler(cfg Config, poster *slackpost.Poster, observe func(kind, outcome string)) (*schedule.Scheduler, error) {
+	refresh, err := schedule.Parse(cfg.CatalogRefresh, d.loc)
+	if err != nil {
+		return nil, fmt.Errorf("config: CATALOG_REFRESH: %w", err)
+	}
+	daily, err := schedule.Daily(cfg.DailyPostAt, d.loc)
+	if err != nil {
+		return nil, fmt.Errorf("config: DAILY_POST_AT: %w", err)
+	}
+	monthly, err := schedule.Monthly(cfg.RecapPostAt, d.loc)
+	if err != nil {
+		return nil, fmt.Errorf("config: RECAP_POST_AT: %w", err)
+	}
+	tasks := []schedule.Task{{Name: "catalog-refresh", Schedule: refresh, Run: d.refreshTask}}
+	if d.file != nil {
+		tasks = append(tasks, schedule.Task{Name: "team-file", Schedule: cron.Every(time.Minute), Run: d.pollTeamFile})
+	}
+	return schedule.New(d.st.Redis, time.Now, schedule.Options{
+		Location: d.loc, Persist: d.st.Persist, Poster: poster, Subs: d.subs, Log: d.log, Tasks: tasks,
+		Deliveries: []schedule.Delivery{d.daily.Delivery(daily), d.recaps.Delivery(monthly)}, Observe: observe,
+	}), nil
+}
+
+func (d *deps) refreshTask(ctx context.Context, now time.Time) error {
+	rep, err := d.daily.Refresh(ctx, now)
+	if err != nil {
+		return err
+	}
+	d.logReport(ctx, "catalogue refreshed", rep)
+	return nil
+}
+
+// pollTeamFile refreshes the team file alone when it changed on disk.
+func (d *deps) pollTeamFile(ctx context.Context, now time.Time) error {
+	changed, err := d.file.Changed()
+	if err != nil {
+		// A missing file is the refresh's to report (the source goes stale).
+		d.log.DebugContext(ctx, "team price file", "err", err)
+		return nil
+	}
+	if !changed {
+		return nil
+	}
+	rep, err := d.daily.RefreshOnly(ctx, now, catalog.TeamFileSource)
+	if err != nil {
+		return err
+	}
+	d.logReport(ctx, "team price file reloaded", rep)
+	return nil
+}
+
+func (d *deps) logReport(ctx context.Context, msg string, rep *catalog.Report) {
+	for _, s := range rep.Sources {
+		if s.Failed() {
+			d.log.WarnContext(ctx, "catalogue source failed; keeping its last good offers", "source", s.Name, "err", s.Error)
+		}
+	}
+	d.log.InfoContext(ctx, msg, "version", rep.Version, "sources", len(rep.Sources), "changes", len(rep.Diff.Changes))
+}
+
+// parseArgs parses flags wherever they stand among the positional
+// arguments ("import bill.csv --team T") and returns the positionals.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
