@@ -59,6 +59,8 @@ type App struct {
 	post *slackpost.Poster
 	log  *slog.Logger
 
+	connected atomic.Bool // Socket Mode connection up
+
 	jobs     chan job
 	inflight sync.WaitGroup // queued or running jobs; tests wait on it
 	redis    redisGate      // whether de-duplication and opt-in reads try Redis

@@ -37,12 +37,16 @@ func (a *App) socketEvent(ctx context.Context, sm *socketmode.Client, evt socket
 	case socketmode.EventTypeConnecting:
 		a.log.DebugContext(ctx, "socket mode connecting")
 	case socketmode.EventTypeConnected:
+		a.connected.Store(true)
 		a.log.InfoContext(ctx, "connected to Slack over Socket Mode")
 	case socketmode.EventTypeConnectionError:
+		a.connected.Store(false)
 		a.log.WarnContext(ctx, "socket mode connection failed; retrying", "err", evt.Data)
 	case socketmode.EventTypeInvalidAuth:
+		a.connected.Store(false)
 		a.log.ErrorContext(ctx, "socket mode: Slack refused the app token")
 	case socketmode.EventTypeDisconnect:
+		a.connected.Store(false)
 		a.log.InfoContext(ctx, "slack asked to reconnect")
 	case socketmode.EventTypeIncomingError, socketmode.EventTypeErrorWriteFailed:
 		a.log.WarnContext(ctx, "socket mode I/O error", "type", evt.Type, "err", evt.Data)
@@ -81,6 +85,10 @@ func (a *App) socketEvent(ctx context.Context, sm *socketmode.Client, evt socket
 		a.interact(cb)
 	}
 }
+
+// SocketConnected reports whether the Socket Mode connection is up (for
+// readiness); always false over HTTP.
+func (a *App) SocketConnected() bool { return a.connected.Load() }
 
 // ack queues the acknowledgement for the client's writer; it waits at most
 // a second for room, so the loop never stalls on a dead connection.

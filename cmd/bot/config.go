@@ -31,3 +31,9 @@ type Config struct {
 	FX          float64  `envconfig:"BOT_FX_CNY_PER_USD" default:"7.2" desc:"CNY per USD used when converting prices"`
 	LogLevel    string   `envconfig:"BOT_LOG_LEVEL" default:"info" desc:"debug, info, warn or error"`
 }
+
+// secrets are the values that must never appear in a log line.
+func (c Config) secrets() []string {
+	return []string{c.SlackBotToken, c.SlackAppToken, c.SlackSigningSecret, c.OpenAIAPIKey,
+		c.VastAPIKey, c.RunPodAPIKey, c.LambdaAPIKey}
+}

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"regexp"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -69,7 +70,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err := envconfig.Process("", &cfg); err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
-	log, err := newLogger(cfg.LogLevel, stderr)
+	cmd := "serve"
+	if len(args) > 0 {
+		cmd = args[0]
+	}
+	log, err := newLogger(cfg.LogLevel, cmd == "serve", stderr, cfg.secrets()...)
 	if err != nil {
 		return err
 	}
@@ -79,9 +84,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	b := bot.New(bot.Config{FX: cfg.FX}, kb, log)
 
-	cmd := "serve"
 	if len(args) > 0 {
-		cmd, args = args[0], args[1:]
+		args = args[1:]
 	}
 	switch cmd {
 	case "version":
@@ -107,12 +111,39 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 }
 
-func newLogger(level string, w io.Writer) (*slog.Logger, error) {
+// newLogger builds the process logger: JSON lines in serve mode (for log
+// collectors), text elsewhere. Every string that contains a configured
+// secret, or looks like a Slack token, is redacted before it is written:
+// the handlers never log secrets, and this makes sure of it.
+func newLogger(level string, asJSON bool, w io.Writer, secrets ...string) (*slog.Logger, error) {
 	var l slog.Level
 	if err := l.UnmarshalText([]byte(level)); err != nil {
 		return nil, fmt.Errorf("config: BOT_LOG_LEVEL %q: use debug, info, warn or error", level)
 	}
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
+	opts := &slog.HandlerOptions{Level: l, ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+		if a.Value.Kind() == slog.KindString || a.Value.Kind() == slog.KindAny {
+			if s := a.Value.String(); s != redact(s, secrets) {
+				return slog.String(a.Key, redact(s, secrets))
+			}
+		}
+		return a
+	}}
+	if asJSON {
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return slog.New(slog.NewTextHandler(w, opts)), nil
+}
+
+// slackToken matches Slack bot, user, app and refresh tokens.
+var slackToken = regexp.MustCompile(`xox[abposr]-[A-Za-z0-9-]+|xapp-[A-Za-z0-9-]+`)
+
+func redact(s string, secrets []string) string {
+	for _, sec := range secrets {
+		if len(sec) >= 6 {
+			s = strings.ReplaceAll(s, sec, "[redacted]")
+		}
+	}
+	return slackToken.ReplaceAllString(s, "[redacted]")
 }
 
 // phrased is the answer as a user would see it: with LLM phrasing

@@ -108,9 +108,19 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "ok\n")
 	})
+	// Readiness: Redis answers, the catalogue has offers, and in Socket Mode
+	// the connection to Slack is up.
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
 		if err := st.Ping(r.Context()); err != nil {
 			http.Error(w, "redis unavailable", http.StatusServiceUnavailable)
+			return
+		}
+		if v, _ := d.cat.Current(r.Context()); v == nil || len(v.Offers) == 0 {
+			http.Error(w, "price catalogue not loaded", http.StatusServiceUnavailable)
+			return
+		}
+		if socket && !app.SocketConnected() {
+			http.Error(w, "slack socket mode not connected", http.StatusServiceUnavailable)
 			return
 		}
 		io.WriteString(w, "ok\n")
