@@ -20,7 +20,6 @@ func FuzzImport(f *testing.F) {
 		f.Add(raw)
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		defer watchdog(t)()
 		l, _ := newLedger(t, miniStore(t))
 		ctx := context.Background()
 		const tm = "TFUZZ"
