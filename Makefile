@@ -4,7 +4,7 @@ BIN      := bin/bot
 PKGS     := ./...
 REDIS_SERVER ?= $(shell command -v redis-server 2>/dev/null)
 
-.PHONY: run build test test-unit lint bench fuzz clean
+.PHONY: run build test test-unit lint bench soak fuzz fuzz-short clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/bot
@@ -19,23 +19,53 @@ lint:
 	if [ -n "$$out" ]; then echo "gofmt needs to run on:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
 
-## test: lint, then every test with the race detector against a real redis-server
+## test: lint, then every test with the race detector against a real redis-server, then each fuzz target briefly
 test: lint
 	@scripts/with-redis.sh $(GO) test -race -count=1 $(PKGS)
+	@$(MAKE) --no-print-directory fuzz-short
 
 ## test-unit: tests without starting redis-server (integration tests skip)
 test-unit:
 	$(GO) test -race -count=1 $(PKGS)
 
-## bench: Go benchmarks with allocations
+## bench: Go benchmarks (-benchmem), the catalogue at 100k offers, and the HTTP load test; prints one table (BENCHMARKS.md)
+BENCH_OUT     := bin/bench-go.txt
+LOADGEN_FLAGS ?=
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+	@mkdir -p bin
+	@echo "bench: Go benchmarks (a minute or two; raw output in $(BENCH_OUT))" >&2
+	@$(GO) test -run '^$$' -bench . -skip PeakRSS -benchmem $(PKGS) > $(BENCH_OUT) || { cat $(BENCH_OUT); exit 1; }
+	@$(GO) test -run '^$$' -bench PeakRSS -benchtime 1x -benchmem ./knowledge/catalog/ >> $(BENCH_OUT) || { cat $(BENCH_OUT); exit 1; }
+	@$(GO) run ./cmd/loadgen -gobench $(BENCH_OUT) $(LOADGEN_FLAGS)
 
-## fuzz: each fuzz target for a while
-FUZZTIME ?= 30s
+## soak: the load test for SOAKTIME with redis-server killed every 20 s, then the fault tests SOAK_COUNT times
+SOAKTIME   ?= 2m
+SOAK_COUNT ?= 5
+soak:
+	@scripts/with-redis.sh $(GO) run ./cmd/loadgen -duration $(SOAKTIME) -open-baseline=false -redis-kill 20s -redis-down 3s -check errors $(LOADGEN_FLAGS)
+	@scripts/with-redis.sh $(GO) test -race -count=$(SOAK_COUNT) \
+		-run 'TestRedisKilledMidLoad|TestRealRedisDown|TestLLMFaultsLeaveTheTemplate|TestSlackServerErrors|TestGarbageFromAHostedSource|TestSlowLoris|TestOversizedBodies' \
+		./bot/transport/ ./bot/ledger/ ./knowledge/catalog/
+
+## fuzz: each fuzz target (every package with one) for FUZZTIME; fuzz-short: 3 s each, part of make test
+FUZZTIME     ?= 30s
+FUZZ_MINIMIZE ?= 5s
+FUZZ_PKGS    := $(sort $(dir $(shell grep -rl --include='*_test.go' '^func Fuzz' . 2>/dev/null)))
 fuzz:
-	@for t in $$($(GO) test -list '^Fuzz' ./bot/parse/ | grep ^Fuzz); do \
-		$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) ./bot/parse/ || exit 1; done
+	@set -e; for p in $(FUZZ_PKGS); do \
+		for t in $$($(GO) test -list '^Fuzz' $$p | grep '^Fuzz'); do \
+			echo "fuzz: $$t in $$p for $(FUZZTIME)"; \
+			if [ -n "$(FUZZ_QUIET)" ]; then \
+				out=$$($(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZ_MINIMIZE) $$p 2>&1) \
+					|| { echo "$$out"; exit 1; }; \
+			else \
+				$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZ_MINIMIZE) $$p; \
+			fi; \
+		done; \
+	done
+
+fuzz-short:
+	@$(MAKE) --no-print-directory fuzz FUZZTIME=3s FUZZ_MINIMIZE=1s FUZZ_QUIET=1
 
 clean:
 	rm -rf bin
