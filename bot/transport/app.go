@@ -41,6 +41,9 @@ type Config struct {
 	Queue int
 	// AnswerTimeout bounds the work on one request. Zero means 2 minutes.
 	AnswerTimeout time.Duration
+	// DrainTimeout bounds how long shutdown waits for acknowledged answers
+	// to finish. Zero means 20 seconds (Kubernetes gives 30 by default).
+	DrainTimeout time.Duration
 	// SeenTTL is how long delivered events are remembered. Zero means 24 hours.
 	SeenTTL time.Duration
 	// Phraser, if enabled, rewrites posted answers in friendlier words
@@ -82,6 +85,9 @@ func New(cfg Config, ans Answerer, rdb redis.UniversalClient, post *slackpost.Po
 	if cfg.AnswerTimeout <= 0 {
 		cfg.AnswerTimeout = 2 * time.Minute
 	}
+	if cfg.DrainTimeout <= 0 {
+		cfg.DrainTimeout = 20 * time.Second
+	}
 	if cfg.SeenTTL <= 0 {
 		cfg.SeenTTL = 24 * time.Hour
 	}
@@ -91,27 +97,50 @@ func New(cfg Config, ans Answerer, rdb redis.UniversalClient, post *slackpost.Po
 	return &App{cfg: cfg, bot: ans, rdb: rdb, post: post, log: log, jobs: make(chan job, cfg.Queue)}
 }
 
-// Run answers queued requests until ctx ends, then waits for the answers in
-// progress (they see ctx cancelled) and returns.
+// Run answers queued requests until ctx ends. Then it takes no new work
+// but finishes what was already acknowledged — the answers running and those
+// queued — on a context that shutdown does not cancel, for at most
+// DrainTimeout; whatever has not started by then is dropped and counted.
 func (a *App) Run(ctx context.Context) error {
+	work, stopWork := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopWork()
+	go func() {
+		select {
+		case <-ctx.Done():
+		case <-work.Done():
+			return
+		}
+		t := time.NewTimer(a.cfg.DrainTimeout)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			stopWork()
+		case <-work.Done():
+		}
+	}()
 	var wg sync.WaitGroup
-	var late atomic.Int64 // taken from the queue after ctx ended
+	var late atomic.Int64 // dequeued after the drain deadline
+	run := func(j job) {
+		if work.Err() != nil {
+			late.Add(1)
+			a.inflight.Done()
+			return
+		}
+		a.do(work, j)
+	}
 	for range a.cfg.Workers {
 		wg.Go(func() {
 			for {
 				select {
-				case <-ctx.Done():
-					return
 				case j := <-a.jobs:
-					// select picks at random when both are ready: a job
-					// taken after the end is dropped, not started on a
-					// cancelled context.
-					if ctx.Err() != nil {
-						late.Add(1)
-						a.inflight.Done()
+					run(j)
+				case <-ctx.Done():
+					select { // draining: what is queued, then stop
+					case j := <-a.jobs:
+						run(j)
+					default:
 						return
 					}
-					a.do(ctx, j)
 				}
 			}
 		})

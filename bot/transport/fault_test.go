@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -350,31 +351,95 @@ func TestRedisGateLetsOneProbeThroughWhileDown(t *testing.T) {
 	}
 }
 
-// TestShutdownStartsNoQueuedAnswer: commands queued when Run's context
-// ends are dropped and counted, never started on a cancelled context.
-func TestShutdownStartsNoQueuedAnswer(t *testing.T) {
+// Shutdown finishes what was acknowledged: answers already queued when the
+// context ends are still delivered, within DrainTimeout.
+func TestShutdownDeliversQueuedAnswers(t *testing.T) {
 	fb := &fakeBot{}
+	fs := bottest.NewSlack(t)
+	rdb := redis.NewClient(&redis.Options{Addr: miniredisAddr(t)})
+	t.Cleanup(func() { rdb.Close() })
+	poster := slackpost.New(slack.New("xoxb-test", slack.OptionAPIURL(fs.APIURL())), rdb, slackpost.Options{Pace: -1})
+	app := New(Config{SigningSecret: secret, Queue: 64}, fb, rdb, poster, nil)
+	h := &harness{srv: httptest.NewServer(app.Handler()), slack: fs}
+	t.Cleanup(h.srv.Close)
+	for i := range 40 {
+		h.slash(t, "fit 13b lora", "r"+strconv.Itoa(i), "trig-"+strconv.Itoa(i))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // SIGTERM arrives with 40 acknowledged commands queued
+	app.Run(ctx)
+	if n := len(fs.Calls(bottest.ResponseURLMethod)); n != 40 {
+		t.Errorf("%d of 40 acknowledged commands answered during shutdown, want all", n)
+	}
+}
+
+// After DrainTimeout, queued work that has not started is dropped, counted,
+// and never started on a dead context.
+func TestShutdownDropsWhatTheDrainCannotFinish(t *testing.T) {
+	gate := make(chan struct{})
+	slow := &gatedBot{gate: gate}
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
 	fs := bottest.NewSlack(t)
 	rdb := redis.NewClient(&redis.Options{Addr: miniredisAddr(t)})
 	t.Cleanup(func() { rdb.Close() })
 	poster := slackpost.New(slack.New("xoxb-test", slack.OptionAPIURL(fs.APIURL())), rdb, slackpost.Options{Pace: -1})
-	app := New(Config{SigningSecret: secret, Queue: 64}, fb, rdb, poster, log)
+	app := New(Config{SigningSecret: secret, Queue: 64, Workers: 1, DrainTimeout: 50 * time.Millisecond}, slow, rdb, poster, log)
 	h := &harness{srv: httptest.NewServer(app.Handler()), slack: fs}
 	t.Cleanup(h.srv.Close)
-	for i := range 40 {
-		h.slash(t, "fit 13b lora", "", "trig-"+strconv.Itoa(i))
+	for i := range 5 {
+		h.slash(t, "fit 13b lora", "r"+strconv.Itoa(i), "trig-"+strconv.Itoa(i))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { app.Run(ctx); close(done) }()
+	slow.waitStarted(t) // the first answer is running
 	cancel()
-	app.Run(ctx)
-	if asked := fb.Asked(); len(asked) != 0 {
-		t.Errorf("%d queued commands were started after shutdown began", len(asked))
+	time.AfterFunc(200*time.Millisecond, func() { close(gate) }) // it finishes after the drain deadline
+	<-done
+	if got := slow.started.Load(); got != 1 {
+		t.Errorf("%d answers started, want only the one running at the deadline", got)
 	}
-	if !strings.Contains(logs.String(), "shutting down with requests unanswered") || !strings.Contains(logs.String(), "count=40") {
+	if !strings.Contains(logs.String(), "shutting down with requests unanswered") || !strings.Contains(logs.String(), "count=4") {
 		t.Errorf("the dropped commands are not counted in the log:\n%s", logs.String())
 	}
+}
+
+// gatedBot blocks every answer until gate closes.
+type gatedBot struct {
+	fakeBot
+	gate    chan struct{}
+	started atomic.Int32
+	once    sync.Once
+	first   chan struct{}
+	mu      sync.Mutex
+}
+
+func (g *gatedBot) waitStarted(t *testing.T) {
+	t.Helper()
+	g.mu.Lock()
+	if g.first == nil {
+		g.first = make(chan struct{})
+	}
+	ch := g.first
+	g.mu.Unlock()
+	select {
+	case <-ch:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no answer started")
+	}
+}
+
+func (g *gatedBot) Answer(ctx context.Context, m bot.Message) bot.Answer {
+	g.started.Add(1)
+	g.mu.Lock()
+	if g.first == nil {
+		g.first = make(chan struct{})
+	}
+	g.once.Do(func() { close(g.first) })
+	g.mu.Unlock()
+	<-g.gate
+	return bot.Answer{Intent: "fit", Lang: "en", Text: "done"}
 }
 
 // TestLLMFaultsLeaveTheTemplate: a model that hangs, fails or answers
@@ -483,4 +548,29 @@ func scrapeMetrics(t *testing.T, m *metrics.Metrics) string {
 func miniredisAddr(t *testing.T) string {
 	t.Helper()
 	return miniredis.RunT(t).Addr()
+}
+
+// SIGTERM while an answer is being computed: it is still delivered.
+func TestShutdownDeliversTheAnswerInFlight(t *testing.T) {
+	gate := make(chan struct{})
+	slow := &gatedBot{gate: gate}
+	fs := bottest.NewSlack(t)
+	rdb := redis.NewClient(&redis.Options{Addr: miniredisAddr(t)})
+	t.Cleanup(func() { rdb.Close() })
+	poster := slackpost.New(slack.New("xoxb-test", slack.OptionAPIURL(fs.APIURL())), rdb, slackpost.Options{Pace: -1})
+	app := New(Config{SigningSecret: secret, Workers: 1}, slow, rdb, poster, nil)
+	h := &harness{srv: httptest.NewServer(app.Handler()), slack: fs}
+	t.Cleanup(h.srv.Close)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { app.Run(ctx); close(done) }()
+	h.slash(t, "fit 13b lora", "inflight", "trig-inflight")
+	slow.waitStarted(t)
+	cancel()    // shutdown begins mid-answer
+	close(gate) // the answer completes afterwards
+	<-done
+	calls := fs.Calls(bottest.ResponseURLMethod)
+	if len(calls) != 1 || calls[0].JSON(t)["text"] != "done" {
+		t.Errorf("answer in flight at shutdown: %d deliveries, want 1", len(calls))
+	}
 }
