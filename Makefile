@@ -19,10 +19,10 @@ lint:
 	if [ -n "$$out" ]; then echo "gofmt needs to run on:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
 
-## test: lint, then every test with the race detector against a real redis-server, then each fuzz target briefly
+## test: lint, each fuzz target briefly, then every test with the race detector against a real redis-server
 test: lint
-	@scripts/with-redis.sh $(GO) test -race -count=1 $(PKGS)
 	@$(MAKE) --no-print-directory fuzz-short
+	@scripts/with-redis.sh $(GO) test -race -count=1 $(PKGS)
 
 ## test-unit: tests without starting redis-server (integration tests skip)
 test-unit:

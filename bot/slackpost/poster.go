@@ -20,6 +20,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"sync"
 	"time"
@@ -52,6 +53,9 @@ type Options struct {
 	HTTPClient *http.Client
 	// Log receives retries and give-ups. Nil discards them.
 	Log *slog.Logger
+	// ResponseURLAllowed, if set, must accept a response_url before
+	// anything is posted to it (Slack's hooks host in production).
+	ResponseURLAllowed func(*url.URL) bool
 	// OnError, if set, is told about every failed Slack call (for metrics):
 	// the Web API method ("response_url" for response URLs) and the kind of
 	// failure, one of ErrorKind's answers.

@@ -35,6 +35,16 @@ const (
 // retried; a 5xx only when r replaces the original message, since posting a
 // new message twice would show it twice.
 func (p *Poster) Respond(ctx context.Context, responseURL string, r Response) error {
+	if p.opt.ResponseURLAllowed != nil {
+		u, err := url.Parse(responseURL)
+		if err != nil || !p.opt.ResponseURLAllowed(u) {
+			host := ""
+			if u != nil {
+				host = u.Host
+			}
+			return fmt.Errorf("response_url host %q is not Slack's; not posting", host)
+		}
+	}
 	for attempt := 1; ; attempt++ {
 		out, delay, err := p.respond(ctx, responseURL, r)
 		if err == nil {

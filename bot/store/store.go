@@ -34,6 +34,11 @@ func Open(ctx context.Context, url string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse REDIS_URL: %w", err)
 	}
+	// Fail fast when Redis is down: a user waiting on a ledger write should
+	// hear "not saved" in about a second, not after go-redis's default
+	// three retries with five-second dials.
+	opt.DialTimeout = time.Second
+	opt.MaxRetries = 1
 	s := &Store{Redis: redis.NewClient(opt)}
 	if err := s.Ping(ctx); err != nil {
 		s.Close()

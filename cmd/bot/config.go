@@ -1,5 +1,7 @@
 package main
 
+import "net/url"
+
 // Config is every setting gpubot reads, all from the environment. `bot -h`
 // prints this list with defaults.
 type Config struct {
@@ -34,6 +36,12 @@ type Config struct {
 
 // secrets are the values that must never appear in a log line.
 func (c Config) secrets() []string {
-	return []string{c.SlackBotToken, c.SlackAppToken, c.SlackSigningSecret, c.OpenAIAPIKey,
+	out := []string{c.SlackBotToken, c.SlackAppToken, c.SlackSigningSecret, c.OpenAIAPIKey,
 		c.VastAPIKey, c.RunPodAPIKey, c.LambdaAPIKey}
+	if u, err := url.Parse(c.RedisURL); err == nil && u.User != nil {
+		if pw, ok := u.User.Password(); ok {
+			out = append(out, pw)
+		}
+	}
+	return out
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -130,5 +131,24 @@ func TestServeOperations(t *testing.T) {
 		if strings.Contains(text, secret) || strings.Contains(out.b.String(), secret) {
 			t.Errorf("a secret appears in the output: %q", secret)
 		}
+	}
+}
+
+func TestResponseURLsAreLimitedToSlack(t *testing.T) {
+	allowed := responseURLAllowed("")
+	for raw, want := range map[string]bool{
+		"https://hooks.slack.com/commands/T1/1/abc": true,
+		"http://hooks.slack.com/commands/T1/1/abc":  false,
+		"https://evil.example/commands":             false,
+		"https://169.254.169.254/latest/meta-data":  false,
+	} {
+		u, _ := url.Parse(raw)
+		if got := allowed(u); got != want {
+			t.Errorf("allowed(%s) = %v, want %v", raw, got, want)
+		}
+	}
+	u, _ := url.Parse("http://127.0.0.1:4000/response/x")
+	if !responseURLAllowed("http://127.0.0.1:4000/api/")(u) {
+		t.Error("the SLACK_API_URL host (a proxy or fake Slack) is not allowed")
 	}
 }

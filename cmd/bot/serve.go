@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -87,7 +88,8 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 	}
 	log.Info("slack bot identity", "team", auth.TeamID, "user", auth.UserID, "bot", auth.BotID)
 
-	poster := slackpost.New(api, st.Redis, slackpost.Options{Log: log, OnError: m.SlackError})
+	poster := slackpost.New(api, st.Redis, slackpost.Options{Log: log, OnError: m.SlackError,
+		ResponseURLAllowed: responseURLAllowed(cfg.SlackAPIURL)})
 	sched, err := d.scheduler(cfg, poster, m.Post)
 	if err != nil {
 		return err
@@ -138,6 +140,8 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       10 * time.Second,
 		WriteTimeout:      10 * time.Second,
+		IdleTimeout:       60 * time.Second,
+		MaxHeaderBytes:    64 << 10, // Slack's headers are small
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
 	if socket {
@@ -209,4 +213,18 @@ func (d *deps) gauges(ctx context.Context, m *metrics.Metrics) {
 		}
 		return float64(n)
 	})
+}
+
+// responseURLAllowed limits where slash-command answers may be posted: only
+// Slack's own https://hooks.slack.com, so a leaked signing secret cannot
+// turn the bot into a proxy for arbitrary requests. With SLACK_API_URL set
+// (a proxy, or a test's fake Slack) its host is allowed too.
+func responseURLAllowed(apiURL string) func(*url.URL) bool {
+	extra := ""
+	if u, err := url.Parse(apiURL); err == nil && apiURL != "" {
+		extra = u.Host
+	}
+	return func(u *url.URL) bool {
+		return (u.Scheme == "https" && u.Host == "hooks.slack.com") || (extra != "" && u.Host == extra)
+	}
 }
