@@ -213,7 +213,11 @@ func RenderReport(lang string, r *ledger.Report) string {
 	if r.Total.Converted != nil && len(r.Total.Amount) > 1 {
 		total += " ≈ " + r.Total.Converted.String()
 	}
-	fmt.Fprintf(&b, tr(lang, "GPU spend %s: %s, %s GPU-hours, %d entries", "%s GPU 支出：%s，%s 卡时，%d 条记录"), r.Month, total, fmtNum(r.Total.CardHours), r.Total.Entries)
+	entries := "entries"
+	if r.Total.Entries == 1 {
+		entries = "entry"
+	}
+	fmt.Fprintf(&b, tr(lang, "GPU spend %s: %s, %s GPU-hours, %d "+entries, "%s GPU 支出：%s，%s 卡时，%d 条记录"), r.Month, total, fmtNum(r.Total.CardHours), r.Total.Entries)
 	b.WriteString("\n")
 	fmt.Fprintf(&b, tr(lang, "vs %s: %s, %s GPU-hours (%s)\n", "对比 %s：%s，%s 卡时（变化 %s）\n"), r.Month.Prev(), r.Prev.Amount.String(), fmtNum(r.Prev.CardHours), r.Change().String())
 	if r.Total.Unpriced > 0 {

@@ -269,6 +269,10 @@ func (s *Scheduler) task(ctx context.Context, t Task) {
 		}
 	}
 	if err := t.Run(ctx, now); err != nil {
+		if ctx.Err() != nil {
+			s.log.InfoContext(ctx, "scheduled task interrupted by shutdown; it runs again at the next start", "task", t.Name)
+			return
+		}
 		s.opt.Observe(t.Name, "error")
 		s.log.ErrorContext(ctx, "scheduled task failed; retrying next tick", "task", t.Name, "err", err)
 		return
