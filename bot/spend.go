@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -276,4 +277,61 @@ func (s *Spend) delete(ctx context.Context, team string, m Message, req parse.Re
 	a.Text = tr(a.Lang, fmt.Sprintf("Deleted #%s (%s, %s).", e.ID, gpuName(e.GPU), e.Amount.String()), fmt.Sprintf("已删除 #%s（%s，%s）。", e.ID, gpuName(e.GPU), e.Amount.String()))
 	a.Blocks = textBlocks(a.Text)
 	return nil
+}
+
+// MayImport says why user may not import bills (a reply), or "" when they
+// may: importing is for workspace admins.
+func (s *Spend) MayImport(ctx context.Context, team, user string) (string, error) {
+	if s.auth == nil {
+		return "", nil
+	}
+	if err := s.auth.Check(ctx, team, user, ledger.ImportBill); err != nil {
+		if errors.Is(err, ledger.ErrForbidden) {
+			return "Only workspace admins can import bills. 只有工作区管理员可以导入账单。", nil
+		}
+		return "", err
+	}
+	return "", nil
+}
+
+// MaxBillBytes bounds an uploaded bill (the CSV importer reads at most this).
+const MaxBillBytes = 10 << 20
+
+// ImportBill imports a CSV bill into the team's ledger when user may import
+// (workspace admins) and returns the reply: rows added, duplicates skipped,
+// and each bad row with its number and what was wrong. A storage failure is
+// a reply too ("NOT saved"); other errors are for the log.
+func (s *Spend) ImportBill(ctx context.Context, team, user, name string, r io.Reader) (string, error) {
+	if refusal, err := s.MayImport(ctx, team, user); refusal != "" || err != nil {
+		return refusal, err
+	}
+	res, err := s.ledger.Import(ctx, team, user, io.LimitReader(r, MaxBillBytes), name)
+	var in *ledger.InputError
+	switch {
+	case errors.As(err, &in):
+		return fmt.Sprintf("I couldn't import %s: %s. The column mapping is in bot/ledger/CSV.md.", name, in.Reason), nil
+	case errors.Is(err, ledger.ErrNotSaved):
+		if s.onSave != nil {
+			s.onSave("not_saved")
+		}
+		return "⚠️ NOT saved: the spend ledger's storage is unavailable right now; nothing from " + name + " was recorded. Please try again.", nil
+	case err != nil:
+		return "", err
+	}
+	if s.onSave != nil {
+		s.onSave("ok")
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Imported %s: %d rows — %d added, %d already imported, %d not readable.", res.File, res.Rows, len(res.Added), res.Duplicates, len(res.Errors))
+	for i, e := range res.Errors {
+		if i == 20 {
+			fmt.Fprintf(&b, "\n… and %d more", len(res.Errors)-20)
+			break
+		}
+		b.WriteString("\n• " + e.Error())
+	}
+	if len(res.Ignored) > 0 {
+		b.WriteString("\nColumns not read: " + strings.Join(res.Ignored, ", "))
+	}
+	return b.String(), nil
 }

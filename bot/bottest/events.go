@@ -56,3 +56,15 @@ func SlashPayload(text, channel, user, responseURL, triggerID string) map[string
 		"response_url": responseURL, "trigger_id": triggerID,
 	}
 }
+
+// FileShare is a message event of a file shared with the bot in a DM.
+func FileShare(channel, user, ts string, files ...map[string]any) map[string]any {
+	return map[string]any{"type": "message", "subtype": "file_share", "channel": channel, "channel_type": "im",
+		"user": user, "ts": ts, "event_ts": ts, "text": "", "files": files}
+}
+
+// CSVFile is a file object as Slack sends it in events.
+func CSVFile(id, name, downloadURL string) map[string]any {
+	return map[string]any{"id": id, "name": name, "filetype": "csv", "size": 2048,
+		"url_private": downloadURL, "url_private_download": downloadURL}
+}

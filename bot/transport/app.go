@@ -46,6 +46,8 @@ type Config struct {
 	DrainTimeout time.Duration
 	// SeenTTL is how long delivered events are remembered. Zero means 24 hours.
 	SeenTTL time.Duration
+	// Importer, if set, imports CSV bills uploaded to the bot in a DM.
+	Importer importer
 	// Phraser, if enabled, rewrites posted answers in friendlier words
 	// after the template is out (OPENAI_* settings); nil leaves them be.
 	Phraser improver

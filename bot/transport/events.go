@@ -47,6 +47,9 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 	if ev.Type != slackevents.CallbackEvent || !ok {
 		return
 	}
+	if a.upload(ctx, ev, cb.EventID) {
+		return
+	}
 	q, ok := a.question(ev)
 	if !ok {
 		return
