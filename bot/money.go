@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/ledger"
@@ -290,6 +291,7 @@ type PriceOffer struct {
 	Unit          string  `json:"unit"`
 	Billing       string  `json:"billing"`
 	ObservedAt    string  `json:"observed_at"`
+	AgeDays       int     `json:"age_days"` // days since observed_at
 	PricingModel  string  `json:"pricing_model"`
 	Interruptible bool    `json:"interruptible"`
 	Monthly       bool    `json:"monthly"`
@@ -328,7 +330,7 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 			}
 			view.Offers = append(view.Offers, PriceOffer{
 				Platform: cp.Platform, GPU: cp.GPU, Price: cp.Low, PriceHigh: cp.High, Currency: string(cp.Currency),
-				Unit: "card_hour", Billing: billingName(cp), ObservedAt: cp.ObservedAt,
+				Unit: "card_hour", Billing: billingName(cp), ObservedAt: cp.ObservedAt, AgeDays: ageDays(cp.ObservedAt, b.now()),
 				PricingModel: string(cp.Original.Model), Interruptible: cp.Interruptible, Monthly: cp.Monthly,
 				Original: cp.Original.String(), Source: cp.Source, Note: cp.Note,
 			})
@@ -338,7 +340,7 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 		}
 	}
 	a.Result = view
-	a.Text, a.Blocks = renderPrice(a.Lang, b.kb, view)
+	a.Text, a.Blocks = renderPrice(a.Lang, b.kb, view, b.now())
 	return nil
 }
 
@@ -418,4 +420,15 @@ func (b *Bot) recommend(ctx context.Context, a *Answer, req parse.Request) error
 	a.Result = res
 	a.Text, a.Blocks = renderRecommend(a.Lang, res, a.Assumed)
 	return nil
+}
+
+// ageDays is how many whole days ago a date was (0 when unreadable).
+func ageDays(observed string, now time.Time) int {
+	t, err := time.Parse("2006-01-02", observed)
+	if err != nil {
+		if t, err = time.Parse(time.RFC3339, observed); err != nil {
+			return 0
+		}
+	}
+	return max(0, int(now.Sub(t).Hours()/24))
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/slack-go/slack"
 
@@ -290,7 +291,29 @@ func renderBuy(lang string, v BuyView, as map[string]any, notes ...string) (stri
 	return c.render(lang)
 }
 
-func renderPrice(lang string, kb *knowledge.Base, v PriceView) (string, []slack.Block) {
+// age says how old an observation date is, e.g. "89 days ago" / "89 天前".
+func age(lang, observed string, now time.Time) string {
+	t, err := time.Parse("2006-01-02", observed)
+	if err != nil {
+		if t, err = time.Parse(time.RFC3339, observed); err != nil {
+			return ""
+		}
+	}
+	d := now.Sub(t)
+	switch {
+	case d < 0:
+		return ""
+	case d < time.Hour:
+		return tr(lang, "just now", "刚刚")
+	case d < 48*time.Hour:
+		h := int(d.Hours())
+		return tr(lang, fmt.Sprintf("%d h ago", h), fmt.Sprintf("%d 小时前", h))
+	}
+	days := int(d.Hours() / 24)
+	return tr(lang, fmt.Sprintf("%d days ago", days), fmt.Sprintf("%d 天前", days))
+}
+
+func renderPrice(lang string, kb *knowledge.Base, v PriceView, now time.Time) (string, []slack.Block) {
 	names := make([]string, len(v.GPUs))
 	for i, g := range v.GPUs {
 		names[i] = gpuName(g)
@@ -312,8 +335,12 @@ func renderPrice(lang string, kb *knowledge.Base, v PriceView) (string, []slack.
 			price += "–" + fmtNum(o.PriceHigh)
 		}
 		kind := map[string][2]string{"monthly": {"monthly plan", "包月"}, "spot": {"spot, interruptible", "竞价，可中断"}, "package": {"prepaid", "预付"}, "on_demand": {"on demand", "按需"}}[o.Billing]
+		when := o.ObservedAt
+		if a := age(lang, o.ObservedAt, now); a != "" {
+			when += ", " + a
+		}
 		line := fmt.Sprintf("%s %s — %s%s (%s; %s: %s; %s %s)", gpuName(o.GPU), p, price, tr(lang, "/card-hour", "/卡时"),
-			tr(lang, kind[0], kind[1]), tr(lang, "published", "原价"), o.Original, tr(lang, "observed", "采集于"), o.ObservedAt)
+			tr(lang, kind[0], kind[1]), tr(lang, "published", "原价"), o.Original, tr(lang, "observed", "采集于"), when)
 		c.summary = append(c.summary, "• "+line)
 	}
 	for _, a := range v.Assumptions {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -18,7 +19,9 @@ var update = flag.Bool("update", false, "rewrite golden files")
 
 func newTestBot(t *testing.T) *Bot {
 	t.Helper()
-	return New(Config{FX: 7.2}, knowledge.MustShipped(), nil)
+	b := New(Config{FX: 7.2}, knowledge.MustShipped(), nil)
+	b.SetClock(func() time.Time { return time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC) }) // golden files hold price ages
+	return b
 }
 
 // golden is what a rendered answer looks like to Slack: the fallback text,
