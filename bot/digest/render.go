@@ -9,6 +9,8 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/gpubot/gpubot/bot/blockkit"
+
 	"github.com/gpubot/gpubot/knowledge"
 )
 
@@ -390,14 +392,9 @@ func num(v float64) string { return strconv.FormatFloat(math.Round(v*100)/100, '
 // pct writes a signed percentage: "-12.0%", "+5.3%".
 func pct(p float64) string { return fmt.Sprintf("%+.1f%%", p) }
 
-func escape(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
-}
-
-func section(mrkdwn string) slack.Block {
-	return slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, mrkdwn, false, false), nil, nil)
-}
-
-func contextBlock(mrkdwn string) slack.Block {
-	return slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType, mrkdwn, false, false))
-}
+// The shared Block Kit helpers, under this package's short names.
+var (
+	escape       = blockkit.Escape
+	section      = blockkit.Section
+	contextBlock = blockkit.Context
+)

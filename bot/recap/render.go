@@ -6,6 +6,8 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/gpubot/gpubot/bot/blockkit"
+
 	"github.com/gpubot/gpubot/bot/ledger"
 )
 
@@ -160,14 +162,9 @@ func num(v float64) string {
 	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.4f", v), "0"), ".")
 }
 
-func escape(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
-}
-
-func section(mrkdwn string) slack.Block {
-	return slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, mrkdwn, false, false), nil, nil)
-}
-
-func contextBlock(mrkdwn string) slack.Block {
-	return slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType, mrkdwn, false, false))
-}
+// The shared Block Kit helpers, under this package's short names.
+var (
+	escape       = blockkit.Escape
+	section      = blockkit.Section
+	contextBlock = blockkit.Context
+)

@@ -12,6 +12,8 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/gpubot/gpubot/bot/blockkit"
+
 	"github.com/gpubot/gpubot/bot"
 	"github.com/gpubot/gpubot/bot/ledger"
 	"github.com/gpubot/gpubot/bot/parse"
@@ -294,17 +296,10 @@ func pct(share float64) string {
 	return strconv.FormatFloat(math.Round(share*1000)/10, 'f', -1, 64) + "%"
 }
 
-func tr(lang, en, zh string) string {
-	if lang == "zh" {
-		return zh
-	}
-	return en
-}
-
-// escape makes text safe as Slack mrkdwn.
-func escape(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
-}
+var (
+	tr     = blockkit.Tr
+	escape = blockkit.Escape // text safe as Slack mrkdwn
+)
 
 func textBlocks(s string) []slack.Block {
 	return []slack.Block{slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, escape(s), false, false), nil, nil)}
