@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/slack-go/slack"
@@ -206,6 +207,19 @@ func (b *Bot) fail(ctx context.Context, a Answer, m Message, err error) Answer {
 	if errors.As(err, &in) {
 		a.Err = in.Error()
 		hint := in.Hint
+		if isMissing(a.Slots.Missing, in.Field) { // a follow-up question, not an error
+			reason := in.Reason
+			if a.Lang == "zh" {
+				if zh, ok := missingZH[in.Field]; ok {
+					reason = zh
+				}
+				a.Text = fmt.Sprintf("还差一点信息：%s。例如：%s", reason, hint)
+			} else {
+				a.Text = fmt.Sprintf("One more thing: %s. For example: %s", reason, hint)
+			}
+			a.Blocks = textBlocks(a.Text)
+			return a
+		}
 		if a.Lang == "zh" {
 			a.Text = fmt.Sprintf("算不了：%s（%s）。正确写法示例：%s", in.Reason, in.Field, hint)
 		} else {
@@ -223,4 +237,28 @@ func (b *Bot) fail(ctx context.Context, a Answer, m Message, err error) Answer {
 	}
 	a.Blocks = textBlocks(a.Text)
 	return a
+}
+
+// isMissing reports whether field is one the router saw missing (entries
+// may name alternatives, "tokens|samples").
+func isMissing(missing []string, field string) bool {
+	for _, m := range missing {
+		for _, alt := range strings.Split(m, "|") {
+			if alt == field {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// missingZH asks for the common missing values in Chinese.
+var missingZH = map[string]string{
+	"tokens":          "训练数据有多少？给出 token 数（如 100M tokens）或样本数（如 5万条 样本）",
+	"samples":         "训练数据有多少？给出样本数（如 5万条 样本）或 token 数（如 100M tokens）",
+	"gpu":             "哪张卡？请给出型号，例如 4090、H100",
+	"params_b":        "模型多大？例如 7b、70B、130亿",
+	"monthly":         "包月价格是多少？请用 monthly= 给出每卡每月价格",
+	"price":           "价格是多少？请用 price= 给出",
+	"hours_per_month": "每月用多少小时？例如 200h",
 }

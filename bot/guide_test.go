@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -46,5 +47,17 @@ func TestGuideRankingIsDeterministic(t *testing.T) {
 	}
 	if got := rankGuide(b.kb.Guide, "the weather in Paris", "", nil); len(got) != 0 {
 		t.Errorf("off-topic text matched %d guide items (%s)", len(got), got[0].ID)
+	}
+}
+
+func TestMissingValuesGetAFollowUpQuestion(t *testing.T) {
+	b := newTestBot(t)
+	en := b.Answer(context.Background(), Message{Text: "how much to fine-tune a 70B with QLoRA?"})
+	if en.Err == "" || !strings.HasPrefix(en.Text, "One more thing:") || !strings.Contains(en.Text, "/gpu cost") {
+		t.Errorf("English follow-up: %q", en.Text)
+	}
+	zh := b.Answer(context.Background(), Message{Text: "70b qlora 微调要花多少钱"})
+	if !strings.HasPrefix(zh.Text, "还差一点信息：") || !strings.Contains(zh.Text, "样本") {
+		t.Errorf("Chinese follow-up: %q", zh.Text)
 	}
 }
