@@ -159,7 +159,7 @@ func (b *Bot) answer(ctx context.Context, m Message) Answer {
 	}
 	switch req.Intent {
 	case parse.Fit:
-		err = b.fit(&a, req)
+		err = b.fit(ctx, &a, req)
 	case parse.Cost:
 		err = b.cost(ctx, &a, req)
 	case parse.Monthly:

@@ -1,6 +1,8 @@
 package bot
 
 import (
+	"context"
+
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/parse"
 )
@@ -80,7 +82,7 @@ func assumed(w advisor.Workload, gcGiven bool) map[string]any {
 	return out
 }
 
-func (b *Bot) fit(a *Answer, req parse.Request) error {
+func (b *Bot) fit(ctx context.Context, a *Answer, req parse.Request) error {
 	w := workload(req.Slots)
 	gpus := b.kb.GPUs
 	if len(req.Slots.GPUs) > 0 { // the user named cards: answer for those only
@@ -103,11 +105,27 @@ func (b *Bot) fit(a *Answer, req parse.Request) error {
 	for _, t := range res.Assumptions {
 		view.Assumptions = append(view.Assumptions, t.In(a.Lang))
 	}
+	cur, fx := b.currency(req), b.fx(req.Slots)
+	offers := b.market(ctx).Offers
 	for _, o := range res.Options {
-		view.Options = append(view.Options, FitOption{
+		opt := FitOption{
 			GPU: o.GPU, Name: o.Name, VRAMGB: o.VRAMGB, Count: o.Count, Fits: o.Fits,
 			PerCardGB: o.PerCardGB, SpareGB: o.SpareGB, Note: o.Note.In(a.Lang),
-		})
+		}
+		// The cheapest on-demand offer for the card (spot and prepaid plans
+		// would understate what running the job costs), in the answer's currency.
+		if cp, ok, err := advisor.Cheapest(o.GPU, offers, cur, fx, advisor.OfferFilter{NoInterruptible: true, Platform: req.Slots.Platform}); err == nil && ok {
+			opt.Cheapest = &PriceRef{Platform: cp.Platform, Price: cp.Low, Currency: string(cp.Currency), Unit: "card_hour", ObservedAt: cp.ObservedAt}
+		}
+		view.Options = append(view.Options, opt)
+	}
+	for _, o := range view.Options {
+		if o.Cheapest != nil {
+			view.Assumptions = append(view.Assumptions, tr(a.Lang,
+				"“from” prices: the cheapest on-demand offer per card in the catalogue (observed "+o.Cheapest.ObservedAt+"); dated ranges, not live quotes — see /gpu price <card> and confirm on the platform",
+				"“低至”价格：目录中该卡最便宜的按需报价（采集于 "+o.Cheapest.ObservedAt+"），为带日期的区间而非实时报价；详见 /gpu price <卡>，下单前请到平台确认"))
+			break
+		}
 	}
 	a.Result = view
 	a.Text, a.Blocks = renderFit(a.Lang, req.Slots, a.Assumed, view)

@@ -55,9 +55,9 @@ func fitGroups(lang string, v FitResult) (one, several, none, notes []string) {
 		}
 		switch {
 		case o.Fits:
-			one = append(one, fmt.Sprintf("%s (%s)", name, tr(lang, fmtNum(o.SpareGB)+" GB spare", "余 "+fmtNum(o.SpareGB)+" GB")))
+			one = append(one, fmt.Sprintf("%s (%s%s)", name, tr(lang, fmtNum(o.SpareGB)+" GB spare", "余 "+fmtNum(o.SpareGB)+" GB"), cheapestText(lang, o.Cheapest)))
 		case o.Count > 1:
-			several = append(several, fmt.Sprintf("%s ×%d (%s)", o.Name, o.Count, tr(lang, fmtNum(o.PerCardGB)+" GB/card", "每卡 "+fmtNum(o.PerCardGB)+" GB")))
+			several = append(several, fmt.Sprintf("%s ×%d (%s%s)", o.Name, o.Count, tr(lang, fmtNum(o.PerCardGB)+" GB/card", "每卡 "+fmtNum(o.PerCardGB)+" GB"), cheapestText(lang, o.Cheapest)))
 			if o.Note != "" {
 				if _, seen := noteCards[o.Note]; !seen {
 					noteOrder = append(noteOrder, o.Note)
@@ -143,4 +143,12 @@ func assumedValue(v any) string {
 		return fmt.Sprint(x)
 	}
 	return fmt.Sprint(v)
+}
+
+// cheapestText is ", from ¥1.2/card-h at autodl" for a card with a price.
+func cheapestText(lang string, p *PriceRef) string {
+	if p == nil {
+		return ""
+	}
+	return tr(lang, ", from ", "，低至 ") + moneyStr(p.Price, p.Currency) + tr(lang, "/card-h at ", "/卡时 @ ") + p.Platform
 }
