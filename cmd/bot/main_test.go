@@ -66,6 +66,20 @@ func TestAskJSONFollowsTheContract(t *testing.T) {
 			t.Errorf("option lacks %s: %v", k, got.Result.Options[0])
 		}
 	}
+	priced := 0
+	for _, o := range got.Result.Options {
+		if c, ok := o["cheapest"].(map[string]any); ok {
+			priced++
+			for _, k := range []string{"platform", "price", "currency", "unit"} {
+				if c[k] == nil {
+					t.Errorf("option %v: cheapest lacks %s", o["gpu"], k)
+				}
+			}
+		}
+	}
+	if priced < 5 {
+		t.Errorf("only %d options carry a cheapest offer", priced)
+	}
 	if !strings.Contains(got.Text, "13B LoRA") {
 		t.Errorf("text = %q", got.Text)
 	}
