@@ -65,7 +65,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprint(stdout, usage+"\nenvironment:\n")
 		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 		defer tw.Flush()
-		return envconfig.Usagef("", &cfg, tw, "  {{range .}}{{usage_key .}}\t{{usage_default .}}\t{{usage_description .}}\n{{end}}")
+		return envconfig.Usagef("", &cfg, tw, "{{range .}}  {{usage_key .}}\t{{usage_default .}}\t{{usage_description .}}\n{{end}}")
 	}
 	if err := envconfig.Process("", &cfg); err != nil {
 		return fmt.Errorf("config: %w", err)
