@@ -19,6 +19,31 @@ type Store struct {
 	mini     *miniredis.Miniredis
 	dir      string     // embedded mode: where Persist writes the state
 	mu       sync.Mutex // one snapshot at a time
+	stop     chan struct{}
+	done     chan struct{}
+}
+
+// expiryTick is how often the embedded Redis's clock is moved on.
+const expiryTick = 10 * time.Second
+
+// clock moves miniredis's clock with the real one, so keys with a TTL
+// (de-duplication marks, locks, post records) expire in a long-running
+// embedded bot as they would on a real Redis; miniredis only expires keys
+// when told time has passed.
+func (s *Store) clock(every time.Duration) {
+	defer close(s.done)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	last := time.Now()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case now := <-t.C:
+			s.mini.FastForward(now.Sub(last))
+			last = now
+		}
+	}
 }
 
 // Open connects to url, or starts an embedded miniredis when url is empty.
@@ -28,7 +53,9 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		if err := m.StartAddr("127.0.0.1:0"); err != nil {
 			return nil, fmt.Errorf("start embedded redis: %w", err)
 		}
-		return &Store{Redis: redis.NewClient(&redis.Options{Addr: m.Addr()}), Embedded: true, mini: m}, nil
+		s := &Store{Redis: redis.NewClient(&redis.Options{Addr: m.Addr()}), Embedded: true, mini: m, stop: make(chan struct{}), done: make(chan struct{})}
+		go s.clock(expiryTick)
+		return s, nil
 	}
 	opt, err := redis.ParseURL(url)
 	if err != nil {
@@ -61,6 +88,8 @@ func (s *Store) Ping(ctx context.Context) error {
 func (s *Store) Close() error {
 	err := s.Redis.Close()
 	if s.mini != nil {
+		close(s.stop)
+		<-s.done
 		s.mini.Close()
 	}
 	return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"testing"
+	"time"
 )
 
 func TestOpenEmbeddedAnswersPing(t *testing.T) {
@@ -52,4 +53,27 @@ func realRedis(t *testing.T) string {
 		t.Skip("REDIS_URL not set; make test starts a real redis-server")
 	}
 	return url
+}
+
+func TestEmbeddedRedisExpiresKeysAsTimePasses(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	// A second clock on a short tick, as a long-running bot's would be.
+	s2 := &Store{mini: s.mini, stop: make(chan struct{}), done: make(chan struct{})}
+	go s2.clock(5 * time.Millisecond)
+	defer func() { close(s2.stop); <-s2.done }()
+	if err := s.Redis.Set(ctx, "dedupe", "1", 50*time.Millisecond).Err(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for s.Redis.Exists(ctx, "dedupe").Val() == 1 {
+		if time.Now().After(deadline) {
+			t.Fatal("a key with a 50 ms TTL never expired in the embedded Redis")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
