@@ -2,6 +2,8 @@ package bot
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/parse"
@@ -127,7 +129,41 @@ func (b *Bot) fit(ctx context.Context, a *Answer, req parse.Request) error {
 			break
 		}
 	}
+	if tip := b.activationTip(a.Lang, res); tip != "" {
+		view.Assumptions = append(view.Assumptions, tip)
+	}
 	a.Result = view
 	a.Text, a.Blocks = renderFit(a.Lang, req.Slots, a.Assumed, view)
 	return nil
+}
+
+// activationTip points out, when activations are most of a training job's
+// memory, what batch 1 (or gradient checkpointing) would need instead.
+func (b *Bot) activationTip(lang string, res advisor.FitResult) string {
+	w := res.Workload
+	if w.Method == advisor.Inference || res.TotalGB == 0 || res.Breakdown.ActivationsGB < 0.3*res.TotalGB {
+		return ""
+	}
+	alt := w
+	alt.Defaulted = nil
+	var change []string
+	if w.Batch > 1 {
+		alt.Batch = 1
+		change = append(change, "bs=1")
+	}
+	if w.NoGC {
+		alt.NoGC = false
+		change = append(change, "gc=on")
+	}
+	if len(change) == 0 {
+		return ""
+	}
+	m, err := advisor.EstimateMemory(alt, b.kb.Archs)
+	if err != nil || m.TotalGB >= res.TotalGB {
+		return ""
+	}
+	opts := strings.Join(change, " ")
+	return tr(lang,
+		fmt.Sprintf("activations are %s GB of the %s GB; with %s the job needs about %s GB (add %s to the command)", fmtNum(res.Breakdown.ActivationsGB), fmtNum(res.TotalGB), opts, fmtNum(m.TotalGB), opts),
+		fmt.Sprintf("激活值占了 %s GB（共 %s GB）；改用 %s 约需 %s GB（在命令后加 %s）", fmtNum(res.Breakdown.ActivationsGB), fmtNum(res.TotalGB), opts, fmtNum(m.TotalGB), opts))
 }

@@ -145,3 +145,16 @@ func TestChineseAnswerHasNoStrayMarkdown(t *testing.T) {
 		t.Errorf("Chinese question answered as %q", a.Text[:60])
 	}
 }
+
+func TestActivationHeavyJobsGetABatchOneTip(t *testing.T) {
+	b := newTestBot(t)
+	a := b.Answer(context.Background(), Message{Text: "/gpu fit 70b qlora"})
+	alt := b.Answer(context.Background(), Message{Text: "/gpu fit 70b qlora bs=1"})
+	want := fmtNum(alt.Result.(FitResult).MemoryGB) + " GB"
+	if !strings.Contains(a.Text, "with bs=1 the job needs about "+want) {
+		t.Errorf("no bs=1 tip quoting the bs=1 answer's %s:\n%s", want, a.Text)
+	}
+	if s := b.Answer(context.Background(), Message{Text: "/gpu fit 7b inference"}).Text; strings.Contains(s, "bs=1") {
+		t.Error("inference answers get a batch tip")
+	}
+}
