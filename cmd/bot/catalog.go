@@ -102,15 +102,11 @@ func catalogCmd(ctx context.Context, cfg Config, kb *knowledge.Base, log *slog.L
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("catalog %s: %w\n%s", sub, err, catalogUsage)
 	}
-	st, err := openStore(ctx, cfg)
+	d, closeStore, err := openCLI(ctx, cfg, kb, log)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	d, err := wire(cfg, kb, nil, st, nil, log)
-	if err != nil {
-		return err
-	}
+	defer closeStore()
 	now := time.Now()
 	switch sub {
 	case "refresh":

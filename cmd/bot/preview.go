@@ -51,15 +51,11 @@ func previewCmd(ctx context.Context, cfg Config, kb *knowledge.Base, log *slog.L
 	if *lang != "zh" && *lang != "en" {
 		return fmt.Errorf("preview: --lang %q: use zh or en", *lang)
 	}
-	st, err := openStore(ctx, cfg)
+	d, closeStore, err := openCLI(ctx, cfg, kb, log)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	d, err := wire(cfg, kb, nil, st, nil, log)
-	if err != nil {
-		return err
-	}
+	defer closeStore()
 	now := time.Now()
 	var (
 		text   string

@@ -43,15 +43,11 @@ func spendCmd(ctx context.Context, cfg Config, kb *knowledge.Base, log *slog.Log
 		return fmt.Errorf("spend import: %w", err)
 	}
 	defer f.Close()
-	st, err := openStore(ctx, cfg)
+	d, closeStore, err := openCLI(ctx, cfg, kb, log)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	d, err := wire(cfg, kb, nil, st, nil, log)
-	if err != nil {
-		return err
-	}
+	defer closeStore()
 	res, err := d.ledger.Import(ctx, *team, *user, f, filepath.Base(files[0]))
 	if err != nil {
 		return fmt.Errorf("spend import: %w", err)

@@ -47,6 +47,21 @@ type deps struct {
 	log    *slog.Logger
 }
 
+// openCLI opens the store and wires the catalogue, ledger and posts for a
+// command-line tool (no bot, no Slack); close releases the store.
+func openCLI(ctx context.Context, cfg Config, kb *knowledge.Base, log *slog.Logger) (*deps, func() error, error) {
+	st, err := openStore(ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := wire(cfg, kb, nil, st, nil, log)
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	return d, st.Close, nil
+}
+
 // openStore connects to REDIS_URL, or starts the embedded Redis that keeps
 // its state in BOT_DATA_DIR.
 func openStore(ctx context.Context, cfg Config) (*store.Store, error) {

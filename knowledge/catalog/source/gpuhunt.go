@@ -3,10 +3,8 @@ package source
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -38,25 +36,14 @@ func (g *GPUHunt) Name() string { return "gpuhunt-" + slug(g.Provider) }
 
 // Fetch reads and parses the catalogue.
 func (g *GPUHunt) Fetch(ctx context.Context, now time.Time) (*catalog.Batch, error) {
-	raw, ref, err := readLocation(ctx, g.Location, g.HTTP)
-	if err != nil {
-		return nil, fmt.Errorf("gpuhunt %s: %w", g.Provider, err)
-	}
-	b, err := g.Parse(raw, ref, now)
-	if err != nil {
-		return nil, fmt.Errorf("gpuhunt %s: %w", g.Provider, err)
-	}
-	return b, nil
+	return fetchHosted(ctx, "gpuhunt "+g.Provider, g.Location, g.HTTP, now, g.Parse)
 }
 
 // Parse turns catalogue bytes into a batch.
 func (g *GPUHunt) Parse(raw []byte, ref string, now time.Time) (*catalog.Batch, error) {
-	r := csv.NewReader(bytes.NewReader(raw))
-	r.FieldsPerRecord = -1
-	r.ReuseRecord = true
-	header, err := r.Read()
+	r, header, err := openCSV(raw)
 	if err != nil {
-		return nil, fmt.Errorf("header: %w", err)
+		return nil, err
 	}
 	idx, err := headerIndex(header, "instance_name", "location", "price", "gpu_count", "gpu_name", "spot")
 	if err != nil {

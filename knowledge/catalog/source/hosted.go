@@ -1,14 +1,18 @@
 package source
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
 	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/gpubot/gpubot/knowledge"
+	"github.com/gpubot/gpubot/knowledge/catalog"
 )
 
 // readLocation reads a hosted catalogue from a file path or an http(s) URL
@@ -73,4 +77,32 @@ func cell(rec []string, idx map[string]int, col string) string {
 		return ""
 	}
 	return strings.TrimSpace(rec[i])
+}
+
+// fetchHosted reads a hosted catalogue (file or URL) and parses it; errors
+// name the source.
+func fetchHosted(ctx context.Context, name, loc string, h HTTPOptions, now time.Time,
+	parse func(raw []byte, ref string, now time.Time) (*catalog.Batch, error)) (*catalog.Batch, error) {
+	raw, ref, err := readLocation(ctx, loc, h)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	b, err := parse(raw, ref, now)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return b, nil
+}
+
+// openCSV reads a catalogue CSV's header; rows may vary in width (they are
+// checked one by one) and the record slice is reused between reads.
+func openCSV(raw []byte) (*csv.Reader, []string, error) {
+	r := csv.NewReader(bytes.NewReader(raw))
+	r.FieldsPerRecord = -1
+	r.ReuseRecord = true
+	header, err := r.Read()
+	if err != nil {
+		return nil, nil, fmt.Errorf("header: %w", err)
+	}
+	return r, header, nil
 }

@@ -3,7 +3,6 @@ package source
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -51,25 +50,14 @@ func (s *SkyPilot) Name() string { return "skypilot-" + slug(s.Provider) }
 
 // Fetch reads and parses the catalogue.
 func (s *SkyPilot) Fetch(ctx context.Context, now time.Time) (*catalog.Batch, error) {
-	raw, ref, err := readLocation(ctx, s.Location, s.HTTP)
-	if err != nil {
-		return nil, fmt.Errorf("skypilot %s: %w", s.Provider, err)
-	}
-	b, err := s.Parse(raw, ref, now)
-	if err != nil {
-		return nil, fmt.Errorf("skypilot %s: %w", s.Provider, err)
-	}
-	return b, nil
+	return fetchHosted(ctx, "skypilot "+s.Provider, s.Location, s.HTTP, now, s.Parse)
 }
 
 // Parse turns catalogue bytes into a batch.
 func (s *SkyPilot) Parse(raw []byte, ref string, now time.Time) (*catalog.Batch, error) {
-	r := csv.NewReader(bytes.NewReader(raw))
-	r.FieldsPerRecord = -1
-	r.ReuseRecord = true
-	header, err := r.Read()
+	r, header, err := openCSV(raw)
 	if err != nil {
-		return nil, fmt.Errorf("header: %w", err)
+		return nil, err
 	}
 	idx, err := headerIndex(header, "InstanceType", "AcceleratorName", "AcceleratorCount", "Price", "Region")
 	if err != nil {
