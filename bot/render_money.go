@@ -279,7 +279,11 @@ func renderBuy(lang string, v BuyView, as map[string]any, notes ...string) (stri
 		{tr(lang, "renting per year", "租用每年"), moneyStr(r.RentPerYear, cur)},
 	}
 	if r.PaybackMonths > 0 {
-		c.pairs = append(c.pairs, [2]string{tr(lang, "payback", "回本"), fmtNum(r.PaybackMonths) + tr(lang, " months", " 个月")})
+		pb := fmtNum(r.PaybackMonths) + tr(lang, " months", " 个月")
+		if life := r.Inputs.Years * 12; life > 0 && r.PaybackMonths > life {
+			pb += tr(lang, fmt.Sprintf(" (longer than the %s-year life)", fmtNum(r.Inputs.Years)), fmt.Sprintf("（超过 %s 年折旧期）", fmtNum(r.Inputs.Years)))
+		}
+		c.pairs = append(c.pairs, [2]string{tr(lang, "payback", "回本"), pb})
 	}
 	for _, l := range v.Lines {
 		c.pairs = append(c.pairs, [2]string{l.Label.In(lang), lineValue(l)})
