@@ -30,7 +30,13 @@ type Message struct {
 
 // Answer is what the bot says back, in both machine and human form.
 type Answer struct {
-	Intent    parse.Intent   `json:"intent"`
+	Intent parse.Intent `json:"intent"`
+	// Confidence is the router's probability for Intent (0–1; slash
+	// commands are 1).
+	Confidence float64 `json:"confidence"`
+	// Headline is the first line a user sees: the verdict or the figure
+	// asked for, in the asker's language.
+	Headline  string         `json:"headline"`
 	Lang      string         `json:"lang"`
 	Slots     parse.Slots    `json:"slots"`
 	Assumed   map[string]any `json:"assumed"`
@@ -146,7 +152,7 @@ func (b *Bot) Observe(f func(intent, outcome string, took time.Duration)) { b.ob
 
 func (b *Bot) answer(ctx context.Context, m Message) Answer {
 	req := b.Parse(m)
-	a := Answer{Intent: req.Intent, Lang: req.Lang, Slots: req.Slots, Assumed: map[string]any{}}
+	a := Answer{Intent: req.Intent, Confidence: req.Confidence, Lang: req.Lang, Slots: req.Slots, Assumed: map[string]any{}}
 	if len(req.Problems) > 0 {
 		return b.problem(a, req.Problems[0])
 	}

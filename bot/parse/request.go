@@ -96,7 +96,23 @@ type Slots struct {
 	SampleTokens  float64  `json:"sample_tokens,omitempty"`
 	Epochs        float64  `json:"epochs,omitempty"`
 	Cards         int      `json:"cards,omitempty"`
-	Currency      string   `json:"currency,omitempty"` // answer currency the user asked for ("用美元算")
+	// Serving frames: a load stated per day or per second, and the request
+	// shape ("500 input and 200 output tokens").
+	TokensPerDay float64 `json:"tokens_per_day,omitempty"`
+	RequestsPerS float64 `json:"requests_per_s,omitempty"`
+	InputTokens  int     `json:"input_tokens,omitempty"`
+	OutputTokens int     `json:"output_tokens,omitempty"`
+	// Model is a named model's canonical id in the model catalogue
+	// ("deepseek-v3", "qwen3-30b-a3b"); ParamsB then holds its size.
+	Model string `json:"model,omitempty"`
+	// Days is a deadline for a training job ("days=30", "一个月内").
+	Days float64 `json:"days,omitempty"`
+	// Spot asks for interruptible capacity ("spot", "可中断").
+	Spot bool `json:"spot,omitempty"`
+	// Resolution and Images (image models): pixels per side and how many.
+	Resolution int     `json:"resolution,omitempty"`
+	Images     float64 `json:"images,omitempty"`
+	Currency   string  `json:"currency,omitempty"` // answer currency the user asked for ("用美元算")
 	// Workload (recommend only) is one of the seed's workloads:
 	// llm-finetune, diffusion, inference.
 	Workload string `json:"workload,omitempty"`
@@ -112,6 +128,8 @@ type Slots struct {
 	// relative "this" / "last".
 	Month   string `json:"month,omitempty"`
 	Project string `json:"project,omitempty"`
+	// Date (spend) is the day an entry is for, YYYY-MM-DD in BOT_TIMEZONE.
+	Date string `json:"date,omitempty"`
 	// Mode is the sub-action: spend add|list|report|undo|delete, listen
 	// on|off|status, subscribe subscribe|unsubscribe|list.
 	Mode string `json:"mode,omitempty"`
