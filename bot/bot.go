@@ -16,6 +16,7 @@ import (
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/ledger"
 	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/present"
 	"github.com/gpubot/gpubot/knowledge"
 )
 
@@ -42,9 +43,22 @@ type Answer struct {
 	Assumed   map[string]any `json:"assumed"`
 	Result    any            `json:"result"`
 	Text      string         `json:"text"`
-	Blocks    []slack.Block  `json:"-"`
-	Ephemeral bool           `json:"-"` // errors and help go only to the asker
-	Err       string         `json:"error,omitempty"`
+	// Working is the full derivation behind the short text: formula steps
+	// with their values, assumptions, sources with dates, list entries.
+	Working []present.Step `json:"working"`
+	// Currency is the currency the answer's money is in ("" when it shows
+	// none); the transport offers the other one.
+	Currency string `json:"currency,omitempty"`
+	// Figures are the key figures under the headline (at most five).
+	Figures []present.Figure `json:"figures,omitempty"`
+	// Buttons are the follow-ups the answer offers; write commands get none.
+	Buttons []Button `json:"-"`
+	// Doc is the rendered answer; buttons re-render its views (working,
+	// the whole list) without asking again.
+	Doc       present.Doc   `json:"-"`
+	Blocks    []slack.Block `json:"-"`
+	Ephemeral bool          `json:"-"` // errors and help go only to the asker
+	Err       string        `json:"error,omitempty"`
 }
 
 // Config holds the bot's plain settings, read by cmd/bot.
@@ -156,39 +170,20 @@ func (b *Bot) answer(ctx context.Context, m Message) Answer {
 	if len(req.Problems) > 0 {
 		return b.problem(a, req.Problems[0])
 	}
-	var err error
 	if h, ok := b.routes[req.Intent]; ok {
 		if err := h.Handle(ctx, m, req, &a); err != nil {
 			return b.fail(ctx, a, m, err)
 		}
-		return a
+		return b.finish(a)
 	}
-	switch req.Intent {
-	case parse.Fit:
-		err = b.fit(ctx, &a, req)
-	case parse.Cost:
-		err = b.cost(ctx, &a, req)
-	case parse.Monthly:
-		err = b.monthly(ctx, m, &a, req)
-	case parse.Buy:
-		err = b.buy(ctx, m, &a, req)
-	case parse.Price:
-		err = b.price(ctx, &a, req)
-	case parse.Compare:
-		err = b.compare(ctx, &a, req)
-	case parse.Recommend:
-		err = b.recommend(ctx, &a, req)
-	case parse.Knowledge:
-		b.knowledge(ctx, &a, req)
-	case parse.Help:
-		b.help(&a)
-	default:
-		b.unknown(&a)
+	row, ok := intentRow(req.Intent)
+	if !ok || row.handle == nil {
+		row, _ = intentRow(parse.Unknown)
 	}
-	if err != nil {
+	if err := row.handle(b, ctx, m, &a, req); err != nil {
 		return b.fail(ctx, a, m, err)
 	}
-	return a
+	return b.finish(a)
 }
 
 // problem answers a value the parser could not read: what was wrong, and the
@@ -201,7 +196,7 @@ func (b *Bot) problem(a Answer, p parse.Problem) Answer {
 	} else {
 		a.Text = fmt.Sprintf("I couldn't read that: %s. Try: %s", p.Reason, p.Hint)
 	}
-	a.Blocks = textBlocks(a.Text)
+	a.say(a.Text)
 	return a
 }
 
@@ -223,7 +218,7 @@ func (b *Bot) fail(ctx context.Context, a Answer, m Message, err error) Answer {
 			} else {
 				a.Text = fmt.Sprintf("One more thing: %s. For example: %s", reason, hint)
 			}
-			a.Blocks = textBlocks(a.Text)
+			a.say(a.Text)
 			return a
 		}
 		if a.Lang == "zh" {
@@ -231,7 +226,7 @@ func (b *Bot) fail(ctx context.Context, a Answer, m Message, err error) Answer {
 		} else {
 			a.Text = fmt.Sprintf("I can't answer that: %s (%s). Try: %s", in.Reason, in.Field, hint)
 		}
-		a.Blocks = textBlocks(a.Text)
+		a.say(a.Text)
 		return a
 	}
 	b.log.ErrorContext(ctx, "answer", "intent", a.Intent, "user", m.User, "err", err)
@@ -241,7 +236,7 @@ func (b *Bot) fail(ctx context.Context, a Answer, m Message, err error) Answer {
 	} else {
 		a.Text = "Something broke on our side; it's logged. Please try again."
 	}
-	a.Blocks = textBlocks(a.Text)
+	a.say(a.Text)
 	return a
 }
 

@@ -129,11 +129,13 @@ func (b *Bot) fit(ctx context.Context, a *Answer, req parse.Request) error {
 			break
 		}
 	}
-	if tip := b.activationTip(a.Lang, res); tip != "" {
+	tip := b.activationTip(a.Lang, res)
+	if tip != "" {
 		view.Assumptions = append(view.Assumptions, tip)
 	}
 	a.Result = view
-	a.Text, a.Blocks = renderFit(a.Lang, req.Slots, a.Assumed, view)
+	a.Currency = string(cur)
+	a.show(renderFit(a.Lang, req.Slots, a.Assumed, view, tip))
 	return nil
 }
 

@@ -5,8 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/slack-go/slack"
-
 	"github.com/gpubot/gpubot/bot/parse"
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -88,25 +86,19 @@ func (b *Bot) knowledge(_ context.Context, a *Answer, req parse.Request) {
 		byID[it.ID] = it
 	}
 	res := KnowledgeResult{Topic: req.Slots.Topic}
-	var t strings.Builder
-	for i, h := range hits {
+	for _, h := range hits {
 		it := byID[h.ID]
 		h.Title, h.Body = it.TitleEN, it.BodyEN
 		if a.Lang == "zh" {
 			h.Title, h.Body = it.TitleZH, it.BodyZH
 		}
 		res.Items = append(res.Items, h)
-		if i > 0 {
-			t.WriteString("\n\n")
-		}
-		t.WriteString(h.Title + "\n" + h.Body)
 	}
 	if len(hits) == 0 {
 		a.Ephemeral = true
-		a.Text = tr(a.Lang,
+		a.say(tr(a.Lang,
 			"I have no guide notes on that. I can explain contracts and SLAs, hidden costs, procurement steps, OOM remedies, 信创/Ascend migration, pitfalls and advice for individuals, startups and enterprises — or run the numbers: /gpu help.",
-			"这方面我没有整理好的指南。我可以讲合同与 SLA、隐藏成本、采购步骤、爆显存怎么办、信创/昇腾迁移、避坑清单，以及个人/初创/企业的建议；也可以直接算数：/gpu help。")
-		a.Blocks = textBlocks(a.Text)
+			"这方面我没有整理好的指南。我可以讲合同与 SLA、隐藏成本、采购步骤、爆显存怎么办、信创/昇腾迁移、避坑清单，以及个人/初创/企业的建议；也可以直接算数：/gpu help。"))
 		a.Result = res
 		return
 	}
@@ -114,13 +106,6 @@ func (b *Bot) knowledge(_ context.Context, a *Answer, req parse.Request) {
 	for _, h := range res.Items {
 		srcs = appendOnce(srcs, h.Source)
 	}
-	t.WriteString("\n\n" + tr(a.Lang, "From the guide notes (", "摘自指南（") + strings.Join(srcs, "; ") + tr(a.Lang, "). Prices in them are dated ranges: confirm on the platform.", "）。其中价格为带日期的区间，请到平台确认。"))
 	a.Result = res
-	a.Text = t.String()
-	blocks := []slack.Block{}
-	for _, h := range res.Items {
-		blocks = append(blocks, header(h.Title), section(escape(h.Body)))
-	}
-	blocks = append(blocks, contextLine(tr(a.Lang, "Source: ", "来源：")+strings.Join(srcs, "; ")))
-	a.Blocks = capBlocks(blocks)
+	a.show(renderKnowledge(a.Lang, res, srcs))
 }

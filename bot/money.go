@@ -158,7 +158,8 @@ func (b *Bot) cost(ctx context.Context, a *Answer, req parse.Request) error {
 		delete(a.Assumed, "concurrency") // the batch comes from KV-cache room, shown in the lines
 	}
 	a.Result = res
-	a.Text, a.Blocks = renderCost(a.Lang, res, a.Assumed, bareMoneyNote(a.Lang, in.Currency, s.Price))
+	a.Currency = string(res.Currency)
+	a.show(renderCost(a.Lang, res, a.Assumed, bareMoneyNote(a.Lang, in.Currency, s.Price)))
 	return nil
 }
 
@@ -224,13 +225,9 @@ func (b *Bot) monthly(ctx context.Context, msg Message, a *Answer, req parse.Req
 	if n := bareMoneyNote(a.Lang, in.Currency, s.Price, s.Monthly); n != "" {
 		notes = append(notes, n)
 	}
-	if res.Cheaper == "" {
-		notes = append(notes, tr(a.Lang,
-			"Tell me your hours per month (e.g. 200h) for a verdict.",
-			"告诉我每月用多少小时（例如 200h），我就能给出结论。"))
-	}
 	a.Result = res
-	a.Text, a.Blocks = renderMonthly(a.Lang, res, a.Assumed, notes)
+	a.Currency = string(res.Currency)
+	a.show(renderMonthly(a.Lang, res, a.Assumed, notes))
 	return nil
 }
 
@@ -277,7 +274,8 @@ func (b *Bot) buy(ctx context.Context, msg Message, a *Answer, req parse.Request
 	defaultedValues(res.Inputs, res.Inputs.Defaulted, a.Assumed)
 	view := BuyView{BuyResult: res, Lines: res.AnnualLines(), Steps: res.Lines}
 	a.Result = view
-	a.Text, a.Blocks = renderBuy(a.Lang, view, a.Assumed, usageNote, bareMoneyNote(a.Lang, in.Currency, s.Price, s.Rent, s.Power, s.Ops))
+	a.Currency = string(res.Currency)
+	a.show(renderBuy(a.Lang, view, a.Assumed, usageNote, bareMoneyNote(a.Lang, in.Currency, s.Price, s.Rent, s.Power, s.Ops)))
 	return nil
 }
 
@@ -340,7 +338,8 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 		}
 	}
 	a.Result = view
-	a.Text, a.Blocks = renderPrice(a.Lang, b.kb, view, b.now())
+	a.Currency = view.Currency
+	a.show(renderPrice(a.Lang, view, b.now()))
 	return nil
 }
 
@@ -375,7 +374,8 @@ func (b *Bot) compare(ctx context.Context, a *Answer, req parse.Request) error {
 		return err
 	}
 	a.Result = res
-	a.Text, a.Blocks = renderCompare(a.Lang, res)
+	a.Currency = string(res.Inputs.Currency)
+	a.show(renderCompare(a.Lang, res))
 	return nil
 }
 
@@ -418,7 +418,8 @@ func (b *Bot) recommend(ctx context.Context, a *Answer, req parse.Request) error
 	}
 	defaultedValues(res.Inputs, res.Inputs.Defaulted, a.Assumed)
 	a.Result = res
-	a.Text, a.Blocks = renderRecommend(a.Lang, res, a.Assumed)
+	a.Currency = string(res.Inputs.Currency)
+	a.show(renderRecommend(a.Lang, res, a.Assumed))
 	return nil
 }
 

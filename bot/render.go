@@ -2,127 +2,59 @@ package bot
 
 import (
 	"fmt"
-	"math"
-	"strconv"
+	"sort"
 	"strings"
 
 	"github.com/slack-go/slack"
+
+	"github.com/gpubot/gpubot/advisor"
+	"github.com/gpubot/gpubot/bot/present"
+	"github.com/gpubot/gpubot/knowledge"
 )
 
-// Slack's limits (Block Kit reference): 50 blocks a message, 3000 characters
-// a section text, 2000 a field, 10 fields a section, 150 a header.
-const (
-	maxBlocks      = 50
-	maxSectionText = 3000
-	maxFieldText   = 2000
-	maxFields      = 10
-	maxHeaderText  = 150
-)
+// The shared pieces of every intent's renderer (<intent>_render.go): they
+// turn an advisor result into a present.Doc, the answer shape.
 
 // tr picks the English or Chinese string.
-func tr(lang, en, zh string) string {
-	if lang == "zh" {
-		return zh
+func tr(lang, en, zh string) string { return present.Tr(lang, en, zh) }
+
+// fmtNum and moneyStr are the presentation package's formatters, under the
+// names the handlers use.
+func fmtNum(f float64) string { return present.Num(f) }
+
+func moneyStr(v float64, cur string) string { return present.Money(v, cur) }
+
+// show puts a rendered document into the answer: headline, short text,
+// blocks and the full working.
+func (a *Answer) show(d present.Doc) {
+	d.Lang = present.LangOf(a.Lang)
+	a.Doc = d
+	a.Headline = d.Headline
+	a.Text = d.Text()
+	a.Blocks = d.Blocks(present.Short)
+	a.Working = d.Working
+	if a.Working == nil {
+		a.Working = []present.Step{}
 	}
-	return en
-}
-
-// fmtNum prints a figure with at most two decimals and no trailing zeros.
-func fmtNum(f float64) string {
-	if math.Abs(f) >= 1000 {
-		return groupThousands(strconv.FormatFloat(math.Round(f), 'f', 0, 64))
+	a.Figures = d.Figures
+	if len(a.Figures) > present.MaxFigures {
+		a.Figures = a.Figures[:present.MaxFigures]
 	}
-	dec := 2
-	if math.Abs(f) < 1 {
-		dec = 3 // $0.198 per million tokens, not $0.2
+}
+
+// say answers with a plain sentence or two (errors, help, confirmations):
+// the first line is the headline.
+func (a *Answer) say(text string) {
+	head, rest, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	d := present.Doc{Headline: head}
+	if rest != "" {
+		d.Body = []string{rest}
 	}
-	p := math.Pow(10, float64(dec))
-	s := strconv.FormatFloat(math.Round(f*p)/p, 'f', dec, 64)
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	return s
+	a.show(d)
 }
 
-func groupThousands(s string) string {
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
-
-// escape makes user-visible text safe for mrkdwn: &, <, > are escaped and
-// formatting characters that could pair up with Chinese text are dropped.
-func escape(s string) string { return mrkdwnEscaper.Replace(s) }
-
-// mrkdwnEscaper is built once: building a Replacer costs more than using it.
-// One pass is the same as escaping &<> first and then *_~, as no
-// replacement contains a character another one replaces.
-var mrkdwnEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "*", "×", "_", " ", "~", "-")
-
-func clip(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
-}
-
-func mrkdwn(s string) *slack.TextBlockObject {
-	return slack.NewTextBlockObject(slack.MarkdownType, clip(s, maxSectionText), false, false)
-}
-
-func plain(s string) *slack.TextBlockObject {
-	return slack.NewTextBlockObject(slack.PlainTextType, s, false, false)
-}
-
-// header is a plain-text header block.
-func header(s string) slack.Block {
-	return slack.NewHeaderBlock(plain(clip(s, maxHeaderText)))
-}
-
-// section is a mrkdwn section; text longer than Slack allows is cut.
-func section(s string) slack.Block {
-	return slack.NewSectionBlock(mrkdwn(s), nil, nil)
-}
-
-// fields renders label/value pairs as section fields, ten per section.
-func fields(pairs [][2]string) []slack.Block {
-	var blocks []slack.Block
-	for len(pairs) > 0 {
-		n := min(len(pairs), maxFields)
-		var fs []*slack.TextBlockObject
-		for _, p := range pairs[:n] {
-			fs = append(fs, slack.NewTextBlockObject(slack.MarkdownType, clip("*"+escape(p[0])+"*\n"+escape(p[1]), maxFieldText), false, false))
-		}
-		blocks = append(blocks, slack.NewSectionBlock(nil, fs, nil))
-		pairs = pairs[n:]
-	}
-	return blocks
-}
-
-// context is a small grey line (assumptions, sources, dates).
-func contextLine(s string) slack.Block {
-	return slack.NewContextBlock("", mrkdwn(escape(s)))
-}
-
-func textBlocks(s string) []slack.Block {
-	return []slack.Block{section(escape(s))}
-}
-
-// capBlocks keeps a message within Slack's block limit.
-func capBlocks(bs []slack.Block) []slack.Block {
-	if len(bs) > maxBlocks {
-		return bs[:maxBlocks]
-	}
-	return bs
-}
+// textBlocks shows plain text as escaped sections.
+func textBlocks(s string) []slack.Block { return present.TextBlocks(s) }
 
 // bullet list for plain text.
 func bullets(items []string) string {
@@ -132,3 +64,192 @@ func bullets(items []string) string {
 	}
 	return b.String()
 }
+
+var methodNames = map[string][2]string{
+	"inference": {"inference", "推理"},
+	"full":      {"full fine-tune", "全参微调"},
+	"freeze":    {"freeze fine-tune", "冻结微调"},
+	"lora":      {"LoRA fine-tune", "LoRA 微调"},
+	"qlora":     {"QLoRA fine-tune", "QLoRA 微调"},
+}
+
+func methodName(lang, m string) string {
+	n, ok := methodNames[m]
+	if !ok {
+		return m
+	}
+	return tr(lang, n[0], n[1])
+}
+
+// gpuName is the name people know a card by (display names live in the
+// shipped knowledge, one lookup for every answer).
+func gpuName(id string) string {
+	if g, ok := knowledge.MustShipped().GPU(id); ok {
+		return g.Name
+	}
+	return id
+}
+
+// platformName is a platform's display name in the answer's language.
+func platformName(lang, id string) string {
+	if pl, ok := knowledge.MustShipped().Platform(id); ok {
+		if lang == "zh" && pl.NameZH != "" {
+			return pl.NameZH
+		}
+		if pl.Name != "" {
+			return pl.Name
+		}
+	}
+	return id
+}
+
+// pasteKeys are contract names whose key= spelling the parser does not
+// read; the value alone says it ("lora", not "method=lora").
+var pasteKeys = map[string]string{"method": "", "hourly": "price", "monthly_price": "monthly", "purchase": "price"}
+
+// unpasted are defaults the parser takes no setting for; they stay in the
+// working, not the pasteable line.
+var unpasted = map[string]bool{"limit": true}
+
+// assumedPairs writes the defaulted values as settings that can be pasted
+// back into a question, in a stable order.
+func assumedPairs(as map[string]any) []string {
+	keys := make([]string, 0, len(as))
+	for k := range as {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var out []string
+	for _, k := range keys {
+		if unpasted[k] {
+			continue
+		}
+		v := pasteValue(as[k])
+		key, renamed := pasteKeys[k]
+		switch {
+		case renamed && key == "":
+			out = append(out, v)
+		case renamed:
+			out = append(out, key+"="+v)
+		default:
+			out = append(out, k+"="+v)
+		}
+	}
+	return out
+}
+
+// pasteValue writes one defaulted value the way the parser reads it back:
+// money as 2.5usd / 1.8cny, fractions and numbers without noise.
+func pasteValue(v any) string {
+	switch x := v.(type) {
+	case map[string]any:
+		if amt, ok := x["amount"].(float64); ok {
+			cur, _ := x["currency"].(string)
+			return strings.ReplaceAll(fmtNum(amt), ",", "") + strings.ToLower(cur)
+		}
+	case advisor.Money:
+		return strings.ReplaceAll(fmtNum(x.Amount), ",", "") + strings.ToLower(string(x.Currency))
+	case float64:
+		return strings.ReplaceAll(fmtNum(x), ",", "")
+	case int:
+		return fmt.Sprint(x)
+	}
+	return fmt.Sprint(v)
+}
+
+// lineValue writes a line's value with its unit ("¥1.8/h", "41.13 GB").
+func lineValue(l advisor.Line) string {
+	for _, c := range []string{"CNY", "USD"} {
+		if strings.HasPrefix(l.Unit, c) {
+			return moneyStr(l.Value, c) + strings.TrimPrefix(l.Unit, c)
+		}
+	}
+	switch l.Unit {
+	case "":
+		return fmtNum(l.Value)
+	case "%":
+		return fmtNum(l.Value) + "%"
+	}
+	return fmtNum(l.Value) + " " + l.Unit
+}
+
+// working collects an answer's derivation in the order people check it.
+type working []present.Step
+
+func (w *working) lines(lang string, ls []advisor.Line) {
+	for _, l := range ls {
+		*w = append(*w, present.Step{Kind: present.StepCalc, Label: l.Label.In(lang), Formula: l.How, Value: l.Value, Unit: l.Unit, Shown: lineValue(l)})
+	}
+}
+
+func (w *working) assumptions(lang string, ts []advisor.Text) {
+	seen := map[string]bool{}
+	for _, t := range ts {
+		s := t.In(lang)
+		if s == "" || seen[s] {
+			continue
+		}
+		seen[s] = true
+		*w = append(*w, present.Step{Kind: present.StepAssumption, Label: s})
+	}
+}
+
+func (w *working) strings(kind string, ss ...string) {
+	for _, s := range ss {
+		if strings.TrimSpace(s) != "" && !w.has(kind, s) {
+			*w = append(*w, present.Step{Kind: kind, Label: s})
+		}
+	}
+}
+
+func (w working) has(kind, label string) bool {
+	for _, s := range w {
+		if s.Kind == kind && s.Label == label {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *working) sources(lang string, srcs []advisor.PriceSource) {
+	for _, s := range srcs {
+		w.strings(present.StepSource, sourceText(lang, s))
+	}
+}
+
+func sourceText(lang string, s advisor.PriceSource) string {
+	if s.Given {
+		return fmt.Sprintf("%s: %s (%s)", s.What, s.Figure, tr(lang, "given by you", "你提供的"))
+	}
+	if s.ObservedAt == "" {
+		return fmt.Sprintf("%s: %s (%s)", s.What, s.Figure, s.Source)
+	}
+	where := s.Platform
+	if where != "" {
+		where += ", "
+	}
+	return fmt.Sprintf("%s: %s — %s%s %s (%s)", s.What, s.Figure, where, tr(lang, "observed", "采集于"), s.ObservedAt, s.Source)
+}
+
+// confirmNote reminds that catalogue prices are dated ranges, when any were used.
+func confirmNote(lang string, srcs []advisor.PriceSource) string {
+	for _, s := range srcs {
+		if !s.Given && s.ObservedAt != "" {
+			return tr(lang, "Catalogue prices are dated ranges, not live quotes: confirm on the platform before you commit.",
+				"目录价格是带日期的区间，不是实时报价：下单前请到平台确认。")
+		}
+	}
+	return ""
+}
+
+// observedOf is the newest observation date among catalogue sources.
+func observedOf(srcs []advisor.PriceSource) string {
+	var d string
+	for _, s := range srcs {
+		if !s.Given && s.ObservedAt > d {
+			d = s.ObservedAt
+		}
+	}
+	return d
+}
+

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/gpubot/gpubot/bot/present"
 	"github.com/gpubot/gpubot/knowledge"
 )
 
@@ -103,20 +104,20 @@ func TestRenderRespectsSlackLimits(t *testing.T) {
 		if a.Text == "" {
 			t.Errorf("%q: empty fallback text", q)
 		}
-		if len(a.Blocks) == 0 || len(a.Blocks) > maxBlocks {
-			t.Errorf("%q: %d blocks, want 1..%d", q, len(a.Blocks), maxBlocks)
+		if len(a.Blocks) == 0 || len(a.Blocks) > present.MaxBlocks {
+			t.Errorf("%q: %d blocks, want 1..%d", q, len(a.Blocks), present.MaxBlocks)
 		}
 		raw, _ := json.Marshal(a.Blocks)
 		var blocks []map[string]any
 		_ = json.Unmarshal(raw, &blocks)
 		for i, bl := range blocks {
 			if txt, ok := bl["text"].(map[string]any); ok {
-				if s, _ := txt["text"].(string); len([]rune(s)) > maxSectionText {
-					t.Errorf("%q block %d: %d chars, over %d", q, i, len([]rune(s)), maxSectionText)
+				if s, _ := txt["text"].(string); len([]rune(s)) > present.MaxSectionText {
+					t.Errorf("%q block %d: %d chars, over %d", q, i, len([]rune(s)), present.MaxSectionText)
 				}
 			}
-			if fs, ok := bl["fields"].([]any); ok && len(fs) > maxFields {
-				t.Errorf("%q block %d: %d fields, over %d", q, i, len(fs), maxFields)
+			if fs, ok := bl["fields"].([]any); ok && len(fs) > present.MaxFields {
+				t.Errorf("%q block %d: %d fields, over %d", q, i, len(fs), present.MaxFields)
 			}
 		}
 	}

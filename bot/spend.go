@@ -78,7 +78,7 @@ func (s *Spend) explain(a *Answer, err error) error {
 		a.Ephemeral, a.Err = true, "not_saved"
 		a.Text = tr(a.Lang, "⚠️ NOT saved: the spend ledger's storage is unavailable right now. Nothing was recorded; please try again in a minute.",
 			"⚠️ 没有保存：账本存储暂时不可用，这条记录没有写入，请稍后再试。")
-		a.Blocks = textBlocks(a.Text)
+		a.say(a.Text)
 		return nil
 	case errors.Is(err, ledger.ErrNotFound):
 		return &advisor.InputError{Field: "id", Reason: tr(a.Lang, "no such entry in this workspace", "本工作区没有这条记录"), Hint: "/gpu spend list"}
@@ -134,7 +134,7 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 	if saved.Derived != "" {
 		a.Text += "\n" + tr(a.Lang, "Amount from the catalogue: ", "金额按目录价估算：") + saved.Derived
 	}
-	a.Blocks = textBlocks(a.Text)
+	a.say(a.Text)
 	return nil
 }
 
@@ -183,7 +183,7 @@ func (s *Spend) list(ctx context.Context, team string, req parse.Request, a *Ans
 	}
 	a.Text = head + "\n" + bullets(lines)
 	a.Text = strings.TrimRight(a.Text, "\n")
-	a.Blocks = textBlocks(a.Text)
+	a.say(a.Text)
 	return nil
 }
 
@@ -202,7 +202,7 @@ func (s *Spend) report(ctx context.Context, team string, req parse.Request, a *A
 	}
 	a.Result = r
 	a.Text = RenderReport(a.Lang, r)
-	a.Blocks = textBlocks(a.Text)
+	a.say(a.Text)
 	return nil
 }
 
@@ -256,7 +256,7 @@ func (s *Spend) undo(ctx context.Context, team string, m Message, a *Answer) err
 	a.Result = e
 	a.Text = tr(a.Lang, fmt.Sprintf("Removed #%s (%s ×%d, %s h, %s).", e.ID, gpuName(e.GPU), e.Cards, fmtNum(e.Hours), e.Amount.String()),
 		fmt.Sprintf("已撤销 #%s（%s ×%d，%s 小时，%s）。", e.ID, gpuName(e.GPU), e.Cards, fmtNum(e.Hours), e.Amount.String()))
-	a.Blocks = textBlocks(a.Text)
+	a.say(a.Text)
 	return nil
 }
 
@@ -275,7 +275,7 @@ func (s *Spend) delete(ctx context.Context, team string, m Message, req parse.Re
 	}
 	a.Result = e
 	a.Text = tr(a.Lang, fmt.Sprintf("Deleted #%s (%s, %s).", e.ID, gpuName(e.GPU), e.Amount.String()), fmt.Sprintf("已删除 #%s（%s，%s）。", e.ID, gpuName(e.GPU), e.Amount.String()))
-	a.Blocks = textBlocks(a.Text)
+	a.say(a.Text)
 	return nil
 }
 

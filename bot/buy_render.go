@@ -1,0 +1,70 @@
+package bot
+
+import (
+	"fmt"
+
+	"github.com/gpubot/gpubot/bot/present"
+)
+
+func renderBuy(lang string, v BuyView, as map[string]any, notes ...string) present.Doc {
+	r := v.BuyResult
+	cur := string(r.Currency)
+	gpu := gpuName(r.GPU)
+	be, u := fmtNum(r.BreakevenUtilization*100), fmtNum(r.Inputs.Utilization*100)
+	var d present.Doc
+	switch {
+	case r.NeverPays || r.BreakevenUtilization > 1:
+		d.Headline = tr(lang, fmt.Sprintf("Buying %s never pays off at these prices — keep renting", gpu),
+			fmt.Sprintf("按这些价格，买 %s 永远回不了本——继续租", gpu))
+	case r.Cheaper == "buy":
+		d.Headline = tr(lang,
+			fmt.Sprintf("Buying %s pays off above %s%% utilisation — at %s%%, buy: it pays back in %s months", gpu, be, u, fmtNum(r.PaybackMonths)),
+			fmt.Sprintf("%s 利用率高于 %s%% 时买更划算——按 %s%%：买，%s 个月回本", gpu, be, u, fmtNum(r.PaybackMonths)))
+	default:
+		d.Headline = tr(lang,
+			fmt.Sprintf("Buying %s pays off above %s%% utilisation — at %s%%, keep renting", gpu, be, u),
+			fmt.Sprintf("%s 利用率高于 %s%% 时买更划算——按 %s%%：继续租", gpu, be, u))
+	}
+	d.Figures = []present.Figure{
+		{Label: tr(lang, "break-even, all-in", "打平利用率（全成本）"), Value: be + "%"},
+		{Label: tr(lang, "owning per year", "自购每年"), Value: moneyStr(r.OwnPerYear, cur)},
+		{Label: tr(lang, "renting per year", "租用每年"), Value: moneyStr(r.RentPerYear, cur)},
+		{Label: tr(lang, "break-even, hardware only", "打平利用率（仅硬件）"), Value: fmtNum(r.HardwareBreakeven*100) + "%"},
+	}
+	if r.PaybackMonths > 0 {
+		pb := fmtNum(r.PaybackMonths) + tr(lang, " months", " 个月")
+		if life := r.Inputs.Years * 12; life > 0 && r.PaybackMonths > life {
+			pb += tr(lang, fmt.Sprintf(" (longer than the %s-year life)", fmtNum(r.Inputs.Years)), fmt.Sprintf("（超过 %s 年折旧期）", fmtNum(r.Inputs.Years)))
+		}
+		d.Figures = append(d.Figures[:3], present.Figure{Label: tr(lang, "payback", "回本"), Value: pb}, d.Figures[3])
+	}
+	for _, n := range notes {
+		if n != "" {
+			d.Summary = append(d.Summary, n)
+		}
+	}
+	rule := tr(lang, "Rule of thumb from the guides: buying pays above ≈70% sustained utilisation; these inputs put it at "+be+"%.",
+		"经验值：长期利用率约 70% 以上才考虑自购；按这些输入算是 "+be+"%。")
+	if r.NeverPays || r.BreakevenUtilization > 1 {
+		rule = tr(lang, "Rule of thumb from the guides: buying pays above ≈70% sustained utilisation; with these inputs no utilisation does.",
+			"经验值：长期利用率约 70% 以上才考虑自购；按这些输入，多高的利用率都回不了本。")
+	}
+	d.Summary = append(d.Summary, rule)
+	d.Assumed = assumedPairs(as)
+	if _, ok := as["utilization"]; ok {
+		d.Next = tr(lang, "give your own utilisation: ", "按你的实际利用率再算：") + fmt.Sprintf("/gpu buy %s util=50%%", r.GPU)
+	} else {
+		d.Next = tr(lang, "renting all month? check a monthly plan: ", "整月都在用？看看包月：") + fmt.Sprintf("/gpu monthly %s 500h", r.GPU)
+	}
+	var wk working
+	wk.lines(lang, v.Steps)
+	wk.assumptions(lang, r.Assumptions)
+	wk.sources(lang, r.Sources)
+	wk.strings(present.StepNote, notes...)
+	wk.strings(present.StepNote, tr(lang,
+		"Rule of thumb from the guides: buying tends to pay off above about 70% sustained utilisation — the figures above are computed from these inputs.",
+		"经验值（参考）：长期利用率超过约 70% 才考虑自购；以上数字按这些输入计算得出。"))
+	wk.strings(present.StepNote, confirmNote(lang, r.Sources))
+	d.Working = wk
+	return d
+}

@@ -1,0 +1,179 @@
+package bot
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/present"
+)
+
+// fitName is a card with its memory when the name does not say it.
+func fitName(o FitOption) string {
+	if strings.Contains(o.Name, "GB") {
+		return o.Name
+	}
+	return o.Name + " " + fmtNum(o.VRAMGB) + "GB"
+}
+
+// fitOrder is the options as people choose among them: one card before
+// several, priced before unpriced, cheapest first, then the smaller card.
+func fitOrder(opts []FitOption) []FitOption {
+	var out []FitOption
+	for _, o := range opts {
+		if o.Fits || o.Count > 1 {
+			out = append(out, o)
+		}
+	}
+	price := func(o FitOption) float64 {
+		if o.Cheapest == nil {
+			return -1
+		}
+		return o.Cheapest.Price * float64(max(o.Count, 1))
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Fits != b.Fits {
+			return a.Fits
+		}
+		pa, pb := price(a), price(b)
+		if (pa >= 0) != (pb >= 0) {
+			return pa >= 0
+		}
+		if pa != pb {
+			return pa < pb
+		}
+		return a.VRAMGB*float64(max(a.Count, 1)) < b.VRAMGB*float64(max(b.Count, 1))
+	})
+	return out
+}
+
+func fitItem(lang string, o FitOption) string {
+	var s string
+	if o.Fits {
+		s = fmt.Sprintf("%s — %s", fitName(o), tr(lang, fmtNum(o.SpareGB)+" GB spare", "余 "+fmtNum(o.SpareGB)+" GB"))
+	} else {
+		s = fmt.Sprintf("%s ×%d — %s", o.Name, o.Count, tr(lang, fmtNum(o.PerCardGB)+" GB per card", "每卡 "+fmtNum(o.PerCardGB)+" GB"))
+	}
+	return s + cheapestText(lang, o.Cheapest)
+}
+
+// cheapestText is ", from ¥1.2/card-h at AutoDL" for a card with a price.
+func cheapestText(lang string, p *PriceRef) string {
+	if p == nil {
+		return ""
+	}
+	return tr(lang, ", from ", "，低至 ") + moneyStr(p.Price, p.Currency) + tr(lang, "/card-h at ", "/卡时 @ ") + platformName(lang, p.Platform)
+}
+
+// fitVerdict is the headline's verdict on one option: fits on one card,
+// needs n, or does not fit.
+func fitVerdict(lang string, o FitOption) string {
+	switch {
+	case o.Fits:
+		return tr(lang, fmt.Sprintf("fits on one %s (%s GB spare)", o.Name, fmtNum(o.SpareGB)),
+			fmt.Sprintf("一张 %s 放得下（余 %s GB）", o.Name, fmtNum(o.SpareGB)))
+	case o.Count > 1:
+		return tr(lang, fmt.Sprintf("needs %d× %s (%s GB per card)", o.Count, o.Name, fmtNum(o.PerCardGB)),
+			fmt.Sprintf("需要 %d 张 %s（每卡 %s GB）", o.Count, o.Name, fmtNum(o.PerCardGB)))
+	}
+	return tr(lang, fmt.Sprintf("does not fit on %s, even split across cards", o.Name),
+		fmt.Sprintf("%s 放不下，多卡拆分也不行", o.Name))
+}
+
+func renderFit(lang string, s parse.Slots, as map[string]any, v FitResult, tip string) present.Doc {
+	w := v.Workload
+	job := tr(lang, fmtNum(w.ParamsB)+"B "+methodName(lang, string(w.Method)), fmtNum(w.ParamsB)+"B "+methodName(lang, string(w.Method)))
+	need := tr(lang, fmt.Sprintf("%s needs ≈%s GB", job, fmtNum(v.MemoryGB)), fmt.Sprintf("%s约需 %s GB 显存", job, fmtNum(v.MemoryGB)))
+	order := fitOrder(v.Options)
+	var head string
+	switch {
+	case len(s.GPUs) > 0 && len(v.Options) == 1: // the asker named one card: the yes/no
+		head = need + tr(lang, ": ", "：") + fitVerdict(lang, v.Options[0])
+	case len(order) == 0:
+		head = need + tr(lang, ": no card in the catalogue holds it", "：目录里没有放得下的卡")
+	default:
+		head = need + tr(lang, ": ", "：") + fitVerdict(lang, order[0])
+		if c := order[0].Cheapest; c != nil {
+			head += cheapestText(lang, c)
+		}
+	}
+	d := present.Doc{Headline: head}
+	d.Figures = append(d.Figures, present.Figure{Label: tr(lang, "total per replica", "单副本合计"), Value: fmtNum(v.MemoryGB) + " GB"})
+	lines := append(v.Lines[:0:0], v.Lines...)
+	sort.SliceStable(lines, func(i, j int) bool { return lines[i].Value > lines[j].Value })
+	for _, l := range lines {
+		if l.Key == "total" || l.Value == 0 || len(d.Figures) == present.MaxFigures {
+			continue
+		}
+		d.Figures = append(d.Figures, present.Figure{Label: l.Label.In(lang), Value: fmtNum(l.Value) + " GB"})
+	}
+	if len(order) > 1 || len(s.GPUs) == 0 {
+		d.ListTitle = tr(lang, "Cards that hold it, cheapest first:", "放得下的卡（便宜的在前）：")
+		for _, o := range order {
+			d.List = append(d.List, fitItem(lang, o))
+		}
+	}
+	d.Assumed = assumedPairs(as)
+	switch {
+	case tip != "":
+		d.Next = tip
+	case len(order) == 0 || !order[0].Fits:
+		d.Next = tr(lang, "4-bit weights cut memory most: add bits=4", "4-bit 权重最省显存：加上 bits=4")
+		if w.Method != "inference" {
+			d.Next = tr(lang, "4-bit weights cut memory most: ask for qlora", "4-bit 权重最省显存：改用 qlora")
+		}
+	default:
+		d.Next = tr(lang, "for time and money: ", "算时间和费用：") + costHint(w.ParamsB, string(w.Method), order[0].GPU)
+	}
+
+	var wk working
+	wk.lines(lang, v.Lines)
+	for _, o := range order {
+		wk.strings(present.StepItem, fitItem(lang, o))
+	}
+	wk.strings(present.StepAssumption, v.Assumptions...)
+	_, _, none, notes := fitGroups(lang, v)
+	wk.strings(present.StepNote, notes...)
+	if len(none) > 0 {
+		wk.strings(present.StepNote, tr(lang, "Does not fit: ", "放不下：")+strings.Join(none, ", "))
+	}
+	d.Working = wk
+	return d
+}
+
+// costHint is the cost command for a sized job on a card.
+func costHint(paramsB float64, method, gpu string) string {
+	if method == "inference" {
+		return fmt.Sprintf("/gpu cost %sb inference tokens=100M on %s", fmtNum(paramsB), gpu)
+	}
+	return fmt.Sprintf("/gpu cost %sb %s tokens=100M on %s", fmtNum(paramsB), method, gpu)
+}
+
+// fitGroups splits the options into single-card, multi-card and no-fit, and
+// gathers the multi-card caveats once each with the cards they apply to.
+func fitGroups(lang string, v FitResult) (one, several, none, notes []string) {
+	noteCards := map[string][]string{}
+	var noteOrder []string
+	for _, o := range v.Options {
+		switch {
+		case o.Fits:
+			one = append(one, fitItem(lang, o))
+		case o.Count > 1:
+			several = append(several, fitItem(lang, o))
+			if o.Note != "" {
+				if _, seen := noteCards[o.Note]; !seen {
+					noteOrder = append(noteOrder, o.Note)
+				}
+				noteCards[o.Note] = append(noteCards[o.Note], o.Name)
+			}
+		default:
+			none = append(none, o.Name)
+		}
+	}
+	for _, n := range noteOrder {
+		notes = append(notes, n+" ("+strings.Join(noteCards[n], ", ")+")")
+	}
+	return one, several, none, notes
+}

@@ -1,0 +1,232 @@
+package bot
+
+import (
+	"context"
+	"strings"
+
+	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/present"
+)
+
+// Button is a follow-up an answer offers. Every one re-renders or re-asks a
+// read-only question; write commands (spend, subscribe, listen) get none.
+type Button string
+
+// The buttons.
+const (
+	ButtonWorking  Button = "working"  // show the full derivation (ephemeral)
+	ButtonMore     Button = "more"     // show the whole list (ephemeral)
+	ButtonCurrency Button = "currency" // the same question in the other currency
+	ButtonBits8    Button = "bits8"    // the same question with an 8-bit model
+)
+
+// intent is one row of the intent table: everything the bot knows about an
+// intent in one place. Dispatch, /gpu help and the buttons read it; adding
+// an intent is a row here and a file pair (<intent>.go, <intent>_render.go).
+type intent struct {
+	id parse.Intent
+	// words are the slash-command words (the parser reads them; a test
+	// checks each one routes here, so help cannot drift from the parser).
+	words   []string
+	example string // a command to try, shown in help
+	// exampleZH replaces example in Chinese help, for rows whose example
+	// is a sentence rather than a command.
+	exampleZH string
+	en, zh  string // what it answers, for help
+	options string // key=value settings it takes, shown in help's working
+	buttons []Button
+	// write marks commands that change state: no re-run buttons, ever.
+	write bool
+	// handle answers the intent (nil: answered by a routed Handler, e.g.
+	// the spend ledger or subscriptions wired in cmd/bot).
+	handle func(b *Bot, ctx context.Context, m Message, a *Answer, req parse.Request) error
+}
+
+var readButtons = []Button{ButtonWorking, ButtonMore, ButtonCurrency}
+
+// intents is the table, in the order help lists it. It is filled in init
+// only because help reads the table it is a row of.
+var intents []intent
+
+func init() { intents = intentTable() }
+
+func intentTable() []intent {
+	return []intent{
+		{id: parse.Fit, words: []string{"fit"}, example: "/gpu fit 13b lora",
+			en: "VRAM needed and which cards fit", zh: "需要多少显存、哪些卡放得下",
+			options: "bs=8 seq=4096 ctx=32k conc=50 bits=4|8 rank=64 gc=off optim=adamw8bit gpu=h20",
+			buttons: append(readButtons[:3:3], ButtonBits8),
+			handle: func(b *Bot, ctx context.Context, _ Message, a *Answer, req parse.Request) error {
+				return b.fit(ctx, a, req)
+			}},
+		{id: parse.Cost, words: []string{"cost"}, example: "/gpu cost 7b lora 50k samples on 4090",
+			en: "GPU-hours, wall time and money; $/M tokens for inference", zh: "卡时、耗时和费用；推理按每百万 token 计",
+			options: "tokens= samples= epochs= mfu= price= gpus= tps=",
+			buttons: append(readButtons[:3:3], ButtonBits8),
+			handle: func(b *Bot, ctx context.Context, _ Message, a *Answer, req parse.Request) error {
+				return b.cost(ctx, a, req)
+			}},
+		{id: parse.Monthly, words: []string{"monthly"}, example: "/gpu monthly 4090 200h",
+			en: "monthly plan or on demand: the break-even hours", zh: "包月还是按需：打平小时数",
+			options: "price=1.8 monthly=900 @autodl cards=",
+			buttons: readButtons,
+			handle: func(b *Bot, ctx context.Context, m Message, a *Answer, req parse.Request) error {
+				return b.monthly(ctx, m, a, req)
+			}},
+		{id: parse.Buy, words: []string{"buy"}, example: "/gpu buy h100 util=70%",
+			en: "rent or buy: break-even utilisation and payback", zh: "租还是买：打平利用率和回本周期",
+			options: "price= rent= years= watts= pue= power= ops= rate=",
+			buttons: readButtons,
+			handle: func(b *Bot, ctx context.Context, m Message, a *Answer, req parse.Request) error {
+				return b.buy(ctx, m, a, req)
+			}},
+		{id: parse.Price, words: []string{"price"}, example: "/gpu price h100",
+			en: "every offer, cheapest first, with dates", zh: "全部报价，从低到高，附日期",
+			options: "@platform currency=cny|usd fx=7.2",
+			buttons: readButtons,
+			handle: func(b *Bot, ctx context.Context, _ Message, a *Answer, req parse.Request) error {
+				return b.price(ctx, a, req)
+			}},
+		{id: parse.Compare, words: []string{"compare"}, example: "/gpu compare h100 h800 h20",
+			en: "specs and prices side by side, and what differs", zh: "参数与价格对比，以及差异的含义",
+			buttons: readButtons,
+			handle: func(b *Bot, ctx context.Context, _ Message, a *Answer, req parse.Request) error {
+				return b.compare(ctx, a, req)
+			}},
+		{id: parse.Recommend, words: []string{"recommend"}, example: "/gpu recommend 70b inference",
+			en: "cost-performance ranking for a workload or budget", zh: "按任务或预算的性价比排行",
+			options: "recommend diffusion | budget=5000 | startup",
+			buttons: readButtons,
+			handle: func(b *Bot, ctx context.Context, _ Message, a *Answer, req parse.Request) error {
+				return b.recommend(ctx, a, req)
+			}},
+		{id: parse.Knowledge, example: "what should a rental contract cover?", exampleZH: "租卡合同要注意什么",
+			en: "guide notes: contracts, hidden costs, pitfalls", zh: "指南：合同、隐藏成本、避坑",
+			buttons: []Button{ButtonWorking},
+			handle: func(b *Bot, ctx context.Context, _ Message, a *Answer, req parse.Request) error {
+				b.knowledge(ctx, a, req)
+				return nil
+			}},
+		{id: parse.Spend, words: []string{"spend"}, example: "/gpu spend add 40h 4090 ¥75 project=llm",
+			en: "the team's GPU spend: add, list, report, undo, delete", zh: "团队 GPU 记账：add、list、report、undo、delete",
+			write: true},
+		{id: "bill", example: "DM a CSV bill to the bot", exampleZH: "私信发送 CSV 账单",
+			en: "import a provider's bill (admins)", zh: "导入云平台账单（管理员）", write: true},
+		{id: parse.Subscribe, words: []string{"subscribe"}, example: "/gpu subscribe daily",
+			en: "daily price post and monthly recap in this channel", zh: "在本频道订阅每日价格和月度回顾",
+			write: true},
+		{id: parse.Listen, words: []string{"listen"}, example: "/gpu listen on",
+			en: "answer GPU questions here without a mention", zh: "本频道无需 @ 也回答 GPU 问题",
+			write: true},
+		{id: parse.Help, words: []string{"help"}, example: "/gpu help",
+			en: "this list", zh: "显示本帮助",
+			handle: func(b *Bot, _ context.Context, _ Message, a *Answer, _ parse.Request) error {
+				b.help(a)
+				return nil
+			}},
+		{id: parse.Unknown,
+			handle: func(b *Bot, _ context.Context, _ Message, a *Answer, _ parse.Request) error {
+				b.unknown(a)
+				return nil
+			}},
+	}
+}
+
+func intentRow(id parse.Intent) (intent, bool) {
+	for _, r := range intents {
+		if r.id == id {
+			return r, true
+		}
+	}
+	return intent{}, false
+}
+
+// finish completes an answer the same way whoever produced it: a headline
+// and blocks always, the working never null, and the buttons its intent
+// offers that apply to it.
+func (b *Bot) finish(a Answer) Answer {
+	if a.Headline == "" && a.Text != "" {
+		blocks := a.Blocks
+		a.say(a.Text)
+		if len(blocks) > 0 {
+			a.Blocks = present.Limit(blocks, 0)
+		}
+	}
+	if a.Working == nil {
+		a.Working = []present.Step{}
+	}
+	a.Buttons = nil
+	row, _ := intentRow(a.Intent)
+	if a.Ephemeral || row.write {
+		return a
+	}
+	for _, btn := range row.buttons {
+		switch btn {
+		case ButtonWorking:
+			if !a.Doc.HasWorking() {
+				continue
+			}
+		case ButtonMore:
+			if !a.Doc.Long() {
+				continue
+			}
+		case ButtonCurrency:
+			if a.Currency == "" {
+				continue
+			}
+		case ButtonBits8:
+			method, bits := a.Slots.Method, a.Slots.Bits
+			if method == "" {
+				method, _ = a.Assumed["method"].(string)
+			}
+			if bits == 0 {
+				bits, _ = a.Assumed["bits"].(int)
+			}
+			// The advisor takes an 8-bit base only for inference and
+			// QLoRA; LoRA, full and freeze fine-tunes train 16-bit.
+			if (method != "inference" && method != "qlora") || bits == 8 {
+				continue
+			}
+		}
+		a.Buttons = append(a.Buttons, btn)
+	}
+	return a
+}
+
+func (b *Bot) help(a *Answer) {
+	a.Ephemeral = true
+	lang := a.Lang
+	var lines []string
+	var wk working
+	for _, r := range intents {
+		if r.example == "" {
+			continue
+		}
+		ex := r.example
+		if lang == "zh" && r.exampleZH != "" {
+			ex = r.exampleZH
+		}
+		lines = append(lines, ex+" — "+tr(lang, r.en, r.zh))
+		if r.options != "" {
+			wk.strings(present.StepNote, r.example+": "+r.options)
+		}
+	}
+	wk.strings(present.StepNote, tr(lang,
+		"Amounts: 1.8, ¥1.8, 2.5usd, $2.5/h; bare numbers are in the answer's currency (USD in English, CNY in Chinese); currency=cny|usd, fx=7.2",
+		"金额写法：1.8、¥1.8、2.5usd、$2.5/h；不写币种时按回答语言的币种（中文为人民币，英文为美元）；currency=cny|usd，fx=7.2"))
+	d := present.Doc{
+		Headline: tr(lang, "gpubot answers GPU procurement questions. Commands:", "gpubot 回答 GPU 选型与采购问题。命令："),
+		Body:     []string{strings.TrimRight(bullets(lines), "\n")},
+		Next:     tr(lang, "ask in plain words too, e.g. “can one 4090 QLoRA a 14B?”", "也可以直接用中文问，例如“一张 4090 能 qlora 微调 14b 吗”"),
+		Working:  wk,
+	}
+	a.show(d)
+	a.Result = map[string]any{"commands": lines}
+}
+
+func (b *Bot) unknown(a *Answer) {
+	a.Ephemeral = true
+	a.say(tr(a.Lang,
+		"I can't answer that one. I answer GPU questions — memory, cost, monthly plans, buying, prices — e.g. /gpu fit 13b lora. Type /gpu help for all commands.",
+		"这个问题我答不了。我能回答 GPU 显存、成本、包月、买卡和价格相关的问题，例如：/gpu fit 13b lora。输入 /gpu help 查看全部命令。"))
+}

@@ -1,0 +1,87 @@
+package bot
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gpubot/gpubot/bot/present"
+)
+
+var billingNames = map[string][2]string{"monthly": {"monthly plan", "包月"}, "spot": {"spot, interruptible", "竞价，可中断"}, "package": {"prepaid", "预付"}, "on_demand": {"on demand", "按需"}}
+
+func priceText(o PriceOffer) string {
+	p := moneyStr(o.Price, o.Currency)
+	if o.PriceHigh > o.Price {
+		p += "–" + fmtNum(o.PriceHigh)
+	}
+	return p
+}
+
+// headlineOffer is the offer a price headline quotes: the cheapest on
+// demand (what a job pays), else the cheapest of any kind.
+func headlineOffer(offers []PriceOffer, gpu string) (PriceOffer, int, bool) {
+	var best PriceOffer
+	found, n := false, 0
+	for _, o := range offers {
+		if o.GPU != gpu {
+			continue
+		}
+		n++
+		if !found || (o.Billing == "on_demand" && best.Billing != "on_demand") || (o.Billing == best.Billing && o.Price < best.Price) {
+			if found && best.Billing == "on_demand" && o.Billing != "on_demand" {
+				continue
+			}
+			best, found = o, true
+		}
+	}
+	return best, n, found
+}
+
+func renderPrice(lang string, v PriceView, now time.Time) present.Doc {
+	var heads []string
+	var d present.Doc
+	for _, g := range v.GPUs {
+		o, n, ok := headlineOffer(v.Offers, g)
+		if !ok {
+			heads = append(heads, tr(lang, gpuName(g)+": no price in the catalogue yet", gpuName(g)+"：目录里还没有价格"))
+			continue
+		}
+		kind := billingNames[o.Billing]
+		when := present.Age(present.LangOf(lang), o.ObservedAt, now)
+		if when == "" {
+			when = o.ObservedAt
+		}
+		heads = append(heads, tr(lang,
+			fmt.Sprintf("%s from %s/card-hour (%s, %s, %s) — %d offers", gpuName(g), moneyStr(o.Price, o.Currency), platformName(lang, o.Platform), kind[0], when, n),
+			fmt.Sprintf("%s 最低 %s/卡时（%s，%s，%s）——共 %d 个报价", gpuName(g), moneyStr(o.Price, o.Currency), platformName(lang, o.Platform), kind[1], when, n)))
+	}
+	d.Headline = strings.Join(heads, tr(lang, "; ", "；"))
+	d.ListTitle = tr(lang, "Offers per card-hour, cheapest first:", "每卡每小时报价（从低到高）：")
+	var wk working
+	for _, o := range v.Offers {
+		kind := billingNames[o.Billing]
+		when := o.ObservedAt
+		if a := present.Age(present.LangOf(lang), o.ObservedAt, now); a != "" {
+			when = a
+		}
+		item := fmt.Sprintf(tr(lang, "%s — %s (%s, %s)", "%s — %s（%s，%s）"), platformName(lang, o.Platform), priceText(o), tr(lang, kind[0], kind[1]), when)
+		if len(v.GPUs) > 1 {
+			item = gpuName(o.GPU) + " " + item
+		}
+		d.List = append(d.List, item)
+		wk.strings(present.StepItem, item)
+		wk.strings(present.StepSource, fmt.Sprintf("%s %s: %s — %s %s (%s)", gpuName(o.GPU), platformName(lang, o.Platform), o.Original, tr(lang, "observed", "采集于"), o.ObservedAt, o.Source))
+	}
+	if len(v.Offers) == 0 {
+		d.List = nil
+	}
+	if len(v.GPUs) > 0 {
+		d.Next = tr(lang, "does a monthly plan pay? ", "包月划算吗？") + fmt.Sprintf("/gpu monthly %s 200h", v.GPUs[0])
+	}
+	wk.strings(present.StepAssumption, v.Assumptions...)
+	wk.strings(present.StepNote, tr(lang, "Cheapest first, per card-hour. Prices are dated observations, not live quotes: confirm on the platform.",
+		"按每卡每小时从低到高排列。价格为带日期的采集值，并非实时报价，请到平台确认。"))
+	d.Working = wk
+	return d
+}
