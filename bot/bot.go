@@ -37,12 +37,12 @@ type Answer struct {
 	Confidence float64 `json:"confidence"`
 	// Headline is the first line a user sees: the verdict or the figure
 	// asked for, in the asker's language.
-	Headline  string         `json:"headline"`
-	Lang      string         `json:"lang"`
-	Slots     parse.Slots    `json:"slots"`
-	Assumed   map[string]any `json:"assumed"`
-	Result    any            `json:"result"`
-	Text      string         `json:"text"`
+	Headline string         `json:"headline"`
+	Lang     string         `json:"lang"`
+	Slots    parse.Slots    `json:"slots"`
+	Assumed  map[string]any `json:"assumed"`
+	Result   any            `json:"result"`
+	Text     string         `json:"text"`
 	// Working is the full derivation behind the short text: formula steps
 	// with their values, assumptions, sources with dates, list entries.
 	Working []present.Step `json:"working"`

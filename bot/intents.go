@@ -32,9 +32,9 @@ type intent struct {
 	// exampleZH replaces example in Chinese help, for rows whose example
 	// is a sentence rather than a command.
 	exampleZH string
-	en, zh  string // what it answers, for help
-	options string // key=value settings it takes, shown in help's working
-	buttons []Button
+	en, zh    string // what it answers, for help
+	options   string // key=value settings it takes, shown in help's working
+	buttons   []Button
 	// write marks commands that change state: no re-run buttons, ever.
 	write bool
 	// handle answers the intent (nil: answered by a routed Handler, e.g.

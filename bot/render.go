@@ -252,4 +252,3 @@ func observedOf(srcs []advisor.PriceSource) string {
 	}
 	return d
 }
-
