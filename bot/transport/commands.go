@@ -2,14 +2,19 @@ package transport
 
 // What the bot answers, whichever transport brought it:
 //
-//	/gpu <anything>          slash: ack now, answer via response_url
-//	                         (in_channel; errors and help ephemeral)
+//	/gpu <anything>          slash: ack now, answer via response_url, only
+//	                         to the asker, with "Share in channel"
 //	/gpu listen on|off       slash: opt this channel in or out of unprompted answers
-//	app_mention              answer in the question's thread
-//	message.im               answer in the question's thread
-//	message.channels         answer in thread, only in opted-in channels, only
+//	app_mention              answer in the question's thread (errors too: a
+//	                         reply there is seen, an ephemeral one may not be)
+//	message.im               answer inline (in the DM's thread if asked in one)
+//	message.channels|groups  answer in thread, only in opted-in channels, only
 //	                         confident procurement questions
-//	block_actions gpubot.*   re-answer with the button's change, replace_original
+//	block_actions gpubot.*   working/more: the stored answer's view, to the
+//	                         clicker only; currency/8-bit: re-ask the read-only
+//	                         question, replacing the message for the asker and
+//	                         as a private copy for anyone else; share: post the
+//	                         stored answer in the channel, "asked by @user"
 //
 // HTTP: POST /slack/commands, /slack/events, /slack/interactive (http.go).
 // Socket Mode: slash_commands, events_api, interactive envelopes (socket.go).
@@ -22,6 +27,7 @@ import (
 
 	"github.com/gpubot/gpubot/bot"
 	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/present"
 	"github.com/gpubot/gpubot/bot/slackpost"
 )
 
@@ -52,18 +58,18 @@ func (a *App) answerSlash(ctx context.Context, cmd slack.SlashCommand, ready <-c
 	var rep reply
 	arg, listen := listenCommand(cmd.Text)
 	if !listen {
-		st := state{Q: strings.TrimSpace(cmd.Text), Slash: true}
+		st := state{Q: strings.TrimSpace(cmd.Text), Slash: true, Asker: cmd.UserID}
 		ans = a.bot.Answer(ctx, st.message(cmd.TeamID, cmd.ChannelID, cmd.UserID))
 		if ans.Intent == parse.Listen {
 			// The router's reading of /gpu listen (odd spellings the
 			// word check above misses); one parse serves both.
 			arg, listen, ans = strings.ToLower(ans.Slots.Mode), true, bot.Answer{}
 		} else {
-			rep = compose(ans, st)
-			r = slackpost.Response{ResponseType: slackpost.InChannel, Text: rep.Text, Blocks: rep.Blocks}
-			if ans.Ephemeral {
-				r.ResponseType = slackpost.Ephemeral
-			}
+			// Slash answers go to the asker alone (Slack shows no asker
+			// on a bot's channel post); Share posts them with a name.
+			st.Key = a.remember(ctx, ans)
+			rep = compose(ans, st, true)
+			r = slackpost.Response{ResponseType: slackpost.Ephemeral, Text: rep.Text, Blocks: rep.Blocks}
 		}
 	}
 	if listen {
@@ -76,7 +82,7 @@ func (a *App) answerSlash(ctx context.Context, cmd slack.SlashCommand, ready <-c
 	}
 	if ans.Text != "" {
 		a.rephrase(ctx, ans, rep, func(text string, blocks []slack.Block) {
-			up := slackpost.Response{ResponseType: r.ResponseType, ReplaceOriginal: true, Text: text, Blocks: blocks}
+			up := slackpost.Response{ResponseType: r.ResponseType, ReplaceOriginal: true, Text: present.Fallback(present.LangOf(ans.Lang), text), Blocks: blocks}
 			if err := a.post.Respond(ctx, cmd.ResponseURL, up); err != nil {
 				a.log.WarnContext(ctx, "rephrased answer not applied", "channel", cmd.ChannelID, "err", err)
 			}
@@ -175,14 +181,61 @@ func (a *App) answerClick(ctx context.Context, cb slack.InteractionCallback) {
 	if channel == "" {
 		channel = cb.Container.ChannelID
 	}
-	ans := a.bot.Answer(ctx, st.message(cb.Team.ID, channel, cb.User.ID))
-	rep := compose(ans, st)
-	r := slackpost.Response{ReplaceOriginal: true, Text: rep.Text, Blocks: rep.Blocks}
-	if ans.Ephemeral {
-		// An error must not replace the shared answer; tell only the clicker.
+	own := st.Asker == "" || st.Asker == cb.User.ID
+	var r slackpost.Response
+	switch act.ActionID {
+	case actWorking, actMore, actBreakdown, actShare:
+		// Views of the answer on screen: from the stored answer, never by
+		// running the command again; to the clicker only.
+		ans, ok := a.recall(ctx, st.Key)
+		if !ok { // expired or never stored: the question is read-only, ask it again
+			ans = a.bot.Answer(ctx, st.message(cb.Team.ID, channel, cb.User.ID))
+		}
+		if act.ActionID == actShare {
+			a.share(ctx, cb, channel, st, ans)
+			return
+		}
+		rep := compose(ans, st, false)
 		r = slackpost.Response{ResponseType: slackpost.Ephemeral, Text: rep.Text, Blocks: rep.Blocks}
+	default:
+		ans := a.bot.Answer(ctx, st.message(cb.Team.ID, channel, cb.User.ID))
+		st.Key = a.remember(ctx, ans)
+		if !own {
+			st.Asker = cb.User.ID // the copy is theirs
+		}
+		rep := compose(ans, st, st.Slash)
+		r = slackpost.Response{ReplaceOriginal: true, Text: rep.Text, Blocks: rep.Blocks}
+		if st.Slash {
+			r.ResponseType = slackpost.Ephemeral
+		}
+		if ans.Ephemeral || !own {
+			// An error must not replace the answer, and another
+			// member's click must not rewrite it for everyone: a copy
+			// only the clicker sees.
+			r = slackpost.Response{ResponseType: slackpost.Ephemeral, Text: rep.Text, Blocks: rep.Blocks}
+		}
 	}
 	if err := a.post.Respond(ctx, cb.ResponseURL, r); err != nil {
 		a.log.ErrorContext(ctx, "button answer not delivered", "team", cb.Team.ID, "channel", channel, "user", cb.User.ID, "err", err)
+	}
+}
+
+// share posts a private slash answer in the channel, saying who asked.
+func (a *App) share(ctx context.Context, cb slack.InteractionCallback, channel string, st state, ans bot.Answer) {
+	st.Asker, st.Slash = cb.User.ID, false
+	rep := compose(ans, st, false)
+	lang := present.LangOf(ans.Lang)
+	by := lang.Pick("asked by <@"+cb.User.ID+">: /gpu ", "<@"+cb.User.ID+"> 提问：/gpu ") + escape(clip(st.text(), 200))
+	blocks := append([]slack.Block{present.Context(by)}, rep.Blocks...)
+	m := slackpost.Message{Channel: channel, Text: rep.Text, Blocks: present.Limit(blocks, 0),
+		Key: "share:" + cb.Team.ID + ":" + channel + ":" + st.Key + ":" + cb.User.ID}
+	if _, err := a.post.Post(ctx, m); err != nil {
+		a.log.ErrorContext(ctx, "shared answer not posted", "team", cb.Team.ID, "channel", channel, "user", cb.User.ID, "err", err)
+		return
+	}
+	// The private copy becomes a note that it was shared.
+	done := lang.Pick("Shared in the channel.", "已分享到频道。")
+	if err := a.post.Respond(ctx, cb.ResponseURL, slackpost.Response{ResponseType: slackpost.Ephemeral, ReplaceOriginal: true, Text: done, Blocks: present.TextBlocks(done)}); err != nil {
+		a.log.WarnContext(ctx, "private answer not marked shared", "err", err)
 	}
 }

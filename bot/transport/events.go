@@ -3,14 +3,15 @@ package transport
 import (
 	"context"
 	"encoding/json"
-	"github.com/slack-go/slack"
 	"regexp"
 	"strings"
 
+	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
 
 	"github.com/gpubot/gpubot/bot"
 	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/present"
 	"github.com/gpubot/gpubot/bot/slackpost"
 )
 
@@ -75,24 +76,24 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 		a.log.DebugContext(ctx, "duplicate delivery dropped", "event_id", cb.EventID, "channel", q.channel, "ts", q.ts)
 		return
 	}
-	st := state{Q: q.text}
+	st := state{Q: q.text, Asker: q.user}
 	ans := a.bot.Answer(ctx, msg)
-	rep := compose(ans, st)
+	st.Key = a.remember(ctx, ans)
+	rep := compose(ans, st, false)
 	m := slackpost.Message{Channel: q.channel, ThreadTS: q.thr, Text: rep.Text, Blocks: rep.Blocks,
 		Key: "answer:" + q.team + ":" + q.channel + ":" + q.ts}
-	var ts string
-	if ans.Ephemeral && q.kind != direct {
-		err = a.post.Ephemeral(ctx, m, q.user)
-	} else {
-		ts, err = a.post.Post(ctx, m)
-	}
+	// Mentions are answered in their thread, errors and help included: a
+	// thread reply is seen, while an ephemeral message aimed at a thread
+	// that does not exist yet is shown to nobody. DMs are answered inline.
+	ts, err := a.post.Post(ctx, m)
 	if err != nil {
 		a.log.ErrorContext(ctx, "answer not delivered", "team", q.team, "channel", q.channel, "user", q.user, "ts", q.ts, "err", err)
 		return
 	}
 	if ts != "" {
 		a.rephrase(ctx, ans, rep, func(text string, blocks []slack.Block) {
-			if err := a.post.Update(ctx, q.channel, ts, text, blocks); err != nil {
+			// The model's words are escaped like everything else.
+			if err := a.post.Update(ctx, q.channel, ts, present.Fallback(present.LangOf(ans.Lang), text), blocks); err != nil {
 				a.log.WarnContext(ctx, "rephrased answer not applied", "channel", q.channel, "ts", ts, "err", err)
 			}
 		})
@@ -116,7 +117,7 @@ func (a *App) question(ev slackevents.EventsAPIEvent) (question, bool) {
 		switch e.ChannelType {
 		case "im":
 			q.kind = direct
-		case "channel":
+		case "channel", "group", "mpim": // public, private and group channels
 			if a.cfg.BotUserID != "" && strings.Contains(e.Text, "<@"+a.cfg.BotUserID) {
 				return q, false // app_mention answers it
 			}
@@ -129,8 +130,8 @@ func (a *App) question(ev slackevents.EventsAPIEvent) (question, bool) {
 		return q, false
 	}
 	q.team = ev.TeamID
-	if q.thr == "" {
-		q.thr = q.ts
+	if q.thr == "" && q.kind != direct {
+		q.thr = q.ts // DMs are answered inline; channels in the question's thread
 	}
 	q.text = plainText(q.text)
 	return q, q.channel != "" && q.ts != ""

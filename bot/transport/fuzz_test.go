@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -96,7 +97,7 @@ func FuzzDecodeState(f *testing.F) {
 				t.Fatalf("decodeState(%q) accepted the setting %s=%s", v, k, val)
 			}
 		}
-		if s.View != "" && s.View != viewBreakdown {
+		if !slices.Contains(views, s.View) {
 			t.Fatalf("decodeState(%q) accepted the view %q", v, s.View)
 		}
 		if !strings.HasPrefix(s.text(), s.Q) {

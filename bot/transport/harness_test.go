@@ -26,6 +26,7 @@ import (
 	"github.com/gpubot/gpubot/bot"
 	"github.com/gpubot/gpubot/bot/bottest"
 	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/present"
 	"github.com/gpubot/gpubot/bot/slackpost"
 )
 
@@ -101,8 +102,15 @@ func cannedAnswer(m bot.Message) bot.Answer {
 	if strings.Contains(m.Text, "currency=usd") {
 		text += "\nCheapest: $1.10/h"
 	}
+	btns := []bot.Button{bot.ButtonWorking, bot.ButtonCurrency}
+	if slots.Method != "lora" && slots.Bits != 8 {
+		btns = append(btns, bot.ButtonBits8)
+	}
 	return bot.Answer{
-		Intent: parse.Fit, Lang: lang, Text: text,
+		Intent: parse.Fit, Lang: lang, Text: text, Headline: title, Currency: "CNY", Buttons: btns,
+		Doc: present.Doc{Lang: present.LangOf(lang), Headline: title, Working: []present.Step{
+			{Kind: present.StepCalc, Label: "weights", Formula: "13B params × 2 bytes", Shown: "26 GB"},
+			{Kind: present.StepCalc, Label: "activations", Formula: "batch 4 × seq 4096", Shown: "9.2 GB"}}},
 		Slots: slots, Assumed: assumed,
 		Result: map[string]any{"memory_gb": 40.1, "options": []any{map[string]any{"gpu": "a100-80g", "cheapest": map[string]any{"price": 7.9, "currency": "CNY"}}}},
 		Blocks: []slack.Block{

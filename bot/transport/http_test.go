@@ -90,7 +90,9 @@ func TestURLVerificationEchoesTheChallenge(t *testing.T) {
 	}
 }
 
-func TestSlashAcksThenAnswersInChannel(t *testing.T) {
+// TestSlashAcksThenAnswersTheAsker: a slash answer goes to the asker alone
+// (a bot's channel post shows no asker) with a Share in channel button.
+func TestSlashAcksThenAnswersTheAsker(t *testing.T) {
 	h := newHarness(t, nil)
 	got := h.slash(t, "fit 13b lora", "r1", "trig-1")
 	if got.status != 200 {
@@ -98,7 +100,11 @@ func TestSlashAcksThenAnswersInChannel(t *testing.T) {
 	}
 	golden(t, "slash_ack", []byte(got.body))
 	calls := h.slack.WaitCalls(t, bottest.ResponseURLMethod, 1)
-	golden(t, "slash_fit_in_channel", calls[0].Body)
+	golden(t, "slash_fit_private", calls[0].Body)
+	if body := calls[0].JSON(t); body["response_type"] != "ephemeral" {
+		t.Errorf("response_type %v, want ephemeral", body["response_type"])
+	}
+	buttonValue(t, blocksOf(t, calls[0].Body), actShare)
 	if calls[0].Path != "/response/r1" {
 		t.Errorf("answered %s, want the command's response_url", calls[0].Path)
 	}
@@ -312,14 +318,14 @@ func TestListenInADirectMessage(t *testing.T) {
 
 func TestButtonsReanswerAndReplaceTheOriginal(t *testing.T) {
 	h := newHarness(t, nil)
-	h.slash(t, "fit 13b ctx=8k", "first", "t1")
+	h.slash(t, "fit 13b ctx=8k", "first", "t1") // asked by U1
 	first := h.slack.WaitCalls(t, bottest.ResponseURLMethod, 1)[0]
 	blocks := blocksOf(t, first.Body)
 
-	click := func(action, value, name string) []byte {
+	click := func(user, action, value, name string) []byte {
 		t.Helper()
 		before := len(h.slack.Calls(bottest.ResponseURLMethod))
-		payload := bottest.BlockAction("C1", "U2", "1700000000.000500", action, value, h.slack.ResponseURL(name), "trig-"+name)
+		payload := bottest.BlockAction("C1", user, "1700000000.000500", action, value, h.slack.ResponseURL(name), "trig-"+name)
 		got := h.send(t, "/slack/interactive", formType, bottest.InteractiveForm(payload))
 		if got.status != 200 || got.body != "" {
 			t.Fatalf("click ack %d %q, want an empty 200", got.status, got.body)
@@ -327,19 +333,38 @@ func TestButtonsReanswerAndReplaceTheOriginal(t *testing.T) {
 		return h.slack.WaitCalls(t, bottest.ResponseURLMethod, before+1)[before].Body
 	}
 
-	breakdown := click(actBreakdown, buttonValue(t, blocks, actBreakdown), "breakdown")
-	golden(t, "button_breakdown", breakdown)
-	bits := click(actBits, buttonValue(t, blocks, actBits), "bits")
+	// Show working re-renders the stored answer, privately, without asking again.
+	working := click("U1", actWorking, buttonValue(t, blocks, actWorking), "working")
+	golden(t, "button_working", working)
+	bits := click("U1", actBits, buttonValue(t, blocks, actBits), "bits")
 	golden(t, "button_bits8", bits)
-	usd := click(actCurrency, buttonValue(t, blocksOf(t, bits), actCurrency), "usd")
+	usd := click("U1", actCurrency, buttonValue(t, blocksOf(t, bits), actCurrency), "usd")
 	var m map[string]any
 	json.Unmarshal(usd, &m)
 	if m["replace_original"] != true || !strings.Contains(m["text"].(string), "$1.10/h") {
 		t.Errorf("currency click answered %v", m)
 	}
-	want := []string{"fit 13b ctx=8k", "fit 13b ctx=8k", "fit 13b ctx=8k bits=8", "fit 13b ctx=8k bits=8 currency=usd"}
+	want := []string{"fit 13b ctx=8k", "fit 13b ctx=8k bits=8", "fit 13b ctx=8k bits=8 currency=usd"}
 	if got := h.bot.Asked(); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("bot asked %q, want %q", got, want)
+	}
+}
+
+// TestAnotherMembersClickGetsAPrivateCopy: only the asker's click replaces
+// the answer; anyone else gets the changed answer for themselves.
+func TestAnotherMembersClickGetsAPrivateCopy(t *testing.T) {
+	h := newHarness(t, nil)
+	h.event(t, "Ev1", bottest.Mention("C1", "U1", "1.000001", "<@UBOT> fit 13b"))
+	post := h.slack.WaitCalls(t, "chat.postMessage", 1)[0]
+	value := buttonValue(t, []byte(post.Form.Get("blocks")), actCurrency)
+	payload := bottest.BlockAction("C1", "U2", "1.5", actCurrency, value, h.slack.ResponseURL("u2"), "trig-u2")
+	h.send(t, "/slack/interactive", formType, bottest.InteractiveForm(payload))
+	got := h.slack.WaitCalls(t, bottest.ResponseURLMethod, 1)[0].JSON(t)
+	if got["replace_original"] == true || got["response_type"] != "ephemeral" {
+		t.Errorf("U2's click on U1's answer: %v; want an ephemeral copy, the original untouched", got)
+	}
+	if n := len(h.slack.Calls("chat.update")); n != 0 {
+		t.Errorf("%d chat.update calls; the shared answer must not change", n)
 	}
 }
 

@@ -49,12 +49,12 @@ func TestManifestMatchesTheHandlers(t *testing.T) {
 	if len(m.Features.SlashCommands) != 1 || m.Features.SlashCommands[0].Command != "/gpu" || m.Features.SlashCommands[0].UsageHint == "" {
 		t.Errorf("slash commands = %+v, want /gpu with a usage hint", m.Features.SlashCommands)
 	}
-	for _, s := range []string{"commands", "chat:write", "app_mentions:read", "im:history", "channels:history", "users:read", "files:write", "files:read"} {
+	for _, s := range []string{"commands", "chat:write", "app_mentions:read", "im:history", "channels:history", "users:read", "files:write", "files:read", "groups:history", "mpim:history"} {
 		if !slices.Contains(m.OAuth.Scopes.Bot, s) {
 			t.Errorf("bot scopes lack %s", s)
 		}
 	}
-	for _, e := range []string{"app_mention", "message.im", "message.channels"} {
+	for _, e := range []string{"app_mention", "message.im", "message.channels", "message.groups", "message.mpim"} {
 		if !slices.Contains(m.Settings.Events.BotEvents, e) {
 			t.Errorf("bot events lack %s", e)
 		}

@@ -32,7 +32,7 @@ func TestAmbientQuestionsWithTheRealRouter(t *testing.T) {
 	if f.Get("thread_ts") != "1.000001" || !strings.Contains(f.Get("text"), "13B") {
 		t.Errorf("reply thread %s text %q", f.Get("thread_ts"), f.Get("text"))
 	}
-	buttonValue(t, []byte(f.Get("blocks")), actBreakdown)
+	buttonValue(t, []byte(f.Get("blocks")), actWorking)
 	if strings.Contains(f.Get("blocks"), actBits) {
 		t.Error("an 8-bit button on a LoRA answer; the engine refuses 8-bit LoRA")
 	}

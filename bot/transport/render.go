@@ -1,47 +1,56 @@
 package transport
 
 import (
-	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/slack-go/slack"
 
 	"github.com/gpubot/gpubot/bot"
-	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/present"
 )
 
-// Slack's limits (Block Kit and chat.postMessage references).
+// Slack's limits live in bot/present (present.Limit applies them); these
+// are the names this package's older callers use.
 const (
-	maxBlocks       = 50
-	maxSectionText  = 3000
-	maxFieldText    = 2000
-	maxHeaderText   = 150
-	maxButtonValue  = 2000
-	maxFallbackText = 4000 // "limit text to 4,000 characters"
+	maxBlocks      = present.MaxBlocks
+	maxButtonValue = 2000
 )
 
 // Button action ids; all start with actionPrefix.
 const (
 	actionPrefix   = "gpubot."
 	actionsBlockID = "gpubot.actions"
-	actBreakdown   = "gpubot.breakdown"
+	actWorking     = "gpubot.working"
+	actMore        = "gpubot.more"
 	actCurrency    = "gpubot.currency"
 	actBits        = "gpubot.bits"
-	viewBreakdown  = "breakdown"
+	actShare       = "gpubot.share"
+	// actBreakdown is the old "Show breakdown" button, still on messages
+	// posted before the working view replaced it.
+	actBreakdown = "gpubot.breakdown"
 )
 
-// state is what a button carries: the question as asked plus the changes
-// the buttons made. Clicking re-answers state.text() from scratch, so a
-// button needs nothing from the server and works on any replica.
+// state is what a button carries: the question as asked, the changes the
+// buttons made, the view asked for, who asked, and where the rendered
+// answer is stored. View buttons (working, more, share) re-render the
+// stored answer; currency and 8-bit re-ask the read-only question with the
+// change. Write commands get no buttons at all.
 type state struct {
 	Q     string            `json:"q"`
 	Slash bool              `json:"s,omitempty"`
 	Set   map[string]string `json:"o,omitempty"` // key=value settings appended to Q
 	View  string            `json:"v,omitempty"`
+	Asker string            `json:"u,omitempty"` // the user who asked; only their click replaces
+	Key   string            `json:"k,omitempty"` // stored answer (answerKey)
 }
 
 // overrides are the settings buttons may add, with the values they may take;
@@ -50,6 +59,9 @@ var overrides = map[string][]string{
 	"currency": {"usd", "cny"},
 	"bits":     {"8"},
 }
+
+// views a button may ask for ("breakdown" is the old name of working).
+var views = []string{"", string(present.Working), string(present.More), "breakdown"}
 
 func (s state) text() string {
 	t := s.Q
@@ -78,12 +90,20 @@ func (s state) with(key, value string) state {
 		set = nil
 	}
 	s.Set = set
+	s.Key = "" // a different question: its own answer
 	return s
 }
 
-func (s state) withView(v string) state {
-	s.View = v
+func (s state) withView(v present.View) state {
+	s.View = string(v)
 	return s
+}
+
+func (s state) view() present.View {
+	if s.View == "breakdown" {
+		return present.Working
+	}
+	return present.View(s.View)
 }
 
 func (s state) encode() string {
@@ -105,8 +125,11 @@ func decodeState(v string) (state, error) {
 			return s, errors.New("setting not allowed: " + k)
 		}
 	}
-	if s.View != "" && s.View != viewBreakdown {
+	if !slices.Contains(views, s.View) {
 		return s, errors.New("unknown view")
+	}
+	if s.Key != "" && !validKey(s.Key) {
+		return s, errors.New("bad answer key")
 	}
 	return s, nil
 }
@@ -117,54 +140,45 @@ type reply struct {
 	Blocks []slack.Block
 }
 
-// compose turns an answer into a message: the bot's blocks (or the worked
-// answer when st asks for the breakdown), buttons where they help, Slack's
-// limits applied, and a fallback text that is never empty.
-func compose(a bot.Answer, st state) reply {
+// compose turns an answer into a message: the view st asks for (the short
+// answer, the working or the whole list), the answer's buttons (plus Share
+// for a slash answer only the asker sees), Slack's limits applied by
+// present.Limit, and an escaped fallback text that is never empty.
+func compose(a bot.Answer, st state, share bool) reply {
+	lang := present.LangOf(a.Lang)
 	text := a.Text
-	if strings.TrimSpace(text) == "" {
-		text = tr(a.Lang, "gpubot has no answer to show.", "gpubot 没有可显示的回答。")
-	}
 	var blocks []slack.Block
-	if st.View == viewBreakdown {
-		blocks = plainSections(text)
-	} else {
+	switch v := st.view(); {
+	case v != present.Short && a.Doc.Headline != "":
+		text, blocks = a.Doc.Render(v), a.Doc.Blocks(v)
+	case v != present.Short:
+		text, blocks = a.Text, present.PlainSections(a.Text)
+	default:
 		blocks = slices.Clone(a.Blocks)
 	}
-	if a.Intent == parse.Help {
-		blocks = append(blocks, slack.NewSectionBlock(mrkdwn(escape(listenUsage(a.Lang))), nil, nil))
-		text += "\n" + listenUsage(a.Lang)
+	if len(blocks) == 0 {
+		blocks = present.TextBlocks(text)
 	}
-	btns := buttons(a, st)
-	limit := maxBlocks
+	var btns []slack.BlockElement
+	if st.view() == present.Short {
+		btns = buttons(a, st, share)
+	}
+	reserve := 0
 	if len(btns) > 0 {
-		limit--
+		reserve = 1
 	}
-	blocks = clamp(blocks, limit)
+	blocks = present.Limit(blocks, reserve)
 	if len(btns) > 0 {
 		blocks = append(blocks, slack.NewActionBlock(actionsBlockID, btns...))
 	}
-	return reply{Text: clip(escape(text), maxFallbackText), Blocks: blocks}
+	return reply{Text: present.Fallback(lang, text), Blocks: blocks}
 }
 
-func listenUsage(lang string) string {
-	return tr(lang,
-		"/gpu listen on|off — answer GPU questions in this channel without a mention",
-		"/gpu listen on|off — 在本频道无需 @ 也回答 GPU 问题")
-}
-
-// Intents that get each button.
-var (
-	breakdownIntents = []parse.Intent{parse.Fit, parse.Cost, parse.Monthly, parse.Buy, parse.Compare, parse.Recommend}
-	moneyIntents     = []parse.Intent{parse.Fit, parse.Cost, parse.Monthly, parse.Buy, parse.Price, parse.Compare, parse.Recommend, parse.Spend}
-	bitsIntents      = []parse.Intent{parse.Fit, parse.Cost}
-)
-
-// buttons offers the follow-ups that change a numeric answer: the worked
-// breakdown, the other currency, and an 8-bit variant where the engine
-// accepts one.
-func buttons(a bot.Answer, st state) []slack.BlockElement {
-	if a.Ephemeral {
+// buttons offers the follow-ups the answer lists (bot.Answer.Buttons: the
+// intent table's buttons that apply to it) and Share for a private slash
+// answer. Errors, help and write commands have none.
+func buttons(a bot.Answer, st state, share bool) []slack.BlockElement {
+	if a.Ephemeral || a.Err != "" {
 		return nil
 	}
 	type btn struct {
@@ -172,36 +186,28 @@ func buttons(a bot.Answer, st state) []slack.BlockElement {
 		next      state
 	}
 	var bs []btn
-	if slices.Contains(breakdownIntents, a.Intent) {
-		if st.View == viewBreakdown {
-			bs = append(bs, btn{actBreakdown, tr(a.Lang, "Hide breakdown", "收起明细"), st.withView("")})
-		} else {
-			bs = append(bs, btn{actBreakdown, tr(a.Lang, "Show breakdown", "显示明细"), st.withView(viewBreakdown)})
+	for _, b := range a.Buttons {
+		switch b {
+		case bot.ButtonWorking:
+			bs = append(bs, btn{actWorking, tr(a.Lang, "Show working", "计算过程"), st.withView(present.Working)})
+		case bot.ButtonMore:
+			bs = append(bs, btn{actMore, tr(a.Lang, "More", "更多"), st.withView(present.More)})
+		case bot.ButtonCurrency:
+			if currency(a, st) == "USD" {
+				bs = append(bs, btn{actCurrency, tr(a.Lang, "In 人民币 (CNY)", "换成人民币"), st.with("currency", "cny")})
+			} else {
+				bs = append(bs, btn{actCurrency, tr(a.Lang, "In USD", "换成美元 (USD)"), st.with("currency", "usd")})
+			}
+		case bot.ButtonBits8:
+			if st.Set["bits"] == "8" {
+				bs = append(bs, btn{actBits, tr(a.Lang, "Undo 8-bit", "取消 8-bit"), st.with("bits", "")})
+			} else {
+				bs = append(bs, btn{actBits, tr(a.Lang, "Assume 8-bit", "按 8-bit 计算"), st.with("bits", "8")})
+			}
 		}
 	}
-	if slices.Contains(moneyIntents, a.Intent) && hasMoney(a.Result) {
-		if currency(a, st) == "USD" {
-			bs = append(bs, btn{actCurrency, tr(a.Lang, "In 人民币 (CNY)", "换成人民币"), st.with("currency", "cny")})
-		} else {
-			bs = append(bs, btn{actCurrency, tr(a.Lang, "In USD", "换成美元 (USD)"), st.with("currency", "usd")})
-		}
-	}
-	if slices.Contains(bitsIntents, a.Intent) {
-		// The advisor takes an 8-bit base only for inference and QLoRA;
-		// LoRA, full and freeze fine-tunes train a 16-bit model.
-		method, bits := a.Slots.Method, a.Slots.Bits
-		if method == "" {
-			method, _ = a.Assumed["method"].(string)
-		}
-		if bits == 0 {
-			bits, _ = a.Assumed["bits"].(int)
-		}
-		switch {
-		case st.Set["bits"] == "8":
-			bs = append(bs, btn{actBits, tr(a.Lang, "Undo 8-bit", "取消 8-bit"), st.with("bits", "")})
-		case (method == "inference" || method == "qlora") && bits != 8:
-			bs = append(bs, btn{actBits, tr(a.Lang, "Assume 8-bit", "按 8-bit 计算"), st.with("bits", "8")})
-		}
+	if share && len(bs) > 0 {
+		bs = append(bs, btn{actShare, tr(a.Lang, "Share in channel", "分享到频道"), st})
 	}
 	var out []slack.BlockElement
 	for _, b := range bs {
@@ -214,33 +220,15 @@ func buttons(a bot.Answer, st state) []slack.BlockElement {
 	return out
 }
 
-// hasMoney reports whether an answer's result carries a price.
-func hasMoney(result any) bool {
-	if result == nil {
-		return false
-	}
-	b, err := json.Marshal(result)
-	return err == nil && (bytes.Contains(b, []byte(`"currency":"USD"`)) || bytes.Contains(b, []byte(`"currency":"CNY"`)))
-}
-
-// currency is the one the answer is in: asked for, the only one in the
-// result, or the language's default (DESIGN.md: CNY for Chinese questions,
-// USD for English ones).
+// currency is the one the answer is in: asked for by a button, else the
+// answer's own (a typed field), else the language's default (DESIGN.md:
+// CNY for Chinese questions, USD for English ones).
 func currency(a bot.Answer, st state) string {
 	if c := st.Set["currency"]; c != "" {
 		return strings.ToUpper(c)
 	}
-	if a.Slots.Currency != "" {
-		return strings.ToUpper(a.Slots.Currency)
-	}
-	if b, err := json.Marshal(a.Result); err == nil {
-		usd, cny := bytes.Contains(b, []byte(`"currency":"USD"`)), bytes.Contains(b, []byte(`"currency":"CNY"`))
-		switch {
-		case usd && !cny:
-			return "USD"
-		case cny && !usd:
-			return "CNY"
-		}
+	if a.Currency != "" {
+		return strings.ToUpper(a.Currency)
 	}
 	if a.Lang == "zh" {
 		return "CNY"
@@ -248,98 +236,97 @@ func currency(a bot.Answer, st state) string {
 	return "USD"
 }
 
-// clamp keeps at most n blocks and every text within Slack's limits.
-func clamp(blocks []slack.Block, n int) []slack.Block {
-	if len(blocks) > n {
-		blocks = blocks[:n]
+// Stored answers: view buttons re-render the answer that was shown, not a
+// new one, so "Show working" explains exactly the figures on screen.
+const answerTTL = 7 * 24 * time.Hour
+
+func answerKey(id string) string { return "gpubot:answer:" + id }
+
+func validKey(k string) bool {
+	if len(k) != 24 {
+		return false
 	}
-	out := make([]slack.Block, 0, len(blocks))
-	for _, b := range blocks {
-		switch b := b.(type) {
-		case *slack.SectionBlock:
-			s := *b
-			s.Text = clipText(s.Text, maxSectionText)
-			if len(s.Fields) > 0 {
-				s.Fields = slices.Clone(s.Fields)
-				for i := range s.Fields {
-					s.Fields[i] = clipText(s.Fields[i], maxFieldText)
-				}
-			}
-			out = append(out, &s)
-		case *slack.HeaderBlock:
-			h := *b
-			h.Text = clipText(h.Text, maxHeaderText)
-			out = append(out, &h)
-		default:
-			out = append(out, b)
-		}
-	}
-	return out
+	_, err := hex.DecodeString(k)
+	return err == nil
 }
 
-func clipText(t *slack.TextBlockObject, n int) *slack.TextBlockObject {
-	if t == nil || len([]rune(t.Text)) <= n {
-		return t
-	}
-	c := *t
-	c.Text = clip(c.Text, n)
-	return &c
+// stored is what is kept of an answer for its buttons.
+type stored struct {
+	Lang string      `json:"lang"`
+	Doc  present.Doc `json:"doc"`
+	Text string      `json:"text"`
 }
 
-// plainSections shows text in plain_text sections (no mrkdwn, so no stray
-// formatting next to Chinese), split at line ends to fit Slack's limit.
-func plainSections(text string) []slack.Block {
-	var out []slack.Block
-	for _, chunk := range chunks(text, maxSectionText-100) {
-		out = append(out, slack.NewSectionBlock(slack.NewTextBlockObject(slack.PlainTextType, chunk, false, false), nil, nil))
+// remember stores an answer for its view buttons and returns its key; ""
+// when it has nothing to show beyond itself or Redis is unavailable (the
+// buttons then re-ask the read-only question).
+func (a *App) remember(ctx context.Context, ans bot.Answer) string {
+	if a.rdb == nil || ans.Ephemeral || len(ans.Buttons) == 0 {
+		return ""
 	}
-	return out
+	probe, ok := a.redis.enter()
+	if !ok {
+		return ""
+	}
+	raw, err := json.Marshal(stored{Lang: ans.Lang, Doc: ans.Doc, Text: ans.Text})
+	if err != nil {
+		a.redis.leave(ctx, a.log, probe, nil)
+		return ""
+	}
+	// The key is the content's hash: the same answer is stored once, and
+	// a button's value says nothing a user could not see.
+	sum := sha256.Sum256(raw)
+	id := hex.EncodeToString(sum[:12])
+	rctx, cancel := context.WithTimeout(ctx, readTimeout)
+	defer cancel()
+	err = a.rdb.Set(rctx, answerKey(id), raw, answerTTL).Err()
+	a.redis.leave(ctx, a.log, probe, err)
+	if err != nil {
+		a.log.WarnContext(ctx, "answer not stored for its buttons", "err", err)
+		return ""
+	}
+	return id
 }
 
-// chunks splits s into pieces of at most n runes, at line ends where it can.
-func chunks(s string, n int) []string {
-	var out []string
-	var cur []rune
-	for _, line := range strings.SplitAfter(strings.TrimSpace(s), "\n") {
-		r := []rune(line)
-		for len(r) > n { // a line longer than a chunk
-			if len(cur) > 0 {
-				out, cur = append(out, strings.TrimSpace(string(cur))), nil
-			}
-			out, r = append(out, string(r[:n])), r[n:]
-		}
-		if len(cur)+len(r) > n {
-			out, cur = append(out, strings.TrimSpace(string(cur))), nil
-		}
-		cur = append(cur, r...)
+// recall loads a stored answer.
+func (a *App) recall(ctx context.Context, key string) (bot.Answer, bool) {
+	if a.rdb == nil || key == "" {
+		return bot.Answer{}, false
 	}
-	if t := strings.TrimSpace(string(cur)); t != "" {
-		out = append(out, t)
+	probe, ok := a.redis.enter()
+	if !ok {
+		return bot.Answer{}, false
 	}
-	return out
+	rctx, cancel := context.WithTimeout(ctx, readTimeout)
+	defer cancel()
+	raw, err := a.rdb.Get(rctx, answerKey(key)).Bytes()
+	if errors.Is(err, redis.Nil) {
+		err = nil
+	}
+	a.redis.leave(ctx, a.log, probe, err)
+	var s stored
+	if err != nil || len(raw) == 0 || json.Unmarshal(raw, &s) != nil {
+		return bot.Answer{}, false
+	}
+	s.Doc.Lang = present.LangOf(s.Lang)
+	return bot.Answer{Lang: s.Lang, Doc: s.Doc, Text: s.Text, Headline: s.Doc.Headline, Blocks: s.Doc.Blocks(present.Short)}, true
 }
 
+// plainSections shows text in plain_text sections (bill import replies).
+func plainSections(text string) []slack.Block { return present.PlainSections(text) }
+
+// mrkdwn is a mrkdwn text object; escape is the one escaping policy
+// (present.Escape); clamp applies Slack's limits (present.Limit).
 func mrkdwn(s string) *slack.TextBlockObject {
-	return slack.NewTextBlockObject(slack.MarkdownType, clip(s, maxSectionText), false, false)
+	return present.Mrkdwn(present.Clip(s, present.MaxSectionText))
 }
 
-// escape makes plain text safe in mrkdwn: Slack's three control characters,
-// and "*", which pairs up into bold around Chinese text (no spaces to stop it).
-func escape(s string) string { return mrkdwnEscaper.Replace(s) }
+func escape(s string) string { return present.Escape(s) }
 
-// mrkdwnEscaper is built once: building a Replacer costs more than using it.
-var mrkdwnEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "*", "×")
-
-func clip(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
+func clamp(blocks []slack.Block, n int) []slack.Block {
+	return present.Limit(blocks, max(present.MaxBlocks-n, 0))
 }
 
-func tr(lang, en, zh string) string {
-	if lang == "zh" {
-		return zh
-	}
-	return en
-}
+func clip(s string, n int) string { return present.Clip(s, n) }
+
+func tr(lang, en, zh string) string { return present.Tr(lang, en, zh) }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gpubot/gpubot/bot"
 	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/present"
 )
 
 func TestComposeKeepsWithinSlackLimits(t *testing.T) {
@@ -22,7 +23,7 @@ func TestComposeKeepsWithinSlackLimits(t *testing.T) {
 		a.Blocks = append(a.Blocks, slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, long, false, false),
 			[]*slack.TextBlockObject{slack.NewTextBlockObject(slack.MarkdownType, long, false, false)}, nil))
 	}
-	r := compose(a, state{Q: "fit 13b lora"})
+	r := compose(a, state{Q: "fit 13b lora"}, false)
 	if len(r.Blocks) != maxBlocks {
 		t.Fatalf("%d blocks, want %d", len(r.Blocks), maxBlocks)
 	}
@@ -32,21 +33,21 @@ func TestComposeKeepsWithinSlackLimits(t *testing.T) {
 	for i, b := range r.Blocks {
 		switch b := b.(type) {
 		case *slack.HeaderBlock:
-			if n := utf8.RuneCountInString(b.Text.Text); n > maxHeaderText {
+			if n := utf8.RuneCountInString(b.Text.Text); n > present.MaxHeaderText {
 				t.Errorf("block %d: header of %d characters", i, n)
 			}
 		case *slack.SectionBlock:
-			if n := utf8.RuneCountInString(b.Text.Text); n > maxSectionText {
+			if n := utf8.RuneCountInString(b.Text.Text); n > present.MaxSectionText {
 				t.Errorf("block %d: section of %d characters", i, n)
 			}
 			for _, f := range b.Fields {
-				if n := utf8.RuneCountInString(f.Text); n > maxFieldText {
+				if n := utf8.RuneCountInString(f.Text); n > present.MaxFieldText {
 					t.Errorf("block %d: field of %d characters", i, n)
 				}
 			}
 		}
 	}
-	if n := utf8.RuneCountInString(r.Text); n > maxFallbackText {
+	if n := utf8.RuneCountInString(r.Text); n > present.MaxFallback {
 		t.Errorf("fallback text of %d characters", n)
 	}
 	// The caller's blocks are not changed.
@@ -54,9 +55,9 @@ func TestComposeKeepsWithinSlackLimits(t *testing.T) {
 		t.Errorf("compose clipped the answer's own block to %d", n)
 	}
 
-	breakdown := compose(a, state{Q: "fit 13b lora", View: viewBreakdown})
+	breakdown := compose(a, state{Q: "fit 13b lora", View: "working"}, false)
 	for i, b := range breakdown.Blocks[:len(breakdown.Blocks)-1] {
-		if n := utf8.RuneCountInString(b.(*slack.SectionBlock).Text.Text); n > maxSectionText {
+		if n := utf8.RuneCountInString(b.(*slack.SectionBlock).Text.Text); n > present.MaxSectionText {
 			t.Errorf("breakdown block %d: %d characters", i, n)
 		}
 	}
@@ -64,20 +65,20 @@ func TestComposeKeepsWithinSlackLimits(t *testing.T) {
 
 func TestComposeAlwaysSetsFallbackText(t *testing.T) {
 	for _, lang := range []string{"en", "zh"} {
-		r := compose(bot.Answer{Intent: parse.Fit, Lang: lang}, state{Q: "x"})
+		r := compose(bot.Answer{Intent: parse.Fit, Lang: lang}, state{Q: "x"}, false)
 		if strings.TrimSpace(r.Text) == "" {
 			t.Errorf("%s: empty fallback text", lang)
 		}
 	}
-	r := compose(bot.Answer{Text: "a < b & c > d *bold*"}, state{Q: "x"})
-	if r.Text != "a &lt; b &amp; c &gt; d ×bold×" {
+	r := compose(bot.Answer{Text: "a < b & c > d *bold* <!channel> seq_len"}, state{Q: "x"}, false)
+	if r.Text != "a &lt; b &amp; c &gt; d ×bold× &lt;!channel&gt; seq_len" {
 		t.Errorf("fallback text %q not escaped for mrkdwn", r.Text)
 	}
 }
 
 func TestComposeDropsButtonsThatCannotCarryTheQuestion(t *testing.T) {
 	q := "fit 13b lora " + strings.Repeat("与显存有关的很长的问题", 100)
-	r := compose(cannedAnswer(bot.Message{Text: q}), state{Q: q})
+	r := compose(cannedAnswer(bot.Message{Text: q}), state{Q: q}, true)
 	for _, b := range r.Blocks {
 		if _, ok := b.(*slack.ActionBlock); ok {
 			t.Fatal("buttons on a question too long for a button value")
@@ -86,39 +87,38 @@ func TestComposeDropsButtonsThatCannotCarryTheQuestion(t *testing.T) {
 }
 
 func TestComposeInChinese(t *testing.T) {
-	r := compose(cannedAnswer(bot.Message{Text: "13b 推理要多大显存"}), state{Q: "13b 推理要多大显存"})
+	r := compose(cannedAnswer(bot.Message{Text: "13b 推理要多大显存"}), state{Q: "13b 推理要多大显存"}, false)
 	b, _ := json.Marshal(map[string]any{"text": r.Text, "blocks": r.Blocks})
 	golden(t, "compose_zh", b)
 }
 
-func TestButtonsOnlyWhereTheyHelp(t *testing.T) {
-	ids := func(a bot.Answer, st state) []string {
+// TestButtonsFollowTheAnswer: the transport offers exactly the buttons the
+// answer lists (the bot decides which apply; bot's TestButtons checks that),
+// Share only on a private slash answer, none on errors.
+func TestButtonsFollowTheAnswer(t *testing.T) {
+	ids := func(a bot.Answer, st state, share bool) []string {
 		var out []string
-		for _, e := range buttons(a, st) {
+		for _, e := range buttons(a, st, share) {
 			out = append(out, e.(*slack.ButtonBlockElement).ActionID)
 		}
 		return out
 	}
 	fit := cannedAnswer(bot.Message{Text: "fit 13b"}) // inference, by default
-	lora := cannedAnswer(bot.Message{Text: "fit 13b lora"})
 	tests := []struct {
-		name string
-		a    bot.Answer
-		st   state
-		want []string
+		name  string
+		a     bot.Answer
+		st    state
+		share bool
+		want  []string
 	}{
-		{"inference with prices", fit, state{Q: "q"}, []string{actBreakdown, actCurrency, actBits}},
-		{"inference without prices", func() bot.Answer { a := fit; a.Result = map[string]any{"memory_gb": 40}; return a }(), state{Q: "q"}, []string{actBreakdown, actBits}},
-		{"lora trains a 16-bit model", lora, state{Q: "q"}, []string{actBreakdown, actCurrency}},
-		{"qlora can take an 8-bit base", func() bot.Answer { a := lora; a.Slots.Method = "qlora"; return a }(), state{Q: "q"}, []string{actBreakdown, actCurrency, actBits}},
-		{"user said 8-bit", func() bot.Answer { a := fit; a.Slots.Bits = 8; return a }(), state{Q: "q"}, []string{actBreakdown, actCurrency}},
-		{"8-bit by a button can be undone", fit, state{Q: "q", Set: map[string]string{"bits": "8"}}, []string{actBreakdown, actCurrency, actBits}},
-		{"price list", bot.Answer{Intent: parse.Price, Result: map[string]any{"offers": []any{map[string]any{"currency": "USD"}}}}, state{Q: "q"}, []string{actCurrency}},
-		{"errors get none", func() bot.Answer { a := fit; a.Ephemeral = true; return a }(), state{Q: "q"}, nil},
-		{"help gets none", bot.Answer{Intent: parse.Help}, state{Q: "q"}, nil},
+		{"the answer's buttons", fit, state{Q: "q"}, false, []string{actWorking, actCurrency, actBits}},
+		{"a private slash answer can be shared", fit, state{Q: "q"}, true, []string{actWorking, actCurrency, actBits, actShare}},
+		{"8-bit by a button can be undone", fit, state{Q: "q", Set: map[string]string{"bits": "8"}}, false, []string{actWorking, actCurrency, actBits}},
+		{"a write command lists none", bot.Answer{Intent: parse.Spend, Text: "Saved #1"}, state{Q: "q"}, true, nil},
+		{"errors get none", func() bot.Answer { a := fit; a.Ephemeral = true; return a }(), state{Q: "q"}, true, nil},
 	}
 	for _, tt := range tests {
-		if diff := cmp.Diff(tt.want, ids(tt.a, tt.st)); diff != "" {
+		if diff := cmp.Diff(tt.want, ids(tt.a, tt.st, tt.share)); diff != "" {
 			t.Errorf("%s: buttons (-want +got):\n%s", tt.name, diff)
 		}
 	}
@@ -139,13 +139,6 @@ func TestPlainText(t *testing.T) {
 	}
 }
 
-func TestChunksSplitAtLineEnds(t *testing.T) {
-	got := chunks("aaaa\nbbbb\ncccccccccc\nd", 6)
-	want := []string{"aaaa", "bbbb", "cccccc", "cccc\nd"}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("chunks (-want +got):\n%s", diff)
-	}
-}
 
 func TestListenCommand(t *testing.T) {
 	for in, want := range map[string][2]string{

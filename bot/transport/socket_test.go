@@ -39,7 +39,7 @@ func TestSocketModeAcksEveryEnvelopeAndAnswers(t *testing.T) {
 	sock.Send(t, "slash_commands", "env-slash", bottest.SlashPayload("fit 13b lora", "C1", "U1", h.slack.ResponseURL("slash"), "trig-1"))
 	a := sock.WaitAck(t, "env-slash")
 	golden(t, "slash_ack", a.Payload) // the same note as over HTTP
-	golden(t, "slash_fit_in_channel", h.slack.WaitCalls(t, bottest.ResponseURLMethod, 1)[0].Body)
+	golden(t, "slash_fit_private", h.slack.WaitCalls(t, bottest.ResponseURLMethod, 1)[0].Body)
 
 	mention := bottest.EventCallback("Ev1", bottest.Mention("C1", "U1", "1700000000.000100", "<@UBOT> fit 13b lora"))
 	sock.Send(t, "events_api", "env-event", json.RawMessage(mention))
@@ -54,10 +54,10 @@ func TestSocketModeAcksEveryEnvelopeAndAnswers(t *testing.T) {
 		"accepts_response_payload": false, "retry_attempt": 1, "retry_reason": "timeout"})
 	sock.WaitAck(t, "env-again")
 
-	value := buttonValue(t, blocksOf(t, h.slack.Calls(bottest.ResponseURLMethod)[0].Body), actBreakdown)
-	sock.Send(t, "interactive", "env-click", bottest.BlockAction("C1", "U2", "1.5", actBreakdown, value, h.slack.ResponseURL("click"), "trig-2"))
+	value := buttonValue(t, blocksOf(t, h.slack.Calls(bottest.ResponseURLMethod)[0].Body), actWorking)
+	sock.Send(t, "interactive", "env-click", bottest.BlockAction("C1", "U2", "1.5", actWorking, value, h.slack.ResponseURL("click"), "trig-2"))
 	sock.WaitAck(t, "env-click")
-	golden(t, "socket_button_breakdown", h.slack.WaitCalls(t, bottest.ResponseURLMethod, 2)[1].Body)
+	golden(t, "socket_button_working", h.slack.WaitCalls(t, bottest.ResponseURLMethod, 2)[1].Body)
 
 	// An envelope the library cannot parse is acked too, so Slack stops resending it.
 	odd := bottest.EventCallback("Ev9", map[string]any{"type": "event_type_from_the_future"})
