@@ -230,3 +230,10 @@ func (b *Bot) unknown(a *Answer) {
 		"I can't answer that one. I answer GPU questions — memory, cost, monthly plans, buying, prices — e.g. /gpu fit 13b lora. Type /gpu help for all commands.",
 		"这个问题我答不了。我能回答 GPU 显存、成本、包月、买卡和价格相关的问题，例如：/gpu fit 13b lora。输入 /gpu help 查看全部命令。"))
 }
+
+// Writes reports whether an intent changes state (spend, subscribe,
+// listen, bill import): such commands are never re-run by a button.
+func Writes(id parse.Intent) bool {
+	r, ok := intentRow(id)
+	return ok && r.write
+}

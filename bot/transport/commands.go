@@ -198,7 +198,14 @@ func (a *App) answerClick(ctx context.Context, cb slack.InteractionCallback) {
 		rep := compose(ans, st, false)
 		r = slackpost.Response{ResponseType: slackpost.Ephemeral, Text: rep.Text, Blocks: rep.Blocks}
 	default:
-		ans := a.bot.Answer(ctx, st.message(cb.Team.ID, channel, cb.User.ID))
+		msg := st.message(cb.Team.ID, channel, cb.User.ID)
+		if bot.Writes(a.bot.Parse(msg).Intent) {
+			// No answer to a write command has these buttons; a value that
+			// asks to re-run one was not made by us.
+			a.log.WarnContext(ctx, "button asked to re-run a write command", "action", act.ActionID, "user", cb.User.ID)
+			return
+		}
+		ans := a.bot.Answer(ctx, msg)
 		st.Key = a.remember(ctx, ans)
 		if !own {
 			st.Asker = cb.User.ID // the copy is theirs

@@ -139,7 +139,6 @@ func TestPlainText(t *testing.T) {
 	}
 }
 
-
 func TestListenCommand(t *testing.T) {
 	for in, want := range map[string][2]string{
 		"listen on": {"on", "true"}, "LISTEN off": {"off", "true"}, "listen": {"", "true"},

@@ -109,14 +109,28 @@ func TestAskJSONStdinAnswersEveryLine(t *testing.T) {
 	}
 }
 
+// The plain answer is the short shape (headline, figures, assumed, next);
+// the whole breakdown is in the JSON's working.
 func TestAskPlainText(t *testing.T) {
 	out, err := runBot(t, "", "ask", "/gpu fit 70b qlora")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"weights", "activations", "gradients", "optimizer", "KV cache", "overhead", "Assumptions"} {
+	for _, want := range []string{"70B QLoRA fine-tune needs", "weights", "activations", "Assumed:", "Next:"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("answer lacks %q:\n%s", want, out)
+		}
+	}
+	if n := len([]rune(out)); n > 1300 {
+		t.Errorf("plain answer is %d characters; the short shape is at most 1,200", n)
+	}
+	js, err := runBot(t, "", "ask", "--json", "/gpu fit 70b qlora")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"working"`, "gradients", "optimizer", "KV cache", "overhead", `"headline"`} {
+		if !strings.Contains(js, want) {
+			t.Errorf("ask --json lacks %q", want)
 		}
 	}
 }

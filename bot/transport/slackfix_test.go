@@ -1,0 +1,150 @@
+package transport
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpubot/gpubot/bot"
+	"github.com/gpubot/gpubot/bot/bottest"
+	"github.com/gpubot/gpubot/bot/ledger"
+	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/store"
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+// The Slack defects of issue 14, each shown fixed against the fake Slack
+// with the real bot.
+
+// A top-level mention's help or error was an ephemeral message aimed at a
+// thread that did not exist, so nobody saw it. It is now a reply in the
+// mention's thread.
+func TestTopLevelMentionErrorIsVisible(t *testing.T) {
+	h := newHarness(t, bot.New(bot.Config{FX: 7.2}, knowledge.MustShipped(), nil))
+	h.event(t, "Ev1", bottest.Mention("C1", "U1", "1.000001", "<@UBOT> what's the weather like"))
+	h.event(t, "Ev2", bottest.Mention("C1", "U1", "1.000002", "<@UBOT> help"))
+	h.settle()
+	if n := len(h.slack.Calls("chat.postEphemeral")); n != 0 {
+		t.Errorf("%d ephemeral replies to top-level mentions; nobody sees those", n)
+	}
+	posts := h.slack.Calls("chat.postMessage")
+	if len(posts) != 2 {
+		t.Fatalf("%d thread replies, want 2 (the can't-answer and the help)", len(posts))
+	}
+	for i, p := range posts {
+		if want := []string{"1.000001", "1.000002"}[i]; p.Form.Get("thread_ts") != want {
+			t.Errorf("reply %d in thread %q, want the mention's %s", i, p.Form.Get("thread_ts"), want)
+		}
+	}
+	if !strings.Contains(posts[1].Form.Get("text"), "/gpu spend") {
+		t.Errorf("help lacks the spend commands: %q", posts[1].Form.Get("text"))
+	}
+}
+
+// DM answers were threaded under the user's message; they are inline now.
+func TestDirectMessagesAreAnsweredInline(t *testing.T) {
+	h := newHarness(t, bot.New(bot.Config{FX: 7.2}, knowledge.MustShipped(), nil))
+	h.event(t, "Ev1", bottest.Msg("D1", "im", "U1", "1.000001", "/gpu fit 13b lora"))
+	h.settle()
+	posts := h.slack.Calls("chat.postMessage")
+	if len(posts) != 1 || posts[0].Form.Get("thread_ts") != "" {
+		t.Fatalf("DM answer posts %d, thread_ts %q; want one inline", len(posts), posts[0].Form.Get("thread_ts"))
+	}
+}
+
+// Private channels: message.groups events are answered like channels.
+func TestListenWorksInPrivateChannels(t *testing.T) {
+	h := newHarness(t, bot.New(bot.Config{FX: 7.2}, knowledge.MustShipped(), nil))
+	h.send(t, "/slack/commands", formType, bottest.SlashForm("listen on", "G1", "U1", h.slack.ResponseURL("on"), "t1"))
+	h.settle()
+	h.event(t, "Ev1", bottest.Msg("G1", "group", "U1", "1.000001", "13b 模型 LoRA 微调要多大显存"))
+	h.settle()
+	if posts := h.slack.Calls("chat.postMessage"); len(posts) != 1 || posts[0].Form.Get("channel") != "G1" {
+		t.Fatalf("%d answers in the private channel, want 1", len(posts))
+	}
+}
+
+// spendHarness is the real bot with a ledger, answering over the fake Slack.
+func spendHarness(t *testing.T) (*harness, *ledger.Ledger) {
+	t.Helper()
+	st, err := store.OpenEmbedded(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	kb := knowledge.MustShipped()
+	now := func() time.Time { return time.Date(2026, 10, 20, 12, 0, 0, 0, time.UTC) }
+	l := ledger.New(st, ledger.Options{KB: kb, Now: now})
+	b := bot.New(bot.Config{FX: 7.2}, kb, nil)
+	b.Route(parse.Spend, bot.NewSpend(l, ledger.NewAuthorizer(nil, nil, 0), 7.2, now))
+	return newHarness(t, b), l
+}
+
+func entries(t *testing.T, l *ledger.Ledger) int {
+	t.Helper()
+	es, err := l.List(context.Background(), bottest.TeamID, ledger.Month{Year: 2026, Month: 10}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(es)
+}
+
+// The currency button on a spend answer re-ran "spend add" as whoever
+// clicked: one add and three clicks made four entries. A write command's
+// answer now has no buttons, and a forged re-run of one is refused.
+func TestSpendAnswersHaveNoButtonsAndClicksWriteNothing(t *testing.T) {
+	h, l := spendHarness(t)
+	h.slash(t, "spend add 40h 4090 @autodl ¥75 project=llm-ft", "add", "t1")
+	resp := h.slack.WaitCalls(t, bottest.ResponseURLMethod, 1)[0]
+	if strings.Contains(string(resp.Body), `"actions"`) {
+		t.Errorf("a spend answer carries buttons: %s", resp.Body)
+	}
+	if resp.JSON(t)["response_type"] != "ephemeral" {
+		t.Error("a spend answer was posted to the channel")
+	}
+	forged := state{Q: "spend add 40h 4090 @autodl ¥75 project=llm-ft", Slash: true, Asker: "U1"}.with("currency", "usd").encode()
+	for i, user := range []string{"U1", "U2", "U3"} {
+		payload := bottest.BlockAction("C1", user, "1.5", actCurrency, forged, h.slack.ResponseURL("c"), "trig-c"+string(rune('0'+i)))
+		h.send(t, "/slack/interactive", formType, bottest.InteractiveForm(payload))
+	}
+	h.settle()
+	if n := entries(t, l); n != 1 {
+		t.Errorf("%d ledger entries after one add and three clicks, want 1", n)
+	}
+}
+
+// The LLM's rephrase went out unescaped: <!channel> in a model's words
+// pinged everyone. It is escaped in text and blocks now.
+func TestRephraseIsEscaped(t *testing.T) {
+	h, _ := phraseHarness(t, faithful+" <!channel>")
+	h.event(t, "Ev1", bottest.Msg("D1", "im", "U1", "1.000001", "/gpu fit 13b lora"))
+	h.settle()
+	ups := h.slack.Calls("chat.update")
+	if len(ups) != 1 {
+		t.Fatalf("%d chat.update calls, want the rephrase applied once", len(ups))
+	}
+	for _, field := range []string{"text", "blocks"} {
+		if v := ups[0].Form.Get(field); strings.Contains(v, "<!channel>") || strings.Contains(v, "<https://") {
+			t.Errorf("chat.update %s carries live markup: %s", field, v)
+		}
+	}
+}
+
+// Share in channel posts the private slash answer with who asked.
+func TestShareInChannelNamesTheAsker(t *testing.T) {
+	h := newHarness(t, bot.New(bot.Config{FX: 7.2}, knowledge.MustShipped(), nil))
+	h.slash(t, "fit 13b lora", "r1", "t1")
+	resp := h.slack.WaitCalls(t, bottest.ResponseURLMethod, 1)[0]
+	value := buttonValue(t, blocksOf(t, resp.Body), actShare)
+	payload := bottest.BlockAction("C1", "U1", "1.5", actShare, value, h.slack.ResponseURL("share"), "trig-share")
+	h.send(t, "/slack/interactive", formType, bottest.InteractiveForm(payload))
+	h.settle()
+	posts := h.slack.Calls("chat.postMessage")
+	if len(posts) != 1 || posts[0].Form.Get("channel") != "C1" {
+		t.Fatalf("%d channel posts, want the shared answer", len(posts))
+	}
+	if b := posts[0].Form.Get("blocks"); !strings.Contains(b, `\u003c@U1\u003e`) || !strings.Contains(b, "41.13 GB") {
+		t.Errorf("shared post lacks the asker or the answer: %s", b)
+	}
+}
