@@ -108,8 +108,8 @@ func TestServeHTTPAnswersASignedSlashCommand(t *testing.T) {
 	}
 
 	answer := fs.WaitCalls(t, bottest.ResponseURLMethod, 1)[0].JSON(t)
-	if answer["response_type"] != "in_channel" {
-		t.Errorf("response_type = %v, want in_channel", answer["response_type"])
+	if answer["response_type"] != "ephemeral" { // slash answers go to the asker, with Share in channel
+		t.Errorf("response_type = %v, want ephemeral", answer["response_type"])
 	}
 	if text, _ := answer["text"].(string); !strings.Contains(text, "13B LoRA") {
 		t.Errorf("text = %q, want the fit answer", text)
@@ -174,7 +174,7 @@ func TestServeSocketModeAnswersASlashCommand(t *testing.T) {
 		t.Errorf("ack payload %s, want the ephemeral note", a.Payload)
 	}
 	answer := fs.WaitCalls(t, bottest.ResponseURLMethod, 1)[0].JSON(t)
-	if text, _ := answer["text"].(string); answer["response_type"] != "in_channel" || !strings.Contains(text, "13B LoRA") {
+	if text, _ := answer["text"].(string); answer["response_type"] != "ephemeral" || !strings.Contains(text, "13B LoRA") {
 		t.Errorf("answer %v", answer)
 	}
 	if err := stop(); err != nil {
