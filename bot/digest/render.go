@@ -9,7 +9,7 @@ import (
 
 	"github.com/slack-go/slack"
 
-	"github.com/gpubot/gpubot/bot/blockkit"
+	"github.com/gpubot/gpubot/bot/present"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -24,7 +24,7 @@ const maxSection = 2500
 func (d *Digest) Render() (string, []slack.Block) {
 	if d.Quiet() {
 		line := d.quietLine()
-		return line, []slack.Block{section(escape(line))}
+		return escape(line), []slack.Block{section(escape(line))}
 	}
 	var text []string
 	var blocks []slack.Block
@@ -74,7 +74,9 @@ func (d *Digest) Render() (string, []slack.Block) {
 	}
 	text = append(text, "_"+note+"_")
 	blocks = append(blocks, contextBlock(escape(note)))
-	return strings.Join(text, "\n\n"), blocks
+	// The fallback is escaped like the blocks: a project, platform or
+	// offer name from a bill or a source pings nobody.
+	return escape(strings.Join(text, "\n\n")), present.Limit(blocks, 0)
 }
 
 func (d *Digest) quietLine() string {
@@ -394,7 +396,7 @@ func pct(p float64) string { return fmt.Sprintf("%+.1f%%", p) }
 
 // The shared Block Kit helpers, under this package's short names.
 var (
-	escape       = blockkit.Escape
-	section      = blockkit.Section
-	contextBlock = blockkit.Context
+	escape       = present.EscapeControl
+	section      = present.Section
+	contextBlock = present.Context
 )

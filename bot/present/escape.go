@@ -41,3 +41,11 @@ func Clip(s string, n int) string {
 	}
 	return s
 }
+
+// EscapeControl escapes only Slack's control characters (&, <, >): for
+// mrkdwn the bot formats itself (its *bold* headings stay bold) around data
+// that has no formatting of its own to abuse. Mentions and links in the
+// data are neutralised either way.
+func EscapeControl(s string) string { return control.Replace(s) }
+
+var control = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")

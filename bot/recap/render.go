@@ -6,7 +6,7 @@ import (
 
 	"github.com/slack-go/slack"
 
-	"github.com/gpubot/gpubot/bot/blockkit"
+	"github.com/gpubot/gpubot/bot/present"
 
 	"github.com/gpubot/gpubot/bot/ledger"
 )
@@ -20,7 +20,7 @@ func (r *Recap) Render() (string, []slack.Block) {
 	if r.Empty() {
 		line := r.tr(fmt.Sprintf("GPU spend — %s: nothing was logged for %s or %s. Add spend with /gpu spend add, or import a bill with bot spend import.", r.month(r.Month), r.month(r.Month), r.month(r.Prev)),
 			fmt.Sprintf("GPU 花费月报 — %s：%s 和 %s 都没有记录。记账：/gpu spend add，或用 bot spend import 导入账单。", r.month(r.Month), r.month(r.Month), r.month(r.Prev)))
-		return line, []slack.Block{section(escape(line))}
+		return escape(line), []slack.Block{section(escape(line))}
 	}
 	var text []string
 	var blocks []slack.Block
@@ -67,7 +67,9 @@ func (r *Recap) Render() (string, []slack.Block) {
 	}
 	text = append(text, "_"+note+"_")
 	blocks = append(blocks, contextBlock(escape(note)))
-	return strings.Join(text, "\n\n"), blocks
+	// The fallback is escaped like the blocks: a project, platform or
+	// offer name from a bill or a source pings nobody.
+	return escape(strings.Join(text, "\n\n")), present.Limit(blocks, 0)
 }
 
 // totals is "¥7,515.50 + $50.00 (≈ ¥7,875.50) · 804.5 card-h · 14 entries".
@@ -164,7 +166,7 @@ func num(v float64) string {
 
 // The shared Block Kit helpers, under this package's short names.
 var (
-	escape       = blockkit.Escape
-	section      = blockkit.Section
-	contextBlock = blockkit.Context
+	escape       = present.EscapeControl
+	section      = present.Section
+	contextBlock = present.Context
 )

@@ -12,7 +12,7 @@ import (
 
 	"github.com/slack-go/slack"
 
-	"github.com/gpubot/gpubot/bot/blockkit"
+	"github.com/gpubot/gpubot/bot/present"
 
 	"github.com/gpubot/gpubot/bot"
 	"github.com/gpubot/gpubot/bot/ledger"
@@ -297,8 +297,8 @@ func pct(share float64) string {
 }
 
 var (
-	tr     = blockkit.Tr
-	escape = blockkit.Escape // text safe as Slack mrkdwn
+	tr     = present.Tr
+	escape = present.EscapeControl // text safe as Slack mrkdwn
 )
 
 func textBlocks(s string) []slack.Block {
