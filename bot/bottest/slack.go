@@ -87,6 +87,44 @@ type Slack struct {
 
 	sockets chan *Socket
 	files   fileStore // files.go
+	chans   map[string]*channelState
+}
+
+// channelState is what conversations.info reports of a channel set up
+// with SetChannel; channels never set up have the bot as a member.
+type channelState struct{ member, private bool }
+
+// SetChannel makes conversations.info report whether the bot is a member
+// of channel and whether it is private; conversations.join then joins a
+// public one and fails with method_not_supported_for_channel_type on a
+// private one, as Slack does.
+func (s *Slack) SetChannel(channel string, member, private bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.chans == nil {
+		s.chans = map[string]*channelState{}
+	}
+	s.chans[channel] = &channelState{member: member, private: private}
+}
+
+func (s *Slack) conversation(method, id string) any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.chans[id]
+	if !ok {
+		c = &channelState{member: true}
+	}
+	if method == "conversations.join" {
+		if c.private {
+			return map[string]any{"ok": false, "error": "method_not_supported_for_channel_type"}
+		}
+		c.member = true
+		if s.chans == nil {
+			s.chans = map[string]*channelState{}
+		}
+		s.chans[id] = c
+	}
+	return map[string]any{"ok": true, "channel": map[string]any{"id": id, "is_channel": !c.private, "is_group": c.private, "is_private": c.private, "is_member": c.member}}
 }
 
 // NewSlack starts a fake Slack API; it stops when the test ends.
@@ -252,6 +290,8 @@ func (s *Slack) serveAPI(w http.ResponseWriter, r *http.Request) {
 		normal = map[string]any{"ok": true, "messages": s.history(method, c.Form), "has_more": false}
 	case "files.getUploadURLExternal", "files.completeUploadExternal":
 		normal = s.filesMethod(method, c) // files.go
+	case "conversations.info", "conversations.join":
+		normal = s.conversation(method, c.Form.Get("channel"))
 	default:
 		normal = map[string]any{"ok": false, "error": "unknown_method"}
 	}

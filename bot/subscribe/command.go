@@ -32,6 +32,48 @@ type Handler struct {
 	auth  authorizer
 	now   func() time.Time
 	log   *slog.Logger
+	slack conversations // nil: membership is not checked (console, CLI)
+}
+
+// conversations is the part of the Slack API a subscription needs: whether
+// the bot is in the channel, and joining a public one. *slack.Client is one.
+type conversations interface {
+	GetConversationInfoContext(ctx context.Context, in *slack.GetConversationInfoInput) (*slack.Channel, error)
+	JoinConversationContext(ctx context.Context, channelID string) (*slack.Channel, string, []string, error)
+}
+
+// CheckMembership makes subscribe confirm the bot can post in the channel
+// (conversations.info), joining a public channel it is not in, and refuse
+// with the /invite fix where it cannot: a subscription the bot cannot
+// deliver would otherwise fail every day without a word.
+func (h *Handler) CheckMembership(api conversations) { h.slack = api }
+
+// member reports whether the bot can post in channel, joining it if it is
+// public; the refusal says how to fix it.
+func (h *Handler) member(ctx context.Context, channel, lang string) (bool, string) {
+	if h.slack == nil || strings.HasPrefix(channel, "D") {
+		return true, ""
+	}
+	invite := tr(lang, "I'm not in this channel, so I could not post there. Invite me first with /invite @gpubot, then subscribe again.",
+		"我不在这个频道里，没法在这里推送。请先用 /invite @gpubot 邀请我，再重新订阅。")
+	info, err := h.slack.GetConversationInfoContext(ctx, &slack.GetConversationInfoInput{ChannelID: channel})
+	if err != nil {
+		// A private channel the bot is not in is "channel_not_found" to it.
+		h.log.WarnContext(ctx, "conversations.info before subscribing", "channel", channel, "err", err)
+		return false, invite
+	}
+	if info.IsMember {
+		return true, ""
+	}
+	if info.IsPrivate || info.IsGroup {
+		return false, invite
+	}
+	if _, _, _, err := h.slack.JoinConversationContext(ctx, channel); err != nil {
+		h.log.WarnContext(ctx, "joining a channel to subscribe it", "channel", channel, "err", err)
+		return false, invite
+	}
+	h.log.InfoContext(ctx, "joined channel to post subscriptions", "channel", channel)
+	return true, ""
 }
 
 // NewHandler returns a Handler over st; auth decides who is an admin. now
@@ -165,6 +207,12 @@ func (h *Handler) subscribe(ctx context.Context, m bot.Message, req parse.Reques
 		return err
 	} else if ok && !old.CreatedAt.IsZero() {
 		sub.CreatedAt = old.CreatedAt
+	}
+	if ok, why := h.member(ctx, m.Channel, lang); !ok {
+		a.Ephemeral = true
+		a.Text = why
+		a.Blocks = textBlocks(a.Text)
+		return nil
 	}
 	if err := h.store.Put(ctx, sub); err != nil {
 		return err

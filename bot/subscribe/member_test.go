@@ -1,0 +1,42 @@
+package subscribe_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/slack-go/slack"
+
+	"github.com/gpubot/gpubot/bot/bottest"
+	"github.com/gpubot/gpubot/bot/ledger"
+	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/subscribe"
+)
+
+// /gpu subscribe in a channel the bot was not in said "Subscribed" and then
+// failed every day. Now it joins a public channel, and refuses a private
+// one it is not in with the /invite fix, saving nothing.
+func TestSubscribeChecksTheBotIsInTheChannel(t *testing.T) {
+	f := miniFixture(t)
+	fake := bottest.NewSlack(t)
+	fake.SetChannel("CPUB", false, false)
+	fake.SetChannel("GPRIV", false, true)
+	h := subscribe.NewHandler(f.store, ledger.NewAuthorizer([]string{"UADMIN"}, nil, 0), nil, nil)
+	h.CheckMembership(slack.New("xoxb-test", slack.OptionAPIURL(fake.APIURL())))
+	f.bot.Route(parse.Subscribe, h)
+
+	a := f.say("UADMIN", "GPRIV", "subscribe prices")
+	if !a.Ephemeral || !strings.Contains(a.Text, "/invite @gpubot") {
+		t.Errorf("private channel without the bot: %q, want a refusal with the /invite fix", a.Text)
+	}
+	if subs, _ := f.store.Channel(t.Context(), "T1", "GPRIV"); len(subs) != 0 {
+		t.Errorf("subscription saved for a channel the bot cannot post in: %v", subs)
+	}
+
+	a = f.say("UADMIN", "CPUB", "subscribe prices")
+	if a.Ephemeral || !strings.Contains(a.Text, "Subscribed") {
+		t.Errorf("public channel: %q, want subscribed after joining", a.Text)
+	}
+	if n := len(fake.Calls("conversations.join")); n != 1 {
+		t.Errorf("%d conversations.join calls, want 1", n)
+	}
+}
