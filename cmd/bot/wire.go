@@ -120,7 +120,11 @@ func wire(cfg Config, kb *knowledge.Base, b *bot.Bot, st *store.Store, users *sl
 		b.UsePrices(d.prices)
 		b.UseUsage(d.ledger)
 		b.Route(parse.Spend, d.spend)
-		b.Route(parse.Subscribe, subscribe.NewHandler(d.subs, d.auth, nil, log))
+		sh := subscribe.NewHandler(d.subs, d.auth, nil, log)
+		if users != nil { // connected to Slack: subscribe only where the bot can post
+			sh.CheckMembership(users)
+		}
+		b.Route(parse.Subscribe, sh)
 	}
 	return d, nil
 }
