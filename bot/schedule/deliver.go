@@ -185,7 +185,8 @@ func (s *Scheduler) deliverOne(ctx context.Context, d Delivery, slot Slot, fence
 	}
 	if post.File != nil {
 		f := *post.File
-		f.Channel, f.Key = slot.Sub.Channel, msg.Key
+		// The chart goes in the post's thread, not as a second post.
+		f.Channel, f.ThreadTS, f.Key = slot.Sub.Channel, ts, msg.Key
 		if _, err := s.opt.Poster.Upload(ctx, f); err != nil {
 			// The message went out; a chart that may or may not have is
 			// not worth a second message.

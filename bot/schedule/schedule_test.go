@@ -146,6 +146,8 @@ func racing(t *testing.T, e *env, sameLeader bool) {
 		}
 		if n := len(e.slack.Files(ch)); n != 1 {
 			t.Errorf("%s got %d charts, want 1", ch, n)
+		} else if f := e.slack.Files(ch)[0]; f.ThreadTS == "" {
+			t.Errorf("%s chart shared as a top-level post, want it in the post's thread", ch)
 		}
 	}
 	// The next day, one more each.
