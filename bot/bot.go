@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/slack-go/slack"
 
@@ -192,7 +193,7 @@ func (b *Bot) problem(a Answer, p parse.Problem) Answer {
 	a.Ephemeral = true
 	a.Err = p.Reason
 	if a.Lang == "zh" {
-		a.Text = fmt.Sprintf("没看懂：%s。正确写法示例：%s", p.Reason, p.Hint)
+		a.Text = fmt.Sprintf("没看懂：%s。正确写法示例：%s", zhReason(p.Field, p.Reason), p.Hint)
 	} else {
 		a.Text = fmt.Sprintf("I couldn't read that: %s. Try: %s", p.Reason, p.Hint)
 	}
@@ -222,7 +223,7 @@ func (b *Bot) fail(ctx context.Context, a Answer, m Message, err error) Answer {
 			return a
 		}
 		if a.Lang == "zh" {
-			a.Text = fmt.Sprintf("算不了：%s（%s）。正确写法示例：%s", in.Reason, in.Field, hint)
+			a.Text = fmt.Sprintf("算不了：%s。正确写法示例：%s", zhReason(in.Field, in.Reason), hint)
 		} else {
 			a.Text = fmt.Sprintf("I can't answer that: %s (%s). Try: %s", in.Reason, in.Field, hint)
 		}
@@ -238,6 +239,31 @@ func (b *Bot) fail(ctx context.Context, a Answer, m Message, err error) Answer {
 	}
 	a.say(a.Text)
 	return a
+}
+
+// zhReason keeps Chinese answers Chinese: a reason the engine or parser
+// wrote only in English becomes a Chinese sentence naming the value that
+// was not accepted (the English detail stays in the log and --json error).
+func zhReason(field, reason string) string {
+	for _, r := range reason {
+		if unicode.Is(unicode.Han, r) {
+			return reason + "（" + field + "）"
+		}
+	}
+	name, ok := fieldZH[field]
+	if !ok {
+		name = field
+	}
+	return "“" + name + "”这一项读不懂或超出可接受的范围"
+}
+
+// fieldZH names the slots in Chinese for error messages.
+var fieldZH = map[string]string{
+	"gpu": "显卡", "params_b": "模型大小", "method": "训练/推理方式", "bits": "精度（bits）", "batch": "批大小（bs）",
+	"seq": "序列长度（seq）", "seq_len": "序列长度（seq）", "price": "价格（price）", "monthly": "包月价（monthly）",
+	"hours_per_month": "每月小时数", "utilization": "利用率（util）", "util": "利用率（util）", "tokens": "token 数",
+	"samples": "样本数", "epochs": "轮数（epochs）", "currency": "币种", "fx": "汇率（fx）", "budget": "预算",
+	"platform": "平台", "cards": "卡数", "years": "年限（years）", "mfu": "MFU", "month": "月份", "id": "记录编号",
 }
 
 // isMissing reports whether field is one the router saw missing (entries

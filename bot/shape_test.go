@@ -128,6 +128,8 @@ func TestAnswerShape(t *testing.T) {
 		{"今天天气怎么样", "zh"},
 		{"tell me a joke about cats", "en"},
 		{"/gpu fit banana", "en"},
+		{"70b 推理 bits=3 要多大显存", "zh"},
+		{"对比 a100 h100 h20 4090 l40s 910b h800 a800 3090 l4", "zh"},
 		{"/gpu spend report", "en"},
 		{"/gpu spend list", "en"},
 		{"这个月 GPU 花了多少", "zh"},
