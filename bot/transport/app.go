@@ -51,6 +51,8 @@ type Config struct {
 	// Phraser, if enabled, rewrites posted answers in friendlier words
 	// after the template is out (OPENAI_* settings); nil leaves them be.
 	Phraser improver
+	// Home, if set, publishes the App Home tab when a user opens it.
+	Home *HomeTab
 	// Persist, if set, is called after a durable change (a channel's
 	// opt-in), so the embedded mode can snapshot its state (store.Persist).
 	Persist func(ctx context.Context) error

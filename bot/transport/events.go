@@ -51,6 +51,12 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 	if a.upload(ctx, ev, cb.EventID) {
 		return
 	}
+	if e, ok := ev.InnerEvent.Data.(*slackevents.AppHomeOpenedEvent); ok {
+		if e.Tab == "home" {
+			a.home(ctx, ev.TeamID, e.User)
+		}
+		return
+	}
 	q, ok := a.question(ev)
 	if !ok {
 		return

@@ -148,3 +148,24 @@ func TestShareInChannelNamesTheAsker(t *testing.T) {
 		t.Errorf("shared post lacks the asker or the answer: %s", b)
 	}
 }
+
+// The App Home tab shows what the bot does, the team's settings and the
+// five most useful commands.
+func TestAppHomeTab(t *testing.T) {
+	h := newHarness(t, nil)
+	h.app.cfg.Home = &HomeTab{Views: h.api, Settings: func(context.Context, string) []string {
+		return []string{"Subscribed: #gpu-prices (daily prices)"}
+	}}
+	h.event(t, "Ev1", map[string]any{"type": "app_home_opened", "user": "U1", "channel": "D1", "tab": "home", "event_ts": "1.1"})
+	h.settle()
+	calls := h.slack.Calls("views.publish")
+	if len(calls) != 1 {
+		t.Fatalf("%d views.publish calls, want 1", len(calls))
+	}
+	body := string(calls[0].Body) + calls[0].Form.Get("view")
+	for _, want := range []string{`"user_id":"U1"`, "home", "/gpu fit 13b lora", "/gpu spend report", "#gpu-prices"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("home view lacks %q: %s", want, body)
+		}
+	}
+}

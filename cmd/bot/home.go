@@ -1,0 +1,36 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/gpubot/gpubot/bot/present"
+	"github.com/gpubot/gpubot/bot/subscribe"
+)
+
+// homeSettings lists a team's settings for the App Home tab: its time zone
+// and the channels subscribed to each scheduled post, as escaped mrkdwn
+// (channel ids come from Slack and become <#C…> links).
+func homeSettings(subs *subscribe.Store, tz string) func(ctx context.Context, team string) []string {
+	return func(ctx context.Context, team string) []string {
+		lines := []string{present.Escape(fmt.Sprintf("Time zone: %s (daily post 09:30, recap on the 1st) · 时区：%s", tz, tz))}
+		for _, t := range subscribe.Topics {
+			all, err := subs.All(ctx, t)
+			if err != nil {
+				continue // the tab still shows the rest
+			}
+			var chans []string
+			for _, s := range all {
+				if s.Team == team {
+					chans = append(chans, "<#"+present.Escape(s.Channel)+">")
+				}
+			}
+			if len(chans) == 0 {
+				chans = []string{present.Escape("none yet (/gpu subscribe " + string(t) + " in a channel) · 暂无")}
+			}
+			lines = append(lines, fmt.Sprintf("Subscribed to %s · 订阅 %s: %s", t, t, strings.Join(chans, ", ")))
+		}
+		return lines
+	}
+}
