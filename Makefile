@@ -13,11 +13,14 @@ build:
 run: build
 	./$(BIN) serve
 
-## lint: gofmt and go vet
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+## lint: gofmt, go vet and staticcheck
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needs to run on:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
+	$(GO) run $(STATICCHECK) $(PKGS)
 
 ## test: lint, each fuzz target briefly, then every test with the race detector against a real redis-server
 test: lint

@@ -24,7 +24,7 @@ func TestLongMessagesAreAnswered(t *testing.T) {
 		"a question repeated":  fill("我们团队想用 4090 做七十亿参数模型的 LoRA 微调，每月大约跑 200 小时，包月划算吗？按需价格 1.8 元每小时。"),
 		"one unbroken run":     fill("显卡"),
 		"numbers everywhere":   fill("七十亿 130亿 4k 32k ¥1.8/h 200h 70% "),
-		"mixed scripts":        fill("H100 和 H800 选哪个 😀 \u202e עברית ‌ "),
+		"mixed scripts":        fill("H100 和 H800 选哪个 😀 \u202e עברית \u200c "),
 		"a slash command":      "/gpu fit " + fill("13b lora ctx=8k "),
 		"invalid UTF-8 inside": fill("包月划算吗\xff\xfe"),
 	} {

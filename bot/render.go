@@ -5,8 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/slack-go/slack"
-
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/present"
 	"github.com/gpubot/gpubot/knowledge"
@@ -52,9 +50,6 @@ func (a *Answer) say(text string) {
 	}
 	a.show(d)
 }
-
-// textBlocks shows plain text as escaped sections.
-func textBlocks(s string) []slack.Block { return present.TextBlocks(s) }
 
 // bullet list for plain text.
 func bullets(items []string) string {
@@ -240,15 +235,4 @@ func confirmNote(lang string, srcs []advisor.PriceSource) string {
 		}
 	}
 	return ""
-}
-
-// observedOf is the newest observation date among catalogue sources.
-func observedOf(srcs []advisor.PriceSource) string {
-	var d string
-	for _, s := range srcs {
-		if !s.Given && s.ObservedAt > d {
-			d = s.ObservedAt
-		}
-	}
-	return d
 }

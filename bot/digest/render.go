@@ -362,10 +362,7 @@ func money(v float64, c knowledge.Currency) string {
 func num2(v float64) string {
 	if v < 1 {
 		s := strconv.FormatFloat(math.Round(v*1000)/1000, 'f', 3, 64)
-		if strings.HasSuffix(s, "0") {
-			s = s[:len(s)-1]
-		}
-		return s
+		return strings.TrimSuffix(s, "0")
 	}
 	if v >= 1000 {
 		return groupThousands(strconv.FormatFloat(v, 'f', 2, 64))
