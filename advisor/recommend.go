@@ -222,7 +222,6 @@ func (in RecommendInput) normalize() (RecommendInput, *pricing, error) {
 type rankJob struct {
 	name     string
 	title    Text
-	scoreHow Text
 	workload Workload // LLM workloads; zero for diffusion
 	kind     string   // train, infer, diffusion
 }

@@ -319,6 +319,7 @@ func (p *Phraser) request(in Input) openai.ChatCompletionRequest {
 		return req
 	}
 	req.Temperature = 0.2
+	//lint:ignore SA1019 OpenAI-compatible servers (Qwen, DeepSeek, vLLM) read max_tokens
 	req.MaxTokens = p.maxTokens
 	return req
 }

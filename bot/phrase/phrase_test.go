@@ -240,7 +240,9 @@ func TestPromptCarriesFactsAndLanguage(t *testing.T) {
 	if got := r.Header.Get("Authorization"); got != "Bearer test-key" {
 		t.Errorf("Authorization = %q", got)
 	}
+	//lint:ignore SA1019 the compatible servers' field is what is checked
 	if r.Chat.Model != "qwen-plus" || r.Chat.MaxTokens != 600 {
+		//lint:ignore SA1019 as above
 		t.Errorf("model %q, max_tokens %d; want qwen-plus, 600", r.Chat.Model, r.Chat.MaxTokens)
 	}
 	sys, user := r.Content("system"), r.Content("user")

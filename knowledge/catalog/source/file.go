@@ -117,7 +117,7 @@ func (f *File) parseYAML(raw []byte, ref string) (*catalog.Batch, error) {
 			return nil, fmt.Errorf("team file: %w", err)
 		}
 	default:
-		return nil, errors.New("team file: want a list of offers or a mapping with offers:")
+		return nil, errors.New("team file: want a list of offers or a mapping with an offers key")
 	}
 	defaults := fileOffer{Offer: knowledge.Offer{Source: doc.Source, ObservedAt: doc.ObservedAt, Currency: knowledge.Currency(doc.Currency)}}
 	for i := range doc.Offers {
