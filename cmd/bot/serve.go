@@ -100,7 +100,7 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 	}
 	phr := phrase.New(phrase.Config{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey, Model: cfg.OpenAIModel, Metrics: phm}, log)
 	app := transport.New(transport.Config{
-		SigningSecret: cfg.SlackSigningSecret, BotUserID: auth.UserID, BotID: auth.BotID,
+		SigningSecret: cfg.SlackSigningSecret, BotUserID: auth.UserID, BotID: auth.BotID, Workers: transport.ServeWorkers,
 		Phraser: phr, Persist: st.Persist, Importer: fileImporter{api: api, spend: d.spend},
 	}, b, st.Redis, poster, log)
 
@@ -141,7 +141,7 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 		ReadTimeout:       10 * time.Second,
 		WriteTimeout:      10 * time.Second,
 		IdleTimeout:       60 * time.Second,
-		MaxHeaderBytes:    64 << 10, // Slack's headers are small
+		MaxHeaderBytes:    transport.MaxHeaderBytes, // Slack's headers are small
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
 	if socket {
@@ -161,7 +161,9 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 	start(func() error { return app.Run(ctx) })
 	start(func() error { return sched.Run(ctx) })
 	start(func() error {
-		if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		// At most DefaultMaxConns connections at once: each holds buffers
+		// and a goroutine before anything about it is authenticated.
+		if err := srv.Serve(transport.LimitListener(ln, transport.DefaultMaxConns)); !errors.Is(err, http.ErrServerClosed) {
 			return fmt.Errorf("http: %w", err)
 		}
 		return nil

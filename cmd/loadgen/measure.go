@@ -19,6 +19,7 @@ type report struct {
 	runs     []*result
 	openBase *result
 	openReal *result
+	flooded  *result // open loop under an unsigned flood
 	maxBase  *result // closed loop: the baseline's most
 	maxAck   *result // closed loop: the real handler's ack path
 	maxReal  *result // closed loop: the real handler answering, overloaded
@@ -82,6 +83,21 @@ func measure(ctx context.Context, o options, progress io.Writer) (*report, error
 	}
 	step("open loop, real handler")
 	rep.openReal = keep(d.openLoop(ctx, rl, o.rate, o.duration, during))
+	if o.flood > 0 && ctx.Err() == nil {
+		step(fmt.Sprintf("open loop, real handler, %d unsigned clients flooding %s with %s bodies", o.flood, o.floodPath, bytesize(float64(o.floodSize))))
+		var summary string
+		var ferr error
+		x := d.openLoop(ctx, rl, o.floodRate, o.duration, func(ctx context.Context) int {
+			summary, ferr = floodProcess(ctx, o, rl.base, o.duration)
+			return 0
+		})
+		if ferr != nil {
+			return nil, ferr
+		}
+		x.name += fmt.Sprintf(" + %d unsigned %s floods", o.flood, bytesize(float64(o.floodSize)))
+		x.flood = summary
+		rep.flooded = keep(x)
+	}
 	if o.closed > 0 && ctx.Err() == nil {
 		step("closed loop, real handler answering (overload)")
 		rep.maxReal = keep(d.closedLoop(ctx, rl, o.workers, o.closed))

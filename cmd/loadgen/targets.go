@@ -25,8 +25,8 @@ import (
 // secret signs every request; both handlers verify with it.
 const secret = "loadgen-signing-secret-0123456789abcdef"
 
-// server is an http.Server on a loopback port, with the timeouts cmd/bot's
-// serve uses.
+// server is an http.Server on a loopback port, with the timeouts and
+// limits cmd/bot's serve uses.
 type server struct {
 	srv *http.Server
 	url string
@@ -38,7 +38,8 @@ func listen(h http.Handler, opened ...*atomic.Int64) (*server, error) {
 		return nil, err
 	}
 	s := &server{
-		srv: &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second, WriteTimeout: 10 * time.Second},
+		srv: &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second, WriteTimeout: 10 * time.Second,
+			MaxHeaderBytes: transport.MaxHeaderBytes},
 		url: "http://" + ln.Addr().String(),
 	}
 	if len(opened) > 0 {
@@ -48,7 +49,7 @@ func listen(h http.Handler, opened ...*atomic.Int64) (*server, error) {
 			}
 		}
 	}
-	go s.srv.Serve(ln)
+	go s.srv.Serve(transport.LimitListener(ln, transport.DefaultMaxConns))
 	return s, nil
 }
 
@@ -64,6 +65,7 @@ type target struct {
 	real     bool   // acks carry the bot's "working on it" note
 	answers  bool   // answers go to the sink
 	commands string // URL of POST /slack/commands
+	base     string // the server's URL
 	stop     func()
 }
 
@@ -151,7 +153,7 @@ func realHandler(ctx context.Context, o options, redisURL string, sinkURL string
 		st.Close()
 		return nil, err
 	}
-	return &target{name: name, real: true, answers: !ackOnly, commands: s.url + "/slack/commands", stop: func() {
+	return &target{name: name, real: true, answers: !ackOnly, commands: s.url + "/slack/commands", base: s.url, stop: func() {
 		s.close()
 		cancel()
 		<-done
