@@ -91,7 +91,7 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 		return
 	}
 	if ts != "" {
-		a.rephrase(ctx, ans, rep, func(text string, blocks []slack.Block) {
+		a.rephrase(ctx, ans, rep, func(ctx context.Context, text string, blocks []slack.Block) {
 			if err := a.post.Update(ctx, q.channel, ts, text, blocks); err != nil {
 				a.log.WarnContext(ctx, "rephrased answer not applied", "channel", q.channel, "ts", ts, "err", err)
 			}
