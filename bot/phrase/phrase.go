@@ -215,8 +215,15 @@ func (p *Phraser) Text(ctx context.Context, in Input) string {
 // context): Improve stops when it is done. The returned channel is closed
 // when Improve has finished, for tests and graceful shutdown.
 func (p *Phraser) Improve(ctx context.Context, in Input, deliver func(text string)) <-chan struct{} {
+	return p.ImproveFunc(ctx, func() Input { return in }, deliver)
+}
+
+// ImproveFunc is Improve with the input built by build, in the background
+// and only when the rephrase is admitted: collecting an answer's facts
+// costs as much CPU as rendering it, wasted on a rephrase that is skipped.
+func (p *Phraser) ImproveFunc(ctx context.Context, build func() Input, deliver func(text string)) <-chan struct{} {
 	done := make(chan struct{})
-	if !p.Enabled() || deliver == nil {
+	if !p.Enabled() || deliver == nil || build == nil {
 		close(done)
 		return done
 	}
@@ -238,6 +245,7 @@ func (p *Phraser) Improve(ctx context.Context, in Input, deliver func(text strin
 	go func() {
 		defer close(done)
 		defer func() { <-p.slots }()
+		in := build()
 		ctx, cancel := context.WithTimeout(ctx, p.timeout)
 		defer cancel()
 		text, err := p.rephrase(ctx, in)

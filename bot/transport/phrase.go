@@ -15,7 +15,7 @@ import (
 // unfaithful model costs the user nothing.
 type improver interface {
 	Enabled() bool
-	Improve(ctx context.Context, in phrase.Input, deliver func(text string)) <-chan struct{}
+	ImproveFunc(ctx context.Context, build func() phrase.Input, deliver func(text string)) <-chan struct{}
 }
 
 // rephrase asks the model for a friendlier wording of a posted answer and,
@@ -31,11 +31,13 @@ func (a *App) rephrase(ctx context.Context, ans bot.Answer, rep reply, deliver f
 	if a.cfg.Phraser == nil || !a.cfg.Phraser.Enabled() || ans.Err != "" || ans.Ephemeral {
 		return
 	}
-	facts, essential := phrase.FactsFrom(ans.Text, ans.Result, ans.Slots, ans.Assumed)
-	in := phrase.Input{Lang: ans.Lang, Template: ans.Text, Facts: facts, Essential: essential}
+	build := func() phrase.Input { // in the pool, only if admitted
+		facts, essential := phrase.FactsFrom(ans.Text, ans.Result, ans.Slots, ans.Assumed)
+		return phrase.Input{Lang: ans.Lang, Template: ans.Text, Facts: facts, Essential: essential}
+	}
 	live := context.WithoutCancel(ctx) // the phraser bounds its own call
 	a.inflight.Add(1)
-	done := a.cfg.Phraser.Improve(live, in, func(text string) {
+	done := a.cfg.Phraser.ImproveFunc(live, build, func(text string) {
 		blocks := append([]slack.Block{slack.NewSectionBlock(mrkdwn(escape(text)), nil, nil)}, withoutHeader(rep.Blocks)...)
 		dctx, cancel := context.WithTimeout(live, rephraseDeliverTimeout)
 		defer cancel()

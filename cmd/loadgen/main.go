@@ -62,6 +62,7 @@ type options struct {
 	floodSize  int           // bytes of each flood request's body
 	floodPath  string        // where the flood goes
 	floodRate  int           // signed requests a second during the flood
+	llmHang    bool          // run the real handler with a never-answering LLM too
 	floodAt    string        // child mode: flood this URL for -duration, print what came back, exit
 }
 
@@ -88,6 +89,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.floodSize, "flood-size", 1<<20, "flood run: body bytes of each unsigned request")
 	fs.StringVar(&o.floodPath, "flood-path", "/slack/events", "flood run: the endpoint flooded")
 	fs.IntVar(&o.floodRate, "flood-rate", 200, "flood run: signed slash commands a second meanwhile")
+	fs.BoolVar(&o.llmHang, "llm-hang", true, "also drive the real handler with LLM phrasing aimed at an endpoint that never answers")
 	fs.StringVar(&o.floodAt, "flood-at", "", "only flood this base URL for -duration and print the responses (the flood run starts loadgen so, in a process of its own)")
 	if err := fs.Parse(args); err != nil {
 		return o, err

@@ -187,6 +187,12 @@ func (r *report) print(w io.Writer, o options) (missed bool) {
 		check(fmt.Sprintf("zero errors at %d req/s", o.rate), strconv.Itoa(x.errors()), x.errors() == 0)
 		check("peak RSS < 100 MB under that load", rss(x), x.peakRSS >= 0 && x.peakRSS < targetRSS)
 	}
+	if x, base := r.llmHung, r.openReal; x != nil && base != nil {
+		p99, b99 := pct(x.ansLat, 99), pct(base.ansLat, 99)
+		check(fmt.Sprintf("LLM never answers: answer p99 ≤ 2× the no-LLM figure at %d req/s", o.rate),
+			fmt.Sprintf("%s vs %s (%.2f×), %d errors", dur(p99), dur(b99), float64(p99)/float64(max(b99, 1)), x.errors()),
+			x.answered > 0 && p99 <= 2*b99 && x.errors() == 0)
+	}
 	if x := r.flooded; x != nil {
 		check(fmt.Sprintf("peak RSS < 150 MB, %d unsigned %s floods", o.flood, bytesize(float64(o.floodSize))), rss(x), x.peakRSS >= 0 && x.peakRSS < targetFloodRSS)
 		check(fmt.Sprintf("signed commands answered meanwhile (%d/s), zero errors", o.floodRate),

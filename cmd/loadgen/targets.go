@@ -16,6 +16,7 @@ import (
 
 	"github.com/gpubot/gpubot/bot"
 	"github.com/gpubot/gpubot/bot/metrics"
+	"github.com/gpubot/gpubot/bot/phrase"
 	"github.com/gpubot/gpubot/bot/slackpost"
 	"github.com/gpubot/gpubot/bot/store"
 	"github.com/gpubot/gpubot/bot/transport"
@@ -111,7 +112,10 @@ func baseline() (*target, error) {
 // acknowledges and queues each command as always, but nothing is answered,
 // and the queue goes with the app. That measures the ack path (signature,
 // form, queue, ack) on its own; the queue holds a run's worth.
-func realHandler(ctx context.Context, o options, redisURL string, sinkURL string, logs *logCounter, ackOnly bool) (*target, error) {
+//
+// With llmURL set, the LLM phraser is wired as bot serve wires it (its
+// default deadline, pool and breaker), aimed at llmURL.
+func realHandler(ctx context.Context, o options, redisURL string, sinkURL string, logs *logCounter, ackOnly bool, llmURL string) (*target, error) {
 	st, err := store.Open(ctx, redisURL)
 	if err != nil {
 		return nil, err
@@ -136,6 +140,14 @@ func realHandler(ctx context.Context, o options, redisURL string, sinkURL string
 	if ackOnly {
 		cfg.Queue = ackOnlyQueue
 		name = "real handler, ack path only"
+	}
+	if llmURL != "" {
+		phm, err := phrase.NewMetrics(m.Registry)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Phraser = phrase.New(phrase.Config{BaseURL: llmURL, Model: "loadgen", Metrics: phm}, log)
+		name = "real handler, LLM never answers"
 	}
 	app := transport.New(cfg, b, st.Redis, poster, log)
 	actx, cancel := context.WithCancel(context.WithoutCancel(ctx))
@@ -205,4 +217,22 @@ func (l *logCounter) take() []string {
 	sort.Sort(sort.Reverse(sort.StringSlice(out)))
 	l.counts = map[string]int{}
 	return out
+}
+
+// hungLLM is an OpenAI-compatible endpoint that never answers: every
+// request waits until the client gives up or the server closes.
+func hungLLM() (*server, func(), error) {
+	stop := make(chan struct{})
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-stop:
+		}
+	})
+	s, err := listen(h)
+	if err != nil {
+		return nil, nil, err
+	}
+	s.srv.WriteTimeout = 0 // the hang is the point
+	return s, func() { close(stop); s.close() }, nil
 }
