@@ -289,7 +289,12 @@ func (p *Phraser) rephrase(ctx context.Context, in Input) (string, error) {
 		return "", fmt.Errorf("llm rephrase: %w", err)
 	}
 	p.breaker.done(false)
-	ok, reasons := Check(text, allowed(in), in.Essential)
+	text = Sanitize(text)
+	facts := allowed(in)
+	ok, reasons := Check(text, facts, in.Essential)
+	if ok {
+		ok, reasons = CheckClaims(text, in.Template, facts)
+	}
 	if !ok {
 		p.metrics.observe(OutcomeRejected, elapsed, reasons)
 		return "", &RejectedError{Text: text, Reasons: reasons}
