@@ -104,12 +104,12 @@ func TestClaimFactsBackCounts(t *testing.T) {
 
 func TestSanitize(t *testing.T) {
 	for in, want := range map[string]string{
-		"<!channel> it fits":                    " it fits",
-		"ask <@U123> about <!here|here>":        "ask  about ",
-		"see <https://example.com|the guide>":   "see the guide",
-		"see <https://example.com>":             "see https://example.com",
+		"<!channel> it fits":                     " it fits",
+		"ask <@U123> about <!here|here>":         "ask  about ",
+		"see <https://example.com|the guide>":    "see the guide",
+		"see <https://example.com>":              "see https://example.com",
 		"@channel heads up, @Here and @everyone": "channel heads up, Here and everyone",
-		"in <#C123|general>":                    "in ",
+		"in <#C123|general>":                     "in ",
 	} {
 		if got := phrase.Sanitize(in); got != want {
 			t.Errorf("Sanitize(%q) = %q, want %q", in, got, want)
