@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/socketmode"
 
@@ -29,14 +30,21 @@ import (
 // catalogue refresh and team-file reload, and (with Slack) the daily price
 // post and the monthly recap; one replica at a time does the work.
 func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log *slog.Logger, stdin io.Reader, stdout io.Writer) error {
-	st, err := openStore(ctx, cfg)
+	// go-redis prints its pool's dial failures to stderr on its own; while
+	// Redis is down that is a line every few hundred milliseconds beside
+	// the JSON log. Route them into the log, at debug.
+	redis.SetLogger(redisLog{log})
+	st, degraded, err := openServeStore(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if st.Embedded {
+	switch {
+	case st.Embedded:
 		fmt.Fprintf(stdout, "gpubot: no REDIS_URL set — using an embedded Redis (miniredis) and the shipped price catalogue; state is kept in %s.\n", st.StatePath())
-	} else {
+	case degraded:
+		go watchRedis(ctx, st, log)
+	default:
 		log.Info("redis connected")
 	}
 	socket := cfg.SlackAppToken != ""
@@ -111,18 +119,23 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 		io.WriteString(w, "ok\n")
 	})
 	// Readiness: Redis answers, the catalogue has offers, and in Socket Mode
-	// the connection to Slack is up.
+	// the connection to Slack is up. Each thing missing is one line of the
+	// 503's body, so an operator reads what is wrong and what still works.
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		var missing []string
 		if err := st.Ping(r.Context()); err != nil {
-			http.Error(w, "redis unavailable", http.StatusServiceUnavailable)
-			return
+			missing = append(missing, "redis unavailable: advice is answered from the shipped catalogue; spend, subscriptions, channel opt-ins, de-duplication and scheduled posts wait for it")
 		}
 		if v, _ := d.cat.Current(r.Context()); v == nil || len(v.Offers) == 0 {
-			http.Error(w, "price catalogue not loaded", http.StatusServiceUnavailable)
-			return
+			missing = append(missing, "price catalogue not loaded")
 		}
 		if socket && !app.SocketConnected() {
-			http.Error(w, "slack socket mode not connected", http.StatusServiceUnavailable)
+			missing = append(missing, "slack socket mode not connected")
+		}
+		if len(missing) > 0 {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			io.WriteString(w, strings.Join(missing, "\n")+"\n")
 			return
 		}
 		io.WriteString(w, "ok\n")
@@ -229,4 +242,12 @@ func responseURLAllowed(apiURL string) func(*url.URL) bool {
 	return func(u *url.URL) bool {
 		return (u.Scheme == "https" && u.Host == "hooks.slack.com") || (extra != "" && u.Host == extra)
 	}
+}
+
+// redisLog hands go-redis's internal messages to the process log (redacted
+// like every other line).
+type redisLog struct{ log *slog.Logger }
+
+func (l redisLog) Printf(ctx context.Context, format string, v ...any) {
+	l.log.DebugContext(ctx, "redis client: "+fmt.Sprintf(format, v...))
 }
