@@ -267,7 +267,11 @@ func (a *App) serveInteractive(w http.ResponseWriter, r *http.Request, body []by
 		http.Error(w, "bad payload", http.StatusBadRequest)
 		return
 	}
-	a.interact(cb)
+	if !a.interact(cb) {
+		// Not queued: a 200 would tell Slack (and the clicker) all is well.
+		http.Error(w, "busy", http.StatusServiceUnavailable)
+		return
+	}
 	w.WriteHeader(http.StatusOK)
 }
 

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/socketmode"
@@ -96,8 +97,20 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 	}
 	log.Info("slack bot identity", "team", auth.TeamID, "user", auth.UserID, "bot", auth.BotID)
 
+	outbox := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "gpubot_outbox_total",
+		Help: "Acknowledged answers Slack did not take in time, by event: queued (in the Redis outbox), delivered (later), dropped (still undelivered after an hour, or refused for good).",
+	}, []string{"event"})
+	for _, e := range []string{slackpost.OutboxQueued, slackpost.OutboxDelivered, slackpost.OutboxDropped} {
+		outbox.WithLabelValues(e)
+	}
+	m.Registry.MustRegister(outbox)
 	poster := slackpost.New(api, st.Redis, slackpost.Options{Log: log, OnError: m.SlackError,
-		ResponseURLAllowed: responseURLAllowed(cfg.SlackAPIURL)})
+		ResponseURLAllowed: responseURLAllowed(cfg.SlackAPIURL),
+		Outbox:             true, OnOutbox: func(e string) { outbox.WithLabelValues(e).Inc() }})
+	m.Gauge("gpubot_outbox_pending", "Answers waiting in the Redis outbox for Slack to take them.", func() float64 {
+		return float64(poster.OutboxLen(context.WithoutCancel(ctx)))
+	})
 	sched, err := d.scheduler(cfg, poster, m.Post)
 	if err != nil {
 		return err
@@ -165,13 +178,14 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	errc := make(chan error, 4)
+	errc := make(chan error, 5)
 	n := 0
 	start := func(f func() error) {
 		n++
 		go func() { errc <- f() }()
 	}
 	start(func() error { return app.Run(ctx) })
+	start(func() error { return poster.RunOutbox(ctx, 5*time.Second) })
 	start(func() error { return sched.Run(ctx) })
 	start(func() error {
 		// At most DefaultMaxConns connections at once: each holds buffers

@@ -125,7 +125,7 @@ func realHandler(ctx context.Context, o options, redisURL string, sinkURL string
 	logs.slackErrors = &slackErrors
 	api := slack.New("xoxb-loadgen", slack.OptionAPIURL(sinkURL+"/api/"))
 	m := metrics.New() // as serve counts answers and Slack errors
-	poster := slackpost.New(api, st.Redis, slackpost.Options{Log: log, OnError: func(method, kind string) {
+	poster := slackpost.New(api, st.Redis, slackpost.Options{Log: log, Outbox: true, OnError: func(method, kind string) {
 		m.SlackError(method, kind)
 		slackErrors.Add(1)
 		logs.Handle(context.Background(), slog.NewRecord(time.Now(), slog.LevelWarn, "slack call failed: "+method+" "+kind, 0))
