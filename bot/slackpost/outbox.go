@@ -305,4 +305,3 @@ func (p *Poster) OutboxLen(ctx context.Context) int64 {
 	n, _ := p.rdb.ZCard(ctx, outboxDue).Result()
 	return n
 }
-
