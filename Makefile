@@ -4,7 +4,7 @@ BIN      := bin/bot
 PKGS     := ./...
 REDIS_SERVER ?= $(shell command -v redis-server 2>/dev/null)
 
-.PHONY: run build test test-unit lint bench soak fuzz fuzz-short clean
+.PHONY: run build test test-unit test-cluster lint bench soak fuzz fuzz-short clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/bot
@@ -26,6 +26,11 @@ lint:
 test: lint
 	@$(MAKE) --no-print-directory fuzz-short
 	@scripts/with-redis.sh $(GO) test -race -count=1 $(PKGS)
+
+## test-cluster: the Redis-backed suites (ledger, de-duplication, scheduler, catalogue, outbox) against a real 3-master Redis Cluster
+CLUSTER_PKGS := ./bot/ledger/ ./bot/schedule/ ./knowledge/catalog/ ./bot/transport/ ./bot/slackpost/ ./bot/subscribe/ ./knowledge/redisconn/
+test-cluster:
+	@scripts/with-redis-cluster.sh $(GO) test -count=1 -run 'RealRedis|Integration|Replicas|Cluster' $(CLUSTER_PKGS)
 
 ## test-unit: tests without starting redis-server (integration tests skip)
 test-unit:

@@ -88,3 +88,47 @@ func (s *scanner) englishNumber(i int) (int, bool) {
 	s.out = append(s.out, q)
 	return j, true
 }
+
+// multiplierWords are numbers written as words of their own: "twice the
+// cost" claims a factor of 2 as surely as "2×" does.
+var multiplierWords = map[string]float64{
+	"twice": 2, "double": 2, "doubled": 2, "doubles": 2, "triple": 3, "tripled": 3, "thrice": 3,
+	"quadruple": 4, "half": 0.5, "halved": 0.5, "halves": 0.5,
+}
+
+// multiplier reads a multiplier word between i and j (not "double-check"
+// or "half-precision", where it is part of another word).
+func (s *scanner) multiplier(i, j int, lw string) (int, bool) {
+	v, ok := multiplierWords[lw]
+	if !ok || s.at(j) == '-' {
+		return i, false
+	}
+	q := qty{kind: kNumber, start: i, end: j, raw: string(s.rs[i:j]), num: v, scale: 1, def: unitDef{factor: 1}}
+	if v < 1 {
+		q.dec = 1
+	}
+	s.out = append(s.out, q)
+	return j, true
+}
+
+// cnMultipliers are the Chinese ones: 翻倍 (doubles), 一半 and 减半 (half).
+var cnMultipliers = []struct {
+	word string
+	v    float64
+}{{"翻一番", 2}, {"翻倍", 2}, {"翻番", 2}, {"一半", 0.5}, {"减半", 0.5}, {"对半", 0.5}, {"折半", 0.5}}
+
+// cnMultiplier reads one at i and returns its end, or i.
+func (s *scanner) cnMultiplier(i int) int {
+	for _, m := range cnMultipliers {
+		if s.hasPrefix(i, m.word) {
+			j := i + len([]rune(m.word))
+			q := qty{kind: kNumber, start: i, end: j, raw: m.word, num: m.v, scale: 1, def: unitDef{factor: 1}}
+			if m.v < 1 {
+				q.dec = 1
+			}
+			s.out = append(s.out, q)
+			return j
+		}
+	}
+	return i
+}

@@ -126,6 +126,10 @@ func (s *scanner) run() {
 	for i := 0; i < len(rs); {
 		r := rs[i]
 		next := i + 1
+		if (r == '翻' || r == '一' || r == '减' || r == '对' || r == '折') && s.cnMultiplier(i) > i {
+			i = s.out[len(s.out)-1].end
+			continue
+		}
 		switch {
 		case r == '<' && (s.at(i+1) == '@' || s.at(i+1) == '#' || s.at(i+1) == '!'):
 			next = s.skipMention(i)
@@ -583,6 +587,9 @@ func (s *scanner) word(i int) int {
 		if end, ok := s.englishDate(i, j, m); ok {
 			return end
 		}
+	}
+	if end, ok := s.multiplier(i, j, lw); ok {
+		return end
 	}
 	if end, ok := s.englishNumber(i); ok {
 		return end

@@ -86,7 +86,7 @@ var headline = map[string]bool{
 // itself shows. A number the template leaves out is never essential.
 func FactsFrom(answerText string, values ...any) (facts, essential []Fact) {
 	facts = []Fact{{Name: AnswerFact, Text: answerText}}
-	w := walker{template: answerText, shown: newGuard([]Fact{{Text: answerText}}), seenText: map[string]bool{}}
+	w := walker{template: answerText, shown: newGuard([]Fact{{Text: answerText}}), shownQs: extract(answerText), seenText: map[string]bool{}}
 	for _, v := range values {
 		if v == nil {
 			continue
@@ -109,6 +109,7 @@ func FactsFrom(answerText string, values ...any) (facts, essential []Fact) {
 type walker struct {
 	template  string
 	shown     *guard // the template's own numbers
+	shownQs   []qty  // the template's tokens, extracted once
 	facts     []Fact
 	essential []Fact
 	seenText  map[string]bool
@@ -200,8 +201,8 @@ func (w *walker) number(path, key string, v float64, obj map[string]any, currenc
 // prints.
 func (w *walker) isShown(f Fact) bool {
 	r := numericRef(f)
-	for _, q := range extract(w.template) {
-		if q.kind == kNumber && w.shown.matchNumber(&q, &r, false) {
+	for i := range w.shownQs {
+		if q := &w.shownQs[i]; q.kind == kNumber && w.shown.matchNumber(q, &r, false) {
 			return true
 		}
 	}

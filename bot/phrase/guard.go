@@ -295,7 +295,7 @@ func hasEssential(qs []qty, text string, e Fact) bool {
 func reasonKind(reason string) string {
 	k, _, _ := strings.Cut(reason, ":")
 	switch k {
-	case ReasonNumber, ReasonUnit, ReasonEssential, ReasonName, ReasonDate, ReasonEmpty:
+	case ReasonNumber, ReasonUnit, ReasonEssential, ReasonName, ReasonDate, ReasonEmpty, ReasonClaim:
 		return k
 	}
 	return "other"

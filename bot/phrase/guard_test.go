@@ -176,3 +176,26 @@ func TestNear(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckNumbersInWords: numbers spelled out, in English and Chinese,
+// multipliers included, are checked like digits.
+func TestCheckNumbersInWords(t *testing.T) {
+	facts := []Fact{{Name: "memory_gb", Value: 41.13, Unit: "GB"}, {Name: "total", Value: 1200, Unit: "CNY"}, {Name: "gpus", Value: 2}}
+	for _, tt := range []struct {
+		text string
+		ok   bool
+	}{
+		{"forty-one GB", true}, {"forty-two GB", false},
+		{"四十一 GB", true}, {"四十二 GB", false},
+		{"twelve hundred yuan", true}, {"thirteen hundred yuan", false},
+		{"一千二百元", true}, {"一千三百元", false},
+		{"two cards", true}, {"three cards", false}, {"三张卡", false}, {"两张卡", true},
+		{"twice the price", true}, {"triple the price", false}, {"half the cards", false},
+		{"翻倍", true}, {"一半的卡", false}, {"减半", false},
+		{"double-check the platform", true}, {"half-precision weights", true},
+	} {
+		if ok, r := Check(tt.text, facts, nil); ok != tt.ok {
+			t.Errorf("Check(%q) = %v (%v), want %v", tt.text, ok, r, tt.ok)
+		}
+	}
+}

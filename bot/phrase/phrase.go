@@ -57,6 +57,17 @@ type Config struct {
 	Timeout   time.Duration // per rephrase, retries included; DefaultTimeout when 0
 	MaxTokens int           // sent as max_tokens (max_completion_tokens for o-series/GPT-5) when > 0
 
+	// Concurrency caps the rephrases waiting on the endpoint at once (Improve
+	// skips the rest); DefaultConcurrency when 0.
+	Concurrency int
+	// BreakAfter failures in a row (timeouts, transport errors, 5xx, 429)
+	// open the circuit breaker: rephrasing is skipped for CoolDown, then one
+	// call tries again. DefaultBreakAfter and DefaultCoolDown when 0.
+	BreakAfter int
+	CoolDown   time.Duration
+	// Now is the breaker's clock; time.Now when nil.
+	Now func() time.Time `ignored:"true"`
+
 	// Metrics, when set, counts calls, rejections and latency.
 	Metrics *Metrics `ignored:"true"`
 }
@@ -71,6 +82,11 @@ type Input struct {
 
 // ErrDisabled is returned by Rephrase when no endpoint is configured.
 var ErrDisabled = errors.New("llm phrasing is not configured")
+
+// ErrBreakerOpen is returned by Rephrase while the circuit breaker is open:
+// the endpoint failed BreakAfter times in a row and is left alone for the
+// cool-down.
+var ErrBreakerOpen = errors.New("llm rephrasing paused after repeated endpoint failures")
 
 // errBadResponse marks a reply that is not a usable chat completion.
 var errBadResponse = errors.New("llm returned no usable text")
@@ -95,6 +111,8 @@ type Phraser struct {
 	maxTokens int
 	metrics   *Metrics
 	log       *slog.Logger
+	slots     chan struct{} // one per rephrase in flight (Improve)
+	breaker   *breaker
 }
 
 // New builds a phraser; it is disabled (Enabled reports false, Rephrase
@@ -107,6 +125,27 @@ func New(cfg Config, log *slog.Logger) *Phraser {
 	if p.timeout <= 0 {
 		p.timeout = DefaultTimeout
 	}
+	if cfg.Concurrency <= 0 {
+		cfg.Concurrency = DefaultConcurrency
+	}
+	if cfg.BreakAfter <= 0 {
+		cfg.BreakAfter = DefaultBreakAfter
+	}
+	if cfg.CoolDown <= 0 {
+		cfg.CoolDown = DefaultCoolDown
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	p.slots = make(chan struct{}, cfg.Concurrency)
+	p.breaker = &breaker{breakAfter: cfg.BreakAfter, coolDown: cfg.CoolDown, now: cfg.Now, onChange: func(open bool) {
+		p.metrics.breakerOpen(open)
+		if open {
+			p.log.Warn("llm rephrasing paused: the endpoint keeps failing", "failures", cfg.BreakAfter, "cool_down", cfg.CoolDown.String())
+		} else {
+			p.log.Info("llm rephrasing resumed: the endpoint answers again")
+		}
+	}}
 	if cfg.BaseURL == "" && (cfg.APIKey == "" || cfg.Model == "") {
 		return p
 	}
@@ -135,6 +174,10 @@ func (p *Phraser) Rephrase(ctx context.Context, in Input) (string, error) {
 	if !p.Enabled() {
 		return "", ErrDisabled
 	}
+	if !p.breaker.allow() {
+		p.metrics.observe(OutcomeSkippedOpen, 0, nil)
+		return "", ErrBreakerOpen
+	}
 	ctx, cancel := context.WithTimeout(ctx, p.timeout)
 	defer cancel()
 	return p.rephrase(ctx, in)
@@ -161,17 +204,48 @@ func (p *Phraser) Text(ctx context.Context, in Input) string {
 // rejected, or ctx ends first, deliver is never called and the template
 // stands; failures are logged.
 //
+// Improve never queues: at most Concurrency rephrases wait on the endpoint
+// at once, and one that finds every slot taken is skipped
+// (llm_calls_total{outcome="skipped_busy"}), as is every rephrase while the
+// circuit breaker is open (outcome "skipped_breaker"; llm_breaker_open is 1).
+// So a slow or dead endpoint costs a handful of goroutines, never an
+// answer's time.
+//
 // Pass a context that outlives the request handler (the server's run
 // context): Improve stops when it is done. The returned channel is closed
 // when Improve has finished, for tests and graceful shutdown.
 func (p *Phraser) Improve(ctx context.Context, in Input, deliver func(text string)) <-chan struct{} {
+	return p.ImproveFunc(ctx, func() Input { return in }, deliver)
+}
+
+// ImproveFunc is Improve with the input built by build, in the background
+// and only when the rephrase is admitted: collecting an answer's facts
+// costs as much CPU as rendering it, wasted on a rephrase that is skipped.
+func (p *Phraser) ImproveFunc(ctx context.Context, build func() Input, deliver func(text string)) <-chan struct{} {
 	done := make(chan struct{})
-	if !p.Enabled() || deliver == nil {
+	if !p.Enabled() || deliver == nil || build == nil {
+		close(done)
+		return done
+	}
+	// Bounded, never queued: with every slot taken (a slow endpoint) or
+	// the breaker open (a dead one) the template simply stands.
+	select {
+	case p.slots <- struct{}{}:
+	default:
+		p.metrics.observe(OutcomeSkippedBusy, 0, nil)
+		close(done)
+		return done
+	}
+	if !p.breaker.allow() {
+		<-p.slots
+		p.metrics.observe(OutcomeSkippedOpen, 0, nil)
 		close(done)
 		return done
 	}
 	go func() {
 		defer close(done)
+		defer func() { <-p.slots }()
+		in := build()
 		ctx, cancel := context.WithTimeout(ctx, p.timeout)
 		defer cancel()
 		text, err := p.rephrase(ctx, in)
@@ -188,7 +262,7 @@ func (p *Phraser) Improve(ctx context.Context, in Input, deliver func(text strin
 }
 
 func (p *Phraser) logFailure(ctx context.Context, err error) {
-	if p == nil || errors.Is(err, ErrDisabled) {
+	if p == nil || errors.Is(err, ErrDisabled) || errors.Is(err, ErrBreakerOpen) {
 		return
 	}
 	var rej *RejectedError
@@ -201,16 +275,26 @@ func (p *Phraser) logFailure(ctx context.Context, err error) {
 
 func (p *Phraser) rephrase(ctx context.Context, in Input) (string, error) {
 	if strings.TrimSpace(in.Template) == "" {
+		p.breaker.cancel()
 		return "", errors.New("llm rephrase: empty template")
 	}
 	start := time.Now()
 	text, err := p.complete(ctx, in)
 	elapsed := time.Since(start)
 	if err != nil {
-		p.metrics.observe(outcome(ctx, err), elapsed, nil)
+		o := outcome(ctx, err)
+		// A caller that gave up (shutdown) says nothing about the endpoint.
+		p.breaker.done(endpointFailure(o) && !errors.Is(ctx.Err(), context.Canceled))
+		p.metrics.observe(o, elapsed, nil)
 		return "", fmt.Errorf("llm rephrase: %w", err)
 	}
-	ok, reasons := Check(text, allowed(in), in.Essential)
+	p.breaker.done(false)
+	text = Sanitize(text)
+	facts := allowed(in)
+	ok, reasons := Check(text, facts, in.Essential)
+	if ok {
+		ok, reasons = CheckClaims(text, in.Template, facts)
+	}
 	if !ok {
 		p.metrics.observe(OutcomeRejected, elapsed, reasons)
 		return "", &RejectedError{Text: text, Reasons: reasons}

@@ -60,6 +60,17 @@ type Options struct {
 	// the Web API method ("response_url" for response URLs) and the kind of
 	// failure, one of ErrorKind's answers.
 	OnError func(method, kind string)
+	// Outbox keeps what Post and Respond could not deliver after their
+	// tries (Slack down, refusing connections, the caller's deadline spent)
+	// in Redis and retries it from RunOutbox, for up to OutboxMaxAge (an
+	// hour when zero; a response_url lives 30 minutes). They then return an
+	// error wrapping ErrQueued. Responses that replace the original (button
+	// clicks, rephrases) are not queued: a late replacement could land on
+	// the wrong message. Off when false or without Redis.
+	Outbox       bool
+	OutboxMaxAge time.Duration
+	// OnOutbox, if set, hears OutboxQueued, OutboxDelivered and OutboxDropped.
+	OnOutbox func(event string)
 	// Now and Wait are the clock; tests replace them. Wait returns early
 	// with ctx's error when ctx ends.
 	Now  func() time.Time
@@ -273,6 +284,11 @@ func (p *Poster) Post(ctx context.Context, m Message) (string, error) {
 		}
 	}
 	ts, unsure, err := p.send(ctx, m, key)
+	if err != nil && p.outboxOn() && retryLater(err) {
+		// The key stays pending, so a redelivery posts nothing meanwhile;
+		// the outbox records the timestamp when it delivers.
+		return ts, p.enqueue(ctx, messageItem(m, key, unsure), err)
+	}
 	if record {
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 		defer cancel()

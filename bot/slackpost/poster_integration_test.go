@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/redis/go-redis/v9"
 	"github.com/slack-go/slack"
 
 	"github.com/gpubot/gpubot/bot/bottest"
+	"github.com/gpubot/gpubot/knowledge/redisconn"
 )
 
 func TestPaceAndKeysOnARealRedis(t *testing.T) {
@@ -19,11 +19,10 @@ func TestPaceAndKeysOnARealRedis(t *testing.T) {
 	if u == "" {
 		t.Skip("REDIS_URL not set; make test runs this against a real redis-server")
 	}
-	opt, err := redis.ParseURL(u)
+	rdb, err := redisconn.Open(u) // one server, or a Redis Cluster (make test-cluster)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rdb := redis.NewClient(opt)
 	defer rdb.Close()
 	fs := bottest.NewSlack(t)
 	c := newClock()
@@ -51,5 +50,41 @@ func TestPaceAndKeysOnARealRedis(t *testing.T) {
 	}
 	if diff := cmp.Diff([]time.Duration{time.Second}, c.Waits()); diff != "" {
 		t.Errorf("waits (-want +got):\n%s", diff)
+	}
+}
+
+// TestOutboxOnARealRedis: the outbox's claim script and its two keys (one
+// hash tag) on a real Redis, or a Redis Cluster.
+func TestOutboxOnARealRedis(t *testing.T) {
+	u := os.Getenv("REDIS_URL")
+	if u == "" {
+		t.Skip("REDIS_URL not set; make test runs this against a real redis-server")
+	}
+	rdb, err := redisconn.Open(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rdb.Close()
+	fs := bottest.NewSlack(t)
+	c := newClock()
+	api := slack.New("xoxb-test", slack.OptionAPIURL(fs.APIURL()))
+	p := New(api, rdb, Options{Now: c.Now, Wait: c.Wait, Pace: -1, Outbox: true, MaxAttempts: 1})
+	nonce := fmt.Sprint(time.Now().UnixNano())
+	ch := "COUTBOX" + nonce
+	fs.Script("chat.postMessage", bottest.Reply{Status: 429, RetryAfter: 1})
+	ctx := context.Background()
+	if _, err := p.Post(ctx, Message{Channel: ch, Text: "queued " + nonce, Key: "outbox:" + nonce}); err == nil {
+		t.Fatal("Post succeeded with Slack refusing")
+	}
+	defer rdb.Del(ctx, recordKey("outbox:"+nonce))
+	c.Wait(ctx, time.Hour-time.Minute) // due, and still under the hour
+	for range 5 {
+		p.DrainOutbox(ctx)
+		if len(fs.Messages(ch)) > 0 {
+			break
+		}
+	}
+	if msgs := fs.Messages(ch); len(msgs) != 1 || msgs[0].Text != "queued "+nonce {
+		t.Errorf("channel holds %+v, want the queued message once", msgs)
 	}
 }

@@ -45,10 +45,25 @@ func (p *Poster) Respond(ctx context.Context, responseURL string, r Response) er
 			return fmt.Errorf("response_url host %q is not Slack's; not posting", host)
 		}
 	}
+	out, err := p.respondRetrying(ctx, responseURL, r)
+	// Queued: what certainly did not arrive (a refused connection, a 429)
+	// and what Slack answered with a 5xx. Not a connection lost after the
+	// request went out: it may have been posted, and a response cannot be
+	// looked up to make sure, so a retry could show it twice.
+	_, is5xx := errors.AsType[serverStatus](err)
+	if err != nil && !r.ReplaceOriginal && p.outboxOn() && (out == notSent || is5xx) {
+		return p.enqueue(ctx, responseItem(responseURL, r), err)
+	}
+	return err
+}
+
+// respondRetrying is Respond's retry loop; it returns the last failure's
+// outcome with its error.
+func (p *Poster) respondRetrying(ctx context.Context, responseURL string, r Response) (outcome, error) {
 	for attempt := 1; ; attempt++ {
 		out, delay, err := p.respond(ctx, responseURL, r)
 		if err == nil {
-			return nil
+			return 0, nil
 		}
 		if p.opt.OnError != nil {
 			kind := map[outcome]string{notSent: "network", maybeSent: "server", failed: "refused", badBlocks: "refused"}[out]
@@ -64,15 +79,19 @@ func (p *Poster) Respond(ctx context.Context, responseURL string, r Response) er
 		case out == badBlocks && len(r.Blocks) > 0:
 			p.log.WarnContext(ctx, "slack refused the blocks; responding with the text alone", "err", err)
 			r.Blocks, delay = nil, 0
+		case out == maybeSent:
+			// A new message posted twice would show twice: no retry now,
+			// but the outbox may try again later.
+			return out, err
 		default:
-			return err
+			return out, err
 		}
 		if attempt >= p.opt.MaxAttempts {
-			return fmt.Errorf("gave up after %d attempts: %w", attempt, err)
+			return out, fmt.Errorf("gave up after %d attempts: %w", attempt, err)
 		}
 		p.log.InfoContext(ctx, "response_url post failed; retrying", "attempt", attempt, "retry_after", delay, "err", err)
 		if err := p.pause(ctx, delay); err != nil {
-			return err
+			return maybeSent, err
 		}
 	}
 }
@@ -114,7 +133,7 @@ func (p *Poster) respond(ctx context.Context, responseURL string, r Response) (o
 		retry, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
 		return notSent, time.Duration(max(retry, 1)) * time.Second, fmt.Errorf("%s: rate limited", where)
 	case resp.StatusCode >= 500:
-		return maybeSent, 0, fmt.Errorf("%s: %s", where, resp.Status)
+		return maybeSent, 0, fmt.Errorf("%s: %w", where, serverStatus(resp.StatusCode))
 	case resp.StatusCode >= 300 || reason != "":
 		if strings.HasPrefix(reason, "invalid_blocks") {
 			return badBlocks, 0, fmt.Errorf("%s: %s", where, reason)
@@ -151,3 +170,8 @@ func clip(s string, n int) string {
 	}
 	return s
 }
+
+// serverStatus is a 5xx answer to a response_url post.
+type serverStatus int
+
+func (s serverStatus) Error() string { return strconv.Itoa(int(s)) + " " + http.StatusText(int(s)) }

@@ -81,7 +81,7 @@ func (a *App) answerSlash(ctx context.Context, cmd slack.SlashCommand, ready <-c
 		return
 	}
 	if ans.Text != "" {
-		a.rephrase(ctx, ans, rep, func(text string, blocks []slack.Block) {
+		a.rephrase(ctx, ans, rep, func(ctx context.Context, text string, blocks []slack.Block) {
 			up := slackpost.Response{ResponseType: r.ResponseType, ReplaceOriginal: true, Text: present.Fallback(present.LangOf(ans.Lang), text), Blocks: blocks}
 			if err := a.post.Respond(ctx, cmd.ResponseURL, up); err != nil {
 				a.log.WarnContext(ctx, "rephrased answer not applied", "channel", cmd.ChannelID, "err", err)

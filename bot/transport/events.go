@@ -97,7 +97,7 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 		return
 	}
 	if ts != "" {
-		a.rephrase(ctx, ans, rep, func(text string, blocks []slack.Block) {
+		a.rephrase(ctx, ans, rep, func(ctx context.Context, text string, blocks []slack.Block) {
 			// The model's words are escaped like everything else.
 			if err := a.post.Update(ctx, q.channel, ts, present.Fallback(present.LangOf(ans.Lang), text), blocks); err != nil {
 				a.log.WarnContext(ctx, "rephrased answer not applied", "channel", q.channel, "ts", ts, "err", err)

@@ -50,7 +50,7 @@ func FuzzVerify(f *testing.F) {
 		r.Header.Set("X-Slack-Signature", sig)
 		passed := false
 		w := httptest.NewRecorder()
-		a.verified(maxCommandBody, func(http.ResponseWriter, *http.Request, []byte) { passed = true }).ServeHTTP(w, r)
+		a.verified(testBudgets(), maxCommandBody, func(http.ResponseWriter, *http.Request, []byte) { passed = true }).ServeHTTP(w, r)
 		if passed {
 			t.Fatalf("passed the check: ts %q sig %q body %q (signed then flipped: %v)", ts, sig, body, sign)
 		}
@@ -67,7 +67,7 @@ func TestVerifyPassesWhatSlackSigned(t *testing.T) {
 	body := bottest.SlashForm("fit 13b lora", "C1", "U1", "https://hooks.slack.com/x", "trig")
 	r := bottest.SignedRequest(t, "http://bot/slack/commands", secret, time.Now(), formType, body)
 	var got []byte
-	a.verified(maxCommandBody, func(_ http.ResponseWriter, _ *http.Request, b []byte) { got = b }).ServeHTTP(httptest.NewRecorder(), r)
+	a.verified(testBudgets(), maxCommandBody, func(_ http.ResponseWriter, _ *http.Request, b []byte) { got = b }).ServeHTTP(httptest.NewRecorder(), r)
 	if !bytes.Equal(got, body) {
 		t.Fatalf("a correctly signed request did not pass with its body intact")
 	}

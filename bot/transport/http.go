@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"sync"
+	"time"
 
 	"github.com/slack-go/slack"
 )
@@ -20,15 +22,56 @@ const (
 	maxInteractiveBody = 1 << 20
 )
 
+// HTTPLimits bounds what clients without the signing secret can make the
+// handler hold; zero fields take the defaults (limit.go).
+type HTTPLimits struct {
+	// SmallBudget is the bytes of unverified bodies of at most 64 KB (slash
+	// commands, most events) read at once, across all requests.
+	SmallBudget int64
+	// LargeBudget is the same for larger bodies (up to 1 MB).
+	LargeBudget int64
+	// LargeRate is the most bytes of larger bodies read a second.
+	LargeRate int64
+}
+
 // Handler serves Slack's HTTP requests: POST /slack/commands, /slack/events
-// and /slack/interactive. Each request's signature is checked before its
-// body is parsed.
-func (a *App) Handler() http.Handler {
+// and /slack/interactive, with the default limits. Each request's signature
+// is checked before its body is parsed.
+func (a *App) Handler() http.Handler { return a.HandlerWith(HTTPLimits{}) }
+
+// HandlerWith is Handler with limits of the caller's.
+func (a *App) HandlerWith(l HTTPLimits) http.Handler {
+	if l.SmallBudget <= 0 {
+		l.SmallBudget = DefaultSmallBudget
+	}
+	if l.LargeBudget <= 0 {
+		l.LargeBudget = DefaultLargeBudget
+	}
+	if l.LargeRate <= 0 {
+		l.LargeRate = DefaultLargeRate
+	}
+	return a.handler(&bodyBudgets{small: newBudget(l.SmallBudget), large: newBudget(l.LargeBudget), largeRate: newRate(l.LargeRate, time.Now)})
+}
+
+func (a *App) handler(b *bodyBudgets) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("POST /slack/commands", a.verified(maxCommandBody, a.serveCommand))
-	mux.Handle("POST /slack/events", a.verified(maxEventBody, a.serveEvent))
-	mux.Handle("POST /slack/interactive", a.verified(maxInteractiveBody, a.serveInteractive))
+	mux.Handle("POST /slack/commands", a.verified(b, maxCommandBody, a.serveCommand))
+	mux.Handle("POST /slack/events", a.verified(b, maxEventBody, a.serveEvent))
+	mux.Handle("POST /slack/interactive", a.verified(b, maxInteractiveBody, a.serveInteractive))
 	return mux
+}
+
+// bodyBudgets are one handler's byte budgets for unverified bodies.
+type bodyBudgets struct {
+	small, large *budget
+	largeRate    *rate // nil: no rate limit
+}
+
+func (b *bodyBudgets) pick(n int64) *budget {
+	if n <= maxCommandBody {
+		return b.small
+	}
+	return b.large
 }
 
 // verified reads at most limit bytes of body and passes it on only when
@@ -36,7 +79,16 @@ func (a *App) Handler() http.Handler {
 // minutes (slack.SecretsVerifier: HMAC-SHA256, constant-time compare).
 // Rejections get 401 (413 when too large) and a log line naming the reason,
 // never the signature or the secret.
-func (a *App) verified(limit int64, next func(w http.ResponseWriter, r *http.Request, body []byte)) http.Handler {
+//
+// Memory is bounded before anything is authenticated: a declared
+// Content-Length over the limit is refused before a byte of body is read,
+// and every body is read into a buffer reserved from a process-wide byte
+// budget (its declared length, or the limit when none is declared). When
+// the budget stays full for budgetWait the request gets 503 with
+// Retry-After, holding nothing meanwhile; Slack retries. Bodies over 64 KB
+// are also limited in bytes a second, so a flood of them cannot keep the
+// CPUs hashing (an unsigned 1 MB body costs about a millisecond of SHA-256).
+func (a *App) verified(budgets *bodyBudgets, limit int64, next func(w http.ResponseWriter, r *http.Request, body []byte)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		reject := func(status int, reason string) {
 			a.log.WarnContext(r.Context(), "slack request rejected", "path", r.URL.Path, "reason", reason,
@@ -50,7 +102,31 @@ func (a *App) verified(limit int64, next func(w http.ResponseWriter, r *http.Req
 			reject(http.StatusUnauthorized, verifyReason(err))
 			return
 		}
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+		if r.ContentLength > limit {
+			w.Header().Set("Connection", "close") // do not drain what we refuse
+			reject(http.StatusRequestEntityTooLarge, "declared body over "+strconv.FormatInt(limit, 10)+" bytes")
+			return
+		}
+		n := r.ContentLength
+		if n < 0 {
+			n = limit // chunked: room for the most it may send
+		}
+		pool := budgets.pick(n)
+		if pool == budgets.large && budgets.largeRate != nil && !budgets.largeRate.take(n) {
+			w.Header().Set("Connection", "close")
+			w.Header().Set("Retry-After", "1")
+			reject(http.StatusServiceUnavailable, "large-body rate exceeded")
+			return
+		}
+		if !pool.acquire(n, budgetWait, r.Context().Done()) {
+			w.Header().Set("Retry-After", "1")
+			reject(http.StatusServiceUnavailable, "unverified-body budget full")
+			return
+		}
+		defer pool.release(n)
+		buf := getBuffer(n)
+		defer putBuffer(buf)
+		body, err := readBody(http.MaxBytesReader(w, r.Body, limit), (*buf)[:n])
 		if err != nil {
 			if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 				reject(http.StatusRequestEntityTooLarge, "body over "+strconv.FormatInt(limit, 10)+" bytes")
@@ -69,6 +145,55 @@ func (a *App) verified(limit int64, next func(w http.ResponseWriter, r *http.Req
 		}
 		next(w, r, body)
 	})
+}
+
+// readBody reads a body of at most len(buf) bytes into buf (no doubling as
+// io.ReadAll does, so the reservation is what is used). r is a
+// MaxBytesReader: one byte past its limit is a *http.MaxBytesError.
+func readBody(r io.Reader, buf []byte) ([]byte, error) {
+	n := int64(len(buf))
+	k, err := io.ReadFull(r, buf)
+	switch {
+	case err == io.ErrUnexpectedEOF || err == io.EOF:
+		return buf[:k], nil // shorter than reserved (chunked)
+	case err != nil:
+		return nil, err
+	}
+	// Full: anything more is over the declared length or the limit.
+	var one [1]byte
+	if m, err := r.Read(one[:]); m > 0 || (err != nil && err != io.EOF) {
+		if err == nil {
+			err = &http.MaxBytesError{Limit: n}
+		}
+		return nil, err
+	}
+	return buf, nil
+}
+
+// Body buffers are reused: under a flood of large unsigned bodies, fresh
+// megabyte allocations would make the garbage collector run all the time
+// (and hold twice the budget between cycles). The handlers copy what they
+// keep (event queues the raw JSON's copy; forms become strings), so a
+// buffer goes back when its request is done. Each pool holds at most what
+// its budget lets be in use at once.
+var (
+	smallBuffers = sync.Pool{New: func() any { b := make([]byte, maxCommandBody); return &b }}
+	largeBuffers = sync.Pool{New: func() any { b := make([]byte, maxEventBody); return &b }}
+)
+
+func getBuffer(n int64) *[]byte {
+	if n <= maxCommandBody {
+		return smallBuffers.Get().(*[]byte)
+	}
+	return largeBuffers.Get().(*[]byte)
+}
+
+func putBuffer(b *[]byte) {
+	if cap(*b) == maxCommandBody {
+		smallBuffers.Put(b)
+	} else {
+		largeBuffers.Put(b)
+	}
 }
 
 func verifyReason(err error) string {
@@ -142,7 +267,11 @@ func (a *App) serveInteractive(w http.ResponseWriter, r *http.Request, body []by
 		http.Error(w, "bad payload", http.StatusBadRequest)
 		return
 	}
-	a.interact(cb)
+	if !a.interact(cb) {
+		// Not queued: a 200 would tell Slack (and the clicker) all is well.
+		http.Error(w, "busy", http.StatusServiceUnavailable)
+		return
+	}
 	w.WriteHeader(http.StatusOK)
 }
 

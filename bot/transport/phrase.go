@@ -2,6 +2,7 @@ package transport
 
 import (
 	"context"
+	"time"
 
 	"github.com/slack-go/slack"
 
@@ -14,29 +15,42 @@ import (
 // unfaithful model costs the user nothing.
 type improver interface {
 	Enabled() bool
-	Improve(ctx context.Context, in phrase.Input, deliver func(text string)) <-chan struct{}
+	ImproveFunc(ctx context.Context, build func() phrase.Input, deliver func(text string)) <-chan struct{}
 }
 
 // rephrase asks the model for a friendlier wording of a posted answer and,
-// when one passes the number guard in time, hands deliver the replacement
-// message: the rephrased text on top, the original figures, context and
-// buttons under it. It returns when the attempt is over, so the worker (and
-// a graceful shutdown) waits for it.
-func (a *App) rephrase(ctx context.Context, ans bot.Answer, rep reply, deliver func(text string, blocks []slack.Block)) {
+// when one passes the guard in time, hands deliver the replacement message:
+// the rephrased text on top, the original figures, context and buttons
+// under it. It returns at once: the attempt runs in the phraser's own
+// bounded pool (Improve skips it when every slot is taken or its circuit
+// breaker is open), so the answer worker is free for the next question
+// however slow the model is. deliver gets a context of its own, bounded by
+// rephraseDeliverTimeout, since the worker's ends when rephrase returns.
+// The attempt counts as in flight (inflight) until it is over.
+func (a *App) rephrase(ctx context.Context, ans bot.Answer, rep reply, deliver func(ctx context.Context, text string, blocks []slack.Block)) {
 	if a.cfg.Phraser == nil || !a.cfg.Phraser.Enabled() || ans.Err != "" || ans.Ephemeral {
 		return
 	}
-	facts, essential := phrase.FactsFrom(ans.Text, ans.Result, ans.Slots, ans.Assumed)
-	in := phrase.Input{Lang: ans.Lang, Template: ans.Text, Facts: facts, Essential: essential}
-	done := a.cfg.Phraser.Improve(ctx, in, func(text string) {
-		blocks := append([]slack.Block{slack.NewSectionBlock(mrkdwn(escape(text)), nil, nil)}, withoutHeader(rep.Blocks)...)
-		deliver(text, clamp(blocks, maxBlocks))
-	})
-	select {
-	case <-done:
-	case <-ctx.Done():
+	build := func() phrase.Input { // in the pool, only if admitted
+		facts, essential := phrase.FactsFrom(ans.Text, ans.Result, ans.Slots, ans.Assumed)
+		return phrase.Input{Lang: ans.Lang, Template: ans.Text, Facts: facts, Essential: essential}
 	}
+	live := context.WithoutCancel(ctx) // the phraser bounds its own call
+	a.inflight.Add(1)
+	done := a.cfg.Phraser.ImproveFunc(live, build, func(text string) {
+		blocks := append([]slack.Block{slack.NewSectionBlock(mrkdwn(escape(text)), nil, nil)}, withoutHeader(rep.Blocks)...)
+		dctx, cancel := context.WithTimeout(live, rephraseDeliverTimeout)
+		defer cancel()
+		deliver(dctx, escape(text), clamp(blocks, maxBlocks)) // the fallback text is mrkdwn too
+	})
+	go func() {
+		<-done
+		a.inflight.Done()
+	}()
 }
+
+// rephraseDeliverTimeout bounds posting a rephrase once it passed the guard.
+const rephraseDeliverTimeout = 30 * time.Second
 
 // withoutHeader drops a leading header block: the rephrased text replaces it.
 func withoutHeader(bs []slack.Block) []slack.Block {

@@ -14,20 +14,21 @@ import (
 
 	"github.com/gpubot/gpubot/bot/bottest"
 	"github.com/gpubot/gpubot/bot/slackpost"
+	"github.com/gpubot/gpubot/knowledge/redisconn"
 )
 
 // realRedis connects to REDIS_URL (make test starts a redis-server) or skips.
-func realRedis(t *testing.T) *redis.Client {
+// It may name a Redis Cluster (make test-cluster).
+func realRedis(t *testing.T) redis.UniversalClient {
 	t.Helper()
 	u := os.Getenv("REDIS_URL")
 	if u == "" {
 		t.Skip("REDIS_URL not set; make test runs this against a real redis-server")
 	}
-	opt, err := redis.ParseURL(u)
+	rdb, err := redisconn.Open(u)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rdb := redis.NewClient(opt)
 	t.Cleanup(func() { rdb.Close() })
 	if err := rdb.Ping(context.Background()).Err(); err != nil {
 		t.Fatalf("REDIS_URL: %v", err)

@@ -11,7 +11,7 @@ import (
 )
 
 // RunSocket connects over Socket Mode and handles envelopes until ctx ends.
-// The loop only acks and queues: a stalled loop would stop the client
+// The loop only queues and acks (in that order, so nothing acked is lost): a stalled loop would stop the client
 // reading the socket, and Slack's pings with it.
 func (a *App) RunSocket(ctx context.Context, sm *socketmode.Client) error {
 	ctx, cancel := context.WithCancel(ctx)
@@ -66,8 +66,14 @@ func (a *App) socketEvent(ctx context.Context, sm *socketmode.Client, evt socket
 		if evt.Request == nil {
 			return
 		}
+		// Queue first, ack after: an event acked and then dropped on a full
+		// queue would be lost. Not acked, Slack delivers it again (the
+		// event id keeps that to one reply).
+		if !a.event(evt.Request.Payload) {
+			a.log.WarnContext(ctx, "socket mode event not acked: the queue is full; Slack will redeliver it", "envelope", evt.Request.EnvelopeID)
+			return
+		}
 		a.ack(ctx, sm, evt.Request.EnvelopeID, nil)
-		a.event(evt.Request.Payload)
 	case socketmode.EventTypeSlashCommand:
 		cmd, ok := evt.Data.(slack.SlashCommand)
 		if !ok || evt.Request == nil {
@@ -81,8 +87,13 @@ func (a *App) socketEvent(ctx context.Context, sm *socketmode.Client, evt socket
 		if !ok || evt.Request == nil {
 			return
 		}
+		// As for events: unqueued, the click is not acked, and Slack shows
+		// the clicker that it failed rather than nothing happening.
+		if !a.interact(cb) {
+			a.log.WarnContext(ctx, "socket mode click not acked: the queue is full", "envelope", evt.Request.EnvelopeID)
+			return
+		}
 		a.ack(ctx, sm, evt.Request.EnvelopeID, nil)
-		a.interact(cb)
 	}
 }
 

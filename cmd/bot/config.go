@@ -1,6 +1,6 @@
 package main
 
-import "net/url"
+import "strings"
 
 // Config is every setting gpubot reads, all from the environment. `bot -h`
 // prints this list with defaults.
@@ -38,10 +38,60 @@ type Config struct {
 func (c Config) secrets() []string {
 	out := []string{c.SlackBotToken, c.SlackAppToken, c.SlackSigningSecret, c.OpenAIAPIKey,
 		c.VastAPIKey, c.RunPodAPIKey, c.LambdaAPIKey}
-	if u, err := url.Parse(c.RedisURL); err == nil && u.User != nil {
-		if pw, ok := u.User.Password(); ok {
-			out = append(out, pw)
-		}
+	if pw := urlPassword(c.RedisURL); pw != "" {
+		out = append(out, pw)
+	}
+	if pw := urlPassword(c.OpenAIBaseURL); pw != "" {
+		out = append(out, pw)
 	}
 	return out
+}
+
+// userinfo finds the user-info part of a URL written scheme://userinfo@host…
+// without parsing the rest, so that it works on URLs url.Parse refuses (a
+// malformed REDIS_URL must not print its password in the error).
+func userinfo(raw string) (start, end int, ok bool) {
+	i := strings.Index(raw, "://")
+	if i < 0 {
+		return 0, 0, false
+	}
+	start = i + 3
+	auth := raw[start:]
+	if j := strings.IndexAny(auth, "/?#"); j >= 0 {
+		auth = auth[:j]
+	}
+	at := strings.LastIndexByte(auth, '@')
+	if at < 0 {
+		return 0, 0, false
+	}
+	return start, start + at, true
+}
+
+// urlPassword is the password in raw's user info ("" when none). A user
+// info without a colon is taken as a password too: redis://secret@host is
+// how some clients write one.
+func urlPassword(raw string) string {
+	s, e, ok := userinfo(raw)
+	if !ok {
+		return ""
+	}
+	ui := raw[s:e]
+	if _, pw, has := strings.Cut(ui, ":"); has {
+		return pw
+	}
+	return ui
+}
+
+// redactURL replaces the password in a URL (well-formed or not) with
+// [redacted], for any message that has to name the URL.
+func redactURL(raw string) string {
+	s, e, ok := userinfo(raw)
+	if !ok {
+		return raw
+	}
+	ui := raw[s:e]
+	if user, _, has := strings.Cut(ui, ":"); has {
+		return raw[:s] + user + ":[redacted]" + raw[e:]
+	}
+	return raw[:s] + "[redacted]" + raw[e:]
 }

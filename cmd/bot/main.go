@@ -2,7 +2,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -170,11 +169,29 @@ func ask(ctx context.Context, b *bot.Bot, phr *phrase.Phraser, args []string, st
 		return errors.New("ask: nothing to answer; try: bot ask \"/gpu fit 13b lora\"")
 	}
 	if text == "-" {
-		sc := bufio.NewScanner(stdin)
-		sc.Buffer(make([]byte, 64*1024), 1024*1024)
+		lines := newLineReader(stdin)
 		enc := json.NewEncoder(stdout)
-		for sc.Scan() {
-			line := strings.TrimSpace(sc.Text())
+		for {
+			line, err := lines.next()
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			if tl, ok := errors.AsType[*tooLong](err); ok {
+				// Refuse this line, answer the next ones.
+				lang, msg := tl.message()
+				if *asJSON {
+					if err := enc.Encode(map[string]any{"error": msg, "lang": lang, "line": tl.line, "bytes": tl.bytes, "limit_bytes": maxLine}); err != nil {
+						return err
+					}
+				} else {
+					fmt.Fprintln(stdout, msg+"\n")
+				}
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			line = strings.TrimSpace(line)
 			if line == "" {
 				continue
 			}
@@ -187,7 +204,6 @@ func ask(ctx context.Context, b *bot.Bot, phr *phrase.Phraser, args []string, st
 				fmt.Fprintln(stdout, a.Text+"\n")
 			}
 		}
-		return sc.Err()
 	}
 	a := phrased(ctx, phr, b.Answer(ctx, bot.Message{Text: text, User: "cli", Channel: "cli"}))
 	if *asJSON {
@@ -208,14 +224,22 @@ func console(ctx context.Context, b *bot.Bot, stdin io.Reader, stdout io.Writer)
 	if interactive {
 		fmt.Fprintln(stdout, "gpubot console — type what you would type in Slack (/gpu help, /gpu fit 13b lora, 包月划算吗). Ctrl-D quits.")
 	}
-	lines := make(chan string)
+	// A line over maxLine arrives as its refusal, shown instead of answered.
+	type consoleLine struct{ text, refused string }
+	lines := make(chan consoleLine)
 	go func() {
 		defer close(lines)
-		sc := bufio.NewScanner(stdin)
-		sc.Buffer(make([]byte, 64*1024), 1024*1024)
-		for sc.Scan() {
+		in := newLineReader(stdin)
+		for {
+			text, err := in.next()
+			line := consoleLine{text: text}
+			if tl, ok := errors.AsType[*tooLong](err); ok {
+				_, line.refused = tl.message()
+			} else if err != nil {
+				return
+			}
 			select {
-			case lines <- sc.Text():
+			case lines <- line:
 			case <-ctx.Done():
 				return
 			}
@@ -228,11 +252,15 @@ func console(ctx context.Context, b *bot.Bot, stdin io.Reader, stdout io.Writer)
 		select {
 		case <-ctx.Done():
 			return nil
-		case line, ok := <-lines:
+		case in, ok := <-lines:
 			if !ok {
 				return nil
 			}
-			line = strings.TrimSpace(line)
+			if in.refused != "" {
+				fmt.Fprintln(stdout, in.refused+"\n")
+				continue
+			}
+			line := strings.TrimSpace(in.text)
 			if line == "" {
 				continue
 			}

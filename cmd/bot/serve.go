@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/socketmode"
 
@@ -29,14 +31,21 @@ import (
 // catalogue refresh and team-file reload, and (with Slack) the daily price
 // post and the monthly recap; one replica at a time does the work.
 func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log *slog.Logger, stdin io.Reader, stdout io.Writer) error {
-	st, err := openStore(ctx, cfg)
+	// go-redis prints its pool's dial failures to stderr on its own; while
+	// Redis is down that is a line every few hundred milliseconds beside
+	// the JSON log. Route them into the log, at debug.
+	redis.SetLogger(redisLog{log})
+	st, degraded, err := openServeStore(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if st.Embedded {
+	switch {
+	case st.Embedded:
 		fmt.Fprintf(stdout, "gpubot: no REDIS_URL set — using an embedded Redis (miniredis) and the shipped price catalogue; state is kept in %s.\n", st.StatePath())
-	} else {
+	case degraded:
+		go watchRedis(ctx, st, log)
+	default:
 		log.Info("redis connected")
 	}
 	socket := cfg.SlackAppToken != ""
@@ -88,8 +97,20 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 	}
 	log.Info("slack bot identity", "team", auth.TeamID, "user", auth.UserID, "bot", auth.BotID)
 
+	outbox := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "gpubot_outbox_total",
+		Help: "Acknowledged answers Slack did not take in time, by event: queued (in the Redis outbox), delivered (later), dropped (still undelivered after an hour, or refused for good).",
+	}, []string{"event"})
+	for _, e := range []string{slackpost.OutboxQueued, slackpost.OutboxDelivered, slackpost.OutboxDropped} {
+		outbox.WithLabelValues(e)
+	}
+	m.Registry.MustRegister(outbox)
 	poster := slackpost.New(api, st.Redis, slackpost.Options{Log: log, OnError: m.SlackError,
-		ResponseURLAllowed: responseURLAllowed(cfg.SlackAPIURL)})
+		ResponseURLAllowed: responseURLAllowed(cfg.SlackAPIURL),
+		Outbox:             true, OnOutbox: func(e string) { outbox.WithLabelValues(e).Inc() }})
+	m.Gauge("gpubot_outbox_pending", "Answers waiting in the Redis outbox for Slack to take them.", func() float64 {
+		return float64(poster.OutboxLen(context.WithoutCancel(ctx)))
+	})
 	sched, err := d.scheduler(cfg, poster, m.Post)
 	if err != nil {
 		return err
@@ -100,7 +121,7 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 	}
 	phr := phrase.New(phrase.Config{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey, Model: cfg.OpenAIModel, Metrics: phm}, log)
 	app := transport.New(transport.Config{
-		SigningSecret: cfg.SlackSigningSecret, BotUserID: auth.UserID, BotID: auth.BotID,
+		SigningSecret: cfg.SlackSigningSecret, BotUserID: auth.UserID, BotID: auth.BotID, Workers: transport.ServeWorkers,
 		Phraser: phr, Persist: st.Persist, Importer: fileImporter{api: api, spend: d.spend},
 		Home: &transport.HomeTab{Views: api, Settings: homeSettings(d.subs, cfg.Timezone)},
 	}, b, st.Redis, poster, log)
@@ -112,18 +133,23 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 		io.WriteString(w, "ok\n")
 	})
 	// Readiness: Redis answers, the catalogue has offers, and in Socket Mode
-	// the connection to Slack is up.
+	// the connection to Slack is up. Each thing missing is one line of the
+	// 503's body, so an operator reads what is wrong and what still works.
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		var missing []string
 		if err := st.Ping(r.Context()); err != nil {
-			http.Error(w, "redis unavailable", http.StatusServiceUnavailable)
-			return
+			missing = append(missing, "redis unavailable: advice is answered from the shipped catalogue; spend, subscriptions, channel opt-ins, de-duplication and scheduled posts wait for it")
 		}
 		if v, _ := d.cat.Current(r.Context()); v == nil || len(v.Offers) == 0 {
-			http.Error(w, "price catalogue not loaded", http.StatusServiceUnavailable)
-			return
+			missing = append(missing, "price catalogue not loaded")
 		}
 		if socket && !app.SocketConnected() {
-			http.Error(w, "slack socket mode not connected", http.StatusServiceUnavailable)
+			missing = append(missing, "slack socket mode not connected")
+		}
+		if len(missing) > 0 {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			io.WriteString(w, strings.Join(missing, "\n")+"\n")
 			return
 		}
 		io.WriteString(w, "ok\n")
@@ -142,7 +168,7 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 		ReadTimeout:       10 * time.Second,
 		WriteTimeout:      10 * time.Second,
 		IdleTimeout:       60 * time.Second,
-		MaxHeaderBytes:    64 << 10, // Slack's headers are small
+		MaxHeaderBytes:    transport.MaxHeaderBytes, // Slack's headers are small
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
 	if socket {
@@ -153,16 +179,19 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	errc := make(chan error, 4)
+	errc := make(chan error, 5)
 	n := 0
 	start := func(f func() error) {
 		n++
 		go func() { errc <- f() }()
 	}
 	start(func() error { return app.Run(ctx) })
+	start(func() error { return poster.RunOutbox(ctx, 5*time.Second) })
 	start(func() error { return sched.Run(ctx) })
 	start(func() error {
-		if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		// At most DefaultMaxConns connections at once: each holds buffers
+		// and a goroutine before anything about it is authenticated.
+		if err := srv.Serve(transport.LimitListener(ln, transport.DefaultMaxConns)); !errors.Is(err, http.ErrServerClosed) {
 			return fmt.Errorf("http: %w", err)
 		}
 		return nil
@@ -228,4 +257,12 @@ func responseURLAllowed(apiURL string) func(*url.URL) bool {
 	return func(u *url.URL) bool {
 		return (u.Scheme == "https" && u.Host == "hooks.slack.com") || (extra != "" && u.Host == extra)
 	}
+}
+
+// redisLog hands go-redis's internal messages to the process log (redacted
+// like every other line).
+type redisLog struct{ log *slog.Logger }
+
+func (l redisLog) Printf(ctx context.Context, format string, v ...any) {
+	l.log.DebugContext(ctx, "redis client: "+fmt.Sprintf(format, v...))
 }

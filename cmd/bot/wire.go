@@ -5,9 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 	_ "time/tzdata" // BOT_TIMEZONE on images without zoneinfo (distroless)
 
+	"github.com/redis/go-redis/v9"
 	"github.com/robfig/cron/v3"
 	"github.com/slack-go/slack"
 
@@ -63,12 +65,69 @@ func openCLI(ctx context.Context, cfg Config, kb *knowledge.Base, log *slog.Logg
 }
 
 // openStore connects to REDIS_URL, or starts the embedded Redis that keeps
-// its state in BOT_DATA_DIR.
+// its state in BOT_DATA_DIR. A malformed REDIS_URL is a config error that
+// names the URL with its password redacted (go-redis's own error quotes it
+// whole).
 func openStore(ctx context.Context, cfg Config) (*store.Store, error) {
 	if cfg.RedisURL == "" {
 		return store.OpenEmbedded(ctx, cfg.DataDir)
 	}
+	if err := checkRedisURL(cfg.RedisURL); err != nil {
+		return nil, err
+	}
 	return store.Open(ctx, cfg.RedisURL)
+}
+
+func checkRedisURL(raw string) error {
+	if _, err := redis.ParseURL(raw); err != nil {
+		why := err.Error()
+		if pw := urlPassword(raw); pw != "" {
+			why = strings.ReplaceAll(why, pw, "[redacted]")
+		}
+		return fmt.Errorf("config: REDIS_URL %s: %s; the form is redis://[user:password@]host:port/db (rediss:// for TLS)", redactURL(raw), why)
+	}
+	return nil
+}
+
+// openServeStore is openStore for bot serve, which starts without Redis:
+// advice needs none (the catalogue falls back to the shipped offers), so a
+// Redis that is down at start leaves the bot answering while /readyz says
+// what is missing, and the client reconnects by itself once Redis is back
+// (watchRedis logs it). A malformed REDIS_URL still stops it.
+func openServeStore(ctx context.Context, cfg Config, log *slog.Logger) (st *store.Store, degraded bool, err error) {
+	st, err = openStore(ctx, cfg)
+	if err == nil || cfg.RedisURL == "" {
+		return st, false, err
+	}
+	if cerr := checkRedisURL(cfg.RedisURL); cerr != nil {
+		return nil, false, cerr
+	}
+	opt, _ := redis.ParseURL(cfg.RedisURL)
+	// As store.Open sets them: fail fast while Redis is down.
+	opt.DialTimeout = time.Second
+	opt.MaxRetries = 1
+	log.Warn("redis unavailable at start: answering advice from the shipped catalogue; spend, subscriptions, channel opt-ins and scheduled posts wait for it",
+		"redis", redactURL(cfg.RedisURL), "err", err)
+	return &store.Store{Redis: redis.NewClient(opt)}, true, nil
+}
+
+// watchRedis pings Redis with a growing pause (1 s doubling to 30 s) until
+// it answers, then logs that it is back. go-redis dials again on every
+// command by itself; this only tells the operator when.
+func watchRedis(ctx context.Context, st *store.Store, log *slog.Logger) {
+	wait := time.Second
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+		if err := st.Ping(ctx); err == nil {
+			log.Info("redis connected: every feature is back")
+			return
+		}
+		wait = min(2*wait, 30*time.Second)
+	}
 }
 
 // location reads BOT_TIMEZONE.

@@ -84,8 +84,9 @@ type result struct {
 	rssReset bool  // peakRSS is this run's own peak, not the process's
 	logs     []string
 	slackErr int64
-	outages  int   // soak: redis-server kills during the run
-	conns    int64 // connections the bot opened to the sink
+	outages  int    // soak: redis-server kills during the run
+	conns    int64  // connections the bot opened to the sink
+	flood    string // flood run: what the unsigned requests got back
 }
 
 func (r *result) errors() int {

@@ -30,6 +30,8 @@ import (
 	"runtime/pprof"
 	"syscall"
 	"time"
+
+	"github.com/gpubot/gpubot/bot/transport"
 )
 
 func main() {
@@ -56,6 +58,12 @@ type options struct {
 	goBench    string        // file holding `go test -bench` output to summarise
 	cpuProfile string        // write a CPU profile of the measured runs here
 	check      string        // "all": exit 1 when a target is missed; "errors": when any request failed
+	flood      int           // unsigned clients flooding during the flood run (0: no flood run)
+	floodSize  int           // bytes of each flood request's body
+	floodPath  string        // where the flood goes
+	floodRate  int           // signed requests a second during the flood
+	llmHang    bool          // run the real handler with a never-answering LLM too
+	floodAt    string        // child mode: flood this URL for -duration, print what came back, exit
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -68,7 +76,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.DurationVar(&o.closed, "closed", 5*time.Second, "closed loop: how long each target is driven (0 skips the closed-loop runs)")
 	fs.BoolVar(&o.openBase, "open-baseline", true, "open loop: drive the baseline too (the soak skips it)")
 	fs.DurationVar(&o.warmup, "warmup", time.Second, "unmeasured run before the measurements")
-	fs.IntVar(&o.botWorkers, "bot-workers", 0, "the transport's answer workers (0: its default)")
+	fs.IntVar(&o.botWorkers, "bot-workers", transport.ServeWorkers, "the transport's answer workers (default: as bot serve runs it)")
 	fs.StringVar(&o.redisURL, "redis-url", os.Getenv("REDIS_URL"), "Redis for de-duplication; empty starts miniredis in this process")
 	fs.DurationVar(&o.redisKill, "redis-kill", 0, "soak: start a redis-server and kill it this often during the open-loop run of the real handler")
 	fs.DurationVar(&o.redisDown, "redis-down", 2*time.Second, "soak: how long redis-server stays down each time")
@@ -77,6 +85,12 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.goBench, "gobench", "", "file with `go test -bench -benchmem` output to include in the summary")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the load runs to this file")
 	fs.StringVar(&o.check, "check", "", `"all": exit 1 when a target is missed; "errors": exit 1 when a request at the open-loop rate failed or went unanswered`)
+	fs.IntVar(&o.flood, "flood", 200, "flood run: concurrent clients sending unsigned requests with large bodies while signed commands come in (0 skips it)")
+	fs.IntVar(&o.floodSize, "flood-size", 1<<20, "flood run: body bytes of each unsigned request")
+	fs.StringVar(&o.floodPath, "flood-path", "/slack/events", "flood run: the endpoint flooded")
+	fs.IntVar(&o.floodRate, "flood-rate", 200, "flood run: signed slash commands a second meanwhile")
+	fs.BoolVar(&o.llmHang, "llm-hang", true, "also drive the real handler with LLM phrasing aimed at an endpoint that never answers")
+	fs.StringVar(&o.floodAt, "flood-at", "", "only flood this base URL for -duration and print the responses (the flood run starts loadgen so, in a process of its own)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -108,6 +122,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	o, err := parseFlags(args, stderr)
 	if err != nil {
+		return err
+	}
+	if o.floodAt != "" {
+		ctx, cancel := context.WithTimeout(ctx, o.duration)
+		defer cancel()
+		fl := newFlood(o.flood, o.floodSize, o.floodPath)
+		fl.run(ctx, o.floodAt)
+		_, err := fmt.Fprintln(stdout, fl.summary())
 		return err
 	}
 	var gb []goBench

@@ -35,7 +35,7 @@ func TestQuestionsCoverEveryIntent(t *testing.T) {
 // and answered once, and the table printed.
 func TestShortRun(t *testing.T) {
 	o, err := parseFlags([]string{"-rate", "200", "-duration", "500ms", "-closed", "600ms", "-workers", "4",
-		"-warmup", "0", "-drain", "5s", "-redis-url", ""}, io.Discard)
+		"-warmup", "0", "-drain", "5s", "-redis-url", "", "-flood", "0", "-llm-hang=false"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,8 @@ type report struct {
 	runs     []*result
 	openBase *result
 	openReal *result
+	flooded  *result // open loop under an unsigned flood
+	llmHung  *result // open loop with an LLM endpoint that never answers
 	maxBase  *result // closed loop: the baseline's most
 	maxAck   *result // closed loop: the real handler's ack path
 	maxReal  *result // closed loop: the real handler answering, overloaded
@@ -54,7 +56,7 @@ func measure(ctx context.Context, o options, progress io.Writer) (*report, error
 	}
 	defer bl.stop()
 	logs := newLogCounter()
-	rl, err := realHandler(ctx, o, redisURL, sk.url(), logs, false)
+	rl, err := realHandler(ctx, o, redisURL, sk.url(), logs, false, "")
 	if err != nil {
 		return nil, err
 	}
@@ -82,6 +84,36 @@ func measure(ctx context.Context, o options, progress io.Writer) (*report, error
 	}
 	step("open loop, real handler")
 	rep.openReal = keep(d.openLoop(ctx, rl, o.rate, o.duration, during))
+	if o.llmHang && ctx.Err() == nil {
+		step("open loop, real handler with an LLM endpoint that never answers")
+		llm, stopLLM, err := hungLLM()
+		if err != nil {
+			return nil, err
+		}
+		hl, err := realHandler(ctx, o, redisURL, sk.url(), logs, false, llm.url+"/v1")
+		if err != nil {
+			stopLLM()
+			return nil, err
+		}
+		rep.llmHung = keep(d.openLoop(ctx, hl, o.rate, o.duration, nil))
+		stopLLM()
+		hl.stop()
+	}
+	if o.flood > 0 && ctx.Err() == nil {
+		step(fmt.Sprintf("open loop, real handler, %d unsigned clients flooding %s with %s bodies", o.flood, o.floodPath, bytesize(float64(o.floodSize))))
+		var summary string
+		var ferr error
+		x := d.openLoop(ctx, rl, o.floodRate, o.duration, func(ctx context.Context) int {
+			summary, ferr = floodProcess(ctx, o, rl.base, o.duration)
+			return 0
+		})
+		if ferr != nil {
+			return nil, ferr
+		}
+		x.name += fmt.Sprintf(" + %d unsigned %s floods", o.flood, bytesize(float64(o.floodSize)))
+		x.flood = summary
+		rep.flooded = keep(x)
+	}
 	if o.closed > 0 && ctx.Err() == nil {
 		step("closed loop, real handler answering (overload)")
 		rep.maxReal = keep(d.closedLoop(ctx, rl, o.workers, o.closed))
@@ -93,7 +125,7 @@ func measure(ctx context.Context, o options, progress io.Writer) (*report, error
 		for i := range rounds {
 			step(fmt.Sprintf("closed loop, round %d of %d: baseline, then the real handler's ack path", i+1, rounds))
 			b := keep(d.closedLoop(ctx, bl, o.workers, per))
-			ack, err := realHandler(ctx, o, "", sk.url(), logs, true)
+			ack, err := realHandler(ctx, o, "", sk.url(), logs, true, "")
 			if err != nil {
 				return nil, err
 			}

@@ -19,6 +19,7 @@ const (
 	targetRatio      = 0.70                  // ack throughput vs the baseline's
 	targetAnswerP99  = 50 * time.Millisecond // full answer at 1,000 req/s
 	targetRSS        = 100 << 20             // bytes
+	targetFloodRSS   = 150 << 20             // bytes, under the unsigned flood (issue 18)
 	targetCatalogue  = time.Second           // 100k offers ingest, normalise, diff
 	targetCatalogMem = 200.0                 // MB
 	catalogueBench   = "IngestNormaliseDiff100k"
@@ -128,7 +129,7 @@ func (r *report) print(w io.Writer, o options) (missed bool) {
 	fmt.Fprintln(w, "  latency counts from when a request was due (open loop) or sent (closed loop); answer = the sink has the response_url post;")
 	fmt.Fprintln(w, "  peak RSS and CPU are this whole process: load generator, sink and miniredis included.")
 	for _, x := range r.runs {
-		if x.errors() == 0 && len(x.logs) == 0 && x.behind == 0 && x.outages == 0 && x.conns == 0 {
+		if x.errors() == 0 && len(x.logs) == 0 && x.behind == 0 && x.outages == 0 && x.conns == 0 && x.flood == "" {
 			continue
 		}
 		fmt.Fprintf(w, "  %s, %s:", x.name, x.mode)
@@ -142,6 +143,9 @@ func (r *report) print(w io.Writer, o options) (missed bool) {
 			x.outcomes[swamped], x.outcomes[refused], x.outcomes[failed], x.outcomes[badAck], x.unanswer, x.dups, x.bad, x.slackErr)
 		if x.behind > 0 {
 			fmt.Fprintf(w, "; %d requests left the generator over 1 ms late", x.behind)
+		}
+		if x.flood != "" {
+			fmt.Fprintf(w, "; the flood got %s", x.flood)
 		}
 		fmt.Fprintln(w)
 		for i, l := range x.logs {
@@ -182,6 +186,17 @@ func (r *report) print(w io.Writer, o options) (missed bool) {
 		check(fmt.Sprintf("answer p99 < %s at %d req/s%s", dur(targetAnswerP99), o.rate, during), dur(p99), p99 < targetAnswerP99 && x.answered > 0)
 		check(fmt.Sprintf("zero errors at %d req/s", o.rate), strconv.Itoa(x.errors()), x.errors() == 0)
 		check("peak RSS < 100 MB under that load", rss(x), x.peakRSS >= 0 && x.peakRSS < targetRSS)
+	}
+	if x, base := r.llmHung, r.openReal; x != nil && base != nil {
+		p99, b99 := pct(x.ansLat, 99), pct(base.ansLat, 99)
+		check(fmt.Sprintf("LLM never answers: answer p99 ≤ 2× the no-LLM figure at %d req/s", o.rate),
+			fmt.Sprintf("%s vs %s (%.2f×), %d errors", dur(p99), dur(b99), float64(p99)/float64(max(b99, 1)), x.errors()),
+			x.answered > 0 && p99 <= 2*b99 && x.errors() == 0)
+	}
+	if x := r.flooded; x != nil {
+		check(fmt.Sprintf("peak RSS < 150 MB, %d unsigned %s floods", o.flood, bytesize(float64(o.floodSize))), rss(x), x.peakRSS >= 0 && x.peakRSS < targetFloodRSS)
+		check(fmt.Sprintf("signed commands answered meanwhile (%d/s), zero errors", o.floodRate),
+			fmt.Sprintf("%d of %d, %d errors, answer p99 %s", x.answered, x.sent, x.errors(), dur(pct(x.ansLat, 99))), x.errors() == 0 && x.answered == x.sent)
 	}
 	if c, ok := r.catalogue(); ok {
 		check("catalogue: 100k offers < 1 s", dur(time.Duration(c.nsPerOp)), time.Duration(c.nsPerOp) < targetCatalogue)

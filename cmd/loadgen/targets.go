@@ -16,6 +16,7 @@ import (
 
 	"github.com/gpubot/gpubot/bot"
 	"github.com/gpubot/gpubot/bot/metrics"
+	"github.com/gpubot/gpubot/bot/phrase"
 	"github.com/gpubot/gpubot/bot/slackpost"
 	"github.com/gpubot/gpubot/bot/store"
 	"github.com/gpubot/gpubot/bot/transport"
@@ -25,8 +26,8 @@ import (
 // secret signs every request; both handlers verify with it.
 const secret = "loadgen-signing-secret-0123456789abcdef"
 
-// server is an http.Server on a loopback port, with the timeouts cmd/bot's
-// serve uses.
+// server is an http.Server on a loopback port, with the timeouts and
+// limits cmd/bot's serve uses.
 type server struct {
 	srv *http.Server
 	url string
@@ -38,7 +39,8 @@ func listen(h http.Handler, opened ...*atomic.Int64) (*server, error) {
 		return nil, err
 	}
 	s := &server{
-		srv: &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second, WriteTimeout: 10 * time.Second},
+		srv: &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second, WriteTimeout: 10 * time.Second,
+			MaxHeaderBytes: transport.MaxHeaderBytes},
 		url: "http://" + ln.Addr().String(),
 	}
 	if len(opened) > 0 {
@@ -48,7 +50,7 @@ func listen(h http.Handler, opened ...*atomic.Int64) (*server, error) {
 			}
 		}
 	}
-	go s.srv.Serve(ln)
+	go s.srv.Serve(transport.LimitListener(ln, transport.DefaultMaxConns))
 	return s, nil
 }
 
@@ -64,6 +66,7 @@ type target struct {
 	real     bool   // acks carry the bot's "working on it" note
 	answers  bool   // answers go to the sink
 	commands string // URL of POST /slack/commands
+	base     string // the server's URL
 	stop     func()
 }
 
@@ -109,7 +112,10 @@ func baseline() (*target, error) {
 // acknowledges and queues each command as always, but nothing is answered,
 // and the queue goes with the app. That measures the ack path (signature,
 // form, queue, ack) on its own; the queue holds a run's worth.
-func realHandler(ctx context.Context, o options, redisURL string, sinkURL string, logs *logCounter, ackOnly bool) (*target, error) {
+//
+// With llmURL set, the LLM phraser is wired as bot serve wires it (its
+// default deadline, pool and breaker), aimed at llmURL.
+func realHandler(ctx context.Context, o options, redisURL string, sinkURL string, logs *logCounter, ackOnly bool, llmURL string) (*target, error) {
 	st, err := store.Open(ctx, redisURL)
 	if err != nil {
 		return nil, err
@@ -119,7 +125,7 @@ func realHandler(ctx context.Context, o options, redisURL string, sinkURL string
 	logs.slackErrors = &slackErrors
 	api := slack.New("xoxb-loadgen", slack.OptionAPIURL(sinkURL+"/api/"))
 	m := metrics.New() // as serve counts answers and Slack errors
-	poster := slackpost.New(api, st.Redis, slackpost.Options{Log: log, OnError: func(method, kind string) {
+	poster := slackpost.New(api, st.Redis, slackpost.Options{Log: log, Outbox: true, OnError: func(method, kind string) {
 		m.SlackError(method, kind)
 		slackErrors.Add(1)
 		logs.Handle(context.Background(), slog.NewRecord(time.Now(), slog.LevelWarn, "slack call failed: "+method+" "+kind, 0))
@@ -134,6 +140,14 @@ func realHandler(ctx context.Context, o options, redisURL string, sinkURL string
 	if ackOnly {
 		cfg.Queue = ackOnlyQueue
 		name = "real handler, ack path only"
+	}
+	if llmURL != "" {
+		phm, err := phrase.NewMetrics(m.Registry)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Phraser = phrase.New(phrase.Config{BaseURL: llmURL, Model: "loadgen", Metrics: phm}, log)
+		name = "real handler, LLM never answers"
 	}
 	app := transport.New(cfg, b, st.Redis, poster, log)
 	actx, cancel := context.WithCancel(context.WithoutCancel(ctx))
@@ -151,7 +165,7 @@ func realHandler(ctx context.Context, o options, redisURL string, sinkURL string
 		st.Close()
 		return nil, err
 	}
-	return &target{name: name, real: true, answers: !ackOnly, commands: s.url + "/slack/commands", stop: func() {
+	return &target{name: name, real: true, answers: !ackOnly, commands: s.url + "/slack/commands", base: s.url, stop: func() {
 		s.close()
 		cancel()
 		<-done
@@ -203,4 +217,22 @@ func (l *logCounter) take() []string {
 	sort.Sort(sort.Reverse(sort.StringSlice(out)))
 	l.counts = map[string]int{}
 	return out
+}
+
+// hungLLM is an OpenAI-compatible endpoint that never answers: every
+// request waits until the client gives up or the server closes.
+func hungLLM() (*server, func(), error) {
+	stop := make(chan struct{})
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-stop:
+		}
+	})
+	s, err := listen(h)
+	if err != nil {
+		return nil, nil, err
+	}
+	s.srv.WriteTimeout = 0 // the hang is the point
+	return s, func() { close(stop); s.close() }, nil
 }
