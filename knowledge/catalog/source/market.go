@@ -1,0 +1,235 @@
+package source
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gpubot/gpubot/knowledge"
+	"github.com/gpubot/gpubot/knowledge/catalog"
+)
+
+// marketCSV is the public market snapshot the bot ships with, written by
+// cmd/catalog-gen from shared/market/offers.csv (regenerate, never edit).
+//
+//go:embed data/market.csv
+var marketCSV []byte
+
+// MarketRef names the embedded market snapshot in SourceRef.
+const MarketRef = "embedded:knowledge/catalog/source/data/market.csv"
+
+// caveatText explains each caveat code the generator writes, once, here.
+var caveatText = map[string]string{
+	"akash_stat":          "Akash market statistic (weighted average across its hosts), not one listing",
+	"count_fixed":         "card count corrected from 12 to 8 (the VM has 8 H100s)",
+	"auction":             "auction-style capacity: the listed price is not guaranteed on-demand capacity",
+	"gpu_only_vm_extra":   "GPU only: the host VM is billed on top",
+	"gpu_only_host_extra": "GPU only: vCPU and RAM are billed separately",
+	"v6_stale":            "from SkyPilot's v6 catalogue, no longer refreshed upstream; the price may predate its date",
+	"scraper":             "early page scraper, lower confidence",
+	"index_row":           "aggregator's cheapest-provider index entry",
+	"term_unknown":        "reserved price; the source does not state the term",
+}
+
+// marketNames are market spellings the knowledge aliases read wrongly or
+// not at all.
+var marketNames = map[string]string{
+	"A100-80GB": "a100-80g",
+	"H100-SXM":  "h100-sxm",
+}
+
+// notAliases are resolutions the knowledge aliases would make that name a
+// different card: an "A10" is not an A10G, and must wait for its own entry.
+var notAliases = map[string]string{"a10": "a10g"}
+
+// memoryNeeded are card names sold in several memory sizes: without a
+// stated memory the row cannot say which card it is.
+var memoryNeeded = map[string]bool{"a100": true}
+
+// marketGroup collects the snapshot rows that collapse into one offer.
+type marketGroup struct {
+	o        knowledge.Offer
+	skus     map[string]bool
+	sources  map[string]int // source -> regions listed by it
+	caveats  map[string]bool
+	observed bool
+}
+
+// MarketBatch reads the embedded market snapshot: every row whose card
+// the mapper knows becomes part of one offer, and rows that differ only
+// in region (or source, or listing id) collapse into one offer per
+// platform, card, card count, pricing model, term and price, with the
+// number of regions kept. Unknown cards are counted in the batch's
+// Unknown, never guessed.
+func MarketBatch(base *knowledge.Base, m *Mapper) (*catalog.Batch, error) {
+	b := &catalog.Batch{Ref: MarketRef}
+	r := csv.NewReader(bytes.NewReader(marketCSV))
+	r.Comment = '#'
+	header, err := r.Read()
+	if err != nil {
+		return nil, fmt.Errorf("market snapshot header: %w", err)
+	}
+	idx, err := headerIndex(header, "observed_at", "date_basis", "source", "source_commit", "provider", "sku", "gpu",
+		"gpu_variant", "gpu_memory_gb", "gpu_count", "region", "regions", "pricing_type", "term", "price_per_hour",
+		"currency", "available_count", "caveats")
+	if err != nil {
+		return nil, fmt.Errorf("market snapshot: %w", err)
+	}
+	groups := map[string]*marketGroup{}
+	var order []string
+	for line := 2; ; line++ {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("market snapshot line %d: %w", line, err)
+		}
+		get := func(c string) string { return cell(rec, idx, c) }
+		name, variant := get("gpu"), get("gpu_variant")
+		mem, _ := strconv.ParseFloat(get("gpu_memory_gb"), 64)
+		gpu, ok := marketGPU(m, base, name, variant, mem)
+		if !ok {
+			b.SkipUnknown(catalog.SkipUnknownGPU, strings.TrimSpace(name+" "+variant))
+			continue
+		}
+		price, err := strconv.ParseFloat(get("price_per_hour"), 64)
+		if err != nil || price <= 0 {
+			b.Skip(catalog.SkipNoPrice)
+			continue
+		}
+		count, err := strconv.ParseFloat(get("gpu_count"), 64)
+		if err != nil || count <= 0 {
+			b.Problem("market snapshot line %d: gpu_count %q", line, get("gpu_count"))
+			continue
+		}
+		model := knowledge.PricingModel(get("pricing_type"))
+		platform := platformID(base, get("provider"))
+		term := get("term")
+		key := strings.Join([]string{"market", platform, gpu, trimNum(count) + "x", string(model), term, trimNum(price)}, "/")
+		g, ok := groups[key]
+		if !ok {
+			g = &marketGroup{skus: map[string]bool{}, sources: map[string]int{}, caveats: map[string]bool{}}
+			g.o = knowledge.Offer{
+				Key: key, Platform: platform, GPU: gpu, GPUCount: count, SKU: get("sku"), Region: get("region"),
+				PriceLow: price, PriceHigh: price, Currency: knowledge.USD, Unit: knowledge.PerHour, Basis: knowledge.PerInstance,
+				Model: model, Term: term, Interruptible: model == knowledge.Spot || model == knowledge.Bid,
+				GPUMemoryGiB: mem, SourceKind: "hosted_catalog", CollectorVersion: "catalog-gen/1",
+				ObservedAt: get("observed_at"), DateBasis: "undated",
+			}
+			groups[key] = g
+			order = append(order, key)
+		}
+		g.skus[get("sku")] = true
+		src := get("source") + "@" + short(get("source_commit"))
+		n, _ := strconv.Atoi(get("regions"))
+		g.sources[src] += n
+		for _, c := range strings.Fields(get("caveats")) {
+			g.caveats[c] = true
+		}
+		if get("date_basis") == "observed" {
+			if !g.observed || get("observed_at") > g.o.ObservedAt {
+				g.o.ObservedAt = get("observed_at")
+			}
+			g.observed = true
+			g.o.DateBasis = "observed"
+		}
+		if g.o.Region == "" || (get("region") != "" && get("region") < g.o.Region) {
+			g.o.Region = get("region")
+		}
+		if a := get("available_count"); a != "" {
+			if v, err := strconv.Atoi(a); err == nil {
+				g.o.AvailableCount += v
+				g.o.Availability = "available"
+				if g.o.AvailableCount == 0 {
+					g.o.Availability = "none"
+				}
+			}
+		}
+		if !strings.HasPrefix(get("sku"), "cheapest_") && (strings.HasPrefix(g.o.SKU, "cheapest_") || get("sku") < g.o.SKU) {
+			g.o.SKU = get("sku") // a real instance name names the offer better than an index entry
+		}
+	}
+	b.Grow(len(order))
+	for _, k := range order {
+		b.Add(finishGroup(groups[k]))
+	}
+	return b, nil
+}
+
+// finishGroup writes a collapsed group's source, regions and notes.
+func finishGroup(g *marketGroup) knowledge.Offer {
+	o := g.o
+	srcs := make([]string, 0, len(g.sources))
+	for s, n := range g.sources {
+		srcs = append(srcs, s)
+		// Two sources listing the same regions (SkyPilot v6 and v7 Lambda)
+		// are one set of regions, not two: keep the largest count.
+		o.Regions = max(o.Regions, n)
+	}
+	sort.Strings(srcs)
+	o.Source = "public market snapshot: " + strings.Join(srcs, " + ")
+	o.SourceRef = MarketRef + " (" + strings.Join(srcs, ", ") + ")"
+	var notes []string
+	codes := make([]string, 0, len(g.caveats))
+	for c := range g.caveats {
+		codes = append(codes, c)
+	}
+	sort.Strings(codes)
+	for _, c := range codes {
+		notes = append(notes, caveatText[c])
+	}
+	if o.DateBasis == "undated" {
+		notes = append(notes, "the source carries no date; shown with the snapshot's earliest date")
+	}
+	if len(g.skus) > 1 {
+		notes = append(notes, fmt.Sprintf("%d listings at this price", len(g.skus)))
+		o.Listings = len(g.skus)
+	}
+	o.Note = strings.Join(notes, "; ")
+	return o
+}
+
+// marketGPU resolves a snapshot card name. A stated variant must resolve
+// with it when it changes the card (NVL boards are a different card);
+// SXM and PCIe fall back to the bare name, checked by memory.
+func marketGPU(m *Mapper, base *knowledge.Base, name, variant string, mem float64) (string, bool) {
+	if id, ok := marketNames[name]; ok {
+		return id, true
+	}
+	if mem <= 0 && memoryNeeded[knowledge.NormalizeName(name)] {
+		return "", false
+	}
+	if variant != "" {
+		if id, ok := m.Resolve(mem, name+" "+variant); ok && allowed(name, id) {
+			return id, true
+		}
+		if variant == "NVL" {
+			return "", false
+		}
+	}
+	id, ok := m.Resolve(mem, name)
+	if !ok || !allowed(name, id) {
+		return "", false
+	}
+	return id, true
+}
+
+func allowed(name, id string) bool {
+	return notAliases[knowledge.NormalizeName(name)] != id
+}
+
+func short(commit string) string {
+	if len(commit) > 7 {
+		return commit[:7]
+	}
+	return commit
+}
+
+func trimNum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
