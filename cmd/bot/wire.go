@@ -104,7 +104,11 @@ func wire(cfg Config, kb *knowledge.Base, b *bot.Bot, st *store.Store, users *sl
 			d.file = f
 		}
 	}
-	d.cat = catalog.New(st.Redis, catalog.Options{Sources: srcs, Base: kb, Fallback: kb.Offers})
+	shipped, err := source.ShippedOffers(kb)
+	if err != nil {
+		return nil, fmt.Errorf("shipped catalogue: %w", err)
+	}
+	d.cat = catalog.New(st.Redis, catalog.Options{Sources: srcs, Base: kb, Fallback: shipped})
 	d.prices = livePrices{cat: d.cat, log: log}
 	d.daily = digest.NewDaily(d.cat, st.Redis, digest.Options{Location: loc, KB: kb, FX: cfg.FX}, digest.DailyOptions{Persist: st.Persist})
 	d.ledger = ledger.New(st, ledger.Options{KB: kb, Location: loc, Price: d.prices.price})
