@@ -111,13 +111,15 @@ func MarketBatch(base *knowledge.Base, m *Mapper) (*catalog.Batch, error) {
 		}
 		model := knowledge.PricingModel(get("pricing_type"))
 		platform := platformID(base, get("provider"))
-		term := get("term")
-		key := strings.Join([]string{"market", platform, gpu, trimNum(count) + "x", string(model), term, trimNum(price)}, "/")
+		term, sku := get("term"), get("sku")
+		// One instance type's prices across regions are one offer: a range
+		// with the number of regions (regional list prices, spot by zone).
+		key := strings.Join([]string{platform, gpu, trimNum(count) + "x", string(model), term, sku}, "/")
 		g, ok := groups[key]
 		if !ok {
 			g = &marketGroup{skus: map[string]bool{}, sources: map[string]int{}, caveats: map[string]bool{}}
 			g.o = knowledge.Offer{
-				Key: key, Platform: platform, GPU: gpu, GPUCount: count, SKU: get("sku"), Region: get("region"),
+				Platform: platform, GPU: gpu, GPUCount: count, SKU: sku, Region: get("region"),
 				PriceLow: price, PriceHigh: price, Currency: knowledge.USD, Unit: knowledge.PerHour, Basis: knowledge.PerInstance,
 				Model: model, Term: term, Interruptible: model == knowledge.Spot || model == knowledge.Bid,
 				GPUMemoryGiB: mem, SourceKind: "hosted_catalog", CollectorVersion: "catalog-gen/1",
@@ -126,7 +128,8 @@ func MarketBatch(base *knowledge.Base, m *Mapper) (*catalog.Batch, error) {
 			groups[key] = g
 			order = append(order, key)
 		}
-		g.skus[get("sku")] = true
+		g.o.PriceLow, g.o.PriceHigh = min(g.o.PriceLow, price), max(g.o.PriceHigh, price)
+		g.skus[sku] = true
 		src := get("source") + "@" + short(get("source_commit"))
 		n, _ := strconv.Atoi(get("regions"))
 		g.sources[src] += n
@@ -152,15 +155,60 @@ func MarketBatch(base *knowledge.Base, m *Mapper) (*catalog.Batch, error) {
 				}
 			}
 		}
-		if !strings.HasPrefix(get("sku"), "cheapest_") && (strings.HasPrefix(g.o.SKU, "cheapest_") || get("sku") < g.o.SKU) {
-			g.o.SKU = get("sku") // a real instance name names the offer better than an index entry
-		}
 	}
+	// Then the same listing under several names (an aggregator's index
+	// entry and its detail row, a reseller's copies) is one offer: same
+	// platform, card, count, pricing, term and price range.
+	merged := map[string]*marketGroup{}
+	var keys []string
+	for _, k := range order {
+		g := groups[k]
+		o := g.o
+		key := strings.Join([]string{"market", o.Platform, o.GPU, trimNum(o.GPUCount) + "x", string(o.Model), o.Term,
+			trimNum(o.PriceLow) + "-" + trimNum(o.PriceHigh)}, "/")
+		m, ok := merged[key]
+		if !ok {
+			g.o.Key = key
+			merged[key] = g
+			keys = append(keys, key)
+			continue
+		}
+		m.merge(g)
+	}
+	order, groups = keys, merged
 	b.Grow(len(order))
 	for _, k := range order {
 		b.Add(finishGroup(groups[k]))
 	}
 	return b, nil
+}
+
+// merge folds another instance type's group at the same prices into g.
+func (g *marketGroup) merge(h *marketGroup) {
+	for s := range h.skus {
+		g.skus[s] = true
+	}
+	for s, n := range h.sources {
+		g.sources[s] = max(g.sources[s], n)
+	}
+	for c := range h.caveats {
+		g.caveats[c] = true
+	}
+	if h.observed && (!g.observed || h.o.ObservedAt > g.o.ObservedAt) {
+		g.o.ObservedAt, g.o.DateBasis, g.observed = h.o.ObservedAt, "observed", true
+	}
+	g.o.Regions = max(g.o.Regions, h.o.Regions)
+	if h.o.Availability != "" {
+		g.o.AvailableCount += h.o.AvailableCount
+		g.o.Availability = h.o.Availability
+		if g.o.AvailableCount > 0 {
+			g.o.Availability = "available"
+		}
+	}
+	// A real instance name names the offer better than an index entry.
+	if strings.HasPrefix(g.o.SKU, "cheapest_") && !strings.HasPrefix(h.o.SKU, "cheapest_") {
+		g.o.SKU = h.o.SKU
+	}
 }
 
 // finishGroup writes a collapsed group's source, regions and notes.
@@ -189,8 +237,10 @@ func finishGroup(g *marketGroup) knowledge.Offer {
 		notes = append(notes, "the source carries no date; shown with the snapshot's earliest date")
 	}
 	if len(g.skus) > 1 {
-		notes = append(notes, fmt.Sprintf("%d listings at this price", len(g.skus)))
-		o.Listings = len(g.skus)
+		notes = append(notes, fmt.Sprintf("listed as %d instance types or entries at this price", len(g.skus)))
+	}
+	if o.PriceHigh > o.PriceLow {
+		notes = append(notes, "range across regions")
 	}
 	o.Note = strings.Join(notes, "; ")
 	return o

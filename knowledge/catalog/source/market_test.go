@@ -39,21 +39,22 @@ func TestShippedMarketOffers(t *testing.T) {
 		model         knowledge.PricingModel
 		gpu           string
 		cards         float64
-		price         float64 // per instance-hour, as published
+		price, high   float64 // per instance-hour, as published: lowest and highest region
 		perCard       float64
 		observed      string
 		regions       int
 	}{
 		// Lambda 8x H100 SXM: 23.92/h in 17 regions, in both the SkyPilot v6
 		// capture (2026-03-21) and the undated v7 file: one offer, 17 regions.
-		{"lambda 8x h100", "lambda", "gpu_8x_h100_sxm5", knowledge.OnDemand, "h100-sxm", 8, 23.92, 2.99, "2026-03-21", 17},
-		{"lambda 1x h100 pcie", "lambda", "gpu_1x_h100_pcie", knowledge.OnDemand, "h100-pcie", 1, 2.49, 2.49, "2026-03-21", 17},
+		{"lambda 8x h100", "lambda", "gpu_8x_h100_sxm5", knowledge.OnDemand, "h100-sxm", 8, 23.92, 23.92, 2.99, "2026-03-21", 17},
+		{"lambda 1x h100 pcie", "lambda", "gpu_1x_h100_pcie", knowledge.OnDemand, "h100-pcie", 1, 2.49, 2.49, 2.49, "2026-03-21", 17},
 		// Oracle list prices per GPU-hour, history.csv 2026-03-23.
-		{"oracle h200", "oracle", "B110519 (OCI - Compute - GPU - H200)", knowledge.OnDemand, "h200", 1, 10, 10, "2026-03-23", 0},
-		{"oracle b200", "oracle", "B110978 (OCI - Compute - GPU - B200)", knowledge.OnDemand, "b200", 1, 14, 14, "2026-03-23", 0},
+		{"oracle h200", "oracle", "B110519 (OCI - Compute - GPU - H200)", knowledge.OnDemand, "h200", 1, 10, 10, 10, "2026-03-23", 0},
+		{"oracle b200", "oracle", "B110978 (OCI - Compute - GPU - B200)", knowledge.OnDemand, "b200", 1, 14, 14, 14, "2026-03-23", 0},
 		// Azure ND96isr H100 v5: 98.32/h for 8 cards (the capture's 12 is
-		// corrected) = 12.29 per card; eastus + one more region.
-		{"azure nd96isr", "azure", "Standard_ND96isr_H100_v5", knowledge.OnDemand, "h100-sxm", 8, 98.32, 12.29, "2026-03-21", 2},
+		// corrected) = 12.29 per card in eastus and one more region, 127.816
+		// in westus: one offer, a range over 3 regions.
+		{"azure nd96isr", "azure", "Standard_ND96isr_H100_v5", knowledge.OnDemand, "h100-sxm", 8, 98.32, 127.816, 12.29, "2026-03-21", 3},
 	}
 	for _, tc := range cases {
 		o, ok := find(tc.platform, tc.sku, tc.model)
@@ -62,7 +63,7 @@ func TestShippedMarketOffers(t *testing.T) {
 			continue
 		}
 		lo, _, _ := o.CardHourly()
-		if o.GPU != tc.gpu || o.Cards() != tc.cards || o.PriceLow != tc.price || math.Abs(lo-tc.perCard) > 1e-9 ||
+		if o.GPU != tc.gpu || o.Cards() != tc.cards || o.PriceLow != tc.price || o.PriceHigh != tc.high || math.Abs(lo-tc.perCard) > 1e-9 ||
 			o.ObservedAt != tc.observed || o.Regions != tc.regions {
 			t.Errorf("%s: gpu %s cards %v price %v per card %v observed %s regions %d; want %s %v %v %v %s %d",
 				tc.name, o.GPU, o.Cards(), o.PriceLow, lo, o.ObservedAt, o.Regions, tc.gpu, tc.cards, tc.price, tc.perCard, tc.observed, tc.regions)
@@ -78,7 +79,7 @@ func TestShippedOffersAreDatedSourcedAndCollapsed(t *testing.T) {
 	kb := knowledge.MustShipped()
 	type ident struct {
 		platform, gpu, model, term string
-		cards, price            float64
+		cards, low, high           float64
 	}
 	seen := map[ident]string{}
 	priced := map[string]int{}
@@ -89,7 +90,7 @@ func TestShippedOffersAreDatedSourcedAndCollapsed(t *testing.T) {
 		if o.Source == "" || o.ObservedAt == "" {
 			t.Errorf("%s: source %q observed %q", o.Key, o.Source, o.ObservedAt)
 		}
-		id := ident{o.Platform, o.GPU, string(o.Model), o.Term, o.Cards(), o.PriceLow}
+		id := ident{o.Platform, o.GPU, string(o.Model), o.Term, o.Cards(), o.PriceLow, o.PriceHigh}
 		if k, dup := seen[id]; dup && o.SourceKind != "manual" {
 			t.Errorf("%s and %s are the same listing and should be one offer", k, o.Key)
 		}
