@@ -317,6 +317,10 @@ func age(lang, observed string, now time.Time) string {
 	return tr(lang, fmt.Sprintf("%d days ago", days), fmt.Sprintf("%d 天前", days))
 }
 
+// maxPriceLines caps the offers a price answer lists; the rest are counted
+// (the full list stays in the answer's result).
+const maxPriceLines = 12
+
 func renderPrice(lang string, kb *knowledge.Base, v PriceView, now time.Time) (string, []slack.Block) {
 	names := make([]string, len(v.GPUs))
 	for i, g := range v.GPUs {
@@ -326,7 +330,21 @@ func renderPrice(lang string, kb *knowledge.Base, v PriceView, now time.Time) (s
 	if len(v.Offers) == 0 {
 		c.summary = append(c.summary, tr(lang, "The catalogue has no price for this card yet.", "目录里还没有这张卡的价格。"))
 	}
+	if v.NotListed != "" {
+		p := v.NotListed
+		if pl, ok := kb.Platform(p); ok {
+			p = pl.Name
+		}
+		c.summary = append(c.summary, tr(lang, fmt.Sprintf("%s does not list %s in the catalogue; here is where it is priced:", p, strings.Join(names, ", ")),
+			fmt.Sprintf("目录里 %s 没有 %s 的报价；以下是有报价的平台：", p, strings.Join(names, ", "))))
+	}
+	shown, platforms := 0, map[string]bool{}
 	for _, o := range v.Offers {
+		platforms[o.Platform] = true
+		if shown == maxPriceLines {
+			continue
+		}
+		shown++
 		p := o.Platform
 		if pl, ok := kb.Platform(o.Platform); ok {
 			p = pl.Name
@@ -343,9 +361,31 @@ func renderPrice(lang string, kb *knowledge.Base, v PriceView, now time.Time) (s
 		if a := age(lang, o.ObservedAt, now); a != "" {
 			when += ", " + a
 		}
-		line := fmt.Sprintf("%s %s — %s%s (%s; %s: %s; %s %s)", gpuName(o.GPU), p, price, tr(lang, "/card-hour", "/卡时"),
-			tr(lang, kind[0], kind[1]), tr(lang, "published", "原价"), o.Original, tr(lang, "observed", "采集于"), when)
+		if o.FreshnessLabel != "" {
+			when = o.FreshnessLabel
+			if a := age(lang, o.ObservedAt, now); a != "" {
+				when += ", " + a
+			}
+		}
+		offer := o.Original
+		if o.SKU != "" {
+			offer = o.SKU + ": " + offer
+		}
+		if o.Regions > 1 {
+			offer += tr(lang, fmt.Sprintf(", %d regions", o.Regions), fmt.Sprintf("，%d 个区域", o.Regions))
+		}
+		observed := tr(lang, "observed", "采集于") + " " + when
+		if o.FreshnessLabel != "" {
+			observed = when // the label carries the date: "dated: 2026-03-21, 255 days ago"
+		}
+		line := fmt.Sprintf("%s %s — %s%s (%s; %s: %s; %s)", gpuName(o.GPU), p, price, tr(lang, "/card-hour", "/卡时"),
+			tr(lang, kind[0], kind[1]), tr(lang, "published", "原价"), offer, observed)
 		c.summary = append(c.summary, "• "+line)
+	}
+	if more := len(v.Offers) - shown; more > 0 {
+		c.summary = append(c.summary, tr(lang,
+			fmt.Sprintf("…and %d more offers (%d platforms in all); name a platform (@lambda) to see its offers.", more, len(platforms)),
+			fmt.Sprintf("……另有 %d 条报价（共 %d 个平台）；指定平台（如 @autodl）可只看该平台。", more, len(platforms))))
 	}
 	for _, a := range v.Assumptions {
 		c.notes = appendOnce(c.notes, a)
