@@ -283,3 +283,59 @@ func short(commit string) string {
 }
 
 func trimNum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// MarketProvider is one provider's rows in the embedded market snapshot.
+type MarketProvider struct {
+	Platform string         `json:"platform"`
+	Rows     int            `json:"rows"`    // snapshot rows
+	Unknown  map[string]int `json:"unknown"` // rows for cards the knowledge base does not know, by name
+	Newest   string         `json:"newest"`  // latest observed_at
+}
+
+// MarketProviders lists every provider of the embedded snapshot with its
+// row count, newest date and the cards it lists that the bot cannot
+// price yet, sorted by platform id.
+func MarketProviders(base *knowledge.Base) ([]MarketProvider, error) {
+	m := NewMapper(base, nil)
+	r := csv.NewReader(bytes.NewReader(marketCSV))
+	r.Comment = '#'
+	header, err := r.Read()
+	if err != nil {
+		return nil, fmt.Errorf("market snapshot header: %w", err)
+	}
+	idx, err := headerIndex(header, "observed_at", "provider", "gpu", "gpu_variant", "gpu_memory_gb")
+	if err != nil {
+		return nil, fmt.Errorf("market snapshot: %w", err)
+	}
+	by := map[string]*MarketProvider{}
+	for {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("market snapshot: %w", err)
+		}
+		p := platformID(base, cell(rec, idx, "provider"))
+		mp, ok := by[p]
+		if !ok {
+			mp = &MarketProvider{Platform: p, Unknown: map[string]int{}}
+			by[p] = mp
+		}
+		mp.Rows++
+		if d := cell(rec, idx, "observed_at"); d > mp.Newest {
+			mp.Newest = d
+		}
+		name, variant := cell(rec, idx, "gpu"), cell(rec, idx, "gpu_variant")
+		mem, _ := strconv.ParseFloat(cell(rec, idx, "gpu_memory_gb"), 64)
+		if _, ok := marketGPU(m, base, name, variant, mem); !ok {
+			mp.Unknown[strings.TrimSpace(name+" "+variant)]++
+		}
+	}
+	out := make([]MarketProvider, 0, len(by))
+	for _, mp := range by {
+		out = append(out, *mp)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Platform < out[j].Platform })
+	return out, nil
+}

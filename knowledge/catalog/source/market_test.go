@@ -148,3 +148,25 @@ func TestUndatedRowsAreNeverFresh(t *testing.T) {
 		t.Fatal("no undated (SkyPilot v7) rows")
 	}
 }
+
+// The snapshot has 59 providers (shared/market/summary.md); each is listed,
+// with the rows the bot cannot price yet counted by card.
+func TestMarketProvidersListsEveryProvider(t *testing.T) {
+	ps, err := source.MarketProviders(knowledge.MustShipped())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 59 {
+		t.Errorf("%d providers, want 59", len(ps))
+	}
+	rows := 0
+	for _, p := range ps {
+		rows += p.Rows
+		if p.Newest == "" {
+			t.Errorf("%s has no date", p.Platform)
+		}
+	}
+	if rows != 4413-41-5-16 {
+		t.Errorf("%d rows", rows)
+	}
+}
