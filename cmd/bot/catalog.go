@@ -391,3 +391,20 @@ func unpriced(unknown map[string]int) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// publicCatalogues reads CATALOG_PUBLIC and the mirror URLs: the keyless
+// public catalogues are on unless CATALOG_PUBLIC says off.
+func publicCatalogues(cfg Config) (*source.PublicConfig, error) {
+	switch strings.ToLower(strings.TrimSpace(cfg.CatalogPublic)) {
+	case "", "on", "true", "1", "yes":
+	case "off", "false", "0", "no":
+		return nil, nil
+	default:
+		return nil, fmt.Errorf("config: CATALOG_PUBLIC %q: use on or off (default on)", cfg.CatalogPublic)
+	}
+	clouds := cfg.CatalogSkyPilotClouds
+	if clouds == nil {
+		clouds = []string{} // set but empty: no SkyPilot clouds, gpuhunt only
+	}
+	return &source.PublicConfig{SkyPilotBase: cfg.CatalogSkyPilotURL, SkyPilotClouds: clouds, GPUHuntBase: cfg.CatalogGPUHuntURL}, nil
+}
