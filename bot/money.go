@@ -320,6 +320,7 @@ type PriceView struct {
 	// NotListed names the asked platform when it lists none of the asked
 	// cards; Offers then shows where they are priced instead.
 	NotListed string `json:"not_listed,omitempty"`
+	Platform  string `json:"platform,omitempty"` // the platform asked about, if any
 }
 
 func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
@@ -329,7 +330,7 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 	}
 	cur, fx := b.currency(req), b.fx(s)
 	m := b.market(ctx)
-	view := PriceView{GPUs: s.GPUs, Currency: string(cur), FX: fx}
+	view := PriceView{GPUs: s.GPUs, Currency: string(cur), FX: fx, Platform: s.Platform}
 	now := b.now()
 	var all []PriceOffer
 	for _, g := range s.GPUs {

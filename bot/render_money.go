@@ -338,13 +338,34 @@ func renderPrice(lang string, kb *knowledge.Base, v PriceView, now time.Time) (s
 		c.summary = append(c.summary, tr(lang, fmt.Sprintf("%s does not list %s in the catalogue; here is where it is priced:", p, strings.Join(names, ", ")),
 			fmt.Sprintf("目录里 %s 没有 %s 的报价；以下是有报价的平台：", p, strings.Join(names, ", "))))
 	}
-	shown, platforms := 0, map[string]bool{}
+	// Without a platform, one line per card and platform (its cheapest
+	// offer, and how many more it has); with one, that platform's offers.
+	type group struct {
+		first PriceOffer
+		more  int
+	}
+	var groups []*group
+	byPlatform := map[string]*group{}
 	for _, o := range v.Offers {
-		platforms[o.Platform] = true
-		if shown == maxPriceLines {
+		k := o.GPU + "\x00" + o.Platform
+		if v.Platform != "" && v.NotListed == "" {
+			k += "\x00" + fmt.Sprint(len(groups)) // every offer its own line
+		}
+		if g, ok := byPlatform[k]; ok {
+			g.more++
 			continue
 		}
+		g := &group{first: o}
+		byPlatform[k] = g
+		groups = append(groups, g)
+	}
+	shown := 0
+	for _, g := range groups {
+		if shown == maxPriceLines {
+			break
+		}
 		shown++
+		o := g.first
 		p := o.Platform
 		if pl, ok := kb.Platform(o.Platform); ok {
 			p = pl.Name
@@ -357,15 +378,12 @@ func renderPrice(lang string, kb *knowledge.Base, v PriceView, now time.Time) (s
 			price += "–" + fmtNum(o.PriceHigh)
 		}
 		kind := map[string][2]string{"monthly": {"monthly plan", "包月"}, "spot": {"spot, interruptible", "竞价，可中断"}, "package": {"prepaid", "预付"}, "on_demand": {"on demand", "按需"}}[o.Billing]
-		when := o.ObservedAt
+		when := tr(lang, "observed", "采集于") + " " + o.ObservedAt
+		if o.FreshnessLabel != "" {
+			when = o.FreshnessLabel // carries the date: "dated: 2026-03-21"
+		}
 		if a := age(lang, o.ObservedAt, now); a != "" {
 			when += ", " + a
-		}
-		if o.FreshnessLabel != "" {
-			when = o.FreshnessLabel
-			if a := age(lang, o.ObservedAt, now); a != "" {
-				when += ", " + a
-			}
 		}
 		offer := o.Original
 		if o.SKU != "" {
@@ -374,18 +392,17 @@ func renderPrice(lang string, kb *knowledge.Base, v PriceView, now time.Time) (s
 		if o.Regions > 1 {
 			offer += tr(lang, fmt.Sprintf(", %d regions", o.Regions), fmt.Sprintf("，%d 个区域", o.Regions))
 		}
-		observed := tr(lang, "observed", "采集于") + " " + when
-		if o.FreshnessLabel != "" {
-			observed = when // the label carries the date: "dated: 2026-03-21, 255 days ago"
-		}
 		line := fmt.Sprintf("%s %s — %s%s (%s; %s: %s; %s)", gpuName(o.GPU), p, price, tr(lang, "/card-hour", "/卡时"),
-			tr(lang, kind[0], kind[1]), tr(lang, "published", "原价"), offer, observed)
+			tr(lang, kind[0], kind[1]), tr(lang, "published", "原价"), offer, when)
+		if g.more > 0 {
+			line += tr(lang, fmt.Sprintf(" · %d more offers here", g.more), fmt.Sprintf(" · 该平台另有 %d 条报价", g.more))
+		}
 		c.summary = append(c.summary, "• "+line)
 	}
-	if more := len(v.Offers) - shown; more > 0 {
+	if more := len(groups) - shown; more > 0 {
 		c.summary = append(c.summary, tr(lang,
-			fmt.Sprintf("…and %d more offers (%d platforms in all); name a platform (@lambda) to see its offers.", more, len(platforms)),
-			fmt.Sprintf("……另有 %d 条报价（共 %d 个平台）；指定平台（如 @autodl）可只看该平台。", more, len(platforms))))
+			fmt.Sprintf("…and %d more lines (%d offers in all); name a platform (@lambda) to see all of its offers.", more, len(v.Offers)),
+			fmt.Sprintf("……另有 %d 行（共 %d 条报价）；指定平台（如 @autodl）可查看该平台全部报价。", more, len(v.Offers))))
 	}
 	for _, a := range v.Assumptions {
 		c.notes = appendOnce(c.notes, a)

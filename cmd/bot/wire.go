@@ -91,8 +91,12 @@ func wire(cfg Config, kb *knowledge.Base, b *bot.Bot, st *store.Store, users *sl
 	if err != nil {
 		return nil, err
 	}
+	public, err := publicCatalogues(cfg)
+	if err != nil {
+		return nil, err
+	}
 	srcs, err := source.FromConfig(source.Config{
-		File: cfg.CatalogFile, SkyPilot: cfg.CatalogSkyPilot, GPUHunt: cfg.CatalogGPUHunt,
+		File: cfg.CatalogFile, SkyPilot: cfg.CatalogSkyPilot, GPUHunt: cfg.CatalogGPUHunt, Public: public,
 		VastAPIKey: cfg.VastAPIKey, RunPodAPIKey: cfg.RunPodAPIKey, LambdaAPIKey: cfg.LambdaAPIKey, AzureURL: cfg.CatalogAzureURL,
 	}, kb)
 	if err != nil {
