@@ -20,6 +20,10 @@ const (
 	TeamFileSource = "team-file"
 )
 
+// MarketCollector marks the shipped public market snapshot's offers
+// (Offer.CollectorVersion), written by cmd/catalog-gen.
+const MarketCollector = "catalog-gen/1"
+
 // Options configure a Catalog. Zero values take the defaults noted.
 type Options struct {
 	Prefix        string        // Redis key prefix; "gpubot:"
@@ -307,7 +311,7 @@ func mergeOffers(bySource map[string][]knowledge.Offer) []knowledge.Offer {
 			if o.Status == "disappeared" {
 				continue
 			}
-			if name == ShippedSource && len(covered) > 0 && covered[pair{o.Platform, o.GPU}] {
+			if name == ShippedSource && o.CollectorVersion == MarketCollector && covered[pair{o.Platform, o.GPU}] {
 				continue
 			}
 			if i, ok := idx[o.Key]; ok {

@@ -40,7 +40,9 @@ func publicMirror(t *testing.T, down *atomic.Bool) *httptest.Server {
 		t.Fatal(err)
 	}
 	mux := http.NewServeMux()
-	mux.HandleFunc("/v7/vast/vms.csv", func(w http.ResponseWriter, _ *http.Request) { w.Write(read("skypilot_catalog_v7_vast_vms_excerpt.csv")) })
+	mux.HandleFunc("/v7/vast/vms.csv", func(w http.ResponseWriter, _ *http.Request) {
+		w.Write(read("skypilot_catalog_v7_vast_vms_excerpt.csv"))
+	})
 	mux.HandleFunc("/v2/version", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("20261130-9001\n")) })
 	mux.HandleFunc("/v2/20261130-9001/catalog.zip", func(w http.ResponseWriter, _ *http.Request) { w.Write(zb.Bytes()) })
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -90,9 +92,9 @@ func TestPublicCataloguesRefreshAndKeepLastGood(t *testing.T) {
 		// SkyPilot Vast fixture row: 1x H200 at 2.47/h in Hungary.
 		case o.Platform == "vastai" && o.GPU == "h200" && o.PriceLow == 2.47:
 			vast = &v.Offers[i]
-		case o.Platform == "aws" && o.GPU == "h100-sxm" && o.SourceRef != "" && o.CollectorVersion == "catalog-gen/1":
+		case o.Platform == "aws" && o.GPU == "h100-sxm" && o.SourceRef != "" && o.CollectorVersion == catalog.MarketCollector:
 			shippedAWSH100++
-		case o.Platform == "aws" && o.GPU == "h200" && o.CollectorVersion == "catalog-gen/1":
+		case o.Platform == "aws" && o.GPU == "h200" && o.CollectorVersion == catalog.MarketCollector:
 			shippedAWSH200++
 		}
 	}

@@ -58,8 +58,26 @@ func TestRefreshTeamFileAndSkyPilot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(v.Offers); n != len(shipped)+4+1 {
-		t.Errorf("offers = %d, want %d shipped + 4 team + 1 SkyPilot", n, len(shipped))
+	// The market snapshot's rows for a card on a platform that the team
+	// file or SkyPilot now prices give way to those readings.
+	type pair struct{ platform, gpu string }
+	covered := map[pair]bool{{"lambda", "a100-40g"}: true}
+	for _, o := range v.Offers {
+		if o.Source == "team price sheet" {
+			covered[pair{o.Platform, o.GPU}] = true
+		}
+	}
+	kept := 0
+	for _, o := range shipped {
+		if o.CollectorVersion != catalog.MarketCollector || !covered[pair{o.Platform, o.GPU}] {
+			kept++
+		}
+	}
+	if kept == len(shipped) {
+		t.Error("no shipped market row was replaced by a newer reading")
+	}
+	if n := len(v.Offers); n != kept+4+1 {
+		t.Errorf("offers = %d, want %d shipped + 4 team + 1 SkyPilot", n, kept)
 	}
 	if len(rep.Diff.Of(catalog.KindNew)) != len(v.Offers) {
 		t.Errorf("first refresh: %d new, want all %d", len(rep.Diff.Of(catalog.KindNew)), len(v.Offers))

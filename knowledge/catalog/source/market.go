@@ -122,7 +122,7 @@ func MarketBatch(base *knowledge.Base, m *Mapper) (*catalog.Batch, error) {
 				Platform: platform, GPU: gpu, GPUCount: count, SKU: sku, Region: get("region"),
 				PriceLow: price, PriceHigh: price, Currency: knowledge.USD, Unit: knowledge.PerHour, Basis: knowledge.PerInstance,
 				Model: model, Term: term, Interruptible: model == knowledge.Spot || model == knowledge.Bid,
-				GPUMemoryGiB: mem, SourceKind: "hosted_catalog", CollectorVersion: "catalog-gen/1",
+				GPUMemoryGiB: mem, SourceKind: "hosted_catalog", CollectorVersion: catalog.MarketCollector,
 				ObservedAt: get("observed_at"), DateBasis: "undated",
 			}
 			groups[key] = g
