@@ -286,6 +286,14 @@ func (d *Daily) build(ctx context.Context, prevName string, hasPrev bool, cur []
 		return nil, err
 	}
 	in.Sources = live.Sources
+	in.SourceData = live.NewestObserved()
+	if in.HasPrev {
+		removed, err := d.cat.Removed(ctx, in.PrevAt)
+		if err != nil {
+			return nil, err
+		}
+		in.Removed = removed
+	}
 	window := time.Duration(d.opt.TrendDays) * 24 * time.Hour
 	if in.HasPrev {
 		// Lower than anything recorded in the window before the last post.
@@ -295,28 +303,21 @@ func (d *Daily) build(ctx context.Context, prevName string, hasPrev bool, cur []
 		}
 		in.Lows = lows
 	}
-	for _, c := range []knowledge.Currency{knowledge.CNY, knowledge.USD} {
-		ss, err := d.cat.CheapestSeries(ctx, cards(f, d.opt), c, catalog.ClassOnDemand, now.Add(-window), now)
-		if err != nil {
-			return nil, err
-		}
-		in.Series = append(in.Series, ss...)
+	// The chart is drawn from the day baselines and the catalogue posted
+	// now, each by the "Cheapest now" rule, so it plots exactly the figures
+	// the text gives (the refresh's own cheapest series counts spot and
+	// market ranges differently).
+	ss, err := d.baselineSeries(ctx, now.Add(-window), cards(f, d.opt))
+	if err != nil {
+		return nil, err
 	}
-	if len(in.Series) == 0 {
-		// No recorded history (the embedded mode keeps none across a
-		// restart): the day baselines are a coarser one.
-		ss, err := d.baselineSeries(ctx, now.Add(-window))
-		if err != nil {
-			return nil, err
-		}
-		in.Series = mergeSeries(ss, seriesOf(cur, curAt))
-	}
+	in.Series = mergeSeries(ss, seriesOf(cur, curAt, cards(f, d.opt), d.opt.FX))
 	return Compose(in, d.opt), nil
 }
 
 // baselineSeries is the cheapest offer per card on each day with a day
 // baseline since from, and in the start baseline.
-func (d *Daily) baselineSeries(ctx context.Context, from time.Time) ([]catalog.Series, error) {
+func (d *Daily) baselineSeries(ctx context.Context, from time.Time, gpus []string) ([]catalog.Series, error) {
 	days, err := d.rdb.ZRangeByScore(ctx, d.days, &redis.ZRangeBy{Min: strconv.FormatInt(from.UnixMilli(), 10), Max: "+inf"}).Result()
 	if err != nil {
 		return nil, fmt.Errorf("read day baselines: %w", err)
@@ -332,7 +333,7 @@ func (d *Daily) baselineSeries(ctx context.Context, from time.Time) ([]catalog.S
 			return nil, err
 		}
 		if ok && !at.Before(from) {
-			out = mergeSeries(out, seriesOf(offers, at))
+			out = mergeSeries(out, seriesOf(offers, at, gpus, d.opt.FX))
 		}
 	}
 	return out, nil

@@ -222,7 +222,11 @@ func (c *Catalog) load(ctx context.Context, ver int64, old *View) (*View, error)
 	}
 	v := &View{Version: ver, bySource: map[string][]knowledge.Offer{}}
 	var need []string
+	cfg := c.configured()
 	for i, n := range names {
+		if cfg != nil && !cfg[n] {
+			continue // removed from the configuration: it no longer serves (Removed)
+		}
 		st := parseStatus(n, stCmds[i].Val())
 		v.Sources = append(v.Sources, st)
 		if st.SnapHash == "" {

@@ -88,3 +88,22 @@ func (v *View) SourceOf() func(key string) string {
 	}
 	return func(key string) string { return winner[key] }
 }
+
+// NewestObserved is each source's newest observed_at (as written), so a
+// status line can date the data a source serves, not only its last read.
+func (v *View) NewestObserved() map[string]string {
+	out := map[string]string{}
+	offers := v.bySource
+	if offers == nil {
+		offers = map[string][]knowledge.Offer{ShippedSource: v.Offers}
+	}
+	for name, os := range offers {
+		var best time.Time
+		for _, o := range os {
+			if t, err := o.Observed(); err == nil && t.After(best) {
+				best, out[name] = t, o.ObservedAt
+			}
+		}
+	}
+	return out
+}
