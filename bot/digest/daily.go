@@ -293,6 +293,9 @@ func (d *Daily) build(ctx context.Context, prevName string, hasPrev bool, cur []
 			return nil, err
 		}
 		in.Removed = removed
+		if in.LastSeen, err = d.lastSeen(ctx, in.Prev, cur, in.PrevAt, f); err != nil {
+			return nil, err
+		}
 	}
 	window := time.Duration(d.opt.TrendDays) * 24 * time.Hour
 	if in.HasPrev {
@@ -334,6 +337,24 @@ func (d *Daily) baselineSeries(ctx context.Context, from time.Time, gpus []strin
 		}
 		if ok && !at.Before(from) {
 			out = mergeSeries(out, seriesOf(offers, at, gpus, d.opt.FX))
+		}
+	}
+	return out, nil
+}
+
+// lastSeen finds, for each offer in cur but not prev, its last history
+// point in the trend window before prevAt: the price it had before it went
+// missing.
+func (d *Daily) lastSeen(ctx context.Context, prev, cur []knowledge.Offer, prevAt time.Time, f Filter) (map[string]catalog.Point, error) {
+	window := time.Duration(d.opt.TrendDays) * 24 * time.Hour
+	out := map[string]catalog.Point{}
+	for _, c := range catalog.Diff(prev, cur, f.Thresholds()).Of(catalog.KindNew) {
+		pts, err := d.cat.History(ctx, c.Key, prevAt.Add(-window), prevAt)
+		if err != nil {
+			return nil, err
+		}
+		if len(pts) > 0 {
+			out[c.Key] = pts[len(pts)-1]
 		}
 	}
 	return out, nil

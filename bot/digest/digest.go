@@ -70,10 +70,16 @@ type Filter struct {
 	GPUs      []string // card ids; each covers its family (h100-sxm covers h100-pcie); empty: all
 	Threshold float64  // smallest move reported, a share (0.05); 0: the catalogue default
 	Lang      string   // zh or en
+	// Exact, when set, replaces the thresholds (Threshold is then unused):
+	// tests and previews that want every move.
+	Exact *catalog.Thresholds
 }
 
 // Thresholds turns the filter's threshold into the catalogue's.
 func (f Filter) Thresholds() catalog.Thresholds {
+	if f.Exact != nil {
+		return *f.Exact
+	}
 	th := catalog.DefaultThresholds()
 	if f.Threshold > 0 {
 		th.Pct = f.Threshold * 100
@@ -121,6 +127,10 @@ type Input struct {
 	// SourceData is each source's newest observed_at, so the freshness line
 	// dates the data, not only the read ("shipped 1 h ago" of March prices).
 	SourceData map[string]string
+	// LastSeen is, for offers new since Prev, their last history point
+	// before PrevAt: an offer that comes back after a gap is a move from
+	// the price it was last seen at, not a new listing.
+	LastSeen map[string]catalog.Point
 }
 
 // Move is one price change.
@@ -137,6 +147,9 @@ type Move struct {
 	Currency knowledge.Currency `json:"currency"`
 	Hourly   bool               `json:"per_card_hour"` // false: the raw unit (per million tokens)
 	Unit     string             `json:"unit"`
+	// OldAt is set when Old was last seen before the previous post (the
+	// offer was missing in between).
+	OldAt time.Time `json:"old_at,omitzero"`
 }
 
 // Listing is an offer that appeared or went.
@@ -303,6 +316,19 @@ func Compose(in Input, opt Options) *Digest {
 			case catalog.KindPriceUp:
 				d.Rises = append(d.Rises, move(c))
 			case catalog.KindNew:
+				if p, ok := in.LastSeen[c.Key]; ok && p.Currency == c.Currency && p.CardHourly > 0 && hourly(c.Offer) {
+					if th.Counts(p.CardHourly, c.New, c.Currency) {
+						m := move(c)
+						m.Measure, m.Old, m.OldAt = catalog.MeasurePrice, p.CardHourly, p.At
+						m.Pct = math.Round((c.New-p.CardHourly)/p.CardHourly*1000) / 10
+						if c.New < p.CardHourly {
+							d.Drops = append(d.Drops, m)
+						} else {
+							d.Rises = append(d.Rises, m)
+						}
+					}
+					continue // back at the price it was last seen at: not news
+				}
 				d.New = append(d.New, listing(c, c.New))
 			case catalog.KindDisappeared:
 				d.Gone = append(d.Gone, listing(c, c.Old))
