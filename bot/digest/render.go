@@ -98,6 +98,9 @@ func (d *Digest) quietLine() string {
 		if n := d.stale(); n > 0 {
 			line += fmt.Sprintf("；%d 个数据源未按时更新", n)
 		}
+		if n := d.rowProblems(); n > 0 {
+			line += fmt.Sprintf("；%d 行数据未通过校验，已沿用上次的报价", n)
+		}
 		return line + "。"
 	}
 	line = fmt.Sprintf("GPU prices: no changes of %s%% or more since %s", num(d.ThresholdPct), d.when(d.Since))
@@ -109,6 +112,9 @@ func (d *Digest) quietLine() string {
 		line += "; 1 source is stale"
 	case n > 1:
 		line += fmt.Sprintf("; %d sources are stale", n)
+	}
+	if n := d.rowProblems(); n > 0 {
+		line += fmt.Sprintf("; %d rows failed checks, last good prices kept", n)
 	}
 	return line + "."
 }
@@ -133,6 +139,9 @@ func (d *Digest) moves(ms []Move, more int) []string {
 		what := d.offer(m.GPU, m.Platform, m.Model, m.Region)
 		unit := d.unit(m.Hourly, m.Unit)
 		measure := d.measure(m.Measure)
+		if !m.OldAt.IsZero() {
+			measure += d.tr(", last seen "+d.date(m.OldAt), "，上次见于 "+d.date(m.OldAt))
+		}
 		out = append(out, fmt.Sprintf("• %s%s%s → %s%s%s (%s)", what, d.tr(": ", "："), money(m.Old, m.Currency), money(m.New, m.Currency), unit, measure, pct(m.Pct)))
 	}
 	return d.more(out, more)
@@ -189,6 +198,16 @@ func (d *Digest) cheapest() []string {
 		out = append(out, fmt.Sprintf("• %s%s%s", d.name(c.GPU), d.tr(": ", "："), strings.Join(ps, " · ")))
 	}
 	return out
+}
+
+// rowProblems counts rows that failed checks across sources: a source
+// problem the post reports, never a removal.
+func (d *Digest) rowProblems() int {
+	n := 0
+	for _, s := range d.Sources {
+		n += s.RowProblems
+	}
+	return n
 }
 
 func (d *Digest) stale() int {
