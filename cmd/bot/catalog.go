@@ -13,7 +13,12 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/robfig/cron/v3"
+
 	"github.com/gpubot/gpubot/bot/ledger"
+	"github.com/gpubot/gpubot/bot/schedule"
+	"github.com/gpubot/gpubot/bot/slackpost"
+	"github.com/gpubot/gpubot/bot/watch"
 	"github.com/gpubot/gpubot/knowledge"
 	"github.com/gpubot/gpubot/knowledge/catalog"
 	"github.com/gpubot/gpubot/knowledge/catalog/source"
@@ -407,4 +412,16 @@ func publicCatalogues(cfg Config) (*source.PublicConfig, error) {
 		clouds = []string{} // set but empty: no SkyPilot clouds, gpuhunt only
 	}
 	return &source.PublicConfig{SkyPilotBase: cfg.CatalogSkyPilotURL, SkyPilotClouds: clouds, GPUHuntBase: cfg.CatalogGPUHuntURL}, nil
+}
+
+// watchHandler answers /gpu watch from the live catalogue.
+func (d *deps) watchHandler() *watch.Handler {
+	return &watch.Handler{Store: watch.NewStore(d.st.Redis, ""), Prices: d.prices.Offers, KB: d.kb, FX: d.fx, Persist: d.st.Persist}
+}
+
+// watchTask evaluates the price watches every minute on the scheduler's
+// leader; each crossing is posted once (bot/watch).
+func (d *deps) watchTask(poster *slackpost.Poster) schedule.Task {
+	ev := &watch.Evaluator{Store: watch.NewStore(d.st.Redis, ""), Prices: d.prices.Offers, Post: poster, KB: d.kb, FX: d.fx, Log: d.log}
+	return schedule.Task{Name: "price-watch", Schedule: cron.Every(time.Minute), Run: ev.Run}
 }
