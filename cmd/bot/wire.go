@@ -45,6 +45,7 @@ type deps struct {
 	auth   *ledger.Authorizer
 	spend  *bot.Spend
 	log    *slog.Logger
+	fx     float64 // BOT_FX_CNY_PER_USD
 }
 
 // openCLI opens the store and wires the catalogue, ledger and posts for a
@@ -102,7 +103,7 @@ func wire(cfg Config, kb *knowledge.Base, b *bot.Bot, st *store.Store, users *sl
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
-	d := &deps{st: st, kb: kb, loc: loc, log: log}
+	d := &deps{st: st, kb: kb, loc: loc, log: log, fx: cfg.FX}
 	for _, s := range srcs {
 		if f, ok := s.(*source.File); ok {
 			d.file = f
@@ -129,6 +130,7 @@ func wire(cfg Config, kb *knowledge.Base, b *bot.Bot, st *store.Store, users *sl
 		b.UseUsage(d.ledger)
 		b.Route(parse.Spend, d.spend)
 		b.Route(parse.Subscribe, subscribe.NewHandler(d.subs, d.auth, nil, log))
+		b.Route(parse.Watch, d.watchHandler())
 	}
 	return d, nil
 }
@@ -167,6 +169,9 @@ func (d *deps) scheduler(cfg Config, poster *slackpost.Poster, observe func(kind
 	tasks := []schedule.Task{{Name: "catalog-refresh", Schedule: refresh, Run: d.refreshTask}}
 	if d.file != nil {
 		tasks = append(tasks, schedule.Task{Name: "team-file", Schedule: cron.Every(time.Minute), Run: d.pollTeamFile})
+	}
+	if poster != nil {
+		tasks = append(tasks, d.watchTask(poster))
 	}
 	return schedule.New(d.st.Redis, time.Now, schedule.Options{
 		Location: d.loc, Persist: d.st.Persist, Poster: poster, Subs: d.subs, Log: d.log, Tasks: tasks,
