@@ -68,8 +68,8 @@ func NewStore(rdb redis.UniversalClient, prefix string) *Store {
 	return &Store{rdb: rdb, prefix: prefix + "watch:{w}:"}
 }
 
-func (s *Store) all() string           { return s.prefix + "all" }
-func (s *Store) seq() string           { return s.prefix + "seq" }
+func (s *Store) all() string            { return s.prefix + "all" }
+func (s *Store) seq() string            { return s.prefix + "seq" }
 func (s *Store) state(id string) string { return s.prefix + "state:" + id }
 
 // Add stores a new watch, giving it an id, and seeds its state: for a Low

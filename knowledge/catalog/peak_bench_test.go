@@ -15,7 +15,9 @@ import (
 // an operator would see it. make bench runs it with -benchtime 1x, one
 // refresh as the bot does it, and checks it against the 200 MB target;
 // back-to-back runs peak higher, on the garbage of the run before.
-func BenchmarkIngestNormaliseDiff100kPeakRSS(b *testing.B) { peakRSS(b, BenchmarkIngestNormaliseDiff100k) }
+func BenchmarkIngestNormaliseDiff100kPeakRSS(b *testing.B) {
+	peakRSS(b, BenchmarkIngestNormaliseDiff100k)
+}
 
 // BenchmarkIngestNormaliseDiff1MPeakRSS is the 1,000,000-offer run's peak
 // resident memory; target 400 MB.
