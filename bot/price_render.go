@@ -57,21 +57,69 @@ func renderPrice(lang string, v PriceView, now time.Time) present.Doc {
 			fmt.Sprintf("%s 最低 %s/卡时（%s，%s，%s）——共 %d 个报价", gpuName(g), moneyStr(o.Price, o.Currency), platformName(lang, o.Platform), kind[1], when, n)))
 	}
 	d.Headline = strings.Join(heads, tr(lang, "; ", "；"))
+	if v.NotListed != "" {
+		// The platform asked about does not list the card: say so first,
+		// then where it is priced (never "no price" when others have one).
+		names := make([]string, len(v.GPUs))
+		for i, g := range v.GPUs {
+			names[i] = gpuName(g)
+		}
+		d.Headline = tr(lang,
+			fmt.Sprintf("%s does not list %s; elsewhere: %s", platformName(lang, v.NotListed), strings.Join(names, ", "), d.Headline),
+			fmt.Sprintf("%s 没有 %s 的报价；其他平台：%s", platformName(lang, v.NotListed), strings.Join(names, "、"), d.Headline))
+	}
 	d.ListTitle = tr(lang, "Offers per card-hour, cheapest first:", "每卡每小时报价（从低到高）：")
 	var wk working
+	// Without a platform, one line per card and platform (its cheapest
+	// offer, and how many more it has); with one, each of its offers.
+	type group struct {
+		first PriceOffer
+		more  int
+	}
+	var groups []*group
+	byPlatform := map[string]*group{}
 	for _, o := range v.Offers {
+		k := o.GPU + "\x00" + o.Platform
+		if v.Platform != "" && v.NotListed == "" {
+			k += "\x00" + fmt.Sprint(len(groups)) // every offer its own line
+		}
+		if g, ok := byPlatform[k]; ok {
+			g.more++
+			continue
+		}
+		g := &group{first: o}
+		byPlatform[k] = g
+		groups = append(groups, g)
+	}
+	for _, g := range groups {
+		o := g.first
 		kind := billingNames[o.Billing]
 		when := o.ObservedAt
+		if o.FreshnessLabel != "" {
+			when = o.FreshnessLabel // "live", "recent", "dated: 2026-03-21"
+		}
 		if a := present.Age(present.LangOf(lang), o.ObservedAt, now); a != "" {
-			when = a
+			when += tr(lang, ", ", "，") + a
 		}
 		item := fmt.Sprintf(tr(lang, "%s — %s (%s, %s)", "%s — %s（%s，%s）"), platformName(lang, o.Platform), priceText(o), tr(lang, kind[0], kind[1]), when)
 		if len(v.GPUs) > 1 {
 			item = gpuName(o.GPU) + " " + item
 		}
+		if o.Regions > 1 {
+			item += tr(lang, fmt.Sprintf(" · %d regions", o.Regions), fmt.Sprintf(" · %d 个区域", o.Regions))
+		}
+		if g.more > 0 {
+			item += tr(lang, fmt.Sprintf(" · %d more offers here", g.more), fmt.Sprintf(" · 该平台另有 %d 条报价", g.more))
+		}
 		d.List = append(d.List, item)
 		wk.strings(present.StepItem, item)
-		wk.strings(present.StepSource, fmt.Sprintf("%s %s: %s — %s %s (%s)", gpuName(o.GPU), platformName(lang, o.Platform), o.Original, tr(lang, "observed", "采集于"), o.ObservedAt, o.Source))
+	}
+	for _, o := range v.Offers {
+		offer := o.Original
+		if o.SKU != "" {
+			offer = o.SKU + ": " + offer
+		}
+		wk.strings(present.StepSource, fmt.Sprintf("%s %s: %s — %s %s (%s)", gpuName(o.GPU), platformName(lang, o.Platform), offer, tr(lang, "observed", "采集于"), o.ObservedAt, o.Source))
 	}
 	if len(v.Offers) == 0 {
 		d.List = nil

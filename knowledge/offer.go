@@ -99,6 +99,17 @@ type Offer struct {
 	CollectorVersion   string            `yaml:"collector_version,omitempty" json:"collector_version,omitempty"` // parser version; a change here is not a price change
 	RawHash            string            `yaml:"raw_hash,omitempty" json:"raw_hash,omitempty"`                   // hash of the raw record
 	ProviderData       map[string]string `yaml:"provider_data,omitempty" json:"provider_data,omitempty"`         // raw extras (listing ids, min_bid, flags)
+
+	// Regions is how many regions (or zones) list this exact price: identical
+	// listings collapse into one offer and keep the count. 0 = not stated.
+	Regions int `yaml:"regions,omitempty" json:"regions,omitempty"`
+	// AvailableCount is how many cards the source saw free, when it says
+	// (Availability is then set too); 0 with no Availability means unknown.
+	AvailableCount int `yaml:"available_count,omitempty" json:"available_count,omitempty"`
+	// DateBasis says how ObservedAt was found: "" or "observed" (when the
+	// source read it), "undated" (the source carries no date; ObservedAt is
+	// the earliest date of the data it came with, so it never looks newer).
+	DateBasis string `yaml:"date_basis,omitempty" json:"date_basis,omitempty"`
 }
 
 // HoursPerMonth converts monthly prices to hourly equivalents: 730 h is the
@@ -221,4 +232,78 @@ type Snapshot struct {
 	Version string    `json:"version"`
 	TakenAt time.Time `json:"taken_at"`
 	Offers  []Offer   `json:"offers"`
+}
+
+// Freshness is how old a price is, as users are told.
+type Freshness string
+
+// Freshness classes: live ≤ 6 h, recent ≤ 3 days, dated beyond (or when
+// the date is unknown or in the future by more than a clock skew).
+const (
+	Live   Freshness = "live"
+	Recent Freshness = "recent"
+	Dated  Freshness = "dated"
+)
+
+// Freshness bounds.
+const (
+	LiveFor   = 6 * time.Hour
+	RecentFor = 72 * time.Hour
+)
+
+// FreshnessAt classifies an observation time against now. A bare date
+// (YYYY-MM-DD) counts from the start of that day, so a date-only price is
+// never called live after its day's first six hours.
+func FreshnessAt(observed, now time.Time) Freshness {
+	d := now.Sub(observed)
+	switch {
+	case observed.IsZero() || d < -time.Hour:
+		return Dated
+	case d <= LiveFor:
+		return Live
+	case d <= RecentFor:
+		return Recent
+	}
+	return Dated
+}
+
+// Freshness classifies the offer's ObservedAt against now; an undated
+// offer (DateBasis "undated") is always dated.
+func (o Offer) Freshness(now time.Time) Freshness {
+	t, err := o.Observed()
+	if err != nil || o.DateBasis == "undated" {
+		return Dated
+	}
+	return FreshnessAt(t, now)
+}
+
+// FreshnessLabel is the label shown next to a price: "live", "recent" or
+// "dated: 2026-03-21" (Chinese: 实时 / 近期 / 旧数据：2026-03-21).
+func (o Offer) FreshnessLabel(lang string, now time.Time) string {
+	return FreshnessText(o.Freshness(now), o.ObservedAt, lang)
+}
+
+// FreshnessText writes a freshness class for a reader; observed is the
+// observation date or time, of which only the date is shown.
+func FreshnessText(f Freshness, observed, lang string) string {
+	day := observed
+	if len(day) > 10 {
+		day = day[:10]
+	}
+	switch f {
+	case Live:
+		if lang == "zh" {
+			return "实时"
+		}
+		return "live"
+	case Recent:
+		if lang == "zh" {
+			return "近期"
+		}
+		return "recent"
+	}
+	if lang == "zh" {
+		return "旧数据：" + day
+	}
+	return "dated: " + day
 }

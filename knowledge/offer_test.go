@@ -1,6 +1,9 @@
 package knowledge
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestTermHours(t *testing.T) {
 	tests := []struct {
@@ -33,5 +36,32 @@ func TestTermTotalIsNeverHourly(t *testing.T) {
 	o.Term = ""
 	if err := o.Validate(); err == nil {
 		t.Error("term_total without a term validated")
+	}
+}
+
+func TestFreshness(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	cases := []struct {
+		observed string
+		want     string
+	}{
+		{"2026-12-01T06:00:00Z", "live"},              // exactly 6 h
+		{"2026-12-01T05:59:00Z", "recent"},            // just over 6 h
+		{"2026-12-01", "recent"},                      // a bare date counts from midnight: 12 h
+		{"2026-11-28T12:00:00Z", "recent"},            // exactly 3 days
+		{"2026-11-28T11:00:00Z", "dated: 2026-11-28"}, // over 3 days
+		{"2026-03-21", "dated: 2026-03-21"},
+		{"2026-12-03", "dated: 2026-12-03"}, // from the future: not trusted as fresh
+		{"yesterday", "dated: yesterday"},
+	}
+	for _, tc := range cases {
+		o := Offer{Key: "k", ObservedAt: tc.observed}
+		if got := o.FreshnessLabel("en", now); got != tc.want {
+			t.Errorf("observed %s at %s: %q, want %q", tc.observed, now.Format(time.RFC3339), got, tc.want)
+		}
+	}
+	undated := Offer{Key: "k", ObservedAt: "2026-12-01T11:00:00Z", DateBasis: "undated"}
+	if got := undated.FreshnessLabel("zh", now); got != "旧数据：2026-12-01" {
+		t.Errorf("undated offer: %q", got)
 	}
 }

@@ -286,6 +286,17 @@ func (d *Daily) build(ctx context.Context, prevName string, hasPrev bool, cur []
 		return nil, err
 	}
 	in.Sources = live.Sources
+	in.SourceData = live.NewestObserved()
+	if in.HasPrev {
+		removed, err := d.cat.Removed(ctx, in.PrevAt)
+		if err != nil {
+			return nil, err
+		}
+		in.Removed = removed
+		if in.LastSeen, err = d.lastSeen(ctx, in.Prev, cur, in.PrevAt, f); err != nil {
+			return nil, err
+		}
+	}
 	window := time.Duration(d.opt.TrendDays) * 24 * time.Hour
 	if in.HasPrev {
 		// Lower than anything recorded in the window before the last post.
@@ -295,28 +306,21 @@ func (d *Daily) build(ctx context.Context, prevName string, hasPrev bool, cur []
 		}
 		in.Lows = lows
 	}
-	for _, c := range []knowledge.Currency{knowledge.CNY, knowledge.USD} {
-		ss, err := d.cat.CheapestSeries(ctx, cards(f, d.opt), c, catalog.ClassOnDemand, now.Add(-window), now)
-		if err != nil {
-			return nil, err
-		}
-		in.Series = append(in.Series, ss...)
+	// The chart is drawn from the day baselines and the catalogue posted
+	// now, each by the "Cheapest now" rule, so it plots exactly the figures
+	// the text gives (the refresh's own cheapest series counts spot and
+	// market ranges differently).
+	ss, err := d.baselineSeries(ctx, now.Add(-window), cards(f, d.opt))
+	if err != nil {
+		return nil, err
 	}
-	if len(in.Series) == 0 {
-		// No recorded history (the embedded mode keeps none across a
-		// restart): the day baselines are a coarser one.
-		ss, err := d.baselineSeries(ctx, now.Add(-window))
-		if err != nil {
-			return nil, err
-		}
-		in.Series = mergeSeries(ss, seriesOf(cur, curAt))
-	}
+	in.Series = mergeSeries(ss, seriesOf(cur, curAt, cards(f, d.opt), d.opt.FX))
 	return Compose(in, d.opt), nil
 }
 
 // baselineSeries is the cheapest offer per card on each day with a day
 // baseline since from, and in the start baseline.
-func (d *Daily) baselineSeries(ctx context.Context, from time.Time) ([]catalog.Series, error) {
+func (d *Daily) baselineSeries(ctx context.Context, from time.Time, gpus []string) ([]catalog.Series, error) {
 	days, err := d.rdb.ZRangeByScore(ctx, d.days, &redis.ZRangeBy{Min: strconv.FormatInt(from.UnixMilli(), 10), Max: "+inf"}).Result()
 	if err != nil {
 		return nil, fmt.Errorf("read day baselines: %w", err)
@@ -332,7 +336,25 @@ func (d *Daily) baselineSeries(ctx context.Context, from time.Time) ([]catalog.S
 			return nil, err
 		}
 		if ok && !at.Before(from) {
-			out = mergeSeries(out, seriesOf(offers, at))
+			out = mergeSeries(out, seriesOf(offers, at, gpus, d.opt.FX))
+		}
+	}
+	return out, nil
+}
+
+// lastSeen finds, for each offer in cur but not prev, its last history
+// point in the trend window before prevAt: the price it had before it went
+// missing.
+func (d *Daily) lastSeen(ctx context.Context, prev, cur []knowledge.Offer, prevAt time.Time, f Filter) (map[string]catalog.Point, error) {
+	window := time.Duration(d.opt.TrendDays) * 24 * time.Hour
+	out := map[string]catalog.Point{}
+	for _, c := range catalog.Diff(prev, cur, f.Thresholds()).Of(catalog.KindNew) {
+		pts, err := d.cat.History(ctx, c.Key, prevAt.Add(-window), prevAt)
+		if err != nil {
+			return nil, err
+		}
+		if len(pts) > 0 {
+			out[c.Key] = pts[len(pts)-1]
 		}
 	}
 	return out, nil

@@ -70,10 +70,16 @@ type Filter struct {
 	GPUs      []string // card ids; each covers its family (h100-sxm covers h100-pcie); empty: all
 	Threshold float64  // smallest move reported, a share (0.05); 0: the catalogue default
 	Lang      string   // zh or en
+	// Exact, when set, replaces the thresholds (Threshold is then unused):
+	// tests and previews that want every move.
+	Exact *catalog.Thresholds
 }
 
 // Thresholds turns the filter's threshold into the catalogue's.
 func (f Filter) Thresholds() catalog.Thresholds {
+	if f.Exact != nil {
+		return *f.Exact
+	}
 	th := catalog.DefaultThresholds()
 	if f.Threshold > 0 {
 		th.Pct = f.Threshold * 100
@@ -115,6 +121,16 @@ type Input struct {
 	Series  []catalog.Series       // cheapest-price history for the chart, any currencies
 	Now     time.Time
 	Filter  Filter
+	// Removed are sources taken out of the configuration since PrevAt:
+	// their offers left because nobody reads them, so they are not "gone".
+	Removed []catalog.RemovedSource
+	// SourceData is each source's newest observed_at, so the freshness line
+	// dates the data, not only the read ("shipped 1 h ago" of March prices).
+	SourceData map[string]string
+	// LastSeen is, for offers new since Prev, their last history point
+	// before PrevAt: an offer that comes back after a gap is a move from
+	// the price it was last seen at, not a new listing.
+	LastSeen map[string]catalog.Point
 }
 
 // Move is one price change.
@@ -131,6 +147,9 @@ type Move struct {
 	Currency knowledge.Currency `json:"currency"`
 	Hourly   bool               `json:"per_card_hour"` // false: the raw unit (per million tokens)
 	Unit     string             `json:"unit"`
+	// OldAt is set when Old was last seen before the previous post (the
+	// offer was missing in between).
+	OldAt time.Time `json:"old_at,omitzero"`
 }
 
 // Listing is an offer that appeared or went.
@@ -173,6 +192,7 @@ type Price struct {
 	Price      float64            `json:"price"` // per card-hour, low end
 	Currency   knowledge.Currency `json:"currency"`
 	ObservedAt string             `json:"observed_at"`
+	Freshness  string             `json:"freshness"` // live, recent, dated (knowledge.Offer.Freshness)
 }
 
 // Cheapest is a popular card's cheapest on-demand offer in each currency
@@ -189,6 +209,21 @@ type Freshness struct {
 	LastSuccess time.Time `json:"last_success,omitzero"`
 	StaleSince  time.Time `json:"stale_since,omitzero"`
 	AgeHours    float64   `json:"age_hours"`
+	// Newest is the newest observed_at among the source's offers and
+	// DataFreshness its class: a read an hour ago can bring March prices.
+	Newest        string `json:"newest_observed,omitempty"`
+	DataFreshness string `json:"data_freshness,omitempty"`
+	// RowProblems counts rows of the last read that failed (malformed,
+	// refused, unknown card in the team file); Carried the offers kept
+	// from the read before because of them. A source problem, not a removal.
+	RowProblems int `json:"row_problems,omitempty"`
+	Carried     int `json:"carried,omitempty"`
+}
+
+// Removal is a source taken out of the configuration.
+type Removal struct {
+	Name   string `json:"name"`
+	Offers int    `json:"offers"`
 }
 
 // Chart is the trend chart that goes with the post.
@@ -199,7 +234,16 @@ type Chart struct {
 	GPUs     []string           `json:"gpus"`
 	Points   int                `json:"points"`
 	Since    time.Time          `json:"since,omitzero"` // set when the history is shorter than the window
-	PNG      []byte             `json:"-"`
+	// Lines are exactly the figures drawn: per card, the cheapest on-demand
+	// price per card-hour at each point, by the rule "Cheapest now" uses.
+	Lines []ChartLine `json:"lines"`
+	PNG   []byte      `json:"-"`
+}
+
+// ChartLine is one card's line on the chart.
+type ChartLine struct {
+	GPU    string                `json:"gpu"`
+	Points []catalog.SeriesPoint `json:"points"`
 }
 
 // Digest is one channel's daily post as data.
@@ -220,6 +264,7 @@ type Digest struct {
 	MoreNew      int            `json:"more_new,omitempty"`
 	MoreGone     int            `json:"more_gone,omitempty"`
 	Availability []Availability `json:"availability"`
+	Removed      []Removal      `json:"removed_sources,omitempty"`
 	Cheapest     []Cheapest     `json:"cheapest"`
 	Sources      []Freshness    `json:"sources"`
 	Chart        *Chart         `json:"chart,omitempty"`
@@ -232,7 +277,7 @@ type Digest struct {
 // Quiet reports whether nothing moved: no price change, no new or gone
 // offer, no stock change, no new low.
 func (d *Digest) Quiet() bool {
-	return !d.First && len(d.Drops)+len(d.Rises)+len(d.Lows)+len(d.New)+len(d.Gone)+len(d.Availability) == 0
+	return !d.First && len(d.Drops)+len(d.Rises)+len(d.Lows)+len(d.New)+len(d.Gone)+len(d.Availability)+len(d.Removed) == 0
 }
 
 // Compose builds the digest. Its only failure is a chart that cannot be
@@ -250,10 +295,20 @@ func Compose(in Input, opt Options) *Digest {
 		Drops: []Move{}, Rises: []Move{}, Lows: []Low{}, New: []Listing{}, Gone: []Listing{}, Availability: []Availability{}}
 	if in.HasPrev {
 		d.Since = in.PrevAt
+		removed := map[string]bool{}
+		for _, r := range in.Removed {
+			d.Removed = append(d.Removed, Removal{Name: r.Name, Offers: r.Offers})
+			for _, k := range r.Keys {
+				removed[k] = true
+			}
+		}
 		diff := catalog.Diff(in.Prev, in.Cur, th)
 		for _, c := range diff.Changes {
 			if !f.keeps(c.Offer.GPU) {
 				continue
+			}
+			if c.Kind == catalog.KindDisappeared && removed[c.Key] {
+				continue // its source was removed, the market did not drop it
 			}
 			switch c.Kind {
 			case catalog.KindPriceDown:
@@ -261,6 +316,19 @@ func Compose(in Input, opt Options) *Digest {
 			case catalog.KindPriceUp:
 				d.Rises = append(d.Rises, move(c))
 			case catalog.KindNew:
+				if p, ok := in.LastSeen[c.Key]; ok && p.Currency == c.Currency && p.CardHourly > 0 && hourly(c.Offer) {
+					if th.Counts(p.CardHourly, c.New, c.Currency) {
+						m := move(c)
+						m.Measure, m.Old, m.OldAt = catalog.MeasurePrice, p.CardHourly, p.At
+						m.Pct = math.Round((c.New-p.CardHourly)/p.CardHourly*1000) / 10
+						if c.New < p.CardHourly {
+							d.Drops = append(d.Drops, m)
+						} else {
+							d.Rises = append(d.Rises, m)
+						}
+					}
+					continue // back at the price it was last seen at: not news
+				}
 				d.New = append(d.New, listing(c, c.New))
 			case catalog.KindDisappeared:
 				d.Gone = append(d.Gone, listing(c, c.Old))
@@ -282,8 +350,8 @@ func Compose(in Input, opt Options) *Digest {
 			}
 		}
 	}
-	d.Cheapest = cheapestFor(cards(f, opt), in.Cur, opt.FX)
-	d.Sources = freshness(in.Sources, in.Now)
+	d.Cheapest = cheapestFor(cards(f, opt), in.Cur, opt.FX, in.Now)
+	d.Sources = freshness(in.Sources, in.SourceData, in.Now)
 	d.Chart = trend(in, d, opt)
 	return d
 }
@@ -327,7 +395,7 @@ func cards(f Filter, opt Options) []string {
 // cheapestFor finds each card's cheapest non-interruptible, by-the-hour
 // offer in each currency, with the advisor's normalisation. Market ranges
 // (cn-market, global-market) are context, not a place to rent: left out.
-func cheapestFor(gpus []string, all []knowledge.Offer, fx float64) []Cheapest {
+func cheapestFor(gpus []string, all []knowledge.Offer, fx float64, now time.Time) []Cheapest {
 	offers := make([]knowledge.Offer, 0, len(all))
 	for _, o := range all {
 		if !strings.HasSuffix(o.Platform, "-market") {
@@ -342,7 +410,9 @@ func cheapestFor(gpus []string, all []knowledge.Offer, fx float64) []Cheapest {
 			if err != nil || !found {
 				continue
 			}
-			c.Prices = append(c.Prices, Price{Platform: cp.Platform, Offer: cp.Offer, Price: cp.Low, Currency: cur, ObservedAt: cp.ObservedAt})
+			f := knowledge.Offer{ObservedAt: cp.ObservedAt}.Freshness(now)
+			c.Prices = append(c.Prices, Price{Platform: cp.Platform, Offer: cp.Offer, Price: cp.Low, Currency: cur,
+				ObservedAt: cp.ObservedAt, Freshness: string(f)})
 		}
 		if len(c.Prices) > 0 {
 			out = append(out, c)
@@ -351,10 +421,14 @@ func cheapestFor(gpus []string, all []knowledge.Offer, fx float64) []Cheapest {
 	return out
 }
 
-func freshness(srcs []catalog.SourceStatus, now time.Time) []Freshness {
+func freshness(srcs []catalog.SourceStatus, newest map[string]string, now time.Time) []Freshness {
 	out := make([]Freshness, 0, len(srcs))
 	for _, s := range srcs {
-		f := Freshness{Name: s.Name, Offers: s.Offers, LastSuccess: s.LastSuccess, StaleSince: s.StaleSince}
+		f := Freshness{Name: s.Name, Offers: s.Offers, LastSuccess: s.LastSuccess, StaleSince: s.StaleSince,
+			RowProblems: s.RowProblems(), Carried: s.Carried}
+		if n := newest[s.Name]; n != "" {
+			f.Newest, f.DataFreshness = n, string(knowledge.Offer{ObservedAt: n}.Freshness(now))
+		}
 		if !s.LastSuccess.IsZero() {
 			f.AgeHours = math.Round(now.Sub(s.LastSuccess).Hours()*10) / 10
 		}
@@ -372,8 +446,8 @@ func trend(in Input, d *Digest, opt Options) *Chart {
 	want := cards(in.Filter, opt)
 	series := in.Series
 	if len(series) == 0 && in.HasPrev {
-		series = append(series, seriesOf(in.Prev, in.PrevAt)...)
-		series = mergeSeries(series, seriesOf(in.Cur, in.CurAt))
+		series = append(series, seriesOf(in.Prev, in.PrevAt, want, opt.FX)...)
+		series = mergeSeries(series, seriesOf(in.Cur, in.CurAt, want, opt.FX))
 	}
 	order := []knowledge.Currency{knowledge.USD, knowledge.CNY}
 	if d.Lang == "zh" {
@@ -417,44 +491,24 @@ func trend(in Input, d *Digest, opt Options) *Chart {
 		c := &Chart{Name: "gpu-prices-" + in.Now.In(opt.Location).Format(time.DateOnly) + ".png", Title: title, Currency: cur, Points: points, Since: since, PNG: png}
 		for _, s := range pick {
 			c.GPUs = append(c.GPUs, s.GPU)
+			c.Lines = append(c.Lines, ChartLine{GPU: s.GPU, Points: s.Points})
 		}
 		return c
 	}
 	return nil
 }
 
-// seriesOf is one point per card and currency: the cheapest on-demand
-// offer per card-hour in offers, at `at`.
-func seriesOf(offers []knowledge.Offer, at time.Time) []catalog.Series {
-	type key struct {
-		gpu string
-		cur knowledge.Currency
-	}
-	best := map[key]float64{}
-	for _, o := range offers {
-		if (o.Model != knowledge.OnDemand && o.Model != "") || o.Availability == "none" || o.Status == "disappeared" {
-			continue
-		}
-		low, _, ok := o.CardHourly()
-		if !ok {
-			continue
-		}
-		k := key{o.GPU, o.Currency}
-		if v, seen := best[k]; !seen || low < v {
-			best[k] = low
+// seriesOf is one point per card and currency at `at`: the cheapest
+// on-demand price per card-hour by exactly the rule of "Cheapest now"
+// (cheapestFor), so the chart draws the figures the text states.
+func seriesOf(offers []knowledge.Offer, at time.Time, gpus []string, fx float64) []catalog.Series {
+	var out []catalog.Series
+	for _, c := range cheapestFor(gpus, offers, fx, at) {
+		for _, p := range c.Prices {
+			out = append(out, catalog.Series{GPU: c.GPU, Currency: p.Currency, Class: catalog.ClassOnDemand,
+				Points: []catalog.SeriesPoint{{At: at, CardHourly: p.Price}}})
 		}
 	}
-	out := make([]catalog.Series, 0, len(best))
-	for k, v := range best {
-		out = append(out, catalog.Series{GPU: k.gpu, Currency: k.cur, Class: catalog.ClassOnDemand,
-			Points: []catalog.SeriesPoint{{At: at, CardHourly: math.Round(v*10000) / 10000}}})
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].GPU != out[j].GPU {
-			return out[i].GPU < out[j].GPU
-		}
-		return out[i].Currency < out[j].Currency
-	})
 	return out
 }
 

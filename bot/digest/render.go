@@ -57,6 +57,12 @@ func (d *Digest) Render() (string, []slack.Block) {
 	add(d.tr("New offers", "新上架"), d.listings(d.New, d.MoreNew))
 	add(d.tr("Gone", "已下架"), d.listings(d.Gone, d.MoreGone))
 	add(d.tr("Stock changes", "库存变化"), d.stock())
+	var removed []string
+	for _, r := range d.Removed {
+		removed = append(removed, d.tr(fmt.Sprintf("• %s was removed from the configuration: its %d offers left the catalogue (not the market).", r.Name, r.Offers),
+			fmt.Sprintf("• 数据源 %s 已从配置中移除：其 %d 条报价退出目录（并非平台下架）。", r.Name, r.Offers)))
+	}
+	add(d.tr("Sources removed", "数据源变更"), removed)
 	add(d.tr("Cheapest now (on demand, per card-hour)", "当前最低价（按需，每卡每小时）"), d.cheapest())
 
 	if src := d.sources(); src != "" {
@@ -94,6 +100,9 @@ func (d *Digest) quietLine() string {
 		if n := d.stale(); n > 0 {
 			line += fmt.Sprintf("；%d 个数据源未按时更新", n)
 		}
+		if n := d.rowProblems(); n > 0 {
+			line += fmt.Sprintf("；%d 行数据未通过校验，已沿用上次的报价", n)
+		}
 		return line + "。"
 	}
 	line = fmt.Sprintf("GPU prices: no changes of %s%% or more since %s", num(d.ThresholdPct), d.when(d.Since))
@@ -105,6 +114,9 @@ func (d *Digest) quietLine() string {
 		line += "; 1 source is stale"
 	case n > 1:
 		line += fmt.Sprintf("; %d sources are stale", n)
+	}
+	if n := d.rowProblems(); n > 0 {
+		line += fmt.Sprintf("; %d rows failed checks, last good prices kept", n)
 	}
 	return line + "."
 }
@@ -129,6 +141,9 @@ func (d *Digest) moves(ms []Move, more int) []string {
 		what := d.offer(m.GPU, m.Platform, m.Model, m.Region)
 		unit := d.unit(m.Hourly, m.Unit)
 		measure := d.measure(m.Measure)
+		if !m.OldAt.IsZero() {
+			measure += d.tr(", last seen "+d.date(m.OldAt), "，上次见于 "+d.date(m.OldAt))
+		}
 		out = append(out, fmt.Sprintf("• %s%s%s → %s%s%s (%s)", what, d.tr(": ", "："), money(m.Old, m.Currency), money(m.New, m.Currency), unit, measure, pct(m.Pct)))
 	}
 	return d.more(out, more)
@@ -176,11 +191,25 @@ func (d *Digest) cheapest() []string {
 	for _, c := range d.Cheapest {
 		var ps []string
 		for _, p := range c.Prices {
-			ps = append(ps, fmt.Sprintf("%s %s", money(p.Price, p.Currency), d.platform(p.Platform)))
+			when := knowledge.FreshnessText(knowledge.Freshness(p.Freshness), p.ObservedAt, d.Lang) // "dated: 2026-03-22"
+			if p.Freshness != string(knowledge.Dated) {
+				when = d.tr(p.ObservedAt+", "+when, p.ObservedAt+"，"+when) // "2026-10-08, recent"
+			}
+			ps = append(ps, fmt.Sprintf("%s %s (%s)", money(p.Price, p.Currency), d.platform(p.Platform), when))
 		}
 		out = append(out, fmt.Sprintf("• %s%s%s", d.name(c.GPU), d.tr(": ", "："), strings.Join(ps, " · ")))
 	}
 	return out
+}
+
+// rowProblems counts rows that failed checks across sources: a source
+// problem the post reports, never a removal.
+func (d *Digest) rowProblems() int {
+	n := 0
+	for _, s := range d.Sources {
+		n += s.RowProblems
+	}
+	return n
 }
 
 func (d *Digest) stale() int {
@@ -208,6 +237,14 @@ func (d *Digest) sources() string {
 			parts = append(parts, d.tr(s.Name+" never fetched", s.Name+" 从未成功获取"))
 		default:
 			parts = append(parts, fmt.Sprintf("%s %s", s.Name, d.age(s.AgeHours)))
+		}
+		if s.Newest != "" && s.DataFreshness != string(knowledge.Live) {
+			// A fresh read of old data: say how old the prices are.
+			parts[len(parts)-1] += d.tr(", prices ", "，价格") + knowledge.FreshnessText(knowledge.Freshness(s.DataFreshness), s.Newest, d.Lang)
+		}
+		if s.RowProblems > 0 {
+			parts[len(parts)-1] += d.tr(fmt.Sprintf(" — %d rows failed checks, %d offers kept from the read before", s.RowProblems, s.Carried),
+				fmt.Sprintf(" — %d 行未通过校验，沿用上次的 %d 条报价", s.RowProblems, s.Carried))
 		}
 	}
 	return d.tr("Sources: ", "数据源：") + strings.Join(parts, " · ")

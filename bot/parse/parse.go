@@ -32,6 +32,7 @@ var subcommands = map[string]Intent{
 	"help": Help, "?": Help, "帮助": Help, "usage": Help,
 	"listen":    Listen,
 	"subscribe": Subscribe, "unsubscribe": Subscribe, "subscriptions": Subscribe, "订阅": Subscribe,
+	"watch": Watch, "盯价": Watch, "提醒": Watch, // bot/parse/watch.go
 }
 
 // examples are shown when a command cannot be read.
@@ -102,6 +103,9 @@ func (p *Parser) slash(req Request, rest string) Request {
 		req.Intent, req.Slots, req.Problems = in, f.finish(in), f.probs
 		req.Slots.Args = strings.Fields(rest)
 		return req
+	}
+	if intent == Watch {
+		return p.watch(req, args)
 	}
 	req.Intent = intent
 	mode := ""

@@ -13,9 +13,15 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/robfig/cron/v3"
+
 	"github.com/gpubot/gpubot/bot/ledger"
+	"github.com/gpubot/gpubot/bot/schedule"
+	"github.com/gpubot/gpubot/bot/slackpost"
+	"github.com/gpubot/gpubot/bot/watch"
 	"github.com/gpubot/gpubot/knowledge"
 	"github.com/gpubot/gpubot/knowledge/catalog"
+	"github.com/gpubot/gpubot/knowledge/catalog/source"
 )
 
 // livePrices is the bot's price source: the current catalogue view, one
@@ -309,11 +315,113 @@ func (d *deps) printStatus(ctx context.Context, w io.Writer, cfg Config, now tim
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	where := "the shipped seeds (no refresh has run yet)"
+	if err := d.printProviders(w, v, now); err != nil {
+		return err
+	}
+	where := "the shipped catalogue (no refresh has run yet)"
 	if v.Version > 0 {
 		where = fmt.Sprintf("version %d", v.Version)
 	}
 	_, err = fmt.Fprintf(w, "\nServing %d offers from %s. Refresh schedule %q in %s; daily post %s, recap on the 1st at %s.\n",
 		len(v.Offers), where, cfg.CatalogRefresh, d.loc, cfg.DailyPostAt, cfg.RecapPostAt)
 	return err
+}
+
+// printProviders lists every platform the catalogue serves, and every
+// provider of the shipped market snapshot, with offer counts, dates and
+// freshness; snapshot rows for cards the bot does not know are counted.
+func (d *deps) printProviders(w io.Writer, v *catalog.View, now time.Time) error {
+	market, err := source.MarketProviders(d.kb)
+	if err != nil {
+		return err
+	}
+	snap := map[string]source.MarketProvider{}
+	for _, m := range market {
+		snap[m.Platform] = m
+	}
+	fmt.Fprintln(w, "\nPROVIDERS")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "PROVIDER\tOFFERS\tCARDS\tOBSERVED\tFRESHNESS\tSOURCES\tSNAPSHOT ROWS NOT PRICED")
+	listed := map[string]bool{}
+	row := func(p catalog.ProviderSummary) {
+		listed[p.Platform] = true
+		observed := p.Newest
+		if p.Oldest != p.Newest {
+			observed = p.Oldest + " … " + p.Newest
+		}
+		label := "-"
+		if p.Newest != "" {
+			label = knowledge.FreshnessText(p.Freshness, p.Newest, "en")
+		}
+		srcs := strings.Join(p.Sources, ", ")
+		if srcs == "" {
+			srcs = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\n", p.Platform, p.Offers, p.GPUs, observed, label, srcs, unpriced(snap[p.Platform].Unknown))
+	}
+	for _, p := range catalog.Providers(v.Offers, now, v.SourceOf()) {
+		row(p)
+	}
+	for _, m := range market {
+		if !listed[m.Platform] {
+			row(catalog.ProviderSummary{Platform: m.Platform, Newest: m.Newest, Oldest: m.Newest, Freshness: knowledge.Dated})
+		}
+	}
+	return tw.Flush()
+}
+
+// unpriced writes "T4 ×12, V100 ×3": snapshot rows for cards the
+// knowledge base has no entry for, so the bot cannot answer them yet.
+func unpriced(unknown map[string]int) string {
+	if len(unknown) == 0 {
+		return "-"
+	}
+	names := make([]string, 0, len(unknown))
+	for n := range unknown {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if unknown[names[i]] != unknown[names[j]] {
+			return unknown[names[i]] > unknown[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	parts := make([]string, 0, 4)
+	for i, n := range names {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("+%d more", len(names)-3))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s ×%d", n, unknown[n]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// publicCatalogues reads CATALOG_PUBLIC and the mirror URLs: the keyless
+// public catalogues are on unless CATALOG_PUBLIC says off.
+func publicCatalogues(cfg Config) (*source.PublicConfig, error) {
+	switch strings.ToLower(strings.TrimSpace(cfg.CatalogPublic)) {
+	case "", "on", "true", "1", "yes":
+	case "off", "false", "0", "no":
+		return nil, nil
+	default:
+		return nil, fmt.Errorf("config: CATALOG_PUBLIC %q: use on or off (default on)", cfg.CatalogPublic)
+	}
+	clouds := cfg.CatalogSkyPilotClouds
+	if clouds == nil {
+		clouds = []string{} // set but empty: no SkyPilot clouds, gpuhunt only
+	}
+	return &source.PublicConfig{SkyPilotBase: cfg.CatalogSkyPilotURL, SkyPilotClouds: clouds, GPUHuntBase: cfg.CatalogGPUHuntURL}, nil
+}
+
+// watchHandler answers /gpu watch from the live catalogue.
+func (d *deps) watchHandler() *watch.Handler {
+	return &watch.Handler{Store: watch.NewStore(d.st.Redis, ""), Prices: d.prices.Offers, KB: d.kb, FX: d.fx, Persist: d.st.Persist}
+}
+
+// watchTask evaluates the price watches every minute on the scheduler's
+// leader; each crossing is posted once (bot/watch).
+func (d *deps) watchTask(poster *slackpost.Poster) schedule.Task {
+	ev := &watch.Evaluator{Store: watch.NewStore(d.st.Redis, ""), Prices: d.prices.Offers, Post: poster, KB: d.kb, FX: d.fx, Log: d.log}
+	return schedule.Task{Name: "price-watch", Schedule: cron.Every(time.Minute), Run: ev.Run}
 }

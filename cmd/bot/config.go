@@ -26,6 +26,11 @@ type Config struct {
 	RunPodAPIKey    string   `envconfig:"RUNPOD_API_KEY" desc:"RunPod API key; turns on RunPod GraphQL gpuTypes prices"`
 	LambdaAPIKey    string   `envconfig:"LAMBDA_API_KEY" desc:"Lambda Cloud API key; turns on Lambda instance-types prices"`
 	CatalogAzureURL string   `envconfig:"CATALOG_AZURE_URL" desc:"Azure Retail Prices API URL (https://prices.azure.com/api/retail/prices); turns on Azure GPU VM prices (no key)"`
+	// Keyless public catalogues, on by default (cmd/bot/catalog.go).
+	CatalogPublic         string   `envconfig:"CATALOG_PUBLIC" default:"on" desc:"on: refresh SkyPilot's and gpuhunt's public catalogues (no key needed); off: shipped catalogue, team file and keyed sources only"`
+	CatalogSkyPilotURL    string   `envconfig:"CATALOG_SKYPILOT_URL" default:"https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master/catalogs/v7" desc:"SkyPilot catalogue base (<base>/<cloud>/vms.csv); point at a mirror"`
+	CatalogSkyPilotClouds []string `envconfig:"CATALOG_SKYPILOT_CLOUDS" default:"vast,cudo,fluidstack,hyperbolic,paperspace,do" desc:"SkyPilot clouds read from CATALOG_SKYPILOT_URL"`
+	CatalogGPUHuntURL     string   `envconfig:"CATALOG_GPUHUNT_URL" default:"https://dstack-gpu-pricing.s3.eu-west-1.amazonaws.com/v2" desc:"gpuhunt catalogue base (<base>/version, <base>/<version>/catalog.zip); point at a mirror"`
 	// Scheduled posts and who may set them up.
 	DailyPostAt string   `envconfig:"DAILY_POST_AT" default:"09:30" desc:"time of the daily price-change post in subscribed channels, HH:MM in BOT_TIMEZONE"`
 	RecapPostAt string   `envconfig:"RECAP_POST_AT" default:"09:30" desc:"time of the monthly spend recap on the 1st, HH:MM in BOT_TIMEZONE"`

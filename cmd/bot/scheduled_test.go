@@ -137,7 +137,7 @@ func TestCatalogRefreshThenPreviewDaily(t *testing.T) {
 	contains(t, "diff", out, "Changes since daily:start", "¥1.98 → ¥1.78/card-h (-10.1%)")
 
 	out = c.run("ask", "/gpu price h100")
-	contains(t, "price answer", out, "Vast.ai", "$1.45")
+	contains(t, "price answer", out, "Vast.ai", "$1.45", "dated: 2026-10-08")
 	out = c.run("ask", "--json", "/gpu price h100")
 	contains(t, "price working", out, "observed 2026-10-08")
 	out = c.run("ask", "--json", "/gpu price 4090")

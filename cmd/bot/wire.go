@@ -47,6 +47,7 @@ type deps struct {
 	auth   *ledger.Authorizer
 	spend  *bot.Spend
 	log    *slog.Logger
+	fx     float64 // BOT_FX_CNY_PER_USD
 }
 
 // openCLI opens the store and wires the catalogue, ledger and posts for a
@@ -150,20 +151,28 @@ func wire(cfg Config, kb *knowledge.Base, b *bot.Bot, st *store.Store, users *sl
 	if err != nil {
 		return nil, err
 	}
+	public, err := publicCatalogues(cfg)
+	if err != nil {
+		return nil, err
+	}
 	srcs, err := source.FromConfig(source.Config{
-		File: cfg.CatalogFile, SkyPilot: cfg.CatalogSkyPilot, GPUHunt: cfg.CatalogGPUHunt,
+		File: cfg.CatalogFile, SkyPilot: cfg.CatalogSkyPilot, GPUHunt: cfg.CatalogGPUHunt, Public: public,
 		VastAPIKey: cfg.VastAPIKey, RunPodAPIKey: cfg.RunPodAPIKey, LambdaAPIKey: cfg.LambdaAPIKey, AzureURL: cfg.CatalogAzureURL,
 	}, kb)
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
-	d := &deps{st: st, kb: kb, loc: loc, log: log}
+	d := &deps{st: st, kb: kb, loc: loc, log: log, fx: cfg.FX}
 	for _, s := range srcs {
 		if f, ok := s.(*source.File); ok {
 			d.file = f
 		}
 	}
-	d.cat = catalog.New(st.Redis, catalog.Options{Sources: srcs, Base: kb, Fallback: kb.Offers})
+	shipped, err := source.ShippedOffers(kb)
+	if err != nil {
+		return nil, fmt.Errorf("shipped catalogue: %w", err)
+	}
+	d.cat = catalog.New(st.Redis, catalog.Options{Sources: srcs, Base: kb, Fallback: shipped})
 	d.prices = livePrices{cat: d.cat, log: log}
 	d.daily = digest.NewDaily(d.cat, st.Redis, digest.Options{Location: loc, KB: kb, FX: cfg.FX}, digest.DailyOptions{Persist: st.Persist})
 	d.ledger = ledger.New(st, ledger.Options{KB: kb, Location: loc, Price: d.prices.price})
@@ -184,6 +193,7 @@ func wire(cfg Config, kb *knowledge.Base, b *bot.Bot, st *store.Store, users *sl
 			sh.CheckMembership(users)
 		}
 		b.Route(parse.Subscribe, sh)
+		b.Route(parse.Watch, d.watchHandler())
 	}
 	return d, nil
 }
@@ -222,6 +232,9 @@ func (d *deps) scheduler(cfg Config, poster *slackpost.Poster, observe func(kind
 	tasks := []schedule.Task{{Name: "catalog-refresh", Schedule: refresh, Run: d.refreshTask}}
 	if d.file != nil {
 		tasks = append(tasks, schedule.Task{Name: "team-file", Schedule: cron.Every(time.Minute), Run: d.pollTeamFile})
+	}
+	if poster != nil {
+		tasks = append(tasks, d.watchTask(poster))
 	}
 	return schedule.New(d.st.Redis, time.Now, schedule.Options{
 		Location: d.loc, Persist: d.st.Persist, Poster: poster, Subs: d.subs, Log: d.log, Tasks: tasks,

@@ -20,6 +20,10 @@ const (
 	TeamFileSource = "team-file"
 )
 
+// MarketCollector marks the shipped public market snapshot's offers
+// (Offer.CollectorVersion), written by cmd/catalog-gen.
+const MarketCollector = "catalog-gen/1"
+
 // Options configure a Catalog. Zero values take the defaults noted.
 type Options struct {
 	Prefix        string        // Redis key prefix; "gpubot:"
@@ -218,7 +222,11 @@ func (c *Catalog) load(ctx context.Context, ver int64, old *View) (*View, error)
 	}
 	v := &View{Version: ver, bySource: map[string][]knowledge.Offer{}}
 	var need []string
+	cfg := c.configured()
 	for i, n := range names {
+		if cfg != nil && !cfg[n] {
+			continue // removed from the configuration: it no longer serves (Removed)
+		}
 		st := parseStatus(n, stCmds[i].Val())
 		v.Sources = append(v.Sources, st)
 		if st.SnapHash == "" {
@@ -273,13 +281,26 @@ func sourceRank(name string) int {
 }
 
 // mergeOffers merges per-source offers: on a shared key the higher-ranked
-// source wins (ties: the later name). Disappeared offers are left out.
+// source wins (ties: the later name). Disappeared offers are left out. A
+// shipped offer for a card on a platform that any other source prices is
+// left out too: the dated snapshot must not sit next to a newer reading of
+// the same platform as if both were current.
 func mergeOffers(bySource map[string][]knowledge.Offer) []knowledge.Offer {
 	names := make([]string, 0, len(bySource))
 	n := 0
+	type pair struct{ platform, gpu string }
+	covered := map[pair]bool{}
 	for name, offers := range bySource {
 		names = append(names, name)
 		n += len(offers)
+		if name == ShippedSource {
+			continue
+		}
+		for _, o := range offers {
+			if o.Status != "disappeared" {
+				covered[pair{o.Platform, o.GPU}] = true
+			}
+		}
 	}
 	sort.Slice(names, func(i, j int) bool {
 		if ri, rj := sourceRank(names[i]), sourceRank(names[j]); ri != rj {
@@ -292,6 +313,9 @@ func mergeOffers(bySource map[string][]knowledge.Offer) []knowledge.Offer {
 	for _, name := range names {
 		for _, o := range bySource[name] {
 			if o.Status == "disappeared" {
+				continue
+			}
+			if name == ShippedSource && o.CollectorVersion == MarketCollector && covered[pair{o.Platform, o.GPU}] {
 				continue
 			}
 			if i, ok := idx[o.Key]; ok {

@@ -136,14 +136,15 @@ func TestValidationAndIntegrity(t *testing.T) {
 		t.Errorf("offers = %d, want the last good 10", n)
 	}
 
-	// Single bad offers are dropped and reported; the rest is stored.
+	// Single bad offers are reported and the rest is stored; the bad ones'
+	// last good copies stay (a failing row is a source problem, not a removal).
 	bad := offers("o", "rtx4090", 10, 0.4)
 	bad[0].PriceLow, bad[0].PriceHigh = 0, 0   // zero is never a price
 	bad[1].PriceLow, bad[1].PriceHigh = 45, 45 // 45 USD for a 4090 card-hour
 	bad[2].GPU = "imaginary-9999"
 	src.offers(bad...)
 	rep = refresh(t, c, t0.Add(3*time.Hour))
-	if r := rep.Sources[0]; r.Failed() || r.Offers != 7 || len(r.Rejected) != 3 {
+	if r := rep.Sources[0]; r.Failed() || r.Offers != 10 || len(r.Rejected) != 3 || r.Carried != 3 || r.Status.RowProblems() != 3 {
 		t.Errorf("report = %+v", r)
 	}
 
@@ -154,7 +155,7 @@ func TestValidationAndIntegrity(t *testing.T) {
 	}
 	src.offers(garbage...)
 	rep = refresh(t, c, t0.Add(4*time.Hour))
-	if !strings.Contains(rep.Sources[0].Error, "integrity: 6 of 10 offers failed validation") || len(current(t, c).Offers) != 7 {
+	if !strings.Contains(rep.Sources[0].Error, "integrity: 6 of 10 offers failed validation") || len(current(t, c).Offers) != 10 {
 		t.Errorf("error = %q", rep.Sources[0].Error)
 	}
 }

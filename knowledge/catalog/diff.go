@@ -209,3 +209,14 @@ func priceChange(p, c knowledge.Offer, th Thresholds) (Change, bool) {
 	}
 	return Change{}, false
 }
+
+// Counts reports whether a move from old to new (per card-hour, in cur)
+// is big enough to report under t: at least Pct percent and at least
+// Abs[cur], as Diff decides.
+func (t Thresholds) Counts(old, new float64, cur knowledge.Currency) bool {
+	if old <= 0 || old == new {
+		return false
+	}
+	d := math.Abs(new - old)
+	return d/old*100 >= t.Pct && d >= t.Abs[cur]
+}

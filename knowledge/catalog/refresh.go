@@ -24,8 +24,11 @@ type SourceReport struct {
 	Unknown  map[string]int `json:"unknown,omitempty"`
 	Problems []string       `json:"problems,omitempty"`
 	History  int            `json:"history"` // history points written
-	Duration time.Duration  `json:"duration"`
-	Status   SourceStatus   `json:"status"` // after this refresh
+	// Carried counts offers kept from the last good snapshot because this
+	// read had failing rows (Partial) and no longer listed them.
+	Carried  int           `json:"carried,omitempty"`
+	Duration time.Duration `json:"duration"`
+	Status   SourceStatus  `json:"status"` // after this refresh
 }
 
 // Failed reports whether the source kept its last good data.
@@ -39,6 +42,9 @@ type Report struct {
 	// Diff compares the merged catalogue before and after, with
 	// Options.Thresholds.
 	Diff DiffResult `json:"diff"`
+	// Removed names the sources this refresh took out of the catalogue
+	// because they are no longer configured.
+	Removed []string `json:"removed,omitempty"`
 }
 
 // Refresh fetches every configured source concurrently (each under
@@ -49,7 +55,17 @@ type Report struct {
 // report. The error is for Redis failures only; source failures are in the
 // report. Replicas should run it under a leader lock (knowledge/catalog/lock).
 func (c *Catalog) Refresh(ctx context.Context, now time.Time) (*Report, error) {
-	return c.refresh(ctx, now, c.opt.Sources)
+	removed, err := c.dropUnconfigured(ctx, now)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := c.refresh(ctx, now, c.opt.Sources)
+	if rep != nil {
+		for _, r := range removed {
+			rep.Removed = append(rep.Removed, r.Name)
+		}
+	}
+	return rep, err
 }
 
 // RefreshOnly is Refresh limited to the named sources, e.g. the team file
@@ -151,6 +167,17 @@ func (c *Catalog) storeSource(ctx context.Context, prev *View, name string, f fe
 		sr.Skipped, sr.Unknown, sr.Problems = f.batch.Skipped, f.batch.Unknown, f.batch.Problems
 		valid, sr.Rejected, f.err = c.opt.Limits.validate(f.batch, len(prevOffers), c.opt.Base)
 	}
+	if f.err == nil && partial(name, f.batch, sr.Rejected) {
+		// Some rows could not be read this time. An offer that was in the
+		// last good snapshot and is missing now may be one of them, so it
+		// is kept as it was: a source problem, never a removal.
+		var kept int
+		valid, kept = carryForward(prevOffers, valid)
+		if kept > 0 {
+			sr.Carried = kept
+			sr.Problems = append(sr.Problems, fmt.Sprintf("%d offers kept from the last good read: this read had rows that failed (see above), so their absence is not taken as a removal", kept))
+		}
+	}
 	if f.err != nil {
 		sr.Error = f.err.Error()
 		st.Error, st.ErrorAt = sr.Error, now
@@ -183,6 +210,7 @@ func (c *Catalog) storeSource(ctx context.Context, prev *View, name string, f fe
 	st.LastSuccess = now
 	st.Offers, st.Rejected = len(valid), len(sr.Rejected)
 	st.Ref, st.Skipped, st.Unknown, st.Problems = f.batch.Ref, f.batch.Skipped, f.batch.Unknown, f.batch.Problems
+	st.Carried = sr.Carried
 	st.SnapHash = hash
 	sr.Offers = len(valid)
 	sr.Status = st
@@ -201,4 +229,34 @@ func (c *Catalog) storeSource(ctx context.Context, prev *View, name string, f fe
 		return sr, err
 	}
 	return sr, nil
+}
+
+// partial reports whether a read had rows that failed: malformed rows,
+// offers refused by validation, or (for the hand-edited team file) card
+// names that match no card, the usual typo. Hosted catalogues always list
+// cards the bot does not know, so for them unknown cards do not count.
+func partial(name string, b *Batch, rejected []string) bool {
+	if len(rejected) > 0 || b.Skipped[SkipMalformed] > 0 || b.Skipped[SkipNoPrice] > 0 && name == TeamFileSource {
+		return true
+	}
+	return name == TeamFileSource && b.Skipped[SkipUnknownGPU] > 0
+}
+
+// carryForward appends to valid every offer of prev whose key valid lacks.
+func carryForward(prev, valid []knowledge.Offer) ([]knowledge.Offer, int) {
+	if len(prev) == 0 {
+		return valid, 0
+	}
+	have := make(map[string]bool, len(valid))
+	for _, o := range valid {
+		have[o.Key] = true
+	}
+	n := 0
+	for _, o := range prev {
+		if !have[o.Key] {
+			valid = append(valid, o)
+			n++
+		}
+	}
+	return valid, n
 }

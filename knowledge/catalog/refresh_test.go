@@ -49,12 +49,35 @@ func TestRefreshTeamFileAndSkyPilot(t *testing.T) {
 	if o := byKey["skypilot-lambda/a100-40g/gpu_8x_a100/us-east-1/on_demand"]; o.PriceLow != 10.32 {
 		t.Errorf("SkyPilot offer = %+v", o)
 	}
-	// The team file overrides the shipped seed with the same key.
+	// The seeds' USD figures are not shipped (the market snapshot prices
+	// those platforms), so the team file's entry under a seed key is new.
 	if o := byKey["vastai-h100-sxm-on-demand"]; o.PriceLow != 1.45 || o.Source != "team price sheet" {
-		t.Errorf("overridden seed = %+v", o)
+		t.Errorf("team offer under a seed key = %+v", o)
 	}
-	if n := len(v.Offers); n != len(kb.Offers)+3+1 {
-		t.Errorf("offers = %d, want %d shipped + 3 new team + 1 SkyPilot", n, len(kb.Offers))
+	shipped, err := source.ShippedOffers(kb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The market snapshot's rows for a card on a platform that the team
+	// file or SkyPilot now prices give way to those readings.
+	type pair struct{ platform, gpu string }
+	covered := map[pair]bool{{"lambda", "a100-40g"}: true}
+	for _, o := range v.Offers {
+		if o.Source == "team price sheet" {
+			covered[pair{o.Platform, o.GPU}] = true
+		}
+	}
+	kept := 0
+	for _, o := range shipped {
+		if o.CollectorVersion != catalog.MarketCollector || !covered[pair{o.Platform, o.GPU}] {
+			kept++
+		}
+	}
+	if kept == len(shipped) {
+		t.Error("no shipped market row was replaced by a newer reading")
+	}
+	if n := len(v.Offers); n != kept+4+1 {
+		t.Errorf("offers = %d, want %d shipped + 4 team + 1 SkyPilot", n, kept)
 	}
 	if len(rep.Diff.Of(catalog.KindNew)) != len(v.Offers) {
 		t.Errorf("first refresh: %d new, want all %d", len(rep.Diff.Of(catalog.KindNew)), len(v.Offers))

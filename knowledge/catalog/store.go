@@ -96,6 +96,23 @@ type SourceStatus struct {
 	Unknown    map[string]int `json:"unknown,omitempty"`
 	Problems   []string       `json:"problems,omitempty"`
 	SnapHash   string         `json:"snap_hash,omitempty"` // content hash of the stored snapshot
+	// Carried counts offers kept from the previous snapshot because the
+	// last read had failing rows and did not list them (RowProblems).
+	Carried int `json:"carried,omitempty"`
+}
+
+// RowProblems is how many rows of the last good read failed: malformed,
+// refused by validation, or (team file) naming no known card. A source with
+// row problems is healthy but needs a look; its missing offers are kept.
+func (s SourceStatus) RowProblems() int {
+	return s.Rejected + s.Skipped[SkipMalformed] + s.teamUnknown()
+}
+
+func (s SourceStatus) teamUnknown() int {
+	if s.Name != TeamFileSource {
+		return 0
+	}
+	return s.Skipped[SkipUnknownGPU] + s.Skipped[SkipNoPrice]
 }
 
 // Stale reports whether the last attempt failed, so the data is older than
@@ -132,7 +149,7 @@ func (s SourceStatus) fields() map[string]any {
 		"offers": s.Offers, "rejected": s.Rejected,
 		"last_attempt": fmtTime(s.LastAttempt), "last_success": fmtTime(s.LastSuccess),
 		"error": s.Error, "error_at": fmtTime(s.ErrorAt), "stale_since": fmtTime(s.StaleSince),
-		"ref": s.Ref, "snap_hash": s.SnapHash,
+		"ref": s.Ref, "snap_hash": s.SnapHash, "carried": s.Carried,
 		"skipped": js(s.Skipped), "unknown": js(s.Unknown), "problems": js(s.Problems),
 	}
 }
@@ -148,6 +165,7 @@ func parseStatus(name string, h map[string]string) SourceStatus {
 	s.StaleSince = parseTime(h["stale_since"])
 	s.Ref = h["ref"]
 	s.SnapHash = h["snap_hash"]
+	s.Carried, _ = strconv.Atoi(h["carried"])
 	_ = json.Unmarshal([]byte(h["skipped"]), &s.Skipped)
 	_ = json.Unmarshal([]byte(h["unknown"]), &s.Unknown)
 	_ = json.Unmarshal([]byte(h["problems"]), &s.Problems)

@@ -34,6 +34,10 @@ type Config struct {
 	AzureURL      string // on when set (AzureURL is the public endpoint; no key)
 	AzureCurrency knowledge.Currency
 
+	// Public turns on the keyless public catalogues (SkyPilot per-cloud
+	// CSVs and gpuhunt's catalogue); nil leaves them off.
+	Public *PublicConfig
+
 	// GPUNames adds provider spellings to every source's mapper.
 	GPUNames map[string]string
 	HTTP     HTTPOptions
@@ -41,7 +45,8 @@ type Config struct {
 
 // FromConfig builds the configured sources, shipped first and the team file
 // last. Source names are unique; a second hosted catalogue for the same
-// provider is an error.
+// provider is an error, except that an explicitly configured SkyPilot
+// cloud replaces the public default for that cloud.
 func FromConfig(cfg Config, base *knowledge.Base) ([]catalog.Source, error) {
 	m := NewMapper(base, cfg.GPUNames)
 	var out []catalog.Source
@@ -55,6 +60,9 @@ func FromConfig(cfg Config, base *knowledge.Base) ([]catalog.Source, error) {
 	for _, spec := range cfg.GPUHunt {
 		p, loc := splitSpec(spec)
 		out = append(out, &GPUHunt{Provider: p, Location: loc, Mapper: m, Base: base, HTTP: cfg.HTTP})
+	}
+	if cfg.Public != nil {
+		out = append(out, publicSources(*cfg.Public, m, base, cfg.HTTP)...)
 	}
 	if cfg.VastAPIKey != "" {
 		out = append(out, &Vast{URL: cfg.VastURL, APIKey: cfg.VastAPIKey, Mapper: m, HTTP: cfg.HTTP})
@@ -75,6 +83,7 @@ func FromConfig(cfg Config, base *knowledge.Base) ([]catalog.Source, error) {
 	if cfg.File != "" {
 		out = append(out, &File{Path: cfg.File, Mapper: m, Base: base})
 	}
+	out = dropShadowedDefaults(out, cfg)
 	seen := map[string]bool{}
 	for _, s := range out {
 		if seen[s.Name()] {
@@ -90,4 +99,33 @@ func splitSpec(spec string) (provider, loc string) {
 		return strings.TrimSpace(p), strings.TrimSpace(l)
 	}
 	return ProviderFromPath(spec), strings.TrimSpace(spec)
+}
+
+// dropShadowedDefaults removes a public default SkyPilot cloud that is
+// also configured explicitly (CATALOG_SKYPILOT=lambda=…): the explicit
+// location wins.
+func dropShadowedDefaults(srcs []catalog.Source, cfg Config) []catalog.Source {
+	if cfg.Public == nil {
+		return srcs
+	}
+	explicit := map[string]int{}
+	for _, s := range srcs {
+		explicit[s.Name()]++
+	}
+	out := srcs[:0]
+	for _, s := range srcs {
+		if sp, ok := s.(*SkyPilot); ok && explicit[s.Name()] > 1 && strings.HasPrefix(sp.Location, publicBase(cfg)) {
+			explicit[s.Name()]--
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func publicBase(cfg Config) string {
+	if b := strings.TrimSuffix(cfg.Public.SkyPilotBase, "/"); b != "" {
+		return b
+	}
+	return DefaultSkyPilotBase
 }

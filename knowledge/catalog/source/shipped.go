@@ -2,30 +2,69 @@ package source
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/gpubot/gpubot/knowledge"
 	"github.com/gpubot/gpubot/knowledge/catalog"
 )
 
-// Shipped serves the dated seed offers embedded in the binary
-// (knowledge/data/offers.yaml). It never fails and never changes between
-// releases, so it only ever stores one snapshot.
+// Shipped serves the catalogue embedded in the binary: the public market
+// snapshot (data/market.csv, every row dated and sourced) and the seed
+// documents' Chinese platform prices (knowledge/data/offers.yaml, CNY,
+// dated 2026-09). The seeds' USD figures are left out: the market snapshot
+// prices those platforms from their own catalogues. It never changes
+// between releases, so it only ever stores one snapshot.
 type Shipped struct {
 	Base *knowledge.Base
+
+	once  sync.Once
+	batch *catalog.Batch
+	err   error
 }
 
 // Name is catalog.ShippedSource.
 func (s *Shipped) Name() string { return catalog.ShippedSource }
 
-// Fetch returns a copy of the seed offers.
+// Fetch returns the shipped offers (decoded once, copied per call).
 func (s *Shipped) Fetch(context.Context, time.Time) (*catalog.Batch, error) {
-	b := &catalog.Batch{Ref: "embedded:knowledge/data/offers.yaml"}
-	for _, o := range s.Base.Offers {
+	s.once.Do(func() { s.batch, s.err = shippedBatch(s.Base) })
+	if s.err != nil {
+		return nil, s.err
+	}
+	b := *s.batch
+	b.Offers = append([]knowledge.Offer(nil), s.batch.Offers...)
+	return &b, nil
+}
+
+// ShippedOffers is the shipped catalogue as one list, for
+// catalog.Options.Fallback (served before the first refresh).
+func ShippedOffers(base *knowledge.Base) ([]knowledge.Offer, error) {
+	b, err := (&Shipped{Base: base}).Fetch(context.Background(), time.Time{})
+	if err != nil {
+		return nil, err
+	}
+	return b.Offers, nil
+}
+
+// SeedRef names the seed offers in SourceRef.
+const SeedRef = "embedded:knowledge/data/offers.yaml"
+
+func shippedBatch(base *knowledge.Base) (*catalog.Batch, error) {
+	m := NewMapper(base, nil)
+	b, err := MarketBatch(base, m)
+	if err != nil {
+		return nil, err
+	}
+	b.Ref = MarketRef + " + " + SeedRef
+	for _, o := range base.Offers {
+		if o.Currency != knowledge.CNY {
+			continue
+		}
 		if o.SourceKind == "" {
 			o.SourceKind = "manual"
 		}
-		o.SourceRef = b.Ref
+		o.SourceRef = SeedRef
 		b.Add(o)
 	}
 	return b, nil
