@@ -13,13 +13,18 @@
 //	gpubot:ledger:{T}:t         zset  id scored by Entry.At in Unix milliseconds (month and window queries)
 //	gpubot:ledger:{T}:u:<user>  list  ids the user added by hand, oldest first, last 100 (Undo)
 //	gpubot:ledger:{T}:i         hash  CSV import key → id (re-import de-duplication)
+//	gpubot:ledger:{T}:k         hash  idempotency key → id, or "-" once settled as not saved
 //
-// A write is one MULTI/EXEC over these keys (an import also WATCHes the
-// entry and import hashes, so concurrent imports of one bill cannot both
-// add it), followed by store.Persist (the embedded mode's snapshot). Only
-// when both succeed is the entry confirmed; otherwise the change is rolled
-// back where possible and the error wraps ErrNotSaved. Ids are random;
-// HSETNX and ZADD NX make a colliding id a retry, never an overwrite.
+// A hand-added entry is one script (addScript) keyed by its idempotency
+// key — the Slack message, command or click it came from — so a retry, a
+// redelivery or a write that stalled and landed late books it once. Its id
+// is derived from the key, so every try of one request uses the same id.
+// When a write's outcome is unknown (timeout), Settle either finds the
+// entry or voids the key, after which the late write finds the key taken.
+// An import is a MULTI/EXEC that WATCHes the entry and import hashes, so
+// concurrent imports of one bill cannot both add it. Each write is followed
+// by store.Persist (the embedded mode's journal fsync); only when both
+// succeed is the entry confirmed.
 // Entries are never modified in place, only added and removed. Import keys
 // outlive a Delete, so re-importing a bill does not bring back a row someone
 // removed on purpose.
@@ -33,9 +38,11 @@ import (
 	"errors"
 	"fmt"
 	mrand "math/rand/v2"
+	"net"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -119,11 +126,11 @@ func New(st *store.Store, opt Options) *Ledger {
 // Location is the time zone months are read in.
 func (l *Ledger) Location() *time.Location { return l.loc }
 
-type keys struct{ entries, times, imports, prefix string }
+type keys struct{ entries, times, imports, keys, prefix string }
 
 func keysFor(team string) keys {
 	p := "gpubot:ledger:{" + team + "}:"
-	return keys{entries: p + "e", times: p + "t", imports: p + "i", prefix: p}
+	return keys{entries: p + "e", times: p + "t", imports: p + "i", keys: p + "k", prefix: p}
 }
 
 func (k keys) user(u string) string { return k.prefix + "u:" + u }
@@ -138,29 +145,56 @@ func checkTeam(team string) error {
 // Add validates e, fills what it can (canonical card and platform, project,
 // card count 1, the amount from the catalogue price at e.At, the id and
 // CreatedAt) and stores it. The returned entry is confirmed: stored and, in
-// embedded mode, on disk. Input problems are *InputError; a storage failure
-// wraps ErrNotSaved and nothing was kept.
+// embedded mode, on disk.
+//
+// e.Key is the write's idempotency key: the Slack message, command or
+// click it came from ("msg:C1:1733.0001"). Add makes one when it is empty,
+// before the first try. Whatever happens to the connection, one key books
+// at most one entry: a second Add with a key already booked returns that
+// entry with Replayed set, and nothing new.
+//
+// Errors: *InputError for bad input; one wrapping ErrNotSaved when the
+// store confirms nothing was written (it refused, or was never reached);
+// *UnconfirmedError when the write was sent but its outcome is unknown (a
+// timeout, a dropped connection): call Settle with its key before telling
+// the user anything.
 func (l *Ledger) Add(ctx context.Context, e Entry) (Entry, error) {
 	e.ID, e.ImportKey = "", ""
 	if e.Source == "" {
 		e.Source = SourceSlack
+	}
+	if e.Key == "" {
+		e.Key = "r:" + newID() + newID()
 	}
 	e, err := l.prepare(ctx, e)
 	if err != nil {
 		return Entry{}, err
 	}
 	k := keysFor(e.Team)
+	e.ID = idFor(e.Team, e.Key) // the same key gives the same id in every process and every try
 	for range maxIDTries {
-		e.ID = newID()
-		ok, err := l.addOnce(ctx, k, e)
+		status, id, err := l.addOnce(ctx, k, e)
 		if err != nil {
-			return Entry{}, notSaved(err)
+			return Entry{}, l.writeErr(e.Team, e.Key, err)
 		}
-		if !ok {
-			continue // the id was taken: draw another
+		switch status {
+		case addTaken:
+			e.ID = newID() // another key has this id: draw one (the key still guards)
+			continue
+		case addVoid:
+			return Entry{}, notSaved(errVoid)
+		case addKnown:
+			prev, err := l.Get(ctx, e.Team, id)
+			if err != nil {
+				return Entry{}, fmt.Errorf("read replayed entry: %w", err)
+			}
+			prev.Replayed = true
+			return prev, nil
 		}
 		if err := l.st.Persist(ctx); err != nil {
-			l.rollback(ctx, k, []Entry{e}, nil)
+			if _, verr := l.voidKey(context.WithoutCancel(ctx), k, e.Key, e.ID); verr != nil {
+				return Entry{}, &UnconfirmedError{Team: e.Team, Key: e.Key, Err: err}
+			}
 			return Entry{}, notSaved(err)
 		}
 		return e, nil
@@ -168,34 +202,146 @@ func (l *Ledger) Add(ctx context.Context, e Entry) (Entry, error) {
 	return Entry{}, notSaved(errors.New("no free entry id"))
 }
 
-// addOnce writes e in one MULTI/EXEC. HSETNX and ZADD NX leave an existing
-// entry with the same id untouched; ok is false then, and the undo-list push
-// is taken back.
-func (l *Ledger) addOnce(ctx context.Context, k keys, e Entry) (ok bool, err error) {
+// errVoid is the cause when a key was settled as not saved earlier: a
+// replay of that request is refused too, or the stalled write could land
+// after the user was told it did not.
+var errVoid = errors.New("this request was already reported as not saved")
+
+const (
+	addOK = iota
+	addKnown
+	addTaken
+	addVoid
+)
+
+// voidMark is the key map's value for a key settled as not saved.
+const voidMark = "-"
+
+// addScript books one entry under its idempotency key, atomically: a known
+// key returns its id (or the void mark) and writes nothing; a taken id
+// writes nothing. KEYS: entries, times, key map[, undo list]. ARGV: key, id,
+// entry JSON, score, undo depth.
+var addScript = redis.NewScript(`
+local have = redis.call('HGET', KEYS[3], ARGV[1])
+if have then
+  if have == '` + voidMark + `' then return {3, have} end
+  return {1, have}
+end
+if redis.call('HEXISTS', KEYS[1], ARGV[2]) == 1 then return {2, ''} end
+redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+redis.call('ZADD', KEYS[2], ARGV[4], ARGV[2])
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
+if #KEYS >= 4 then
+  redis.call('RPUSH', KEYS[4], ARGV[2])
+  redis.call('LTRIM', KEYS[4], -tonumber(ARGV[5]), -1)
+end
+return {0, ARGV[2]}
+`)
+
+func (l *Ledger) addOnce(ctx context.Context, k keys, e Entry) (status int, id string, err error) {
 	raw, err := json.Marshal(e)
 	if err != nil {
-		return false, err
+		return 0, "", err
 	}
-	var set *redis.BoolCmd
-	_, err = l.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		set = p.HSetNX(ctx, k.entries, e.ID, raw)
-		p.ZAddNX(ctx, k.times, redis.Z{Score: score(e), Member: e.ID})
-		if e.Source == SourceSlack {
-			p.RPush(ctx, k.user(e.User), e.ID)
-			p.LTrim(ctx, k.user(e.User), -undoDepth, -1)
-		}
-		return nil
-	})
+	ks := []string{k.entries, k.times, k.keys}
+	if e.Source == SourceSlack {
+		ks = append(ks, k.user(e.User))
+	}
+	res, err := addScript.Run(ctx, l.rdb, ks, e.Key, e.ID, raw, score(e), undoDepth).Slice()
 	if err != nil {
-		return false, err
+		return 0, "", err
 	}
-	if !set.Val() {
-		if e.Source == SourceSlack {
-			l.rdb.LRem(ctx, k.user(e.User), -1, e.ID)
+	if len(res) != 2 {
+		return 0, "", fmt.Errorf("add script returned %v", res)
+	}
+	n, _ := res[0].(int64)
+	id, _ = res[1].(string)
+	return int(n), id, nil
+}
+
+// settleScript decides a key whose write went unconfirmed: if it booked an
+// entry, that id; otherwise it marks the key void, so the stalled write,
+// should it still arrive, finds the key taken and writes nothing. Either way
+// the answer is final. KEYS: key map. ARGV: key.
+var settleScript = redis.NewScript(`
+local have = redis.call('HGET', KEYS[1], ARGV[1])
+if have then return have end
+redis.call('HSET', KEYS[1], ARGV[1], '` + voidMark + `')
+return '` + voidMark + `'
+`)
+
+// voidScript takes back an entry whose write reached Redis but not the
+// disk (embedded mode) and voids its key. KEYS: entries, times, key map.
+// ARGV: key, id.
+var voidScript = redis.NewScript(`
+redis.call('HDEL', KEYS[1], ARGV[2])
+redis.call('ZREM', KEYS[2], ARGV[2])
+redis.call('HSET', KEYS[3], ARGV[1], '` + voidMark + `')
+return 1
+`)
+
+func (l *Ledger) voidKey(ctx context.Context, k keys, key, id string) (bool, error) {
+	err := voidScript.Run(ctx, l.rdb, []string{k.entries, k.times, k.keys}, key, id).Err()
+	return err == nil, err
+}
+
+// Settle finds out what became of an unconfirmed write: the entry it booked
+// (saved), or ErrNotSaved, in which case the key is void and the write can
+// never land later. It retries until ctx ends; the error is then still an
+// *UnconfirmedError.
+func (l *Ledger) Settle(ctx context.Context, team, key string) (Entry, error) {
+	if err := checkTeam(team); err != nil {
+		return Entry{}, err
+	}
+	k := keysFor(team)
+	var last error
+	for try := 0; ; try++ {
+		id, err := settleScript.Run(ctx, l.rdb, []string{k.keys}, key).Text()
+		if err == nil {
+			if perr := l.st.Persist(ctx); perr != nil {
+				err = perr
+			}
 		}
-		return false, nil
+		if err == nil {
+			if id == voidMark {
+				return Entry{}, notSaved(errVoid)
+			}
+			e, gerr := l.Get(ctx, team, id)
+			if gerr == nil {
+				return e, nil
+			}
+			err = gerr
+		}
+		last = err
+		pause := time.Duration(100*(1<<min(try, 4))) * time.Millisecond
+		select {
+		case <-ctx.Done():
+			return Entry{}, &UnconfirmedError{Team: team, Key: key, Err: last}
+		case <-time.After(pause):
+		}
 	}
-	return true, nil
+}
+
+// writeErr sorts a failed write: a reply from Redis (it refused) or a
+// connection that was never made means nothing was written; anything else
+// may have been applied.
+func (l *Ledger) writeErr(team, key string, err error) error {
+	if notSent(err) {
+		return notSaved(err)
+	}
+	return &UnconfirmedError{Team: team, Key: key, Err: err}
+}
+
+func notSent(err error) bool {
+	var rerr redis.Error
+	if errors.As(err, &rerr) {
+		return true // Redis answered: OOM, READONLY, LOADING, a script error before any write
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true
+	}
+	return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, redis.ErrClosed) || errors.Is(err, store.ErrNotWritable)
 }
 
 func score(e Entry) float64 { return float64(e.At.UnixMilli()) }
@@ -209,14 +355,27 @@ func (l *Ledger) prepare(ctx context.Context, e Entry) (Entry, error) {
 	if e.User == "" {
 		return e, inputErr("user", "missing")
 	}
-	gpu, err := l.gpu(e.GPU)
-	if err != nil {
-		return e, err
+	switch e.Kind {
+	case "":
+		e.Kind = Spend
+	case Spend, Refund:
+	default:
+		return e, inputErr("kind", "%q is not spend or refund", e.Kind)
 	}
-	e.GPU = gpu
+	if e.Kind == Spend || e.GPU != "" {
+		gpu, err := l.gpu(e.GPU)
+		if err != nil {
+			return e, err
+		}
+		e.GPU = gpu
+	}
 	e.Platform = l.platform(e.Platform)
 	e.Project = normProject(e.Project)
 	e.Note = truncate(strings.TrimSpace(e.Note), maxNote)
+	now := l.now().Round(0) // no monotonic reading: entries compare equal after a round trip
+	if e.Kind == Refund {
+		return l.prepareRefund(e, now)
+	}
 	switch {
 	case e.Cards == 0:
 		e.Cards = 1
@@ -234,7 +393,10 @@ func (l *Ledger) prepare(ctx context.Context, e Entry) (Entry, error) {
 	if e.Hours == 0 {
 		return e, inputErr("hours", "missing: say how long the cards ran (40h), or give start and end")
 	}
-	if e.Hours < 0 || e.Hours > maxHours || e.Hours != e.Hours {
+	if e.Hours < 0 {
+		return e, inputErr("hours", "%s h is negative; hours are how long the cards ran (40h). For money back use: spend refund ¥500", fmtNum(e.Hours))
+	}
+	if e.Hours > maxHours || e.Hours != e.Hours {
 		return e, inputErr("hours", "%s h is out of range (more than 0, at most %d)", fmtNum(e.Hours), maxHours)
 	}
 	if e.Billing == "" {
@@ -245,7 +407,6 @@ func (l *Ledger) prepare(ctx context.Context, e Entry) (Entry, error) {
 	} else {
 		return e, inputErr("billing", "%q is not on_demand, monthly or spot", e.Billing)
 	}
-	now := l.now().Round(0) // no monotonic reading: entries compare equal after a round trip
 	e.CreatedAt = now
 	if e.At.IsZero() {
 		e.At = e.Start
@@ -254,11 +415,14 @@ func (l *Ledger) prepare(ctx context.Context, e Entry) (Entry, error) {
 		e.At = now
 	}
 	e.At = e.At.In(l.loc)
+	if err := l.notFuture(e.At, now); err != nil {
+		return e, err
+	}
 	switch c := e.Amount.Currency; {
 	case c != "" && !isCurrencyCode(c):
 		return e, inputErr("currency", "%q is not a currency code like CNY or USD", c)
 	case e.Amount.Minor < 0:
-		return e, inputErr("amount", "%s is negative", e.Amount)
+		return e, inputErr("amount", "%s is negative; a spend is what was paid (¥500). For money back use: spend refund ¥500", e.Amount)
 	case e.Amount.IsZero() && e.Amount.Minor != 0:
 		e.Amount.Currency = l.cur
 	case e.Amount.IsZero() && l.price != nil:
@@ -268,6 +432,45 @@ func (l *Ledger) prepare(ctx context.Context, e Entry) (Entry, error) {
 		}
 	}
 	return e, nil
+}
+
+// notFuture refuses a date after today (in the ledger's zone): spend is
+// booked when it happened, and a mistyped year would otherwise open a
+// month of its own (a bill dated 2027-01-15 made a January 2027 recap).
+func (l *Ledger) notFuture(at, now time.Time) error {
+	n := now.In(l.loc)
+	tomorrow := time.Date(n.Year(), n.Month(), n.Day()+1, 0, 0, 0, 0, l.loc)
+	if !at.Before(tomorrow) {
+		return inputErr("date", "%s is in the future (today is %s); book spend on the day it happened",
+			at.In(l.loc).Format("2006-01-02"), n.Format("2006-01-02"))
+	}
+	return nil
+}
+
+// prepareRefund checks a refund or credit: an amount of money coming back,
+// written as a positive figure ("spend refund ¥500") and stored negative so
+// every sum nets it; no hours, no card count.
+func (l *Ledger) prepareRefund(e Entry, now time.Time) (Entry, error) {
+	if e.Hours != 0 || e.Cards != 0 {
+		return e, inputErr("hours", "a refund is money only; give the amount (spend refund ¥500 project=pretrain)")
+	}
+	if e.Amount.IsZero() || e.Amount.Minor == 0 {
+		return e, inputErr("amount", "missing: how much came back (spend refund ¥500)")
+	}
+	if c := e.Amount.Currency; !isCurrencyCode(c) {
+		return e, inputErr("currency", "%q is not a currency code like CNY or USD", c)
+	}
+	if e.Amount.Minor < 0 {
+		e.Amount.Minor = -e.Amount.Minor // "refund -¥500" and "refund ¥500" mean the same
+	}
+	e.Amount.Minor = -e.Amount.Minor
+	e.Billing = ""
+	e.CreatedAt = now
+	if e.At.IsZero() {
+		e.At = now
+	}
+	e.At = e.At.In(l.loc)
+	return e, l.notFuture(e.At, now)
 }
 
 func isCurrencyCode(c knowledge.Currency) bool {

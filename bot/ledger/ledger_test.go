@@ -143,7 +143,7 @@ func TestEmbeddedRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	l1, clk := newLedger(t, st1)
-	clk.Set(time.Date(2026, 10, 30, 12, 0, 0, 0, l1.Location()))
+	clk.Set(time.Date(2026, 11, 1, 12, 0, 0, 0, l1.Location())) // after the sample bill's last day
 	a := mustAdd(t, l1, Entry{Team: tm, User: "UALICE", GPU: "4090", Hours: 40, Amount: cny(7500), Project: "llm-ft", Note: "记一笔"})
 	b := mustAdd(t, l1, Entry{Team: tm, User: "UALICE", GPU: "h100", Cards: 8, Hours: 3, Amount: usd(6000), Project: "pretrain"})
 	importSample(t, l1, tm)
@@ -244,7 +244,7 @@ func suiteKeys(t *testing.T, ns newStore) {
 		t.Fatal(err)
 	}
 	p := "gpubot:ledger:{" + tm + "}:"
-	want := map[string]string{p + "e": "hash", p + "t": "zset", p + "i": "hash", p + "u:U1": "list"}
+	want := map[string]string{p + "e": "hash", p + "t": "zset", p + "i": "hash", p + "k": "hash", p + "u:U1": "list"}
 	got := map[string]string{}
 	for _, k := range keys {
 		got[k] = st.Redis.Type(context.Background(), k).Val()
