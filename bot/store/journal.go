@@ -171,13 +171,33 @@ func isWrite(c redis.Cmder) bool { return writeCommands[strings.ToLower(c.Name()
 // did not set changes nothing, and replaying it changes nothing either).
 func ok(c redis.Cmder) bool { err := c.Err(); return err == nil || errors.Is(err, redis.Nil) }
 
+// ErrNotWritable marks a write the embedded store refused before applying
+// it, because it could not have been made durable (the data directory is
+// gone or unwritable): nothing was changed.
+var ErrNotWritable = errors.New("embedded state not writable")
+
+// healthy checks, before a write is applied, that its journal line can be
+// kept: the journal is still the file in the data directory (not deleted or
+// replaced under us, which would let appends vanish) and no earlier append
+// failed. Otherwise a full snapshot puts things right, or the write is
+// refused unapplied.
 func (j *journal) healthy() error {
 	if j.err == nil {
-		return nil
+		fi, err := os.Stat(journalPath(j.dir, j.seq))
+		var cur os.FileInfo
+		if err == nil {
+			cur, err = j.f.Stat()
+		}
+		if err == nil && os.SameFile(fi, cur) {
+			return nil
+		}
+		j.err = errors.New("the journal file is gone")
+		if err != nil {
+			j.err = err
+		}
 	}
-	// An earlier append failed: a full snapshot makes the state durable again.
 	if err := j.compactLocked(context.Background()); err != nil {
-		return fmt.Errorf("embedded state not writable: %w", j.err)
+		return fmt.Errorf("%w: %w", ErrNotWritable, err)
 	}
 	j.err = nil
 	return nil
@@ -256,7 +276,7 @@ func (j *journal) sync() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.err != nil {
-		return fmt.Errorf("embedded state not writable: %w", j.err)
+		return fmt.Errorf("%w: %w", ErrNotWritable, j.err)
 	}
 	if !j.dirty {
 		return nil
@@ -285,6 +305,9 @@ func (j *journal) compactLocked(ctx context.Context) error {
 	raw, err := json.Marshal(snapshotV2{Journal: next, Keys: state})
 	if err != nil {
 		return err
+	}
+	if err := os.MkdirAll(j.dir, 0o700); err != nil {
+		return fmt.Errorf("compact state: %w", err)
 	}
 	nf, err := os.OpenFile(journalPath(j.dir, next), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
