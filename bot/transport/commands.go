@@ -53,7 +53,9 @@ func (a *App) answerSlash(ctx context.Context, cmd slack.SlashCommand, ready <-c
 	arg, listen := listenCommand(cmd.Text)
 	if !listen {
 		st := state{Q: strings.TrimSpace(cmd.Text), Slash: true}
-		ans = a.bot.Answer(ctx, st.message(cmd.TeamID, cmd.ChannelID, cmd.UserID))
+		msg := st.message(cmd.TeamID, cmd.ChannelID, cmd.UserID)
+		msg.ID = "slash:" + cmd.TriggerID
+		ans = a.bot.Answer(ctx, msg)
 		if ans.Intent == parse.Listen {
 			// The router's reading of /gpu listen (odd spellings the
 			// word check above misses); one parse serves both.
@@ -175,7 +177,9 @@ func (a *App) answerClick(ctx context.Context, cb slack.InteractionCallback) {
 	if channel == "" {
 		channel = cb.Container.ChannelID
 	}
-	ans := a.bot.Answer(ctx, st.message(cb.Team.ID, channel, cb.User.ID))
+	msg := st.message(cb.Team.ID, channel, cb.User.ID)
+	msg.ID = "click:" + once
+	ans := a.bot.Answer(ctx, msg)
 	rep := compose(ans, st)
 	r := slackpost.Response{ReplaceOriginal: true, Text: rep.Text, Blocks: rep.Blocks}
 	if ans.Ephemeral {
