@@ -34,7 +34,7 @@ func TestImportEnglishHeaderAndFields(t *testing.T) {
 	got := res.Added[0]
 	want := Entry{ID: got.ID, Team: tm, Project: "vision-team", User: "UADMIN", Platform: "lambda", GPU: "h100-sxm",
 		Cards: 8, Hours: 2.5, At: time.Date(2026, 10, 31, 23, 30, 0, 0, loc), Amount: usd(123450), Billing: Spot,
-		Note: "night run", CreatedAt: got.CreatedAt, Source: "csv:" + res.FileHash, ImportKey: got.ImportKey, Kind: Spend}
+		Note: "night run", CreatedAt: got.CreatedAt, Source: "csv:" + res.FileHash, ImportKey: got.ImportKey, Line: got.Line, Kind: Spend}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("imported entry (-want +got):\n%s", d)
 	}

@@ -88,6 +88,14 @@ type Entry struct {
 	CreatedAt time.Time `json:"created_at"`
 	Source    string    `json:"source"`
 	ImportKey string    `json:"import_key,omitempty"`
+	// Line is a bill line's content hash (every normalised field): a
+	// re-imported line with the same ImportKey (identity) and another Line
+	// is a correction and replaces the entry.
+	Line string `json:"line,omitempty"`
+	// SupersededBy is the id of the bill line that replaced this hand-added
+	// estimate (confirmed by a user): it stays listed but is left out of
+	// every total.
+	SupersededBy string `json:"superseded_by,omitempty"`
 	// Key is the idempotency key of the request that added the entry (see
 	// Ledger.Add).
 	Key string `json:"key,omitempty"`

@@ -504,37 +504,92 @@ func (l *Ledger) platform(name string) string {
 	return truncate(strings.ToLower(strings.Join(strings.Fields(name), " ")), maxName)
 }
 
-// insert stores imported entries of one team in a single transaction,
-// skipping those whose ImportKey is already known, and persists. It returns
-// the stored entries (ids set) and how many were duplicates. It watches the
-// entries and import hashes, so a concurrent import of the same rows, or an
-// id taken meanwhile, makes it start over.
-func (l *Ledger) insert(ctx context.Context, team string, es []Entry) ([]Entry, int, error) {
+// reconciled is what one import did to the ledger.
+type reconciled struct {
+	added, changed []Entry
+	unchanged      int
+}
+
+// insert reconciles a bill's lines with the team's ledger in one
+// transaction: a line whose identity (Entry.ImportKey) is new is added; one
+// whose identity is known but whose content (Entry.Line) differs replaces
+// the entry it booked, keeping its id; one that is the same is left alone.
+// legacy[i] is line i's key under the content-only scheme used before line
+// identities, so bills imported then are recognised rather than booked
+// again. It watches the entry and import hashes, so a concurrent import of
+// the same bill makes it start over.
+func (l *Ledger) insert(ctx context.Context, team string, es []Entry, legacy []string) (reconciled, error) {
 	k := keysFor(team)
-	var added []Entry
-	var dups int
+	var out reconciled
+	batch := "batch:" + newID() + newID() // fences this attempt (settleImport)
 	txf := func(tx *redis.Tx) error {
-		added, dups = added[:0], 0
-		seen, err := knownImports(ctx, tx, k, es)
+		out = reconciled{}
+		fields := make([]string, 0, 2*len(es))
+		for i, e := range es {
+			fields = append(fields, e.ImportKey, legacy[i])
+		}
+		vals, err := tx.HMGet(ctx, k.imports, fields...).Result()
 		if err != nil {
 			return err
 		}
-		for _, e := range es {
-			if seen[e.ImportKey] {
-				dups++
-				continue
+		known := make([]string, len(es)) // id booked by line i, "" when new
+		var ids []string
+		for i := range es {
+			for _, v := range vals[2*i : 2*i+2] {
+				if id, ok := v.(string); ok && known[i] == "" {
+					known[i] = id
+					ids = append(ids, id)
+				}
 			}
-			seen[e.ImportKey] = true // the same key twice in one batch
-			added = append(added, e)
 		}
-		if len(added) == 0 {
+		prev := map[string]Entry{}
+		if len(ids) > 0 {
+			raws, err := tx.HMGet(ctx, k.entries, ids...).Result()
+			if err != nil {
+				return err
+			}
+			for _, r := range raws {
+				if s, ok := r.(string); ok {
+					if e, err := decode(s); err == nil {
+						prev[e.ID] = e
+					}
+				}
+			}
+		}
+		var fresh []Entry
+		var remap []Entry // legacy lines: record their identity, change nothing else
+		for i, e := range es {
+			id := known[i]
+			switch old, ok := prev[id]; {
+			case id == "":
+				fresh = append(fresh, e)
+			case !ok:
+				out.unchanged++ // deleted on purpose: a re-import does not bring it back
+			case old.Line == "" || old.Line == e.Line:
+				out.unchanged++
+				if old.ImportKey != e.ImportKey {
+					remap = append(remap, old)
+					remap[len(remap)-1].ImportKey = e.ImportKey
+				}
+			default:
+				e.ID, e.Key = old.ID, old.Key
+				if old.SupersededBy != "" {
+					e.SupersededBy = old.SupersededBy
+				}
+				out.changed = append(out.changed, e)
+			}
+		}
+		if len(fresh) > 0 {
+			if err := assignIDs(ctx, tx, k, fresh); err != nil {
+				return err
+			}
+		}
+		out.added = fresh
+		if len(fresh)+len(out.changed)+len(remap) == 0 {
 			return nil
 		}
-		if err := assignIDs(ctx, tx, k, added); err != nil {
-			return err
-		}
 		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
-			for _, e := range added {
+			for _, e := range append(append([]Entry(nil), fresh...), out.changed...) {
 				raw, err := json.Marshal(e)
 				if err != nil {
 					return err
@@ -543,43 +598,64 @@ func (l *Ledger) insert(ctx context.Context, team string, es []Entry) ([]Entry, 
 				p.ZAdd(ctx, k.times, redis.Z{Score: score(e), Member: e.ID})
 				p.HSet(ctx, k.imports, e.ImportKey, e.ID)
 			}
+			for _, e := range remap {
+				p.HSet(ctx, k.imports, e.ImportKey, e.ID)
+			}
+			p.HSet(ctx, k.imports, batch, 1)
 			return nil
 		})
 		return err
 	}
 	if err := l.watch(ctx, txf, k.entries, k.imports); err != nil {
-		return nil, 0, err
-	}
-	if len(added) == 0 {
-		return nil, dups, nil
-	}
-	if err := l.st.Persist(ctx); err != nil {
-		l.rollback(ctx, k, added, nil)
-		return nil, 0, notSaved(err)
-	}
-	return added, dups, nil
-}
-
-// knownImports reports which of the batch's import keys are already stored.
-func knownImports(ctx context.Context, tx *redis.Tx, k keys, es []Entry) (map[string]bool, error) {
-	seen := map[string]bool{}
-	var ks []string
-	for _, e := range es {
-		ks = append(ks, e.ImportKey)
-	}
-	if len(ks) == 0 {
-		return seen, nil
-	}
-	vals, err := tx.HMGet(ctx, k.imports, ks...).Result()
-	if err != nil {
-		return nil, err
-	}
-	for i, v := range vals {
-		if v != nil {
-			seen[ks[i]] = true
+		if errors.Is(err, ErrNotSaved) {
+			return reconciled{}, err
+		}
+		if serr := l.settleImport(ctx, k, batch); serr != nil {
+			return reconciled{}, serr
 		}
 	}
-	return seen, nil
+	if len(out.added)+len(out.changed) == 0 {
+		return out, nil
+	}
+	if err := l.st.Persist(ctx); err != nil {
+		l.rollback(ctx, k, out.added, nil)
+		return reconciled{}, notSaved(err)
+	}
+	return out, nil
+}
+
+// settleBatch reports whether an import's transaction ran: its batch mark
+// is there (1), or it is not and the mark is set to void (0), which changes
+// the watched import hash, so the EXEC, if it is still on its way, aborts.
+var settleBatch = redis.NewScript(`
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 1 end
+redis.call('HSET', KEYS[1], ARGV[1], '` + voidMark + `')
+return 0
+`)
+
+// settleImport decides an import whose EXEC went unconfirmed, within a
+// bounded wait: nil when it ran, ErrNotSaved when it never will, otherwise
+// an *UnconfirmedError (importing the bill again later is safe: its lines
+// are reconciled by identity).
+func (l *Ledger) settleImport(ctx context.Context, k keys, batch string) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	var last error
+	for try := 0; ; try++ {
+		ran, err := settleBatch.Run(ctx, l.rdb, []string{k.imports}, batch).Int()
+		if err == nil {
+			if ran == 1 {
+				return nil
+			}
+			return notSaved(errors.New("the import's transaction did not run"))
+		}
+		last = err
+		select {
+		case <-ctx.Done():
+			return &UnconfirmedError{Key: batch, Err: last}
+		case <-time.After(time.Duration(100*(1<<min(try, 4))) * time.Millisecond):
+		}
+	}
 }
 
 // assignIDs gives each entry a fresh id not used in the team.
@@ -620,16 +696,17 @@ func assignIDs(ctx context.Context, tx *redis.Tx, k keys, es []Entry) error {
 }
 
 // watch runs an optimistic transaction, retrying (with a short, growing,
-// jittered pause) when another writer touched the watched keys first. Any
-// failure wraps ErrNotSaved.
+// jittered pause) when another writer touched the watched keys first. A
+// failure that certainly wrote nothing wraps ErrNotSaved; any other error
+// may have been applied and must be settled.
 func (l *Ledger) watch(ctx context.Context, fn func(*redis.Tx) error, watched ...string) error {
 	for try := range maxTxRetries {
 		err := l.rdb.Watch(ctx, fn, watched...)
 		if !errors.Is(err, redis.TxFailedErr) {
-			if err != nil {
+			if err != nil && notSent(err) {
 				return notSaved(err)
 			}
-			return nil
+			return err // nil, or an outcome the caller must settle
 		}
 		pause := time.Duration(1+mrand.IntN(1<<min(try, 6))) * time.Millisecond
 		select {

@@ -20,11 +20,24 @@ type Totals struct {
 	Entries   int     `json:"entries"`
 	Unpriced  int     `json:"unpriced"` // entries without an amount (not in Amount)
 	CardHours float64 `json:"card_hours"`
-	Amount    Amounts `json:"amount"`              // per currency, never mixed
+	Amount    Amounts `json:"amount"`              // per currency, never mixed; refunds netted
 	Converted *Money  `json:"converted,omitempty"` // Amount in FX.To, when an FX covering every currency was given
+	// Billed + Estimated + Refunds = Amount, per currency: what bills state,
+	// what was typed or priced from the catalogue, and money that came back
+	// (negative).
+	Billed    Amounts `json:"billed,omitempty"`
+	Estimated Amounts `json:"estimated,omitempty"`
+	Refunds   Amounts `json:"refunds,omitempty"`
+	// Superseded counts chat entries replaced by the bill line they repeat;
+	// they are in no sum.
+	Superseded int `json:"superseded,omitempty"`
 }
 
 func (t *Totals) add(e Entry) {
+	if e.SupersededBy != "" {
+		t.Superseded++
+		return
+	}
 	t.Entries++
 	t.CardHours += e.CardHours()
 	if !e.Priced() {
@@ -32,9 +45,17 @@ func (t *Totals) add(e Entry) {
 		return
 	}
 	if t.Amount == nil {
-		t.Amount = Amounts{}
+		t.Amount, t.Billed, t.Estimated, t.Refunds = Amounts{}, Amounts{}, Amounts{}, Amounts{}
 	}
 	t.Amount.add(e.Amount)
+	switch {
+	case e.IsRefund():
+		t.Refunds.add(e.Amount)
+	case e.Billed():
+		t.Billed.add(e.Amount)
+	default:
+		t.Estimated.add(e.Amount)
+	}
 }
 
 func (t *Totals) convert(fx *FX) {
