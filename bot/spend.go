@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -21,18 +22,43 @@ type Spend struct {
 	auth   *ledger.Authorizer
 	fx     float64
 	now    func() time.Time
-	onSave func(outcome string) // ledger write metric: ok, not_saved
+	onSave func(outcome string) // ledger write metric (see ObserveWrites)
+	log    *slog.Logger
+	// settleWithin bounds how long an answer waits to learn what became of
+	// an unconfirmed write; settleLater, how long checking goes on after it.
+	settleWithin, settleLater time.Duration
 }
 
-// ObserveWrites reports every ledger write's outcome (ok or not_saved).
+// Write outcomes reported to ObserveWrites.
+const (
+	WriteOK          = "ok"          // stored and confirmed
+	WriteNotSaved    = "not_saved"   // the store confirmed nothing was written
+	WriteReplayed    = "replayed"    // a redelivered request: the entry was already there
+	WriteUnconfirmed = "unconfirmed" // sent, outcome unknown: checking began
+	WriteSettledOK   = "settled_ok"  // an unconfirmed write turned out stored
+	WriteSettledVoid = "settled_not_saved"
+	WriteUnsettled   = "unsettled" // still unknown when checking gave up (logged)
+)
+
+// ObserveWrites reports every ledger write's outcome (the Write* values).
 func (s *Spend) ObserveWrites(f func(outcome string)) { s.onSave = f }
+
+// Log sets where unconfirmed writes and their settlement are logged.
+func (s *Spend) Log(l *slog.Logger) { s.log = l }
+
+func (s *Spend) observe(outcome string) {
+	if s.onSave != nil {
+		s.onSave(outcome)
+	}
+}
 
 // NewSpend builds the spend handler. now is the clock (time.Now in serve).
 func NewSpend(l *ledger.Ledger, auth *ledger.Authorizer, fx float64, now func() time.Time) *Spend {
 	if now == nil {
 		now = time.Now
 	}
-	return &Spend{ledger: l, auth: auth, fx: fx, now: now}
+	return &Spend{ledger: l, auth: auth, fx: fx, now: now, log: slog.New(slog.DiscardHandler),
+		settleWithin: 10 * time.Second, settleLater: 10 * time.Minute}
 }
 
 const spendHint = "/gpu spend add 40h 4090 @autodl ¥75 project=llm-ft"
@@ -113,9 +139,33 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 		}
 		e.Billing = b
 	}
+	e.Key = m.ID // made before the first try: a redelivery of this message books nothing new
 	saved, err := s.ledger.Add(ctx, e)
-	if s.onSave != nil && (err == nil || errors.Is(err, ledger.ErrNotSaved)) {
-		s.onSave(map[bool]string{true: "ok", false: "not_saved"}[err == nil])
+	checked := false
+	var un *ledger.UnconfirmedError
+	switch {
+	case errors.As(err, &un):
+		// Sent but not acknowledged: it may have landed. Never say "not
+		// saved" here; find out first.
+		s.observe(WriteUnconfirmed)
+		s.log.WarnContext(ctx, "ledger write unconfirmed; settling", "team", team, "key", un.Key, "err", un.Err)
+		saved, err = s.settle(ctx, un)
+		if errors.As(err, &un) {
+			a.Ephemeral, a.Err = true, "unconfirmed"
+			a.Text = tr(a.Lang,
+				"⏳ Checking… the spend ledger's storage did not answer in time, so I can't tell yet whether this entry was saved. Don't send it again: I'm still checking and it will be booked at most once. /gpu spend list shows it once storage answers.",
+				"⏳ 正在核对……账本存储没有及时响应，暂时无法确认这条是否已保存。请不要重发：我会继续核对，这条最多只记一次。存储恢复后可用 /gpu spend list 查看。")
+			a.Blocks = textBlocks(a.Text)
+			return nil
+		}
+		checked = true
+	case err == nil && saved.Replayed:
+		s.observe(WriteReplayed)
+	case err == nil:
+		s.observe(WriteOK)
+	case errors.Is(err, ledger.ErrNotSaved):
+		s.observe(WriteNotSaved)
+		s.log.WarnContext(ctx, "ledger write not saved", "team", team, "err", err)
 	}
 	if err != nil {
 		return err
@@ -134,8 +184,49 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 	if saved.Derived != "" {
 		a.Text += "\n" + tr(a.Lang, "Amount from the catalogue: ", "金额按目录价估算：") + saved.Derived
 	}
+	switch {
+	case saved.Replayed:
+		a.Text = tr(a.Lang, "Already saved (this message was delivered twice; nothing new was booked). ", "已保存过（这条消息重复送达，没有重复记账）。") + a.Text
+	case checked:
+		a.Text = tr(a.Lang, "Storage was slow, so I checked: it was saved once. ", "存储响应慢，已核对：这条已保存且只记了一次。") + a.Text
+	}
 	a.Blocks = textBlocks(a.Text)
 	return nil
+}
+
+// settle waits up to settleWithin to learn what became of an unconfirmed
+// write. Still unknown, it keeps checking in the background for up to
+// settleLater (the key can only ever book one entry, so the answer is
+// safe to give now), logs and counts the outcome.
+func (s *Spend) settle(ctx context.Context, un *ledger.UnconfirmedError) (ledger.Entry, error) {
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.settleWithin)
+	e, err := s.ledger.Settle(sctx, un.Team, un.Key)
+	cancel()
+	var still *ledger.UnconfirmedError
+	switch {
+	case errors.As(err, &still):
+		go func() {
+			lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.settleLater)
+			defer cancel()
+			e, err := s.ledger.Settle(lctx, un.Team, un.Key)
+			switch {
+			case err == nil:
+				s.observe(WriteSettledOK)
+				s.log.InfoContext(lctx, "unconfirmed ledger write settled: saved", "team", un.Team, "key", un.Key, "id", e.ID)
+			case errors.Is(err, ledger.ErrNotSaved):
+				s.observe(WriteSettledVoid)
+				s.log.WarnContext(lctx, "unconfirmed ledger write settled: not saved", "team", un.Team, "key", un.Key)
+			default:
+				s.observe(WriteUnsettled)
+				s.log.ErrorContext(lctx, "unconfirmed ledger write never settled", "team", un.Team, "key", un.Key, "err", err)
+			}
+		}()
+	case err == nil:
+		s.observe(WriteSettledOK)
+	case errors.Is(err, ledger.ErrNotSaved):
+		s.observe(WriteSettledVoid)
+	}
+	return e, err
 }
 
 func orDash(s string) string {
@@ -311,16 +402,12 @@ func (s *Spend) ImportBill(ctx context.Context, team, user, name string, r io.Re
 	case errors.As(err, &in):
 		return fmt.Sprintf("I couldn't import %s: %s. The column mapping is in bot/ledger/CSV.md.", name, in.Reason), nil
 	case errors.Is(err, ledger.ErrNotSaved):
-		if s.onSave != nil {
-			s.onSave("not_saved")
-		}
+		s.observe(WriteNotSaved)
 		return "⚠️ NOT saved: the spend ledger's storage is unavailable right now; nothing from " + name + " was recorded. Please try again.", nil
 	case err != nil:
 		return "", err
 	}
-	if s.onSave != nil {
-		s.onSave("ok")
-	}
+	s.observe(WriteOK)
 	var b strings.Builder
 	fmt.Fprintf(&b, "Imported %s: %d rows — %d added, %d already imported, %d not readable.", res.File, res.Rows, len(res.Added), res.Duplicates, len(res.Errors))
 	for i, e := range res.Errors {

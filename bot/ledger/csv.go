@@ -39,9 +39,9 @@ type ImportResult struct {
 	// Probable lists hand-added estimates that look like a billed line of
 	// this file (same project, card and day, card-hours within ±10 %): the
 	// same spend counted twice until someone confirms it (Supersede).
-	Probable []Match `json:"probable_duplicates,omitempty"`
-	Columns    []string   `json:"columns"` // "header → field" for each column used
-	Ignored    []string   `json:"ignored"` // headers not understood (their values are not read)
+	Probable []Match  `json:"probable_duplicates,omitempty"`
+	Columns  []string `json:"columns"` // "header → field" for each column used
+	Ignored  []string `json:"ignored"` // headers not understood (their values are not read)
 }
 
 // RowError is one problem in one row; its text is safe to show.
