@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gpubot/gpubot/bot/ledger"
+	"github.com/gpubot/gpubot/bot/store"
 	"github.com/gpubot/gpubot/knowledge"
 	"github.com/gpubot/gpubot/knowledge/catalog"
 )
@@ -103,6 +104,9 @@ func catalogCmd(ctx context.Context, cfg Config, kb *knowledge.Base, log *slog.L
 		return fmt.Errorf("catalog %s: %w\n%s", sub, err, catalogUsage)
 	}
 	d, closeStore, err := openCLI(ctx, cfg, kb, log)
+	if errors.As(err, new(*store.LockedError)) && sub == "refresh" {
+		return adminRefreshCmd(ctx, cfg, err, *asJSON, stdout) // the running bot owns the state (admin.go)
+	}
 	if err != nil {
 		return err
 	}

@@ -58,6 +58,13 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 	if err != nil {
 		return err
 	}
+	if st.Dir() != "" { // embedded: the CLI reaches the state through us (admin.go)
+		stopAdmin, err := startAdmin(ctx, d, st.Dir(), log)
+		if err != nil {
+			return err
+		}
+		defer stopAdmin()
+	}
 	m := metrics.New()
 	b.Observe(m.Answer)
 	d.spend.ObserveWrites(m.LedgerWrite)
