@@ -401,6 +401,10 @@ func (s *Spend) ImportBill(ctx context.Context, team, user, name string, r io.Re
 	switch {
 	case errors.As(err, &in):
 		return fmt.Sprintf("I couldn't import %s: %s. The column mapping is in bot/ledger/CSV.md.", name, in.Reason), nil
+	case errors.As(err, new(*ledger.UnconfirmedError)):
+		s.observe(WriteUnsettled)
+		s.log.ErrorContext(ctx, "bill import unconfirmed", "team", team, "file", name, "err", err)
+		return "⏳ Checking… the spend ledger's storage did not answer in time, so I can't tell whether " + name + " was recorded. Importing the same file again is safe: its lines are matched by identity and never booked twice.", nil
 	case errors.Is(err, ledger.ErrNotSaved):
 		s.observe(WriteNotSaved)
 		return "⚠️ NOT saved: the spend ledger's storage is unavailable right now; nothing from " + name + " was recorded. Please try again.", nil
@@ -409,7 +413,7 @@ func (s *Spend) ImportBill(ctx context.Context, team, user, name string, r io.Re
 	}
 	s.observe(WriteOK)
 	var b strings.Builder
-	fmt.Fprintf(&b, "Imported %s: %d rows — %d added, %d already imported, %d not readable.", res.File, res.Rows, len(res.Added), res.Duplicates, len(res.Errors))
+	b.WriteString(ImportSummary(res))
 	for i, e := range res.Errors {
 		if i == 20 {
 			fmt.Fprintf(&b, "\n… and %d more", len(res.Errors)-20)
@@ -421,4 +425,19 @@ func (s *Spend) ImportBill(ctx context.Context, team, user, name string, r io.Re
 		b.WriteString("\nColumns not read: " + strings.Join(res.Ignored, ", "))
 	}
 	return b.String(), nil
+}
+
+// ImportSummary is the one-paragraph outcome of a bill import, shared by
+// the Slack reply and the command line: "3 changed, 1 added, 6 unchanged",
+// unreadable rows, and chat entries the bill probably repeats.
+func ImportSummary(res *ledger.ImportResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Imported %s: %d rows — %d changed, %d added, %d unchanged, %d not readable.",
+		res.File, res.Rows, len(res.Changed), len(res.Added), res.Unchanged, len(res.Errors))
+	for _, m := range res.Probable {
+		fmt.Fprintf(&b, "\n⚠️ Probable duplicate: chat entry #%s (%s ×%d, %s h, %s, estimated) looks like bill line #%s (%s, billed). It is counted twice until confirmed; if it is the same spend, confirm with `bot spend supersede %s %s` (or remove the estimate: /gpu spend delete %s)",
+			m.Chat.ID, gpuName(m.Chat.GPU), m.Chat.Cards, fmtNum(m.Chat.Hours), m.Chat.Amount.String(),
+			m.Bill.ID, m.Bill.Amount.String(), m.Chat.ID, m.Bill.ID, m.Chat.ID)
+	}
+	return b.String()
 }
