@@ -116,6 +116,7 @@ func wire(cfg Config, kb *knowledge.Base, b *bot.Bot, st *store.Store, users *sl
 		d.auth = ledger.NewAuthorizer(cfg.Admins, nil, 0) // a nil *slack.Client must not become a non-nil interface
 	}
 	d.spend = bot.NewSpend(d.ledger, d.auth, cfg.FX, nil)
+	d.spend.Log(log)
 	if b != nil {
 		b.UsePrices(d.prices)
 		b.UseUsage(d.ledger)
