@@ -19,7 +19,7 @@ import (
 // A redelivered Slack message (same Message.ID) books nothing new and says so.
 func TestSpendRedeliveryBooksOnce(t *testing.T) {
 	b, _ := spendBot(t)
-	m := Message{Text: "/gpu spend add 8x h100 3h ¥2400 project=pretrain", Team: "T1", Channel: "C1", User: "U1", ID: "msg:C1:1733.0001"}
+	m := Message{Text: "/gpu spend add 8x h100 24h ¥2400 project=pretrain", Team: "T1", Channel: "C1", User: "U1", ID: "msg:C1:1733.0001"}
 	first := b.Answer(context.Background(), m)
 	again := b.Answer(context.Background(), m)
 	if first.Err != "" || again.Err != "" {
@@ -83,7 +83,7 @@ func TestSpendStalledWriteSaysChecking(t *testing.T) {
 	b := New(Config{FX: 7.2}, kb, nil)
 	b.SetClock(now)
 	b.Route(parse.Spend, sp)
-	a := b.Answer(context.Background(), Message{Text: "/gpu spend add 8x h100 3h ¥2400", Team: "T1", Channel: "C1", User: "U1", ID: "msg:C1:1"})
+	a := b.Answer(context.Background(), Message{Text: "/gpu spend add 8x h100 24h ¥2400", Team: "T1", Channel: "C1", User: "U1", ID: "msg:C1:1"})
 	if strings.Contains(a.Text, "NOT saved") || !strings.Contains(a.Text, "Checking") || !strings.Contains(a.Text, "Don't send it again") {
 		t.Errorf("stalled write reply = %q; want checking, never NOT saved", a.Text)
 	}

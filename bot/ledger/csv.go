@@ -129,6 +129,18 @@ func minutesUnit(unit string) bool {
 // Importing is admin-only in Slack: check Authorizer.Check(…, ImportBill)
 // first. The command line (bot spend import) is trusted.
 func (l *Ledger) Import(ctx context.Context, team, user string, r io.Reader, name string) (*ImportResult, error) {
+	return l.ImportWith(ctx, team, user, r, name, ImportOptions{})
+}
+
+// ImportOptions change how Import treats a bill.
+type ImportOptions struct {
+	// ConfirmPrices books rows whose price per card-hour is outside the
+	// sanity range (PriceError) instead of reporting them as row errors.
+	ConfirmPrices bool
+}
+
+// ImportWith is Import with options.
+func (l *Ledger) ImportWith(ctx context.Context, team, user string, r io.Reader, name string, opt ImportOptions) (*ImportResult, error) {
 	if err := checkTeam(team); err != nil {
 		return nil, err
 	}
@@ -199,7 +211,7 @@ func (l *Ledger) Import(ctx context.Context, team, user string, r io.Reader, nam
 				"a quote opened on this row is never closed, so lines %d–%d were read as one row; fix the quote and import again", line, line+n)})
 			continue
 		}
-		e, given, probs := l.readRow(ctx, team, user, len(header), cols, rec, line)
+		e, given, probs := l.readRow(ctx, team, user, len(header), cols, rec, line, opt.ConfirmPrices)
 		lineID := ""
 		if c, ok := cols["line"]; ok && c.idx < len(rec) {
 			lineID = strings.TrimSpace(rec[c.idx])
@@ -325,7 +337,7 @@ func mapHeader(header []string, res *ImportResult) (map[string]column, error) {
 
 // readRow turns one record into an entry ready to insert. given reports
 // whether the amount came from the file (not derived).
-func (l *Ledger) readRow(ctx context.Context, team, user string, width int, cols map[string]column, rec []string, line int) (Entry, bool, []RowError) {
+func (l *Ledger) readRow(ctx context.Context, team, user string, width int, cols map[string]column, rec []string, line int, confirm bool) (Entry, bool, []RowError) {
 	var probs []RowError
 	get := func(f string) string {
 		c, ok := cols[f]
@@ -348,7 +360,7 @@ func (l *Ledger) readRow(ctx context.Context, team, user string, width int, cols
 		return Entry{}, false, probs
 	}
 
-	e := Entry{Team: team, User: user, Project: get("project"), GPU: get("gpu"), Platform: get("platform"), Note: get("note")}
+	e := Entry{Team: team, User: user, Project: get("project"), GPU: get("gpu"), Platform: get("platform"), Note: get("note"), Confirm: confirm}
 	var err error
 	if v := get("start"); v != "" {
 		if e.Start, err = parseWhen(v, l.loc); err != nil {

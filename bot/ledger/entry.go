@@ -99,6 +99,9 @@ type Entry struct {
 	// Key is the idempotency key of the request that added the entry (see
 	// Ledger.Add).
 	Key string `json:"key,omitempty"`
+	// Confirm accepts a price per card-hour outside the sanity range (see
+	// PriceError): the user said it is right. Never stored.
+	Confirm bool `json:"-"`
 	// Replayed is set on what Add returns when the key had already booked
 	// this entry: nothing new was written. Never stored.
 	Replayed bool `json:"-"`

@@ -38,7 +38,7 @@ func TestSettleBeforeLateWriteLeavesNoPhantom(t *testing.T) {
 	ctx := context.Background()
 	l, _ := newLedger(t, miniStore(t))
 	tm := team(t)
-	e := Entry{Team: tm, User: "U1", GPU: "h100", Cards: 8, Hours: 3, Amount: cny(240000), Key: "msg:C1:9.0001"}
+	e := Entry{Team: tm, User: "U1", GPU: "h100", Cards: 8, Hours: 24, Amount: cny(240000), Key: "msg:C1:9.0001"}
 	if _, err := l.Settle(ctx, tm, e.Key); !errors.Is(err, ErrNotSaved) {
 		t.Fatalf("Settle of a write that never arrived = %v, want ErrNotSaved", err)
 	}

@@ -94,6 +94,10 @@ type Options struct {
 	Price           PriceFunc          // derives an amount when none is given; nil never derives
 	DefaultCurrency knowledge.Currency // for bare numbers; "" is CNY
 	Now             func() time.Time   // nil is time.Now
+	// FX is CNY per USD, used only to compare an entry's price with
+	// catalogue prices in the other currency (the sanity check); 0 compares
+	// same-currency prices only.
+	FX float64
 }
 
 // Ledger is the team spend ledger over a Store. It holds no state of its
@@ -106,11 +110,12 @@ type Ledger struct {
 	price PriceFunc
 	cur   knowledge.Currency
 	now   func() time.Time
+	fx    float64
 }
 
 // New returns a Ledger writing to st.
 func New(st *store.Store, opt Options) *Ledger {
-	l := &Ledger{st: st, rdb: st.Redis, kb: opt.KB, loc: opt.Location, price: opt.Price, cur: opt.DefaultCurrency, now: opt.Now}
+	l := &Ledger{st: st, rdb: st.Redis, kb: opt.KB, loc: opt.Location, price: opt.Price, cur: opt.DefaultCurrency, now: opt.Now, fx: opt.FX}
 	if l.loc == nil {
 		l.loc = Shanghai
 	}
@@ -429,6 +434,11 @@ func (l *Ledger) prepare(ctx context.Context, e Entry) (Entry, error) {
 		if p, ok := l.price(ctx, PriceQuery{Platform: e.Platform, GPU: e.GPU, Billing: e.Billing, At: e.At}); ok && p.PerCardHour > 0 && p.Currency != "" {
 			e.Amount = MoneyFromFloat(p.PerCardHour*e.CardHours(), p.Currency)
 			e.Derived = fmt.Sprintf("%s card-h × %s %s (%s)", fmtNum(e.CardHours()), strconv.FormatFloat(p.PerCardHour, 'f', -1, 64), p.Currency, p.Source)
+		}
+	}
+	if !e.Confirm && e.Derived == "" {
+		if err := l.checkPrice(e); err != nil {
+			return e, err
 		}
 	}
 	return e, nil

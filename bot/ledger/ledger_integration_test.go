@@ -138,7 +138,7 @@ func TestRealRedisStall(t *testing.T) {
 	told := map[string]int{}
 	for round := range 4 {
 		key := fmt.Sprintf("msg:C1:%d.0001", round)
-		e := Entry{Team: tm, User: "U1", GPU: "h100", Cards: 8, Hours: 3, Amount: cny(240000), Key: key}
+		e := Entry{Team: tm, User: "U1", GPU: "h100", Cards: 8, Hours: 24, Amount: cny(240000), Key: key}
 		srv.Process.Signal(syscall.SIGSTOP)
 		_, err := l.Add(ctx, e)
 		var un *UnconfirmedError

@@ -467,7 +467,7 @@ func suiteConcurrentAdds(t *testing.T, ns newStore) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := l.Add(context.Background(), Entry{Team: tm, User: fmt.Sprintf("U%d", i%4), GPU: "4090", Hours: float64(i + 1), Amount: cny(100)})
+			_, err := l.Add(context.Background(), Entry{Team: tm, User: fmt.Sprintf("U%d", i%4), GPU: "4090", Hours: float64(i + 1), Amount: cny(200 * int64(i+1))})
 			errs <- err
 		}()
 	}
