@@ -73,10 +73,13 @@ func (s *Spend) Handle(ctx context.Context, m Message, req parse.Request, a *Ans
 	if mode == "" {
 		mode = "report"
 	}
+	if refundWord(m.Text) && (mode == "add" || mode == "report" && req.Slots.Amount != nil) {
+		mode = "refund" // the parser has no refund action yet: "spend refund ¥500" reads as add
+	}
 	var err error
 	switch mode {
-	case "add":
-		err = s.add(ctx, team, m, req, a)
+	case "add", "refund":
+		err = s.add(ctx, team, m, req, a, mode == "refund")
 	case "list":
 		err = s.list(ctx, team, req, a)
 	case "report":
@@ -100,6 +103,18 @@ func (s *Spend) explain(a *Answer, err error) error {
 		return nil
 	case errors.As(err, &in):
 		return &advisor.InputError{Field: in.Field, Reason: in.Reason, Hint: spendHint}
+	case errors.As(err, new(*ledger.PriceError)):
+		var pe *ledger.PriceError
+		errors.As(err, &pe)
+		dir, dirZh := "far above", "远高于"
+		if pe.Price < pe.Low {
+			dir, dirZh = "far below", "远低于"
+		}
+		return &advisor.InputError{Field: "price",
+			Reason: tr(a.Lang,
+				fmt.Sprintf("that is %s %.2f per %s, %s the catalogue's %.2f–%.2f for %s (accepted without asking: %.1f×–%.0f× that range); check the amount and its decimal separator. Not saved", pe.Currency, pe.Price, pe.Per, dir, pe.Low, pe.High, gpuName(pe.GPU), 0.2, 5.0),
+				fmt.Sprintf("折合每%s %s %.2f，%s目录里 %s 的 %.2f–%.2f（不经确认可接受的范围是其 %.1f–%.0f 倍）；请检查金额和小数点。未保存", map[string]string{"card-hour": "卡时", "card-month": "卡月"}[pe.Per], pe.Currency, pe.Price, dirZh, gpuName(pe.GPU), pe.Low, pe.High, 0.2, 5.0)),
+			Hint: tr(a.Lang, "if the amount is right, send the same again with the word confirm", "如果金额无误，请在原句后加上“确认”再发一次")}
 	case errors.Is(err, ledger.ErrNotSaved):
 		a.Ephemeral, a.Err = true, "not_saved"
 		a.Text = tr(a.Lang, "⚠️ NOT saved: the spend ledger's storage is unavailable right now. Nothing was recorded; please try again in a minute.",
@@ -114,10 +129,21 @@ func (s *Spend) explain(a *Answer, err error) error {
 	return err
 }
 
-func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Request, a *Answer) error {
+func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Request, a *Answer, refund bool) error {
 	sl := req.Slots
+	if err := refuseNegative(m.Text, a.Lang); err != nil {
+		return err
+	}
 	e := ledger.Entry{Team: team, Channel: m.Channel, User: m.User, Project: sl.Project, Platform: sl.Platform,
-		Cards: sl.Cards, Hours: sl.Hours, Note: strings.Join(sl.Notes, "; ")}
+		Cards: sl.Cards, Hours: sl.Hours, Note: strings.Join(sl.Notes, "; "), Confirm: confirmWord(m.Text)}
+	if refund {
+		e.Kind, e.Cards, e.Hours = ledger.Refund, 0, 0
+	}
+	at, err := s.entryDate(m.Text, sl, a)
+	if err != nil {
+		return err
+	}
+	e.At = at
 	if len(sl.GPUs) > 0 {
 		e.GPU = sl.GPUs[0]
 	}
@@ -176,6 +202,15 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 		amount = tr(a.Lang, "no amount (give one, e.g. ¥75)", "未记金额（可补充，例如 ¥75）")
 	}
 	month := ledger.MonthOf(saved.At, s.ledger.Location()).String()
+	if saved.IsRefund() {
+		a.Text = tr(a.Lang,
+			fmt.Sprintf("Saved refund #%s: %s back, project %s, on %s (booked to %s). It lowers that month's total; card-hours are unchanged. Undo with /gpu spend undo.",
+				saved.ID, saved.Amount.String(), saved.Project, saved.At.Format("2006-01-02"), month),
+			fmt.Sprintf("已记退款 #%s：退回 %s，项目 %s，日期 %s（计入 %s）。它冲减当月合计，不影响卡时。撤销：/gpu spend undo",
+				saved.ID, saved.Amount.String(), saved.Project, saved.At.Format("2006-01-02"), month))
+		a.Blocks = textBlocks(a.Text)
+		return nil
+	}
 	a.Text = tr(a.Lang,
 		fmt.Sprintf("Saved #%s: %s ×%d, %s h on %s, %s, project %s, %s (booked to %s). Undo with /gpu spend undo.",
 			saved.ID, gpuName(saved.GPU), saved.Cards, fmtNum(saved.Hours), orDash(saved.Platform), amount, saved.Project, saved.Billing, month),
@@ -239,7 +274,7 @@ func orDash(s string) string {
 // month reads the asked month, or the current one in the ledger's zone.
 func (s *Spend) month(req parse.Request, a *Answer) (ledger.Month, error) {
 	if req.Slots.Month != "" {
-		return ledger.ParseMonth(req.Slots.Month)
+		return ledger.ResolveMonth(req.Slots.Month, s.now(), s.ledger.Location())
 	}
 	m := ledger.MonthOf(s.now(), s.ledger.Location())
 	a.Assumed["month"] = m.String()

@@ -295,3 +295,27 @@ func TestMonth(t *testing.T) {
 		t.Error("the fixed Shanghai default disagrees with tzdata")
 	}
 }
+
+// 上个月 answered '"last" is not a month' and 11月 '"11" is not a month'.
+func TestResolveMonth(t *testing.T) {
+	loc := shanghai(t)
+	feb := time.Date(2027, 2, 10, 12, 0, 0, 0, loc)
+	for in, want := range map[string]Month{
+		"last": {2027, time.January}, "上个月": {2027, time.January}, "last month": {2027, time.January},
+		"本月": {2027, time.February}, "11": {2026, time.November}, "11月": {2026, time.November}, "2月": {2027, time.February},
+		"1": {2027, time.January}, "2026-10": {2026, time.October},
+	} {
+		if got, err := ResolveMonth(in, feb, loc); err != nil || got != want {
+			t.Errorf("ResolveMonth(%q) in Feb 2027 = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	jan := time.Date(2027, 1, 5, 0, 0, 0, 0, loc)
+	if got, _ := ResolveMonth("上个月", jan, loc); got != (Month{2026, time.December}) {
+		t.Errorf("上个月 in January = %v, want 2026-12", got)
+	}
+	for _, in := range []string{"13月", "someday"} {
+		if _, err := ResolveMonth(in, feb, loc); err == nil {
+			t.Errorf("ResolveMonth(%q) accepted", in)
+		}
+	}
+}
