@@ -107,7 +107,7 @@ func wire(cfg Config, kb *knowledge.Base, b *bot.Bot, st *store.Store, users *sl
 	d.cat = catalog.New(st.Redis, catalog.Options{Sources: srcs, Base: kb, Fallback: kb.Offers})
 	d.prices = livePrices{cat: d.cat, log: log}
 	d.daily = digest.NewDaily(d.cat, st.Redis, digest.Options{Location: loc, KB: kb, FX: cfg.FX}, digest.DailyOptions{Persist: st.Persist})
-	d.ledger = ledger.New(st, ledger.Options{KB: kb, Location: loc, Price: d.prices.price})
+	d.ledger = ledger.New(st, ledger.Options{KB: kb, Location: loc, Price: d.prices.price, FX: cfg.FX})
 	d.recaps = recap.New(d.ledger, d.prices, recap.Options{KB: kb, FX: cfg.FX})
 	d.subs = subscribe.New(st.Redis, subscribe.Options{Persist: st.Persist})
 	if users != nil {
