@@ -83,7 +83,7 @@ func TestSpendReportRelativeMonths(t *testing.T) {
 	b, _ := spendBot(t)
 	for text, want := range map[string]string{
 		"/gpu spend report 上个月": "2026-09",
-		"上个月花了多少":              "2026-09",
+		"上个月花了多少":               "2026-09",
 		"/gpu spend report 9月":  "2026-09",
 	} {
 		a := say(b, "U1", text)
