@@ -395,15 +395,6 @@ func (l *Ledger) prepare(ctx context.Context, e Entry) (Entry, error) {
 			e.Hours = e.End.Sub(e.Start).Hours()
 		}
 	}
-	if e.Hours == 0 {
-		return e, inputErr("hours", "missing: say how long the cards ran (40h), or give start and end")
-	}
-	if e.Hours < 0 {
-		return e, inputErr("hours", "%s h is negative; hours are how long the cards ran (40h). For money back use: spend refund ¥500", fmtNum(e.Hours))
-	}
-	if e.Hours > maxHours || e.Hours != e.Hours {
-		return e, inputErr("hours", "%s h is out of range (more than 0, at most %d)", fmtNum(e.Hours), maxHours)
-	}
 	if e.Billing == "" {
 		e.Billing = OnDemand
 	}
@@ -411,6 +402,17 @@ func (l *Ledger) prepare(ctx context.Context, e Entry) (Entry, error) {
 		e.Billing = b
 	} else {
 		return e, inputErr("billing", "%q is not on_demand, monthly or spot", e.Billing)
+	}
+	// A monthly plan is paid whether it runs or not: 0 h is an idle plan,
+	// the case the recap must catch, not a mistake.
+	if e.Hours == 0 && !(e.Billing == Monthly && e.Priced()) {
+		return e, inputErr("hours", "missing: say how long the cards ran (40h), or give start and end")
+	}
+	if e.Hours < 0 {
+		return e, inputErr("hours", "%s h is negative; hours are how long the cards ran (40h). For money back use: spend refund ¥500", fmtNum(e.Hours))
+	}
+	if e.Hours > maxHours || e.Hours != e.Hours {
+		return e, inputErr("hours", "%s h is out of range (more than 0, at most %d)", fmtNum(e.Hours), maxHours)
 	}
 	e.CreatedAt = now
 	if e.At.IsZero() {

@@ -69,6 +69,22 @@ type Input struct {
 	Offers  []knowledge.Offer // today's catalogue, for the findings
 	Lang    string
 	Now     time.Time
+	// Platforms, when not empty, are the platforms the team may use (its
+	// profile): a finding never suggests moving work anywhere else.
+	Platforms []string
+}
+
+// allowed reports whether the team may use platform p.
+func (in Input) allowed(p string) bool {
+	if len(in.Platforms) == 0 {
+		return true
+	}
+	for _, q := range in.Platforms {
+		if q == p {
+			return true
+		}
+	}
+	return false
 }
 
 // entries returns the entries of month m in the history.
