@@ -13,10 +13,10 @@ import (
 
 // Kinds of finding.
 const (
-	KindMonthlyPlan  = "monthly_plan"  // on-demand use that a monthly plan would have made cheaper
-	KindUnusedPlan   = "unused_plan"   // a monthly plan used too little to beat on demand
-	KindBuy          = "buy"           // a card busy enough, long enough, that owning may pay
-	KindCheaperOffer = "cheaper_offer" // the same card was listed cheaper, that month, on a platform the team may use
+	KindMonthlyPlan  = "monthly_plan"   // on-demand use that a monthly plan would have made cheaper
+	KindUnusedPlan   = "unused_plan"    // a monthly plan used too little to beat on demand
+	KindBuy          = "buy"            // a card busy enough, long enough, that owning may pay
+	KindCheaperOffer = "cheaper_offer"  // the same card was listed cheaper, that month, on a platform the team may use
 	KindProjectMoM   = "project_change" // a project's spend moved a lot from the month before
 )
 
