@@ -1,11 +1,13 @@
 package recap
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gpubot/gpubot/bot/ledger"
+	"github.com/gpubot/gpubot/bot/profile"
 	"github.com/gpubot/gpubot/knowledge"
 )
 
@@ -73,5 +75,41 @@ func TestRecapThreeMonthScenario(t *testing.T) {
 	}
 	if fs := byKind[KindProjectMoM]; len(fs) != 1 || fs[0].Projects[0] != "eval" || fs[0].Change != 1800 {
 		t.Errorf("month-on-month findings = %+v, want eval +¥1,800.00 only", fs)
+	}
+}
+
+// Recaps.Build reads the team's profile: a team that may only use Aliyun is
+// never told to move work to another platform.
+func TestRecapRespectsTheProfile(t *testing.T) {
+	ctx := context.Background()
+	st := newStore(t)
+	l := newLedger(t, st)
+	importSample(t, l, "T1")
+	profiles := profile.New(st.Redis, nil)
+	build := func() *Recap {
+		r := New(l, shipped{}, Options{KB: knowledge.MustShipped(), FX: 7.2, Findings: 10, Profiles: profiles})
+		rc, err := r.Build(ctx, "T1", ledger.Month{Year: 2026, Month: time.October}, "en", time.Date(2026, 11, 1, 9, 30, 0, 0, shanghai(t)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rc
+	}
+	elsewhere := func(rc *Recap) []string {
+		var out []string
+		for _, f := range rc.Findings {
+			if f.Kind == KindCheaperOffer && f.Platform != "aliyun" {
+				out = append(out, f.Platform)
+			}
+		}
+		return out
+	}
+	if len(elsewhere(build())) == 0 {
+		t.Fatal("with no profile the sample bill has no cheaper-elsewhere finding; the test proves nothing")
+	}
+	if err := profiles.Put(ctx, profile.Profile{Team: "T1", Platforms: []string{"aliyun"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := elsewhere(build()); len(got) != 0 {
+		t.Errorf("an Aliyun-only team is told to move work to %v", got)
 	}
 }
