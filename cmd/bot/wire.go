@@ -15,6 +15,7 @@ import (
 	"github.com/gpubot/gpubot/bot/digest"
 	"github.com/gpubot/gpubot/bot/ledger"
 	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/profile"
 	"github.com/gpubot/gpubot/bot/recap"
 	"github.com/gpubot/gpubot/bot/schedule"
 	"github.com/gpubot/gpubot/bot/slackpost"
@@ -42,6 +43,7 @@ type deps struct {
 	ledger *ledger.Ledger
 	recaps *recap.Recaps
 	subs   *subscribe.Store
+	profs  *profile.Store
 	auth   *ledger.Authorizer
 	spend  *bot.Spend
 	log    *slog.Logger
@@ -108,7 +110,8 @@ func wire(cfg Config, kb *knowledge.Base, b *bot.Bot, st *store.Store, users *sl
 	d.prices = livePrices{cat: d.cat, log: log}
 	d.daily = digest.NewDaily(d.cat, st.Redis, digest.Options{Location: loc, KB: kb, FX: cfg.FX}, digest.DailyOptions{Persist: st.Persist})
 	d.ledger = ledger.New(st, ledger.Options{KB: kb, Location: loc, Price: d.prices.price, FX: cfg.FX})
-	d.recaps = recap.New(d.ledger, d.prices, recap.Options{KB: kb, FX: cfg.FX})
+	d.profs = profile.New(st.Redis, st.Persist)
+	d.recaps = recap.New(d.ledger, d.prices, recap.Options{KB: kb, FX: cfg.FX, Profiles: d.profs})
 	d.subs = subscribe.New(st.Redis, subscribe.Options{Persist: st.Persist})
 	if users != nil {
 		d.auth = ledger.NewAuthorizer(cfg.Admins, users, 0)
@@ -122,6 +125,7 @@ func wire(cfg Config, kb *knowledge.Base, b *bot.Bot, st *store.Store, users *sl
 		b.UseUsage(d.ledger)
 		b.Route(parse.Spend, d.spend)
 		b.Route(parse.Subscribe, subscribe.NewHandler(d.subs, d.auth, nil, log))
+		b.Route(parse.Settings, profile.NewHandler(d.profs, kb, d.auth, nil))
 	}
 	return d, nil
 }
