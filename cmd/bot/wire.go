@@ -12,6 +12,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/gpubot/gpubot/bot"
+	"github.com/gpubot/gpubot/bot/budget"
 	"github.com/gpubot/gpubot/bot/digest"
 	"github.com/gpubot/gpubot/bot/ledger"
 	"github.com/gpubot/gpubot/bot/parse"
@@ -44,6 +45,7 @@ type deps struct {
 	recaps *recap.Recaps
 	subs   *subscribe.Store
 	profs  *profile.Store
+	budget *budget.Alerts
 	auth   *ledger.Authorizer
 	spend  *bot.Spend
 	log    *slog.Logger
@@ -112,6 +114,7 @@ func wire(cfg Config, kb *knowledge.Base, b *bot.Bot, st *store.Store, users *sl
 	d.ledger = ledger.New(st, ledger.Options{KB: kb, Location: loc, Price: d.prices.price, FX: cfg.FX})
 	d.profs = profile.New(st.Redis, st.Persist)
 	d.recaps = recap.New(d.ledger, d.prices, recap.Options{KB: kb, FX: cfg.FX, Profiles: d.profs})
+	d.budget = budget.NewAlerts(budget.NewStore(st.Redis, st.Persist), d.ledger, d.profs, cfg.FX)
 	d.subs = subscribe.New(st.Redis, subscribe.Options{Persist: st.Persist})
 	if users != nil {
 		d.auth = ledger.NewAuthorizer(cfg.Admins, users, 0)
@@ -126,6 +129,7 @@ func wire(cfg Config, kb *knowledge.Base, b *bot.Bot, st *store.Store, users *sl
 		b.Route(parse.Spend, d.spend)
 		b.Route(parse.Subscribe, subscribe.NewHandler(d.subs, d.auth, nil, log))
 		b.Route(parse.Settings, profile.NewHandler(d.profs, kb, d.auth, nil))
+		b.Route(parse.Budget, budget.NewHandler(d.budget, d.auth, nil))
 	}
 	return d, nil
 }
@@ -167,7 +171,7 @@ func (d *deps) scheduler(cfg Config, poster *slackpost.Poster, observe func(kind
 	}
 	return schedule.New(d.st.Redis, time.Now, schedule.Options{
 		Location: d.loc, Persist: d.st.Persist, Poster: poster, Subs: d.subs, Log: d.log, Tasks: tasks,
-		Deliveries: []schedule.Delivery{d.daily.Delivery(daily), d.recaps.Delivery(monthly)}, Observe: observe,
+		Deliveries: []schedule.Delivery{d.daily.Delivery(daily), d.recaps.Delivery(monthly), d.budget.Delivery(cron.Every(5*time.Minute), d.loc)}, Observe: observe,
 	}), nil
 }
 
