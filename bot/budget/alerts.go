@@ -148,3 +148,9 @@ func post(due []Alert, lang string) *schedule.Post {
 	}
 	return &schedule.Post{Text: strings.Join(lines, "\n"), Blocks: blocks}
 }
+
+// Acknowledge records that user acknowledged alert id (the button's value),
+// for the transport's click handler.
+func (a *Alerts) Acknowledge(ctx context.Context, team, id, user string) error {
+	return a.st.Ack(ctx, team, id, user)
+}
