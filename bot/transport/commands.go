@@ -161,6 +161,10 @@ func (a *App) answerClick(ctx context.Context, cb slack.InteractionCallback) {
 	if act == nil || cb.ResponseURL == "" {
 		return
 	}
+	if isAck(act) && a.cfg.Acknowledge != nil {
+		a.acknowledge(ctx, cb, act) // ack.go
+		return
+	}
 	st, err := decodeState(act.Value)
 	if err != nil {
 		a.log.WarnContext(ctx, "button value refused", "action", act.ActionID, "user", cb.User.ID, "err", err)
