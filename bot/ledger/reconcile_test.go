@@ -143,3 +143,24 @@ func mustTime(t *testing.T, s string, loc *time.Location) time.Time {
 	}
 	return v
 }
+
+// Rows shown must add up to the total: Top folds the tail into "other".
+// Hand sums: projects a ¥40, b ¥30, c ¥20, d ¥10 → top 3 = a, b, other ¥30.
+func TestTopAddsUpWithOther(t *testing.T) {
+	var es []Entry
+	for p, v := range map[string]int64{"a": 4000, "b": 3000, "c": 2000, "d": 1000} {
+		es = append(es, Entry{Project: p, GPU: "h800", Cards: 1, Hours: float64(v / 100), Amount: cny(v), Kind: Spend})
+	}
+	fx := &FX{To: knowledge.CNY}
+	gs := Top(Rollup(es, nil, func(e Entry) string { return e.Project }, fx), 3, fx)
+	if len(gs) != 3 || gs[2].Key != Other || gs[2].Amount[knowledge.CNY] != 3000 || gs[2].CardHours != 30 {
+		t.Fatalf("top 3 = %+v", gs)
+	}
+	var sum int64
+	for _, g := range gs {
+		sum += g.Amount[knowledge.CNY]
+	}
+	if sum != 10000 {
+		t.Errorf("rows add up to %d, want the total 10000", sum)
+	}
+}

@@ -172,6 +172,47 @@ func Rollup(cur, prev []Entry, key func(Entry) string, fx *FX) []Group {
 	return out
 }
 
+// Other is the key of the row that gathers the groups Top leaves out.
+const Other = "other"
+
+// Top keeps the first n-1 groups and folds the rest into one Other row, so
+// the rows shown always add up to the total ("…and 3 more" hid amounts).
+// With n groups or fewer it returns gs unchanged.
+func Top(gs []Group, n int, fx *FX) []Group {
+	if n <= 0 || len(gs) <= n {
+		return gs
+	}
+	out := append([]Group(nil), gs[:n-1]...)
+	other := Group{Key: Other}
+	for _, g := range gs[n-1:] {
+		other.Totals = merge(other.Totals, g.Totals)
+		other.Prev = merge(other.Prev, g.Prev)
+	}
+	other.Totals.convert(fx)
+	other.Prev.convert(fx)
+	return append(out, other)
+}
+
+func merge(a, b Totals) Totals {
+	a.Entries += b.Entries
+	a.Unpriced += b.Unpriced
+	a.CardHours += b.CardHours
+	a.Superseded += b.Superseded
+	for _, p := range []struct {
+		dst *Amounts
+		src Amounts
+	}{{&a.Amount, b.Amount}, {&a.Billed, b.Billed}, {&a.Estimated, b.Estimated}, {&a.Refunds, b.Refunds}} {
+		for c, v := range p.src {
+			if *p.dst == nil {
+				*p.dst = Amounts{}
+			}
+			(*p.dst)[c] += v
+		}
+	}
+	a.Converted = nil
+	return a
+}
+
 func mostUsed(byGPU []Group) string {
 	best, bestH := "", 0.0
 	for _, g := range byGPU {
