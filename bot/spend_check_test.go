@@ -93,3 +93,16 @@ func TestSpendReportRelativeMonths(t *testing.T) {
 		}
 	}
 }
+
+// "≈ $477.62" with no rate: a converted total names its rate, and the
+// report splits billed, estimated and refunds.
+func TestSpendReportStatesTheRate(t *testing.T) {
+	b, _ := spendBot(t)
+	say(b, "U1", "/gpu spend add 40h 4090 ¥75 project=llm-ft")
+	say(b, "U1", "/gpu spend add 3x h100 8h lambda $60 project=pretrain")
+	a := say(b, "U1", "/gpu spend report 2026-10")
+	// ¥75 / 7.2 = $10.42; + $60 = $70.42.
+	if !strings.Contains(a.Text, "¥75.00 + $60.00 ≈ $70.42 (at 7.2 CNY per USD)") || !strings.Contains(a.Text, "billed 0 · estimated ¥75.00 + $60.00 · refunds 0") {
+		t.Errorf("report:\n%s", a.Text)
+	}
+}
