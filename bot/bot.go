@@ -28,6 +28,10 @@ type Message struct {
 	Channel string
 	User    string
 	Slash   bool // text is a /gpu command's argument text
+	// ID names the request for idempotent writes (the spend ledger): the
+	// same Slack message, command or click always carries the same ID, so a
+	// redelivery books nothing twice. "" when there is none (CLI).
+	ID string
 }
 
 // Answer is what the bot says back, in both machine and human form.

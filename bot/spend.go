@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -21,18 +22,43 @@ type Spend struct {
 	auth   *ledger.Authorizer
 	fx     float64
 	now    func() time.Time
-	onSave func(outcome string) // ledger write metric: ok, not_saved
+	onSave func(outcome string) // ledger write metric (see ObserveWrites)
+	log    *slog.Logger
+	// settleWithin bounds how long an answer waits to learn what became of
+	// an unconfirmed write; settleLater, how long checking goes on after it.
+	settleWithin, settleLater time.Duration
 }
 
-// ObserveWrites reports every ledger write's outcome (ok or not_saved).
+// Write outcomes reported to ObserveWrites.
+const (
+	WriteOK          = "ok"          // stored and confirmed
+	WriteNotSaved    = "not_saved"   // the store confirmed nothing was written
+	WriteReplayed    = "replayed"    // a redelivered request: the entry was already there
+	WriteUnconfirmed = "unconfirmed" // sent, outcome unknown: checking began
+	WriteSettledOK   = "settled_ok"  // an unconfirmed write turned out stored
+	WriteSettledVoid = "settled_not_saved"
+	WriteUnsettled   = "unsettled" // still unknown when checking gave up (logged)
+)
+
+// ObserveWrites reports every ledger write's outcome (the Write* values).
 func (s *Spend) ObserveWrites(f func(outcome string)) { s.onSave = f }
+
+// Log sets where unconfirmed writes and their settlement are logged.
+func (s *Spend) Log(l *slog.Logger) { s.log = l }
+
+func (s *Spend) observe(outcome string) {
+	if s.onSave != nil {
+		s.onSave(outcome)
+	}
+}
 
 // NewSpend builds the spend handler. now is the clock (time.Now in serve).
 func NewSpend(l *ledger.Ledger, auth *ledger.Authorizer, fx float64, now func() time.Time) *Spend {
 	if now == nil {
 		now = time.Now
 	}
-	return &Spend{ledger: l, auth: auth, fx: fx, now: now}
+	return &Spend{ledger: l, auth: auth, fx: fx, now: now, log: slog.New(slog.DiscardHandler),
+		settleWithin: 10 * time.Second, settleLater: 10 * time.Minute}
 }
 
 const spendHint = "/gpu spend add 40h 4090 @autodl ¥75 project=llm-ft"
@@ -47,10 +73,13 @@ func (s *Spend) Handle(ctx context.Context, m Message, req parse.Request, a *Ans
 	if mode == "" {
 		mode = "report"
 	}
+	if refundWord(m.Text) && (mode == "add" || mode == "report" && req.Slots.Amount != nil) {
+		mode = "refund" // the parser has no refund action yet: "spend refund ¥500" reads as add
+	}
 	var err error
 	switch mode {
-	case "add":
-		err = s.add(ctx, team, m, req, a)
+	case "add", "refund":
+		err = s.add(ctx, team, m, req, a, mode == "refund")
 	case "list":
 		err = s.list(ctx, team, req, a)
 	case "report":
@@ -74,6 +103,18 @@ func (s *Spend) explain(a *Answer, err error) error {
 		return nil
 	case errors.As(err, &in):
 		return &advisor.InputError{Field: in.Field, Reason: in.Reason, Hint: spendHint}
+	case errors.As(err, new(*ledger.PriceError)):
+		var pe *ledger.PriceError
+		errors.As(err, &pe)
+		dir, dirZh := "far above", "远高于"
+		if pe.Price < pe.Low {
+			dir, dirZh = "far below", "远低于"
+		}
+		return &advisor.InputError{Field: "price",
+			Reason: tr(a.Lang,
+				fmt.Sprintf("that is %s %.2f per %s, %s the catalogue's %.2f–%.2f for %s (accepted without asking: %.1f×–%.0f× that range); check the amount and its decimal separator. Not saved", pe.Currency, pe.Price, pe.Per, dir, pe.Low, pe.High, gpuName(pe.GPU), 0.2, 5.0),
+				fmt.Sprintf("折合每%s %s %.2f，%s目录里 %s 的 %.2f–%.2f（不经确认可接受的范围是其 %.1f–%.0f 倍）；请检查金额和小数点。未保存", map[string]string{"card-hour": "卡时", "card-month": "卡月"}[pe.Per], pe.Currency, pe.Price, dirZh, gpuName(pe.GPU), pe.Low, pe.High, 0.2, 5.0)),
+			Hint: tr(a.Lang, "if the amount is right, send the same again with the word confirm", "如果金额无误，请在原句后加上“确认”再发一次")}
 	case errors.Is(err, ledger.ErrNotSaved):
 		a.Ephemeral, a.Err = true, "not_saved"
 		a.Text = tr(a.Lang, "⚠️ NOT saved: the spend ledger's storage is unavailable right now. Nothing was recorded; please try again in a minute.",
@@ -88,10 +129,21 @@ func (s *Spend) explain(a *Answer, err error) error {
 	return err
 }
 
-func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Request, a *Answer) error {
+func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Request, a *Answer, refund bool) error {
 	sl := req.Slots
+	if err := refuseNegative(m.Text, a.Lang); err != nil {
+		return err
+	}
 	e := ledger.Entry{Team: team, Channel: m.Channel, User: m.User, Project: sl.Project, Platform: sl.Platform,
-		Cards: sl.Cards, Hours: sl.Hours, Note: strings.Join(sl.Notes, "; ")}
+		Cards: sl.Cards, Hours: sl.Hours, Note: strings.Join(sl.Notes, "; "), Confirm: confirmWord(m.Text)}
+	if refund {
+		e.Kind, e.Cards, e.Hours = ledger.Refund, 0, 0
+	}
+	at, err := s.entryDate(m.Text, sl, a)
+	if err != nil {
+		return err
+	}
+	e.At = at
 	if len(sl.GPUs) > 0 {
 		e.GPU = sl.GPUs[0]
 	}
@@ -113,9 +165,33 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 		}
 		e.Billing = b
 	}
+	e.Key = m.ID // made before the first try: a redelivery of this message books nothing new
 	saved, err := s.ledger.Add(ctx, e)
-	if s.onSave != nil && (err == nil || errors.Is(err, ledger.ErrNotSaved)) {
-		s.onSave(map[bool]string{true: "ok", false: "not_saved"}[err == nil])
+	checked := false
+	var un *ledger.UnconfirmedError
+	switch {
+	case errors.As(err, &un):
+		// Sent but not acknowledged: it may have landed. Never say "not
+		// saved" here; find out first.
+		s.observe(WriteUnconfirmed)
+		s.log.WarnContext(ctx, "ledger write unconfirmed; settling", "team", team, "key", un.Key, "err", un.Err)
+		saved, err = s.settle(ctx, un)
+		if errors.As(err, &un) {
+			a.Ephemeral, a.Err = true, "unconfirmed"
+			a.Text = tr(a.Lang,
+				"⏳ Checking… the spend ledger's storage did not answer in time, so I can't tell yet whether this entry was saved. Don't send it again: I'm still checking and it will be booked at most once. /gpu spend list shows it once storage answers.",
+				"⏳ 正在核对……账本存储没有及时响应，暂时无法确认这条是否已保存。请不要重发：我会继续核对，这条最多只记一次。存储恢复后可用 /gpu spend list 查看。")
+			a.say(a.Text)
+			return nil
+		}
+		checked = true
+	case err == nil && saved.Replayed:
+		s.observe(WriteReplayed)
+	case err == nil:
+		s.observe(WriteOK)
+	case errors.Is(err, ledger.ErrNotSaved):
+		s.observe(WriteNotSaved)
+		s.log.WarnContext(ctx, "ledger write not saved", "team", team, "err", err)
 	}
 	if err != nil {
 		return err
@@ -126,6 +202,15 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 		amount = tr(a.Lang, "no amount (give one, e.g. ¥75)", "未记金额（可补充，例如 ¥75）")
 	}
 	month := ledger.MonthOf(saved.At, s.ledger.Location()).String()
+	if saved.IsRefund() {
+		a.Text = tr(a.Lang,
+			fmt.Sprintf("Saved refund #%s: %s back, project %s, on %s (booked to %s). It lowers that month's total; card-hours are unchanged. Undo with /gpu spend undo.",
+				saved.ID, saved.Amount.String(), saved.Project, saved.At.Format("2006-01-02"), month),
+			fmt.Sprintf("已记退款 #%s：退回 %s，项目 %s，日期 %s（计入 %s）。它冲减当月合计，不影响卡时。撤销：/gpu spend undo",
+				saved.ID, saved.Amount.String(), saved.Project, saved.At.Format("2006-01-02"), month))
+		a.say(a.Text)
+		return nil
+	}
 	a.Text = tr(a.Lang,
 		fmt.Sprintf("Saved #%s: %s ×%d, %s h on %s, %s, project %s, %s (booked to %s). Undo with /gpu spend undo.",
 			saved.ID, gpuName(saved.GPU), saved.Cards, fmtNum(saved.Hours), orDash(saved.Platform), amount, saved.Project, saved.Billing, month),
@@ -134,8 +219,49 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 	if saved.Derived != "" {
 		a.Text += "\n" + tr(a.Lang, "Amount from the catalogue: ", "金额按目录价估算：") + saved.Derived
 	}
+	switch {
+	case saved.Replayed:
+		a.Text = tr(a.Lang, "Already saved (this message was delivered twice; nothing new was booked). ", "已保存过（这条消息重复送达，没有重复记账）。") + a.Text
+	case checked:
+		a.Text = tr(a.Lang, "Storage was slow, so I checked: it was saved once. ", "存储响应慢，已核对：这条已保存且只记了一次。") + a.Text
+	}
 	a.say(a.Text)
 	return nil
+}
+
+// settle waits up to settleWithin to learn what became of an unconfirmed
+// write. Still unknown, it keeps checking in the background for up to
+// settleLater (the key can only ever book one entry, so the answer is
+// safe to give now), logs and counts the outcome.
+func (s *Spend) settle(ctx context.Context, un *ledger.UnconfirmedError) (ledger.Entry, error) {
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.settleWithin)
+	e, err := s.ledger.Settle(sctx, un.Team, un.Key)
+	cancel()
+	var still *ledger.UnconfirmedError
+	switch {
+	case errors.As(err, &still):
+		go func() {
+			lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.settleLater)
+			defer cancel()
+			e, err := s.ledger.Settle(lctx, un.Team, un.Key)
+			switch {
+			case err == nil:
+				s.observe(WriteSettledOK)
+				s.log.InfoContext(lctx, "unconfirmed ledger write settled: saved", "team", un.Team, "key", un.Key, "id", e.ID)
+			case errors.Is(err, ledger.ErrNotSaved):
+				s.observe(WriteSettledVoid)
+				s.log.WarnContext(lctx, "unconfirmed ledger write settled: not saved", "team", un.Team, "key", un.Key)
+			default:
+				s.observe(WriteUnsettled)
+				s.log.ErrorContext(lctx, "unconfirmed ledger write never settled", "team", un.Team, "key", un.Key, "err", err)
+			}
+		}()
+	case err == nil:
+		s.observe(WriteSettledOK)
+	case errors.Is(err, ledger.ErrNotSaved):
+		s.observe(WriteSettledVoid)
+	}
+	return e, err
 }
 
 func orDash(s string) string {
@@ -148,7 +274,7 @@ func orDash(s string) string {
 // month reads the asked month, or the current one in the ledger's zone.
 func (s *Spend) month(req parse.Request, a *Answer) (ledger.Month, error) {
 	if req.Slots.Month != "" {
-		return ledger.ParseMonth(req.Slots.Month)
+		return ledger.ResolveMonth(req.Slots.Month, s.now(), s.ledger.Location())
 	}
 	m := ledger.MonthOf(s.now(), s.ledger.Location())
 	a.Assumed["month"] = m.String()
@@ -206,13 +332,15 @@ func (s *Spend) report(ctx context.Context, team string, req parse.Request, a *A
 	return nil
 }
 
-// RenderReport writes a month's spend rollup: totals, change on the month
-// before, and the split by project, card and platform.
+// RenderReport writes a month's spend rollup: totals (a converted total
+// names its rate), billed / estimated / refunds, change on the month
+// before, and the split by project, card and platform, each list with an
+// explicit "other" row so the rows add up to the total.
 func RenderReport(lang string, r *ledger.Report) string {
 	var b strings.Builder
 	total := r.Total.Amount.String()
 	if r.Total.Converted != nil && len(r.Total.Amount) > 1 {
-		total += " ≈ " + r.Total.Converted.String()
+		total += " ≈ " + r.Total.Converted.String() + rateNote(lang, r.FX)
 	}
 	entries := "entries"
 	if r.Total.Entries == 1 {
@@ -220,9 +348,16 @@ func RenderReport(lang string, r *ledger.Report) string {
 	}
 	fmt.Fprintf(&b, tr(lang, "GPU spend %s: %s, %s GPU-hours, %d "+entries, "%s GPU 支出：%s，%s 卡时，%d 条记录"), r.Month, total, fmtNum(r.Total.CardHours), r.Total.Entries)
 	b.WriteString("\n")
+	if len(r.Total.Amount) > 0 {
+		fmt.Fprintf(&b, tr(lang, "billed %s · estimated %s · refunds %s\n", "账单 %s · 估算 %s · 退款 %s\n"),
+			r.Total.Billed.String(), r.Total.Estimated.String(), r.Total.Refunds.String())
+	}
 	fmt.Fprintf(&b, tr(lang, "vs %s: %s, %s GPU-hours (%s)\n", "对比 %s：%s，%s 卡时（变化 %s）\n"), r.Month.Prev(), r.Prev.Amount.String(), fmtNum(r.Prev.CardHours), r.Change().String())
 	if r.Total.Unpriced > 0 {
 		fmt.Fprintf(&b, tr(lang, "%d entries have no amount and are not in the totals.\n", "%d 条记录没有金额，未计入合计。\n"), r.Total.Unpriced)
+	}
+	if r.Total.Superseded > 0 {
+		fmt.Fprintf(&b, tr(lang, "%d chat entries were replaced by the bill lines they repeat and are not counted.\n", "%d 条聊天记账已由对应账单行取代，不计入。\n"), r.Total.Superseded)
 	}
 	groups := []struct {
 		en, zh string
@@ -233,9 +368,14 @@ func RenderReport(lang string, r *ledger.Report) string {
 			continue
 		}
 		b.WriteString(tr(lang, g.en, g.zh) + ":\n")
-		for _, x := range g.gs {
+		for _, x := range ledger.Top(g.gs, 8, r.FX) {
 			key := x.Key
-			if g.en == "By card" {
+			switch {
+			case key == ledger.Other:
+				key = tr(lang, "other", "其他")
+			case key == "":
+				key = tr(lang, "(none given)", "（未填写）") // refunds and entries with no platform: a row, not a blank
+			case g.en == "By card":
 				key = gpuName(key)
 			}
 			fmt.Fprintf(&b, "• %s: %s, %s GPU-h (%s %s)\n", key, x.Amount.String(), fmtNum(x.CardHours), tr(lang, "last month", "上月"), x.Prev.Amount.String())
@@ -243,6 +383,27 @@ func RenderReport(lang string, r *ledger.Report) string {
 	}
 	b.WriteString(tr(lang, "Month boundaries in ", "月份按时区 ") + r.Location)
 	return b.String()
+}
+
+// rateNote states the rate behind a converted total: " (at 7.2 CNY per
+// USD)"; "≈ $477.62" alone did not say how it was reached.
+func rateNote(lang string, fx *ledger.FX) string {
+	if fx == nil {
+		return ""
+	}
+	var r float64
+	switch fx.To {
+	case knowledge.CNY:
+		r = fx.Rates[knowledge.USD]
+	case knowledge.USD:
+		if c := fx.Rates[knowledge.CNY]; c > 0 {
+			r = 1 / c
+		}
+	}
+	if r <= 0 {
+		return ""
+	}
+	return tr(lang, fmt.Sprintf(" (at %.4g CNY per USD)", r), fmt.Sprintf("（按 1 美元 = %.4g 元）", r))
 }
 
 func (s *Spend) undo(ctx context.Context, team string, m Message, a *Answer) error {
@@ -310,19 +471,19 @@ func (s *Spend) ImportBill(ctx context.Context, team, user, name string, r io.Re
 	switch {
 	case errors.As(err, &in):
 		return fmt.Sprintf("I couldn't import %s: %s. The column mapping is in bot/ledger/CSV.md.", name, in.Reason), nil
+	case errors.As(err, new(*ledger.UnconfirmedError)):
+		s.observe(WriteUnsettled)
+		s.log.ErrorContext(ctx, "bill import unconfirmed", "team", team, "file", name, "err", err)
+		return "⏳ Checking… the spend ledger's storage did not answer in time, so I can't tell whether " + name + " was recorded. Importing the same file again is safe: its lines are matched by identity and never booked twice.", nil
 	case errors.Is(err, ledger.ErrNotSaved):
-		if s.onSave != nil {
-			s.onSave("not_saved")
-		}
+		s.observe(WriteNotSaved)
 		return "⚠️ NOT saved: the spend ledger's storage is unavailable right now; nothing from " + name + " was recorded. Please try again.", nil
 	case err != nil:
 		return "", err
 	}
-	if s.onSave != nil {
-		s.onSave("ok")
-	}
+	s.observe(WriteOK)
 	var b strings.Builder
-	fmt.Fprintf(&b, "Imported %s: %d rows — %d added, %d already imported, %d not readable.", res.File, res.Rows, len(res.Added), res.Duplicates, len(res.Errors))
+	b.WriteString(ImportSummary(res))
 	for i, e := range res.Errors {
 		if i == 20 {
 			fmt.Fprintf(&b, "\n… and %d more", len(res.Errors)-20)
@@ -334,4 +495,19 @@ func (s *Spend) ImportBill(ctx context.Context, team, user, name string, r io.Re
 		b.WriteString("\nColumns not read: " + strings.Join(res.Ignored, ", "))
 	}
 	return b.String(), nil
+}
+
+// ImportSummary is the one-paragraph outcome of a bill import, shared by
+// the Slack reply and the command line: "3 changed, 1 added, 6 unchanged",
+// unreadable rows, and chat entries the bill probably repeats.
+func ImportSummary(res *ledger.ImportResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Imported %s: %d rows — %d changed, %d added, %d unchanged, %d not readable.",
+		res.File, res.Rows, len(res.Changed), len(res.Added), res.Unchanged, len(res.Errors))
+	for _, m := range res.Probable {
+		fmt.Fprintf(&b, "\n⚠️ Probable duplicate: chat entry #%s (%s ×%d, %s h, %s, estimated) looks like bill line #%s (%s, billed). It is counted twice until confirmed; if it is the same spend, confirm with `bot spend supersede %s %s` (or remove the estimate: /gpu spend delete %s)",
+			m.Chat.ID, gpuName(m.Chat.GPU), m.Chat.Cards, fmtNum(m.Chat.Hours), m.Chat.Amount.String(),
+			m.Bill.ID, m.Bill.Amount.String(), m.Chat.ID, m.Bill.ID, m.Chat.ID)
+	}
+	return b.String()
 }

@@ -25,16 +25,23 @@ const (
 )
 
 // ImportResult is what an import did. Rows that could not be read are in
-// Errors and were skipped; every other row was added or was a duplicate.
+// Errors and were skipped; every other row was added, changed (a corrected
+// line replaced the entry it had booked) or unchanged.
 type ImportResult struct {
 	File       string     `json:"file"`
 	FileHash   string     `json:"file_hash"` // first 12 hex digits of the file's SHA-256
 	Rows       int        `json:"rows"`      // data rows read (blank rows not counted)
 	Added      []Entry    `json:"added"`
-	Duplicates int        `json:"duplicates"` // rows already in the ledger
+	Changed    []Entry    `json:"changed"`    // lines already imported whose content differs: the entry now holds the new figures
+	Unchanged  int        `json:"unchanged"`  // lines already imported as they are
+	Duplicates int        `json:"duplicates"` // = Unchanged (the name older callers read)
 	Errors     []RowError `json:"errors"`
-	Columns    []string   `json:"columns"` // "header → field" for each column used
-	Ignored    []string   `json:"ignored"` // headers not understood (their values are not read)
+	// Probable lists hand-added estimates that look like a billed line of
+	// this file (same project, card and day, card-hours within ±10 %): the
+	// same spend counted twice until someone confirms it (Supersede).
+	Probable []Match  `json:"probable_duplicates,omitempty"`
+	Columns  []string `json:"columns"` // "header → field" for each column used
+	Ignored  []string `json:"ignored"` // headers not understood (their values are not read)
 }
 
 // RowError is one problem in one row; its text is safe to show.
@@ -70,6 +77,7 @@ var csvFields = map[string][]string{
 	"currency": {"currency", "cur", "ccy", "币种", "货币", "币别"},
 	"platform": {"platform", "provider", "vendor", "cloud", "平台", "云平台", "服务商", "供应商"},
 	"billing":  {"billing", "billing mode", "billing type", "pricing", "计费方式", "计费模式", "计费类型", "付费方式", "付费类型"},
+	"line":     {"line id", "line", "item id", "line item id", "record id", "bill item id", "id", "明细id", "账单明细id", "明细编号", "流水号", "记录id"},
 	"note":     {"note", "notes", "comment", "memo", "description", "remark", "备注", "说明", "描述"},
 }
 
@@ -121,6 +129,18 @@ func minutesUnit(unit string) bool {
 // Importing is admin-only in Slack: check Authorizer.Check(…, ImportBill)
 // first. The command line (bot spend import) is trusted.
 func (l *Ledger) Import(ctx context.Context, team, user string, r io.Reader, name string) (*ImportResult, error) {
+	return l.ImportWith(ctx, team, user, r, name, ImportOptions{})
+}
+
+// ImportOptions change how Import treats a bill.
+type ImportOptions struct {
+	// ConfirmPrices books rows whose price per card-hour is outside the
+	// sanity range (PriceError) instead of reporting them as row errors.
+	ConfirmPrices bool
+}
+
+// ImportWith is Import with options.
+func (l *Ledger) ImportWith(ctx context.Context, team, user string, r io.Reader, name string, opt ImportOptions) (*ImportResult, error) {
 	if err := checkTeam(team); err != nil {
 		return nil, err
 	}
@@ -161,7 +181,9 @@ func (l *Ledger) Import(ctx context.Context, team, user string, r io.Reader, nam
 	}
 
 	var batch []Entry
+	var legacy []string
 	occurrences := map[string]int{}
+	idOcc := map[string]int{}
 	for {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
@@ -189,26 +211,51 @@ func (l *Ledger) Import(ctx context.Context, team, user string, r io.Reader, nam
 				"a quote opened on this row is never closed, so lines %d–%d were read as one row; fix the quote and import again", line, line+n)})
 			continue
 		}
-		e, given, probs := l.readRow(ctx, team, user, len(header), cols, rec, line)
+		e, given, probs := l.readRow(ctx, team, user, len(header), cols, rec, line, opt.ConfirmPrices)
+		lineID := ""
+		if c, ok := cols["line"]; ok && c.idx < len(rec) {
+			lineID = strings.TrimSpace(rec[c.idx])
+		}
 		if len(probs) > 0 {
 			res.Errors = append(res.Errors, probs...)
 			continue
 		}
 		e.Source = "csv:" + res.FileHash
-		k := rowKey(team, e, given)
-		occurrences[k]++
-		e.ImportKey = importKey(k, occurrences[k])
+		content := rowKey(team, e, given)
+		occurrences[content]++
+		id := lineIdentity(team, e, lineID)
+		idOcc[id]++
+		e.ImportKey = importKey(id, idOcc[id])
+		e.Line = importKey(content, 0)
+		legacy = append(legacy, importKey(content, occurrences[content]))
 		batch = append(batch, e)
 	}
 	if len(batch) == 0 {
 		return res, nil
 	}
-	added, dups, err := l.insert(ctx, team, batch)
+	rec, err := l.insert(ctx, team, batch, legacy)
 	if err != nil {
 		return res, err
 	}
-	res.Added, res.Duplicates = added, dups
+	res.Added, res.Changed, res.Unchanged, res.Duplicates = rec.added, rec.changed, rec.unchanged, rec.unchanged
+	res.Probable, err = l.probableDuplicates(ctx, team, append(append([]Entry(nil), rec.added...), rec.changed...))
+	if err != nil {
+		return res, fmt.Errorf("look for chat entries the bill repeats: %w", err)
+	}
 	return res, nil
+}
+
+// lineIdentity is what makes a bill line the same line in a corrected
+// bill: the provider's line id when the file has one, else the day, the
+// resource (platform, card, count, project) and the hours. The amount, the
+// note and the billing mode are content: a line that differs only there is
+// a correction of the same line.
+func lineIdentity(team string, e Entry, lineID string) string {
+	if lineID != "" {
+		return strings.Join([]string{team, "line", e.Platform, lineID}, "\x1f")
+	}
+	return strings.Join([]string{team, e.At.In(e.At.Location()).Format("2006-01-02"), e.Platform, e.GPU,
+		strconv.Itoa(e.Cards), e.Project, fmtNum(e.Hours)}, "\x1f")
 }
 
 // sniffComma picks the delimiter of the header line: comma, semicolon
@@ -290,7 +337,7 @@ func mapHeader(header []string, res *ImportResult) (map[string]column, error) {
 
 // readRow turns one record into an entry ready to insert. given reports
 // whether the amount came from the file (not derived).
-func (l *Ledger) readRow(ctx context.Context, team, user string, width int, cols map[string]column, rec []string, line int) (Entry, bool, []RowError) {
+func (l *Ledger) readRow(ctx context.Context, team, user string, width int, cols map[string]column, rec []string, line int, confirm bool) (Entry, bool, []RowError) {
 	var probs []RowError
 	get := func(f string) string {
 		c, ok := cols[f]
@@ -313,7 +360,7 @@ func (l *Ledger) readRow(ctx context.Context, team, user string, width int, cols
 		return Entry{}, false, probs
 	}
 
-	e := Entry{Team: team, User: user, Project: get("project"), GPU: get("gpu"), Platform: get("platform"), Note: get("note")}
+	e := Entry{Team: team, User: user, Project: get("project"), GPU: get("gpu"), Platform: get("platform"), Note: get("note"), Confirm: confirm}
 	var err error
 	if v := get("start"); v != "" {
 		if e.Start, err = parseWhen(v, l.loc); err != nil {

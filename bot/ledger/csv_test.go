@@ -26,15 +26,15 @@ func TestImportEnglishHeaderAndFields(t *testing.T) {
 	loc := l.Location()
 	tm := team(t)
 	csv := "Date,Project,GPU Model,GPU_Count,Duration,Cost,Currency,Provider,Billing Mode,Notes,Invoice No\n" +
-		"2026-10-31T23:30,Vision Team,H100 SXM,8,2.5h,\"$1,234.50\",usd,Lambda Labs,spot,night run,INV-1\n"
+		"2026-10-31T23:30,Vision Team,H100 SXM,8,62.5h,\"$1,234.50\",usd,Lambda Labs,spot,night run,INV-1\n"
 	res := importString(t, l, tm, csv)
 	if len(res.Added) != 1 || len(res.Errors) != 0 {
 		t.Fatalf("added %d, errors %v", len(res.Added), res.Errors)
 	}
 	got := res.Added[0]
 	want := Entry{ID: got.ID, Team: tm, Project: "vision-team", User: "UADMIN", Platform: "lambda", GPU: "h100-sxm",
-		Cards: 8, Hours: 2.5, At: time.Date(2026, 10, 31, 23, 30, 0, 0, loc), Amount: usd(123450), Billing: Spot,
-		Note: "night run", CreatedAt: got.CreatedAt, Source: "csv:" + res.FileHash, ImportKey: got.ImportKey}
+		Cards: 8, Hours: 62.5, At: time.Date(2026, 10, 31, 23, 30, 0, 0, loc), Amount: usd(123450), Billing: Spot,
+		Note: "night run", CreatedAt: got.CreatedAt, Source: "csv:" + res.FileHash, ImportKey: got.ImportKey, Line: got.Line, Kind: Spend}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("imported entry (-want +got):\n%s", d)
 	}
@@ -206,5 +206,33 @@ func TestImportDerivesMissingAmounts(t *testing.T) {
 	res := importString(t, l, team(t), "date,gpu,hours\n2026-10-01,4090,10\n2026-10-01,h100,10\n")
 	if len(res.Added) != 2 || res.Added[0].Amount != cny(1880) || res.Added[1].Priced() {
 		t.Errorf("derived amounts: %+v", res.Added)
+	}
+}
+
+// The defects of the issue, one row each: a decimal comma read as a
+// thousands one (¥18,50 → ¥1,850, ¥185 a card-hour) and a bill dated in
+// the future (2027-01-15 made a January 2027 recap). The clock is
+// 2026-11-01.
+func TestImportRefusesSilentChanges(t *testing.T) {
+	l, _ := newLedger(t, miniStore(t))
+	tm := team(t)
+	res := importString(t, l, tm, "date,gpu,hours,amount\n"+
+		"2026-10-03,4090,10,\"18,50\"\n"+ // ¥18.50 for 10 card-h: ¥1.85 a card-hour, in range
+		"2026-10-04,4090,10,1850\n"+ // ¥185 a card-hour: 74× the catalogue's top
+		"2027-01-15,4090,10,18\n") // in the future
+	if len(res.Added) != 1 || res.Added[0].Amount != cny(1850) {
+		t.Fatalf("added %+v, want one row of ¥18.50", res.Added)
+	}
+	if len(res.Errors) != 2 || !strings.Contains(res.Errors[0].Error(), "far above") || !strings.Contains(res.Errors[1].Error(), "2027-01-15 is in the future") {
+		t.Errorf("row errors = %v, want the ¥1,850 row (price check) and the 2027 row (future)", res.Errors)
+	}
+	res, err := l.ImportWith(context.Background(), tm, "UADMIN", strings.NewReader("date,gpu,hours,amount\n2026-10-04,4090,10,1850\n"), "b.csv", ImportOptions{ConfirmPrices: true})
+	if err != nil || len(res.Added) != 1 {
+		t.Errorf("confirmed price: %+v, %v; want it booked", res, err)
+	}
+	// Semicolon files with decimal commas (European spreadsheets).
+	res = importString(t, l, tm, "date;gpu;hours;amount\n2026-10-05;4090;10;18,50\n")
+	if len(res.Added) != 1 || res.Added[0].Amount != cny(1850) {
+		t.Errorf("semicolon file: %+v %v, want ¥18.50", res.Added, res.Errors)
 	}
 }

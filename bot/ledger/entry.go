@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -40,6 +41,17 @@ func ParseBilling(s string) (Billing, bool) {
 	return b, ok
 }
 
+// Kind is what an entry records.
+type Kind string
+
+// Entry kinds. A refund (or credit) is money coming back: its Amount is
+// negative, it has no hours, and it lowers the month's total without
+// touching card-hours. Entries stored before kinds existed read as Spend.
+const (
+	Spend  Kind = "spend"
+	Refund Kind = "refund"
+)
+
 // SourceSlack marks entries typed in Slack or the console. Imported entries
 // carry "csv:" and the first 12 hex digits of the file's SHA-256.
 const SourceSlack = "slack"
@@ -71,14 +83,50 @@ type Entry struct {
 	// or the bill gave the amount.
 	Derived   string    `json:"derived,omitempty"`
 	Billing   Billing   `json:"billing"`
+	Kind      Kind      `json:"kind,omitempty"`
 	Note      string    `json:"note,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
 	Source    string    `json:"source"`
 	ImportKey string    `json:"import_key,omitempty"`
+	// Line is a bill line's content hash (every normalised field): a
+	// re-imported line with the same ImportKey (identity) and another Line
+	// is a correction and replaces the entry.
+	Line string `json:"line,omitempty"`
+	// SupersededBy is the id of the bill line that replaced this hand-added
+	// estimate (confirmed by a user): it stays listed but is left out of
+	// every total.
+	SupersededBy string `json:"superseded_by,omitempty"`
+	// Key is the idempotency key of the request that added the entry (see
+	// Ledger.Add).
+	Key string `json:"key,omitempty"`
+	// Confirm accepts a price per card-hour outside the sanity range (see
+	// PriceError): the user said it is right. Never stored.
+	Confirm bool `json:"-"`
+	// Replayed is set on what Add returns when the key had already booked
+	// this entry: nothing new was written. Never stored.
+	Replayed bool `json:"-"`
 }
 
 // CardHours is Cards × Hours.
 func (e Entry) CardHours() float64 { return float64(e.Cards) * e.Hours }
+
+// IsRefund reports whether the entry is a refund or credit.
+func (e Entry) IsRefund() bool { return e.Kind == Refund }
+
+// Billed reports whether the amount is the provider's own figure (a bill
+// line with an amount). Everything else — amounts typed in chat, amounts
+// derived from catalogue prices — is an estimate until a bill confirms it.
+func (e Entry) Billed() bool {
+	return strings.HasPrefix(e.Source, "csv:") && e.Derived == "" && e.Priced()
+}
+
+// Basis is "billed" or "estimated" (see Billed), as reports label it.
+func (e Entry) Basis() string {
+	if e.Billed() {
+		return "billed"
+	}
+	return "estimated"
+}
 
 // Priced reports whether the entry has an amount.
 func (e Entry) Priced() bool { return !e.Amount.IsZero() }
@@ -97,6 +145,18 @@ const idAlphabet = "0123456789abcdefghjkmnpqrstvwxyz"
 
 // idLen characters give 2³⁰ ids per team; writes check for collisions.
 const idLen = 6
+
+// idFor derives an entry id from the request's idempotency key, so every
+// try of one request, from any replica, proposes the same id.
+func idFor(team, key string) string {
+	sum := sha256.Sum256([]byte(team + "\x1f" + key))
+	b := sum[:idLen]
+	out := make([]byte, idLen)
+	for i := range b {
+		out[i] = idAlphabet[b[i]&31]
+	}
+	return string(out)
+}
 
 func newID() string {
 	var b [idLen]byte

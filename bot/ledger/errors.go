@@ -34,3 +34,16 @@ func inputErr(field, format string, args ...any) *InputError {
 }
 
 func notSaved(err error) error { return fmt.Errorf("%w: %w", ErrNotSaved, err) }
+
+// UnconfirmedError is a write that was sent but not acknowledged (a timeout,
+// a dropped connection): it may or may not have been applied. Tell the user
+// "checking…", call Ledger.Settle with Key, and report what it finds; never
+// say "not saved" before that.
+type UnconfirmedError struct {
+	Team, Key string
+	Err       error
+}
+
+func (e *UnconfirmedError) Error() string { return "write not confirmed: " + e.Err.Error() }
+
+func (e *UnconfirmedError) Unwrap() error { return e.Err }

@@ -13,13 +13,18 @@
 //	gpubot:ledger:{T}:t         zset  id scored by Entry.At in Unix milliseconds (month and window queries)
 //	gpubot:ledger:{T}:u:<user>  list  ids the user added by hand, oldest first, last 100 (Undo)
 //	gpubot:ledger:{T}:i         hash  CSV import key → id (re-import de-duplication)
+//	gpubot:ledger:{T}:k         hash  idempotency key → id, or "-" once settled as not saved
 //
-// A write is one MULTI/EXEC over these keys (an import also WATCHes the
-// entry and import hashes, so concurrent imports of one bill cannot both
-// add it), followed by store.Persist (the embedded mode's snapshot). Only
-// when both succeed is the entry confirmed; otherwise the change is rolled
-// back where possible and the error wraps ErrNotSaved. Ids are random;
-// HSETNX and ZADD NX make a colliding id a retry, never an overwrite.
+// A hand-added entry is one script (addScript) keyed by its idempotency
+// key — the Slack message, command or click it came from — so a retry, a
+// redelivery or a write that stalled and landed late books it once. Its id
+// is derived from the key, so every try of one request uses the same id.
+// When a write's outcome is unknown (timeout), Settle either finds the
+// entry or voids the key, after which the late write finds the key taken.
+// An import is a MULTI/EXEC that WATCHes the entry and import hashes, so
+// concurrent imports of one bill cannot both add it. Each write is followed
+// by store.Persist (the embedded mode's journal fsync); only when both
+// succeed is the entry confirmed.
 // Entries are never modified in place, only added and removed. Import keys
 // outlive a Delete, so re-importing a bill does not bring back a row someone
 // removed on purpose.
@@ -33,9 +38,11 @@ import (
 	"errors"
 	"fmt"
 	mrand "math/rand/v2"
+	"net"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -87,6 +94,10 @@ type Options struct {
 	Price           PriceFunc          // derives an amount when none is given; nil never derives
 	DefaultCurrency knowledge.Currency // for bare numbers; "" is CNY
 	Now             func() time.Time   // nil is time.Now
+	// FX is CNY per USD, used only to compare an entry's price with
+	// catalogue prices in the other currency (the sanity check); 0 compares
+	// same-currency prices only.
+	FX float64
 }
 
 // Ledger is the team spend ledger over a Store. It holds no state of its
@@ -99,11 +110,12 @@ type Ledger struct {
 	price PriceFunc
 	cur   knowledge.Currency
 	now   func() time.Time
+	fx    float64
 }
 
 // New returns a Ledger writing to st.
 func New(st *store.Store, opt Options) *Ledger {
-	l := &Ledger{st: st, rdb: st.Redis, kb: opt.KB, loc: opt.Location, price: opt.Price, cur: opt.DefaultCurrency, now: opt.Now}
+	l := &Ledger{st: st, rdb: st.Redis, kb: opt.KB, loc: opt.Location, price: opt.Price, cur: opt.DefaultCurrency, now: opt.Now, fx: opt.FX}
 	if l.loc == nil {
 		l.loc = Shanghai
 	}
@@ -119,11 +131,11 @@ func New(st *store.Store, opt Options) *Ledger {
 // Location is the time zone months are read in.
 func (l *Ledger) Location() *time.Location { return l.loc }
 
-type keys struct{ entries, times, imports, prefix string }
+type keys struct{ entries, times, imports, keys, prefix string }
 
 func keysFor(team string) keys {
 	p := "gpubot:ledger:{" + team + "}:"
-	return keys{entries: p + "e", times: p + "t", imports: p + "i", prefix: p}
+	return keys{entries: p + "e", times: p + "t", imports: p + "i", keys: p + "k", prefix: p}
 }
 
 func (k keys) user(u string) string { return k.prefix + "u:" + u }
@@ -138,29 +150,56 @@ func checkTeam(team string) error {
 // Add validates e, fills what it can (canonical card and platform, project,
 // card count 1, the amount from the catalogue price at e.At, the id and
 // CreatedAt) and stores it. The returned entry is confirmed: stored and, in
-// embedded mode, on disk. Input problems are *InputError; a storage failure
-// wraps ErrNotSaved and nothing was kept.
+// embedded mode, on disk.
+//
+// e.Key is the write's idempotency key: the Slack message, command or
+// click it came from ("msg:C1:1733.0001"). Add makes one when it is empty,
+// before the first try. Whatever happens to the connection, one key books
+// at most one entry: a second Add with a key already booked returns that
+// entry with Replayed set, and nothing new.
+//
+// Errors: *InputError for bad input; one wrapping ErrNotSaved when the
+// store confirms nothing was written (it refused, or was never reached);
+// *UnconfirmedError when the write was sent but its outcome is unknown (a
+// timeout, a dropped connection): call Settle with its key before telling
+// the user anything.
 func (l *Ledger) Add(ctx context.Context, e Entry) (Entry, error) {
 	e.ID, e.ImportKey = "", ""
 	if e.Source == "" {
 		e.Source = SourceSlack
+	}
+	if e.Key == "" {
+		e.Key = "r:" + newID() + newID()
 	}
 	e, err := l.prepare(ctx, e)
 	if err != nil {
 		return Entry{}, err
 	}
 	k := keysFor(e.Team)
+	e.ID = idFor(e.Team, e.Key) // the same key gives the same id in every process and every try
 	for range maxIDTries {
-		e.ID = newID()
-		ok, err := l.addOnce(ctx, k, e)
+		status, id, err := l.addOnce(ctx, k, e)
 		if err != nil {
-			return Entry{}, notSaved(err)
+			return Entry{}, l.writeErr(e.Team, e.Key, err)
 		}
-		if !ok {
-			continue // the id was taken: draw another
+		switch status {
+		case addTaken:
+			e.ID = newID() // another key has this id: draw one (the key still guards)
+			continue
+		case addVoid:
+			return Entry{}, notSaved(errVoid)
+		case addKnown:
+			prev, err := l.Get(ctx, e.Team, id)
+			if err != nil {
+				return Entry{}, fmt.Errorf("read replayed entry: %w", err)
+			}
+			prev.Replayed = true
+			return prev, nil
 		}
 		if err := l.st.Persist(ctx); err != nil {
-			l.rollback(ctx, k, []Entry{e}, nil)
+			if _, verr := l.voidKey(context.WithoutCancel(ctx), k, e.Key, e.ID); verr != nil {
+				return Entry{}, &UnconfirmedError{Team: e.Team, Key: e.Key, Err: err}
+			}
 			return Entry{}, notSaved(err)
 		}
 		return e, nil
@@ -168,34 +207,146 @@ func (l *Ledger) Add(ctx context.Context, e Entry) (Entry, error) {
 	return Entry{}, notSaved(errors.New("no free entry id"))
 }
 
-// addOnce writes e in one MULTI/EXEC. HSETNX and ZADD NX leave an existing
-// entry with the same id untouched; ok is false then, and the undo-list push
-// is taken back.
-func (l *Ledger) addOnce(ctx context.Context, k keys, e Entry) (ok bool, err error) {
+// errVoid is the cause when a key was settled as not saved earlier: a
+// replay of that request is refused too, or the stalled write could land
+// after the user was told it did not.
+var errVoid = errors.New("this request was already reported as not saved")
+
+const (
+	addOK = iota
+	addKnown
+	addTaken
+	addVoid
+)
+
+// voidMark is the key map's value for a key settled as not saved.
+const voidMark = "-"
+
+// addScript books one entry under its idempotency key, atomically: a known
+// key returns its id (or the void mark) and writes nothing; a taken id
+// writes nothing. KEYS: entries, times, key map[, undo list]. ARGV: key, id,
+// entry JSON, score, undo depth.
+var addScript = redis.NewScript(`
+local have = redis.call('HGET', KEYS[3], ARGV[1])
+if have then
+  if have == '` + voidMark + `' then return {3, have} end
+  return {1, have}
+end
+if redis.call('HEXISTS', KEYS[1], ARGV[2]) == 1 then return {2, ''} end
+redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+redis.call('ZADD', KEYS[2], ARGV[4], ARGV[2])
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
+if #KEYS >= 4 then
+  redis.call('RPUSH', KEYS[4], ARGV[2])
+  redis.call('LTRIM', KEYS[4], -tonumber(ARGV[5]), -1)
+end
+return {0, ARGV[2]}
+`)
+
+func (l *Ledger) addOnce(ctx context.Context, k keys, e Entry) (status int, id string, err error) {
 	raw, err := json.Marshal(e)
 	if err != nil {
-		return false, err
+		return 0, "", err
 	}
-	var set *redis.BoolCmd
-	_, err = l.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		set = p.HSetNX(ctx, k.entries, e.ID, raw)
-		p.ZAddNX(ctx, k.times, redis.Z{Score: score(e), Member: e.ID})
-		if e.Source == SourceSlack {
-			p.RPush(ctx, k.user(e.User), e.ID)
-			p.LTrim(ctx, k.user(e.User), -undoDepth, -1)
-		}
-		return nil
-	})
+	ks := []string{k.entries, k.times, k.keys}
+	if e.Source == SourceSlack {
+		ks = append(ks, k.user(e.User))
+	}
+	res, err := addScript.Run(ctx, l.rdb, ks, e.Key, e.ID, raw, score(e), undoDepth).Slice()
 	if err != nil {
-		return false, err
+		return 0, "", err
 	}
-	if !set.Val() {
-		if e.Source == SourceSlack {
-			l.rdb.LRem(ctx, k.user(e.User), -1, e.ID)
+	if len(res) != 2 {
+		return 0, "", fmt.Errorf("add script returned %v", res)
+	}
+	n, _ := res[0].(int64)
+	id, _ = res[1].(string)
+	return int(n), id, nil
+}
+
+// settleScript decides a key whose write went unconfirmed: if it booked an
+// entry, that id; otherwise it marks the key void, so the stalled write,
+// should it still arrive, finds the key taken and writes nothing. Either way
+// the answer is final. KEYS: key map. ARGV: key.
+var settleScript = redis.NewScript(`
+local have = redis.call('HGET', KEYS[1], ARGV[1])
+if have then return have end
+redis.call('HSET', KEYS[1], ARGV[1], '` + voidMark + `')
+return '` + voidMark + `'
+`)
+
+// voidScript takes back an entry whose write reached Redis but not the
+// disk (embedded mode) and voids its key. KEYS: entries, times, key map.
+// ARGV: key, id.
+var voidScript = redis.NewScript(`
+redis.call('HDEL', KEYS[1], ARGV[2])
+redis.call('ZREM', KEYS[2], ARGV[2])
+redis.call('HSET', KEYS[3], ARGV[1], '` + voidMark + `')
+return 1
+`)
+
+func (l *Ledger) voidKey(ctx context.Context, k keys, key, id string) (bool, error) {
+	err := voidScript.Run(ctx, l.rdb, []string{k.entries, k.times, k.keys}, key, id).Err()
+	return err == nil, err
+}
+
+// Settle finds out what became of an unconfirmed write: the entry it booked
+// (saved), or ErrNotSaved, in which case the key is void and the write can
+// never land later. It retries until ctx ends; the error is then still an
+// *UnconfirmedError.
+func (l *Ledger) Settle(ctx context.Context, team, key string) (Entry, error) {
+	if err := checkTeam(team); err != nil {
+		return Entry{}, err
+	}
+	k := keysFor(team)
+	var last error
+	for try := 0; ; try++ {
+		id, err := settleScript.Run(ctx, l.rdb, []string{k.keys}, key).Text()
+		if err == nil {
+			if perr := l.st.Persist(ctx); perr != nil {
+				err = perr
+			}
 		}
-		return false, nil
+		if err == nil {
+			if id == voidMark {
+				return Entry{}, notSaved(errVoid)
+			}
+			e, gerr := l.Get(ctx, team, id)
+			if gerr == nil {
+				return e, nil
+			}
+			err = gerr
+		}
+		last = err
+		pause := time.Duration(100*(1<<min(try, 4))) * time.Millisecond
+		select {
+		case <-ctx.Done():
+			return Entry{}, &UnconfirmedError{Team: team, Key: key, Err: last}
+		case <-time.After(pause):
+		}
 	}
-	return true, nil
+}
+
+// writeErr sorts a failed write: a reply from Redis (it refused) or a
+// connection that was never made means nothing was written; anything else
+// may have been applied.
+func (l *Ledger) writeErr(team, key string, err error) error {
+	if notSent(err) {
+		return notSaved(err)
+	}
+	return &UnconfirmedError{Team: team, Key: key, Err: err}
+}
+
+func notSent(err error) bool {
+	var rerr redis.Error
+	if errors.As(err, &rerr) {
+		return true // Redis answered: OOM, READONLY, LOADING, a script error before any write
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true
+	}
+	return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, redis.ErrClosed) || errors.Is(err, store.ErrNotWritable)
 }
 
 func score(e Entry) float64 { return float64(e.At.UnixMilli()) }
@@ -209,14 +360,27 @@ func (l *Ledger) prepare(ctx context.Context, e Entry) (Entry, error) {
 	if e.User == "" {
 		return e, inputErr("user", "missing")
 	}
-	gpu, err := l.gpu(e.GPU)
-	if err != nil {
-		return e, err
+	switch e.Kind {
+	case "":
+		e.Kind = Spend
+	case Spend, Refund:
+	default:
+		return e, inputErr("kind", "%q is not spend or refund", e.Kind)
 	}
-	e.GPU = gpu
+	if e.Kind == Spend || e.GPU != "" {
+		gpu, err := l.gpu(e.GPU)
+		if err != nil {
+			return e, err
+		}
+		e.GPU = gpu
+	}
 	e.Platform = l.platform(e.Platform)
 	e.Project = normProject(e.Project)
 	e.Note = truncate(strings.TrimSpace(e.Note), maxNote)
+	now := l.now().Round(0) // no monotonic reading: entries compare equal after a round trip
+	if e.Kind == Refund {
+		return l.prepareRefund(e, now)
+	}
 	switch {
 	case e.Cards == 0:
 		e.Cards = 1
@@ -231,12 +395,6 @@ func (l *Ledger) prepare(ctx context.Context, e Entry) (Entry, error) {
 			e.Hours = e.End.Sub(e.Start).Hours()
 		}
 	}
-	if e.Hours == 0 {
-		return e, inputErr("hours", "missing: say how long the cards ran (40h), or give start and end")
-	}
-	if e.Hours < 0 || e.Hours > maxHours || e.Hours != e.Hours {
-		return e, inputErr("hours", "%s h is out of range (more than 0, at most %d)", fmtNum(e.Hours), maxHours)
-	}
 	if e.Billing == "" {
 		e.Billing = OnDemand
 	}
@@ -245,7 +403,17 @@ func (l *Ledger) prepare(ctx context.Context, e Entry) (Entry, error) {
 	} else {
 		return e, inputErr("billing", "%q is not on_demand, monthly or spot", e.Billing)
 	}
-	now := l.now().Round(0) // no monotonic reading: entries compare equal after a round trip
+	// A monthly plan is paid whether it runs or not: 0 h is an idle plan,
+	// the case the recap must catch, not a mistake.
+	if e.Hours == 0 && !(e.Billing == Monthly && e.Priced()) {
+		return e, inputErr("hours", "missing: say how long the cards ran (40h), or give start and end")
+	}
+	if e.Hours < 0 {
+		return e, inputErr("hours", "%s h is negative; hours are how long the cards ran (40h). For money back use: spend refund ¥500", fmtNum(e.Hours))
+	}
+	if e.Hours > maxHours || e.Hours != e.Hours {
+		return e, inputErr("hours", "%s h is out of range (more than 0, at most %d)", fmtNum(e.Hours), maxHours)
+	}
 	e.CreatedAt = now
 	if e.At.IsZero() {
 		e.At = e.Start
@@ -254,11 +422,14 @@ func (l *Ledger) prepare(ctx context.Context, e Entry) (Entry, error) {
 		e.At = now
 	}
 	e.At = e.At.In(l.loc)
+	if err := l.notFuture(e.At, now); err != nil {
+		return e, err
+	}
 	switch c := e.Amount.Currency; {
 	case c != "" && !isCurrencyCode(c):
 		return e, inputErr("currency", "%q is not a currency code like CNY or USD", c)
 	case e.Amount.Minor < 0:
-		return e, inputErr("amount", "%s is negative", e.Amount)
+		return e, inputErr("amount", "%s is negative; a spend is what was paid (¥500). For money back use: spend refund ¥500", e.Amount)
 	case e.Amount.IsZero() && e.Amount.Minor != 0:
 		e.Amount.Currency = l.cur
 	case e.Amount.IsZero() && l.price != nil:
@@ -267,7 +438,51 @@ func (l *Ledger) prepare(ctx context.Context, e Entry) (Entry, error) {
 			e.Derived = fmt.Sprintf("%s card-h × %s %s (%s)", fmtNum(e.CardHours()), strconv.FormatFloat(p.PerCardHour, 'f', -1, 64), p.Currency, p.Source)
 		}
 	}
+	if !e.Confirm && e.Derived == "" {
+		if err := l.checkPrice(e); err != nil {
+			return e, err
+		}
+	}
 	return e, nil
+}
+
+// notFuture refuses a date after today (in the ledger's zone): spend is
+// booked when it happened, and a mistyped year would otherwise open a
+// month of its own (a bill dated 2027-01-15 made a January 2027 recap).
+func (l *Ledger) notFuture(at, now time.Time) error {
+	n := now.In(l.loc)
+	tomorrow := time.Date(n.Year(), n.Month(), n.Day()+1, 0, 0, 0, 0, l.loc)
+	if !at.Before(tomorrow) {
+		return inputErr("date", "%s is in the future (today is %s); book spend on the day it happened",
+			at.In(l.loc).Format("2006-01-02"), n.Format("2006-01-02"))
+	}
+	return nil
+}
+
+// prepareRefund checks a refund or credit: an amount of money coming back,
+// written as a positive figure ("spend refund ¥500") and stored negative so
+// every sum nets it; no hours, no card count.
+func (l *Ledger) prepareRefund(e Entry, now time.Time) (Entry, error) {
+	if e.Hours != 0 || e.Cards != 0 {
+		return e, inputErr("hours", "a refund is money only; give the amount (spend refund ¥500 project=pretrain)")
+	}
+	if e.Amount.IsZero() || e.Amount.Minor == 0 {
+		return e, inputErr("amount", "missing: how much came back (spend refund ¥500)")
+	}
+	if c := e.Amount.Currency; !isCurrencyCode(c) {
+		return e, inputErr("currency", "%q is not a currency code like CNY or USD", c)
+	}
+	if e.Amount.Minor < 0 {
+		e.Amount.Minor = -e.Amount.Minor // "refund -¥500" and "refund ¥500" mean the same
+	}
+	e.Amount.Minor = -e.Amount.Minor
+	e.Billing = ""
+	e.CreatedAt = now
+	if e.At.IsZero() {
+		e.At = now
+	}
+	e.At = e.At.In(l.loc)
+	return e, l.notFuture(e.At, now)
 }
 
 func isCurrencyCode(c knowledge.Currency) bool {
@@ -301,37 +516,92 @@ func (l *Ledger) platform(name string) string {
 	return truncate(strings.ToLower(strings.Join(strings.Fields(name), " ")), maxName)
 }
 
-// insert stores imported entries of one team in a single transaction,
-// skipping those whose ImportKey is already known, and persists. It returns
-// the stored entries (ids set) and how many were duplicates. It watches the
-// entries and import hashes, so a concurrent import of the same rows, or an
-// id taken meanwhile, makes it start over.
-func (l *Ledger) insert(ctx context.Context, team string, es []Entry) ([]Entry, int, error) {
+// reconciled is what one import did to the ledger.
+type reconciled struct {
+	added, changed []Entry
+	unchanged      int
+}
+
+// insert reconciles a bill's lines with the team's ledger in one
+// transaction: a line whose identity (Entry.ImportKey) is new is added; one
+// whose identity is known but whose content (Entry.Line) differs replaces
+// the entry it booked, keeping its id; one that is the same is left alone.
+// legacy[i] is line i's key under the content-only scheme used before line
+// identities, so bills imported then are recognised rather than booked
+// again. It watches the entry and import hashes, so a concurrent import of
+// the same bill makes it start over.
+func (l *Ledger) insert(ctx context.Context, team string, es []Entry, legacy []string) (reconciled, error) {
 	k := keysFor(team)
-	var added []Entry
-	var dups int
+	var out reconciled
+	batch := "batch:" + newID() + newID() // fences this attempt (settleImport)
 	txf := func(tx *redis.Tx) error {
-		added, dups = added[:0], 0
-		seen, err := knownImports(ctx, tx, k, es)
+		out = reconciled{}
+		fields := make([]string, 0, 2*len(es))
+		for i, e := range es {
+			fields = append(fields, e.ImportKey, legacy[i])
+		}
+		vals, err := tx.HMGet(ctx, k.imports, fields...).Result()
 		if err != nil {
 			return err
 		}
-		for _, e := range es {
-			if seen[e.ImportKey] {
-				dups++
-				continue
+		known := make([]string, len(es)) // id booked by line i, "" when new
+		var ids []string
+		for i := range es {
+			for _, v := range vals[2*i : 2*i+2] {
+				if id, ok := v.(string); ok && known[i] == "" {
+					known[i] = id
+					ids = append(ids, id)
+				}
 			}
-			seen[e.ImportKey] = true // the same key twice in one batch
-			added = append(added, e)
 		}
-		if len(added) == 0 {
+		prev := map[string]Entry{}
+		if len(ids) > 0 {
+			raws, err := tx.HMGet(ctx, k.entries, ids...).Result()
+			if err != nil {
+				return err
+			}
+			for _, r := range raws {
+				if s, ok := r.(string); ok {
+					if e, err := decode(s); err == nil {
+						prev[e.ID] = e
+					}
+				}
+			}
+		}
+		var fresh []Entry
+		var remap []Entry // legacy lines: record their identity, change nothing else
+		for i, e := range es {
+			id := known[i]
+			switch old, ok := prev[id]; {
+			case id == "":
+				fresh = append(fresh, e)
+			case !ok:
+				out.unchanged++ // deleted on purpose: a re-import does not bring it back
+			case old.Line == "" || old.Line == e.Line:
+				out.unchanged++
+				if old.ImportKey != e.ImportKey {
+					remap = append(remap, old)
+					remap[len(remap)-1].ImportKey = e.ImportKey
+				}
+			default:
+				e.ID, e.Key = old.ID, old.Key
+				if old.SupersededBy != "" {
+					e.SupersededBy = old.SupersededBy
+				}
+				out.changed = append(out.changed, e)
+			}
+		}
+		if len(fresh) > 0 {
+			if err := assignIDs(ctx, tx, k, fresh); err != nil {
+				return err
+			}
+		}
+		out.added = fresh
+		if len(fresh)+len(out.changed)+len(remap) == 0 {
 			return nil
 		}
-		if err := assignIDs(ctx, tx, k, added); err != nil {
-			return err
-		}
 		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
-			for _, e := range added {
+			for _, e := range append(append([]Entry(nil), fresh...), out.changed...) {
 				raw, err := json.Marshal(e)
 				if err != nil {
 					return err
@@ -340,43 +610,64 @@ func (l *Ledger) insert(ctx context.Context, team string, es []Entry) ([]Entry, 
 				p.ZAdd(ctx, k.times, redis.Z{Score: score(e), Member: e.ID})
 				p.HSet(ctx, k.imports, e.ImportKey, e.ID)
 			}
+			for _, e := range remap {
+				p.HSet(ctx, k.imports, e.ImportKey, e.ID)
+			}
+			p.HSet(ctx, k.imports, batch, 1)
 			return nil
 		})
 		return err
 	}
 	if err := l.watch(ctx, txf, k.entries, k.imports); err != nil {
-		return nil, 0, err
-	}
-	if len(added) == 0 {
-		return nil, dups, nil
-	}
-	if err := l.st.Persist(ctx); err != nil {
-		l.rollback(ctx, k, added, nil)
-		return nil, 0, notSaved(err)
-	}
-	return added, dups, nil
-}
-
-// knownImports reports which of the batch's import keys are already stored.
-func knownImports(ctx context.Context, tx *redis.Tx, k keys, es []Entry) (map[string]bool, error) {
-	seen := map[string]bool{}
-	var ks []string
-	for _, e := range es {
-		ks = append(ks, e.ImportKey)
-	}
-	if len(ks) == 0 {
-		return seen, nil
-	}
-	vals, err := tx.HMGet(ctx, k.imports, ks...).Result()
-	if err != nil {
-		return nil, err
-	}
-	for i, v := range vals {
-		if v != nil {
-			seen[ks[i]] = true
+		if errors.Is(err, ErrNotSaved) {
+			return reconciled{}, err
+		}
+		if serr := l.settleImport(ctx, k, batch); serr != nil {
+			return reconciled{}, serr
 		}
 	}
-	return seen, nil
+	if len(out.added)+len(out.changed) == 0 {
+		return out, nil
+	}
+	if err := l.st.Persist(ctx); err != nil {
+		l.rollback(ctx, k, out.added, nil)
+		return reconciled{}, notSaved(err)
+	}
+	return out, nil
+}
+
+// settleBatch reports whether an import's transaction ran: its batch mark
+// is there (1), or it is not and the mark is set to void (0), which changes
+// the watched import hash, so the EXEC, if it is still on its way, aborts.
+var settleBatch = redis.NewScript(`
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 1 end
+redis.call('HSET', KEYS[1], ARGV[1], '` + voidMark + `')
+return 0
+`)
+
+// settleImport decides an import whose EXEC went unconfirmed, within a
+// bounded wait: nil when it ran, ErrNotSaved when it never will, otherwise
+// an *UnconfirmedError (importing the bill again later is safe: its lines
+// are reconciled by identity).
+func (l *Ledger) settleImport(ctx context.Context, k keys, batch string) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	var last error
+	for try := 0; ; try++ {
+		ran, err := settleBatch.Run(ctx, l.rdb, []string{k.imports}, batch).Int()
+		if err == nil {
+			if ran == 1 {
+				return nil
+			}
+			return notSaved(errors.New("the import's transaction did not run"))
+		}
+		last = err
+		select {
+		case <-ctx.Done():
+			return &UnconfirmedError{Key: batch, Err: last}
+		case <-time.After(time.Duration(100*(1<<min(try, 4))) * time.Millisecond):
+		}
+	}
 }
 
 // assignIDs gives each entry a fresh id not used in the team.
@@ -417,16 +708,17 @@ func assignIDs(ctx context.Context, tx *redis.Tx, k keys, es []Entry) error {
 }
 
 // watch runs an optimistic transaction, retrying (with a short, growing,
-// jittered pause) when another writer touched the watched keys first. Any
-// failure wraps ErrNotSaved.
+// jittered pause) when another writer touched the watched keys first. A
+// failure that certainly wrote nothing wraps ErrNotSaved; any other error
+// may have been applied and must be settled.
 func (l *Ledger) watch(ctx context.Context, fn func(*redis.Tx) error, watched ...string) error {
 	for try := range maxTxRetries {
 		err := l.rdb.Watch(ctx, fn, watched...)
 		if !errors.Is(err, redis.TxFailedErr) {
-			if err != nil {
+			if err != nil && notSent(err) {
 				return notSaved(err)
 			}
-			return nil
+			return err // nil, or an outcome the caller must settle
 		}
 		pause := time.Duration(1+mrand.IntN(1<<min(try, 6))) * time.Millisecond
 		select {

@@ -3,9 +3,11 @@ package ledger
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -104,4 +106,80 @@ func TestRealRedisDown(t *testing.T) {
 	if all, _ := l.List(ctx, tm, Month{}, ""); len(all) != 1 {
 		t.Errorf("after the outage %d entries, want 1 (the refused one is not there)", len(all))
 	}
+}
+
+// TestRealRedisStall freezes a redis-server of its own (SIGSTOP) for longer
+// than the client's timeout while an entry is written, the way a stalled
+// Redis behaved in the kill -9 run that booked ¥2,400 twice. The write is
+// unconfirmed, never "not saved"; Settle then finds out what happened once
+// the server resumes, and whatever it reports, after the user acts on it
+// (retrying only when told "not saved") and Slack redelivers the original
+// message, the ledger holds exactly one entry: no phantom, no duplicate.
+func TestRealRedisStall(t *testing.T) {
+	realStore(t)
+	bin := os.Getenv("REDIS_SERVER_BIN")
+	if bin == "" {
+		t.Skip("REDIS_SERVER_BIN not set (scripts/with-redis.sh sets it)")
+	}
+	ctx := context.Background()
+	port := freePort(t)
+	srv := exec.Command(bin, "--bind", "127.0.0.1", "--port", strconv.Itoa(port), "--dir", t.TempDir(), "--save", "", "--appendonly", "no")
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { srv.Process.Signal(syscall.SIGCONT); srv.Process.Kill(); srv.Wait() }()
+	waitRedis(t, port)
+	st := &store.Store{Redis: redis.NewClient(&redis.Options{Addr: "127.0.0.1:" + strconv.Itoa(port),
+		ReadTimeout: 300 * time.Millisecond, WriteTimeout: 300 * time.Millisecond, MaxRetries: 1, DialTimeout: 300 * time.Millisecond})}
+	defer st.Redis.Close()
+	l, _ := newLedger(t, st)
+	tm := team(t)
+
+	told := map[string]int{}
+	for round := range 4 {
+		key := fmt.Sprintf("msg:C1:%d.0001", round)
+		e := Entry{Team: tm, User: "U1", GPU: "h100", Cards: 8, Hours: 24, Amount: cny(240000), Key: key}
+		srv.Process.Signal(syscall.SIGSTOP)
+		_, err := l.Add(ctx, e)
+		var un *UnconfirmedError
+		if !errors.As(err, &un) || errors.Is(err, ErrNotSaved) {
+			srv.Process.Signal(syscall.SIGCONT)
+			t.Fatalf("round %d: Add against a frozen Redis err = %v, want unconfirmed (not \"not saved\")", round, err)
+		}
+		go func() {
+			time.Sleep(time.Duration(500+300*round) * time.Millisecond)
+			srv.Process.Signal(syscall.SIGCONT)
+		}()
+		sctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		saved, err := l.Settle(sctx, tm, un.Key)
+		cancel()
+		switch {
+		case err == nil:
+			told["saved"]++
+			if saved.Key != key {
+				t.Errorf("round %d: Settle returned entry of key %q", round, saved.Key)
+			}
+		case errors.Is(err, ErrNotSaved):
+			told["not saved"]++
+			retry := e
+			retry.Key = key + "-retry" // the user sends the message again: a new message
+			if _, err := l.Add(ctx, retry); err != nil {
+				t.Fatalf("round %d: retry after \"not saved\": %v", round, err)
+			}
+		default:
+			t.Fatalf("round %d: Settle: %v", round, err)
+		}
+		// Slack redelivers the original message: it must book nothing new.
+		if again, err := l.Add(ctx, e); err == nil && !again.Replayed {
+			t.Errorf("round %d: redelivered message booked a new entry %s", round, again.ID)
+		}
+	}
+	all, err := l.List(ctx, tm, Month{}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 4 {
+		t.Errorf("after 4 stalled writes the ledger holds %d entries, want 4 (one per request); outcomes %v", len(all), told)
+	}
+	t.Logf("outcomes reported: %v", told)
 }

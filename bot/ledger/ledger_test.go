@@ -143,7 +143,7 @@ func TestEmbeddedRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	l1, clk := newLedger(t, st1)
-	clk.Set(time.Date(2026, 10, 30, 12, 0, 0, 0, l1.Location()))
+	clk.Set(time.Date(2026, 11, 1, 12, 0, 0, 0, l1.Location())) // after the sample bill's last day
 	a := mustAdd(t, l1, Entry{Team: tm, User: "UALICE", GPU: "4090", Hours: 40, Amount: cny(7500), Project: "llm-ft", Note: "记一笔"})
 	b := mustAdd(t, l1, Entry{Team: tm, User: "UALICE", GPU: "h100", Cards: 8, Hours: 3, Amount: usd(6000), Project: "pretrain"})
 	importSample(t, l1, tm)
@@ -244,7 +244,7 @@ func suiteKeys(t *testing.T, ns newStore) {
 		t.Fatal(err)
 	}
 	p := "gpubot:ledger:{" + tm + "}:"
-	want := map[string]string{p + "e": "hash", p + "t": "zset", p + "i": "hash", p + "u:U1": "list"}
+	want := map[string]string{p + "e": "hash", p + "t": "zset", p + "i": "hash", p + "k": "hash", p + "u:U1": "list"}
 	got := map[string]string{}
 	for _, k := range keys {
 		got[k] = st.Redis.Type(context.Background(), k).Val()
@@ -293,5 +293,29 @@ func TestMonth(t *testing.T) {
 	}
 	if Shanghai.String() != "Asia/Shanghai" || time.Date(2026, 7, 1, 0, 0, 0, 0, Shanghai).UTC() != time.Date(2026, 7, 1, 0, 0, 0, 0, loc).UTC() {
 		t.Error("the fixed Shanghai default disagrees with tzdata")
+	}
+}
+
+// 上个月 answered '"last" is not a month' and 11月 '"11" is not a month'.
+func TestResolveMonth(t *testing.T) {
+	loc := shanghai(t)
+	feb := time.Date(2027, 2, 10, 12, 0, 0, 0, loc)
+	for in, want := range map[string]Month{
+		"last": {2027, time.January}, "上个月": {2027, time.January}, "last month": {2027, time.January},
+		"本月": {2027, time.February}, "11": {2026, time.November}, "11月": {2026, time.November}, "2月": {2027, time.February},
+		"1": {2027, time.January}, "2026-10": {2026, time.October},
+	} {
+		if got, err := ResolveMonth(in, feb, loc); err != nil || got != want {
+			t.Errorf("ResolveMonth(%q) in Feb 2027 = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	jan := time.Date(2027, 1, 5, 0, 0, 0, 0, loc)
+	if got, _ := ResolveMonth("上个月", jan, loc); got != (Month{2026, time.December}) {
+		t.Errorf("上个月 in January = %v, want 2026-12", got)
+	}
+	for _, in := range []string{"13月", "someday"} {
+		if _, err := ResolveMonth(in, feb, loc); err == nil {
+			t.Errorf("ResolveMonth(%q) accepted", in)
+		}
 	}
 }

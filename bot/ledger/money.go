@@ -153,10 +153,16 @@ func (fx FX) Convert(a Amounts) (Money, bool) {
 // "75元", "75块", "$2.5", "US$2.5", "2.5 USD", "RMB 75", "75.00". A bare number
 // takes def as its currency. Hourly rates ("$2.5/h") and negative amounts are
 // refused: the ledger books what was spent.
+//
+// Separators: a comma followed by exactly three digits groups thousands
+// ("1,600", "1,234,567.50"); a comma followed by one or two digits at the
+// end is a decimal comma ("18,50" = 18.50, "1.234,50" = 1234.50), because a
+// thousands group always has three digits. Anything else with a comma
+// ("1,23,4") is refused rather than guessed: "18,50" must never become 1850.
 func ParseAmount(s string, def knowledge.Currency) (Money, error) {
 	raw := s
 	s = strings.ToLower(strings.TrimSpace(s))
-	s = strings.NewReplacer("￥", "¥", "＄", "$", ",", "", "，", "", " ", "", "\u00a0", "", "\u3000", "").Replace(s)
+	s = strings.NewReplacer("￥", "¥", "＄", "$", "，", ",", " ", "", "\u00a0", "", "\u3000", "").Replace(s)
 	if s == "" {
 		return Money{}, fmt.Errorf("empty amount")
 	}
@@ -197,6 +203,10 @@ func ParseAmount(s string, def knowledge.Currency) (Money, error) {
 	if strings.HasPrefix(s, "-") {
 		return Money{}, fmt.Errorf("%q is negative; book refunds as a note on the original entry", raw)
 	}
+	s, err := normaliseSeparators(s)
+	if err != nil {
+		return Money{}, fmt.Errorf("%q: %v", raw, err)
+	}
 	minor, err := decimalMinor(s)
 	if err != nil {
 		return Money{}, fmt.Errorf("cannot read %q as money", raw)
@@ -205,6 +215,48 @@ func ParseAmount(s string, def knowledge.Currency) (Money, error) {
 		cur = def
 	}
 	return Money{Minor: minor, Currency: cur}, nil
+}
+
+// normaliseSeparators turns "1,234.50", "18,50" and "1.234,50" into a plain
+// decimal, or says why the commas cannot be read (see ParseAmount).
+func normaliseSeparators(s string) (string, error) {
+	if !strings.Contains(s, ",") {
+		return s, nil
+	}
+	last := strings.LastIndex(s, ",")
+	tail := s[last+1:]
+	digits := strings.Trim(tail, "0123456789") == ""
+	if digits && (len(tail) == 1 || len(tail) == 2) && !strings.Contains(s[:last], ",") {
+		// A decimal comma: the dots before it, if any, group thousands.
+		whole := s[:last]
+		if strings.Contains(whole, ".") {
+			if !groupsOfThree(strings.Split(whole, ".")) {
+				return "", fmt.Errorf("the dots before the decimal comma do not group thousands (write 1.234,50 or 1234.50)")
+			}
+			whole = strings.ReplaceAll(whole, ".", "")
+		}
+		return whole + "." + tail, nil
+	}
+	whole, frac, _ := strings.Cut(s, ".")
+	if !groupsOfThree(strings.Split(whole, ",")) {
+		return "", fmt.Errorf("the commas neither group thousands (1,234.50) nor mark decimals (18,50)")
+	}
+	out := strings.ReplaceAll(whole, ",", "")
+	if frac != "" || strings.Contains(s, ".") {
+		out += "." + frac
+	}
+	return out, nil
+}
+
+// groupsOfThree reports whether parts read as a number split into
+// thousands: a first group of 1–3 digits, then groups of exactly three.
+func groupsOfThree(parts []string) bool {
+	for i, p := range parts {
+		if p == "" || strings.Trim(p, "0123456789") != "" || i == 0 && len(p) > 3 || i > 0 && len(p) != 3 {
+			return false
+		}
+	}
+	return true
 }
 
 // decimalMinor reads a plain decimal ("1600", "56.4", "0.005") into minor

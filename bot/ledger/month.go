@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -28,6 +29,45 @@ func ParseMonth(s string) (Month, error) {
 		return Month{}, &InputError{Field: "month", Reason: fmt.Sprintf("%q has no month %d", s, mo)}
 	}
 	return Month{Year: y, Month: time.Month(mo)}, nil
+}
+
+// relativeMonths are the spellings of "this month" (0) and "last month"
+// (-1); the parser hands some through as they were typed ("last").
+var relativeMonths = map[string]int{
+	"this": 0, "this month": 0, "current": 0, "本月": 0, "这个月": 0, "这月": 0, "当月": 0,
+	"last": -1, "last month": -1, "prev": -1, "previous": -1, "previous month": -1, "上月": -1, "上个月": -1, "上一个月": -1,
+}
+
+var reBareMonth = regexp.MustCompile(`^\s*(\d{1,2})\s*月?\s*$`)
+
+// ResolveMonth reads what ParseMonth reads and, relative to now in loc,
+// "上个月"/"last month", "本月"/"this month", and a month without a year
+// ("11", "11月"): the most recent such month that has begun, so in
+// February "11月" is last November.
+func ResolveMonth(s string, now time.Time, loc *time.Location) (Month, error) {
+	cur := MonthOf(now, loc)
+	if d, ok := relativeMonths[strings.ToLower(strings.TrimSpace(s))]; ok {
+		if d == -1 {
+			return cur.Prev(), nil
+		}
+		return cur, nil
+	}
+	if m := reBareMonth.FindStringSubmatch(s); m != nil {
+		mo, _ := strconv.Atoi(m[1])
+		if mo < 1 || mo > 12 {
+			return Month{}, &InputError{Field: "month", Reason: fmt.Sprintf("%q has no month %d", s, mo)}
+		}
+		out := Month{Year: cur.Year, Month: time.Month(mo)}
+		if out.Month > cur.Month {
+			out.Year--
+		}
+		return out, nil
+	}
+	out, err := ParseMonth(s)
+	if err != nil {
+		return Month{}, &InputError{Field: "month", Reason: fmt.Sprintf("%q is not a month; write it as 2026-10, 10月, 上个月 or last month", s)}
+	}
+	return out, nil
 }
 
 // MonthOf is the month t falls in, read on the wall clock of loc: 2026-10-31

@@ -20,11 +20,24 @@ type Totals struct {
 	Entries   int     `json:"entries"`
 	Unpriced  int     `json:"unpriced"` // entries without an amount (not in Amount)
 	CardHours float64 `json:"card_hours"`
-	Amount    Amounts `json:"amount"`              // per currency, never mixed
+	Amount    Amounts `json:"amount"`              // per currency, never mixed; refunds netted
 	Converted *Money  `json:"converted,omitempty"` // Amount in FX.To, when an FX covering every currency was given
+	// Billed + Estimated + Refunds = Amount, per currency: what bills state,
+	// what was typed or priced from the catalogue, and money that came back
+	// (negative).
+	Billed    Amounts `json:"billed,omitempty"`
+	Estimated Amounts `json:"estimated,omitempty"`
+	Refunds   Amounts `json:"refunds,omitempty"`
+	// Superseded counts chat entries replaced by the bill line they repeat;
+	// they are in no sum.
+	Superseded int `json:"superseded,omitempty"`
 }
 
 func (t *Totals) add(e Entry) {
+	if e.SupersededBy != "" {
+		t.Superseded++
+		return
+	}
 	t.Entries++
 	t.CardHours += e.CardHours()
 	if !e.Priced() {
@@ -32,9 +45,17 @@ func (t *Totals) add(e Entry) {
 		return
 	}
 	if t.Amount == nil {
-		t.Amount = Amounts{}
+		t.Amount, t.Billed, t.Estimated, t.Refunds = Amounts{}, Amounts{}, Amounts{}, Amounts{}
 	}
 	t.Amount.add(e.Amount)
+	switch {
+	case e.IsRefund():
+		t.Refunds.add(e.Amount)
+	case e.Billed():
+		t.Billed.add(e.Amount)
+	default:
+		t.Estimated.add(e.Amount)
+	}
 }
 
 func (t *Totals) convert(fx *FX) {
@@ -149,6 +170,47 @@ func Rollup(cur, prev []Entry, key func(Entry) string, fx *FX) []Group {
 		return a.Key < b.Key
 	})
 	return out
+}
+
+// Other is the key of the row that gathers the groups Top leaves out.
+const Other = "other"
+
+// Top keeps the first n-1 groups and folds the rest into one Other row, so
+// the rows shown always add up to the total ("…and 3 more" hid amounts).
+// With n groups or fewer it returns gs unchanged.
+func Top(gs []Group, n int, fx *FX) []Group {
+	if n <= 0 || len(gs) <= n {
+		return gs
+	}
+	out := append([]Group(nil), gs[:n-1]...)
+	other := Group{Key: Other}
+	for _, g := range gs[n-1:] {
+		other.Totals = merge(other.Totals, g.Totals)
+		other.Prev = merge(other.Prev, g.Prev)
+	}
+	other.Totals.convert(fx)
+	other.Prev.convert(fx)
+	return append(out, other)
+}
+
+func merge(a, b Totals) Totals {
+	a.Entries += b.Entries
+	a.Unpriced += b.Unpriced
+	a.CardHours += b.CardHours
+	a.Superseded += b.Superseded
+	for _, p := range []struct {
+		dst *Amounts
+		src Amounts
+	}{{&a.Amount, b.Amount}, {&a.Billed, b.Billed}, {&a.Estimated, b.Estimated}, {&a.Refunds, b.Refunds}} {
+		for c, v := range p.src {
+			if *p.dst == nil {
+				*p.dst = Amounts{}
+			}
+			(*p.dst)[c] += v
+		}
+	}
+	a.Converted = nil
+	return a
 }
 
 func mostUsed(byGPU []Group) string {

@@ -27,12 +27,13 @@ func suiteCRUD(t *testing.T, ns newStore) {
 
 	clk.Set(time.Date(2026, 10, 3, 10, 0, 0, 0, loc))
 	a := mustAdd(t, l, Entry{Team: tm, Channel: "C1", User: "UALICE", GPU: "4090", Platform: "@AutoDL",
-		Hours: 40, Amount: cny(7500), Project: "LLM FT"})
+		Hours: 40, Amount: cny(7500), Project: "LLM FT", Key: "msg:C1:1"})
 	if len(a.ID) != idLen || strings.Trim(a.ID, idAlphabet) != "" {
 		t.Errorf("Add id = %q, want %d characters of %q", a.ID, idLen, idAlphabet)
 	}
 	want := Entry{ID: a.ID, Team: tm, Channel: "C1", Project: "llm-ft", User: "UALICE", Platform: "autodl", GPU: "rtx4090",
-		Cards: 1, Hours: 40, At: clk.Now(), Amount: cny(7500), Billing: OnDemand, CreatedAt: clk.Now(), Source: SourceSlack}
+		Cards: 1, Hours: 40, At: clk.Now(), Amount: cny(7500), Billing: OnDemand, CreatedAt: clk.Now(), Source: SourceSlack,
+		Key: "msg:C1:1", Kind: Spend}
 	if d := cmp.Diff(want, a); d != "" {
 		t.Errorf("Add normalised entry (-want +got):\n%s", d)
 	}
@@ -466,7 +467,7 @@ func suiteConcurrentAdds(t *testing.T, ns newStore) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := l.Add(context.Background(), Entry{Team: tm, User: fmt.Sprintf("U%d", i%4), GPU: "4090", Hours: float64(i + 1), Amount: cny(100)})
+			_, err := l.Add(context.Background(), Entry{Team: tm, User: fmt.Sprintf("U%d", i%4), GPU: "4090", Hours: float64(i + 1), Amount: cny(200 * int64(i+1))})
 			errs <- err
 		}()
 	}

@@ -14,7 +14,7 @@ import (
 // Seeds live in testdata/fuzz/<Target>/; FuzzParse also starts from every
 // labelled corpus message.
 
-var knownIntents = map[Intent]bool{Fit: true, Cost: true, Monthly: true, Buy: true, Price: true, Compare: true,
+var knownIntents = map[Intent]bool{Settings: true, Budget: true, Fit: true, Cost: true, Monthly: true, Buy: true, Price: true, Compare: true,
 	Recommend: true, Spend: true, Knowledge: true, Help: true, Unknown: true, Subscribe: true, Listen: true}
 
 // checkRequest asserts what must hold for any message.

@@ -35,6 +35,13 @@ var subcommands = map[string]Intent{
 	"watch": Watch, "盯价": Watch, "提醒": Watch, // bot/parse/watch.go
 }
 
+// ownCommands are /gpu words whose handlers read their own arguments
+// (bot/profile, bot/budget). "budget" is one only when an action word or
+// nothing follows: "/gpu budget 1万 推荐个卡" stays a sentence.
+var ownCommands = map[string]Intent{"settings": Settings, "setting": Settings, "设置": Settings, "budget": Budget}
+
+var budgetActions = map[string]bool{"": true, "set": true, "show": true, "list": true, "clear": true, "delete": true, "remove": true}
+
 // examples are shown when a command cannot be read.
 var examples = map[Intent]string{
 	Fit: "/gpu fit 13b lora", Cost: "/gpu cost 7b lora 50k samples 2 epochs on 4090",
@@ -88,6 +95,14 @@ func (p *Parser) slash(req Request, rest string) Request {
 	if sub == "" {
 		req.Intent = Help
 		return req
+	}
+	if in, ok := ownCommands[sub]; ok {
+		if w, _ := firstWord(args); in != Budget || budgetActions[w] {
+			req.Intent = in
+			req.Lang = langOf(rest, true)
+			req.Slots.Args = strings.Fields(args)
+			return req
+		}
 	}
 	intent, ok := subcommands[sub]
 	if !ok {

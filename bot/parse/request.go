@@ -29,6 +29,10 @@ const (
 	Subscribe Intent = "subscribe"
 	// Listen is /gpu listen on|off|status; Slots.Mode says which.
 	Listen Intent = "listen"
+	// Settings is /gpu settings (the team profile) and Budget is /gpu
+	// budget; their handlers read Slots.Args themselves.
+	Settings Intent = "settings"
+	Budget   Intent = "budget"
 )
 
 // ChannelThreshold is the confidence under which a message in a channel

@@ -13,10 +13,11 @@ import (
 
 // Kinds of finding.
 const (
-	KindMonthlyPlan  = "monthly_plan"  // on-demand use that a monthly plan would have made cheaper
-	KindUnusedPlan   = "unused_plan"   // a monthly plan used too little to beat on demand
-	KindBuy          = "buy"           // a card busy enough, long enough, that owning may pay
-	KindCheaperOffer = "cheaper_offer" // the same card is listed cheaper today than the team paid
+	KindMonthlyPlan  = "monthly_plan"   // on-demand use that a monthly plan would have made cheaper
+	KindUnusedPlan   = "unused_plan"    // a monthly plan used too little to beat on demand
+	KindBuy          = "buy"            // a card busy enough, long enough, that owning may pay
+	KindCheaperOffer = "cheaper_offer"  // the same card was listed cheaper, that month, on a platform the team may use
+	KindProjectMoM   = "project_change" // a project's spend moved a lot from the month before
 )
 
 // Finding is one thing the team could change, with the money it is worth
@@ -31,7 +32,10 @@ type Finding struct {
 	Text     advisor.Text       `json:"text"`
 	How      string             `json:"how"` // the figures behind it, from the advisor
 	Command  string             `json:"command,omitempty"`
-	rank     float64            // Saving in CNY, for ordering
+	// Change is a project's spend this month minus the month before
+	// (KindProjectMoM), in Currency.
+	Change float64 `json:"change,omitempty"`
+	rank   float64 // Saving in CNY, for ordering
 }
 
 // usage is a set of entries summed: card-hours and amount of the priced
@@ -94,7 +98,10 @@ func findings(in Input, opt Options) []Finding {
 		return nil
 	}
 	market := advisor.MarketOf(opt.KB)
-	market.Offers = in.Offers
+	// Judge a month with the prices that were known in it: an offer first
+	// seen on 1 December says nothing about what November should have cost.
+	offers := validIn(in.Offers, in.Month, opt)
+	market.Offers = offers
 	n := names{kb: opt.KB}
 	cur := in.entries(in.Month)
 	var out []Finding
@@ -114,10 +121,11 @@ func findings(in Input, opt Options) []Finding {
 			out = append(out, f)
 		}
 	}
+	out = append(out, idlePlans(cur, n)...)
 	out = append(out, buys(in, market, opt, n)...)
 	var listed []knowledge.Offer
-	for _, o := range in.Offers {
-		if !isMarket(o.Platform) {
+	for _, o := range offers {
+		if !isMarket(o.Platform) && in.allowed(o.Platform) {
 			listed = append(listed, o)
 		}
 	}
@@ -126,8 +134,14 @@ func findings(in Input, opt Options) []Finding {
 			out = append(out, f)
 		}
 	}
+	out = append(out, projectChanges(in, opt)...)
 	for i := range out {
 		out[i].rank = advisor.Convert(out[i].Saving, out[i].Currency, knowledge.CNY, opt.FX)
+		if out[i].Kind == KindProjectMoM {
+			// A change to look at, not money saved: after every saving,
+			// largest move first.
+			out[i].rank = -1 / (1 + math.Abs(out[i].Change))
+		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].rank > out[j].rank })
 	return out
@@ -199,6 +213,59 @@ func unusedPlan(u *usage, ownRate float64, month ledger.Month, m advisor.Market,
 			money(res.OnDemandCost, res.Currency), money(res.MonthlyCost, res.Currency), money(res.Saving, res.Currency), hours(res.BreakevenHoursPerMonth)),
 	}
 	return f, true
+}
+
+// idlePlans: monthly plans booked with no hours at all this month. The
+// whole fee bought nothing; there is no break-even to compute.
+func idlePlans(es []ledger.Entry, n names) []Finding {
+	type plan struct {
+		fee      float64
+		cards    int
+		projects map[string]bool
+	}
+	idx := map[string]*plan{}
+	var keys []string
+	for _, e := range es {
+		if e.Billing != ledger.Monthly || !e.Priced() || e.IsRefund() || e.SupersededBy != "" {
+			continue
+		}
+		k := byCardPlatform(e)
+		p, ok := idx[k]
+		if !ok {
+			p = &plan{projects: map[string]bool{}}
+			idx[k] = p
+			keys = append(keys, k)
+		}
+		if e.CardHours() > 0 {
+			p.fee = -1 // used at least once: unusedPlan weighs it
+			continue
+		}
+		if p.fee >= 0 {
+			p.fee += e.Amount.Float()
+			p.cards += e.Cards
+			p.projects[e.Project] = true
+		}
+	}
+	var out []Finding
+	for _, k := range keys {
+		p := idx[k]
+		if p.fee <= 0 {
+			continue
+		}
+		parts := strings.SplitN(k, "|", 3)
+		gpu, platform, cur := parts[0], parts[1], knowledge.Currency(parts[2])
+		projects := sortedKeys(p.projects)
+		f := Finding{Kind: KindUnusedPlan, GPU: gpu, Platform: platform, Projects: projects, Saving: p.fee, Currency: cur,
+			How: fmt.Sprintf("plan fee %s for %d card(s), 0 card-h used", money(p.fee, cur), p.cards), Command: "/gpu spend list"}
+		f.Text = advisor.Text{
+			EN: fmt.Sprintf("The %s monthly plan at %s (%s) was paid (%s) and never used: 0 card-hours this month. Cancel it or move work onto it: %s wasted.",
+				n.gpu(gpu), n.platform(platform, "en"), strings.Join(projects, ", "), money(p.fee, cur), money(p.fee, cur)),
+			ZH: fmt.Sprintf("%s 在 %s 的包月（%s）付了 %s，本月一小时都没用：浪费 %s。请退订，或把任务挪到这张卡上。",
+				n.gpu(gpu), n.platform(platform, "zh"), strings.Join(projects, ", "), money(p.fee, cur), money(p.fee, cur)),
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // buys: cards the team kept busy every one of the last Options.Months
@@ -304,6 +371,62 @@ func cheaperOffer(u *usage, offers []knowledge.Offer, month ledger.Month, opt Op
 			n.gpu(u.gpu), money(paid, u.cur), n.platform(cp.Platform, "zh"), money(cp.Low, u.cur), cp.ObservedAt, month.String(), hours(u.cardHours), money(saving, u.cur), f.Command),
 	}
 	return f, true
+}
+
+// validIn keeps the offers observed by the end of month m (in the recap's
+// zone); an offer whose date cannot be read is kept (the shipped seeds all
+// have one).
+func validIn(offers []knowledge.Offer, m ledger.Month, opt Options) []knowledge.Offer {
+	end := m.End(opt.Location)
+	var out []knowledge.Offer
+	for _, o := range offers {
+		if t, err := o.Observed(); err == nil && !t.Before(end) {
+			continue
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// projectMoMMin is the smallest move (in CNY, converted) worth a finding,
+// and projectMoMShare the smallest relative one.
+const (
+	projectMoMMin   = 1000.0
+	projectMoMShare = 0.25
+)
+
+// projectChanges: projects whose spend moved by at least projectMoMShare
+// and projectMoMMin from the month before, converted to CNY at Options.FX
+// (the rate is stated in How).
+func projectChanges(in Input, opt Options) []Finding {
+	fx := opt.fx()
+	cur, prev := in.entries(in.Month), in.entries(in.Month.Prev())
+	var out []Finding
+	for _, g := range ledger.Rollup(cur, prev, func(e ledger.Entry) string { return e.Project }, fx) {
+		now, ok1 := fx.Convert(g.Amount)
+		before, ok2 := fx.Convert(g.Prev.Amount)
+		if !ok1 || !ok2 {
+			continue
+		}
+		d := now.Float() - before.Float()
+		if math.Abs(d) < projectMoMMin || before.Float() > 0 && math.Abs(d) < projectMoMShare*before.Float() {
+			continue
+		}
+		pct := ""
+		if before.Float() > 0 {
+			pct = fmt.Sprintf(" (%+.0f%%)", d/before.Float()*100)
+		}
+		f := Finding{Kind: KindProjectMoM, Projects: []string{g.Key}, Change: advisor.Round2(d), Currency: knowledge.CNY,
+			How: fmt.Sprintf("%s − %s, at %.4g CNY per USD", now, before, opt.FX), Command: "/gpu spend report " + in.Month.String()}
+		f.Text = advisor.Text{
+			EN: fmt.Sprintf("Project %s spent %s in %s against %s in %s: %s%s, %s card-h against %s.",
+				g.Key, now, in.Month, before, in.Month.Prev(), money(d, knowledge.CNY), pct, hours(g.CardHours), hours(g.Prev.CardHours)),
+			ZH: fmt.Sprintf("项目 %s 在 %s 花了 %s，%s 为 %s：变化 %s%s，卡时 %s 对 %s。",
+				g.Key, in.Month, now, in.Month.Prev(), before, money(d, knowledge.CNY), pct, hours(g.CardHours), hours(g.Prev.CardHours)),
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // names turns ids into display names.

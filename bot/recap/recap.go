@@ -11,11 +11,13 @@
 package recap
 
 import (
+	"context"
 	"sort"
 	"time"
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/ledger"
+	"github.com/gpubot/gpubot/bot/profile"
 	"github.com/gpubot/gpubot/knowledge"
 )
 
@@ -27,6 +29,14 @@ type Options struct {
 	Findings int // findings listed; 3
 	Months   int // months of usage behind the buy finding; 3
 	Groups   int // rows per rollup in the post; 6
+	// Profiles, when set, gives each team's profile: its allowed platforms
+	// bound the findings, its FX (when set) replaces FX above.
+	Profiles profileSource
+}
+
+// profileSource is the team profile store (*profile.Store).
+type profileSource interface {
+	Get(ctx context.Context, team string) (profile.Profile, error)
 }
 
 func (o Options) withDefaults() Options {
@@ -69,6 +79,22 @@ type Input struct {
 	Offers  []knowledge.Offer // today's catalogue, for the findings
 	Lang    string
 	Now     time.Time
+	// Platforms, when not empty, are the platforms the team may use (its
+	// profile): a finding never suggests moving work anywhere else.
+	Platforms []string
+}
+
+// allowed reports whether the team may use platform p.
+func (in Input) allowed(p string) bool {
+	if len(in.Platforms) == 0 {
+		return true
+	}
+	for _, q := range in.Platforms {
+		if q == p {
+			return true
+		}
+	}
+	return false
 }
 
 // entries returns the entries of month m in the history.

@@ -58,7 +58,18 @@ func (r *Recaps) Build(ctx context.Context, team string, m ledger.Month, lang st
 	case r.opt.KB != nil:
 		in.Offers = r.opt.KB.Offers
 	}
-	return Compose(in, r.opt), nil
+	opt := r.opt
+	if opt.Profiles != nil {
+		p, err := opt.Profiles.Get(ctx, team)
+		if err != nil {
+			return nil, fmt.Errorf("recap %s: %w", m, err)
+		}
+		in.Platforms = p.Platforms
+		if p.FX > 0 {
+			opt.FX = p.FX
+		}
+	}
+	return Compose(in, opt), nil
 }
 
 // Delivery is the recap for the scheduler: on sched (the 1st of the

@@ -1,14 +1,17 @@
 package store
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -31,15 +34,38 @@ type zmember struct {
 	Score  float64 `json:"s"`
 }
 
-// OpenEmbedded starts the embedded Redis and loads the state snapshot from
-// dir, so the ledger, subscriptions and profiles survive a restart. Keys with
-// a TTL (de-duplication, locks) are never snapshotted.
+// LockedError says another process owns the data directory; PID is its
+// process id when it could be read (0 otherwise).
+type LockedError struct {
+	Dir string
+	PID int
+}
+
+func (e *LockedError) Error() string {
+	if e.PID > 0 {
+		return fmt.Sprintf("data dir %s is in use by another gpubot process (pid %d)", e.Dir, e.PID)
+	}
+	return fmt.Sprintf("data dir %s is in use by another gpubot process", e.Dir)
+}
+
+// OpenEmbedded starts the embedded Redis over the state kept in dir, so
+// the ledger, subscriptions and profiles survive a restart. It takes the
+// directory's exclusive lock first: while one process has it open, another
+// gets a *LockedError and must go through that process (the admin socket)
+// instead of loading a copy of the state it would later overwrite.
 func OpenEmbedded(ctx context.Context, dir string) (*Store, error) {
-	s, err := Open(ctx, "")
+	lock, err := lockDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	s.dir = dir
+	s, err := Open(ctx, "")
+	if err != nil {
+		if lock != nil {
+			lock.Close()
+		}
+		return nil, err
+	}
+	s.dir, s.lock = dir, lock
 	if err := s.restore(ctx); err != nil {
 		s.Close()
 		return nil, err
@@ -47,46 +73,25 @@ func OpenEmbedded(ctx context.Context, dir string) (*Store, error) {
 	return s, nil
 }
 
-// Persist writes every durable key to the data directory, atomically (temp
-// file, fsync, rename). With a real Redis it does nothing: persistence is
-// Redis's job (AOF). Writers call it after each change they confirm.
+// Persist makes every write so far durable. With a real Redis it does
+// nothing: persistence is Redis's job (AOF). In embedded mode each write was
+// already appended to the journal; Persist fsyncs it. Writers call it after
+// each change before they confirm it.
 func (s *Store) Persist(ctx context.Context) error {
-	if !s.Embedded || s.dir == "" {
+	if s.journal == nil {
 		return nil
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	state, err := dump(ctx, s.Redis)
-	if err != nil {
-		return err
+	return s.journal.sync()
+}
+
+// Compact rewrites the embedded state as one snapshot and empties the
+// journal. The journal compacts itself as it grows; this is for tests and
+// shutdown.
+func (s *Store) Compact(ctx context.Context) error {
+	if s.journal == nil {
+		return nil
 	}
-	raw, err := json.Marshal(state)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(s.dir, 0o700); err != nil {
-		return fmt.Errorf("persist state: %w", err)
-	}
-	tmp, err := os.CreateTemp(s.dir, snapshotFile+".*")
-	if err != nil {
-		return fmt.Errorf("persist state: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(raw); err != nil {
-		tmp.Close()
-		return fmt.Errorf("persist state: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("persist state: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("persist state: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), filepath.Join(s.dir, snapshotFile)); err != nil {
-		return fmt.Errorf("persist state: %w", err)
-	}
-	return nil
+	return s.journal.Compact(ctx)
 }
 
 // StatePath is where the embedded mode keeps its state ("" with real Redis).
@@ -94,8 +99,11 @@ func (s *Store) StatePath() string {
 	if !s.Embedded || s.dir == "" {
 		return ""
 	}
-	return filepath.Join(s.dir, snapshotFile)
+	return s.dir
 }
+
+// Dir is the embedded mode's data directory ("" with real Redis).
+func (s *Store) Dir() string { return s.dir }
 
 func dump(ctx context.Context, r *redis.Client) (map[string]entry, error) {
 	out := map[string]entry{}
@@ -141,19 +149,101 @@ func dump(ctx context.Context, r *redis.Client) (map[string]entry, error) {
 	return out, iter.Err()
 }
 
+// restore loads the snapshot and replays the journal after it, then opens
+// the journal for appending and starts journaling every write.
 func (s *Store) restore(ctx context.Context) error {
-	raw, err := os.ReadFile(filepath.Join(s.dir, snapshotFile))
+	seq, base, err := s.loadSnapshot(ctx)
+	if err != nil {
+		return err
+	}
+	path := journalPath(s.dir, seq)
+	read, err := replay(ctx, s.Redis, s.mini.FastForward, time.Now(), path)
+	if err != nil {
+		return err
+	}
+	removeStaleJournals(s.dir, seq)
+	if err := dropExpiring(ctx, s.Redis); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return fmt.Errorf("open journal: %w", err)
+	}
+	if err := f.Truncate(read); err != nil { // drop a torn last line so the next append starts clean
+		f.Close()
+		return fmt.Errorf("open journal: %w", err)
+	}
+	if _, err := f.Seek(read, io.SeekStart); err != nil {
+		f.Close()
+		return fmt.Errorf("open journal: %w", err)
+	}
+	s.journal = &journal{dir: s.dir, rdb: s.Redis, now: time.Now, f: f, w: bufio.NewWriter(f), seq: seq, size: read, base: base}
+	s.Redis.AddHook(s.journal)
+	return nil
+}
+
+// loadSnapshot loads the v2 snapshot, or the old whole-state file when no v2
+// exists yet, and returns the journal number to replay after it and the
+// snapshot's size.
+func (s *Store) loadSnapshot(ctx context.Context) (seq int, size int64, err error) {
+	raw, err := os.ReadFile(filepath.Join(s.dir, snapshotV2File))
+	if err == nil {
+		var snap snapshotV2
+		if err := json.Unmarshal(raw, &snap); err != nil {
+			return 0, 0, fmt.Errorf("load state %s: %w", filepath.Join(s.dir, snapshotV2File), err)
+		}
+		return snap.Journal, int64(len(raw)), load(ctx, s.Redis, snap.Keys)
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return 0, 0, fmt.Errorf("load state: %w", err)
+	}
+	raw, err = os.ReadFile(filepath.Join(s.dir, snapshotFile))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return 0, 0, nil
 	}
 	if err != nil {
-		return fmt.Errorf("load state: %w", err)
+		return 0, 0, fmt.Errorf("load state: %w", err)
 	}
 	var state map[string]entry
 	if err := json.Unmarshal(raw, &state); err != nil {
-		return fmt.Errorf("load state %s: %w", filepath.Join(s.dir, snapshotFile), err)
+		return 0, 0, fmt.Errorf("load state %s: %w", filepath.Join(s.dir, snapshotFile), err)
 	}
-	pipe := s.Redis.TxPipeline()
+	return 0, int64(len(raw)), load(ctx, s.Redis, state)
+}
+
+// dropExpiring deletes the keys that carry a TTL after the replay: they are
+// caches, locks and de-duplication marks of the process that stopped, and a
+// restarted bot starts without them, as it always has (compaction never
+// snapshots them either).
+func dropExpiring(ctx context.Context, r *redis.Client) error {
+	iter := r.Scan(ctx, 0, "*", 500).Iterator()
+	var drop []string
+	for iter.Next(ctx) {
+		if ttl, err := r.PTTL(ctx, iter.Val()).Result(); err == nil && ttl >= 0 {
+			drop = append(drop, iter.Val())
+		}
+	}
+	if err := iter.Err(); err != nil {
+		return fmt.Errorf("load state: %w", err)
+	}
+	if len(drop) > 0 {
+		return r.Del(ctx, drop...).Err()
+	}
+	return nil
+}
+
+// removeStaleJournals deletes journals a finished compaction left behind.
+func removeStaleJournals(dir string, keep int) {
+	names, _ := filepath.Glob(filepath.Join(dir, journalPrefix+"*"+journalSuffix))
+	for _, n := range names {
+		if n != journalPath(dir, keep) {
+			os.Remove(n)
+		}
+	}
+}
+
+func load(ctx context.Context, r *redis.Client, state map[string]entry) error {
+	pipe := r.TxPipeline()
 	for k, e := range state {
 		switch e.Type {
 		case "string":
@@ -179,6 +269,9 @@ func (s *Store) restore(ctx context.Context) error {
 				pipe.ZAdd(ctx, k, zs...)
 			}
 		}
+	}
+	if pipe.Len() == 0 {
+		return nil
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return fmt.Errorf("load state: %w", err)

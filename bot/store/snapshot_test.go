@@ -70,12 +70,17 @@ func TestPersistLeavesNoTempFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 || entries[0].Name() != snapshotFile {
-		t.Errorf("data dir holds %v, want only %s", entries, snapshotFile)
+	if err := s.Compact(ctx); err != nil {
+		t.Fatal(err)
 	}
-	if s.StatePath() != filepath.Join(dir, snapshotFile) {
-		t.Errorf("StatePath = %q", s.StatePath())
+	var names []string
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	want := []string{"gpubot-journal.1.jsonl", "gpubot-state.v2.json", "gpubot.lock"}
+	if !reflect.DeepEqual(names, want) {
+		t.Errorf("data dir holds %v, want %v", names, want)
 	}
 }
 

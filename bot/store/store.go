@@ -5,7 +5,7 @@ package store
 import (
 	"context"
 	"fmt"
-	"sync"
+	"os"
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
@@ -17,8 +17,9 @@ type Store struct {
 	Redis    *redis.Client
 	Embedded bool
 	mini     *miniredis.Miniredis
-	dir      string     // embedded mode: where Persist writes the state
-	mu       sync.Mutex // one snapshot at a time
+	dir      string   // embedded mode: the data directory
+	lock     *os.File // embedded mode: the data directory's flock, held while open
+	journal  *journal // embedded mode with a directory: the write log
 	stop     chan struct{}
 	done     chan struct{}
 }
@@ -86,7 +87,17 @@ func (s *Store) Ping(ctx context.Context) error {
 
 // Close releases the client and stops an embedded server.
 func (s *Store) Close() error {
+	var jerr error
+	if s.journal != nil {
+		jerr = s.journal.close()
+	}
 	err := s.Redis.Close()
+	if err == nil {
+		err = jerr
+	}
+	if s.lock != nil {
+		s.lock.Close() // releases the flock
+	}
 	if s.mini != nil {
 		close(s.stop)
 		<-s.done

@@ -56,6 +56,9 @@ type Config struct {
 	// Persist, if set, is called after a durable change (a channel's
 	// opt-in), so the embedded mode can snapshot its state (store.Persist).
 	Persist func(ctx context.Context) error
+	// Acknowledge, if set, records a click on a budget alert's Acknowledge
+	// button (budget.Alerts.Acknowledge).
+	Acknowledge func(ctx context.Context, team, alert, user string) error
 }
 
 // App handles Slack requests. Run must be running for requests to be answered.

@@ -59,7 +59,9 @@ func (a *App) answerSlash(ctx context.Context, cmd slack.SlashCommand, ready <-c
 	arg, listen := listenCommand(cmd.Text)
 	if !listen {
 		st := state{Q: strings.TrimSpace(cmd.Text), Slash: true, Asker: cmd.UserID}
-		ans = a.bot.Answer(ctx, st.message(cmd.TeamID, cmd.ChannelID, cmd.UserID))
+		msg := st.message(cmd.TeamID, cmd.ChannelID, cmd.UserID)
+		msg.ID = "slash:" + cmd.TriggerID
+		ans = a.bot.Answer(ctx, msg)
 		if ans.Intent == parse.Listen {
 			// The router's reading of /gpu listen (odd spellings the
 			// word check above misses); one parse serves both.
@@ -165,6 +167,10 @@ func (a *App) answerClick(ctx context.Context, cb slack.InteractionCallback) {
 	if act == nil || cb.ResponseURL == "" {
 		return
 	}
+	if isAck(act) && a.cfg.Acknowledge != nil {
+		a.acknowledge(ctx, cb, act) // ack.go
+		return
+	}
 	st, err := decodeState(act.Value)
 	if err != nil {
 		a.log.WarnContext(ctx, "button value refused", "action", act.ActionID, "user", cb.User.ID, "err", err)
@@ -199,6 +205,7 @@ func (a *App) answerClick(ctx context.Context, cb slack.InteractionCallback) {
 		r = slackpost.Response{ResponseType: slackpost.Ephemeral, Text: rep.Text, Blocks: rep.Blocks}
 	default:
 		msg := st.message(cb.Team.ID, channel, cb.User.ID)
+		msg.ID = "click:" + once
 		if bot.Writes(a.bot.Parse(msg).Intent) {
 			// No answer to a write command has these buttons; a value that
 			// asks to re-run one was not made by us.

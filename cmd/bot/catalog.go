@@ -18,6 +18,7 @@ import (
 	"github.com/gpubot/gpubot/bot/ledger"
 	"github.com/gpubot/gpubot/bot/schedule"
 	"github.com/gpubot/gpubot/bot/slackpost"
+	"github.com/gpubot/gpubot/bot/store"
 	"github.com/gpubot/gpubot/bot/watch"
 	"github.com/gpubot/gpubot/knowledge"
 	"github.com/gpubot/gpubot/knowledge/catalog"
@@ -109,6 +110,9 @@ func catalogCmd(ctx context.Context, cfg Config, kb *knowledge.Base, log *slog.L
 		return fmt.Errorf("catalog %s: %w\n%s", sub, err, catalogUsage)
 	}
 	d, closeStore, err := openCLI(ctx, cfg, kb, log)
+	if errors.As(err, new(*store.LockedError)) && sub == "refresh" {
+		return adminRefreshCmd(ctx, cfg, err, *asJSON, stdout) // the running bot owns the state (admin.go)
+	}
 	if err != nil {
 		return err
 	}

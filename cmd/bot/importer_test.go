@@ -49,11 +49,11 @@ func TestUploadedBillIsDownloadedWithTheBotTokenAndImported(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The sample bill: 26 rows, 25 readable, row 26's hours are "abc".
-	if !strings.Contains(reply, "26 rows — 25 added, 0 already imported, 1 not readable") || !strings.Contains(reply, "row 26") {
+	if !strings.Contains(reply, "26 rows — 0 changed, 25 added, 0 unchanged, 1 not readable") || !strings.Contains(reply, "row 26") {
 		t.Errorf("import reply:\n%s", reply)
 	}
 	again, _ := fi.ImportFile(context.Background(), "T1", "UADMIN", f)
-	if !strings.Contains(again, "0 added, 25 already imported") {
+	if !strings.Contains(again, "0 changed, 0 added, 25 unchanged") {
 		t.Errorf("re-import reply:\n%s", again)
 	}
 }

@@ -175,9 +175,9 @@ func TestCatalogRefreshThenPreviewDaily(t *testing.T) {
 func TestSpendImportThenPreviewRecap(t *testing.T) {
 	c := newCLI(t)
 	out := c.run("spend", "import", "testdata/sample_bill.csv")
-	contains(t, "import", out, "sample_bill.csv", "into team local: 26 rows — 25 added, 0 duplicates, 1 error.", `row 26, 时长(小时) "abc"`)
+	contains(t, "import", out, "sample_bill.csv", "into team local: 26 rows — 0 changed, 25 added, 0 unchanged, 1 error.", `row 26, 时长(小时) "abc"`)
 	out = c.run("spend", "import", "testdata/sample_bill.csv", "--team", "local")
-	contains(t, "re-import", out, "0 added, 25 duplicates")
+	contains(t, "re-import", out, "0 changed, 0 added, 25 unchanged")
 
 	out = c.run("preview", "recap", "--month", "2026-10")
 	contains(t, "recap", out,

@@ -67,6 +67,13 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 	if err != nil {
 		return err
 	}
+	if st.Dir() != "" { // embedded: the CLI reaches the state through us (admin.go)
+		stopAdmin, err := startAdmin(ctx, d, st.Dir(), log)
+		if err != nil {
+			return err
+		}
+		defer stopAdmin()
+	}
 	m := metrics.New()
 	b.Observe(m.Answer)
 	d.spend.ObserveWrites(m.LedgerWrite)
@@ -122,7 +129,7 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 	phr := phrase.New(phrase.Config{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey, Model: cfg.OpenAIModel, Metrics: phm}, log)
 	app := transport.New(transport.Config{
 		SigningSecret: cfg.SlackSigningSecret, BotUserID: auth.UserID, BotID: auth.BotID, Workers: transport.ServeWorkers,
-		Phraser: phr, Persist: st.Persist, Importer: fileImporter{api: api, spend: d.spend},
+		Phraser: phr, Persist: st.Persist, Importer: fileImporter{api: api, spend: d.spend}, Acknowledge: d.budget.Acknowledge,
 		Home: &transport.HomeTab{Views: api, Settings: homeSettings(d.subs, cfg.Timezone)},
 	}, b, st.Redis, poster, log)
 

@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gpubot/gpubot/bot/bottest"
+	"github.com/gpubot/gpubot/bot/store"
 )
 
 const testSecret = "e2e-signing-secret"
@@ -155,12 +155,17 @@ func TestServeHTTPAnswersASignedSlashCommand(t *testing.T) {
 	if n := len(fs.Calls(bottest.ResponseURLMethod)); n != 2 {
 		t.Errorf("%d response_url posts, want 2", n)
 	}
-	state, err := os.ReadFile(filepath.Join(os.Getenv("BOT_DATA_DIR"), "gpubot-state.json"))
-	if err != nil || !strings.Contains(string(state), "gpubot:listen:"+bottest.TeamID+":C1") {
-		t.Errorf("state file lacks the channel opt-in (err %v):\n%s", err, state)
+	// The state is read back the way the next start reads it.
+	st, err := store.OpenEmbedded(context.Background(), os.Getenv("BOT_DATA_DIR"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if strings.Contains(string(state), "gpubot:seen:") {
-		t.Errorf("state file keeps de-duplication marks:\n%s", state)
+	defer st.Close()
+	if st.Redis.Exists(context.Background(), "gpubot:listen:"+bottest.TeamID+":C1").Val() != 1 {
+		t.Error("restarted state lacks the channel opt-in")
+	}
+	if keys := st.Redis.Keys(context.Background(), "gpubot:seen:*").Val(); len(keys) > 0 {
+		t.Errorf("restarted state keeps de-duplication marks: %v", keys)
 	}
 }
 

@@ -8,55 +8,76 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"os"
 	"path/filepath"
 
+	"github.com/gpubot/gpubot/bot/ledger"
+	"github.com/gpubot/gpubot/bot/store"
 	"github.com/gpubot/gpubot/knowledge"
 )
 
 const spendUsage = `usage: bot spend import FILE.csv [--team T] [--user U] [--json]
+       bot spend supersede CHAT_ID BILL_ID [--team T]
 
-Imports a bill into the team's spend ledger (column mapping: bot/ledger/CSV.md).
-Rows already imported are skipped; rows that cannot be read are listed with their
-line number and left out. --team defaults to "local", the embedded default's team.
+import     imports a bill into the team's spend ledger (column mapping:
+           bot/ledger/CSV.md). Lines are matched by identity: a corrected line
+           replaces the entry it booked, an unchanged one is skipped; rows that
+           cannot be read are listed with their line number and left out.
+supersede  confirms that a chat entry and a bill line are the same spend: the
+           chat entry leaves every total (the import lists probable pairs).
+
+--team defaults to "local", the embedded default's team. While the bot runs
+on the same BOT_DATA_DIR, the work is sent to it over its admin socket.
 `
 
-// spendCmd runs `bot spend import`.
+// spendCmd runs `bot spend import|supersede`.
 func spendCmd(ctx context.Context, cfg Config, kb *knowledge.Base, log *slog.Logger, args []string, stdout io.Writer) error {
-	if len(args) == 0 || args[0] != "import" {
+	if len(args) == 0 || (args[0] != "import" && args[0] != "supersede") {
 		return errors.New(spendUsage)
 	}
-	fs := flag.NewFlagSet("spend import", flag.ContinueOnError)
+	fs := flag.NewFlagSet("spend "+args[0], flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	team := fs.String("team", cliTeam, "the Slack workspace (team id) whose ledger to add to")
+	team := fs.String("team", cliTeam, "the Slack workspace (team id) whose ledger to change")
 	user := fs.String("user", "cli", "who imported it, as recorded on each entry")
-	asJSON := fs.Bool("json", false, "print the import result as JSON")
-	files, err := parseArgs(fs, args[1:])
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	pos, err := parseArgs(fs, args[1:])
 	if err != nil {
-		return fmt.Errorf("spend import: %w\n%s", err, spendUsage)
+		return fmt.Errorf("spend %s: %w\n%s", args[0], err, spendUsage)
 	}
-	if len(files) != 1 {
+	if args[0] == "supersede" {
+		if len(pos) != 2 {
+			return errors.New(spendUsage)
+		}
+		return supersedeCmd(ctx, cfg, kb, log, *team, pos[0], pos[1], stdout)
+	}
+	if len(pos) != 1 {
 		return errors.New(spendUsage)
 	}
-	f, err := os.Open(files[0])
+	f, err := os.Open(pos[0])
 	if err != nil {
 		return fmt.Errorf("spend import: %w", err)
 	}
 	defer f.Close()
-	d, closeStore, err := openCLI(ctx, cfg, kb, log)
-	if err != nil {
-		return err
-	}
-	defer closeStore()
-	res, err := d.ledger.Import(ctx, *team, *user, f, filepath.Base(files[0]))
+	name := filepath.Base(pos[0])
+	var res *ledger.ImportResult
+	err = withLedger(ctx, cfg, kb, log,
+		func(l *ledger.Ledger) error {
+			res, err = l.Import(ctx, *team, *user, f, name)
+			return err
+		},
+		func(c *adminClient) error {
+			res = &ledger.ImportResult{}
+			return c.call(ctx, "/v1/spend/import", url.Values{"team": {*team}, "user": {*user}, "name": {name}}, f, res)
+		})
 	if err != nil {
 		return fmt.Errorf("spend import: %w", err)
 	}
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(res)
 	}
-	fmt.Fprintf(stdout, "%s (sha256 %s…) into team %s: %d rows — %d added, %d duplicates, %s.\n",
-		res.File, res.FileHash, *team, res.Rows, len(res.Added), res.Duplicates, plural(len(res.Errors), "error", "errors"))
+	fmt.Fprintf(stdout, "%s (sha256 %s…) into team %s: %d rows — %d changed, %d added, %d unchanged, %s.\n",
+		res.File, res.FileHash, *team, res.Rows, len(res.Changed), len(res.Added), res.Unchanged, plural(len(res.Errors), "error", "errors"))
 	if len(res.Columns) > 0 {
 		fmt.Fprintln(stdout, "Columns:")
 		for _, c := range res.Columns {
@@ -72,7 +93,48 @@ func spendCmd(ctx context.Context, cfg Config, kb *knowledge.Base, log *slog.Log
 			fmt.Fprintln(stdout, "  "+e.Error())
 		}
 	}
+	for _, m := range res.Probable {
+		fmt.Fprintf(stdout, "Probable duplicate: chat entry #%s (%s, estimated) and bill line #%s (%s, billed); if they are the same spend: bot spend supersede %s %s\n",
+			m.Chat.ID, m.Chat.Amount, m.Bill.ID, m.Bill.Amount, m.Chat.ID, m.Bill.ID)
+	}
 	return nil
+}
+
+func supersedeCmd(ctx context.Context, cfg Config, kb *knowledge.Base, log *slog.Logger, team, chat, bill string, stdout io.Writer) error {
+	var e ledger.Entry
+	err := withLedger(ctx, cfg, kb, log,
+		func(l *ledger.Ledger) (err error) {
+			e, err = l.Supersede(ctx, team, chat, bill)
+			return err
+		},
+		func(c *adminClient) error {
+			return c.call(ctx, "/v1/spend/supersede", url.Values{"team": {team}, "chat": {chat}, "bill": {bill}}, nil, &e)
+		})
+	if err != nil {
+		return fmt.Errorf("spend supersede: %w", err)
+	}
+	_, err = fmt.Fprintf(stdout, "#%s is superseded by bill line #%s and no longer counted (%s).\n", e.ID, e.SupersededBy, e.Amount)
+	return err
+}
+
+// withLedger runs local against the ledger when this process can own the
+// state (real Redis, or an embedded data dir nobody holds), or remote
+// against the running bot's admin socket when the bot holds the data dir.
+func withLedger(ctx context.Context, cfg Config, kb *knowledge.Base, log *slog.Logger, local func(*ledger.Ledger) error, remote func(*adminClient) error) error {
+	d, closeStore, err := openCLI(ctx, cfg, kb, log)
+	var locked *store.LockedError
+	if errors.As(err, &locked) {
+		c, cerr := dialAdmin(cfg.DataDir)
+		if cerr != nil {
+			return fmt.Errorf("%w, and its admin socket is not reachable: %w", err, cerr)
+		}
+		return remote(c)
+	}
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	return local(d.ledger)
 }
 
 func plural(n int, one, many string) string {

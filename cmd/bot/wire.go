@@ -14,9 +14,11 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/gpubot/gpubot/bot"
+	"github.com/gpubot/gpubot/bot/budget"
 	"github.com/gpubot/gpubot/bot/digest"
 	"github.com/gpubot/gpubot/bot/ledger"
 	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/profile"
 	"github.com/gpubot/gpubot/bot/recap"
 	"github.com/gpubot/gpubot/bot/schedule"
 	"github.com/gpubot/gpubot/bot/slackpost"
@@ -44,6 +46,8 @@ type deps struct {
 	ledger *ledger.Ledger
 	recaps *recap.Recaps
 	subs   *subscribe.Store
+	profs  *profile.Store
+	budget *budget.Alerts
 	auth   *ledger.Authorizer
 	spend  *bot.Spend
 	log    *slog.Logger
@@ -175,8 +179,10 @@ func wire(cfg Config, kb *knowledge.Base, b *bot.Bot, st *store.Store, users *sl
 	d.cat = catalog.New(st.Redis, catalog.Options{Sources: srcs, Base: kb, Fallback: shipped})
 	d.prices = livePrices{cat: d.cat, log: log}
 	d.daily = digest.NewDaily(d.cat, st.Redis, digest.Options{Location: loc, KB: kb, FX: cfg.FX}, digest.DailyOptions{Persist: st.Persist})
-	d.ledger = ledger.New(st, ledger.Options{KB: kb, Location: loc, Price: d.prices.price})
-	d.recaps = recap.New(d.ledger, d.prices, recap.Options{KB: kb, FX: cfg.FX})
+	d.ledger = ledger.New(st, ledger.Options{KB: kb, Location: loc, Price: d.prices.price, FX: cfg.FX})
+	d.profs = profile.New(st.Redis, st.Persist)
+	d.recaps = recap.New(d.ledger, d.prices, recap.Options{KB: kb, FX: cfg.FX, Profiles: d.profs})
+	d.budget = budget.NewAlerts(budget.NewStore(st.Redis, st.Persist), d.ledger, d.profs, cfg.FX)
 	d.subs = subscribe.New(st.Redis, subscribe.Options{Persist: st.Persist})
 	if users != nil {
 		d.auth = ledger.NewAuthorizer(cfg.Admins, users, 0)
@@ -184,6 +190,7 @@ func wire(cfg Config, kb *knowledge.Base, b *bot.Bot, st *store.Store, users *sl
 		d.auth = ledger.NewAuthorizer(cfg.Admins, nil, 0) // a nil *slack.Client must not become a non-nil interface
 	}
 	d.spend = bot.NewSpend(d.ledger, d.auth, cfg.FX, nil)
+	d.spend.Log(log)
 	if b != nil {
 		b.UsePrices(d.prices)
 		b.UseUsage(d.ledger)
@@ -194,6 +201,8 @@ func wire(cfg Config, kb *knowledge.Base, b *bot.Bot, st *store.Store, users *sl
 		}
 		b.Route(parse.Subscribe, sh)
 		b.Route(parse.Watch, d.watchHandler())
+		b.Route(parse.Settings, profile.NewHandler(d.profs, kb, d.auth, nil))
+		b.Route(parse.Budget, budget.NewHandler(d.budget, d.auth, nil))
 	}
 	return d, nil
 }
@@ -238,7 +247,7 @@ func (d *deps) scheduler(cfg Config, poster *slackpost.Poster, observe func(kind
 	}
 	return schedule.New(d.st.Redis, time.Now, schedule.Options{
 		Location: d.loc, Persist: d.st.Persist, Poster: poster, Subs: d.subs, Log: d.log, Tasks: tasks,
-		Deliveries: []schedule.Delivery{d.daily.Delivery(daily), d.recaps.Delivery(monthly)}, Observe: observe,
+		Deliveries: []schedule.Delivery{d.daily.Delivery(daily), d.recaps.Delivery(monthly), d.budget.Delivery(cron.Every(5*time.Minute), d.loc)}, Observe: observe,
 	}), nil
 }
 

@@ -1,0 +1,156 @@
+package budget
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/robfig/cron/v3"
+	"github.com/slack-go/slack"
+
+	"github.com/gpubot/gpubot/bot/ledger"
+	"github.com/gpubot/gpubot/bot/present"
+	"github.com/gpubot/gpubot/bot/profile"
+	"github.com/gpubot/gpubot/bot/schedule"
+	"github.com/gpubot/gpubot/bot/subscribe"
+)
+
+// AckAction is the action id of an alert's Acknowledge button; its value is
+// the alert's ID.
+const AckAction = "gpubot.budget.ack"
+
+// Alerts turns budget states into scheduled posts.
+type Alerts struct {
+	st       *Store
+	ledger   *ledger.Ledger
+	profiles *profile.Store // nil: every recap channel of the team may get alerts
+	fx       float64
+}
+
+// NewAlerts returns the alert builder; fx is CNY per USD (the profile's
+// FX, when set, wins).
+func NewAlerts(st *Store, l *ledger.Ledger, profiles *profile.Store, fx float64) *Alerts {
+	return &Alerts{st: st, ledger: l, profiles: profiles, fx: fx}
+}
+
+// Delivery checks budgets on sched (every few minutes) and posts what is
+// due to the team's channel: the profile's channel when set, else each
+// channel subscribed to the recap (the first to be served gets it; the
+// sent marks keep the others quiet). Every slot is its own period, so the
+// scheduler's exactly-once holds per check; the sent marks make each alert
+// once per month.
+func (a *Alerts) Delivery(sched cron.Schedule, loc *time.Location) schedule.Delivery {
+	return schedule.Delivery{Name: "budget", Topic: subscribe.Recap, Schedule: sched,
+		Period:  func(slot time.Time) string { return slot.In(loc).Format("2006-01-02T15:04") },
+		Compose: a.Compose, Posted: a.Posted}
+}
+
+func pendingField(s schedule.Slot) string { return s.Sub.Channel + "|" + s.Period }
+
+// Compose builds a channel's alert post, or nil when nothing new is due.
+func (a *Alerts) Compose(ctx context.Context, s schedule.Slot) (*schedule.Post, error) {
+	team := s.Sub.Team
+	fx := a.fx
+	if a.profiles != nil {
+		p, err := a.profiles.Get(ctx, team)
+		if err != nil {
+			return nil, err
+		}
+		if p.RecapChannel != "" && p.RecapChannel != s.Sub.Channel {
+			return nil, nil
+		}
+		if p.FX > 0 {
+			fx = p.FX
+		}
+	}
+	due, err := a.due(ctx, team, s.Now, fx)
+	if err != nil || len(due) == 0 {
+		return nil, err
+	}
+	raw, err := json.Marshal(due)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.st.rdb.HSet(ctx, prefix(team)+"pending", pendingField(s), raw).Err(); err != nil {
+		return nil, fmt.Errorf("record budget alerts: %w", err)
+	}
+	return post(due, s.Sub.Lang), nil
+}
+
+// due is every alert the team's budgets call for now that was not sent.
+func (a *Alerts) due(ctx context.Context, team string, now time.Time, fx float64) ([]Alert, error) {
+	bs, err := a.st.List(ctx, team)
+	if err != nil || len(bs) == 0 {
+		return nil, err
+	}
+	loc := a.ledger.Location()
+	m := ledger.MonthOf(now, loc)
+	es, err := a.ledger.List(ctx, team, m, "")
+	if err != nil {
+		return nil, err
+	}
+	var out []Alert
+	for _, b := range bs {
+		for _, al := range Due(Compute(b, es, m, now, loc, fx)) {
+			sent, err := a.st.rdb.HExists(ctx, prefix(team)+"sent", al.ID()).Result()
+			if err != nil {
+				return nil, fmt.Errorf("read budget alerts sent: %w", err)
+			}
+			if !sent {
+				out = append(out, al)
+			}
+		}
+	}
+	return out, nil
+}
+
+// Posted marks the alerts of a delivered post as sent.
+func (a *Alerts) Posted(ctx context.Context, s schedule.Slot) error {
+	key := prefix(s.Sub.Team) + "pending"
+	raw, err := a.st.rdb.HGet(ctx, key, pendingField(s)).Result()
+	if errors.Is(err, redis.Nil) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var due []Alert
+	if err := json.Unmarshal([]byte(raw), &due); err != nil {
+		return err
+	}
+	_, err = a.st.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		for _, al := range due {
+			for _, id := range al.Covers() {
+				p.HSetNX(ctx, prefix(s.Sub.Team)+"sent", id, s.Now.Unix())
+			}
+		}
+		p.HDel(ctx, key, pendingField(s))
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("mark budget alerts sent: %w", err)
+	}
+	return a.st.saved(ctx)
+}
+
+func post(due []Alert, lang string) *schedule.Post {
+	var lines []string
+	var blocks []slack.Block
+	for _, al := range due {
+		t := al.Text(lang)
+		lines = append(lines, t)
+		btn := slack.NewButtonBlockElement(AckAction, al.ID(), slack.NewTextBlockObject(slack.PlainTextType, present.Tr(lang, "Acknowledge", "知道了"), false, false))
+		blocks = append(blocks, slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, present.EscapeControl(t), false, false), nil, slack.NewAccessory(btn)))
+	}
+	return &schedule.Post{Text: strings.Join(lines, "\n"), Blocks: blocks}
+}
+
+// Acknowledge records that user acknowledged alert id (the button's value),
+// for the transport's click handler.
+func (a *Alerts) Acknowledge(ctx context.Context, team, id, user string) error {
+	return a.st.Ack(ctx, team, id, user)
+}

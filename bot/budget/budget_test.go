@@ -1,0 +1,208 @@
+package budget
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
+	"github.com/robfig/cron/v3"
+	"github.com/slack-go/slack"
+
+	"github.com/gpubot/gpubot/bot"
+	"github.com/gpubot/gpubot/bot/bottest"
+	"github.com/gpubot/gpubot/bot/ledger"
+	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/schedule"
+	"github.com/gpubot/gpubot/bot/slackpost"
+	"github.com/gpubot/gpubot/bot/store"
+	"github.com/gpubot/gpubot/bot/subscribe"
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+func cny(v int64) ledger.Money { return ledger.Money{Minor: v * 100, Currency: knowledge.CNY} }
+
+// Hand calculation, October 2026 (31 days), budget ¥100,000 for pretrain:
+//   - 10 Oct 00:00, 9 days gone, ¥30,000 spent: 30 %; pace ¥3,333.33 a day,
+//     × 31 = ¥103,333.33 projected; ¥100,000 ÷ ¥3,333.33 = 30 days → the
+//     30th. Due: the forecast only.
+//   - 16 Oct 00:00, 15 days, ¥52,000: 52 %; pace ¥3,466.67, ¥107,466.67
+//     projected, 100,000 ÷ 3,466.67 = 28.8 → the 29th. Due: 50 % and the
+//     forecast.
+//   - A refund of ¥5,000 and a USD entry ($1,000 at 7.2 = ¥7,200) count:
+//     ¥52,000 − ¥5,000 + ¥7,200 = ¥54,200.
+func TestComputeAndDue(t *testing.T) {
+	loc := ledger.Shanghai
+	b := Budget{Team: "T1", Project: "pretrain", Amount: cny(100000)}
+	oct := ledger.Month{Year: 2026, Month: time.October}
+	e := func(project string, m ledger.Money) ledger.Entry {
+		return ledger.Entry{Project: project, Amount: m, Kind: ledger.Spend}
+	}
+	s := Compute(b, []ledger.Entry{e("pretrain", cny(30000)), e("other", cny(99999))}, oct, time.Date(2026, 10, 10, 0, 0, 0, 0, loc), loc, 7.2)
+	if s.Spent != cny(30000) || s.Projected.String() != "¥103,333.33" || s.ReachDay != 30 {
+		t.Errorf("10 Oct: spent %s, projected %s, reach %d; want ¥30,000.00, ¥103,333.33, 30", s.Spent, s.Projected, s.ReachDay)
+	}
+	if d := Due(s); len(d) != 1 || d[0].Kind != Forecast || !strings.Contains(d[0].Text("en"), "reaches its ¥100,000.00 budget for 2026-10 on the 30th") {
+		t.Errorf("10 Oct due = %+v", d)
+	}
+	s = Compute(b, []ledger.Entry{e("pretrain", cny(52000))}, oct, time.Date(2026, 10, 16, 0, 0, 0, 0, loc), loc, 7.2)
+	if d := Due(s); len(d) != 2 || d[0].Kind != "50" || d[1].Kind != Forecast || s.ReachDay != 29 || s.Projected.String() != "¥107,466.67" {
+		t.Errorf("16 Oct: due %+v, reach %d, projected %s; want 50 + forecast, 29, ¥107,466.67", d, s.ReachDay, s.Projected)
+	}
+	refund := ledger.Entry{Project: "pretrain", Amount: cny(-5000), Kind: ledger.Refund}
+	usd := e("pretrain", ledger.Money{Minor: 100000, Currency: knowledge.USD})
+	superseded := e("pretrain", cny(40000))
+	superseded.SupersededBy = "abc123"
+	s = Compute(b, []ledger.Entry{e("pretrain", cny(52000)), refund, usd, superseded}, oct, time.Date(2026, 10, 16, 0, 0, 0, 0, loc), loc, 7.2)
+	if s.Spent != cny(54200) {
+		t.Errorf("with a refund and USD: spent %s, want ¥54,200.00", s.Spent)
+	}
+	if al := (Alert{Project: "p", Month: oct, Kind: "100"}); len(al.Covers()) != 3 {
+		t.Errorf("the 100%% alert covers %v, want itself, 50 and 80", al.Covers())
+	}
+}
+
+func TestParseAmount(t *testing.T) {
+	for in, want := range map[string]ledger.Money{
+		"¥100k/month": cny(100000), "10万/月": cny(100000), "100000": cny(100000), "$5,000": {Minor: 500000, Currency: knowledge.USD},
+		"¥1.5k": cny(1500), "8万元": cny(80000),
+	} {
+		if got, err := ParseAmount(in, knowledge.CNY); err != nil || got != want {
+			t.Errorf("ParseAmount(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "abc", "-5k", "0"} {
+		if got, err := ParseAmount(in, knowledge.CNY); err == nil {
+			t.Errorf("ParseAmount(%q) = %v, want refused", in, got)
+		}
+	}
+}
+
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) Set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
+
+// Three replicas that each believe they lead (separate lock names) tick at
+// once, again and again: each threshold's alert reaches the team's channel
+// once, with an Acknowledge button; a higher one later, once more.
+func TestAlertsOnceAcrossThreeReplicas(t *testing.T) {
+	ctx := context.Background()
+	m := miniredis.RunT(t)
+	rdb := redis.NewClient(&redis.Options{Addr: m.Addr()})
+	t.Cleanup(func() { rdb.Close() })
+	st := &store.Store{Redis: rdb}
+	loc := ledger.Shanghai
+	c := &clock{t: time.Date(2026, 10, 16, 0, 0, 0, 0, loc)}
+	l := ledger.New(st, ledger.Options{Location: loc, Now: c.Now})
+	bs := NewStore(rdb, nil)
+	if err := bs.Set(ctx, Budget{Team: bottest.TeamID, Project: "pretrain", Amount: cny(100000)}); err != nil {
+		t.Fatal(err)
+	}
+	add := func(amount int64, key string) {
+		t.Helper()
+		if _, err := l.Add(ctx, ledger.Entry{Team: bottest.TeamID, User: "U1", GPU: "h800", Cards: 8, Hours: 24, Project: "pretrain",
+			Amount: cny(amount), Key: key, At: c.Now().Add(-time.Hour)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add(52000, "m1") // 52 % on the 16th: the 50 % alert and the forecast
+	subs := subscribe.New(rdb, subscribe.Options{})
+	if err := subs.Put(ctx, subscribe.Sub{Team: bottest.TeamID, Channel: "C1", Topic: subscribe.Recap, Lang: "en", CreatedAt: c.Now().AddDate(0, -1, 0)}); err != nil {
+		t.Fatal(err)
+	}
+	fs := bottest.NewSlack(t)
+	alerts := NewAlerts(bs, l, nil, 7.2)
+	every := cron.Every(5 * time.Minute)
+	var replicas []*schedule.Scheduler
+	for i := range 3 {
+		p := slackpost.New(slack.New("xoxb-test", slack.OptionAPIURL(fs.APIURL())), rdb, slackpost.Options{Pace: -1,
+			Wait: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
+		replicas = append(replicas, schedule.New(rdb, c.Now, schedule.Options{Location: loc, LockName: "budget-test-" + string(rune('a'+i)),
+			Poster: p, Subs: subs, Deliveries: []schedule.Delivery{alerts.Delivery(every, loc)}, ClaimTTL: time.Minute, SettleAfter: 2 * time.Minute}))
+	}
+	tickAll := func() {
+		var wg sync.WaitGroup
+		for _, r := range replicas {
+			for range 3 {
+				wg.Go(func() {
+					if err := r.Tick(ctx); err != nil {
+						t.Error(err)
+					}
+				})
+			}
+		}
+		wg.Wait()
+	}
+	count := func(substr string) int {
+		n := 0
+		for _, msg := range fs.Messages("C1") {
+			n += strings.Count(msg.Text, substr)
+		}
+		return n
+	}
+	for range 3 {
+		tickAll()
+		c.Set(c.Now().Add(5 * time.Minute)) // the next check slot
+	}
+	if n50, nf := count("past 50% of its"), count("Budget forecast"); n50 != 1 || nf != 1 {
+		t.Errorf("after three checks: %d 50%% alerts, %d forecasts; want 1 each", n50, nf)
+	}
+	var sawButton bool
+	for _, call := range fs.Calls("chat.postMessage") {
+		sawButton = sawButton || strings.Contains(call.Form.Get("blocks"), AckAction)
+	}
+	if !sawButton {
+		t.Error("the alert has no Acknowledge button")
+	}
+	add(30000, "m2") // ¥82,000: 82 %
+	for range 3 {
+		tickAll()
+		c.Set(c.Now().Add(5 * time.Minute))
+	}
+	if n80, n50 := count("past 80% of its"), count("past 50% of its"); n80 != 1 || n50 != 1 {
+		t.Errorf("after 82%%: %d 80%% alerts, %d 50%% alerts; want 1 and still 1", n80, n50)
+	}
+	if err := bs.Ack(ctx, bottest.TeamID, "pretrain|2026-10|80", "U2"); err != nil {
+		t.Fatal(err)
+	}
+	if who, _ := bs.Acked(ctx, bottest.TeamID, "pretrain|2026-10|80"); who != "U2" {
+		t.Errorf("acknowledged by %q, want U2", who)
+	}
+}
+
+func TestBudgetCommand(t *testing.T) {
+	ctx := context.Background()
+	m := miniredis.RunT(t)
+	rdb := redis.NewClient(&redis.Options{Addr: m.Addr()})
+	t.Cleanup(func() { rdb.Close() })
+	loc := ledger.Shanghai
+	now := func() time.Time { return time.Date(2026, 10, 10, 0, 0, 0, 0, loc) }
+	l := ledger.New(&store.Store{Redis: rdb}, ledger.Options{Location: loc, Now: now})
+	if _, err := l.Add(ctx, ledger.Entry{Team: "T1", User: "U1", GPU: "h800", Cards: 8, Hours: 24, Project: "pretrain", Amount: cny(30000), At: now().Add(-time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	kb := knowledge.MustShipped()
+	b := bot.New(bot.Config{FX: 7.2}, kb, nil)
+	b.Route(parse.Budget, NewHandler(NewAlerts(NewStore(rdb, nil), l, nil, 7.2), nil, now))
+	say := func(text string) bot.Answer {
+		return b.Answer(ctx, bot.Message{Text: text, Team: "T1", Channel: "C1", User: "U1"})
+	}
+	a := say("/gpu budget set pretrain ¥100k/month")
+	if !strings.Contains(a.Text, "Budget set: pretrain, ¥100,000.00 a month") ||
+		!strings.Contains(a.Text, "pretrain: ¥30,000.00 / ¥100,000.00 (30%), projected ¥103,333.33; at this pace reached on the 30th") {
+		t.Errorf("set: %s", a.Text)
+	}
+	if a := say("/gpu budget set pretrain ¥-5"); !strings.Contains(a.Text, `read "¥-5"`) {
+		t.Errorf("negative budget: %s", a.Text)
+	}
+	if a := say("/gpu budget clear pretrain"); !strings.Contains(a.Text, "Budget removed: pretrain") || !strings.Contains(a.Text, "No budgets yet") {
+		t.Errorf("clear: %s", a.Text)
+	}
+}

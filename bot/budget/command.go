@@ -1,0 +1,152 @@
+package budget
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/gpubot/gpubot/advisor"
+	"github.com/gpubot/gpubot/bot"
+	"github.com/gpubot/gpubot/bot/ledger"
+	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/present"
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+type authorizer interface {
+	IsAdmin(ctx context.Context, team, user string) (bool, error)
+}
+
+// Handler answers /gpu budget [show], /gpu budget set [project] AMOUNT/month
+// and /gpu budget clear [project].
+type Handler struct {
+	alerts *Alerts
+	auth   authorizer
+	now    func() time.Time
+}
+
+// NewHandler returns the /gpu budget handler; auth nil lets anyone set
+// budgets (the console).
+func NewHandler(a *Alerts, auth authorizer, now func() time.Time) *Handler {
+	if now == nil {
+		now = time.Now
+	}
+	return &Handler{alerts: a, auth: auth, now: now}
+}
+
+const hint = "/gpu budget set pretrain ¥100k/month"
+
+// Handle answers one /gpu budget command.
+func (h *Handler) Handle(ctx context.Context, m bot.Message, req parse.Request, a *bot.Answer) error {
+	team, console := m.Team, m.Team == ""
+	if console {
+		team = "local"
+	}
+	args := req.Slots.Args
+	verb := "show"
+	if len(args) > 0 {
+		verb, args = args[0], args[1:]
+	}
+	if verb == "set" || verb == "clear" || verb == "delete" || verb == "remove" {
+		if h.auth != nil && !console {
+			if ok, err := h.auth.IsAdmin(ctx, team, m.User); err != nil || !ok {
+				return &advisor.InputError{Field: "budget", Reason: present.Tr(a.Lang, "only workspace admins can set budgets", "只有工作区管理员可以设置预算"), Hint: "/gpu budget"}
+			}
+		}
+	}
+	st := h.alerts.st
+	switch verb {
+	case "set":
+		if len(args) == 0 || len(args) > 2 {
+			return &advisor.InputError{Field: "budget", Reason: present.Tr(a.Lang, "give a project (or none for the team) and a monthly amount", "请给出项目（不写即整个团队）和每月金额"), Hint: hint}
+		}
+		project := Team
+		if len(args) == 2 {
+			project = strings.ToLower(args[0])
+		}
+		def := knowledge.CNY
+		if a.Lang == "en" {
+			def = knowledge.USD
+		}
+		amt, err := ParseAmount(args[len(args)-1], def)
+		if err != nil {
+			return &advisor.InputError{Field: "amount", Reason: present.Tr(a.Lang, fmt.Sprintf("read %q: %v", args[len(args)-1], err), fmt.Sprintf("读到 %q：%v", args[len(args)-1], err)), Hint: hint}
+		}
+		if err := st.Set(ctx, Budget{Team: team, Project: project, Amount: amt, SetBy: m.User, SetAt: h.now().UTC().Round(0)}); err != nil {
+			return err
+		}
+		a.Text = present.Tr(a.Lang, fmt.Sprintf("Budget set: %s, %s a month. Alerts at 50, 80 and 100 %% and when the pace will pass it.\n", name(project, "en"), amt),
+			fmt.Sprintf("预算已设置：%s，每月 %s。达到 50%%、80%%、100%% 以及按速度将超支时提醒。\n", name(project, "zh"), amt))
+	case "clear", "delete", "remove":
+		project := Team
+		if len(args) > 0 {
+			project = strings.ToLower(args[0])
+		}
+		ok, err := st.Clear(ctx, team, project)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return &advisor.InputError{Field: "budget", Reason: present.Tr(a.Lang, fmt.Sprintf("%s has no budget", name(project, "en")), fmt.Sprintf("%s没有预算", name(project, "zh"))), Hint: "/gpu budget"}
+		}
+		a.Text = present.Tr(a.Lang, "Budget removed: "+name(project, "en")+"\n", "预算已删除："+name(project, "zh")+"\n")
+	case "show", "list":
+	default:
+		return &advisor.InputError{Field: "budget", Reason: present.Tr(a.Lang, fmt.Sprintf("unknown budget action %q", verb), fmt.Sprintf("不认识的预算操作 %q", verb)), Hint: hint}
+	}
+	states, err := h.states(ctx, team)
+	if err != nil {
+		return err
+	}
+	a.Result = states
+	a.Text += Describe(states, a.Lang)
+	a.Blocks = []slack.Block{present.Section(present.EscapeControl(a.Text))}
+	return nil
+}
+
+func (h *Handler) states(ctx context.Context, team string) ([]State, error) {
+	bs, err := h.alerts.st.List(ctx, team)
+	if err != nil || len(bs) == 0 {
+		return nil, err
+	}
+	l := h.alerts.ledger
+	now := h.now()
+	m := ledger.MonthOf(now, l.Location())
+	es, err := l.List(ctx, team, m, "")
+	if err != nil {
+		return nil, err
+	}
+	var out []State
+	for _, b := range bs {
+		out = append(out, Compute(b, es, m, now, l.Location(), h.alerts.fx))
+	}
+	return out, nil
+}
+
+func name(project, lang string) string {
+	if project == Team {
+		return present.Tr(lang, "the team", "整个团队")
+	}
+	return project
+}
+
+// Describe lists budget states, one line each.
+func Describe(states []State, lang string) string {
+	if len(states) == 0 {
+		return present.Tr(lang, "No budgets yet. Set one: "+hint, "还没有预算。设置：/gpu budget set pretrain ¥100k/month")
+	}
+	var b strings.Builder
+	b.WriteString(present.Tr(lang, "Budgets for ", "预算 ") + states[0].Month.String() + ":\n")
+	for _, s := range states {
+		reach := ""
+		if s.ReachDay > 0 {
+			reach = present.Tr(lang, fmt.Sprintf("; at this pace reached on the %s", ordinal(s.ReachDay)), fmt.Sprintf("；按目前速度 %d 日用完", s.ReachDay))
+		}
+		fmt.Fprintf(&b, "• %s: %s / %s (%.0f%%), %s %s%s\n", name(s.Budget.Project, lang), s.Spent, s.Budget.Amount, s.Share*100,
+			present.Tr(lang, "projected", "月底预计"), s.Projected, reach)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}

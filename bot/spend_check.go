@@ -1,0 +1,83 @@
+package bot
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/gpubot/gpubot/advisor"
+	"github.com/gpubot/gpubot/bot/parse"
+)
+
+// These guards catch what the parser reads without its sign or date, so a
+// spend entry is never booked as something other than what was typed: the
+// parser took "-30h" for 30 h and "¥-500" for no amount, and dropped
+// "昨天". They look for the marks only; reading the numbers stays the
+// parser's job.
+var (
+	reNegHours = regexp.MustCompile(`(?i)(?:^|[\s=:：,，(（])[-−]\s*\d[\d.,]*\s*(?:h\b|hr|hrs|hours?|小时|个小时|卡时)`)
+	reNegMoney = regexp.MustCompile(`(?i)(?:[-−]\s*(?:[¥￥$]|rmb|cny|usd|us\$)\s*\d[\d.,]*)|(?:(?:[¥￥$]|rmb|cny|usd|us\$)\s*[-−]\s*\d[\d.,]*)|(?:(?:^|[\s=:：])[-−]\s*\d[\d.,]*\s*(?:元|块|美元|usd|cny|rmb)\b?)`)
+	// reDateWord is a date the parser has not placed yet (Slots.Date empty).
+	reDateWord = regexp.MustCompile(`(?i)昨天|前天|大前天|yesterday|\d{1,2}\s*月\s*\d{1,2}\s*[日号]|\bdate\s*=`)
+)
+
+var refundWords = []string{"refund", "credit", "退款", "退费", "返还", "返现", "退回"}
+
+func refundWord(text string) bool {
+	t := strings.ToLower(text)
+	for _, w := range refundWords {
+		if strings.Contains(t, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func confirmWord(text string) bool {
+	t := strings.ToLower(text)
+	return strings.Contains(t, "confirm") || strings.Contains(t, "确认")
+}
+
+// refuseNegative turns a negative figure into a refusal that names what
+// was read and the accepted forms.
+func refuseNegative(text, lang string) error {
+	if m := reNegHours.FindString(text); m != "" {
+		return &advisor.InputError{Field: "hours",
+			Reason: tr(lang, fmt.Sprintf("read %q: hours cannot be negative; give how long the cards ran (30h)", strings.TrimSpace(m)),
+				fmt.Sprintf("读到 %q：时长不能为负，请写显卡运行了多久（30h）", strings.TrimSpace(m))),
+			Hint: tr(lang, "/gpu spend add 30h 4090 ¥75 — money back is /gpu spend refund ¥500", "/gpu spend add 30h 4090 ¥75；退款请用 /gpu spend refund ¥500")}
+	}
+	if m := reNegMoney.FindString(text); m != "" {
+		return &advisor.InputError{Field: "amount",
+			Reason: tr(lang, fmt.Sprintf("read %q: a spend amount cannot be negative", strings.TrimSpace(m)),
+				fmt.Sprintf("读到 %q：花费金额不能为负", strings.TrimSpace(m))),
+			Hint: tr(lang, "money back (a refund or credit) is its own entry: /gpu spend refund ¥500 project=pretrain", "退款或返还单独记一笔：/gpu spend refund ¥500 project=pretrain")}
+	}
+	return nil
+}
+
+// entryDate is the day an entry is for: Slots.Date (YYYY-MM-DD in the
+// ledger's zone) when the parser read one, else now. A date the parser saw
+// only partly (a month with no day, "昨天" before the parser reads it) is
+// refused with the form to use, rather than booked today.
+func (s *Spend) entryDate(text string, sl parse.Slots, a *Answer) (time.Time, error) {
+	loc := s.ledger.Location()
+	if sl.Date != "" {
+		d, err := time.ParseInLocation("2006-01-02", sl.Date, loc)
+		if err != nil {
+			return time.Time{}, &advisor.InputError{Field: "date", Reason: fmt.Sprintf("%q is not a date", sl.Date), Hint: "date=2026-11-03"}
+		}
+		return d, nil
+	}
+	if m := reDateWord.FindString(text); m != "" || sl.Month != "" {
+		if m == "" {
+			m = sl.Month
+		}
+		return time.Time{}, &advisor.InputError{Field: "date",
+			Reason: tr(a.Lang, fmt.Sprintf("read %q but could not tell the day, so nothing was booked", m), fmt.Sprintf("读到 %q，但无法确定是哪一天，所以没有记账", m)),
+			Hint:   spendHint + " date=2026-11-03"}
+	}
+	a.Assumed["date"] = s.now().In(loc).Format("2006-01-02")
+	return time.Time{}, nil
+}

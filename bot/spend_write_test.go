@@ -1,0 +1,95 @@
+package bot
+
+import (
+	"context"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/gpubot/gpubot/bot/ledger"
+	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/store"
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+// A redelivered Slack message (same Message.ID) books nothing new and says so.
+func TestSpendRedeliveryBooksOnce(t *testing.T) {
+	b, _ := spendBot(t)
+	m := Message{Text: "/gpu spend add 8x h100 24h ¥2400 project=pretrain", Team: "T1", Channel: "C1", User: "U1", ID: "msg:C1:1733.0001"}
+	first := b.Answer(context.Background(), m)
+	again := b.Answer(context.Background(), m)
+	if first.Err != "" || again.Err != "" {
+		t.Fatalf("answers: %q / %q", first.Text, again.Text)
+	}
+	if !strings.Contains(again.Text, "Already saved") {
+		t.Errorf("redelivery reply = %q, want it to say it was already saved", again.Text)
+	}
+	r := say(b, "U1", "/gpu spend report 2026-10")
+	if rep := r.Result.(*ledger.Report); rep.Total.Entries != 1 || rep.Total.Amount.String() != "¥2,400.00" {
+		t.Errorf("after a redelivery: %d entries, %s; want 1, ¥2,400.00", rep.Total.Entries, rep.Total.Amount)
+	}
+}
+
+// blackHole accepts connections and never answers: a stalled Redis.
+func blackHole(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		for _, c := range conns {
+			c.Close()
+		}
+		mu.Unlock()
+	})
+	return ln.Addr().String()
+}
+
+// When Redis stalls the user was told "NOT saved … please try again" although
+// the write landed later. Now an unconfirmed write is never called "not
+// saved": the answer says it is checking, asks not to resend, and the
+// outcome is counted as unconfirmed.
+func TestSpendStalledWriteSaysChecking(t *testing.T) {
+	st := &store.Store{Redis: redis.NewClient(&redis.Options{Addr: blackHole(t), ReadTimeout: 100 * time.Millisecond,
+		WriteTimeout: 100 * time.Millisecond, MaxRetries: -1, DialTimeout: 100 * time.Millisecond})}
+	t.Cleanup(func() { st.Redis.Close() })
+	now := func() time.Time { return time.Date(2026, 10, 20, 12, 0, 0, 0, time.UTC) }
+	kb := knowledge.MustShipped()
+	sp := NewSpend(ledger.New(st, ledger.Options{KB: kb, Now: now}), nil, 7.2, now)
+	sp.settleWithin, sp.settleLater = 300*time.Millisecond, 300*time.Millisecond
+	var mu sync.Mutex
+	var outcomes []string
+	sp.ObserveWrites(func(o string) { mu.Lock(); outcomes = append(outcomes, o); mu.Unlock() })
+	b := New(Config{FX: 7.2}, kb, nil)
+	b.SetClock(now)
+	b.Route(parse.Spend, sp)
+	a := b.Answer(context.Background(), Message{Text: "/gpu spend add 8x h100 24h ¥2400", Team: "T1", Channel: "C1", User: "U1", ID: "msg:C1:1"})
+	if strings.Contains(a.Text, "NOT saved") || !strings.Contains(a.Text, "Checking") || !strings.Contains(a.Text, "Don't send it again") {
+		t.Errorf("stalled write reply = %q; want checking, never NOT saved", a.Text)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(outcomes) == 0 || outcomes[0] != WriteUnconfirmed {
+		t.Errorf("write outcomes = %v, want %s first", outcomes, WriteUnconfirmed)
+	}
+}
