@@ -60,14 +60,14 @@ func intentTable() []intent {
 				return b.fit(ctx, a, req)
 			}},
 		{id: parse.Cost, words: []string{"cost"}, example: "/gpu cost 7b lora 50k samples on 4090",
-			en: "GPU-hours, wall time and money; $/M tokens for inference", zh: "卡时、耗时和费用；推理按每百万 token 计",
+			en: "GPU-hours, wall time and money", zh: "卡时、耗时和费用；推理按每百万 token 计",
 			options: "tokens= samples= epochs= mfu= price= gpus= tps=",
 			buttons: append(readButtons[:3:3], ButtonBits8),
 			handle: func(b *Bot, ctx context.Context, _ Message, a *Answer, req parse.Request) error {
 				return b.cost(ctx, a, req)
 			}},
 		{id: parse.Monthly, words: []string{"monthly"}, example: "/gpu monthly 4090 200h",
-			en: "monthly plan or on demand: the break-even hours", zh: "包月还是按需：打平小时数",
+			en: "monthly plan or on demand?", zh: "包月还是按需：打平小时数",
 			options: "price=1.8 monthly=900 @autodl cards=",
 			buttons: readButtons,
 			handle: func(b *Bot, ctx context.Context, m Message, a *Answer, req parse.Request) error {
@@ -88,13 +88,13 @@ func intentTable() []intent {
 				return b.price(ctx, a, req)
 			}},
 		{id: parse.Compare, words: []string{"compare"}, example: "/gpu compare h100 h800 h20",
-			en: "specs and prices side by side, and what differs", zh: "参数与价格对比，以及差异的含义",
+			en: "specs and prices side by side", zh: "参数与价格对比，以及差异的含义",
 			buttons: readButtons,
 			handle: func(b *Bot, ctx context.Context, _ Message, a *Answer, req parse.Request) error {
 				return b.compare(ctx, a, req)
 			}},
 		{id: parse.Recommend, words: []string{"recommend"}, example: "/gpu recommend 70b inference",
-			en: "cost-performance ranking for a workload or budget", zh: "按任务或预算的性价比排行",
+			en: "best value for a workload or budget", zh: "按任务或预算的性价比排行",
 			options: "recommend diffusion | budget=5000 | startup",
 			buttons: readButtons,
 			handle: func(b *Bot, ctx context.Context, _ Message, a *Answer, req parse.Request) error {
@@ -108,7 +108,7 @@ func intentTable() []intent {
 				return nil
 			}},
 		{id: parse.Spend, words: []string{"spend"}, example: "/gpu spend add 40h 4090 ¥75 project=llm",
-			en: "the team's GPU spend: add, list, report, undo, delete", zh: "团队 GPU 记账：add、list、report、undo、delete",
+			en: "the team's spend ledger: add, list, report", zh: "团队 GPU 记账：add、list、report、undo、delete",
 			write: true},
 		{id: "bill", example: "DM a CSV bill to the bot", exampleZH: "私信发送 CSV 账单",
 			en: "import a provider's bill (admins)", zh: "导入云平台账单（管理员）", write: true},
@@ -116,15 +116,15 @@ func intentTable() []intent {
 			en: "daily price post and monthly recap in this channel", zh: "在本频道订阅每日价格和月度回顾",
 			write: true},
 		{id: parse.Watch, words: []string{"watch"}, example: "/gpu watch h100 < $2/h",
-			en: "tell me when a price crosses a threshold or hits a new low", zh: "价格跌破阈值或创新低时提醒",
+			en: "price alerts: below a threshold or a new low", zh: "价格提醒：跌破阈值或创新低",
 			options: "@platform 降价 | list | off",
 			write:   true},
-		{id: parse.Budget, words: []string{"budget"}, example: "/gpu budget set pretrain ¥100k/month",
-			en: "monthly budgets per project, alerts at 50/80/100 % and a forecast", zh: "按项目设月度预算，50/80/100 % 及预测提醒",
+		{id: parse.Budget, words: []string{"budget"}, example: "/gpu budget set pretrain ¥100k/month", exampleZH: "/gpu budget",
+			en: "monthly budgets with alerts", zh: "月度预算与超支提醒",
 			options: "set <project> <amount>/month | clear <project>",
 			write: true},
 		{id: parse.Settings, words: []string{"settings"}, example: "/gpu settings",
-			en: "the team's currency, FX rate, platforms, owned cards, recap channel", zh: "团队默认币种、汇率、可用平台、自有卡、回顾频道",
+			en: "team defaults: currency, platforms, cards", zh: "团队设置：币种、平台、自有卡",
 			write: true},
 		{id: parse.Listen, words: []string{"listen"}, example: "/gpu listen on",
 			en: "answer GPU questions here without a mention", zh: "本频道无需 @ 也回答 GPU 问题",
