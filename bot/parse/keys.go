@@ -16,7 +16,9 @@ var keyAliases = map[string]string{
 	"rank": "rank", "r": "rank", "lora_rank": "rank",
 	"gc": "gc", "checkpointing": "gc", "grad_ckpt": "gc",
 	"optim": "optim", "optimizer": "optim", "opt": "optim",
-	"arch": "arch", "model": "arch",
+	"arch": "arch", "model": "model", "date": "date", "jobs": "jobs",
+	"tokens_per_day": "tpd", "tpd": "tpd", "requests_per_s": "rps", "rps": "rps", "qps": "rps",
+	"input_tokens": "input", "input": "input", "in": "input", "output_tokens": "output", "output": "output", "out": "output", "days": "days", "spot": "spot",
 	"price": "price", "rent": "rent", "monthly": "monthly", "budget": "budget", "amount": "amount", "cost": "amount",
 	"tps": "tps", "mfu": "mfu", "fx": "fx", "years": "years", "year": "years",
 	"util": "util", "utilization": "util", "utilisation": "util",
@@ -59,6 +61,27 @@ func (x extractor) keyValues(t *text, f *features, slash bool) {
 				f.probs = append(f.probs, Problem{Field: rawKey, Reason: fmt.Sprintf("unknown setting %q", rawKey), Hint: "settings look like bs=8, seq=4096, gpu=h100, price=1.8"})
 				t.blank(loc[2], loc[1])
 			}
+			continue
+		}
+		if key == "date" {
+			if d, pr := x.readDate(val, f.now); pr != nil {
+				f.probs = append(f.probs, *pr)
+			} else {
+				f.s.Date, f.kvSet["date"] = d, true
+			}
+			t.blank(loc[2], loc[1])
+			continue
+		}
+		if key == "model" {
+			if hits := x.modelNames.find(val); len(hits) > 0 {
+				f.s.Model, f.s.ParamsB, f.s.Arch = hits[0].id, x.modelSize[hits[0].id], x.archOf(hits[0].id)
+				f.kvSet["model"] = true
+			} else if x.archs[val] {
+				f.s.Arch = val
+			} else {
+				f.problem("model", fmt.Sprintf("unknown model %q", val), fmt.Sprintf("不认识的模型 %q", val), "model=qwen3-30b-a3b, model=deepseek-v3, or a size: 70b")
+			}
+			t.blank(loc[2], loc[1])
 			continue
 		}
 		if x.setKV(&f.s, key, val) {
@@ -203,6 +226,26 @@ func (x extractor) setKV(s *Slots, key, val string) bool {
 		return pos(&s.SampleTokens)
 	case "epochs":
 		return pos(&s.Epochs)
+	case "tpd":
+		return pos(&s.TokensPerDay)
+	case "rps":
+		return pos(&s.RequestsPerS)
+	case "input":
+		return intv(&s.InputTokens)
+	case "output":
+		return intv(&s.OutputTokens)
+	case "days":
+		return pos(&s.Days)
+	case "spot":
+		switch val {
+		case "on", "true", "1", "yes":
+			s.Spot = true
+		case "off", "false", "0", "no":
+			s.Spot = false
+		default:
+			return false
+		}
+		return true
 	case "vram":
 		v, ok := Number(strings.TrimSuffix(strings.TrimSuffix(val, "b"), "g"))
 		if !ok || v <= 0 {

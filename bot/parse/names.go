@@ -93,7 +93,7 @@ func (m nameMatcher) add(name, id string) {
 	pendingSep := false
 	for i := 0; i < len(name); {
 		r, size := utf8.DecodeRuneInString(name[i:])
-		if r == ' ' || r == '-' || r == '_' || r == '.' {
+		if r == ' ' || r == '-' || r == '_' || r == '.' || r == ':' {
 			pendingSep = true
 			i += size
 			continue
@@ -148,7 +148,7 @@ func isAlnum(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
-func isSep(c byte) bool { return c == ' ' || c == '-' || c == '_' || c == '.' }
+func isSep(c byte) bool { return c == ' ' || c == '-' || c == '_' || c == '.' || c == ':' }
 
 // nameHit is one name found in text.
 type nameHit struct {

@@ -2,6 +2,7 @@ package parse
 
 import (
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/gpubot/gpubot/knowledge"
@@ -9,13 +10,15 @@ import (
 
 // Parser reads messages. It is safe for concurrent use.
 type Parser struct {
-	x extractor
+	x  extractor
+	rt *router
 }
 
 // New builds a parser that knows the cards, platforms and reference
 // architectures in kb.
 func New(kb *knowledge.Base) *Parser {
-	return &Parser{x: newExtractor(kb)}
+	x := newExtractor(kb, knowledge.MustLexicon())
+	return &Parser{x: x, rt: newRouter(&x)}
 }
 
 // subcommands maps the first word of a /gpu command to its intent.
@@ -43,17 +46,37 @@ var examples = map[Intent]string{
 	Listen: "/gpu listen on", Subscribe: "/gpu subscribe prices gpu=h100,4090 threshold=5%",
 }
 
-// Parse reads one message: a "/gpu …" command, or a sentence.
+// Parse reads one message: a "/gpu …" command, or a sentence. Relative
+// dates ("昨天") need ParseAt.
 func (p *Parser) Parse(raw string) Request {
+	return p.ParseAt(raw, time.Time{})
+}
+
+// ParseAt is Parse with the caller's now, in the team's time zone, which
+// relative dates ("昨天", "上周三", "11月3日") are read against. The parser
+// keeps no clock of its own.
+func (p *Parser) ParseAt(raw string, now time.Time) Request {
+	req := p.parseAt(raw, now)
+	if req.Lang == "zh" {
+		for i, pr := range req.Problems {
+			if pr.zh != "" {
+				req.Problems[i].Reason = pr.zh
+			}
+		}
+	}
+	return req
+}
+
+func (p *Parser) parseAt(raw string, now time.Time) Request {
 	text := Clean(raw)
 	req := Request{Text: text, Lang: "en"}
 	if rest, ok := cutSlash(strings.ToLower(text)); ok {
 		req.Slash, req.Confidence = true, 1
-		return p.slash(req, rest)
+		return p.slash(req, rest, now)
 	}
-	f := p.x.extract(text, false)
+	f := p.x.extract(text, false, now)
 	req.Lang = f.lang
-	req.Intent, req.Confidence = route(&f, f.cueText)
+	req.Intent, req.Confidence, req.Runner, req.RunnerConfidence = p.rt.route(&f)
 	req.Slots = f.finish(req.Intent)
 	req.Problems = f.probs
 	return req
@@ -82,7 +105,7 @@ func cutSlash(lower string) (string, bool) {
 	return "", false
 }
 
-func (p *Parser) slash(req Request, rest string) Request {
+func (p *Parser) slash(req Request, rest string, now time.Time) Request {
 	sub, args := firstWord(rest)
 	if sub == "" {
 		req.Intent = Help
@@ -91,9 +114,9 @@ func (p *Parser) slash(req Request, rest string) Request {
 	intent, ok := subcommands[sub]
 	if !ok {
 		// "/gpu 13b lora", "/gpu 包月划算吗": read the rest as a sentence
-		f := p.x.extract(rest, true)
+		f := p.x.extract(rest, true, now)
 		req.Lang = f.lang
-		in, _ := route(&f, f.cueText)
+		in, _, _, _ := p.rt.route(&f)
 		if in == Unknown {
 			req.Intent = Help
 			req.Problems = append(req.Problems, Problem{Field: "command", Reason: "unknown sub-command \"" + sub + "\"", Hint: "/gpu help"})
@@ -136,7 +159,7 @@ func (p *Parser) slash(req Request, rest string) Request {
 			mode = "subscribe"
 		}
 	}
-	f := p.x.extract(args, true)
+	f := p.x.extract(args, true, now)
 	f.s.Mode = mode
 	req.Lang = f.lang
 	if hasHan(sub) {
