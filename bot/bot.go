@@ -119,9 +119,9 @@ func New(cfg Config, kb *knowledge.Base, log *slog.Logger) *Bot {
 // Parse exposes the parser, for transports that need the intent early.
 func (b *Bot) Parse(m Message) parse.Request {
 	if m.Slash {
-		return b.parser.ParseSlash(m.Text)
+		return b.parser.ParseAt("/gpu "+m.Text, b.now())
 	}
-	return b.parser.Parse(m.Text)
+	return b.parser.ParseAt(m.Text, b.now())
 }
 
 // Answer parses and answers one message.

@@ -113,6 +113,11 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 		}
 		e.Billing = b
 	}
+	if sl.Date != "" { // the day the user named ("昨天", "11月3日"), noon in the ledger's zone
+		if d, err := time.ParseInLocation("2006-01-02", sl.Date, s.ledger.Location()); err == nil {
+			e.At = d.Add(12 * time.Hour)
+		}
+	}
 	saved, err := s.ledger.Add(ctx, e)
 	if s.onSave != nil && (err == nil || errors.Is(err, ledger.ErrNotSaved)) {
 		s.onSave(map[bool]string{true: "ok", false: "not_saved"}[err == nil])
