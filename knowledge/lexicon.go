@@ -4,6 +4,7 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
+	"strings"
 	"sync"
 
 	"go.yaml.in/yaml/v3"
@@ -20,19 +21,25 @@ var lexiconYAML []byte
 type Lexicon struct {
 	// Models are named models with their size (model_configs.json ids).
 	Models []ModelName `yaml:"models"`
-	// Slash maps the first word of a /gpu command to its intent.
-	Slash map[string][]string `yaml:"slash"`
+	// Slash maps an intent to the first words of a /gpu command that run it;
+	// SpendActions, ListenModes and SubscribeTopics are the sub-words.
+	Slash           map[string][]string `yaml:"slash"`
+	SpendActions    map[string][]string `yaml:"spend_actions"`
+	ListenModes     map[string][]string `yaml:"listen_modes"`
+	SubscribeTopics map[string][]string `yaml:"subscribe_topics"`
 	// Settings are the key=value settings: their canonical key, the
 	// spellings users type, the accepted range and a hint.
 	Settings []Setting `yaml:"settings"`
-	// Personas, Workloads and Billing map a canonical value to its words.
-	Personas  map[string][]string `yaml:"personas"`
-	Workloads map[string][]string `yaml:"workloads"`
-	Billing   map[string][]string `yaml:"billing"`
-	// Cards and Platforms are extra spellings (typos, short forms) mapped to
-	// a name the knowledge base resolves.
-	Cards     map[string]string `yaml:"cards"`
-	Platforms map[string]string `yaml:"platforms"`
+	// Personas, Workloads and Billing are canonical values with their
+	// words, in the order they are tried.
+	Personas  []Term `yaml:"personas"`
+	Workloads []Term `yaml:"workloads"`
+	Billing   []Term `yaml:"billing"`
+	// Cards are extra card spellings (typos, short forms) mapped to a name
+	// the knowledge base resolves.
+	Cards map[string]string `yaml:"cards"`
+	// FalseFriends are words after a platform name that show it is not one.
+	FalseFriends map[string][]string `yaml:"false_friends"`
 	// Synonyms group words that mean the same thing for retrieval.
 	Synonyms [][]string `yaml:"synonyms"`
 	// Budget are the words before or after a figure that make it a budget.
@@ -46,6 +53,62 @@ type Lexicon struct {
 		Lead  []string `yaml:"lead"`
 		Close []string `yaml:"close"`
 	} `yaml:"projects"`
+}
+
+// Term is a canonical value and the words for it: Words are read from
+// sentences, Exact only as a whole value (persona=team).
+type Term struct {
+	Value string   `yaml:"value"`
+	Words []string `yaml:"words"`
+	Exact []string `yaml:"exact"`
+}
+
+// Fold returns the canonical value that word (a whole value, any case)
+// names among terms.
+func Fold(terms []Term, word string) (string, bool) {
+	w := strings.ToLower(strings.TrimSpace(word))
+	for _, t := range terms {
+		if w == t.Value {
+			return t.Value, true
+		}
+		for _, list := range [][]string{t.Words, t.Exact} {
+			for _, x := range list {
+				if strings.TrimSuffix(strings.ToLower(x), "*") == w {
+					return t.Value, true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// Names returns every spelling of value among terms, Words and Exact.
+func Names(terms []Term, value string) []string {
+	for _, t := range terms {
+		if t.Value == value {
+			out := []string{t.Value}
+			for _, x := range append(append([]string(nil), t.Words...), t.Exact...) {
+				out = append(out, strings.TrimSuffix(x, "*"))
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+// Setting returns the setting a key spelling names.
+func (l *Lexicon) Setting(spelling string) (Setting, bool) {
+	for _, s := range l.Settings {
+		if s.Key == spelling {
+			return s, true
+		}
+		for _, a := range s.Aliases {
+			if a == spelling {
+				return s, true
+			}
+		}
+	}
+	return Setting{}, false
 }
 
 // ModelName is one named model.
@@ -108,19 +171,7 @@ func MustLexicon() *Lexicon {
 
 // Persona folds a word for a kind of buyer to individual, startup or
 // enterprise.
-func (l *Lexicon) Persona(word string) (string, bool) {
-	for canon, words := range l.Personas {
-		if word == canon {
-			return canon, true
-		}
-		for _, w := range words {
-			if w == word {
-				return canon, true
-			}
-		}
-	}
-	return "", false
-}
+func (l *Lexicon) Persona(word string) (string, bool) { return Fold(l.Personas, word) }
 
 // Model returns the named model with id.
 func (l *Lexicon) Model(id string) (ModelName, bool) {

@@ -243,7 +243,8 @@ func (x extractor) budgetAround(s string, start, end int) bool {
 		before = before[1:]
 	}
 	after := s[end:min(len(s), end+24)]
-	return x.reBudgetBefore.MatchString(before) || x.reBudgetAfter.MatchString(after)
+	return containsAny(before, x.lex.Budget.Before...) && x.reBudgetBefore.MatchString(before) ||
+		containsAny(after, x.lex.Budget.After...) && x.reBudgetAfter.MatchString(after)
 }
 
 // bigAmount reports a figure that cannot be a count of cards: "1,200 块

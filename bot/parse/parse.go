@@ -12,29 +12,29 @@ import (
 type Parser struct {
 	x  extractor
 	rt *router
+	// from the lexicon: the first word of a command, and the sub-words of
+	// spend, listen and subscribe
+	subcommands, spendSub, listenModes, subscribeTopics map[string]string
+}
+
+// invert turns the lexicon's value → words lists into word → value.
+func invert(m map[string][]string) map[string]string {
+	out := map[string]string{}
+	for v, words := range m {
+		for _, w := range words {
+			out[strings.ToLower(w)] = v
+		}
+	}
+	return out
 }
 
 // New builds a parser that knows the cards, platforms and reference
 // architectures in kb.
 func New(kb *knowledge.Base) *Parser {
-	x := newExtractor(kb, knowledge.MustLexicon())
-	return &Parser{x: x, rt: newRouter(&x)}
-}
-
-// subcommands maps the first word of a /gpu command to its intent.
-var subcommands = map[string]Intent{
-	"fit": Fit, "vram": Fit, "mem": Fit, "memory": Fit, "显存": Fit,
-	"cost": Cost, "train": Cost, "成本": Cost, "费用": Cost,
-	"monthly": Monthly, "包月": Monthly,
-	"buy": Buy, "买": Buy, "购买": Buy,
-	"price": Price, "prices": Price, "价格": Price, "报价": Price,
-	"compare": Compare, "vs": Compare, "对比": Compare, "比较": Compare,
-	"recommend": Recommend, "rec": Recommend, "推荐": Recommend,
-	"spend": Spend, "记账": Spend, "花费": Spend, "账本": Spend,
-	"guide": Knowledge, "kb": Knowledge, "knowledge": Knowledge, "ask": Knowledge, "指南": Knowledge,
-	"help": Help, "?": Help, "帮助": Help, "usage": Help,
-	"listen":    Listen,
-	"subscribe": Subscribe, "unsubscribe": Subscribe, "subscriptions": Subscribe, "订阅": Subscribe,
+	lex := knowledge.MustLexicon()
+	x := newExtractor(kb, lex)
+	return &Parser{x: x, rt: newRouter(&x), subcommands: invert(lex.Slash), spendSub: invert(lex.SpendActions),
+		listenModes: invert(lex.ListenModes), subscribeTopics: invert(lex.SubscribeTopics)}
 }
 
 // examples are shown when a command cannot be read.
@@ -111,7 +111,8 @@ func (p *Parser) slash(req Request, rest string, now time.Time) Request {
 		req.Intent = Help
 		return req
 	}
-	intent, ok := subcommands[sub]
+	sc, ok := p.subcommands[sub]
+	intent := Intent(sc)
 	if !ok {
 		// "/gpu 13b lora", "/gpu 包月划算吗": read the rest as a sentence
 		f := p.x.extract(rest, true, now)
@@ -133,19 +134,14 @@ func (p *Parser) slash(req Request, rest string, now time.Time) Request {
 		req.Lang = langOf(rest, true)
 		return req
 	case Spend:
-		if w, more := firstWord(args); spendSub[w] != "" {
-			mode, args = spendSub[w], more
+		if w, more := firstWord(args); p.spendSub[w] != "" {
+			mode, args = p.spendSub[w], more
 		} else if args == "" {
 			mode = "report"
 		}
 	case Listen:
 		w, _ := firstWord(args)
-		switch w {
-		case "on", "开", "开启", "yes":
-			mode = "on"
-		case "off", "关", "关闭", "no":
-			mode = "off"
-		default:
+		if mode = p.listenModes[w]; mode == "" {
 			mode = "status"
 		}
 		args = ""
@@ -170,12 +166,7 @@ func (p *Parser) slash(req Request, rest string, now time.Time) Request {
 		p.spendArgs(&f, mode, args)
 	case Subscribe:
 		if w, _ := firstWord(args); w != "" && !strings.Contains(w, "=") {
-			switch w {
-			case "prices", "price", "daily", "价格", "日报":
-				f.s.Topic = "prices"
-			case "recap", "monthly", "月报":
-				f.s.Topic = "recap"
-			}
+			f.s.Topic = p.subscribeTopics[w]
 		}
 	}
 	req.Slots = f.finish(intent)
@@ -248,15 +239,6 @@ func hasHan(s string) bool {
 		}
 	}
 	return false
-}
-
-// spendSub are the /gpu spend sub-actions.
-var spendSub = map[string]string{
-	"add": "add", "log": "add", "+": "add", "记": "add", "记账": "add",
-	"list": "list", "ls": "list", "列表": "list", "明细": "list",
-	"report": "report", "summary": "report", "报表": "report", "汇总": "report",
-	"undo": "undo", "撤销": "undo",
-	"delete": "delete", "del": "delete", "rm": "delete", "remove": "delete", "删除": "delete",
 }
 
 func firstWord(s string) (string, string) {

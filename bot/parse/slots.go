@@ -111,7 +111,7 @@ type extractor struct {
 const maxParamsB = 5000
 
 func newExtractor(kb *knowledge.Base, lex *knowledge.Lexicon) extractor {
-	x := extractor{gpus: newGPUMatcher(kb), platforms: newPlatformMatcher(kb), archs: map[string]bool{}, lex: lex}
+	x := extractor{gpus: newGPUMatcher(kb, lex.Cards), platforms: newPlatformMatcher(kb, lex.FalseFriends), archs: map[string]bool{}, lex: lex}
 	x.modelNames, x.modelSize = newModelMatcher(lex)
 	x.reProjectLead = gated(regexp.MustCompile(`(?:`+alternation(lex.Projects.Lead)+`)\s?(?:项目|project)?\s?[:：]?\s?(?:([a-z0-9][a-z0-9_\-.]*)|(\p{Han}{1,10}?)\s?(?:`+alternation(lex.Projects.Close)+`))`), false, lex.Projects.Lead...)
 	x.reBudgetBefore = regexp.MustCompile(`(?:` + alternation(lex.Budget.Before) + `)\s?(?:就|只有|有|大概|大约|约|是|为|就是|总共|一共|只|:|=|of|only|just|about|around|roughly|~)*\s?$`)
@@ -633,10 +633,10 @@ func (x extractor) words(t *text, f *features) {
 	if s.Method == "" {
 		s.Method, f.weakMethod = method(t.s, c)
 	}
-	f.billing = billing(t.s, c)
-	f.persona = persona(t.s, c)
+	f.billing = termOf(x.lex.Billing, t.s, c)
+	f.persona = termOf(x.lex.Personas, t.s, c)
 	f.topic = topic(t.s, c)
-	f.workload = workload(t.s, c, s.Method)
+	f.workload = workload(x.lex.Workloads, t.s, c, s.Method)
 }
 
 func (f *features) note(n string) { f.s.Notes = append(f.s.Notes, n) }
