@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -23,18 +24,24 @@ import (
 //     to pass and never trained on.
 var showTest = flag.Bool("corpus.test", false, "log each test-split failure (don't tune on them)")
 
-var corpusFiles = []string{"data/train.jsonl", "testdata/dev.jsonl", "testdata/test.jsonl"}
+var corpusGlobs = map[string]string{"data/train*.jsonl": "train", "testdata/dev*.jsonl": "dev", "testdata/test*.jsonl": "test"}
 
 type corpusRow = trainRow
 
 func loadCorpus(t *testing.T) []corpusRow {
 	t.Helper()
 	var rows []corpusRow
-	for _, name := range corpusFiles {
-		data, err := os.ReadFile(name)
-		if os.IsNotExist(err) {
-			continue
+	var names []string
+	for glob := range corpusGlobs {
+		ns, err := filepath.Glob(glob)
+		if err != nil {
+			t.Fatal(err)
 		}
+		names = append(names, ns...)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		data, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,7 +50,12 @@ func loadCorpus(t *testing.T) []corpusRow {
 			t.Fatalf("%s: %v", name, err)
 		}
 		for _, r := range rs {
-			want := map[string]string{"data/train.jsonl": "train", "testdata/dev.jsonl": "dev", "testdata/test.jsonl": "test"}[name]
+			want := ""
+			for glob, split := range corpusGlobs {
+				if ok, _ := filepath.Match(glob, name); ok {
+					want = split
+				}
+			}
 			if r.Split != want {
 				t.Fatalf("%s: row %q has split %q, want %q", name, r.Text, r.Split, want)
 			}
@@ -122,11 +134,12 @@ type tally struct {
 	perIntent              map[Intent][2]int         // correct, total
 	confusion              map[Intent]map[Intent]int // want -> got -> n
 	kinds                  map[string]int            // composition
+	writers                map[string][2]int         // correct intents, total
 	fails                  []string
 }
 
 func newTally() *tally {
-	return &tally{perIntent: map[Intent][2]int{}, confusion: map[Intent]map[Intent]int{}, kinds: map[string]int{}}
+	return &tally{perIntent: map[Intent][2]int{}, confusion: map[Intent]map[Intent]int{}, kinds: map[string]int{}, writers: map[string][2]int{}}
 }
 
 func pct(a, b int) float64 {
@@ -144,7 +157,7 @@ func TestCorpus(t *testing.T) {
 		ta := tallies[r.Split]
 		ta.n++
 		ta.kinds[r.Kind]++
-		req := p.Parse(r.Text)
+		req := p.ParseAt(r.Text, issueNow)
 		pi := ta.perIntent[r.Intent]
 		pi[1]++
 		if ta.confusion[r.Intent] == nil {
@@ -152,6 +165,12 @@ func TestCorpus(t *testing.T) {
 		}
 		ta.confusion[r.Intent][req.Intent]++
 		var why []string
+		wr := ta.writers[r.Writer]
+		wr[1]++
+		if req.Intent == r.Intent {
+			wr[0]++
+		}
+		ta.writers[r.Writer] = wr
 		if req.Intent == r.Intent {
 			ta.intent++
 			pi[0]++
@@ -160,7 +179,7 @@ func TestCorpus(t *testing.T) {
 		}
 		ta.perIntent[r.Intent] = pi
 		want := r.Slots
-		if want == nil && r.Split == "train" && r.Writer == "w2-terse-mixed" {
+		if want == nil && r.Split == "train" && (r.Writer == "w2-terse-mixed" || r.Writer == "w7-paraphrase") {
 			want = slotMap(t, req.Slots) // labelled for intent only
 		}
 		if want == nil {
@@ -187,6 +206,12 @@ func TestCorpus(t *testing.T) {
 		}
 		t.Logf("== %s: %d rows (%v); intent %.1f%%, exact slots %.1f%%, language %.1f%%",
 			split, ta.n, ta.kinds, pct(ta.intent, ta.n), pct(ta.slots, ta.n), pct(ta.lang, ta.n))
+		var ws []string
+		for w, c := range ta.writers {
+			ws = append(ws, fmt.Sprintf("%s %d/%d %.1f%%", w, c[0], c[1], pct(c[0], c[1])))
+		}
+		sort.Strings(ws)
+		t.Logf("%s intent by writer: %s", split, strings.Join(ws, ", "))
 		t.Log(report(ta))
 		if split != "test" || *showTest {
 			for _, f := range ta.fails {

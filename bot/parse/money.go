@@ -204,7 +204,7 @@ func (x extractor) scanMoney(t *text) []moneyHit {
 		kind := perKind(per)
 		before := t.s[max(0, loc[0]-24):loc[0]]
 		switch {
-		case x.budgetAround(t.s, loc[0], loc[1]):
+		case kind != kindHourly && x.budgetAround(t.s, loc[0], loc[1]):
 			kind = kindBudget
 		case kind == kindBare:
 			kind = cueBefore(before)

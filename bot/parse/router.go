@@ -3,7 +3,6 @@ package parse
 import (
 	"bufio"
 	"bytes"
-	_ "embed"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -23,14 +22,10 @@ import (
 //     model, the method, each kind of money, hours, a per-month usage, a
 //     load per day or per second, a budget, a project, a date…
 //
-// It is trained when the first parser is built, from the labelled train
-// split embedded below (data/train.jsonl), with a fixed order, fixed
-// epochs and no randomness, so the same text always gets the same intent.
-// Training takes tens of milliseconds (BenchmarkTrain). Confidence is the
-// softmax probability of the chosen intent.
-
-//go:embed data/train.jsonl
-var trainJSONL []byte
+// It is trained from the labelled train split (data/train*.jsonl) with a
+// fixed order, fixed epochs and no randomness, and its weights are embedded
+// (weights.go), so the same text always gets the same intent. Confidence is
+// the softmax probability of the chosen intent.
 
 const (
 	hashBits = 17
@@ -38,6 +33,7 @@ const (
 	epochs   = 30
 	l2       = 1e-4
 	rate     = 0.5
+	minGrad  = 1e-3
 )
 
 // classes are the intents a sentence can be routed to.
@@ -54,10 +50,9 @@ var (
 	trainErr   error
 )
 
-// sharedRouter trains the router once per process (the training data is
-// embedded, so every parser would learn the same weights).
-func sharedRouter(x *extractor) (*router, error) {
-	routerOnce.Do(func() { trained, trainErr = train(x, trainJSONL) })
+// sharedRouter decodes the embedded weights once per process.
+func sharedRouter() (*router, error) {
+	routerOnce.Do(func() { trained, trainErr = decodeWeights(routerBin) })
 	return trained, trainErr
 }
 
@@ -139,8 +134,8 @@ func train(x *extractor, data []byte) (*router, error) {
 				if c == ex.label {
 					g--
 				}
-				if g == 0 {
-					continue
+				if math.Abs(g) < minGrad {
+					continue // learned well enough: most updates after the first epochs are skipped
 				}
 				b2[c] += float32(g * g)
 				rt.bias[c] -= float32(rate * g / math.Sqrt(float64(b2[c])+1e-8))
@@ -316,9 +311,9 @@ func slotFeatures(f *features, dst []uint32) []uint32 {
 	return dst
 }
 
-// classifier returns the shared router, trained on first use.
+// newRouter returns the shared router.
 func newRouter(x *extractor) *router {
-	rt, err := sharedRouter(x)
+	rt, err := sharedRouter()
 	if err != nil {
 		panic("parse: router: " + err.Error()) // embedded, tested data
 	}
