@@ -160,6 +160,9 @@ type Request struct {
 	Slash            bool      `json:"slash"`
 	Text             string    `json:"text"`               // the message after clean-up
 	Problems         []Problem `json:"problems,omitempty"` // values that could not be read
+	// FollowUp is true when the message only added to or changed the
+	// conversation's last request, which it was merged with (Parser.FollowUp).
+	FollowUp bool `json:"follow_up,omitempty"`
 }
 
 // Problem is a value the user gave that could not be understood; Hint shows
