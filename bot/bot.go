@@ -16,6 +16,7 @@ import (
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/ledger"
 	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/thread"
 	"github.com/gpubot/gpubot/knowledge"
 )
 
@@ -26,6 +27,9 @@ type Message struct {
 	Channel string
 	User    string
 	Slash   bool // text is a /gpu command's argument text
+	// Thread is the thread the message was said in (its root ts); with
+	// UseThreads, a follow-up there is merged with the thread's last request.
+	Thread string
 }
 
 // Answer is what the bot says back, in both machine and human form.
@@ -63,6 +67,7 @@ type Bot struct {
 	kb      *knowledge.Base
 	parser  *parse.Parser
 	log     *slog.Logger
+	threads *thread.Store // nil: every message stands alone
 }
 
 // Handler answers one intent that needs more than the engine: the team's
@@ -151,7 +156,7 @@ func outcome(a Answer) string {
 func (b *Bot) Observe(f func(intent, outcome string, took time.Duration)) { b.observe = f }
 
 func (b *Bot) answer(ctx context.Context, m Message) Answer {
-	req := b.Parse(m)
+	req := b.parseInConversation(ctx, m)
 	a := Answer{Intent: req.Intent, Confidence: req.Confidence, Lang: req.Lang, Slots: req.Slots, Assumed: map[string]any{}}
 	if len(req.Problems) > 0 {
 		return b.problem(a, req.Problems[0])

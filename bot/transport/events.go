@@ -54,7 +54,7 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 	if !ok {
 		return
 	}
-	msg := bot.Message{Text: q.text, Team: q.team, Channel: q.channel, User: q.user}
+	msg := bot.Message{Text: q.text, Team: q.team, Channel: q.channel, User: q.user, Thread: q.thr}
 	if q.kind == ambient {
 		req := a.bot.Parse(msg)
 		if req.Intent == parse.Unknown || req.Intent == parse.Help || req.Confidence < parse.ChannelThreshold {
