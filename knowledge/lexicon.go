@@ -40,8 +40,10 @@ type Lexicon struct {
 	Cards map[string]string `yaml:"cards"`
 	// FalseFriends are words after a platform name that show it is not one.
 	FalseFriends map[string][]string `yaml:"false_friends"`
-	// Synonyms group words that mean the same thing for retrieval.
-	Synonyms [][]string `yaml:"synonyms"`
+	// Synonyms group words that mean the same thing for retrieval;
+	// Stopwords say nothing about a topic.
+	Synonyms  [][]string `yaml:"synonyms"`
+	Stopwords []string   `yaml:"stopwords"`
 	// Budget are the words before or after a figure that make it a budget.
 	Budget struct {
 		Before []string `yaml:"before"`
