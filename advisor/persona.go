@@ -14,13 +14,6 @@ const (
 	PersonaEnterprise = "enterprise"
 )
 
-// personaAliases maps the ways users name a persona to its canonical name.
-var personaAliases = map[string][]string{
-	PersonaIndividual: {"individual", "personal", "solo", "student", "hobbyist", "indie", "个人", "个人开发者", "学生"},
-	PersonaStartup:    {"startup", "team", "small team", "small-team", "初创", "创业", "创业公司", "小团队", "中小团队", "初创团队"},
-	PersonaEnterprise: {"enterprise", "company", "corporate", "research", "lab", "university", "企业", "大公司", "研究机构", "高校", "科研"},
-}
-
 // PersonaAdvice is the guide's advice for one kind of buyer.
 type PersonaAdvice struct {
 	Persona string `json:"persona"` // individual, startup or enterprise
@@ -32,16 +25,9 @@ type PersonaAdvice struct {
 
 // CanonicalPersona folds a user's word for a persona to individual, startup
 // or enterprise; ok is false when it names none of them.
+// The words come from the shared lexicon (knowledge/data/lexicon.yaml).
 func CanonicalPersona(s string) (string, bool) {
-	k := strings.ToLower(strings.TrimSpace(s))
-	for canon, names := range personaAliases {
-		for _, n := range names {
-			if k == n {
-				return canon, true
-			}
-		}
-	}
-	return "", false
+	return knowledge.MustLexicon().Persona(s)
 }
 
 // Persona returns the guide item with topic "persona" for the named kind of
@@ -60,7 +46,7 @@ func Persona(kind string, guide []knowledge.GuideItem) (PersonaAdvice, error) {
 		if strings.Contains(it.ID, canon) {
 			return adviceOf(canon, it), nil
 		}
-		if byKeyword == nil && keywordMatch(it.Keywords, personaAliases[canon]) {
+		if byKeyword == nil && keywordMatch(it.Keywords, knowledge.Names(knowledge.MustLexicon().Personas, canon)) {
 			byKeyword = &guide[i]
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/gpubot/gpubot/bot/ledger"
 	"github.com/gpubot/gpubot/bot/parse"
 	"github.com/gpubot/gpubot/bot/present"
+	"github.com/gpubot/gpubot/bot/thread"
 	"github.com/gpubot/gpubot/knowledge"
 )
 
@@ -32,6 +33,9 @@ type Message struct {
 	// same Slack message, command or click always carries the same ID, so a
 	// redelivery books nothing twice. "" when there is none (CLI).
 	ID string
+	// Thread is the thread the message was said in (its root ts); with
+	// UseThreads, a follow-up there is merged with the thread's last request.
+	Thread string
 }
 
 // Answer is what the bot says back, in both machine and human form.
@@ -82,6 +86,7 @@ type Bot struct {
 	kb      *knowledge.Base
 	parser  *parse.Parser
 	log     *slog.Logger
+	threads *thread.Store // nil: every message stands alone
 }
 
 // Handler answers one intent that needs more than the engine: the team's
@@ -138,9 +143,9 @@ func New(cfg Config, kb *knowledge.Base, log *slog.Logger) *Bot {
 // Parse exposes the parser, for transports that need the intent early.
 func (b *Bot) Parse(m Message) parse.Request {
 	if m.Slash {
-		return b.parser.ParseSlash(m.Text)
+		return b.parser.ParseAt("/gpu "+m.Text, b.now())
 	}
-	return b.parser.Parse(m.Text)
+	return b.parser.ParseAt(m.Text, b.now())
 }
 
 // Answer parses and answers one message.
@@ -170,7 +175,7 @@ func outcome(a Answer) string {
 func (b *Bot) Observe(f func(intent, outcome string, took time.Duration)) { b.observe = f }
 
 func (b *Bot) answer(ctx context.Context, m Message) Answer {
-	req := b.Parse(m)
+	req := b.parseInConversation(ctx, m)
 	a := Answer{Intent: req.Intent, Confidence: req.Confidence, Lang: req.Lang, Slots: req.Slots, Assumed: map[string]any{}}
 	if len(req.Problems) > 0 {
 		return b.problem(a, req.Problems[0])

@@ -2,10 +2,11 @@ package bot
 
 import (
 	"context"
-	"sort"
-	"strings"
+	"math"
+	"sync"
 
 	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/retrieve"
 	"github.com/gpubot/gpubot/knowledge"
 )
 
@@ -23,63 +24,50 @@ type GuideHit struct {
 type KnowledgeResult struct {
 	Topic string     `json:"topic,omitempty"`
 	Items []GuideHit `json:"items"`
+	// Related are the titles of the next best items, for a follow-up.
+	Related []string `json:"related,omitempty"`
 }
 
-// Scores of the deterministic relevance ranking: the router's topic counts
-// most, then each keyword the question contains (longer keywords are more
-// specific, so they count more), then named cards in the item's text.
-const (
-	topicScore    = 6
-	keywordScore  = 2
-	longKeyword   = 4 // runes; a keyword this long or longer scores double
-	cardMention   = 1
-	maxGuideItems = 2
-	minGuideScore = 4
-)
+// relatedItems is how many further titles a knowledge answer lists.
+const relatedItems = 2
 
-// rankGuide orders guide items by relevance to the question. Ties go to the
-// item listed first in the guide, so the same question always gets the same
-// answer.
-func rankGuide(items []knowledge.GuideItem, text, topic string, gpus []string) []GuideHit {
-	lower := strings.ToLower(text)
-	var hits []GuideHit
-	for i, it := range items {
-		score := 0
-		if topic != "" && it.Topic == topic {
-			score += topicScore
-		}
-		for _, k := range it.Keywords {
-			k = strings.ToLower(strings.TrimSpace(k))
-			if k == "" || !strings.Contains(lower, k) {
-				continue
-			}
-			score += keywordScore
-			if len([]rune(k)) >= longKeyword {
-				score += keywordScore
-			}
-		}
-		body := strings.ToLower(it.BodyEN + it.TitleEN)
-		for _, g := range gpus {
-			if strings.Contains(body, strings.ReplaceAll(g, "-", " ")) || strings.Contains(body, g) {
-				score += cardMention
-			}
-		}
-		if score >= minGuideScore {
-			hits = append(hits, GuideHit{ID: it.ID, Topic: it.Topic, Score: score, Source: it.Source, Title: it.TitleEN, Body: it.BodyEN})
-			hits[len(hits)-1].Score = score*1000 - i // stable tie-break by guide order
-		}
+// guideIndexes caches the retrieval index of a guide (pure data, built once
+// per guide slice).
+var guideIndexes sync.Map // *knowledge.GuideItem -> *retrieve.Index
+
+// rankGuide orders guide items by relevance to the question (BM25 over
+// titles, keywords and bodies in both languages, package retrieve): the
+// best item when it scores at least retrieve.MinScore, then up to
+// relatedItems more. Ties keep the guide's order, so the same question
+// always gets the same answer. topic and gpus are kept for callers; the
+// question's words decide.
+func rankGuide(items []knowledge.GuideItem, text, _ string, _ []string) []GuideHit {
+	if len(items) == 0 {
+		return nil
 	}
-	sort.SliceStable(hits, func(a, b int) bool { return hits[a].Score > hits[b].Score })
-	for i := range hits {
-		hits[i].Score = (hits[i].Score + 999) / 1000
+	v, ok := guideIndexes.Load(&items[0])
+	if !ok {
+		v, _ = guideIndexes.LoadOrStore(&items[0], retrieve.New(items, knowledge.MustLexicon()))
+	}
+	found := v.(*retrieve.Index).Search(text)
+	if len(found) == 0 || found[0].Score < retrieve.MinScore {
+		return nil
+	}
+	var hits []GuideHit
+	for i, h := range found {
+		if i > relatedItems || i > 0 && h.Score < retrieve.MinScore/2 {
+			break
+		}
+		hits = append(hits, GuideHit{ID: h.Item.ID, Topic: h.Item.Topic, Source: h.Item.Source, Title: h.Item.TitleEN, Body: h.Item.BodyEN, Score: int(math.Round(h.Score))})
 	}
 	return hits
 }
 
 func (b *Bot) knowledge(_ context.Context, a *Answer, req parse.Request) {
 	hits := rankGuide(b.kb.Guide, req.Text, req.Slots.Topic, req.Slots.GPUs)
-	if len(hits) > maxGuideItems {
-		hits = hits[:maxGuideItems]
+	var related []GuideHit
+	if len(hits) > 1 {
+		hits, related = hits[:1], hits[1:]
 	}
 	byID := map[string]knowledge.GuideItem{}
 	for _, it := range b.kb.Guide {
@@ -101,6 +89,13 @@ func (b *Bot) knowledge(_ context.Context, a *Answer, req parse.Request) {
 			"这方面我没有整理好的指南。我可以讲合同与 SLA、隐藏成本、采购步骤、爆显存怎么办、信创/昇腾迁移、避坑清单，以及个人/初创/企业的建议；也可以直接算数：/gpu help。"))
 		a.Result = res
 		return
+	}
+	for _, h := range related {
+		title := byID[h.ID].TitleEN
+		if a.Lang == "zh" {
+			title = byID[h.ID].TitleZH
+		}
+		res.Related = append(res.Related, title)
 	}
 	var srcs []string
 	for _, h := range res.Items {

@@ -122,7 +122,7 @@ func intentTable() []intent {
 		{id: parse.Budget, words: []string{"budget"}, example: "/gpu budget set pretrain ¥100k/month", exampleZH: "/gpu budget",
 			en: "monthly budgets with alerts", zh: "月度预算与超支提醒",
 			options: "set <project> <amount>/month | clear <project>",
-			write: true},
+			write:   true},
 		{id: parse.Settings, words: []string{"settings"}, example: "/gpu settings",
 			en: "team defaults: currency, platforms, cards", zh: "团队设置：币种、平台、自有卡",
 			write: true},

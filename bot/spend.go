@@ -165,7 +165,12 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 		}
 		e.Billing = b
 	}
-	e.Key = m.ID // made before the first try: a redelivery of this message books nothing new
+	e.Key = m.ID       // made before the first try: a redelivery of this message books nothing new
+	if sl.Date != "" { // the day the user named ("昨天", "11月3日"), noon in the ledger's zone
+		if d, err := time.ParseInLocation("2006-01-02", sl.Date, s.ledger.Location()); err == nil {
+			e.At = d.Add(12 * time.Hour)
+		}
+	}
 	saved, err := s.ledger.Add(ctx, e)
 	checked := false
 	var un *ledger.UnconfirmedError
@@ -212,10 +217,10 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 		return nil
 	}
 	a.Text = tr(a.Lang,
-		fmt.Sprintf("Saved #%s: %s ×%d, %s h on %s, %s, project %s, %s (booked to %s). Undo with /gpu spend undo.",
-			saved.ID, gpuName(saved.GPU), saved.Cards, fmtNum(saved.Hours), orDash(saved.Platform), amount, saved.Project, saved.Billing, month),
-		fmt.Sprintf("已记账 #%s：%s ×%d，%s 小时，平台 %s，%s，项目 %s，%s（计入 %s）。撤销：/gpu spend undo",
-			saved.ID, gpuName(saved.GPU), saved.Cards, fmtNum(saved.Hours), orDash(saved.Platform), amount, saved.Project, saved.Billing, month))
+		fmt.Sprintf("Saved #%s: %s ×%d, %s h on %s, %s, project %s, %s, dated %s (booked to %s). Undo with /gpu spend undo.",
+			saved.ID, gpuName(saved.GPU), saved.Cards, fmtNum(saved.Hours), orDash(saved.Platform), amount, saved.Project, saved.Billing, saved.At.Format("2006-01-02"), month),
+		fmt.Sprintf("已记账 #%s：%s ×%d，%s 小时，平台 %s，%s，项目 %s，%s，日期 %s（计入 %s）。撤销：/gpu spend undo",
+			saved.ID, gpuName(saved.GPU), saved.Cards, fmtNum(saved.Hours), orDash(saved.Platform), amount, saved.Project, saved.Billing, saved.At.Format("2006-01-02"), month))
 	if saved.Derived != "" {
 		a.Text += "\n" + tr(a.Lang, "Amount from the catalogue: ", "金额按目录价估算：") + saved.Derived
 	}

@@ -406,7 +406,7 @@ func (l *Ledger) readRow(ctx context.Context, team, user string, width int, cols
 	}
 	given := false
 	if v := get("amount"); v != "" {
-		m, err := ParseAmount(v, cur)
+		m, err := ParseAmount(billDecimalComma(v), cur)
 		switch {
 		case err != nil:
 			bad("amount", err.Error())
@@ -547,4 +547,16 @@ func parseCurrency(s string) (knowledge.Currency, error) {
 		}
 	}
 	return "", fmt.Errorf("unknown currency (write CNY or USD)")
+}
+
+// billComma is an amount with one comma and one or two digits after it and
+// no point ("18,50", "€18,50"): a thousands group always has three digits,
+// so in a bill's amount column this can only be a decimal comma (European
+// spreadsheets). Chat stays stricter: the shared reader asks instead.
+var billComma = regexp.MustCompile(`^([^\d.,]*\d+),(\d{1,2})([^\d.,]*)$`)
+
+// billDecimalComma rewrites such an amount with a decimal point; anything
+// else goes to the reader unchanged (and "1,234" stays a thousands group).
+func billDecimalComma(v string) string {
+	return billComma.ReplaceAllString(strings.TrimSpace(v), "$1.$2$3")
 }

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"fmt"
+	"github.com/gpubot/gpubot/bot/parse/amount"
 	"math"
 	"sort"
 	"strconv"
@@ -150,71 +151,27 @@ func (fx FX) Convert(a Amounts) (Money, bool) {
 }
 
 // ParseAmount reads money the way bills and people write it: "¥75", "￥1,600.00",
-// "75元", "75块", "$2.5", "US$2.5", "2.5 USD", "RMB 75", "75.00". A bare number
-// takes def as its currency. Hourly rates ("$2.5/h") and negative amounts are
-// refused: the ledger books what was spent.
-//
-// Separators: a comma followed by exactly three digits groups thousands
-// ("1,600", "1,234,567.50"); a comma followed by one or two digits at the
-// end is a decimal comma ("18,50" = 18.50, "1.234,50" = 1234.50), because a
-// thousands group always has three digits. Anything else with a comma
-// ("1,23,4") is refused rather than guessed: "18,50" must never become 1850.
+// "75元", "75块", "$2.5", "US$2.5", "2.5 USD", "RMB 75", "75.00", "1.6万",
+// "一万六", "1.2萬" — with the one reader the parser uses (bot/parse/amount).
+// A bare number takes def as its currency. Hourly rates ("$2.5/h"), negative
+// amounts, scientific notation and an ambiguous decimal comma are refused:
+// the ledger books what was spent, as it was written.
 func ParseAmount(s string, def knowledge.Currency) (Money, error) {
-	raw := s
-	s = strings.ToLower(strings.TrimSpace(s))
-	s = strings.NewReplacer("￥", "¥", "＄", "$", "，", ",", " ", "", "\u00a0", "", "\u3000", "").Replace(s)
-	if s == "" {
-		return Money{}, fmt.Errorf("empty amount")
+	if strings.Contains(s, "每") {
+		return Money{}, fmt.Errorf("%q looks like a rate; give the total spent", s)
 	}
-	if strings.Contains(s, "/") || strings.Contains(s, "每") {
-		return Money{}, fmt.Errorf("%q looks like a rate; give the total spent", raw)
-	}
-	cur := knowledge.Currency("")
-	set := func(c knowledge.Currency) error {
-		if cur != "" && cur != c {
-			return fmt.Errorf("%q names two currencies", raw)
-		}
-		cur = c
-		return nil
-	}
-	// Longest spellings first so "us$" is not read as "$" and "块钱" as "块".
-	marks := []struct {
-		s string
-		c knowledge.Currency
-	}{
-		{"us$", knowledge.USD}, {"usd", knowledge.USD}, {"美元", knowledge.USD}, {"美金", knowledge.USD}, {"$", knowledge.USD},
-		{"rmb", knowledge.CNY}, {"cny", knowledge.CNY}, {"人民币", knowledge.CNY}, {"块钱", knowledge.CNY},
-		{"元", knowledge.CNY}, {"块", knowledge.CNY}, {"¥", knowledge.CNY},
-	}
-	for _, m := range marks {
-		if strings.HasPrefix(s, m.s) {
-			if err := set(m.c); err != nil {
-				return Money{}, err
-			}
-			s = strings.TrimPrefix(s, m.s)
-		}
-		if strings.HasSuffix(s, m.s) {
-			if err := set(m.c); err != nil {
-				return Money{}, err
-			}
-			s = strings.TrimSuffix(s, m.s)
-		}
-	}
-	if strings.HasPrefix(s, "-") {
-		return Money{}, fmt.Errorf("%q is negative; book refunds as a note on the original entry", raw)
-	}
-	s, err := normaliseSeparators(s)
+	m, err := amount.Read(s)
 	if err != nil {
-		return Money{}, fmt.Errorf("%q: %v", raw, err)
+		return Money{}, err
 	}
-	minor, err := decimalMinor(s)
-	if err != nil {
-		return Money{}, fmt.Errorf("cannot read %q as money", raw)
+	if m.Per != "" || strings.Contains(s, "/") {
+		return Money{}, fmt.Errorf("%q looks like a rate; give the total spent", s)
 	}
+	cur := knowledge.Currency(m.Currency)
 	if cur == "" {
 		cur = def
 	}
-	return Money{Minor: minor, Currency: cur}, nil
+	return MoneyFromFloat(m.Amount, cur), nil // exact decimal rounding of the figure as written
 }
 
 // normaliseSeparators turns "1,234.50", "18,50" and "1.234,50" into a plain

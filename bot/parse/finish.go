@@ -25,9 +25,14 @@ func (f *features) finish(in Intent) Slots {
 		s.Topic = f.topic
 	}
 	if in == Spend {
+		if !f.kvSet["method"] {
+			s.Method = "" // "pretrain" names what the cards ran, not a method to size
+		}
 		keep("month", &s.Month, f.month, s.Month == "")
 		keep("project", &s.Project, f.project, s.Project == "")
 		keep("id", &s.ID, f.id, s.ID == "")
+	} else if !f.kvSet["date"] {
+		s.Date = "" // a date means something only for a ledger entry
 	}
 	if in != Buy && !f.kvSet["years"] {
 		s.Years = 0
@@ -35,9 +40,6 @@ func (f *features) finish(in Intent) Slots {
 	if (in == Monthly || in == Buy) && s.HoursPerMonth == 0 && s.Hours > 0 {
 		s.HoursPerMonth, s.Hours = s.Hours, 0
 		s.Notes = append(s.Notes, fmt.Sprintf("%s h read as hours per month", trim(s.HoursPerMonth)))
-	}
-	if f.saturated && s.Utilization == 1 && !f.kvSet["util"] {
-		s.Notes = append(s.Notes, "running flat out read as 100% utilisation")
 	}
 	quiet := in == Knowledge || in == Help || in == Unknown
 	if quiet && !f.kvSet["util"] {
@@ -135,7 +137,8 @@ func missing(in Intent, s Slots) []string {
 	case Cost:
 		direct := s.GPUHours > 0 || s.Hours > 0
 		need("params_b", model || direct)
-		if model && !direct {
+		serving := s.TokensPerDay > 0 || s.RequestsPerS > 0
+		if model && !direct && !serving {
 			if s.Method == "inference" {
 				need("tokens", s.Tokens > 0)
 			} else {

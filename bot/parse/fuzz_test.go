@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/gpubot/gpubot/knowledge"
@@ -92,13 +93,14 @@ func FuzzParse(f *testing.F) {
 }
 
 func FuzzExtract(f *testing.F) {
-	x := newExtractor(knowledge.MustShipped())
+	x := newExtractor(knowledge.MustShipped(), knowledge.MustLexicon())
+	rt := newRouter(&x)
 	f.Fuzz(func(t *testing.T, in string, slash bool) {
-		feat := x.extract(Clean(in), slash)
+		feat := x.extract(Clean(in), slash, time.Time{})
 		if len(feat.rest) != len(feat.cueText) {
 			t.Fatalf("extract(%q): passes changed the text length", in)
 		}
-		in2, conf := route(&feat, feat.cueText)
+		in2, conf, _, _ := rt.route(&feat)
 		if !knownIntents[in2] || conf < 0 || conf > 1 {
 			t.Fatalf("route(%q) = %s %v", in, in2, conf)
 		}

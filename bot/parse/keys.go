@@ -4,45 +4,10 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/gpubot/gpubot/bot/parse/amount"
+	"github.com/gpubot/gpubot/knowledge"
 )
-
-// keyAliases maps the key= spellings users type to slot names.
-var keyAliases = map[string]string{
-	"bs": "batch", "batch": "batch", "batch_size": "batch", "mbs": "batch",
-	"seq": "seq", "seq_len": "seq", "seqlen": "seq", "ctx": "seq", "context": "seq", "len": "seq", "max_len": "seq", "cutoff_len": "seq",
-	"conc": "conc", "concurrency": "conc", "concurrent": "conc", "users": "conc",
-	"gpu": "gpu", "card": "gpu", "gpus": "gpu",
-	"bits": "bits", "bit": "bits", "quant": "bits",
-	"rank": "rank", "r": "rank", "lora_rank": "rank",
-	"gc": "gc", "checkpointing": "gc", "grad_ckpt": "gc",
-	"optim": "optim", "optimizer": "optim", "opt": "optim",
-	"arch": "arch", "model": "arch",
-	"price": "price", "rent": "rent", "monthly": "monthly", "budget": "budget", "amount": "amount", "cost": "amount",
-	"tps": "tps", "mfu": "mfu", "fx": "fx", "years": "years", "year": "years",
-	"util": "util", "utilization": "util", "utilisation": "util",
-	"watts": "watts", "watt": "watts", "w": "watts", "pue": "pue", "power": "power", "electricity": "power",
-	"ops": "ops", "rate": "rate", "hours": "hours", "h": "hours",
-	"hpm": "hpm", "hours_per_month": "hpm", "monthly_hours": "hpm", "gpu_hours": "gpu_hours", "gpuh": "gpu_hours",
-	"tokens": "tokens", "samples": "samples", "epochs": "epochs", "sample_tokens": "sample_tokens", "tokens_per_sample": "sample_tokens",
-	"cards": "cards", "n": "cards", "count": "cards",
-	"platform": "platform", "on": "platform", "currency": "currency", "cur": "currency",
-	"project": "project", "proj": "project", "month": "month", "workload": "workload",
-	"billing": "billing", "threshold": "threshold", "id": "id", "vram": "vram", "persona": "persona",
-}
-
-// kvHints shows the right form for each key.
-var kvHints = map[string]string{
-	"batch": "bs=8", "seq": "seq=4096 or ctx=32k", "conc": "conc=50", "bits": "bits=4", "rank": "rank=64",
-	"gc": "gc=off", "optim": "optim=adamw8bit", "price": "price=1.8 or price=2.5usd", "rent": "rent=2.5usd",
-	"monthly": "monthly=900", "budget": "budget=5000", "amount": "amount=¥75", "tps": "tps=3500", "mfu": "mfu=0.4 or mfu=40%", "fx": "fx=7.2",
-	"years": "years=3", "util": "util=70%", "watts": "watts=700", "pue": "pue=1.4", "power": "power=1.0",
-	"ops": "ops=20000", "rate": "rate=5%", "hours": "hours=200", "hpm": "hpm=200", "gpu_hours": "gpu_hours=1000",
-	"tokens": "tokens=100M", "samples": "samples=50k", "epochs": "epochs=2", "cards": "cards=8", "gpu": "gpu=h100",
-	"platform": "platform=autodl", "sample_tokens": "sample_tokens=1024", "currency": "currency=usd",
-	"billing": "billing=monthly (on-demand, monthly, spot)", "threshold": "threshold=5%", "vram": "vram=24",
-	"workload": "workload=inference (llm-finetune, diffusion, inference)", "persona": "persona=startup (individual, startup, enterprise)",
-	"month": "month=2026-09", "project": "project=llm-ft", "id": "id=abc123", "arch": "arch=llama-3-70b",
-}
 
 // keyValues reads key=value settings; they win over loose mentions.
 func (x extractor) keyValues(t *text, f *features, slash bool) {
@@ -50,10 +15,21 @@ func (x extractor) keyValues(t *text, f *features, slash bool) {
 		return
 	}
 	t.s = reCommaKey.ReplaceAllString(t.s, " $1")
+	jobs := 0.0
+	defer func() {
+		// jobs=40 hours=3: forty jobs of three hours a month, the form the
+		// answers suggest for "40 个任务每个 3 小时"
+		if jobs > 0 && f.s.Hours > 0 && !f.kvSet["hpm"] {
+			f.s.HoursPerMonth = jobs * f.s.Hours
+			f.note(fmt.Sprintf("%s jobs × %s h read as %s h per month", trim(jobs), trim(f.s.Hours), trim(f.s.HoursPerMonth)))
+			f.s.Hours, f.kvSet["hpm"] = 0, true
+		}
+	}()
 	for _, loc := range reKV.FindAllStringSubmatchIndex(t.s, -1) {
 		sub := submatches(t.s, loc)
 		rawKey, val := sub[1], strings.TrimRight(sub[2], ",.;:!?)")
-		key, ok := keyAliases[rawKey]
+		set, ok := x.lex.Setting(rawKey)
+		key := set.Key
 		if !ok {
 			if slash {
 				f.probs = append(f.probs, Problem{Field: rawKey, Reason: fmt.Sprintf("unknown setting %q", rawKey), Hint: "settings look like bs=8, seq=4096, gpu=h100, price=1.8"})
@@ -61,13 +37,81 @@ func (x extractor) keyValues(t *text, f *features, slash bool) {
 			}
 			continue
 		}
-		if x.setKV(&f.s, key, val) {
+		if key == "jobs" {
+			if v, ok := Number(val); ok && v > 0 {
+				jobs = v
+			}
+			t.blank(loc[2], loc[1])
+			continue
+		}
+		if key == "date" {
+			if d, pr := x.readDate(val, f.now); pr != nil {
+				f.probs = append(f.probs, *pr)
+			} else {
+				f.s.Date, f.kvSet["date"] = d, true
+			}
+			t.blank(loc[2], loc[1])
+			continue
+		}
+		if key == "model" {
+			if hits := x.modelNames.find(val); len(hits) > 0 {
+				f.s.Model, f.s.ParamsB, f.s.Arch = hits[0].id, x.modelSize[hits[0].id], x.archOf(hits[0].id)
+				f.kvSet["model"] = true
+			} else if x.archs[val] {
+				f.s.Arch = val
+			} else {
+				f.problem("model", fmt.Sprintf("unknown model %q", val), fmt.Sprintf("不认识的模型 %q", val), "model=qwen3-30b-a3b, model=deepseek-v3, or a size: 70b")
+			}
+			t.blank(loc[2], loc[1])
+			continue
+		}
+		if pr := outOfRange(set, rawKey, val); pr != nil {
+			f.probs = append(f.probs, *pr)
+		} else if x.setKV(&f.s, key, val) {
 			f.kvSet[key] = true
 		} else {
-			f.probs = append(f.probs, Problem{Field: key, Reason: fmt.Sprintf("cannot read %s=%s", rawKey, val), Hint: kvHints[key]})
+			reason, zh := fmt.Sprintf("cannot read %s=%s", rawKey, val), fmt.Sprintf("看不懂 %s=%s", rawKey, val)
+			if _, err := amount.Read(val); err != nil && moneyKeys[key] {
+				e := err.(*amount.Error)
+				reason, zh = fmt.Sprintf("%s=%s: %s", rawKey, val, e.Reason), fmt.Sprintf("%s=%s：%s", rawKey, val, e.ReasonZH)
+			}
+			f.probs = append(f.probs, Problem{Field: key, Reason: reason, Hint: set.Hint, zh: zh})
 		}
 		t.blank(loc[2], loc[1])
 	}
+}
+
+// moneyKeys are the settings whose value is money.
+var moneyKeys = map[string]bool{"price": true, "rent": true, "monthly": true, "budget": true, "amount": true, "power": true, "ops": true}
+
+// fractionKeys take "70%" as 0.7.
+var fractionKeys = map[string]bool{"util": true, "mfu": true, "rate": true, "threshold": true}
+
+// outOfRange checks a numeric value against the lexicon's range for its
+// key: "hours=-3", "util=150%", "bs=0" get a Problem naming the range.
+func outOfRange(set knowledge.Setting, raw, val string) *Problem {
+	if set.Min == 0 && set.Max == 0 {
+		return nil
+	}
+	var v float64
+	var ok bool
+	if fractionKeys[set.Key] {
+		v, ok = ParseFraction(val)
+		if strings.HasPrefix(strings.TrimSpace(val), "-") {
+			v, ok = -1, true
+		}
+	} else {
+		v, ok = Number(strings.TrimSuffix(strings.TrimSuffix(strings.ToLower(val), "h"), "w"))
+	}
+	if !ok || v >= set.Min && v <= set.Max {
+		return nil
+	}
+	lo, hi := trim(set.Min), trim(set.Max)
+	if fractionKeys[set.Key] {
+		lo, hi = trim(set.Min*100)+"%", trim(set.Max*100)+"%"
+	}
+	return &Problem{Field: set.Key, Reason: fmt.Sprintf("%s=%s is outside the accepted range %s to %s", raw, val, lo, hi),
+		Hint: set.Hint, zh: fmt.Sprintf("%s=%s 超出可接受范围 %s 到 %s", raw, val, lo, hi)}
 }
 
 // setKV stores one key=value; false when the value cannot be read.
@@ -203,6 +247,26 @@ func (x extractor) setKV(s *Slots, key, val string) bool {
 		return pos(&s.SampleTokens)
 	case "epochs":
 		return pos(&s.Epochs)
+	case "tpd":
+		return pos(&s.TokensPerDay)
+	case "rps":
+		return pos(&s.RequestsPerS)
+	case "input":
+		return intv(&s.InputTokens)
+	case "output":
+		return intv(&s.OutputTokens)
+	case "days":
+		return pos(&s.Days)
+	case "spot":
+		switch val {
+		case "on", "true", "1", "yes":
+			s.Spot = true
+		case "off", "false", "0", "no":
+			s.Spot = false
+		default:
+			return false
+		}
+		return true
 	case "vram":
 		v, ok := Number(strings.TrimSuffix(strings.TrimSuffix(val, "b"), "g"))
 		if !ok || v <= 0 {
@@ -251,41 +315,17 @@ func (x extractor) setKV(s *Slots, key, val string) bool {
 		}
 		return true
 	case "billing":
-		switch strings.ReplaceAll(val, "_", "-") {
-		case "on-demand", "ondemand", "hourly", "按需", "按量", "payg":
-			s.Billing = "on-demand"
-		case "monthly", "month", "包月", "月租":
-			s.Billing = "monthly"
-		case "spot", "竞价", "preemptible":
-			s.Billing = "spot"
-		default:
-			return false
-		}
-		return true
+		v, ok := knowledge.Fold(x.lex.Billing, strings.ReplaceAll(val, "_", "-"))
+		s.Billing = v
+		return ok
 	case "workload":
-		switch val {
-		case "inference", "推理", "serving":
-			s.Workload = "inference"
-		case "diffusion", "sd", "sdxl", "文生图", "stable-diffusion":
-			s.Workload = "diffusion"
-		case "llm-finetune", "finetune", "fine-tune", "ft", "lora", "sft", "微调":
-			s.Workload = "llm-finetune"
-		default:
-			return false
-		}
-		return true
+		v, ok := knowledge.Fold(x.lex.Workloads, strings.ReplaceAll(val, "_", "-"))
+		s.Workload = v
+		return ok
 	case "persona":
-		switch val {
-		case "individual", "personal", "student", "个人":
-			s.Persona = "individual"
-		case "startup", "team", "初创":
-			s.Persona = "startup"
-		case "enterprise", "企业":
-			s.Persona = "enterprise"
-		default:
-			return false
-		}
-		return true
+		v, ok := knowledge.Fold(x.lex.Personas, strings.ReplaceAll(val, "_", "-"))
+		s.Persona = v
+		return ok
 	case "project":
 		s.Project = val
 		return val != ""

@@ -4,6 +4,9 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/gpubot/gpubot/bot/parse/amount"
 )
 
 // Money in text. A figure counts as money when it carries a currency
@@ -14,7 +17,7 @@ import (
 // without units (buy, monthly, spend, recommend).
 const (
 	curPre  = `(us\$|\$|¥|rmb|cny|usd)`
-	numPart = `(\d+(?:\.\d+)?)`
+	numPart = `(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)`
 	magPart = `(万|千|k|w)?`
 	curPost = `(块钱|块|元|rmb|cny|usd|美元|美金|刀|dollars?|bucks|人民币|¥)?`
 	perPart = `((?:\s?/\s?|\s?每\s?|\s?一\s?|\s?per\s|\s?an?\s|\s?每个\s?)(?:个小时|小时|卡时|hours?\b|hrs?\b|hr\b|h\b|时|个月|月|months?\b|mo\b|年|years?\b|yr\b|kwh|度|天|days?\b))?`
@@ -55,17 +58,16 @@ type moneyHit struct {
 	start int
 }
 
-// ParseMoney reads one money value: "1.8", "¥1.8", "2.5usd", "$2.5/h",
-// "1.2元", "1.2元/时", "25k", "1.6万", "900/月". Negative amounts are
-// refused.
+// ParseMoney reads one money value with the shared reader (package
+// amount): "1.8", "¥1.8", "2.5usd", "$2.5/h", "1.2元/时", "25k", "1.6万",
+// "900/月", "¥1,000". Negative amounts, scientific notation and a decimal
+// comma are refused.
 func ParseMoney(s string) (Money, bool) {
-	s = strings.ToLower(strings.TrimSpace(strings.ReplaceAll(s, ",", "")))
-	s = strings.NewReplacer("￥", "¥", "＄", "$").Replace(s)
-	m := reMoneyValue.FindStringSubmatch(s)
-	if m == nil {
+	m, err := amount.Read(s)
+	if err != nil {
 		return Money{}, false
 	}
-	return moneyOf(m[1], m[2], m[3], m[4])
+	return Money{Amount: m.Amount, Currency: m.Currency}, true
 }
 
 func moneyOf(pre, num, mag, post string) (Money, bool) {
@@ -139,7 +141,7 @@ func cueKind(cue string) moneyKind {
 
 // scanMoney finds money figures in t, blanks them, and returns them in
 // order.
-func scanMoney(t *text) []moneyHit {
+func (x extractor) scanMoney(t *text) []moneyHit {
 	var hits []moneyHit
 	var spans [][2]int
 	// 1. a price word followed by a figure
@@ -153,7 +155,7 @@ func scanMoney(t *text) []moneyHit {
 		if reNotMoneyAfter.MatchString(t.s[loc[1]:]) && post == "" && per == "" {
 			continue
 		}
-		if post == "块" && reCardAfter.MatchString(t.s[loc[1]:]) {
+		if post == "块" && reCardAfter.MatchString(t.s[loc[1]:]) && !bigAmount(num) {
 			continue
 		}
 		m, ok := moneyOf("", num, mag, post)
@@ -164,7 +166,7 @@ func scanMoney(t *text) []moneyHit {
 		if k := perKind(per); k != kindBare {
 			kind = k
 		}
-		if kind != kindBudget && budgetAround(t.s, loc[0], loc[1]) {
+		if kind != kindBudget && x.budgetAround(t.s, loc[0], loc[1]) {
 			kind = kindBudget
 		}
 		hits = append(hits, moneyHit{m: m, kind: kind, start: numStart})
@@ -180,13 +182,13 @@ func scanMoney(t *text) []moneyHit {
 		if !t.numberStart(numStart) {
 			continue
 		}
-		strong := pre != "" || post != "" || per != ""
+		strong := pre != "" || post != "" || per != "" || x.budgetAround(t.s, loc[0], loc[1])
 		weak := !strong && (mag == "万" || mag == "w")
 		if !strong && !weak {
 			continue
 		}
 		after := t.s[loc[1]:]
-		if post == "块" && reCardAfter.MatchString(after) {
+		if post == "块" && reCardAfter.MatchString(after) && !bigAmount(num) {
 			continue
 		}
 		if (weak || pre == "" && post == "") && reNotMoneyAfter.MatchString(after) {
@@ -202,7 +204,7 @@ func scanMoney(t *text) []moneyHit {
 		kind := perKind(per)
 		before := t.s[max(0, loc[0]-24):loc[0]]
 		switch {
-		case budgetAround(t.s, loc[0], loc[1]):
+		case kind != kindHourly && x.budgetAround(t.s, loc[0], loc[1]):
 			kind = kindBudget
 		case kind == kindBare:
 			kind = cueBefore(before)
@@ -233,12 +235,23 @@ func cueBefore(before string) moneyKind {
 	return kindBare
 }
 
-func budgetAround(s string, start, end int) bool {
-	before := s[max(0, start-12):start]
+// budgetAround reports whether a figure at s[start:end] is a budget by the
+// lexicon's words before or after it.
+func (x extractor) budgetAround(s string, start, end int) bool {
+	before := s[max(0, start-30):start]
+	for len(before) > 0 && !utf8.RuneStart(before[0]) {
+		before = before[1:]
+	}
 	after := s[end:min(len(s), end+24)]
-	return strings.Contains(before, "预算") || strings.Contains(before, "budget") ||
-		strings.HasPrefix(strings.TrimLeft(after, " "), "预算") || strings.HasPrefix(strings.TrimLeft(after, " "), "的预算") ||
-		strings.HasPrefix(strings.TrimLeft(after, " "), "budget") || strings.HasPrefix(strings.TrimLeft(after, " "), "monthly budget")
+	return containsAny(before, x.lex.Budget.Before...) && x.reBudgetBefore.MatchString(before) ||
+		containsAny(after, x.lex.Budget.After...) && x.reBudgetAfter.MatchString(after)
+}
+
+// bigAmount reports a figure that cannot be a count of cards: "1,200 块
+// 4090" is money, "10块4090" is ten cards.
+func bigAmount(num string) bool {
+	v, ok := Number(num)
+	return strings.Contains(num, ",") || ok && v >= 1000
 }
 
 func sortHits(h []moneyHit) {

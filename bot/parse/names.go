@@ -18,23 +18,6 @@ const (
 	markDigit = "¶"
 )
 
-// extraGPUNames are spellings users type that the knowledge base does not
-// list (typos, short forms). Each maps to a name the base resolves; names
-// the base cannot resolve are dropped.
-var extraGPUNames = map[string]string{
-	"升腾":     "昇腾", // a common typo
-	"升腾910b": "昇腾910b",
-	"ascend": "ascend 910b",
-	"华为昇腾":   "昇腾",
-}
-
-// falseFriends are words after a name that show it is not the name ("the
-// vast majority").
-var falseFriends = map[string][]string{
-	"vast":   {"majority", "amount", "number", "array", "improvement"},
-	"lambda": {"function", "expression", "calculus"},
-}
-
 // trieNode is one byte of a name. sep marks a point where the user may put
 // a space, dash, dot or underscore ("rtx 4090", "a100-80g", "vast.ai").
 type trieNode struct {
@@ -50,9 +33,12 @@ type nameMatcher struct {
 	plural  bool               // "4090s", "h100s"
 	numeric bool               // guard digit-led names against money ("3090 元")
 	memory  map[string]float64 // card memory, to take "4090 24GB" as one name
+	// friends are words after a name that show it is not the name ("the
+	// vast majority"), from the lexicon
+	friends map[string][]string
 }
 
-func newGPUMatcher(kb *knowledge.Base) nameMatcher {
+func newGPUMatcher(kb *knowledge.Base, extra map[string]string) nameMatcher {
 	m := nameMatcher{root: &trieNode{}, plural: true, numeric: true, memory: map[string]float64{}}
 	for _, g := range kb.GPUs {
 		m.memory[g.ID] = g.VRAMGB
@@ -60,7 +46,7 @@ func newGPUMatcher(kb *knowledge.Base) nameMatcher {
 			m.add(n, g.ID)
 		}
 	}
-	for typo, known := range extraGPUNames {
+	for typo, known := range extra {
 		if g, ok := kb.GPU(known); ok {
 			m.add(typo, g.ID)
 		}
@@ -68,8 +54,8 @@ func newGPUMatcher(kb *knowledge.Base) nameMatcher {
 	return m
 }
 
-func newPlatformMatcher(kb *knowledge.Base) nameMatcher {
-	m := nameMatcher{root: &trieNode{}}
+func newPlatformMatcher(kb *knowledge.Base, friends map[string][]string) nameMatcher {
+	m := nameMatcher{root: &trieNode{}, friends: friends}
 	for _, p := range kb.Platforms {
 		for _, n := range append([]string{p.ID, p.Name, p.NameZH}, p.Aliases...) {
 			if n != "" {
@@ -93,7 +79,7 @@ func (m nameMatcher) add(name, id string) {
 	pendingSep := false
 	for i := 0; i < len(name); {
 		r, size := utf8.DecodeRuneInString(name[i:])
-		if r == ' ' || r == '-' || r == '_' || r == '.' {
+		if r == ' ' || r == '-' || r == '_' || r == '.' || r == ':' {
 			pendingSep = true
 			i += size
 			continue
@@ -148,7 +134,7 @@ func isAlnum(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
-func isSep(c byte) bool { return c == ' ' || c == '-' || c == '_' || c == '.' }
+func isSep(c byte) bool { return c == ' ' || c == '-' || c == '_' || c == '.' || c == ':' }
 
 // nameHit is one name found in text.
 type nameHit struct {
@@ -180,7 +166,7 @@ func (m nameMatcher) find(s string) []nameHit {
 			i = end
 			continue
 		}
-		if friendVeto(s[i:end], s[end:]) {
+		if m.friendVeto(s[i:end], s[end:]) {
 			i = end
 			continue
 		}
@@ -257,8 +243,8 @@ func moneyAround(s string, start, end int) bool {
 	return strings.HasSuffix(before, "¥") || strings.HasSuffix(before, "$") || strings.HasSuffix(before, "=")
 }
 
-func friendVeto(name, after string) bool {
-	words, ok := falseFriends[name]
+func (m nameMatcher) friendVeto(name, after string) bool {
+	words, ok := m.friends[name]
 	if !ok {
 		return false
 	}

@@ -33,6 +33,7 @@ var halfWidth = strings.NewReplacer(
 	"【", "[", "】", "]", "《", "<", "》", ">", "「", "\"", "」", "\"",
 	"～", "~", "—", "-", "–", "-", "·", " ", "…", " ", "×", "x",
 	"&amp;", "&", "&lt;", "<", "&gt;", ">", "\u200b", "",
+	"萬", "万", "億", "亿", // traditional magnitudes read like the simplified ones
 )
 
 // Clean strips Slack markup (mentions, channel refs, links, emoji codes,

@@ -6,146 +6,27 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gpubot/gpubot/bot/parse/amount"
 )
 
-var cnDigits = map[rune]float64{'零': 0, '〇': 0, '一': 1, '二': 2, '两': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
-var cnUnits = map[rune]float64{'十': 10, '百': 100, '千': 1000}
+// Number reads one figure with the shared reader (package amount): "1,200",
+// "1.5", "1.6万", "3千万", "七十", "32k", "100M", "5w" and full-width
+// digits. ok is false for anything amount refuses (scientific notation, a
+// decimal comma, a word).
+func Number(s string) (float64, bool) {
+	v, err := amount.Number(s)
+	return v, err == nil
+}
+
+func cnNumber(s string) (float64, bool) { return amount.Chinese(s) }
+
+func isCNDigit(r rune) bool { return strings.ContainsRune("零〇一二两三四五六七八九", r) }
+
 var cnBig = map[rune]float64{'万': 1e4, '亿': 1e8}
 
-// cnNumber reads a Chinese numeral: "七十", "一百三十", "两", "十二",
-// "一亿二千万", and the spoken short forms "三万五" (35 000) and "两千五"
-// (2 500). ok is false when s is not entirely a numeral.
-func cnNumber(s string) (float64, bool) {
-	if s == "" {
-		return 0, false
-	}
-	var total, section, digit float64
-	haveDigit := false // a digit waits for its unit
-	lastUnit := 0.0    // the unit just applied, for "三万五"
-	zero := false      // a 零 was seen since the last unit
-	seen := false
-	for _, r := range s {
-		switch {
-		case isCNDigit(r):
-			if haveDigit && cnDigits[r] != 0 && !zero {
-				return 0, false // "一二" is not a numeral
-			}
-			if cnDigits[r] == 0 {
-				zero = true
-			}
-			digit, haveDigit, seen = cnDigits[r], true, true
-		case cnUnits[r] > 0:
-			if !haveDigit {
-				digit = 1 // "十二" is 12
-			}
-			section += digit * cnUnits[r]
-			digit, haveDigit, seen, zero = 0, false, true, false
-			lastUnit = cnUnits[r]
-		case cnBig[r] > 0:
-			big := cnBig[r]
-			v := section + digit
-			switch {
-			case v == 0 && !seen:
-				return 0, false // "万一" is not a number
-			case v == 0 && total > 0:
-				total *= big // "五万亿"
-			default:
-				total += v * big
-			}
-			section, digit, haveDigit, zero = 0, 0, false, false
-			lastUnit = big
-			seen = true
-		default:
-			return 0, false
-		}
-	}
-	if haveDigit && !zero && lastUnit >= 100 {
-		// "三万五" = 3.5万, "两千五" = 2500: a trailing digit right after a
-		// unit of 100 or more counts in the next lower unit.
-		digit *= lastUnit / 10
-	}
-	return total + section + digit, seen
-}
-
-func isCNDigit(r rune) bool { _, ok := cnDigits[r]; return ok }
-
 // IsCNNumeral reports whether r can be part of a Chinese numeral.
-func IsCNNumeral(r rune) bool { return isCNDigit(r) || cnUnits[r] > 0 || cnBig[r] > 0 }
-
-// magnitudes are the suffixes Number multiplies by. "w" is the chat
-// shorthand for 万 ("5w 条" = 50 000).
-var magnitudes = map[string]float64{
-	"k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12, "w": 1e4,
-	"十": 10, "百": 100, "千": 1e3, "万": 1e4, "亿": 1e8,
-}
-
-// Number reads "1,200", "1.5", "1.6万", "3千万", "七十", "32k", "100M",
-// "5w", "2.5e3" and full-width digits. Suffixes k/m/b/t (thousand, million,
-// billion, trillion), w/万, 千, 百 and 亿 multiply and may stack ("1.2万亿").
-// It never returns NaN or ±Inf.
-func Number(s string) (float64, bool) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return 0, false
-	}
-	if strings.ContainsAny(s, "０１２３４５６７８９") {
-		s = strings.Map(func(r rune) rune {
-			if r >= '０' && r <= '９' {
-				return r - '０' + '0'
-			}
-			return r
-		}, s)
-	}
-	s = strings.ReplaceAll(s, ",", "")
-	if v, ok := cnNumber(s); ok {
-		return v, true
-	}
-	// the numeric part: sign, digits, fraction, exponent
-	i := 0
-	if i < len(s) && (s[i] == '-' || s[i] == '+') {
-		i++
-	}
-	start := i
-	for i < len(s) && isDigit(s[i]) {
-		i++
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-	}
-	if i == start || i == start+1 && s[start] == '.' {
-		return 0, false
-	}
-	if i+1 < len(s) && (s[i] == 'e' || s[i] == 'E') && (isDigit(s[i+1]) || (s[i+1] == '-' || s[i+1] == '+') && i+2 < len(s) && isDigit(s[i+2])) {
-		j := i + 1
-		if s[j] == '-' || s[j] == '+' {
-			j++
-		}
-		for j < len(s) && isDigit(s[j]) {
-			j++
-		}
-		i = j
-	}
-	v, err := strconv.ParseFloat(s[:i], 64)
-	if err != nil {
-		return 0, false
-	}
-	for rest := strings.TrimSpace(s[i:]); rest != ""; {
-		r, size := utf8.DecodeRuneInString(rest)
-		m, ok := magnitudes[strings.ToLower(string(r))]
-		if !ok {
-			return 0, false
-		}
-		v *= m
-		rest = rest[size:]
-	}
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, false
-	}
-	return v, true
-}
+func IsCNNumeral(r rune) bool { return amount.IsCNNumeral(r) }
 
 // ParseFraction reads "70%", "0.7", "七成", "7成", "百分之七十" as 0.7. A
 // bare number above 1 is a percentage ("util=70").
@@ -178,7 +59,7 @@ func ParseFraction(s string) (float64, bool) {
 var (
 	cnRun = regexp.MustCompile(`[零〇一二两三四五六七八九十百千万亿]+`)
 	// a digit run and a magnitude written apart: "2 万", "1.5 亿"
-	spacedMag = regexp.MustCompile(`(\d)\s+(万|亿|千万|百万)`)
+	spacedMag = regexp.MustCompile(`(\d)\s+(万|亿|千万|百万|千)`)
 	percentCN = regexp.MustCompile(`百分之([零〇一二两三四五六七八九十百\d.]+)`)
 	enNumber  = regexp.MustCompile(`\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty|thirty|forty|fifty|sixty|hundred|dozen)\b`)
 )
@@ -198,7 +79,7 @@ var enNumbers = map[string]string{
 var cnCounters = []string{
 	"张", "块", "台", "卡", "片", "条", "轮", "遍", "个", "小时", "钟头", "天", "年", "成", "倍",
 	"并发", "路", "人", "月", "周", "度", "元", "刀", "美元", "美金", "万", "亿", "千", "百",
-	"token", "b", "k", "w", "epoch", "位", "bit", "比特", "次", "机", "节点", "样本", "参数", "以",
+	"token", "b", "k", "w", "epoch", "位", "bit", "比特", "次", "机", "节点", "样本", "参数", "以", "日", "号",
 }
 
 // loneOneIdioms follow a lone 一 in per-unit phrases ("块钱一小时",
@@ -261,11 +142,25 @@ func arabizeRun(run, after string) (string, bool) {
 	} else if strings.HasSuffix(body, "万") && !strings.ContainsRune(strings.TrimSuffix(body, "万"), '万') {
 		suffix, body = "万", strings.TrimSuffix(body, "万")
 	}
-	hasDigit := false
+	hasDigit, hasUnit := false, false
 	for _, r := range body {
 		if isCNDigit(r) {
 			hasDigit = true
+		} else {
+			hasUnit = true
 		}
+	}
+	// "一万六", "两千五", "三百": a numeral with a unit is a number
+	// whatever follows it
+	if hasDigit && hasUnit && suffix == "" {
+		v, ok := cnNumber(body)
+		if !ok {
+			return "", false
+		}
+		if strings.ContainsRune(body, '万') && v < 1e8 {
+			return strconv.FormatFloat(v/1e4, 'f', -1, 64) + "万", true // stays a money candidate, like "1.6万"
+		}
+		return strconv.FormatFloat(v, 'f', -1, 64), true
 	}
 	if suffix == "" || !hasDigit {
 		counted := false

@@ -2,6 +2,7 @@ package parse
 
 import (
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/gpubot/gpubot/knowledge"
@@ -9,30 +10,31 @@ import (
 
 // Parser reads messages. It is safe for concurrent use.
 type Parser struct {
-	x extractor
+	x  extractor
+	rt *router
+	// from the lexicon: the first word of a command, and the sub-words of
+	// spend, listen and subscribe
+	subcommands, spendSub, listenModes, subscribeTopics map[string]string
+}
+
+// invert turns the lexicon's value → words lists into word → value.
+func invert(m map[string][]string) map[string]string {
+	out := map[string]string{}
+	for v, words := range m {
+		for _, w := range words {
+			out[strings.ToLower(w)] = v
+		}
+	}
+	return out
 }
 
 // New builds a parser that knows the cards, platforms and reference
 // architectures in kb.
 func New(kb *knowledge.Base) *Parser {
-	return &Parser{x: newExtractor(kb)}
-}
-
-// subcommands maps the first word of a /gpu command to its intent.
-var subcommands = map[string]Intent{
-	"fit": Fit, "vram": Fit, "mem": Fit, "memory": Fit, "显存": Fit,
-	"cost": Cost, "train": Cost, "成本": Cost, "费用": Cost,
-	"monthly": Monthly, "包月": Monthly,
-	"buy": Buy, "买": Buy, "购买": Buy,
-	"price": Price, "prices": Price, "价格": Price, "报价": Price,
-	"compare": Compare, "vs": Compare, "对比": Compare, "比较": Compare,
-	"recommend": Recommend, "rec": Recommend, "推荐": Recommend,
-	"spend": Spend, "记账": Spend, "花费": Spend, "账本": Spend,
-	"guide": Knowledge, "kb": Knowledge, "knowledge": Knowledge, "ask": Knowledge, "指南": Knowledge,
-	"help": Help, "?": Help, "帮助": Help, "usage": Help,
-	"listen":    Listen,
-	"subscribe": Subscribe, "unsubscribe": Subscribe, "subscriptions": Subscribe, "订阅": Subscribe,
-	"watch": Watch, "盯价": Watch, "提醒": Watch, // bot/parse/watch.go
+	lex := knowledge.MustLexicon()
+	x := newExtractor(kb, lex)
+	return &Parser{x: x, rt: newRouter(&x), subcommands: invert(lex.Slash), spendSub: invert(lex.SpendActions),
+		listenModes: invert(lex.ListenModes), subscribeTopics: invert(lex.SubscribeTopics)}
 }
 
 // ownCommands are /gpu words whose handlers read their own arguments
@@ -51,17 +53,37 @@ var examples = map[Intent]string{
 	Listen: "/gpu listen on", Subscribe: "/gpu subscribe prices gpu=h100,4090 threshold=5%",
 }
 
-// Parse reads one message: a "/gpu …" command, or a sentence.
+// Parse reads one message: a "/gpu …" command, or a sentence. Relative
+// dates ("昨天") need ParseAt.
 func (p *Parser) Parse(raw string) Request {
+	return p.ParseAt(raw, time.Time{})
+}
+
+// ParseAt is Parse with the caller's now, in the team's time zone, which
+// relative dates ("昨天", "上周三", "11月3日") are read against. The parser
+// keeps no clock of its own.
+func (p *Parser) ParseAt(raw string, now time.Time) Request {
+	req := p.parseAt(raw, now)
+	if req.Lang == "zh" {
+		for i, pr := range req.Problems {
+			if pr.zh != "" {
+				req.Problems[i].Reason = pr.zh
+			}
+		}
+	}
+	return req
+}
+
+func (p *Parser) parseAt(raw string, now time.Time) Request {
 	text := Clean(raw)
 	req := Request{Text: text, Lang: "en"}
 	if rest, ok := cutSlash(strings.ToLower(text)); ok {
 		req.Slash, req.Confidence = true, 1
-		return p.slash(req, rest)
+		return p.slash(req, rest, now)
 	}
-	f := p.x.extract(text, false)
+	f := p.x.extract(text, false, now)
 	req.Lang = f.lang
-	req.Intent, req.Confidence = route(&f, f.cueText)
+	req.Intent, req.Confidence, req.Runner, req.RunnerConfidence = p.rt.route(&f)
 	req.Slots = f.finish(req.Intent)
 	req.Problems = f.probs
 	return req
@@ -90,7 +112,7 @@ func cutSlash(lower string) (string, bool) {
 	return "", false
 }
 
-func (p *Parser) slash(req Request, rest string) Request {
+func (p *Parser) slash(req Request, rest string, now time.Time) Request {
 	sub, args := firstWord(rest)
 	if sub == "" {
 		req.Intent = Help
@@ -104,12 +126,13 @@ func (p *Parser) slash(req Request, rest string) Request {
 			return req
 		}
 	}
-	intent, ok := subcommands[sub]
+	sc, ok := p.subcommands[sub]
+	intent := Intent(sc)
 	if !ok {
 		// "/gpu 13b lora", "/gpu 包月划算吗": read the rest as a sentence
-		f := p.x.extract(rest, true)
+		f := p.x.extract(rest, true, now)
 		req.Lang = f.lang
-		in, _ := route(&f, f.cueText)
+		in, _, _, _ := p.rt.route(&f)
 		if in == Unknown {
 			req.Intent = Help
 			req.Problems = append(req.Problems, Problem{Field: "command", Reason: "unknown sub-command \"" + sub + "\"", Hint: "/gpu help"})
@@ -120,7 +143,7 @@ func (p *Parser) slash(req Request, rest string) Request {
 		return req
 	}
 	if intent == Watch {
-		return p.watch(req, args)
+		return p.watch(req, args, now)
 	}
 	req.Intent = intent
 	mode := ""
@@ -129,19 +152,14 @@ func (p *Parser) slash(req Request, rest string) Request {
 		req.Lang = langOf(rest, true)
 		return req
 	case Spend:
-		if w, more := firstWord(args); spendSub[w] != "" {
-			mode, args = spendSub[w], more
+		if w, more := firstWord(args); p.spendSub[w] != "" {
+			mode, args = p.spendSub[w], more
 		} else if args == "" {
 			mode = "report"
 		}
 	case Listen:
 		w, _ := firstWord(args)
-		switch w {
-		case "on", "开", "开启", "yes":
-			mode = "on"
-		case "off", "关", "关闭", "no":
-			mode = "off"
-		default:
+		if mode = p.listenModes[w]; mode == "" {
 			mode = "status"
 		}
 		args = ""
@@ -155,7 +173,7 @@ func (p *Parser) slash(req Request, rest string) Request {
 			mode = "subscribe"
 		}
 	}
-	f := p.x.extract(args, true)
+	f := p.x.extract(args, true, now)
 	f.s.Mode = mode
 	req.Lang = f.lang
 	if hasHan(sub) {
@@ -166,12 +184,7 @@ func (p *Parser) slash(req Request, rest string) Request {
 		p.spendArgs(&f, mode, args)
 	case Subscribe:
 		if w, _ := firstWord(args); w != "" && !strings.Contains(w, "=") {
-			switch w {
-			case "prices", "price", "daily", "价格", "日报":
-				f.s.Topic = "prices"
-			case "recap", "monthly", "月报":
-				f.s.Topic = "recap"
-			}
+			f.s.Topic = p.subscribeTopics[w]
 		}
 	}
 	req.Slots = f.finish(intent)
@@ -244,15 +257,6 @@ func hasHan(s string) bool {
 		}
 	}
 	return false
-}
-
-// spendSub are the /gpu spend sub-actions.
-var spendSub = map[string]string{
-	"add": "add", "log": "add", "+": "add", "记": "add", "记账": "add",
-	"list": "list", "ls": "list", "列表": "list", "明细": "list",
-	"report": "report", "summary": "report", "报表": "report", "汇总": "report",
-	"undo": "undo", "撤销": "undo",
-	"delete": "delete", "del": "delete", "rm": "delete", "remove": "delete", "删除": "delete",
 }
 
 func firstWord(s string) (string, string) {

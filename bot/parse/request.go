@@ -153,13 +153,20 @@ type Slots struct {
 
 // Request is a parsed message.
 type Request struct {
-	Intent     Intent    `json:"intent"`
-	Lang       string    `json:"lang"` // zh, en
-	Slots      Slots     `json:"slots"`
-	Confidence float64   `json:"confidence"` // 0–1; slash commands are 1
-	Slash      bool      `json:"slash"`
-	Text       string    `json:"text"`               // the message after clean-up
-	Problems   []Problem `json:"problems,omitempty"` // values that could not be read
+	Intent     Intent  `json:"intent"`
+	Lang       string  `json:"lang"` // zh, en
+	Slots      Slots   `json:"slots"`
+	Confidence float64 `json:"confidence"` // 0–1; slash commands are 1
+	// Runner is the router's second choice and its probability, for a
+	// clarifying question offering the two likeliest intents.
+	Runner           Intent    `json:"runner_up,omitempty"`
+	RunnerConfidence float64   `json:"runner_up_confidence,omitempty"`
+	Slash            bool      `json:"slash"`
+	Text             string    `json:"text"`               // the message after clean-up
+	Problems         []Problem `json:"problems,omitempty"` // values that could not be read
+	// FollowUp is true when the message only added to or changed the
+	// conversation's last request, which it was merged with (Parser.FollowUp).
+	FollowUp bool `json:"follow_up,omitempty"`
 }
 
 // Problem is a value the user gave that could not be understood; Hint shows
@@ -168,4 +175,7 @@ type Problem struct {
 	Field  string `json:"field"`
 	Reason string `json:"reason"`
 	Hint   string `json:"hint"`
+	// zh is Reason in Chinese; Parse puts it in Reason when the asker
+	// writes Chinese, so the user reads the error in their own language.
+	zh string
 }

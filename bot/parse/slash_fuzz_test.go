@@ -13,12 +13,12 @@ import (
 // hold (checkRequest). sub picks a sub-command from the grammar's table.
 // Seeds: testdata/fuzz/FuzzSlashGrammar.
 func FuzzSlashGrammar(f *testing.F) {
-	subs := slices.Sorted(maps.Keys(subcommands))
+	p := New(knowledge.MustShipped())
+	subs := slices.Sorted(maps.Keys(p.subcommands))
 	for _, args := range []string{"13b lora", "70b qlora ctx=32k bits=4 batch=8", "4090 200h price=1.8 monthly=900",
 		"h100 util=70% years=3 pue=1.3 power=0.8", "add 40h 4090 @autodl ¥75 project=llm-ft", "on", "h100,4090 threshold=5%"} {
 		f.Add(uint8(slices.Index(subs, "fit")), args)
 	}
-	p := New(knowledge.MustShipped())
 	f.Fuzz(func(t *testing.T, sub uint8, args string) {
 		word := subs[int(sub)%len(subs)]
 		text := word + " " + args
@@ -27,7 +27,7 @@ func FuzzSlashGrammar(f *testing.F) {
 		if !r.Slash || r.Confidence != 1 {
 			t.Fatalf("ParseSlash(%q): slash %v confidence %v, want a slash command read with certainty", text, r.Slash, r.Confidence)
 		}
-		if want := subcommands[word]; r.Intent != want {
+		if want := Intent(p.subcommands[word]); r.Intent != want {
 			t.Fatalf("ParseSlash(%q) intent %s, want %s from the sub-command %q", text, r.Intent, want, word)
 		}
 		for _, pr := range r.Problems {

@@ -4,20 +4,21 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
 
-const num = `(\d+(?:\.\d+)?)`
+const num = `(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)`
 
 var (
 	reCommaKey = regexp.MustCompile(`,(\s*[a-z_]+\s?=)`)
 	reKV       = gated(regexp.MustCompile(`(?:^|[^a-z0-9_])([a-z_]+)\s?=\s?([^\s;]+)`), false, "=")
 
-	reMoE        = gated(regexp.MustCompile(`(\d+)\s?x\s?`+num+`\s?b(?P<end>$|[^a-z0-9])`), true, "x")
-	reSaturated  = gated(regexp.MustCompile(`天天跑满|一直跑满|跑满|满载|满负荷|24\s?(?:小时|h)\s?(?:不停|不间断|运行|开着|跑)|全天候|7\s?[x*]\s?24|24\s?/\s?7|24x7|around the clock|full load|flat out|全年无休|不停机`), false, "满", "24", "全天", "around the clock", "full load", "flat out", "不停", "7x24", "7*24", "7 x 24")
+	reSaturated  = gated(regexp.MustCompile(`常驻|一直开着|always on|non-?stop|天天跑满|一直跑满|跑满|满载|满负荷|24\s?(?:小时|h)\s?(?:不停|不间断|运行|开着|跑)|全天候|7\s?[x*]\s?24|24\s?/\s?7|24x7|around the clock|full load|flat out|全年无休|不停机`), false, "满", "24", "全天", "常驻", "一直开着", "always on", "nonstop", "non-stop", "around the clock", "full load", "flat out", "不停", "7x24", "7*24", "7 x 24")
 	reRate       = gated(regexp.MustCompile(`(?:资金成本|资本成本|机会成本|利率|年化|cost of capital|interest rate|interest|discount rate)\s?(?:按|是|为|=|:|of|at|约)?\s?`+num+`\s?%`), true, "成本", "利率", "年化", "capital", "interest", "discount rate")
 	reMFU        = gated(regexp.MustCompile(`mfu\s?(?:按|是|为|=|:|of|at|约)?\s?`+num+`\s?(%)?|`+num+`\s?%\s?(?:的\s?)?mfu`), true, "mfu")
 	reFX         = gated(regexp.MustCompile(`(?:汇率|fx|exchange rate)\s?(?:按|是|为|=|:|of|at|约)?\s?`+num), true, "汇率", "fx", "exchange rate")
@@ -35,7 +36,6 @@ var (
 	reHoursPost  = gated(regexp.MustCompile(num+`\s?`+hourUnit+`\s?(/\s?月|/\s?month|/\s?mo\b|每月|一个月|a month|per month|/\s?天|/\s?day|每天|一天|a day|per day|/\s?周|/\s?week|每周|a week|per week|/\s?年|/\s?year|每年|一年|a year|per year)`), true, "h", "小时", "钟头")
 	reDays       = gated(regexp.MustCompile(`(跑|训练|跑了|用了|租|租了|租用|for)\s?`+num+`\s?(?:个\s?)?(?:天|days?\b)`), true, "天", "day")
 	reHours      = gated(regexp.MustCompile(num+`\s?`+hourUnit), true, "h", "小时", "钟头")
-	reArch       = gated(regexp.MustCompile(`(llama|qwen|mistral)\s?-?\s?(\d+(?:\.\d+)?)?\s?-?\s?`+num+`\s?b`), true, "llama", "qwen", "mistral")
 	reParams     = gated(regexp.MustCompile(num+`\s?b(?:\s?(?:参数|模型|params?|parameters?))?(?P<end>$|[^a-z0-9])`), true, "b")
 	reParamsYi   = gated(regexp.MustCompile(num+`\s?(万)?亿(?:个)?(?:参数)?`), true, "亿")
 	reParamsBn   = gated(regexp.MustCompile(num+`\s?billion(?:\s?param(?:eter)?s?)?`), true, "billion")
@@ -89,19 +89,33 @@ type features struct {
 	saturated  bool
 	gpuCount   int // GPU mentions, counting repeats
 	lang       string
-	cueText    string // the text with settings and names taken out, for the router
-	rest       string // what no pass consumed
+	now        time.Time // the caller's, for relative dates
+	cueText    string    // the text with settings and names taken out, for the router
+	rest       string    // what no pass consumed
 	probs      []Problem
 }
 
 // extractor reads slots from text.
 type extractor struct {
 	gpus, platforms nameMatcher
+	modelNames      nameMatcher
+	modelSize       map[string]float64
 	archs           map[string]bool
+	lex             *knowledge.Lexicon
+	// reProjectLead and reBudgetBefore/After are built from the lexicon.
+	reProjectLead                 *regexp.Regexp
+	reBudgetBefore, reBudgetAfter *regexp.Regexp
 }
 
-func newExtractor(kb *knowledge.Base) extractor {
-	x := extractor{gpus: newGPUMatcher(kb), platforms: newPlatformMatcher(kb), archs: map[string]bool{}}
+// maxParamsB is the largest model size read from text, in billions.
+const maxParamsB = 5000
+
+func newExtractor(kb *knowledge.Base, lex *knowledge.Lexicon) extractor {
+	x := extractor{gpus: newGPUMatcher(kb, lex.Cards), platforms: newPlatformMatcher(kb, lex.FalseFriends), archs: map[string]bool{}, lex: lex}
+	x.modelNames, x.modelSize = newModelMatcher(lex)
+	x.reProjectLead = gated(regexp.MustCompile(`(?:`+alternation(lex.Projects.Lead)+`)\s?(?:项目|project)?\s?[:：]?\s?(?:([a-z0-9][a-z0-9_\-.]*)|(\p{Han}{1,10}?)\s?(?:`+alternation(lex.Projects.Close)+`))`), false, lex.Projects.Lead...)
+	x.reBudgetBefore = regexp.MustCompile(`(?:` + alternation(lex.Budget.Before) + `)\s?(?:就|只有|有|大概|大约|约|是|为|就是|总共|一共|只|:|=|of|only|just|about|around|roughly|~)*\s?$`)
+	x.reBudgetAfter = regexp.MustCompile(`^\s?(?:` + alternation(lex.Budget.After) + `)`)
 	for _, a := range kb.Archs {
 		x.archs[a.ID] = true
 	}
@@ -110,17 +124,22 @@ func newExtractor(kb *knowledge.Base) extractor {
 
 // extract reads every slot it can from cleaned text. It never decides the
 // intent; slash says whether unknown key=value settings are errors.
-func (x extractor) extract(cleaned string, slash bool) features {
-	f := features{kvSet: map[string]bool{}}
+func (x extractor) extract(cleaned string, slash bool, now time.Time) features {
+	f := features{kvSet: map[string]bool{}, now: now}
 	t := &text{s: arabize(strings.ToLower(cleaned))}
 	t.digits = strings.ContainsAny(t.s, "0123456789")
 	x.keyValues(t, &f, slash)
+	x.models(t, &f)
 	x.names(t, &f)
 	f.lang = langOf(t.s, slash)
 	f.cueText = t.s
-	f.money = scanMoney(t)
+	x.refuse(t, &f)
+	x.dates(t, &f, now)
+	f.money = x.scanMoney(t)
 	x.rates(t, &f)
+	x.serving(t, &f)
 	x.volumes(t, &f)
+	x.jobs(t, &f)
 	x.hours(t, &f)
 	x.model(t, &f)
 	x.shape(t, &f)
@@ -179,9 +198,7 @@ func (x extractor) names(t *text, f *features) {
 func (x extractor) rates(t *text, f *features) {
 	s := &f.s
 	t.take(reSaturated, 0, func([]string, int) bool {
-		if s.Utilization == 0 {
-			s.Utilization, f.saturated = 1, true
-		}
+		f.saturated = true
 		return true
 	})
 	t.first(reRate, 1, func(m []string, at int) bool {
@@ -321,18 +338,23 @@ func (x extractor) hours(t *text, f *features) {
 		if !ok || v <= 0 || s.HoursPerMonth != 0 {
 			return false
 		}
+		limit, per, perZH, factor := float64(maxHoursPerMon), "month", "月", 1.0
 		switch {
 		case containsAny(period, "天", "日", "day", "daily"):
-			s.HoursPerMonth = v * 30
-			f.note(fmt.Sprintf("%s h/day read as %s h/month (30 days)", trim(v), trim(v*30)))
+			limit, per, perZH, factor = 24, "day", "天", daysPerMonth
 		case containsAny(period, "周", "week"):
-			s.HoursPerMonth = v * 52 / 12
-			f.note(fmt.Sprintf("%s h/week read as %s h/month (52/12 weeks)", trim(v), trim(v*52/12)))
+			limit, per, perZH, factor = 168, "week", "周", weeksPerMonth
 		case containsAny(period, "年", "year"):
-			s.HoursPerMonth = v / 12
-			f.note(fmt.Sprintf("%s h/year read as %s h/month", trim(v), trim(v/12)))
-		default:
-			s.HoursPerMonth = v
+			limit, per, perZH, factor = 8784, "year", "年", 1.0/12
+		}
+		if v > limit {
+			f.problem("hours_per_month", fmt.Sprintf("%s hours a %s is more than a %s has (at most %s)", trim(v), per, per, trim(limit)),
+				fmt.Sprintf("每%s %s 小时超过了一%s的总小时数（最多 %s）", perZH, trim(v), perZH, trim(limit)), "每天 12 小时, 200h/月, 40 hours a week")
+			return true
+		}
+		s.HoursPerMonth = v * factor
+		if factor != 1 {
+			f.note(fmt.Sprintf("%s h/%s read as %s h/month (365/12 days a month)", trim(v), per, trim(v*factor)))
 		}
 		return true
 	}
@@ -359,6 +381,10 @@ func (x extractor) hours(t *text, f *features) {
 		s.Hours, f.bareHours = v, true
 		return true
 	})
+	if f.saturated && s.HoursPerMonth == 0 {
+		s.HoursPerMonth = hoursPerMonth
+		f.note("around the clock read as 730 h/month (24 h × 365/12 days)")
+	}
 }
 
 // model reads the model: size, reference architecture, method words.
@@ -371,28 +397,15 @@ func (x extractor) model(t *text, f *features) {
 		f.probs = append(f.probs, Problem{Field: "params_b", Reason: "a model size must be positive, got -" + m[1] + "b", Hint: "13b, 70B, 130亿"})
 		return true
 	})
-	if s.Arch == "" {
-		for _, m := range reArch.FindAllStringSubmatch(t.s, -1) {
-			if id := x.arch(m[1], m[2], m[3]); id != "" {
-				s.Arch = id
-				break
-			}
-		}
-	}
-	t.first(reMoE, 1, func(m []string, at int) bool {
-		n, _ := Number(m[1])
-		e, _ := Number(m[2])
-		if s.ParamsB != 0 || n <= 0 || e <= 0 {
-			return false
-		}
-		s.ParamsB = n * e
-		f.note(fmt.Sprintf("%sx%sb read as %s B parameters in total (mixture of experts; shared layers make the true total a little lower)", m[1], m[2], trim(n*e)))
-		return true
-	})
 	t.first(reParams, 1, func(m []string, at int) bool {
 		v, ok := Number(m[1])
 		if !ok || v <= 0 || s.ParamsB != 0 {
 			return false
+		}
+		if v > maxParamsB {
+			f.problem("params_b", fmt.Sprintf("a model of %sB parameters is outside the accepted range (0.01 to %d B; the largest open models are about 1000 B)", m[1], maxParamsB),
+				fmt.Sprintf("%sB 参数超出可接受范围（0.01 到 %d B；最大的开源模型约 1000 B）", m[1], maxParamsB), "13b, 70B, 130亿, deepseek-v3")
+			return true
 		}
 		s.ParamsB = v
 		return true
@@ -416,27 +429,6 @@ func (x extractor) model(t *text, f *features) {
 		s.ParamsB = v
 		return true
 	})
-}
-
-// arch maps "llama 3 70b", "qwen2.5-72b", "mistral-7b" to a reference
-// architecture id the knowledge base has.
-func (x extractor) arch(family, version, size string) string {
-	var id string
-	switch family {
-	case "llama":
-		id = "llama-" + version + "-" + size + "b"
-	case "qwen":
-		id = "qwen" + version + "-" + size + "b"
-	case "mistral":
-		id = "mistral-" + size + "b"
-		if version != "" {
-			id = "mistral-" + version + "b"
-		}
-	}
-	if x.archs[id] {
-		return id
-	}
-	return ""
 }
 
 // shape reads context, batch, concurrency, rank, checkpointing, optimizer
@@ -607,7 +599,17 @@ func (x extractor) misc(t *text, f *features) {
 			}
 		}
 	}
+	if t.may(x.reProjectLead) {
+		if m := x.reProjectLead.FindStringSubmatch(t.s); m != nil && f.project == "" {
+			if p := strings.TrimRight(m[1]+m[2], ".-"); p != "" {
+				f.project = p
+			}
+		}
+	}
 	t.first(reProject, 0, func(m []string, at int) bool {
+		if f.project != "" {
+			return false
+		}
 		p := m[1] + m[2] + m[3]
 		if p == "" || containsAny(p, "的", "下面") {
 			return false
@@ -631,12 +633,23 @@ func (x extractor) words(t *text, f *features) {
 	if s.Method == "" {
 		s.Method, f.weakMethod = method(t.s, c)
 	}
-	f.billing = billing(t.s, c)
-	f.persona = persona(t.s, c)
+	f.billing = termOf(x.lex.Billing, t.s, c)
+	f.persona = termOf(x.lex.Personas, t.s, c)
 	f.topic = topic(t.s, c)
-	f.workload = workload(t.s, c, s.Method)
+	f.workload = workload(x.lex.Workloads, t.s, c, s.Method)
 }
 
 func (f *features) note(n string) { f.s.Notes = append(f.s.Notes, n) }
 
 func trim(v float64) string { return strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64) }
+
+// alternation is a regexp alternation of words, longest first so a longer
+// phrase wins over its prefix.
+func alternation(words []string) string {
+	ws := append([]string(nil), words...)
+	sort.Slice(ws, func(i, j int) bool { return len(ws[i]) > len(ws[j]) })
+	for i, w := range ws {
+		ws[i] = regexp.QuoteMeta(strings.ToLower(w))
+	}
+	return strings.Join(ws, "|")
+}

@@ -100,16 +100,39 @@ func (t *text) apply(spans [][2]int, marks []string) {
 	t.s = string(b)
 }
 
-// first is take for the first acceptable match only.
+// first is take for the first acceptable match only. It asks the regexp
+// for a few matches at a time (FindAll stops after n), so a long paste is
+// not scanned past the match it needs, and matches keep FindAll's
+// boundaries.
 func (t *text) first(re *regexp.Regexp, g int, f func(sub []string, at int) bool) {
-	done := false
-	t.take(re, g, func(sub []string, at int) bool {
-		if done {
-			return false
+	if !t.may(re) {
+		return
+	}
+	pre, end := re.SubexpIndex("pre"), re.SubexpIndex("end")
+	seen := 0
+	for n := 2; ; n *= 8 {
+		locs := re.FindAllStringSubmatchIndex(t.s, n)
+		for _, loc := range locs[seen:] {
+			if g > 0 && loc[2*g] >= 0 && !t.numberStart(loc[2*g]) {
+				continue
+			}
+			if f(submatches(t.s, loc), loc[0]) {
+				start, stop := loc[0], loc[1]
+				if pre > 0 && loc[2*pre+1] >= 0 {
+					start = loc[2*pre+1]
+				}
+				if end > 0 && loc[2*end] >= 0 {
+					stop = loc[2*end]
+				}
+				t.apply([][2]int{{start, stop}}, nil)
+				return
+			}
 		}
-		done = f(sub, at)
-		return done
-	})
+		if len(locs) < n {
+			return
+		}
+		seen = len(locs)
+	}
 }
 
 // submatches returns the groups of a FindStringSubmatchIndex result, ""

@@ -3,6 +3,7 @@ package parse
 import (
 	"regexp"
 	"strings"
+	"time"
 )
 
 // Watch is /gpu watch …, a price watch (issue 17). Slots.Mode is "below"
@@ -27,7 +28,7 @@ var reWatchBelow = regexp.MustCompile(`(?:<=?|≤|＜|below|under|低于|小于|
 var reWatchLow = regexp.MustCompile(`降价|新低|便宜了|drops?|new low|cheaper|lower`)
 
 // watch reads a /gpu watch command's arguments.
-func (p *Parser) watch(req Request, args string) Request {
+func (p *Parser) watch(req Request, args string, now time.Time) Request {
 	req.Intent = Watch
 	w, rest := firstWord(args)
 	if mode, ok := watchVerbs[w]; ok {
@@ -39,7 +40,7 @@ func (p *Parser) watch(req Request, args string) Request {
 		}
 		return req
 	}
-	f := p.x.extract(args, true)
+	f := p.x.extract(args, true, now)
 	req.Lang = f.lang
 	s := f.finish(Price) // card and platform, read as a price question reads them
 	req.Slots.GPUs, req.Slots.Platform = s.GPUs, s.Platform

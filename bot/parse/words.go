@@ -2,6 +2,8 @@ package parse
 
 import (
 	"strings"
+
+	"github.com/gpubot/gpubot/knowledge"
 )
 
 // compact drops spaces, so Chinese cues match across the gaps people type
@@ -73,30 +75,26 @@ func method(s, c string) (m string, weak bool) {
 	return "", false
 }
 
-func billing(s, c string) string {
-	switch {
-	case containsAny(c, "竞价", "抢占") || anyWord(s, "spot", "preemptible", "interruptible"):
-		return "spot"
-	case containsAny(c, "包月", "月租", "按月", "月付", "包年") || anyWord(s, "monthly", "per month"):
-		return "monthly"
-	case containsAny(c, "按需", "按量") || anyWord(s, "on-demand", "on demand", "pay-as-you-go", "payg"):
-		return "on-demand"
+// termOf returns the first term whose words the text carries: Chinese
+// words anywhere in the compacted text c, English ones as whole words of s.
+func termOf(terms []knowledge.Term, s, c string) string {
+	for _, t := range terms {
+		for _, w := range t.Words {
+			if containsNonASCII(w) && strings.Contains(c, w) || !containsNonASCII(w) && hasWord(s, w) {
+				return t.Value
+			}
+		}
 	}
 	return ""
 }
 
-func persona(s, c string) string {
-	switch {
-	case containsAny(c, "个人开发者", "个人用户", "个人项目", "学生", "自己玩", "独立开发", "个人") ||
-		anyWord(s, "solo", "student*", "hobbyist*", "indie", "individual*", "personal"):
-		return "individual"
-	case containsAny(c, "初创", "创业", "小团队", "中小团队", "小公司") || anyWord(s, "startup*", "start-up*", "small team*"):
-		return "startup"
-	case containsAny(c, "企业", "大厂", "国企", "央企", "高校", "研究机构", "科研", "集团") ||
-		anyWord(s, "enterprise*", "university", "universities", "large company", "corporate"):
-		return "enterprise"
+func containsNonASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return true
+		}
 	}
-	return ""
+	return false
 }
 
 // topic picks the guide topic of a knowledge question, most specific first.
@@ -125,14 +123,16 @@ func topic(s, c string) string {
 	return ""
 }
 
-func workload(s, c, method string) string {
-	switch {
-	case containsAny(c, "文生图", "出图", "画图", "生图", "图像生成", "stablediffusion") ||
-		anyWord(s, "sd", "sdxl", "sd1.5", "flux", "diffusion", "comfyui", "image generation", "text-to-image"):
-		return "diffusion"
-	case method == "inference":
+// workload is the seed workload a sentence is about: its words, else the
+// method (serving is inference, LoRA is a fine-tune).
+func workload(terms []knowledge.Term, s, c, method string) string {
+	if w := termOf(terms, s, c); w != "" {
+		return w
+	}
+	switch method {
+	case "inference":
 		return "inference"
-	case method == "lora" || method == "qlora" || containsAny(c, "微调") || anyWord(s, "fine-tun*", "finetun*", "sft"):
+	case "lora", "qlora":
 		return "llm-finetune"
 	}
 	return ""

@@ -61,7 +61,7 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 	if !ok {
 		return
 	}
-	msg := bot.Message{Text: q.text, Team: q.team, Channel: q.channel, User: q.user, ID: "msg:" + q.channel + ":" + q.ts}
+	msg := bot.Message{Text: q.text, Team: q.team, Channel: q.channel, User: q.user, ID: "msg:" + q.channel + ":" + q.ts, Thread: q.thr}
 	if q.kind == ambient {
 		req := a.bot.Parse(msg)
 		if req.Intent == parse.Unknown || req.Intent == parse.Help || req.Confidence < parse.ChannelThreshold {

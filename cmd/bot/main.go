@@ -44,6 +44,7 @@ commands:
   ask TEXT         answer one message and exit
   ask --json TEXT  print the answer as one JSON object
   ask --json -     answer every stdin line, one JSON object per line
+  ask --thread ID - read stdin lines as one conversation (follow-ups merge)
   catalog refresh  run every configured price source now; print what each found and what changed
   catalog status   price sources, last success, offer counts and staleness
   catalog diff     what changed since the last daily post's catalogue
@@ -160,9 +161,13 @@ func phrased(ctx context.Context, phr *phrase.Phraser, a bot.Answer) bot.Answer 
 func ask(ctx context.Context, b *bot.Bot, phr *phrase.Phraser, args []string, stdin io.Reader, stdout io.Writer) error {
 	fs := flag.NewFlagSet("ask", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print one JSON object per answer")
+	threadID := fs.String("thread", "", "read the messages as one conversation (follow-ups merge with the last request)")
 	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("ask: %w\n%s", err, usage)
+	}
+	msg := func(text string) bot.Message {
+		return bot.Message{Text: text, User: "cli", Channel: "cli", Thread: *threadID}
 	}
 	text := strings.Join(fs.Args(), " ")
 	if text == "" {
@@ -195,7 +200,7 @@ func ask(ctx context.Context, b *bot.Bot, phr *phrase.Phraser, args []string, st
 			if line == "" {
 				continue
 			}
-			a := phrased(ctx, phr, b.Answer(ctx, bot.Message{Text: line, User: "cli", Channel: "cli"}))
+			a := phrased(ctx, phr, b.Answer(ctx, msg(line)))
 			if *asJSON {
 				if err := enc.Encode(a); err != nil {
 					return err
@@ -205,7 +210,7 @@ func ask(ctx context.Context, b *bot.Bot, phr *phrase.Phraser, args []string, st
 			}
 		}
 	}
-	a := phrased(ctx, phr, b.Answer(ctx, bot.Message{Text: text, User: "cli", Channel: "cli"}))
+	a := phrased(ctx, phr, b.Answer(ctx, msg(text)))
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(a)
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/gpubot/gpubot/bot/slackpost"
 	"github.com/gpubot/gpubot/bot/store"
 	"github.com/gpubot/gpubot/bot/subscribe"
+	"github.com/gpubot/gpubot/bot/thread"
 	"github.com/gpubot/gpubot/knowledge"
 	"github.com/gpubot/gpubot/knowledge/catalog"
 	"github.com/gpubot/gpubot/knowledge/catalog/source"
@@ -195,6 +196,8 @@ func wire(cfg Config, kb *knowledge.Base, b *bot.Bot, st *store.Store, users *sl
 		b.UsePrices(d.prices)
 		b.UseUsage(d.ledger)
 		b.Route(parse.Spend, d.spend)
+		b.UseThreads(thread.New(st.Redis, thread.Options{}))
+		b.SetClock(func() time.Time { return time.Now().In(loc) }) // relative dates ("昨天") in BOT_TIMEZONE
 		sh := subscribe.NewHandler(d.subs, d.auth, nil, log)
 		if users != nil { // connected to Slack: subscribe only where the bot can post
 			sh.CheckMembership(users)

@@ -1,0 +1,37 @@
+package bot
+
+import (
+	"context"
+
+	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/thread"
+)
+
+// UseThreads makes the bot read a message in a thread (or a DM soon after
+// a question) as a follow-up of the conversation's last request when it
+// only adds or changes slots ("20k samples", "那 qlora 呢").
+func (b *Bot) UseThreads(s *thread.Store) { b.threads = s }
+
+// parseInConversation parses m, merged with its conversation's last
+// request when it is a follow-up, and remembers the result. A store that
+// cannot be read costs the follow-up, never the answer.
+func (b *Bot) parseInConversation(ctx context.Context, m Message) parse.Request {
+	if b.threads == nil || m.Slash {
+		return b.Parse(m)
+	}
+	c := thread.Conversation{Team: m.Team, Channel: m.Channel, Thread: m.Thread}
+	prev, ok, err := b.threads.Last(ctx, c)
+	if err != nil {
+		b.log.WarnContext(ctx, "conversation", "err", err)
+	}
+	var req parse.Request
+	if ok {
+		req, _ = b.parser.FollowUp(prev, m.Text, b.now())
+	} else {
+		req = b.Parse(m)
+	}
+	if err := b.threads.Put(ctx, c, req); err != nil {
+		b.log.WarnContext(ctx, "conversation", "err", err)
+	}
+	return req
+}

@@ -1,0 +1,134 @@
+package amount
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestNumber(t *testing.T) {
+	tests := []struct {
+		in   string
+		want float64
+	}{
+		{"13", 13},
+		{"1,200", 1200},
+		{"12,345,678.90", 12345678.90},
+		{"1.5", 1.5},
+		{"32k", 32000},
+		{"100M", 1e8},
+		{"1.6万", 16000},
+		{"1.2萬", 12000},
+		{"3億", 3e8},
+		{"5 千", 5000},
+		{"5w", 50000},
+		{"3千万", 3e7},
+		{"1.2万亿", 1.2e12},
+		{"七十", 70},
+		{"一万六", 16000},
+		{"1万6", 16000},
+		{"三万五", 35000},
+		{"两千五", 2500},
+		{"一百零五", 105},
+		{"一亿二千万", 1.2e8},
+		{"１２", 12},
+		{"-3", -3},
+	}
+	for _, tt := range tests {
+		got, err := Number(tt.in)
+		if err != nil || math.Abs(got-tt.want) > 1e-9*math.Max(1, tt.want) {
+			t.Errorf("Number(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
+		}
+	}
+}
+
+func TestNumberRefuses(t *testing.T) {
+	tests := []struct{ in, says string }{
+		{"2.5e3", "scientific notation"},
+		{"1e308", "scientific notation"},
+		{"18,50", "decimal comma"},
+		{"1,5", "decimal comma"},
+		{"1,2345", "misplaced"},
+		{"", "no number"},
+		{"abc", "not a number"},
+		{"万一", "not a number"},
+		{"1.2.3", "not a number"},
+		{"nan", "not a number"},
+	}
+	for _, tt := range tests {
+		v, err := Number(tt.in)
+		if err == nil {
+			t.Errorf("Number(%q) = %v, want an error saying %q", tt.in, v, tt.says)
+			continue
+		}
+		if !strings.Contains(err.Error(), tt.says) {
+			t.Errorf("Number(%q) error %q, want it to say %q", tt.in, err, tt.says)
+		}
+		if e := err.(*Error); e.ReasonZH == "" || e.Hint == "" {
+			t.Errorf("Number(%q) error has no Chinese reason or hint: %+v", tt.in, e)
+		}
+	}
+}
+
+func TestRead(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Money
+	}{
+		{"¥1,000", Money{1000, "CNY", ""}},
+		{"1,200 块", Money{1200, "CNY", ""}},
+		{"$12,345,678.90", Money{12345678.90, "USD", ""}},
+		{"1.2万", Money{12000, "", ""}},
+		{"一万六", Money{16000, "", ""}},
+		{"16k", Money{16000, "", ""}},
+		{"$2k", Money{2000, "USD", ""}},
+		{"3000 刀", Money{3000, "USD", ""}},
+		{"5 千", Money{5000, "", ""}},
+		{"￥1,600.00", Money{1600, "CNY", ""}},
+		{"US$2.5", Money{2.5, "USD", ""}},
+		{"RMB 75", Money{75, "CNY", ""}},
+		{"75块钱", Money{75, "CNY", ""}},
+		{"2.5 USD", Money{2.5, "USD", ""}},
+		{"$2.5/h", Money{2.5, "USD", "hour"}},
+		{"900/月", Money{900, "", "month"}},
+		{"1.2元/时", Money{1.2, "CNY", "hour"}},
+		{"0.8/度", Money{0.8, "", "kwh"}},
+		{"1万6元", Money{16000, "CNY", ""}},
+	}
+	for _, tt := range tests {
+		got, err := Read(tt.in)
+		if err != nil || math.Abs(got.Amount-tt.want.Amount) > 1e-9 || got.Currency != tt.want.Currency || got.Per != tt.want.Per {
+			t.Errorf("Read(%q) = %+v, %v; want %+v", tt.in, got, err, tt.want)
+		}
+	}
+	if m, _ := Read("$12,345,678.90"); m.Minor() != 1234567890 {
+		t.Errorf("Minor($12,345,678.90) = %d, want 1234567890", m.Minor())
+	}
+}
+
+func TestReadRefuses(t *testing.T) {
+	tests := []struct{ in, says string }{
+		{"-50", "negative"},
+		{"¥-50", "negative"},
+		{"-$5", "negative"},
+		{"1e308", "scientific notation"},
+		{"2000000000000", "accepted range"},
+		{"18,50 €", "decimal comma"},
+		{"¥18,50", "decimal comma"},
+		{"$5 rmb", "two currencies"},
+		{"¥", "no amount"},
+	}
+	for _, tt := range tests {
+		m, err := Read(tt.in)
+		if err == nil {
+			t.Errorf("Read(%q) = %+v, want an error saying %q", tt.in, m, tt.says)
+			continue
+		}
+		if !strings.Contains(err.Error(), tt.says) {
+			t.Errorf("Read(%q) error %q, want it to say %q", tt.in, err, tt.says)
+		}
+		if e := err.(*Error); e.Input != tt.in {
+			t.Errorf("Read(%q) error input = %q, want the input as typed", tt.in, e.Input)
+		}
+	}
+}

@@ -1,0 +1,160 @@
+package parse
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Question frames: what people say about a serving load, a usage pattern,
+// a machine, a budget and values that cannot be right. Each pass reads one
+// frame and blanks what it consumed, like the passes in slots.go.
+
+// Periods convert a rate to per day or per month. A month is 365/12 days
+// (30.42), so "每天用 12 小时" is 365 h/month and "40 hours a week" is
+// 40 × 365/7/12 = 173.8 h/month.
+const (
+	daysPerMonth   = 365.0 / 12
+	weeksPerMonth  = 365.0 / 7 / 12
+	hoursPerMonth  = 24 * daysPerMonth // 730: a card that never stops
+	maxHoursPerMon = 31 * 24
+)
+
+const tokUnit = `(?:个\s?)?(?:tokens?|词元|tok)`
+
+var (
+	// scientific notation is refused, never read ("1e308", "2.5e3")
+	reSci = rx(`(?P<pre>^|[^a-z0-9.])(-?\d+(?:\.\d+)?e[+-]?\d+)(?P<end>$|[^a-z0-9])`, true, "e")
+	// a comma with one or two digits after it, next to a currency: "¥18,50"
+	reDecComma = rx(`(?:^|[^0-9,.])(\d+,\d{1,2})(?:$|[^0-9,])`, true, ",")
+	// a negative figure with a unit: "-5 小时", "-3h", "¥-50", "-¥50"
+	reNegative = rx(`(?P<pre>^|[\s=:(,])(-\s?[¥$]?\s?`+num+`\s?(?:小时|钟头|hours?\b|hrs?\b|h\b|天|days?\b|卡时|张|cards?\b|gpus?\b|元|块|刀|美元|usd\b|rmb\b|tokens?\b|samples?\b|条|%)|[¥$]\s?-\s?`+num+`)`, true, "-")
+
+	periodWords    = `每天|每日|一天|日均|天均|per day|a day|each day|daily|每月|每个月|一个月|月均|per month|a month|each month|monthly|每小时|一小时|per hour|an hour|hourly|每周|一周|per week|a week|weekly`
+	rePerDayTokens = rx(`(`+periodWords+`)[^0-9]{0,10}?`+num+`\s?(万亿|千万|百万|亿|万|千|[kmb])?\s?`+tokUnit, true, "token", "词元", "tok")
+	reTokensPerDay = rx(num+`\s?(万亿|千万|百万|亿|万|千|[kmb])?\s?`+tokUnit+`\s?(/\s?(?:day|d|天|日|month|mo|月|hour|hr|h|小时|week|wk|周)\b|/\s?(?:天|日|月|小时|周)|per day|a day|每天|一天|per month|a month|每月|一个月|per hour|an hour|每小时|per week|a week|每周|daily|monthly|hourly|weekly)`, true, "token", "词元", "tok")
+	reRequests     = rx(num+`\s?(k)?\s?(?:个\s?|次\s?)?(?:requests?|reqs?|queries|query|calls?|请求|调用)\s?(/\s?s(?:ec)?\b|per second|a second|每秒|/\s?秒|/\s?min\b|per minute|a minute|每分钟)|`+num+`\s?(qps|rps)\b|(?:qps|rps)\s?(?:=|:|of|at|是|为|到|大概|约)?\s?`+num+`|(每秒|每分钟)\s?(?:大概|约|有)?\s?`+num+`\s?(?:个|次)?\s?(?:请求|调用|requests?|queries)`, true, "request", "req", "quer", "call", "请求", "调用", "qps", "rps")
+	reInOut        = rx(num+`\s?(k)?\s?(?:tokens?\s?)?(?:in|input)\s?(?:tokens?\s?)?(?:/|,|and|\+|和|,\s?)\s?`+num+`\s?(k)?\s?(?:tokens?\s?)?(?:out|output)\b`, true, "in", "out")
+	reInput        = rx(num+`\s?(k)?\s?(?:个\s?)?(?:input|prompt|输入)(?:\s?tokens?)?|(?:input|prompt|输入)(?:\s?tokens?)?\s?(?:长度|length|len)?\s?(?:=|:|是|为|约|大概|of|~)?\s?`+num+`\s?(k)?`, true, "input", "prompt", "输入")
+	reOutput       = rx(num+`\s?(k)?\s?(?:个\s?)?(?:output|completion|输出|生成)(?:\s?tokens?)?|(?:output|completion|输出|生成)(?:\s?tokens?)?\s?(?:长度|length|len)?\s?(?:=|:|是|为|约|大概|of|~)?\s?`+num+`\s?(k)?`, true, "output", "completion", "输出", "生成")
+
+	// "40 个任务每个 3 小时", "40 jobs of 3 hours", "40 runs, 3h each"
+	reJobs = rx(`(\d+)\s?(?:个\s?)?(?:任务|作业|实验|jobs?|runs?|experiments?|tasks?)[^0-9]{0,12}?`+num+`\s?`+hourUnit, true, "任务", "作业", "实验", "job", "run", "experiment", "task")
+	// machines: "2 nodes of 8 h100", "3 machines with 8 gpus"
+	reNodes = rx(`(\d+)\s?(?:nodes?|machines?|servers?|boxes)\s?(?:of|with|x|each with)\s?(\d+)\s?(?:x\s?)?(?:gpus?|cards?|[§¶])`, true, "node", "machine", "server", "box")
+)
+
+// rx compiles a gated pattern.
+func rx(expr string, digit bool, any ...string) *regexp.Regexp {
+	return gated(regexp.MustCompile(expr), digit, any...)
+}
+
+// refuse reads values that must not be guessed at: scientific notation, a
+// decimal comma next to money, negative figures. Each becomes a Problem
+// saying what was read, and is blanked so no later pass reads part of it.
+func (x extractor) refuse(t *text, f *features) {
+	t.take(reSci, 2, func(m []string, at int) bool {
+		f.problem("number", "scientific notation "+q(m[2])+" is not accepted; write the figure out", "不接受科学计数法 "+q(m[2])+"，请直接写数字", "2500, 2.5k, 1.2万")
+		return true
+	})
+	if t.may(reDecComma) {
+		var spans [][2]int
+		for _, loc := range reDecComma.FindAllStringSubmatchIndex(t.s, -1) {
+			around := t.s[max(0, loc[2]-6):min(len(t.s), loc[3]+8)]
+			if !containsAny(around, "¥", "$", "元", "块", "刀", "usd", "rmb", "cny", "美元", "price", "价") {
+				continue
+			}
+			v := t.s[loc[2]:loc[3]]
+			dot, plain := strings.Replace(v, ",", ".", 1), strings.Replace(v, ",", "", 1)
+			f.problem("amount", fmt.Sprintf("the comma in %q could be a decimal comma or a thousands separator: %s or %s?", v, dot, plain),
+				fmt.Sprintf("%q 里的逗号看不出是小数点还是千位分隔符：是 %s 还是 %s？", v, dot, plain), dot+" or "+plain)
+			spans = append(spans, [2]int{loc[2], loc[3]})
+		}
+		t.apply(spans, nil)
+	}
+	t.take(reNegative, 2, func(m []string, at int) bool {
+		f.problem("number", "a negative value "+q(strings.TrimSpace(m[2]))+" makes no sense here; hours, cards, tokens and amounts are 0 or more",
+			"负数 "+q(strings.TrimSpace(m[2]))+" 不合理：小时、卡数、token 和金额都不能小于 0", "40 小时, 8 卡, ¥75")
+		return true
+	})
+}
+
+// serving reads a load per day or per second and the request shape.
+func (x extractor) serving(t *text, f *features) {
+	s := &f.s
+	perDay := func(period, value, mag string) bool {
+		v, ok := Number(value + mag)
+		if !ok || v <= 0 || s.TokensPerDay != 0 {
+			return false
+		}
+		switch {
+		case containsAny(period, "月", "month", "/mo"):
+			f.note(fmt.Sprintf("%s tokens a month read as %s a day (365/12 days a month)", trim(v), trim(v/daysPerMonth)))
+			v /= daysPerMonth
+		case containsAny(period, "小时", "hour", "/h", "/hr"):
+			f.note(fmt.Sprintf("%s tokens an hour read as %s a day", trim(v), trim(v*24)))
+			v *= 24
+		case containsAny(period, "周", "week", "/wk"):
+			v /= 7
+		}
+		s.TokensPerDay = v
+		return true
+	}
+	t.first(reTokensPerDay, 1, func(m []string, at int) bool { return perDay(m[3], m[1], m[2]) })
+	t.first(rePerDayTokens, 2, func(m []string, at int) bool { return perDay(m[1], m[2], m[3]) })
+	t.first(reRequests, 0, func(m []string, at int) bool {
+		if s.RequestsPerS != 0 {
+			return false
+		}
+		v, ok := Number(m[1] + m[4] + m[6] + m[8])
+		if !ok || v <= 0 {
+			return false
+		}
+		if m[2] == "k" {
+			v *= 1e3
+		}
+		if containsAny(m[3]+m[7], "min", "分钟") {
+			v /= 60
+		}
+		s.RequestsPerS = v
+		return true
+	})
+	tokens := func(dst *int, v string, k string) bool {
+		n, ok := Number(v)
+		if k == "k" {
+			n *= 1024
+		}
+		if !ok || n <= 0 || n > 1<<22 || *dst != 0 {
+			return false
+		}
+		*dst = int(n)
+		return true
+	}
+	t.first(reInOut, 1, func(m []string, at int) bool {
+		return tokens(&s.InputTokens, m[1], m[2]) && tokens(&s.OutputTokens, m[3], m[4])
+	})
+	t.first(reInput, 0, func(m []string, at int) bool { return tokens(&s.InputTokens, m[1]+m[3], m[2]+m[4]) })
+	t.first(reOutput, 0, func(m []string, at int) bool { return tokens(&s.OutputTokens, m[1]+m[3], m[2]+m[4]) })
+}
+
+// jobs reads "N jobs of H hours" as N×H hours a month.
+func (x extractor) jobs(t *text, f *features) {
+	s := &f.s
+	t.first(reJobs, 1, func(m []string, at int) bool {
+		n, ok1 := Number(m[1])
+		h, ok2 := Number(m[2])
+		if !ok1 || !ok2 || n <= 0 || h <= 0 || s.HoursPerMonth != 0 {
+			return false
+		}
+		s.HoursPerMonth = n * h
+		f.note(fmt.Sprintf("%s jobs × %s h read as %s h per month", trim(n), trim(h), trim(n*h)))
+		return true
+	})
+}
+
+func (f *features) problem(field, en, zh, hint string) {
+	f.probs = append(f.probs, Problem{Field: field, Reason: en, Hint: hint, zh: zh})
+}
+
+func q(s string) string { return strconv.Quote(s) }

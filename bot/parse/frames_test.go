@@ -1,0 +1,185 @@
+package parse
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+// issueNow is the "today" the frame tests read relative dates against:
+// Tuesday 1 December 2026, 10:00 in Asia/Shanghai.
+var issueNow = time.Date(2026, 12, 1, 10, 0, 0, 0, time.FixedZone("Asia/Shanghai", 8*3600))
+
+// frameCases are the examples of issue 13, each with the intent it asks and
+// every slot it carries (notes and missing left out). Expected values are
+// worked by hand: a month is 365/12 days, so 12 h a day is 12 × 365/12 =
+// 365 h, 40 h a week is 40 × 365/7/12 = 173.81 h, a card that never stops
+// is 24 × 365/12 = 730 h; 3亿 tokens a month is 3e8 × 12/365 = 9 863 013.7 a
+// day. Model sizes are model_configs.json's params_b.
+var frameCases = []struct {
+	in     string
+	intent Intent
+	slots  string
+}{
+	// the misses the issue lists
+	{"AutoDL 上 A100 啥价", Price, `{"gpus":["a100-80g"],"platform":"autodl"}`},
+	{"H100 国内时租多少", Price, `{"gpus":["h100-sxm"]}`},
+	{"4090 hourly rate on vast?", Price, `{"gpus":["rtx4090"],"platform":"vastai"}`},
+	{"我预算5000块能把13b lora跑完吗", Cost, `{"params_b":13,"method":"lora","budget":{"amount":5000,"currency":"CNY"}}`},
+	{"we have $2k, can we afford a full finetune of 7B?", Cost, `{"params_b":7,"method":"full","budget":{"amount":2000,"currency":"USD"}}`},
+	{"70B 模型，每天大概1000万token，用H100一个月多少钱", Cost, `{"params_b":70,"gpus":["h100-sxm"],"tokens_per_day":10000000}`},
+	{"4090 买一张 16000 元，每天用 12 小时", Buy, `{"gpus":["rtx4090"],"price":{"amount":16000,"currency":"CNY"},"hours_per_month":365}`},
+	{"/gpu buy 8x h800 price=2100000", Buy, `{"gpus":["h800"],"cards":8,"price":{"amount":2100000}}`},
+	{"记一笔 H800 两卡 30 小时 记在 pretrain 名下", Spend, `{"gpus":["h800"],"cards":2,"hours":30,"project":"pretrain","mode":"add"}`},
+	{"昨天 4090 跑了 10 小时 花了 ¥1,000", Spend, `{"gpus":["rtx4090"],"hours":10,"amount":{"amount":1000,"currency":"CNY"},"date":"2026-11-30","mode":"add"}`},
+	{"记一笔 4090 1,200 块", Spend, `{"gpus":["rtx4090"],"amount":{"amount":1200,"currency":"CNY"},"mode":"add"}`},
+	{"记一笔 h100 $12,345,678.90", Spend, `{"gpus":["h100-sxm"],"amount":{"amount":12345678.9,"currency":"USD"},"mode":"add"}`},
+	{"记一笔 h100 一万六 项目 ocr", Spend, `{"gpus":["h100-sxm"],"amount":{"amount":16000},"project":"ocr","mode":"add"}`},
+	// budget
+	{"预算5000 推荐什么卡", Recommend, `{"budget":{"amount":5000}}`},
+	{"手上就 1 万块，推荐什么卡", Recommend, `{"budget":{"amount":10000,"currency":"CNY"}}`},
+	{"老板批了 3000 刀，推荐张卡跑 7b 推理", Recommend, `{"params_b":7,"method":"inference","workload":"inference","budget":{"amount":3000,"currency":"USD"}}`},
+	{"5 千预算 推荐个卡", Recommend, `{"budget":{"amount":5000}}`},
+	// rates and periods
+	{"10M tokens/day on h100, what does serving 70b cost", Cost, `{"params_b":70,"method":"inference","gpus":["h100-sxm"],"tokens_per_day":10000000}`},
+	{"serving 70b at 20 requests/s with 500 input and 200 output tokens, cost?", Cost, `{"params_b":70,"method":"inference","requests_per_s":20,"input_tokens":500,"output_tokens":200}`},
+	{"qwen3-30b-a3b 每月3亿token 推理成本", Cost, `{"params_b":30.532,"model":"qwen3-30b-a3b","method":"inference","tokens_per_day":9863013.7}`},
+	{"推理 70b，输入 2000 输出 500，每秒 10 个请求，成本多少", Cost, `{"params_b":70,"method":"inference","requests_per_s":10,"input_tokens":2000,"output_tokens":500}`},
+	// usage
+	{"40 hours a week on a 4090, is monthly worth it?", Monthly, `{"gpus":["rtx4090"],"hours_per_month":173.81}`},
+	{"h100 7x24 跑，买还是租", Buy, `{"gpus":["h100-sxm"],"hours_per_month":730}`},
+	{"rent vs buy for a 4090 running 24/7", Buy, `{"gpus":["rtx4090"],"hours_per_month":730}`},
+	{"4090 around the clock, buy or rent?", Buy, `{"gpus":["rtx4090"],"hours_per_month":730}`},
+	{"A100 常驻，买断划算吗", Buy, `{"gpus":["a100-80g"],"hours_per_month":730}`},
+	{"40 个任务每个 3 小时，4090 包月划算吗", Monthly, `{"gpus":["rtx4090"],"hours_per_month":120}`},
+	{"4090 包月，每月大概 300 小时", Monthly, `{"gpus":["rtx4090"],"hours_per_month":300}`},
+	// machines
+	{"8x h800 多少钱一小时", Price, `{"gpus":["h800"],"cards":8}`},
+	{"一台 8 卡 h800 多少钱", Price, `{"gpus":["h800"],"cards":8}`},
+	{"两台 8 卡 h100 什么价", Price, `{"gpus":["h100-sxm"],"cards":16}`},
+	{"price of a 4x L40S box", Price, `{"gpus":["l40s"],"cards":4}`},
+	// named models
+	{"deepseek-v3 推理要几张 h20", Fit, `{"params_b":671.026,"model":"deepseek-v3","method":"inference","gpus":["h20"]}`},
+	{"qwen3-30b-a3b 显存多大", Fit, `{"params_b":30.532,"model":"qwen3-30b-a3b"}`},
+	{"mixtral 8x7b inference vram", Fit, `{"params_b":46.703,"model":"mixtral-8x7b","method":"inference"}`},
+	{"8x7b 推理要多少显存", Fit, `{"params_b":46.703,"model":"mixtral-8x7b","method":"inference"}`},
+	{"llama 3.1 405b fp8 fit", Fit, `{"params_b":405.853,"model":"llama-3.1-405b","arch":"llama-3.1-405b","bits":8}`},
+	{"gpt-oss-120b fits on one h100?", Fit, `{"params_b":116.829,"model":"gpt-oss-120b","gpus":["h100-sxm"],"cards":1}`},
+	{"千问3-30B-A3B 显存够吗", Fit, `{"params_b":30.532,"model":"qwen3-30b-a3b"}`},
+	{"深度求索 V3 要几张卡", Fit, `{"params_b":671.026,"model":"deepseek-v3"}`},
+	// spend: project, date
+	{"记一笔 4090 3 小时 算到 ocr 项目", Spend, `{"gpus":["rtx4090"],"hours":3,"project":"ocr","mode":"add"}`},
+	{"log 8 hours of h100 $20 to project search-rerank", Spend, `{"gpus":["h100-sxm"],"hours":8,"amount":{"amount":20,"currency":"USD"},"project":"search-rerank","mode":"add"}`},
+	{"记一笔 上周三 h100 8 卡 5 小时 记到 search-rerank 项目", Spend, `{"gpus":["h100-sxm"],"cards":8,"hours":5,"project":"search-rerank","date":"2026-11-25","mode":"add"}`},
+	{"记一笔 11月3日 4090 跑了 3 小时", Spend, `{"gpus":["rtx4090"],"hours":3,"date":"2026-11-03","mode":"add"}`},
+	{"记一笔 2026-11-03 4090 3 小时 ¥30", Spend, `{"gpus":["rtx4090"],"hours":3,"amount":{"amount":30,"currency":"CNY"},"date":"2026-11-03","mode":"add"}`},
+	{"/gpu spend add 4090 3h ¥30 date=2026-11-03", Spend, `{"gpus":["rtx4090"],"hours":3,"amount":{"amount":30,"currency":"CNY"},"date":"2026-11-03","mode":"add"}`},
+	{"/gpu spend add 4090 3h ¥30 date=昨天", Spend, `{"gpus":["rtx4090"],"hours":3,"amount":{"amount":30,"currency":"CNY"},"date":"2026-11-30","mode":"add"}`},
+	{"log 4090 3h $5 yesterday", Spend, `{"gpus":["rtx4090"],"hours":3,"amount":{"amount":5,"currency":"USD"},"date":"2026-11-30","mode":"add"}`},
+	{"记一笔 前天 4090 2 小时 ¥4", Spend, `{"gpus":["rtx4090"],"hours":2,"amount":{"amount":4,"currency":"CNY"},"date":"2026-11-29","mode":"add"}`},
+	// money everywhere
+	{"记一笔 4090 ¥1,000", Spend, `{"gpus":["rtx4090"],"amount":{"amount":1000,"currency":"CNY"},"mode":"add"}`},
+	{"记一笔 h100 1.2万", Spend, `{"gpus":["h100-sxm"],"amount":{"amount":12000},"mode":"add"}`},
+	{"记一笔 h100 16k 块", Spend, `{"gpus":["h100-sxm"],"amount":{"amount":16000,"currency":"CNY"},"mode":"add"}`},
+	{"记一笔 h100 3000 刀", Spend, `{"gpus":["h100-sxm"],"amount":{"amount":3000,"currency":"USD"},"mode":"add"}`},
+	{"记一笔 h100 1.2萬 元", Spend, `{"gpus":["h100-sxm"],"amount":{"amount":12000,"currency":"CNY"},"mode":"add"}`},
+}
+
+func TestFrames(t *testing.T) {
+	p := newParser(t)
+	for _, tt := range frameCases {
+		req := p.ParseAt(tt.in, issueNow)
+		if len(req.Problems) > 0 {
+			t.Errorf("Parse(%q) problems = %+v", tt.in, req.Problems)
+		}
+		var want map[string]any
+		if err := json.Unmarshal([]byte(tt.slots), &want); err != nil {
+			t.Fatalf("%q: bad want: %v", tt.in, err)
+		}
+		if d := slotDiff(want, slotMap(t, req.Slots)); d != "" {
+			t.Errorf("Parse(%q) slots: %s", tt.in, d)
+		}
+	}
+}
+
+// TestFrameIntents checks that each example is routed to what it asks.
+func TestFrameIntents(t *testing.T) {
+	p := newParser(t)
+	for _, tt := range frameCases {
+		if req := p.ParseAt(tt.in, issueNow); req.Intent != tt.intent {
+			t.Errorf("Parse(%q) intent = %s (%.2f), want %s", tt.in, req.Intent, req.Confidence, tt.intent)
+		}
+	}
+}
+
+// TestRefusals: values that must not be guessed get a Problem saying what
+// was read and what is accepted, in the asker's language.
+func TestRefusals(t *testing.T) {
+	p := newParser(t)
+	tests := []struct{ in, field, says string }{
+		{"记一笔 4090 -5 小时", "number", "负数 \"-5 小时\""},
+		{"log 4090 -5 hours $3", "number", "negative value \"-5 hours\""},
+		{"log 4090 3h ¥-50", "number", "negative"},
+		{"4090 跑 1e308 小时 多少钱", "number", "科学计数法 \"1e308\""},
+		{"cost of 7b lora on 2.5e3 samples", "number", "scientific notation \"2.5e3\""},
+		{"100000b 模型要几张卡", "params_b", "100000B"},
+		{"how much vram for a 100000b model", "params_b", "outside the accepted range"},
+		{"4090 价格 ¥18,50 贵吗", "amount", "18.50 还是 1850"},
+		{"log 4090 3h $18,50", "amount", "18.50 or 1850"},
+		{"每天 25 小时 4090 包月划算吗", "hours_per_month", "最多 24"},
+		{"4090 200 hours a week, monthly?", "hours_per_month", "at most 168"},
+		{"/gpu spend add 4090 3h ¥30 date=2026-12-05", "date", "future"},
+		{"/gpu spend add 4090 3h ¥30 date=2026-02-30", "date", "not a date"},
+		{"/gpu fit model=foo-13b", "model", "unknown model"},
+		{"4x7b 推理显存", "params_b", "总参数量"},
+	}
+	for _, tt := range tests {
+		req := p.ParseAt(tt.in, issueNow)
+		if len(req.Problems) == 0 {
+			t.Errorf("Parse(%q) gave no problem, want one on %s saying %q (slots %s)", tt.in, tt.field, tt.says, jsonOf(t, req.Slots))
+			continue
+		}
+		pr := req.Problems[0]
+		if pr.Field != tt.field || !strings.Contains(pr.Reason, tt.says) || pr.Hint == "" {
+			t.Errorf("Parse(%q) problem = %+v, want field %s, a hint and a reason saying %q", tt.in, pr, tt.field, tt.says)
+		}
+	}
+}
+
+// TestDates resolves relative dates against a given now; without one they
+// are not guessed.
+func TestDates(t *testing.T) {
+	p := newParser(t)
+	tests := []struct{ in, want string }{
+		{"记一笔 4090 3h ¥3 昨天", "2026-11-30"},
+		{"记一笔 4090 3h ¥3 今天", "2026-12-01"},
+		{"记一笔 4090 3h ¥3 大前天", "2026-11-28"},
+		{"记一笔 4090 3h ¥3 上周三", "2026-11-25"},
+		{"记一笔 4090 3h ¥3 上周日", "2026-11-29"},
+		{"记一笔 4090 3h ¥3 周一", "2026-11-30"},
+		{"记一笔 4090 3h ¥3 本周二", "2026-12-01"},
+		{"记一笔 4090 3h ¥3 3天前", "2026-11-28"},
+		{"记一笔 4090 3h ¥3 十一月三日", "2026-11-03"},
+		{"记一笔 4090 3h ¥3 12月25日", "2025-12-25"}, // the most recent 25 December
+		{"记一笔 4090 3h ¥3 2026/11/03", "2026-11-03"},
+		{"记一笔 4090 3h ¥3 2026年11月3日", "2026-11-03"},
+		{"log 4090 3h $3 on nov 3", "2026-11-03"},
+		{"log 4090 3h $3 3rd november", "2026-11-03"},
+		{"log 4090 3h $3 last wednesday", "2026-11-25"},
+		{"log 4090 3h $3 2 days ago", "2026-11-29"},
+	}
+	for _, tt := range tests {
+		if got := p.ParseAt(tt.in, issueNow).Slots.Date; got != tt.want {
+			t.Errorf("ParseAt(%q, %s) date = %q, want %q", tt.in, issueNow.Format("2006-01-02 Mon"), got, tt.want)
+		}
+	}
+	// a day that is already 2 December in Shanghai but 1 December in UTC
+	late := time.Date(2026, 12, 1, 17, 30, 0, 0, time.UTC).In(time.FixedZone("Asia/Shanghai", 8*3600))
+	if got := p.ParseAt("记一笔 4090 3h ¥3 昨天", late).Slots.Date; got != "2026-12-01" {
+		t.Errorf("昨天 at %s = %q, want 2026-12-01 (the caller's zone decides the day)", late, got)
+	}
+	if got := p.Parse("记一笔 4090 3h ¥3 昨天").Slots.Date; got != "" {
+		t.Errorf("昨天 without a now = %q, want no date", got)
+	}
+}

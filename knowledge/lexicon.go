@@ -1,0 +1,215 @@
+package knowledge
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"strings"
+	"sync"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// lexiconYAML is the one file of shared vocabularies: the parser, the
+// router, help and the advisor's persona handling all read it, so no word
+// list is written twice.
+//
+//go:embed data/lexicon.yaml
+var lexiconYAML []byte
+
+// Lexicon holds the words the bot understands, by what they name.
+type Lexicon struct {
+	// Models are named models with their size (model_configs.json ids).
+	Models []ModelName `yaml:"models"`
+	// Slash maps an intent to the first words of a /gpu command that run it;
+	// SpendActions, ListenModes and SubscribeTopics are the sub-words.
+	Slash           map[string][]string `yaml:"slash"`
+	SpendActions    map[string][]string `yaml:"spend_actions"`
+	ListenModes     map[string][]string `yaml:"listen_modes"`
+	SubscribeTopics map[string][]string `yaml:"subscribe_topics"`
+	// Settings are the key=value settings: their canonical key, the
+	// spellings users type, the accepted range and a hint.
+	Settings []Setting `yaml:"settings"`
+	// Personas, Workloads and Billing are canonical values with their
+	// words, in the order they are tried.
+	Personas  []Term `yaml:"personas"`
+	Workloads []Term `yaml:"workloads"`
+	Billing   []Term `yaml:"billing"`
+	// Cards are extra card spellings (typos, short forms) mapped to a name
+	// the knowledge base resolves.
+	Cards map[string]string `yaml:"cards"`
+	// FalseFriends are words after a platform name that show it is not one.
+	FalseFriends map[string][]string `yaml:"false_friends"`
+	// Synonyms group words that mean the same thing for retrieval;
+	// Stopwords say nothing about a topic.
+	Synonyms  [][]string `yaml:"synonyms"`
+	Stopwords []string   `yaml:"stopwords"`
+	// Budget are the words before or after a figure that make it a budget.
+	Budget struct {
+		Before []string `yaml:"before"`
+		After  []string `yaml:"after"`
+	} `yaml:"budget"`
+	// Projects are the phrases that name the project an entry is booked to
+	// ("记在 X 名下"): a lead before the name and the words that may close it.
+	Projects struct {
+		Lead  []string `yaml:"lead"`
+		Close []string `yaml:"close"`
+	} `yaml:"projects"`
+}
+
+// Term is a canonical value and the words for it: Words are read from
+// sentences, Exact only as a whole value (persona=team).
+type Term struct {
+	Value string   `yaml:"value"`
+	Words []string `yaml:"words"`
+	Exact []string `yaml:"exact"`
+}
+
+// Fold returns the canonical value that word (a whole value, any case)
+// names among terms.
+func Fold(terms []Term, word string) (string, bool) {
+	w := strings.ToLower(strings.TrimSpace(word))
+	for _, t := range terms {
+		if w == t.Value {
+			return t.Value, true
+		}
+		for _, list := range [][]string{t.Words, t.Exact} {
+			for _, x := range list {
+				if strings.TrimSuffix(strings.ToLower(x), "*") == w {
+					return t.Value, true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// Names returns every spelling of value among terms, Words and Exact.
+func Names(terms []Term, value string) []string {
+	for _, t := range terms {
+		if t.Value == value {
+			out := []string{t.Value}
+			for _, x := range append(append([]string(nil), t.Words...), t.Exact...) {
+				out = append(out, strings.TrimSuffix(x, "*"))
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+// Setting returns the setting a key spelling names.
+func (l *Lexicon) Setting(spelling string) (Setting, bool) {
+	for _, s := range l.Settings {
+		if s.Key == spelling {
+			return s, true
+		}
+		for _, a := range s.Aliases {
+			if a == spelling {
+				return s, true
+			}
+		}
+	}
+	return Setting{}, false
+}
+
+// ModelName is one named model.
+type ModelName struct {
+	ID            string   `yaml:"id"`
+	ParamsB       float64  `yaml:"params_b"`
+	ActiveParamsB float64  `yaml:"active_params_b"`
+	Aliases       []string `yaml:"aliases"`
+}
+
+// Setting is one key=value setting.
+type Setting struct {
+	Key     string   `yaml:"key"`
+	Aliases []string `yaml:"aliases"`
+	// Min and Max bound a numeric value (inclusive); both zero means any
+	// value the key's reader accepts.
+	Min  float64 `yaml:"min"`
+	Max  float64 `yaml:"max"`
+	Hint string  `yaml:"hint"`
+	// Help is one line for /gpu help, in English and Chinese.
+	Help   string `yaml:"help"`
+	HelpZH string `yaml:"help_zh"`
+}
+
+var (
+	lexOnce sync.Once
+	lex     *Lexicon
+	lexErr  error
+)
+
+// ShippedLexicon returns the embedded lexicon, decoded once. Callers must not
+// modify it.
+func ShippedLexicon() (*Lexicon, error) {
+	lexOnce.Do(func() {
+		var l Lexicon
+		dec := yaml.NewDecoder(bytes.NewReader(lexiconYAML))
+		dec.KnownFields(true)
+		if err := dec.Decode(&l); err != nil {
+			lexErr = fmt.Errorf("decode lexicon: %w", err)
+			return
+		}
+		if err := l.check(); err != nil {
+			lexErr = fmt.Errorf("lexicon: %w", err)
+			return
+		}
+		lex = &l
+	})
+	return lex, lexErr
+}
+
+// MustLexicon is ShippedLexicon for callers that start from the embedded,
+// tested data.
+func MustLexicon() *Lexicon {
+	l, err := ShippedLexicon()
+	if err != nil {
+		panic(err)
+	}
+	return l
+}
+
+// Persona folds a word for a kind of buyer to individual, startup or
+// enterprise.
+func (l *Lexicon) Persona(word string) (string, bool) { return Fold(l.Personas, word) }
+
+// Model returns the named model with id.
+func (l *Lexicon) Model(id string) (ModelName, bool) {
+	for _, m := range l.Models {
+		if m.ID == id {
+			return m, true
+		}
+	}
+	return ModelName{}, false
+}
+
+func (l *Lexicon) check() error {
+	seen := map[string]bool{}
+	for _, m := range l.Models {
+		if m.ID == "" || m.ParamsB <= 0 {
+			return fmt.Errorf("model %q needs an id and params_b", m.ID)
+		}
+		if seen[m.ID] {
+			return fmt.Errorf("model %q listed twice", m.ID)
+		}
+		seen[m.ID] = true
+	}
+	keys := map[string]bool{}
+	for _, s := range l.Settings {
+		if s.Key == "" || s.Hint == "" {
+			return fmt.Errorf("setting %q needs a key and a hint", s.Key)
+		}
+		if s.Min > s.Max {
+			return fmt.Errorf("setting %q: min %v above max %v", s.Key, s.Min, s.Max)
+		}
+		for _, a := range append([]string{s.Key}, s.Aliases...) {
+			if keys[a] {
+				return fmt.Errorf("setting spelling %q used twice", a)
+			}
+			keys[a] = true
+		}
+	}
+	return nil
+}
