@@ -59,7 +59,7 @@ func (a *App) answerSlash(ctx context.Context, cmd slack.SlashCommand, ready <-c
 	arg, listen := listenCommand(cmd.Text)
 	if !listen {
 		st := state{Q: strings.TrimSpace(cmd.Text), Slash: true, Asker: cmd.UserID}
-		ans = a.bot.Answer(ctx, st.message(cmd.TeamID, cmd.ChannelID, cmd.UserID))
+		ans = a.bot.Answer(ctx, a.messageFor(ctx, st, cmd.TeamID, cmd.ChannelID, cmd.UserID))
 		if ans.Intent == parse.Listen {
 			// The router's reading of /gpu listen (odd spellings the
 			// word check above misses); one parse serves both.
@@ -198,7 +198,7 @@ func (a *App) answerClick(ctx context.Context, cb slack.InteractionCallback) {
 		rep := compose(ans, st, false)
 		r = slackpost.Response{ResponseType: slackpost.Ephemeral, Text: rep.Text, Blocks: rep.Blocks}
 	default:
-		msg := st.message(cb.Team.ID, channel, cb.User.ID)
+		msg := a.messageFor(ctx, st, cb.Team.ID, channel, cb.User.ID)
 		if bot.Writes(a.bot.Parse(msg).Intent) {
 			// No answer to a write command has these buttons; a value that
 			// asks to re-run one was not made by us.

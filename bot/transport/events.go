@@ -62,6 +62,9 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 		return
 	}
 	msg := bot.Message{Text: q.text, Team: q.team, Channel: q.channel, User: q.user}
+	if q.kind != ambient {
+		msg.Locale = a.locale(ctx, q.team, q.user, q.text)
+	}
 	if q.kind == ambient {
 		req := a.bot.Parse(msg)
 		if req.Intent == parse.Unknown || req.Intent == parse.Help || req.Confidence < parse.ChannelThreshold {

@@ -169,3 +169,18 @@ func TestAppHomeTab(t *testing.T) {
 		}
 	}
 }
+
+// A zh-CN user's /gpu command with no Chinese in it is answered in Chinese.
+func TestUserLocalePicksTheLanguage(t *testing.T) {
+	h := newHarness(t, bot.New(bot.Config{FX: 7.2}, knowledge.MustShipped(), nil))
+	h.app.cfg.Users = h.api
+	h.slack.SetLocale("U1", "zh-CN")
+	h.slash(t, "fit 13b lora", "zh", "t1")
+	body := h.slack.WaitCalls(t, bottest.ResponseURLMethod, 1)[0].JSON(t)
+	if text, _ := body["text"].(string); !strings.Contains(text, "显存") {
+		t.Errorf("zh-CN user's command answered as %q", text)
+	}
+	if n := len(h.slack.Calls("users.info")); n != 1 {
+		t.Errorf("%d users.info calls, want 1", n)
+	}
+}
