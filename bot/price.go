@@ -1,0 +1,96 @@
+package bot
+
+import (
+	"context"
+	"time"
+
+	"github.com/gpubot/gpubot/advisor"
+	"github.com/gpubot/gpubot/bot/parse"
+)
+
+// PriceOffer is one offer in the price answer (the contract's keys first).
+type PriceOffer struct {
+	Platform      string  `json:"platform"`
+	GPU           string  `json:"gpu"`
+	Price         float64 `json:"price"` // per card-hour, low end
+	PriceHigh     float64 `json:"price_high"`
+	Currency      string  `json:"currency"`
+	Unit          string  `json:"unit"`
+	Billing       string  `json:"billing"`
+	ObservedAt    string  `json:"observed_at"`
+	AgeDays       int     `json:"age_days"` // days since observed_at
+	PricingModel  string  `json:"pricing_model"`
+	Interruptible bool    `json:"interruptible"`
+	Monthly       bool    `json:"monthly"`
+	Original      string  `json:"original"` // the figure as published
+	Source        string  `json:"source"`
+	Note          string  `json:"note,omitempty"`
+}
+
+// PriceView is the price answer: every offer per asked card, cheapest first.
+type PriceView struct {
+	GPUs        []string            `json:"gpus"`
+	Currency    string              `json:"currency"`
+	FX          float64             `json:"fx"`
+	Offers      []PriceOffer        `json:"offers"`
+	Lists       []advisor.PriceList `json:"lists"`
+	Assumptions []string            `json:"assumptions"`
+}
+
+func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
+	s := req.Slots
+	if len(s.GPUs) == 0 {
+		return &advisor.InputError{Field: "gpu", Reason: tr(a.Lang, "which card? name one or more", "哪张卡？请指明型号"), Hint: "/gpu price h100"}
+	}
+	cur, fx := b.currency(req), b.fx(s)
+	m := b.market(ctx)
+	view := PriceView{GPUs: s.GPUs, Currency: string(cur), FX: fx}
+	for _, g := range s.GPUs {
+		list, err := advisor.Offers(g, m.Offers, cur, fx)
+		if err != nil {
+			return err
+		}
+		view.Lists = append(view.Lists, list)
+		for _, cp := range list.Offers {
+			if s.Platform != "" && cp.Platform != s.Platform {
+				continue
+			}
+			view.Offers = append(view.Offers, PriceOffer{
+				Platform: cp.Platform, GPU: cp.GPU, Price: cp.Low, PriceHigh: cp.High, Currency: string(cp.Currency),
+				Unit: "card_hour", Billing: billingName(cp), ObservedAt: cp.ObservedAt, AgeDays: ageDays(cp.ObservedAt, b.now()),
+				PricingModel: string(cp.Original.Model), Interruptible: cp.Interruptible, Monthly: cp.Monthly,
+				Original: cp.Original.String(), Source: cp.Source, Note: cp.Note,
+			})
+		}
+		for _, t := range list.Assumptions {
+			view.Assumptions = appendOnce(view.Assumptions, t.In(a.Lang))
+		}
+	}
+	a.Result = view
+	a.Currency = view.Currency
+	a.show(renderPrice(a.Lang, view, b.now()))
+	return nil
+}
+
+func billingName(cp advisor.CardPrice) string {
+	switch {
+	case cp.Monthly:
+		return "monthly"
+	case cp.Package:
+		return "package"
+	case cp.Interruptible:
+		return "spot"
+	}
+	return "on_demand"
+}
+
+// ageDays is how many whole days ago a date was (0 when unreadable).
+func ageDays(observed string, now time.Time) int {
+	t, err := time.Parse("2006-01-02", observed)
+	if err != nil {
+		if t, err = time.Parse(time.RFC3339, observed); err != nil {
+			return 0
+		}
+	}
+	return max(0, int(now.Sub(t).Hours()/24))
+}
