@@ -119,6 +119,9 @@ func (a *App) question(ev slackevents.EventsAPIEvent) (question, bool) {
 			return q, false
 		}
 		q = question{kind: mention, channel: e.Channel, user: e.User, ts: e.TimeStamp, thr: e.ThreadTimeStamp, text: e.Text}
+		if strings.HasPrefix(e.Channel, "D") {
+			q.kind = direct // a mention inside a DM is a DM: answered inline
+		}
 	case *slackevents.MessageEvent:
 		if e.SubType != "" || e.BotID != "" || e.User == "" || e.User == a.cfg.BotUserID {
 			return q, false
