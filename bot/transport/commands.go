@@ -70,6 +70,10 @@ func (a *App) answerSlash(ctx context.Context, cmd slack.SlashCommand, ready <-c
 			st.Key = a.remember(ctx, ans)
 			rep = compose(ans, st, true)
 			r = slackpost.Response{ResponseType: slackpost.Ephemeral, Text: rep.Text, Blocks: rep.Blocks}
+			if ans.Intent == parse.Subscribe && !ans.Ephemeral {
+				// Meant for the channel: everyone should know what it will get.
+				r.ResponseType = slackpost.InChannel
+			}
 		}
 	}
 	if listen {

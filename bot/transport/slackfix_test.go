@@ -186,3 +186,24 @@ func TestUserLocalePicksTheLanguage(t *testing.T) {
 		t.Errorf("%d users.info calls, want 1", n)
 	}
 }
+
+// Slash answers are private, except those meant for the channel: a
+// subscription says in the channel what it will get.
+func TestSubscribeConfirmationIsPostedInTheChannel(t *testing.T) {
+	fb := &fakeBot{answer: func(_ context.Context, m bot.Message) bot.Answer {
+		if strings.HasPrefix(m.Text, "subscribe") {
+			return bot.Answer{Intent: parse.Subscribe, Lang: "en", Text: "Subscribed this channel: daily price changes"}
+		}
+		return bot.Answer{Intent: parse.Subscribe, Lang: "en", Text: "Only workspace admins can change this channel's subscriptions.", Ephemeral: true}
+	}}
+	h := newHarness(t, fb)
+	h.slash(t, "subscribe prices", "ok", "t1")
+	h.slash(t, "unsubscribe", "no", "t2")
+	h.settle()
+	for _, c := range h.slack.Calls(bottest.ResponseURLMethod) {
+		want := map[string]string{"/response/ok": "in_channel", "/response/no": "ephemeral"}[c.Path]
+		if got := c.JSON(t)["response_type"]; got != want {
+			t.Errorf("%s: response_type %v, want %s", c.Path, got, want)
+		}
+	}
+}
