@@ -91,14 +91,6 @@ type Handler interface {
 	Handle(ctx context.Context, m Message, req parse.Request, a *Answer) error
 }
 
-// HandlerFunc adapts a function to Handler.
-type HandlerFunc func(ctx context.Context, m Message, req parse.Request, a *Answer) error
-
-// Handle calls f.
-func (f HandlerFunc) Handle(ctx context.Context, m Message, req parse.Request, a *Answer) error {
-	return f(ctx, m, req, a)
-}
-
 // Route makes h answer intent, replacing the built-in answer if any.
 func (b *Bot) Route(intent parse.Intent, h Handler) {
 	if b.routes == nil {
