@@ -36,6 +36,10 @@ type Message struct {
 	// Thread is the thread the message was said in (its root ts); with
 	// UseThreads, a follow-up there is merged with the thread's last request.
 	Thread string
+	// Locale is the asker's Slack locale (users.info, e.g. "zh-CN"); it
+	// picks the answer's language when the text does not (a command with
+	// no Chinese in it).
+	Locale string
 }
 
 // Answer is what the bot says back, in both machine and human form.
@@ -94,14 +98,6 @@ type Bot struct {
 // returns an error the bot explains (advisor.InputError) or logs.
 type Handler interface {
 	Handle(ctx context.Context, m Message, req parse.Request, a *Answer) error
-}
-
-// HandlerFunc adapts a function to Handler.
-type HandlerFunc func(ctx context.Context, m Message, req parse.Request, a *Answer) error
-
-// Handle calls f.
-func (f HandlerFunc) Handle(ctx context.Context, m Message, req parse.Request, a *Answer) error {
-	return f(ctx, m, req, a)
 }
 
 // Route makes h answer intent, replacing the built-in answer if any.
@@ -176,6 +172,9 @@ func (b *Bot) Observe(f func(intent, outcome string, took time.Duration)) { b.ob
 
 func (b *Bot) answer(ctx context.Context, m Message) Answer {
 	req := b.parseInConversation(ctx, m)
+	if m.Locale != "" && neutral(m) {
+		req.Lang = string(present.LangOf(m.Locale))
+	}
 	a := Answer{Intent: req.Intent, Confidence: req.Confidence, Lang: req.Lang, Slots: req.Slots, Assumed: map[string]any{}}
 	if len(req.Problems) > 0 {
 		return b.problem(a, req.Problems[0])
@@ -248,6 +247,21 @@ func (b *Bot) fail(ctx context.Context, a Answer, m Message, err error) Answer {
 	}
 	a.say(a.Text)
 	return a
+}
+
+// neutral reports whether a message's words do not pick a language: a
+// /gpu command with no Chinese in it ("/gpu fit 13b lora") reads the same
+// to everyone, while a sentence is answered in the language it is in.
+func neutral(m Message) bool {
+	if !m.Slash && !strings.HasPrefix(strings.TrimSpace(m.Text), "/gpu") {
+		return false
+	}
+	for _, r := range m.Text {
+		if unicode.Is(unicode.Han, r) {
+			return false
+		}
+	}
+	return true
 }
 
 // zhReason keeps Chinese answers Chinese: a reason the engine or parser

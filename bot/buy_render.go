@@ -57,9 +57,7 @@ func renderBuy(lang string, v BuyView, as map[string]any, notes ...string) prese
 		d.Next = tr(lang, "renting all month? check a monthly plan: ", "整月都在用？看看包月：") + fmt.Sprintf("/gpu monthly %s 500h", r.GPU)
 	}
 	var wk working
-	wk.lines(lang, v.Steps)
-	wk.assumptions(lang, r.Assumptions)
-	wk.sources(lang, r.Sources)
+	wk.result(lang, v.Steps, r.Assumptions, r.Sources)
 	wk.strings(present.StepNote, notes...)
 	wk.strings(present.StepNote, tr(lang,
 		"Rule of thumb from the guides: buying tends to pay off above about 70% sustained utilisation — the figures above are computed from these inputs.",

@@ -68,12 +68,8 @@ func renderCost(lang string, r advisor.CostResult, as map[string]any, notes ...s
 		d.Next = ""
 	}
 	var wk working
-	wk.lines(lang, r.Lines)
-	for _, it := range d.List {
-		wk.strings(present.StepItem, it)
-	}
-	wk.assumptions(lang, r.Assumptions)
-	wk.sources(lang, r.Sources)
+	wk.result(lang, r.Lines, r.Assumptions, r.Sources)
+	wk.strings(present.StepItem, d.List...)
 	wk.strings(present.StepNote, notes...)
 	wk.strings(present.StepNote, confirmNote(lang, r.Sources))
 	d.Working = wk

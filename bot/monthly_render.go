@@ -59,9 +59,7 @@ func renderMonthly(lang string, r advisor.MonthlyResult, as map[string]any, note
 		d.Next = tr(lang, "buying instead? ", "考虑自购？") + fmt.Sprintf("/gpu buy %s util=%s%%", card, fmtNum(min(r.Inputs.HoursPerMonth/730, 1)*100))
 	}
 	var wk working
-	wk.lines(lang, r.Lines)
-	wk.assumptions(lang, r.Assumptions)
-	wk.sources(lang, r.Sources)
+	wk.result(lang, r.Lines, r.Assumptions, r.Sources)
 	wk.strings(present.StepNote, notes...)
 	wk.strings(present.StepNote, tr(lang,
 		"Rule of thumb from the guides: a monthly plan tends to pay off above about 150 h a month, typically 20–30% cheaper than on demand — the break-even above is computed from these prices.",

@@ -75,9 +75,10 @@ func renderRecommend(lang string, r advisor.Recommendation, as map[string]any) p
 	}
 	d.Assumed = assumedPairs(as)
 	if top != nil {
-		d.Next = tr(lang, "price the top pick for your job: ", "按你的任务算一下第一名：") + fmt.Sprintf("/gpu cost 70b inference tokens=100M on %s", top.GPU)
 		if w := r.Inputs.Workload; w.ParamsB > 0 {
 			d.Next = tr(lang, "price the top pick for your job: ", "按你的任务算一下第一名：") + costHint(w.ParamsB, string(w.Method), top.GPU)
+		} else if second := nextCard(rk.Rows, top.GPU); second != "" {
+			d.Next = tr(lang, "the top two side by side: ", "前两名对比：") + "/gpu compare " + top.GPU + " " + second
 		}
 	}
 	var wk working
@@ -113,4 +114,14 @@ func renderRecommend(lang string, r advisor.Recommendation, as map[string]any) p
 	wk.strings(present.StepNote, confirmNote(lang, r.Sources))
 	d.Working = wk
 	return d
+}
+
+// nextCard is the best-ranked card other than gpu, or "".
+func nextCard(rows []advisor.Ranked, gpu string) string {
+	for _, r := range rows {
+		if r.GPU != gpu {
+			return r.GPU
+		}
+	}
+	return ""
 }

@@ -171,6 +171,14 @@ func lineValue(l advisor.Line) string {
 // working collects an answer's derivation in the order people check it.
 type working []present.Step
 
+// result adds what every engine result carries: its formula lines, its
+// assumptions and its price sources.
+func (w *working) result(lang string, ls []advisor.Line, as []advisor.Text, srcs []advisor.PriceSource) {
+	w.lines(lang, ls)
+	w.assumptions(lang, as)
+	w.sources(lang, srcs)
+}
+
 func (w *working) lines(lang string, ls []advisor.Line) {
 	for _, l := range ls {
 		*w = append(*w, present.Step{Kind: present.StepCalc, Label: l.Label.In(lang), Formula: l.How, Value: l.Value, Unit: l.Unit, Shown: lineValue(l)})

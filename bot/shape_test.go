@@ -232,3 +232,29 @@ func checkBlocks(t *testing.T, name string, a Answer) {
 		}
 	}
 }
+
+// The asker's Slack locale picks the language of a command that has no
+// Chinese in it; a sentence keeps its own language.
+func TestLocalePicksTheLanguageOfACommand(t *testing.T) {
+	b := newTestBot(t)
+	ctx := context.Background()
+	tests := []struct {
+		m    Message
+		want string
+	}{
+		{Message{Text: "fit 13b lora", Slash: true, Locale: "zh-CN"}, "zh"},
+		{Message{Text: "/gpu fit 13b lora", Locale: "zh-TW"}, "zh"},
+		{Message{Text: "fit 13b lora", Slash: true, Locale: "en-US"}, "en"},
+		{Message{Text: "how much VRAM for a 13b lora?", Locale: "zh-CN"}, "en"},
+		{Message{Text: "13b lora 要多大显存", Locale: "en-GB"}, "zh"},
+	}
+	for _, tt := range tests {
+		a := b.Answer(ctx, tt.m)
+		if a.Lang != tt.want {
+			t.Errorf("%q with locale %s: answered in %s, want %s", tt.m.Text, tt.m.Locale, a.Lang, tt.want)
+		}
+		if tt.want == "zh" && a.Currency != "" && a.Currency != "CNY" {
+			t.Errorf("%q in Chinese priced in %s, want CNY", tt.m.Text, a.Currency)
+		}
+	}
+}

@@ -88,6 +88,27 @@ type Slack struct {
 	sockets chan *Socket
 	files   fileStore // files.go
 	chans   map[string]*channelState
+	locales map[string]string // users.info locales (SetLocale)
+}
+
+// SetLocale makes users.info report user's locale (default en-US).
+func (s *Slack) SetLocale(user, locale string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.locales == nil {
+		s.locales = map[string]string{}
+	}
+	s.locales[user] = locale
+}
+
+func (s *Slack) user(id string) any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	loc := s.locales[id]
+	if loc == "" {
+		loc = "en-US"
+	}
+	return map[string]any{"ok": true, "user": map[string]any{"id": id, "team_id": TeamID, "name": id, "locale": loc}}
 }
 
 // channelState is what conversations.info reports of a channel set up
@@ -290,6 +311,8 @@ func (s *Slack) serveAPI(w http.ResponseWriter, r *http.Request) {
 		normal = map[string]any{"ok": true, "messages": s.history(method, c.Form), "has_more": false}
 	case "files.getUploadURLExternal", "files.completeUploadExternal":
 		normal = s.filesMethod(method, c) // files.go
+	case "users.info":
+		normal = s.user(c.Form.Get("user"))
 	case "views.publish":
 		normal = map[string]any{"ok": true, "view": map[string]any{"id": "V1", "type": "home"}}
 	case "conversations.info", "conversations.join":

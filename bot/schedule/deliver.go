@@ -177,6 +177,13 @@ func (s *Scheduler) deliverOne(ctx context.Context, d Delivery, slot Slot, fence
 			log.InfoContext(ctx, "an earlier attempt may still be posting; checking again next tick")
 			return
 		}
+		if notInChannel(err) {
+			// Retrying cannot help until someone invites the bot: suspend
+			// the subscription and tell whoever made it, once.
+			s.opt.Observe(d.Name, "error")
+			s.suspend(ctx, log, slot.Sub, d.Topic)
+			return
+		}
 		if err != nil {
 			s.opt.Observe(d.Name, "error")
 			log.ErrorContext(ctx, "scheduled post failed; retrying next tick", "err", err)

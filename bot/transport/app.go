@@ -51,6 +51,9 @@ type Config struct {
 	// Phraser, if enabled, rewrites posted answers in friendlier words
 	// after the template is out (OPENAI_* settings); nil leaves them be.
 	Phraser improver
+	// Users, if set, looks up askers' locales (users.info), which pick the
+	// language of commands whose words do not.
+	Users userLookup
 	// Home, if set, publishes the App Home tab when a user opens it.
 	Home *HomeTab
 	// Persist, if set, is called after a durable change (a channel's
@@ -70,6 +73,7 @@ type App struct {
 	log  *slog.Logger
 
 	connected atomic.Bool // Socket Mode connection up
+	locales   locales     // users' Slack locales, remembered for a day
 
 	jobs     chan job
 	inflight sync.WaitGroup // queued or running jobs; tests wait on it

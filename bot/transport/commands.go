@@ -59,7 +59,7 @@ func (a *App) answerSlash(ctx context.Context, cmd slack.SlashCommand, ready <-c
 	arg, listen := listenCommand(cmd.Text)
 	if !listen {
 		st := state{Q: strings.TrimSpace(cmd.Text), Slash: true, Asker: cmd.UserID}
-		msg := st.message(cmd.TeamID, cmd.ChannelID, cmd.UserID)
+		msg := a.messageFor(ctx, st, cmd.TeamID, cmd.ChannelID, cmd.UserID)
 		msg.ID = "slash:" + cmd.TriggerID
 		ans = a.bot.Answer(ctx, msg)
 		if ans.Intent == parse.Listen {
@@ -72,6 +72,10 @@ func (a *App) answerSlash(ctx context.Context, cmd slack.SlashCommand, ready <-c
 			st.Key = a.remember(ctx, ans)
 			rep = compose(ans, st, true)
 			r = slackpost.Response{ResponseType: slackpost.Ephemeral, Text: rep.Text, Blocks: rep.Blocks}
+			if ans.Intent == parse.Subscribe && !ans.Ephemeral {
+				// Meant for the channel: everyone should know what it will get.
+				r.ResponseType = slackpost.InChannel
+			}
 		}
 	}
 	if listen {
@@ -204,7 +208,7 @@ func (a *App) answerClick(ctx context.Context, cb slack.InteractionCallback) {
 		rep := compose(ans, st, false)
 		r = slackpost.Response{ResponseType: slackpost.Ephemeral, Text: rep.Text, Blocks: rep.Blocks}
 	default:
-		msg := st.message(cb.Team.ID, channel, cb.User.ID)
+		msg := a.messageFor(ctx, st, cb.Team.ID, channel, cb.User.ID)
 		msg.ID = "click:" + once
 		if bot.Writes(a.bot.Parse(msg).Intent) {
 			// No answer to a write command has these buttons; a value that

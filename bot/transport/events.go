@@ -62,6 +62,9 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 		return
 	}
 	msg := bot.Message{Text: q.text, Team: q.team, Channel: q.channel, User: q.user, ID: "msg:" + q.channel + ":" + q.ts, Thread: q.thr}
+	if q.kind != ambient {
+		msg.Locale = a.locale(ctx, q.team, q.user, q.text)
+	}
 	if q.kind == ambient {
 		req := a.bot.Parse(msg)
 		if req.Intent == parse.Unknown || req.Intent == parse.Help || req.Confidence < parse.ChannelThreshold {
@@ -116,6 +119,9 @@ func (a *App) question(ev slackevents.EventsAPIEvent) (question, bool) {
 			return q, false
 		}
 		q = question{kind: mention, channel: e.Channel, user: e.User, ts: e.TimeStamp, thr: e.ThreadTimeStamp, text: e.Text}
+		if strings.HasPrefix(e.Channel, "D") {
+			q.kind = direct // a mention inside a DM is a DM: answered inline
+		}
 	case *slackevents.MessageEvent:
 		if e.SubType != "" || e.BotID != "" || e.User == "" || e.User == a.cfg.BotUserID {
 			return q, false

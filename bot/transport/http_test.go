@@ -215,8 +215,8 @@ func TestMentionAndIMOfOneMessageGetOneReply(t *testing.T) {
 	if len(calls) != 1 {
 		t.Fatalf("chat.postMessage called %d times, want 1", len(calls))
 	}
-	if got := calls[0].Form.Get("thread_ts"); got != ts {
-		t.Errorf("thread_ts = %q, want the question's ts %s", got, ts)
+	if got := calls[0].Form.Get("thread_ts"); got != "" {
+		t.Errorf("thread_ts = %q, want a DM answered inline", got)
 	}
 	if asked := h.bot.Asked(); len(asked) != 1 || asked[0] != "13b lora 要多大显存" {
 		t.Errorf("bot asked %q, want the text without the mention", asked)

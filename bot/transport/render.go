@@ -75,6 +75,13 @@ func (s state) message(team, channel, user string) bot.Message {
 	return bot.Message{Text: s.text(), Team: team, Channel: channel, User: user, Slash: s.Slash}
 }
 
+// messageFor is message with the user's locale looked up.
+func (a *App) messageFor(ctx context.Context, s state, team, channel, user string) bot.Message {
+	m := s.message(team, channel, user)
+	m.Locale = a.locale(ctx, team, user, m.Text)
+	return m
+}
+
 // with returns s with key set to value; an empty value removes it.
 func (s state) with(key, value string) state {
 	set := maps.Clone(s.Set)

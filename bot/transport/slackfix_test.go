@@ -32,13 +32,15 @@ func TestTopLevelMentionErrorIsVisible(t *testing.T) {
 	if len(posts) != 2 {
 		t.Fatalf("%d thread replies, want 2 (the can't-answer and the help)", len(posts))
 	}
-	for i, p := range posts {
-		if want := []string{"1.000001", "1.000002"}[i]; p.Form.Get("thread_ts") != want {
-			t.Errorf("reply %d in thread %q, want the mention's %s", i, p.Form.Get("thread_ts"), want)
-		}
+	byThread := map[string]string{} // the workers answer in any order
+	for _, p := range posts {
+		byThread[p.Form.Get("thread_ts")] = p.Form.Get("text")
 	}
-	if !strings.Contains(posts[1].Form.Get("text"), "/gpu spend") {
-		t.Errorf("help lacks the spend commands: %q", posts[1].Form.Get("text"))
+	if _, ok := byThread["1.000001"]; !ok {
+		t.Errorf("no reply in the first mention's thread: %v", byThread)
+	}
+	if !strings.Contains(byThread["1.000002"], "/gpu spend") {
+		t.Errorf("help in the second mention's thread lacks the spend commands: %q", byThread["1.000002"])
 	}
 }
 
@@ -166,6 +168,42 @@ func TestAppHomeTab(t *testing.T) {
 	for _, want := range []string{`"user_id":"U1"`, "home", "/gpu fit 13b lora", "/gpu spend report", "#gpu-prices"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("home view lacks %q: %s", want, body)
+		}
+	}
+}
+
+// A zh-CN user's /gpu command with no Chinese in it is answered in Chinese.
+func TestUserLocalePicksTheLanguage(t *testing.T) {
+	h := newHarness(t, bot.New(bot.Config{FX: 7.2}, knowledge.MustShipped(), nil))
+	h.app.cfg.Users = h.api
+	h.slack.SetLocale("U1", "zh-CN")
+	h.slash(t, "fit 13b lora", "zh", "t1")
+	body := h.slack.WaitCalls(t, bottest.ResponseURLMethod, 1)[0].JSON(t)
+	if text, _ := body["text"].(string); !strings.Contains(text, "显存") {
+		t.Errorf("zh-CN user's command answered as %q", text)
+	}
+	if n := len(h.slack.Calls("users.info")); n != 1 {
+		t.Errorf("%d users.info calls, want 1", n)
+	}
+}
+
+// Slash answers are private, except those meant for the channel: a
+// subscription says in the channel what it will get.
+func TestSubscribeConfirmationIsPostedInTheChannel(t *testing.T) {
+	fb := &fakeBot{answer: func(_ context.Context, m bot.Message) bot.Answer {
+		if strings.HasPrefix(m.Text, "subscribe") {
+			return bot.Answer{Intent: parse.Subscribe, Lang: "en", Text: "Subscribed this channel: daily price changes"}
+		}
+		return bot.Answer{Intent: parse.Subscribe, Lang: "en", Text: "Only workspace admins can change this channel's subscriptions.", Ephemeral: true}
+	}}
+	h := newHarness(t, fb)
+	h.slash(t, "subscribe prices", "ok", "t1")
+	h.slash(t, "unsubscribe", "no", "t2")
+	h.settle()
+	for _, c := range h.slack.Calls(bottest.ResponseURLMethod) {
+		want := map[string]string{"/response/ok": "in_channel", "/response/no": "ephemeral"}[c.Path]
+		if got := c.JSON(t)["response_type"]; got != want {
+			t.Errorf("%s: response_type %v, want %s", c.Path, got, want)
 		}
 	}
 }

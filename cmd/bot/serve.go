@@ -130,7 +130,8 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 	app := transport.New(transport.Config{
 		SigningSecret: cfg.SlackSigningSecret, BotUserID: auth.UserID, BotID: auth.BotID, Workers: transport.ServeWorkers,
 		Phraser: phr, Persist: st.Persist, Importer: fileImporter{api: api, spend: d.spend}, Acknowledge: d.budget.Acknowledge,
-		Home: &transport.HomeTab{Views: api, Settings: homeSettings(d.subs, cfg.Timezone)},
+		Home:  &transport.HomeTab{Views: api, Settings: homeSettings(d.subs, cfg.Timezone)},
+		Users: api,
 	}, b, st.Redis, poster, log)
 
 	mux := http.NewServeMux()

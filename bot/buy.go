@@ -1,0 +1,57 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gpubot/gpubot/advisor"
+	"github.com/gpubot/gpubot/bot/parse"
+)
+
+// BuyView is the buy answer's result: the contract's lines are the four
+// annual cost lines; every step of the calculation is in steps.
+type BuyView struct {
+	advisor.BuyResult
+	Lines []advisor.Line `json:"lines"`
+	Steps []advisor.Line `json:"steps"`
+}
+
+func (b *Bot) buy(ctx context.Context, msg Message, a *Answer, req parse.Request) error {
+	s := req.Slots
+	in := advisor.BuyInput{
+		GPU: firstGPU(s), Purchase: money(s.Price), Rent: money(s.Rent), Years: s.Years,
+		Utilization: s.Utilization, Watts: s.Watts, Power: moneyPtr(s.Power), Ops: moneyPtr(s.Ops), Rate: s.Rate,
+		Where:    advisor.OfferFilter{Platform: s.Platform},
+		Currency: b.currency(req), FX: b.fx(s),
+	}
+	if s.PUE > 0 {
+		pue := s.PUE
+		in.PUE = &pue
+	}
+	if in.GPU == "" {
+		return &advisor.InputError{Field: "gpu", Reason: tr(a.Lang, "which card would you buy? name one", "想买哪张卡？请指明型号"), Hint: "/gpu buy h100 util=70%"}
+	}
+	var usageNote string
+	if in.Utilization == 0 {
+		if g, ok := b.kb.GPU(in.GPU); ok {
+			if u, ok := b.teamUsage(ctx, msg, g.ID); ok && u.Utilisation > 0 {
+				in.Utilization = min(advisor.Round2(u.Utilisation), 1)
+				a.Assumed["utilization"] = in.Utilization
+				usageNote = tr(a.Lang,
+					fmt.Sprintf("Utilisation measured from your team's last 30 days: %s card-hours on %d card(s) = %s%%.", fmtNum(u.CardHours), max(u.Cards, 1), fmtNum(in.Utilization*100)),
+					fmt.Sprintf("利用率取自团队最近 30 天的记账：%s 卡时、%d 张卡 = %s%%。", fmtNum(u.CardHours), max(u.Cards, 1), fmtNum(in.Utilization*100)))
+			}
+		}
+	}
+	m := b.market(ctx)
+	res, err := nativeFirst(&in.Where, func() (advisor.BuyResult, error) { return advisor.Buy(in, m) })
+	if err != nil {
+		return err
+	}
+	defaultedValues(res.Inputs, res.Inputs.Defaulted, a.Assumed)
+	view := BuyView{BuyResult: res, Lines: res.AnnualLines(), Steps: res.Lines}
+	a.Result = view
+	a.Currency = string(res.Currency)
+	a.show(renderBuy(a.Lang, view, a.Assumed, usageNote, bareMoneyNote(a.Lang, in.Currency, s.Price, s.Rent, s.Power, s.Ops)))
+	return nil
+}

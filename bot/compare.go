@@ -1,0 +1,23 @@
+package bot
+
+import (
+	"context"
+
+	"github.com/gpubot/gpubot/advisor"
+	"github.com/gpubot/gpubot/bot/parse"
+)
+
+func (b *Bot) compare(ctx context.Context, a *Answer, req parse.Request) error {
+	gpus := req.Slots.GPUs
+	if len(gpus) < 2 {
+		return &advisor.InputError{Field: "gpu", Reason: tr(a.Lang, "name at least two cards to compare", "请至少给出两张卡来对比"), Hint: "/gpu compare h100 h800 h20"}
+	}
+	res, err := advisor.Compare(gpus, b.market(ctx), b.currency(req), b.fx(req.Slots))
+	if err != nil {
+		return err
+	}
+	a.Result = res
+	a.Currency = string(res.Inputs.Currency)
+	a.show(renderCompare(a.Lang, res))
+	return nil
+}

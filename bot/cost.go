@@ -1,0 +1,41 @@
+package bot
+
+import (
+	"context"
+
+	"github.com/gpubot/gpubot/advisor"
+	"github.com/gpubot/gpubot/bot/parse"
+)
+
+func (b *Bot) cost(ctx context.Context, a *Answer, req parse.Request) error {
+	s := req.Slots
+	in := advisor.CostInput{
+		Workload: workload(s), GPU: firstGPU(s), GPUs: s.Cards,
+		Tokens: s.Tokens, Samples: s.Samples, TokensPerSample: s.SampleTokens, Epochs: s.Epochs,
+		MFU: s.MFU, TPS: s.TPS, Price: money(s.Price),
+		Where:    advisor.OfferFilter{Platform: s.Platform},
+		Currency: b.currency(req), FX: b.fx(s),
+	}
+	m := b.market(ctx)
+	res, err := nativeFirst(&in.Where, func() (advisor.CostResult, error) { return advisor.Cost(in, m) })
+	if err != nil {
+		return err
+	}
+	a.Assumed = assumed(res.Inputs.Workload, s.GC != "")
+	defaultedValues(res.Inputs, res.Inputs.Defaulted, a.Assumed)
+	for _, d := range res.Inputs.Defaulted {
+		switch d {
+		case "mfu":
+			a.Assumed["mfu"] = res.MFU
+		case "gpu":
+			a.Assumed["gpu"] = res.GPU
+		}
+	}
+	if res.Decode != nil && res.Inputs.Workload.Method == advisor.Inference && s.Concurrency == 0 {
+		delete(a.Assumed, "concurrency") // the batch comes from KV-cache room, shown in the lines
+	}
+	a.Result = res
+	a.Currency = string(res.Currency)
+	a.show(renderCost(a.Lang, res, a.Assumed, bareMoneyNote(a.Lang, in.Currency, s.Price)))
+	return nil
+}

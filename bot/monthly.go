@@ -1,0 +1,57 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gpubot/gpubot/advisor"
+	"github.com/gpubot/gpubot/bot/parse"
+)
+
+// referenceGPU answers "包月划算吗" when the question names no card and the
+// team has no usage yet: the card the seed documents price most often.
+const referenceGPU = "rtx4090"
+
+func (b *Bot) monthly(ctx context.Context, msg Message, a *Answer, req parse.Request) error {
+	s := req.Slots
+	in := advisor.MonthlyInput{
+		GPU: firstGPU(s), Platform: s.Platform, HoursPerMonth: s.HoursPerMonth,
+		Cards: s.Cards, Hourly: money(s.Price), Monthly: money(s.Monthly),
+		Currency: b.currency(req), FX: b.fx(s),
+	}
+	if in.HoursPerMonth == 0 {
+		in.HoursPerMonth = s.Hours
+	}
+	var notes []string
+	if in.HoursPerMonth == 0 {
+		if u, ok := b.teamUsage(ctx, msg, in.GPU); ok {
+			cards := max(u.Cards, 1)
+			in.GPU = u.GPU
+			in.HoursPerMonth = advisor.Round2(u.CardHours / float64(cards))
+			a.Assumed["hours_per_month"] = in.HoursPerMonth
+			notes = append(notes, tr(a.Lang,
+				fmt.Sprintf("Hours from your team's last 30 days: %s ran %s card-hours on %d card(s), %s h per card.", gpuName(u.GPU), fmtNum(u.CardHours), cards, fmtNum(in.HoursPerMonth)),
+				fmt.Sprintf("小时数取自团队最近 30 天的记账：%s 共 %s 卡时、%d 张卡，每卡 %s 小时。", gpuName(u.GPU), fmtNum(u.CardHours), cards, fmtNum(in.HoursPerMonth))))
+		}
+	}
+	if in.GPU == "" {
+		in.GPU = referenceGPU
+		a.Assumed["gpu"] = referenceGPU
+		notes = append(notes, tr(a.Lang,
+			"No card named, so this is for the RTX 4090, the card the catalogue prices most often. Ask precisely with: /gpu monthly h100 @autodl 120h",
+			"没指定显卡，按目录里报价最多的 RTX 4090 计算。想问得更准，可以这样问：/gpu monthly h100 @autodl 120h"))
+	}
+	m := b.market(ctx)
+	res, err := nativeFirst(&advisor.OfferFilter{}, func() (advisor.MonthlyResult, error) { return advisor.Monthly(in, m) })
+	if err != nil {
+		return err
+	}
+	defaultedValues(res.Inputs, res.Inputs.Defaulted, a.Assumed)
+	if n := bareMoneyNote(a.Lang, in.Currency, s.Price, s.Monthly); n != "" {
+		notes = append(notes, n)
+	}
+	a.Result = res
+	a.Currency = string(res.Currency)
+	a.show(renderMonthly(a.Lang, res, a.Assumed, notes))
+	return nil
+}

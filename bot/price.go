@@ -1,0 +1,138 @@
+package bot
+
+import (
+	"context"
+	"time"
+
+	"github.com/gpubot/gpubot/advisor"
+	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+// PriceOffer is one offer in the price answer (the contract's keys first).
+type PriceOffer struct {
+	Platform      string  `json:"platform"`
+	GPU           string  `json:"gpu"`
+	Price         float64 `json:"price"` // per card-hour, low end
+	PriceHigh     float64 `json:"price_high"`
+	Currency      string  `json:"currency"`
+	Unit          string  `json:"unit"`
+	Billing       string  `json:"billing"`
+	ObservedAt    string  `json:"observed_at"`
+	AgeDays       int     `json:"age_days"` // days since observed_at
+	PricingModel  string  `json:"pricing_model"`
+	Interruptible bool    `json:"interruptible"`
+	Monthly       bool    `json:"monthly"`
+	Original      string  `json:"original"` // the figure as published
+	Source        string  `json:"source"`
+	Note          string  `json:"note,omitempty"`
+	// Added by the catalogue (issue 17): the offer as sold and how fresh it is.
+	SKU            string  `json:"sku,omitempty"`             // instance type / offer id
+	Cards          float64 `json:"cards"`                     // cards the published price covers
+	Regions        int     `json:"regions,omitempty"`         // regions listing this exact price
+	PricingType    string  `json:"pricing_type"`              // on_demand, spot, bid, reserved, package, …
+	Term           string  `json:"term,omitempty"`            // ISO 8601 (P1M, P1Y) for reserved and package prices
+	Freshness      string  `json:"freshness"`                 // live (≤ 6 h), recent (≤ 3 days), dated
+	FreshnessLabel string  `json:"freshness_label"`           // "live", "recent", "dated: 2026-03-21"
+	AvailableCount int     `json:"available_count,omitempty"` // cards the source saw free, when it says
+}
+
+// PriceView is the price answer: every offer per asked card, cheapest first.
+type PriceView struct {
+	GPUs        []string            `json:"gpus"`
+	Currency    string              `json:"currency"`
+	FX          float64             `json:"fx"`
+	Offers      []PriceOffer        `json:"offers"`
+	Lists       []advisor.PriceList `json:"lists"`
+	Assumptions []string            `json:"assumptions"`
+	// NotListed names the asked platform when it lists none of the asked
+	// cards; Offers then shows where they are priced instead.
+	NotListed string `json:"not_listed,omitempty"`
+	Platform  string `json:"platform,omitempty"` // the platform asked about, if any
+}
+
+func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
+	s := req.Slots
+	if len(s.GPUs) == 0 {
+		return &advisor.InputError{Field: "gpu", Reason: tr(a.Lang, "which card? name one or more", "哪张卡？请指明型号"), Hint: "/gpu price h100"}
+	}
+	cur, fx := b.currency(req), b.fx(s)
+	m := b.market(ctx)
+	view := PriceView{GPUs: s.GPUs, Currency: string(cur), FX: fx, Platform: s.Platform}
+	now := b.now()
+	var all []PriceOffer
+	for _, g := range s.GPUs {
+		list, err := advisor.Offers(g, m.Offers, cur, fx)
+		if err != nil {
+			return err
+		}
+		view.Lists = append(view.Lists, list)
+		byKey := offersOf(m.Offers, g)
+		for _, cp := range list.Offers {
+			var o knowledge.Offer
+			if i, ok := byKey[cp.Offer]; ok {
+				o = m.Offers[i]
+			}
+			po := PriceOffer{
+				Platform: cp.Platform, GPU: cp.GPU, Price: cp.Low, PriceHigh: cp.High, Currency: string(cp.Currency),
+				Unit: "card_hour", Billing: billingName(cp), ObservedAt: cp.ObservedAt, AgeDays: ageDays(cp.ObservedAt, now),
+				PricingModel: string(cp.Original.Model), Interruptible: cp.Interruptible, Monthly: cp.Monthly,
+				Original: cp.Original.String(), Source: cp.Source, Note: cp.Note,
+				SKU: o.SKU, Cards: cp.Original.Cards, Regions: o.Regions, PricingType: string(cp.Original.Model), Term: o.Term,
+				Freshness: string(o.Freshness(now)), FreshnessLabel: o.FreshnessLabel(a.Lang, now), AvailableCount: o.AvailableCount,
+			}
+			all = append(all, po)
+			if s.Platform != "" && cp.Platform != s.Platform {
+				continue
+			}
+			view.Offers = append(view.Offers, po)
+		}
+		for _, t := range list.Assumptions {
+			view.Assumptions = appendOnce(view.Assumptions, t.In(a.Lang))
+		}
+	}
+	if s.Platform != "" && len(view.Offers) == 0 && len(all) > 0 {
+		// Never "no price" when other platforms price the card: say the
+		// platform does not list it and show where it is priced.
+		view.NotListed, view.Offers = s.Platform, all
+	}
+	a.Result = view
+	a.Currency = view.Currency
+	a.show(renderPrice(a.Lang, view, now))
+	return nil
+}
+
+func billingName(cp advisor.CardPrice) string {
+	switch {
+	case cp.Monthly:
+		return "monthly"
+	case cp.Package:
+		return "package"
+	case cp.Interruptible:
+		return "spot"
+	}
+	return "on_demand"
+}
+
+// ageDays is how many whole days ago a date was (0 when unreadable).
+func ageDays(observed string, now time.Time) int {
+	t, err := time.Parse("2006-01-02", observed)
+	if err != nil {
+		if t, err = time.Parse(time.RFC3339, observed); err != nil {
+			return 0
+		}
+	}
+	return max(0, int(now.Sub(t).Hours()/24))
+}
+
+// offersOf indexes the catalogue's offers for one card by key, so the
+// answer can name each normalised price's instance type and regions.
+func offersOf(offers []knowledge.Offer, gpu string) map[string]int {
+	out := map[string]int{}
+	for i := range offers {
+		if offers[i].GPU == gpu {
+			out[offers[i].Key] = i
+		}
+	}
+	return out
+}

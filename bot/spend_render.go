@@ -1,0 +1,83 @@
+package bot
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gpubot/gpubot/bot/ledger"
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+// RenderReport writes a month's spend rollup: totals (a converted total
+// names its rate), billed / estimated / refunds, change on the month
+// before, and the split by project, card and platform, each list with an
+// explicit "other" row so the rows add up to the total.
+func RenderReport(lang string, r *ledger.Report) string {
+	var b strings.Builder
+	total := r.Total.Amount.String()
+	if r.Total.Converted != nil && len(r.Total.Amount) > 1 {
+		total += " ≈ " + r.Total.Converted.String() + rateNote(lang, r.FX)
+	}
+	entries := "entries"
+	if r.Total.Entries == 1 {
+		entries = "entry"
+	}
+	fmt.Fprintf(&b, tr(lang, "GPU spend %s: %s, %s GPU-hours, %d "+entries, "%s GPU 支出：%s，%s 卡时，%d 条记录"), r.Month, total, fmtNum(r.Total.CardHours), r.Total.Entries)
+	b.WriteString("\n")
+	if len(r.Total.Amount) > 0 {
+		fmt.Fprintf(&b, tr(lang, "billed %s · estimated %s · refunds %s\n", "账单 %s · 估算 %s · 退款 %s\n"),
+			r.Total.Billed.String(), r.Total.Estimated.String(), r.Total.Refunds.String())
+	}
+	fmt.Fprintf(&b, tr(lang, "vs %s: %s, %s GPU-hours (%s)\n", "对比 %s：%s，%s 卡时（变化 %s）\n"), r.Month.Prev(), r.Prev.Amount.String(), fmtNum(r.Prev.CardHours), r.Change().String())
+	if r.Total.Unpriced > 0 {
+		fmt.Fprintf(&b, tr(lang, "%d entries have no amount and are not in the totals.\n", "%d 条记录没有金额，未计入合计。\n"), r.Total.Unpriced)
+	}
+	if r.Total.Superseded > 0 {
+		fmt.Fprintf(&b, tr(lang, "%d chat entries were replaced by the bill lines they repeat and are not counted.\n", "%d 条聊天记账已由对应账单行取代，不计入。\n"), r.Total.Superseded)
+	}
+	groups := []struct {
+		en, zh string
+		gs     []ledger.Group
+	}{{"By project", "按项目", r.ByProject}, {"By card", "按显卡", r.ByGPU}, {"By platform", "按平台", r.ByPlatform}}
+	for _, g := range groups {
+		if len(g.gs) == 0 {
+			continue
+		}
+		b.WriteString(tr(lang, g.en, g.zh) + ":\n")
+		for _, x := range ledger.Top(g.gs, 8, r.FX) {
+			key := x.Key
+			switch {
+			case key == ledger.Other:
+				key = tr(lang, "other", "其他")
+			case key == "":
+				key = tr(lang, "(none given)", "（未填写）") // refunds and entries with no platform: a row, not a blank
+			case g.en == "By card":
+				key = gpuName(key)
+			}
+			fmt.Fprintf(&b, "• %s: %s, %s GPU-h (%s %s)\n", key, x.Amount.String(), fmtNum(x.CardHours), tr(lang, "last month", "上月"), x.Prev.Amount.String())
+		}
+	}
+	b.WriteString(tr(lang, "Month boundaries in ", "月份按时区 ") + r.Location)
+	return b.String()
+}
+
+// rateNote states the rate behind a converted total: " (at 7.2 CNY per
+// USD)"; "≈ $477.62" alone did not say how it was reached.
+func rateNote(lang string, fx *ledger.FX) string {
+	if fx == nil {
+		return ""
+	}
+	var r float64
+	switch fx.To {
+	case knowledge.CNY:
+		r = fx.Rates[knowledge.USD]
+	case knowledge.USD:
+		if c := fx.Rates[knowledge.CNY]; c > 0 {
+			r = 1 / c
+		}
+	}
+	if r <= 0 {
+		return ""
+	}
+	return tr(lang, fmt.Sprintf(" (at %.4g CNY per USD)", r), fmt.Sprintf("（按 1 美元 = %.4g 元）", r))
+}
