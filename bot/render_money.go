@@ -338,34 +338,14 @@ func renderPrice(lang string, kb *knowledge.Base, v PriceView, now time.Time) (s
 		c.summary = append(c.summary, tr(lang, fmt.Sprintf("%s does not list %s in the catalogue; here is where it is priced:", p, strings.Join(names, ", ")),
 			fmt.Sprintf("目录里 %s 没有 %s 的报价；以下是有报价的平台：", p, strings.Join(names, ", "))))
 	}
-	// Without a platform, one line per card and platform (its cheapest
-	// offer, and how many more it has); with one, that platform's offers.
-	type group struct {
-		first PriceOffer
-		more  int
-	}
-	var groups []*group
-	byPlatform := map[string]*group{}
-	for _, o := range v.Offers {
-		k := o.GPU + "\x00" + o.Platform
-		if v.Platform != "" && v.NotListed == "" {
-			k += "\x00" + fmt.Sprint(len(groups)) // every offer its own line
-		}
-		if g, ok := byPlatform[k]; ok {
-			g.more++
-			continue
-		}
-		g := &group{first: o}
-		byPlatform[k] = g
-		groups = append(groups, g)
-	}
+	groups := priceLines(v) // price_catalog.go
 	shown := 0
 	for _, g := range groups {
 		if shown == maxPriceLines {
 			break
 		}
 		shown++
-		o := g.first
+		o := g.Offer
 		p := o.Platform
 		if pl, ok := kb.Platform(o.Platform); ok {
 			p = pl.Name
@@ -394,8 +374,8 @@ func renderPrice(lang string, kb *knowledge.Base, v PriceView, now time.Time) (s
 		}
 		line := fmt.Sprintf("%s %s — %s%s (%s; %s: %s; %s)", gpuName(o.GPU), p, price, tr(lang, "/card-hour", "/卡时"),
 			tr(lang, kind[0], kind[1]), tr(lang, "published", "原价"), offer, when)
-		if g.more > 0 {
-			line += tr(lang, fmt.Sprintf(" · %d more offers here", g.more), fmt.Sprintf(" · 该平台另有 %d 条报价", g.more))
+		if g.More > 0 {
+			line += tr(lang, fmt.Sprintf(" · %d more offers here", g.More), fmt.Sprintf(" · 该平台另有 %d 条报价", g.More))
 		}
 		c.summary = append(c.summary, "• "+line)
 	}
