@@ -6,7 +6,6 @@ import (
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/parse"
-	"github.com/gpubot/gpubot/knowledge"
 )
 
 // PriceOffer is one offer in the price answer (the contract's keys first).
@@ -26,15 +25,7 @@ type PriceOffer struct {
 	Original      string  `json:"original"` // the figure as published
 	Source        string  `json:"source"`
 	Note          string  `json:"note,omitempty"`
-	// Added by the catalogue (issue 17): the offer as sold and how fresh it is.
-	SKU            string  `json:"sku,omitempty"`             // instance type / offer id
-	Cards          float64 `json:"cards"`                     // cards the published price covers
-	Regions        int     `json:"regions,omitempty"`         // regions listing this exact price
-	PricingType    string  `json:"pricing_type"`              // on_demand, spot, bid, reserved, package, …
-	Term           string  `json:"term,omitempty"`            // ISO 8601 (P1M, P1Y) for reserved and package prices
-	Freshness      string  `json:"freshness"`                 // live (≤ 6 h), recent (≤ 3 days), dated
-	FreshnessLabel string  `json:"freshness_label"`           // "live", "recent", "dated: 2026-03-21"
-	AvailableCount int     `json:"available_count,omitempty"` // cards the source saw free, when it says
+	OfferDetail           // the catalogue's detail: instance type, regions, freshness (price_catalog.go)
 }
 
 // PriceView is the price answer: every offer per asked card, cheapest first.
@@ -67,19 +58,14 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 			return err
 		}
 		view.Lists = append(view.Lists, list)
-		byKey := offersOf(m.Offers, g)
+		details := detailsFor(m.Offers, g)
 		for _, cp := range list.Offers {
-			var o knowledge.Offer
-			if i, ok := byKey[cp.Offer]; ok {
-				o = m.Offers[i]
-			}
 			po := PriceOffer{
 				Platform: cp.Platform, GPU: cp.GPU, Price: cp.Low, PriceHigh: cp.High, Currency: string(cp.Currency),
 				Unit: "card_hour", Billing: billingName(cp), ObservedAt: cp.ObservedAt, AgeDays: ageDays(cp.ObservedAt, now),
 				PricingModel: string(cp.Original.Model), Interruptible: cp.Interruptible, Monthly: cp.Monthly,
 				Original: cp.Original.String(), Source: cp.Source, Note: cp.Note,
-				SKU: o.SKU, Cards: cp.Original.Cards, Regions: o.Regions, PricingType: string(cp.Original.Model), Term: o.Term,
-				Freshness: string(o.Freshness(now)), FreshnessLabel: o.FreshnessLabel(a.Lang, now), AvailableCount: o.AvailableCount,
+				OfferDetail: details.of(cp.Offer, cp.Original.Cards, a.Lang, now),
 			}
 			all = append(all, po)
 			if s.Platform != "" && cp.Platform != s.Platform {
@@ -91,11 +77,7 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 			view.Assumptions = appendOnce(view.Assumptions, t.In(a.Lang))
 		}
 	}
-	if s.Platform != "" && len(view.Offers) == 0 && len(all) > 0 {
-		// Never "no price" when other platforms price the card: say the
-		// platform does not list it and show where it is priced.
-		view.NotListed, view.Offers = s.Platform, all
-	}
+	notListed(&view, s.Platform, all)
 	a.Result = view
 	a.Currency = view.Currency
 	a.show(renderPrice(a.Lang, view, now))
@@ -123,16 +105,4 @@ func ageDays(observed string, now time.Time) int {
 		}
 	}
 	return max(0, int(now.Sub(t).Hours()/24))
-}
-
-// offersOf indexes the catalogue's offers for one card by key, so the
-// answer can name each normalised price's instance type and regions.
-func offersOf(offers []knowledge.Offer, gpu string) map[string]int {
-	out := map[string]int{}
-	for i := range offers {
-		if offers[i].GPU == gpu {
-			out[offers[i].Key] = i
-		}
-	}
-	return out
 }

@@ -70,29 +70,9 @@ func renderPrice(lang string, v PriceView, now time.Time) present.Doc {
 	}
 	d.ListTitle = tr(lang, "Offers per card-hour, cheapest first:", "每卡每小时报价（从低到高）：")
 	var wk working
-	// Without a platform, one line per card and platform (its cheapest
-	// offer, and how many more it has); with one, each of its offers.
-	type group struct {
-		first PriceOffer
-		more  int
-	}
-	var groups []*group
-	byPlatform := map[string]*group{}
-	for _, o := range v.Offers {
-		k := o.GPU + "\x00" + o.Platform
-		if v.Platform != "" && v.NotListed == "" {
-			k += "\x00" + fmt.Sprint(len(groups)) // every offer its own line
-		}
-		if g, ok := byPlatform[k]; ok {
-			g.more++
-			continue
-		}
-		g := &group{first: o}
-		byPlatform[k] = g
-		groups = append(groups, g)
-	}
+	groups := priceLines(v) // price_catalog.go
 	for _, g := range groups {
-		o := g.first
+		o := g.Offer
 		kind := billingNames[o.Billing]
 		when := o.ObservedAt
 		if o.FreshnessLabel != "" {
@@ -108,8 +88,8 @@ func renderPrice(lang string, v PriceView, now time.Time) present.Doc {
 		if o.Regions > 1 {
 			item += tr(lang, fmt.Sprintf(" · %d regions", o.Regions), fmt.Sprintf(" · %d 个区域", o.Regions))
 		}
-		if g.more > 0 {
-			item += tr(lang, fmt.Sprintf(" · %d more offers here", g.more), fmt.Sprintf(" · 该平台另有 %d 条报价", g.more))
+		if g.More > 0 {
+			item += tr(lang, fmt.Sprintf(" · %d more offers here", g.More), fmt.Sprintf(" · 该平台另有 %d 条报价", g.More))
 		}
 		d.List = append(d.List, item)
 		wk.strings(present.StepItem, item)

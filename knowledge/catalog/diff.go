@@ -71,6 +71,26 @@ type DiffResult struct {
 	// reported as moves; prices are never compared across currencies.
 	Incomparable []string `json:"incomparable,omitempty"`
 	Compared     int      `json:"compared"` // keys present in both
+	// Superseded counts shipped market-snapshot offers that left because a
+	// newer source now prices their platform and card, or came back when it
+	// stopped: neither is a market move.
+	Superseded int `json:"superseded,omitempty"`
+}
+
+type platformGPU struct{ platform, gpu string }
+
+func pairOf(o knowledge.Offer) platformGPU { return platformGPU{o.Platform, o.GPU} }
+
+// livePairs are the platform-card pairs priced by offers that are not the
+// shipped market snapshot.
+func livePairs(offers []knowledge.Offer) map[platformGPU]bool {
+	out := map[platformGPU]bool{}
+	for i := range offers {
+		if offers[i].CollectorVersion != MarketCollector && offers[i].Status != "disappeared" {
+			out[pairOf(offers[i])] = true
+		}
+	}
+	return out
 }
 
 // Of returns the changes of one kind, in result order (largest move first
@@ -95,8 +115,14 @@ func (d DiffResult) Empty() bool { return len(d.Changes) == 0 }
 // observed_at, raw_hash, collector_version, source_ref and provider_data
 // changing is no change at all. Offers with Status "disappeared" count as
 // absent.
+//
+// The shipped market snapshot gives way to a newer reading of the same
+// platform and card (mergeOffers), so its rows leaving then is no removal,
+// and its rows coming back after that source left are no new offers: both
+// are counted in Superseded, not listed.
 func Diff(prev, cur []knowledge.Offer, th Thresholds) DiffResult {
 	before := make(map[string]*knowledge.Offer, len(prev))
+	prevLive, curLive := livePairs(prev), livePairs(cur)
 	for i := range prev {
 		if prev[i].Status != "disappeared" {
 			before[prev[i].Key] = &prev[i]
@@ -112,6 +138,10 @@ func Diff(prev, cur []knowledge.Offer, th Thresholds) DiffResult {
 		seen[c.Key] = true
 		p, ok := before[c.Key]
 		if !ok {
+			if c.CollectorVersion == MarketCollector && prevLive[pairOf(*c)] {
+				res.Superseded++
+				continue
+			}
 			v, _ := measures(*c)
 			res.Changes = append(res.Changes, Change{Kind: KindNew, Key: c.Key, Offer: *c, Measure: v[0].name, New: v[0].value, Currency: c.Currency})
 			continue
@@ -130,6 +160,10 @@ func Diff(prev, cur []knowledge.Offer, th Thresholds) DiffResult {
 	for i := range prev {
 		p := &prev[i]
 		if before[p.Key] != p || seen[p.Key] {
+			continue
+		}
+		if p.CollectorVersion == MarketCollector && curLive[pairOf(*p)] {
+			res.Superseded++
 			continue
 		}
 		v, _ := measures(*p)

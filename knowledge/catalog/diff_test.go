@@ -125,3 +125,29 @@ func TestDiffCurrencyMixAcrossOffers(t *testing.T) {
 		t.Errorf("changes = %+v", briefs(d))
 	}
 }
+
+// A shipped market row that a newer reading of its platform and card
+// replaces is not "gone", and does not come back as "new" when that
+// reading stops.
+func TestMarketRowsSupersededAreNoMoves(t *testing.T) {
+	market := offer("market/vastai/h100-sxm/1x/on_demand//2.1-2.1", "h100-sxm", 2.1)
+	market.Platform, market.CollectorVersion = "vastai", catalog.MarketCollector
+	live := offer("skypilot-vast/h100", "h100-sxm", 1.8)
+	live.Platform = "vastai"
+	other := offer("market/aws/h100-sxm/8x/on_demand//98.32-98.32", "h100-sxm", 12.29)
+	other.Platform, other.CollectorVersion = "aws", catalog.MarketCollector
+
+	d := catalog.Diff([]knowledge.Offer{market, other}, []knowledge.Offer{live, other}, catalog.DefaultThresholds())
+	if len(d.Changes) != 1 || d.Changes[0].Kind != catalog.KindNew || d.Changes[0].Key != live.Key || d.Superseded != 1 {
+		t.Errorf("live source arrives: %+v superseded %d; want only the live offer new", d.Changes, d.Superseded)
+	}
+	d = catalog.Diff([]knowledge.Offer{live, other}, []knowledge.Offer{market, other}, catalog.DefaultThresholds())
+	if len(d.Changes) != 1 || d.Changes[0].Kind != catalog.KindDisappeared || d.Changes[0].Key != live.Key || d.Superseded != 1 {
+		t.Errorf("live source leaves: %+v superseded %d; want only the live offer gone", d.Changes, d.Superseded)
+	}
+	// Without a newer reading a market row leaving is a removal like any other.
+	d = catalog.Diff([]knowledge.Offer{market, other}, []knowledge.Offer{other}, catalog.DefaultThresholds())
+	if len(d.Changes) != 1 || d.Changes[0].Kind != catalog.KindDisappeared || d.Superseded != 0 {
+		t.Errorf("market row leaves alone: %+v", d.Changes)
+	}
+}

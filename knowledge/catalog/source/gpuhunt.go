@@ -49,6 +49,7 @@ func (g *GPUHunt) Parse(raw []byte, ref string, now time.Time) (*catalog.Batch, 
 	if err != nil {
 		return nil, err
 	}
+	c := gpuhuntColsOf(idx) // positions once, not a map lookup per cell
 	b := &catalog.Batch{Ref: "gpuhunt:" + ref}
 	b.Grow(bytes.Count(raw, []byte{'\n'}))
 	name, platform := g.Name(), platformID(g.Base, g.Provider)
@@ -68,24 +69,24 @@ func (g *GPUHunt) Parse(raw []byte, ref string, now time.Time) (*catalog.Batch, 
 			b.Problem("line %d: %d cells, header has %d", line, len(rec), len(header))
 			continue
 		}
-		inst := cell(rec, idx, "instance_name")
+		inst := at(rec, c.InstanceName)
 		if inst == "" {
 			b.Problem("line %d: empty instance_name", line)
 			continue
 		}
-		count, err := strconv.ParseFloat(cell(rec, idx, "gpu_count"), 64)
+		count, err := strconv.ParseFloat(at(rec, c.GpuCount), 64)
 		if err != nil || count < 0 {
-			b.Problem("line %d: gpu_count %q", line, cell(rec, idx, "gpu_count"))
+			b.Problem("line %d: gpu_count %q", line, at(rec, c.GpuCount))
 			continue
 		}
-		price, err := strconv.ParseFloat(cell(rec, idx, "price"), 64)
+		price, err := strconv.ParseFloat(at(rec, c.Price), 64)
 		if err != nil {
-			b.Problem("line %d: price %q", line, cell(rec, idx, "price"))
+			b.Problem("line %d: price %q", line, at(rec, c.Price))
 			continue
 		}
-		spot, err := strconv.ParseBool(cell(rec, idx, "spot"))
+		spot, err := strconv.ParseBool(at(rec, c.Spot))
 		if err != nil {
-			b.Problem("line %d: spot %q", line, cell(rec, idx, "spot"))
+			b.Problem("line %d: spot %q", line, at(rec, c.Spot))
 			continue
 		}
 		if count == 0 {
@@ -96,14 +97,14 @@ func (g *GPUHunt) Parse(raw []byte, ref string, now time.Time) (*catalog.Batch, 
 			b.Skip(catalog.SkipNoPrice)
 			continue
 		}
-		gname := cell(rec, idx, "gpu_name")
-		mem, _ := strconv.ParseFloat(cell(rec, idx, "gpu_memory"), 64)
+		gname := at(rec, c.GpuName)
+		mem, _ := strconv.ParseFloat(at(rec, c.GpuMemory), 64)
 		gpu, ok := g.Mapper.Resolve(mem, gname)
 		if !ok {
 			b.SkipUnknown(catalog.SkipUnknownGPU, unknownName(gname, mem))
 			continue
 		}
-		loc := cell(rec, idx, "location")
+		loc := at(rec, c.Location)
 		model := knowledge.OnDemand
 		if spot {
 			model = knowledge.Spot
@@ -116,9 +117,9 @@ func (g *GPUHunt) Parse(raw []byte, ref string, now time.Time) (*catalog.Batch, 
 			ObservedAt: observed, Source: source, SourceKind: "hosted_catalog", SourceRef: b.Ref,
 			CollectorVersion: gpuhuntCollector, RawHash: rawHash(rec...), GPUMemoryGiB: mem,
 		}
-		o.VCPUs, _ = strconv.ParseFloat(cell(rec, idx, "cpu"), 64)
-		o.RAMGiB, _ = strconv.ParseFloat(cell(rec, idx, "memory"), 64)
-		o.ProviderData = gpuhuntExtras(rec, idx)
+		o.VCPUs, _ = strconv.ParseFloat(at(rec, c.Cpu), 64)
+		o.RAMGiB, _ = strconv.ParseFloat(at(rec, c.Memory), 64)
+		o.ProviderData = gpuhuntExtras(rec, c)
 		b.Add(o)
 	}
 	return b, nil
@@ -128,7 +129,7 @@ func (g *GPUHunt) Parse(raw []byte, ref string, now time.Time) (*catalog.Batch, 
 // gpuhunt's defaults: flags, cpu_arch other than x86, a vendor other than
 // nvidia, and the provider_data JSON (flattened to strings). Legacy files
 // without those columns get the defaults, so nothing. nil when empty.
-func gpuhuntExtras(rec []string, idx map[string]int) map[string]string {
+func gpuhuntExtras(rec []string, c gpuhuntCols) map[string]string {
 	var pd map[string]string
 	set := func(k, v string) {
 		if pd == nil {
@@ -136,16 +137,16 @@ func gpuhuntExtras(rec []string, idx map[string]int) map[string]string {
 		}
 		pd[k] = v
 	}
-	if v := cell(rec, idx, "flags"); v != "" {
+	if v := at(rec, c.Flags); v != "" {
 		set("flags", v)
 	}
-	if v := cell(rec, idx, "cpu_arch"); v != "" && v != "x86" {
+	if v := at(rec, c.CpuArch); v != "" && v != "x86" {
 		set("cpu_arch", v)
 	}
-	if v := cell(rec, idx, "gpu_vendor"); v != "" && v != "nvidia" {
+	if v := at(rec, c.GpuVendor); v != "" && v != "nvidia" {
 		set("gpu_vendor", v)
 	}
-	if v := cell(rec, idx, "provider_data"); v != "" && v != "{}" {
+	if v := at(rec, c.ProviderData); v != "" && v != "{}" {
 		var m map[string]any
 		if err := json.Unmarshal([]byte(v), &m); err != nil {
 			set("provider_data", v)
@@ -161,4 +162,39 @@ func gpuhuntExtras(rec []string, idx map[string]int) map[string]string {
 		}
 	}
 	return pd
+}
+
+// gpuhuntCols are the positions of the catalogue's columns (-1: absent).
+type gpuhuntCols struct {
+	InstanceName int
+	GpuCount     int
+	Price        int
+	Spot         int
+	GpuName      int
+	GpuMemory    int
+	Location     int
+	Cpu          int
+	Memory       int
+	Flags        int
+	CpuArch      int
+	GpuVendor    int
+	ProviderData int
+}
+
+func gpuhuntColsOf(idx map[string]int) gpuhuntCols {
+	return gpuhuntCols{
+		InstanceName: pos(idx, "instance_name"),
+		GpuCount:     pos(idx, "gpu_count"),
+		Price:        pos(idx, "price"),
+		Spot:         pos(idx, "spot"),
+		GpuName:      pos(idx, "gpu_name"),
+		GpuMemory:    pos(idx, "gpu_memory"),
+		Location:     pos(idx, "location"),
+		Cpu:          pos(idx, "cpu"),
+		Memory:       pos(idx, "memory"),
+		Flags:        pos(idx, "flags"),
+		CpuArch:      pos(idx, "cpu_arch"),
+		GpuVendor:    pos(idx, "gpu_vendor"),
+		ProviderData: pos(idx, "provider_data"),
+	}
 }

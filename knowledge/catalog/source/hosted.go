@@ -106,3 +106,19 @@ func openCSV(raw []byte) (*csv.Reader, []string, error) {
 	}
 	return r, header, nil
 }
+
+// pos is a column's position, -1 when the header lacks it.
+func pos(idx map[string]int, col string) int {
+	if i, ok := idx[col]; ok {
+		return i
+	}
+	return -1
+}
+
+// at is a row's trimmed value at position i, "" when absent.
+func at(rec []string, i int) string {
+	if i < 0 || i >= len(rec) {
+		return ""
+	}
+	return strings.TrimSpace(rec[i])
+}

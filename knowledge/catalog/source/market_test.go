@@ -124,8 +124,13 @@ func TestShippedOffersAreDatedSourcedAndCollapsed(t *testing.T) {
 	if b.Unknown["T4"] == 0 && !known(kb, "t4") {
 		t.Errorf("unknown cards = %v, want T4 counted", b.Unknown)
 	}
-	if _, ok := kb.GPU("a10"); ok && b.Unknown["A10"] == 0 {
+	if g, ok := kb.GPU("a10"); ok && g.ID == "a10g" && b.Unknown["A10"] == 0 {
 		t.Errorf("an A10 must not be priced as an A10G: unknown = %v", b.Unknown)
+	}
+	for _, o := range offers {
+		if o.GPU == "a10g" && strings.Contains(o.SKU, "A10 ") {
+			t.Errorf("%s: an A10 listing priced as an A10G", o.Key)
+		}
 	}
 }
 
