@@ -62,7 +62,7 @@ func TestCostTrainingHandCalculations(t *testing.T) {
 			// = 0.6957 s; traffic (2 × 14 GB + 2 B × 7e9) × 1/2 = 21 GB over
 			// NVLink 900 ÷ 2 = 450 GB/s = 0.0467 s; efficiency 0.9371.
 			name: "7B full on two H100 with a given MFU",
-			in: CostInput{Workload: Workload{ParamsB: 7, Method: Full, Arch: "mistral-7b"}, GPU: "h100-sxm", GPUs: 2,
+			in: CostInput{Workload: Workload{ParamsB: 7, Method: Full, Arch: "mistral-7b", Batch: 4, SeqLen: 4096}, GPU: "h100-sxm", GPUs: 2,
 				Tokens: 1e9, MFU: 0.5, Price: Money{Amount: 2, Currency: knowledge.USD}, Currency: knowledge.USD},
 			gpuHours: func() float64 {
 				ideal := 6 * 7e9 * 1e9 / (989e12 * 0.5 * 3600)

@@ -218,8 +218,16 @@ func TestNormalizeFillsAndRecordsDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w.Batch != 4 || w.SeqLen != 4096 || w.Bits != 16 || w.LoRARank != 16 || w.Optimizer != AdamW {
-		t.Errorf("defaults = %+v, want batch 4, seq 4096, 16 bits, rank 16, adamw", w)
+	// LLaMA-Factory / Unsloth example configs: micro-batch 1 at 2,048 tokens.
+	if w.Batch != 1 || w.SeqLen != 2048 || w.Bits != 16 || w.LoRARank != 16 || w.Optimizer != AdamW {
+		t.Errorf("defaults = %+v, want batch 1, seq 2048, 16 bits, rank 16, adamw", w)
+	}
+	inf, err := Workload{ParamsB: 13}.Normalize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inf.Method != Inference || inf.Batch != 1 || inf.SeqLen != 4096 {
+		t.Errorf("inference defaults = %+v, want inference, 1 request × 4096 tokens", inf)
 	}
 	want := map[string]bool{"bits": true, "batch": true, "seq_len": true, "optimizer": true, "lora_rank": true}
 	for _, d := range w.Defaulted {
