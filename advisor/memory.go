@@ -70,6 +70,8 @@ type Memory struct {
 	Trainable   float64   `json:"trainable_params"` // parameters that get gradients
 	Lines       []Line    `json:"lines"`
 	Assumptions []Text    `json:"assumptions"`
+
+	weightBytes float64 // unrounded, for throughput maths
 }
 
 // EstimateMemory sizes one replica of the workload. w must be normalized.
@@ -215,6 +217,7 @@ func EstimateMemory(w Workload, archs []knowledge.Arch) (Memory, error) {
 	note("memory in GB (10⁹ bytes); a card's memory is taken as its advertised size, which leaves a few percent of real headroom",
 		"显存单位 GB（10⁹ 字节）；显卡容量按标称值计，实际还有几个百分点余量")
 
+	m.weightBytes = bd.WeightsGB * bytesPerGB
 	m.Breakdown = roundBreakdown(bd)
 	m.TotalGB = round(bd.Total(), 2)
 	m.Lines = append(m.Lines, Line{Key: "total", Label: txt("total per replica", "单副本合计"), Value: m.TotalGB, Unit: "GB",

@@ -45,9 +45,8 @@ func shardScaling(g knowledge.GPU, n int, w Workload, mem Memory, flopsPerToken,
 
 // line writes the scaling step for a breakdown.
 func (s Scaling) line(g knowledge.GPU, w Workload, mem Memory) Line {
-	_, linkHow := linkGBs(g)
 	return Line{Key: "scaling", Label: txt("multi-card efficiency", "多卡扩展效率"), Value: round(s.Efficiency, 3), Unit: "",
 		How: fmt.Sprintf("per step of %d × %d tokens: compute %s s ÷ (compute %s s + weight gathers and gradient reduce %s s: (2 × %s GB + 2 B × %s trained params) × %d/%d ÷ %s)",
 			w.Batch, w.SeqLen, num(round(s.ComputeSeconds, 3)), num(round(s.ComputeSeconds, 3)), num(round(s.CommSeconds, 3)),
-			num(round(mem.Breakdown.WeightsGB, 2)), sci(mem.Trainable), s.Cards-1, s.Cards, linkHow)}
+			num(round(mem.Breakdown.WeightsGB, 2)), sci(mem.Trainable), s.Cards-1, s.Cards, linkHow(g))}
 }

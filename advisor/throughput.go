@@ -36,19 +36,6 @@ const (
 // × about 0.8 achievable.
 var pcieGBs = map[int]float64{3: 12, 4: 25, 5: 50}
 
-// linkGBs is the per-direction card-to-card bandwidth tensor parallelism
-// uses: half the bidirectional NVLink figure, else the PCIe link.
-func linkGBs(g knowledge.GPU) (float64, string) {
-	if g.NVLinkGBs > 0 {
-		return g.NVLinkGBs / 2, fmt.Sprintf("NVLink %s GB/s ÷ 2 per direction", num(g.NVLinkGBs))
-	}
-	bw, ok := pcieGBs[g.PCIeGen]
-	if !ok {
-		bw = pcieGBs[4]
-	}
-	return bw, fmt.Sprintf("PCIe Gen%d ≈ %s GB/s per direction", g.PCIeGen, num(bw))
-}
-
 // Decode is the throughput of one inference replica: cards that hold one
 // copy of the model (tensor parallel) serving Batch requests at once.
 //
@@ -148,10 +135,9 @@ func (d Decode) lines(g knowledge.GPU, paramsB float64, shape Shape, mfu float64
 				sci(paramsB*1e9), d.Batch, d.Cards, num(g.PeakTFLOPS()), num(mfu))},
 	}
 	if d.Cards > 1 {
-		_, linkHow := linkGBs(g)
 		out = append(out, Line{Key: "step_comm", Label: txt("step time, card-to-card", "单步耗时（卡间通信）"), Value: round(d.CommSeconds*1000, 3), Unit: "ms",
 			How: fmt.Sprintf("%d layers × 2 all-reduces × 2×(%d−1)/%d × %d requests × %d hidden × 2 bytes ÷ (%s)",
-				shape.Layers, d.Cards, d.Cards, d.Batch, shape.Hidden, linkHow)})
+				shape.Layers, d.Cards, d.Cards, d.Batch, shape.Hidden, linkHow(g))})
 	}
 	how := fmt.Sprintf("%d requests ÷ %s ms (%s bound", d.Batch, num(round(d.StepSeconds*1000, 3)), d.Bound)
 	if d.Cards > 1 {
