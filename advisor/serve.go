@@ -123,9 +123,9 @@ type Serving struct {
 	StepComputeS     float64     `json:"step_compute_s"`
 	StepCommS        float64     `json:"step_comm_s"`
 	StepSeconds      float64     `json:"step_s"`
-	Bound            string      `json:"bound"`              // memory or compute (decode)
-	PerSequenceTPS   float64     `json:"per_sequence_tps"`   // decode speed one user sees
-	TokensPerS       float64     `json:"tokens_per_s"`       // output tokens/s per replica
+	Bound            string      `json:"bound"`            // memory or compute (decode)
+	PerSequenceTPS   float64     `json:"per_sequence_tps"` // decode speed one user sees
+	TokensPerS       float64     `json:"tokens_per_s"`     // output tokens/s per replica
 	ExpertCoverage   float64     `json:"expert_coverage,omitempty"`
 	Lines            []Line      `json:"lines"`
 	Assumptions      []Text      `json:"assumptions"`
