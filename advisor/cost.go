@@ -22,7 +22,7 @@ const (
 // CostInput is a cost question. Zero values mean "use the default"; after
 // Cost fills them, Defaulted names the ones that were filled.
 type CostInput struct {
-	Workload Workload `json:"workload"` // size and method; for inference Batch is concurrency and SeqLen the average context
+	Workload Workload `json:"workload"` // size and method; for inference Batch is concurrency
 	GPU      string   `json:"gpu"`      // card id or alias; empty picks the card with the lowest cost
 	GPUs     int      `json:"gpus"`     // cards per job or replica; 0 = the fewest that hold it (Fit)
 
@@ -33,7 +33,11 @@ type CostInput struct {
 	TokensPerSample float64 `json:"tokens_per_sample"`
 	Epochs          float64 `json:"epochs"`
 
-	MFU   float64     `json:"mfu"`   // 0–1; training default per method and card class, inference DecodeMFU
+	// Inference: tokens in and out per request (defaults 1,000 and 500).
+	InputTokens  int `json:"input_tokens,omitempty"`
+	OutputTokens int `json:"output_tokens,omitempty"`
+
+	MFU   float64     `json:"mfu"`   // 0–1; training default per method and card class
 	TPS   float64     `json:"tps"`   // inference: generated tokens/s per card, replacing the model
 	Price Money       `json:"price"` // rent per card-hour, replacing the catalogue
 	Where OfferFilter `json:"where"` // which catalogue offers may price it
@@ -81,7 +85,8 @@ type CostResult struct {
 	Offer         *CardPrice         `json:"offer,omitempty"` // the catalogue offer priced with; nil when given
 	Interruptible bool               `json:"interruptible"`
 	Hidden        float64            `json:"hidden"`                 // storage + egress
-	Decode        *Decode            `json:"decode,omitempty"`       // inference roofline
+	TTFTms        float64            `json:"ttft_ms,omitempty"`      // inference: time to first token, no queue
+	Serving       *Serving           `json:"serving,omitempty"`      // inference: prefill and decode model
 	Scaling       *Scaling           `json:"scaling,omitempty"`      // training multi-card efficiency
 	Alternatives  []CostOption       `json:"alternatives,omitempty"` // every card tried, cheapest first, when none was named
 	Lines         []Line             `json:"lines"`
@@ -95,6 +100,11 @@ type CostResult struct {
 // card that fits and has a price is tried, and the cheapest is answered with
 // the rest as alternatives.
 func Cost(in CostInput, m Market) (CostResult, error) {
+	w, err := ResolveModel(in.Workload, m.Archs)
+	if err != nil {
+		return CostResult{}, err
+	}
+	in.Workload = w
 	in, p, err := in.normalize()
 	if err != nil {
 		return CostResult{}, err
@@ -190,10 +200,21 @@ func (in CostInput) normalize() (CostInput, *pricing, error) {
 
 	w := in.Workload
 	if w.Method == "" || w.Method == Inference {
-		if w.SeqLen == 0 {
-			w.SeqLen = DefaultServeContext
-			in.Defaulted = append(in.Defaulted, "seq_len")
+		if in.InputTokens < 0 || in.OutputTokens < 0 || in.InputTokens > MaxSeqLen || in.OutputTokens > MaxSeqLen {
+			return in, nil, inputErr("input_tokens", fmt.Sprintf("tokens per request must be between 1 and %d, got in=%d out=%d", MaxSeqLen, in.InputTokens, in.OutputTokens), hint+" in=1000 out=500")
 		}
+		if in.InputTokens == 0 && w.SeqLen > 0 {
+			in.InputTokens = w.SeqLen // a stated context is the prompt
+		}
+		if in.InputTokens == 0 {
+			in.InputTokens = DefaultServeIn
+			in.Defaulted = append(in.Defaulted, "input_tokens")
+		}
+		if in.OutputTokens == 0 {
+			in.OutputTokens = DefaultServeOut
+			in.Defaulted = append(in.Defaulted, "output_tokens")
+		}
+		w.SeqLen = in.InputTokens + in.OutputTokens
 	}
 	batchGiven := w.Batch != 0
 	w, err = w.Normalize()

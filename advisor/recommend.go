@@ -285,19 +285,20 @@ func (j rankJob) how(ref knowledge.GPU) Text {
 
 // decodeOn runs the decode roofline at the card's best replica size (up to
 // one machine); ok is false when the model does not fit.
-func (j rankJob) decodeOn(g knowledge.GPU, mem Memory, archs []knowledge.Arch) (Decode, bool) {
+func (j rankJob) decodeOn(g knowledge.GPU, mem Memory, archs []knowledge.Arch) (Serving, bool) {
 	f, err := Fit(j.workload, []knowledge.GPU{g}, archs)
 	if err != nil {
-		return Decode{}, false
+		return Serving{}, false
 	}
 	need := f.MinCards(g.ID)
 	if need == 0 || need > MaxReplicaCards {
-		return Decode{}, false
+		return Serving{}, false
 	}
 	w := j.workload
-	w.Batch = 0
-	d, _, err := bestReplica(g, w, 0, need, mem, DecodeMFU, archs)
-	return d, err == nil
+	w.Batch = 1
+	in := j.workload.SeqLen * 2 / 3
+	s, _, err := bestServing(g, w, 0, need, in, j.workload.SeqLen-in, 0, archs)
+	return s, err == nil
 }
 
 // rank scores every card, then every offer of the cards that fit.
@@ -333,8 +334,8 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing)
 			}
 			cards, tpsCard = d.Cards, d.TokensPerS/float64(d.Cards)
 			score = 100 * tpsCard / refTPS
-			note = txt(fmt.Sprintf("%d cards per replica, %d requests at once, %s tokens/s per card", d.Cards, d.Batch, num(round(tpsCard, 1))),
-				fmt.Sprintf("每个副本 %d 张卡，并发 %d，每卡 %s tokens/s", d.Cards, d.Batch, num(round(tpsCard, 1))))
+			note = txt(fmt.Sprintf("%d cards per replica, %d requests at once, %s tokens/s per card", d.Cards, d.Concurrency, num(round(tpsCard, 1))),
+				fmt.Sprintf("每个副本 %d 张卡，并发 %d，每卡 %s tokens/s", d.Cards, d.Concurrency, num(round(tpsCard, 1))))
 		case j.kind == "diffusion" && g.VRAMGB < diffusionVRAMFloorGB:
 			cards = 0
 		case j.kind != "diffusion":
