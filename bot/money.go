@@ -136,6 +136,7 @@ func (b *Bot) cost(ctx context.Context, a *Answer, req parse.Request) error {
 		Workload: workload(s), GPU: firstGPU(s), GPUs: s.Cards,
 		Tokens: s.Tokens, Samples: s.Samples, TokensPerSample: s.SampleTokens, Epochs: s.Epochs,
 		MFU: s.MFU, TPS: s.TPS, Price: money(s.Price),
+		InputTokens: s.InputTokens, OutputTokens: s.OutputTokens,
 		Where:    advisor.OfferFilter{Platform: s.Platform},
 		Currency: b.currency(req), FX: b.fx(s),
 	}
@@ -154,7 +155,7 @@ func (b *Bot) cost(ctx context.Context, a *Answer, req parse.Request) error {
 			a.Assumed["gpu"] = res.GPU
 		}
 	}
-	if res.Decode != nil && res.Inputs.Workload.Method == advisor.Inference && s.Concurrency == 0 {
+	if res.Serving != nil && res.Inputs.Workload.Method == advisor.Inference && s.Concurrency == 0 {
 		delete(a.Assumed, "concurrency") // the batch comes from KV-cache room, shown in the lines
 	}
 	a.Result = res
