@@ -50,6 +50,8 @@ type CostInput struct {
 	Currency  knowledge.Currency `json:"currency"`
 	FX        float64            `json:"fx"`
 	Defaulted []string           `json:"defaulted"`
+
+	memo *memo // card-independent sizing shared across the cards one call tries
 }
 
 // CostOption is the cost on one card, for the alternatives list.
@@ -109,6 +111,7 @@ func Cost(in CostInput, m Market) (CostResult, error) {
 	if err != nil {
 		return CostResult{}, err
 	}
+	in.memo = &memo{}
 	if in.GPU != "" {
 		g, err := m.card(in.GPU, in.hint())
 		if err != nil {
@@ -125,6 +128,7 @@ func Cost(in CostInput, m Market) (CostResult, error) {
 	}
 	in.Defaulted = append(in.Defaulted, "gpu")
 	var all []CostResult
+	in.memo.quiet = true // the steps are written again for the card answered
 	for i := range m.GPUs {
 		g := m.GPUs[i]
 		q := *p
@@ -133,6 +137,7 @@ func Cost(in CostInput, m Market) (CostResult, error) {
 			all = append(all, r)
 		}
 	}
+	in.memo.quiet = false
 	if len(all) == 0 {
 		return CostResult{}, inputErr("gpu", "no card in the catalogue both holds this job and has a price; name one with price=", in.hint())
 	}
@@ -144,6 +149,12 @@ func Cost(in CostInput, m Market) (CostResult, error) {
 	}
 	sort.SliceStable(all, func(i, j int) bool { return key(all[i]) < key(all[j]) })
 	best := all[0]
+	if g, err := m.card(best.GPU, in.hint()); err == nil {
+		q := *p
+		if r, err := costOn(&g, in, m, &q); err == nil {
+			best = r
+		}
+	}
 	for _, r := range all {
 		best.Alternatives = append(best.Alternatives, CostOption{GPU: r.GPU, GPUs: r.GPUs, Hourly: r.Hourly, Offer: offerKey(r.Offer),
 			Interruptible: r.Interruptible, GPUHours: r.GPUHours, WallHours: r.WallHours, Total: r.Total, TokensPerS: r.TokensPerS, PerMTokens: r.PerMTokens})
@@ -288,12 +299,12 @@ func costOn(g *knowledge.GPU, in CostInput, m Market, p *pricing) (CostResult, e
 
 // cards picks how many cards hold the workload: the user's count (checked)
 // or the fewest that fit.
-func cards(w Workload, g knowledge.GPU, given int, m Market, hint string) (int, error) {
-	f, err := Fit(w, []knowledge.GPU{g}, m.Archs)
+func cards(w Workload, g knowledge.GPU, given int, m Market, c *memo, hint string) (int, error) {
+	mem, _, err := c.sized(w, m.Archs)
 	if err != nil {
 		return 0, err
 	}
-	need := f.MinCards(g.ID)
+	need := minCards(mem, g.VRAMGB)
 	switch {
 	case need == 0:
 		return 0, inputErr("gpu", fmt.Sprintf("the job does not fit even on %d × %s", cardCounts[len(cardCounts)-1], g.Name), hint)
@@ -335,7 +346,7 @@ func (r *CostResult) training(g knowledge.GPU, in CostInput, m Market) error {
 	// GPU-hours = FLOPs ÷ (peak TFLOPS × 10¹² × MFU × 3600 s/h), then ÷ the
 	// multi-card efficiency when the job is sharded over several cards.
 	ideal := flops / (g.PeakTFLOPS() * 1e12 * r.MFU * 3600)
-	r.GPUs, err = cards(w, g, in.GPUs, m, hint)
+	r.GPUs, err = cards(w, g, in.GPUs, m, in.memo, hint)
 	if err != nil {
 		return err
 	}

@@ -225,6 +225,7 @@ type rankJob struct {
 	scoreHow Text
 	workload Workload // LLM workloads; zero for diffusion
 	kind     string   // train, infer, diffusion
+	memo     *memo
 }
 
 func presetJob(p Preset) rankJob {
@@ -286,24 +287,21 @@ func (j rankJob) how(ref knowledge.GPU) Text {
 // decodeOn runs the decode roofline at the card's best replica size (up to
 // one machine); ok is false when the model does not fit.
 func (j rankJob) decodeOn(g knowledge.GPU, mem Memory, archs []knowledge.Arch) (Serving, bool) {
-	f, err := Fit(j.workload, []knowledge.GPU{g}, archs)
-	if err != nil {
-		return Serving{}, false
-	}
-	need := f.MinCards(g.ID)
+	need := minCards(mem, g.VRAMGB)
 	if need == 0 || need > MaxReplicaCards {
 		return Serving{}, false
 	}
 	w := j.workload
 	w.Batch = 1
 	in := j.workload.SeqLen * 2 / 3
-	s, _, err := bestServing(g, w, 0, need, in, j.workload.SeqLen-in, 0, archs)
+	s, _, err := bestServing(g, w, 0, need, in, j.workload.SeqLen-in, 0, archs, j.memo)
 	return s, err == nil
 }
 
 // rank scores every card, then every offer of the cards that fit.
 func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing) (Ranking, error) {
 	rk := Ranking{Workload: j.name, Title: j.title, ScoreHow: j.how(ref)}
+	j.memo = &memo{}
 	var mem Memory
 	if j.kind != "diffusion" {
 		var err error

@@ -129,6 +129,8 @@ type Serving struct {
 	ExpertCoverage   float64     `json:"expert_coverage,omitempty"`
 	Lines            []Line      `json:"lines"`
 	Assumptions      []Text      `json:"assumptions"`
+
+	stepWeights, kvBytes, pfFLOPs float64 // for the lines, written only for the replica answered
 }
 
 // Serve computes one replica's prefill, decode and output throughput.
@@ -156,7 +158,9 @@ func Serve(in ServeInput, archs []knowledge.Arch) (Serving, error) {
 	if err != nil {
 		return Serving{}, err
 	}
-	return serveOn(g, n, mem, lim, in), nil
+	s := serveOn(g, n, mem, lim, in)
+	s.lines(g, mem)
+	return s, nil
 }
 
 // serveOn runs the model for a sized workload (mem at 1 request of in+out
@@ -226,8 +230,7 @@ func serveOn(g knowledge.GPU, n int, mem Memory, lim limits, in ServeInput) Serv
 	s.StepSeconds += s.StepCommS + stepOverheadS
 	s.PerSequenceTPS = 1 / s.StepSeconds
 	s.TokensPerS = float64(B) * float64(O) / (float64(B)*s.PrefillSeconds + float64(O)*s.StepSeconds)
-
-	s.lines(g, mem, eff, stepWeights, kvBytes, pfFLOPs)
+	s.stepWeights, s.kvBytes, s.pfFLOPs = stepWeights, kvBytes, pfFLOPs
 	return s
 }
 
@@ -256,8 +259,11 @@ func linkHow(g knowledge.GPU) string {
 	return fmt.Sprintf("PCIe Gen%d ≈ %s GB/s per direction", g.PCIeGen, num(bw))
 }
 
-func (s *Serving) lines(g knowledge.GPU, mem Memory, eff kernelEff, stepWeights, kvBytes, pfFLOPs float64) {
+// lines writes the steps; run once, for the replica that is answered.
+func (s *Serving) lines(g knowledge.GPU, mem Memory) {
 	sh := mem.Shape
+	eff := kernelEffs[s.Class]
+	stepWeights, pfFLOPs := s.stepWeights, s.pfFLOPs
 	peak := classPeak(s.Class, g)
 	peakName := "BF16/FP16"
 	if s.Class == KernelFP8 {

@@ -21,7 +21,7 @@ func (r *CostResult) inference(g *knowledge.GPU, in CostInput, m Market) error {
 	}
 	sized := w
 	sized.Batch, sized.SeqLen = 1, in.InputTokens+in.OutputTokens
-	need, err := cards(sized, *g, in.GPUs, m, hint)
+	need, err := cards(sized, *g, in.GPUs, m, in.memo, hint)
 	if err != nil {
 		return err
 	}
@@ -35,7 +35,7 @@ func (r *CostResult) inference(g *knowledge.GPU, in CostInput, m Market) error {
 		r.finishInference(in)
 		return nil
 	}
-	s, tried, err := bestServing(*g, sized, in.GPUs, need, in.InputTokens, in.OutputTokens, w.Batch, m.Archs)
+	s, tried, err := bestServing(*g, sized, in.GPUs, need, in.InputTokens, in.OutputTokens, w.Batch, m.Archs, in.memo)
 	if err != nil {
 		return inputErr("seq_len", err.Error(), hint+" gpus=4")
 	}
@@ -58,15 +58,11 @@ func (r *CostResult) inference(g *knowledge.GPU, in CostInput, m Market) error {
 // card: the user's count, or every layout from the fewest cards that hold
 // the model (need) up to one 8-card machine. sized is the workload at one
 // request of in+out tokens.
-func bestServing(g knowledge.GPU, sized Workload, given, need, in, out, conc int, archs []knowledge.Arch) (Serving, string, error) {
-	mem, err := EstimateMemory(sized, archs)
-	if err != nil {
-		return Serving{}, "", err
-	}
+func bestServing(g knowledge.GPU, sized Workload, given, need, in, out, conc int, archs []knowledge.Arch, c *memo) (Serving, string, error) {
 	if g.BandwidthGBs <= 0 || g.PeakTFLOPS() <= 0 {
 		return Serving{}, "", fmt.Errorf("no bandwidth or compute figure for %s; give tps=", g.Name)
 	}
-	lim, err := newLimits(mem, archs)
+	mem, lim, err := c.sized(sized, archs)
 	if err != nil {
 		return Serving{}, "", err
 	}
@@ -87,13 +83,21 @@ func bestServing(g knowledge.GPU, sized Workload, given, need, in, out, conc int
 		if s.ConcurrencyLimit < max(conc, 1) {
 			continue
 		}
-		tried = append(tried, fmt.Sprintf("%d cards: %s tokens/s per card", n, num(round(s.TokensPerS/float64(n), 1))))
+		if c == nil || !c.quiet {
+			tried = append(tried, fmt.Sprintf("%d cards: %s tokens/s per card", n, num(round(s.TokensPerS/float64(n), 1))))
+		}
 		if best.Cards == 0 || s.TokensPerS/float64(n) > best.TokensPerS/float64(best.Cards) {
 			best = s
 		}
 	}
 	if best.Cards == 0 {
 		return Serving{}, "", fmt.Errorf("no room for %d requests of %d tokens next to the weights on %s", max(conc, 1), in+out, g.Name)
+	}
+	if c == nil || !c.quiet {
+		best.lines(g, mem)
+	}
+	if c != nil && c.quiet {
+		return best, "", nil
 	}
 	how := fmt.Sprintf("given: %d × %s", best.Cards, g.Name)
 	if given == 0 {
