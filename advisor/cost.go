@@ -36,6 +36,15 @@ type CostInput struct {
 	// Inference: tokens in and out per request (defaults 1,000 and 500).
 	InputTokens  int `json:"input_tokens,omitempty"`
 	OutputTokens int `json:"output_tokens,omitempty"`
+	// Serving plan: a load given as tokens per day (prompt + answer) or
+	// requests per second, sized for its peak (PeakFactor × average,
+	// default DefaultPeakFactor).
+	TokensPerDay float64 `json:"tokens_per_day,omitempty"`
+	RequestsPerS float64 `json:"requests_per_s,omitempty"`
+	PeakFactor   float64 `json:"peak_factor,omitempty"`
+	// Spot allows interruptible capacity; otherwise on-demand (or monthly)
+	// offers price the answer and spot is left out.
+	Spot bool `json:"spot,omitempty"`
 
 	MFU   float64     `json:"mfu"`   // 0–1; training default per method and card class
 	TPS   float64     `json:"tps"`   // inference: generated tokens/s per card, replacing the model
@@ -86,14 +95,19 @@ type CostResult struct {
 	MFU           float64            `json:"mfu"`
 	Offer         *CardPrice         `json:"offer,omitempty"` // the catalogue offer priced with; nil when given
 	Interruptible bool               `json:"interruptible"`
-	Hidden        float64            `json:"hidden"`                 // storage + egress
-	TTFTms        float64            `json:"ttft_ms,omitempty"`      // inference: time to first token, no queue
-	Serving       *Serving           `json:"serving,omitempty"`      // inference: prefill and decode model
-	Scaling       *Scaling           `json:"scaling,omitempty"`      // training multi-card efficiency
-	Alternatives  []CostOption       `json:"alternatives,omitempty"` // every card tried, cheapest first, when none was named
-	Lines         []Line             `json:"lines"`
-	Assumptions   []Text             `json:"assumptions"`
-	Sources       []PriceSource      `json:"sources"`
+	Hidden        float64            `json:"hidden"`            // storage + egress
+	TTFTms        float64            `json:"ttft_ms,omitempty"` // inference: time to first token, no queue
+	// Serving plan (inference with tokens_per_day or requests_per_s).
+	Replicas     int           `json:"replicas,omitempty"`
+	Utilization  float64       `json:"utilization,omitempty"`   // average load ÷ capacity of the replicas
+	MonthlyTotal float64       `json:"monthly_total,omitempty"` // replicas always on, on demand, per month
+	Plan         *ServingPlan  `json:"plan,omitempty"`
+	Serving      *Serving      `json:"serving,omitempty"`      // inference: prefill and decode model
+	Scaling      *Scaling      `json:"scaling,omitempty"`      // training multi-card efficiency
+	Alternatives []CostOption  `json:"alternatives,omitempty"` // every card tried, cheapest first, when none was named
+	Lines        []Line        `json:"lines"`
+	Assumptions  []Text        `json:"assumptions"`
+	Sources      []PriceSource `json:"sources"`
 }
 
 // Cost estimates GPU-hours, wall time and money for a training or
@@ -254,6 +268,31 @@ func (in CostInput) normalize() (CostInput, *pricing, error) {
 			in.Defaulted = append(in.Defaulted, "epochs")
 		}
 	}
+	for _, f := range []struct {
+		name string
+		v    float64
+		max  float64
+	}{{"tokens_per_day", in.TokensPerDay, 1e15}, {"requests_per_s", in.RequestsPerS, 1e6}, {"peak_factor", in.PeakFactor, 100}} {
+		if math.IsNaN(f.v) || f.v < 0 || f.v > f.max {
+			return in, nil, inputErr(f.name, fmt.Sprintf("must be between 0 and %s, got %s", sci(f.max), sci(f.v)), hint)
+		}
+	}
+	if in.PeakFactor > 0 && in.PeakFactor < 1 {
+		return in, nil, inputErr("peak_factor", fmt.Sprintf("the peak is at least the average (factor ≥ 1), got %s", num(in.PeakFactor)), hint+" peak=3")
+	}
+	if (in.TokensPerDay > 0 || in.RequestsPerS > 0) && w.Method != Inference {
+		return in, nil, inputErr("tokens_per_day", "a daily load is for serving: ask for inference", "/gpu cost 70b inference 10M tokens/day on h100")
+	}
+	if (in.TokensPerDay > 0 || in.RequestsPerS > 0) && in.PeakFactor == 0 {
+		in.PeakFactor = DefaultPeakFactor
+		in.Defaulted = append(in.Defaulted, "peak_factor")
+	}
+	if !in.Spot {
+		in.Where.NoInterruptible = true
+	}
+	if !IsMarketRange(in.Where.Platform) {
+		in.Where.NoMarketRange = true
+	}
 	if (in.StorageGB > 0) && in.StorageMonths == 0 {
 		in.StorageMonths = 1
 		in.Defaulted = append(in.Defaulted, "storage_months")
@@ -291,6 +330,9 @@ func costOn(g *knowledge.GPU, in CostInput, m Market, p *pricing) (CostResult, e
 	}
 	if err := res.price(g, in, m, p); err != nil {
 		return CostResult{}, err
+	}
+	if in.TokensPerDay > 0 || in.RequestsPerS > 0 {
+		res.servingPlan(g, in, m, p)
 	}
 	res.Assumptions = append(res.Assumptions, p.assumption()...)
 	res.Assumptions = withConfirm(res.Assumptions, res.Sources)

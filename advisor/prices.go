@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -121,6 +122,9 @@ type OfferFilter struct {
 	NoInterruptible bool   `json:"no_interruptible"`   // drop spot and bid capacity
 	Packages        bool   `json:"packages"`           // allow prepaid plans (monthly, reserved)
 	NativeOnly      bool   `json:"native_only"`        // only offers published in the answer's currency (CNY = Chinese platforms)
+	// NoMarketRange drops the seed's market-wide ranges (cn-market,
+	// global-market): a range is context, not a platform one can rent from.
+	NoMarketRange bool `json:"no_market_range,omitempty"`
 }
 
 func (f OfferFilter) keep(o knowledge.Offer, cp CardPrice, cur knowledge.Currency) bool {
@@ -132,6 +136,8 @@ func (f OfferFilter) keep(o knowledge.Offer, cp CardPrice, cur knowledge.Currenc
 	case !f.Packages && cp.Package:
 		return false
 	case f.NativeOnly && o.Currency != cur:
+		return false
+	case f.NoMarketRange && IsMarketRange(o.Platform):
 		return false
 	case o.Status == "disappeared":
 		return false
@@ -201,6 +207,10 @@ func Offers(gpuID string, offers []knowledge.Offer, cur knowledge.Currency, fx f
 	res.Assumptions = withConfirm(res.Assumptions, res.Sources)
 	return res, nil
 }
+
+// IsMarketRange reports whether a platform id is one of the seed's
+// market-wide price ranges rather than a provider.
+func IsMarketRange(platform string) bool { return strings.HasSuffix(platform, "-market") }
 
 // Cheapest returns the cheapest offer for gpuID that the filter keeps, by
 // the low end of its range; found is false when none is left. Offers priced

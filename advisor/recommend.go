@@ -294,7 +294,7 @@ func (j rankJob) decodeOn(g knowledge.GPU, mem Memory, archs []knowledge.Arch) (
 	w := j.workload
 	w.Batch = 1
 	in := j.workload.SeqLen * 2 / 3
-	s, _, err := bestServing(g, w, 0, need, in, j.workload.SeqLen-in, 0, archs, j.memo)
+	s, _, err := bestServing(g, w, 0, need, in, j.workload.SeqLen-in, 0, archs, j.memo, 0)
 	return s, err == nil
 }
 

@@ -2,6 +2,7 @@ package advisor
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/gpubot/gpubot/knowledge"
@@ -35,7 +36,7 @@ func (r *CostResult) inference(g *knowledge.GPU, in CostInput, m Market) error {
 		r.finishInference(in)
 		return nil
 	}
-	s, tried, err := bestServing(*g, sized, in.GPUs, need, in.InputTokens, in.OutputTokens, w.Batch, m.Archs, in.memo)
+	s, tried, err := bestServing(*g, sized, in.GPUs, need, in.InputTokens, in.OutputTokens, w.Batch, m.Archs, in.memo, in.peakRequestsPerS())
 	if err != nil {
 		return inputErr("seq_len", err.Error(), hint+" gpus=4")
 	}
@@ -58,7 +59,10 @@ func (r *CostResult) inference(g *knowledge.GPU, in CostInput, m Market) error {
 // card: the user's count, or every layout from the fewest cards that hold
 // the model (need) up to one 8-card machine. sized is the workload at one
 // request of in+out tokens.
-func bestServing(g knowledge.GPU, sized Workload, given, need, in, out, conc int, archs []knowledge.Arch, c *memo) (Serving, string, error) {
+//
+// With a peak load (requests/s > 0) it picks instead the size that serves
+// that load on the fewest cards in all (replicas × cards per replica).
+func bestServing(g knowledge.GPU, sized Workload, given, need, in, out, conc int, archs []knowledge.Arch, c *memo, peak float64) (Serving, string, error) {
 	if g.BandwidthGBs <= 0 || g.PeakTFLOPS() <= 0 {
 		return Serving{}, "", fmt.Errorf("no bandwidth or compute figure for %s; give tps=", g.Name)
 	}
@@ -86,7 +90,11 @@ func bestServing(g knowledge.GPU, sized Workload, given, need, in, out, conc int
 		if c == nil || !c.quiet {
 			tried = append(tried, fmt.Sprintf("%d cards: %s tokens/s per card", n, num(round(s.TokensPerS/float64(n), 1))))
 		}
-		if best.Cards == 0 || s.TokensPerS/float64(n) > best.TokensPerS/float64(best.Cards) {
+		better := best.Cards == 0 || s.TokensPerS/float64(n) > best.TokensPerS/float64(best.Cards)
+		if peak > 0 && best.Cards != 0 {
+			better = loadCards(s, peak) < loadCards(best, peak)
+		}
+		if better {
 			best = s
 		}
 	}
@@ -104,6 +112,13 @@ func bestServing(g knowledge.GPU, sized Workload, given, need, in, out, conc int
 		how = fmt.Sprintf("most tokens/s per card among replicas from the fewest %s that hold the model (%d) up to one machine — %s", g.Name, need, strings.Join(tried, "; "))
 	}
 	return best, how, nil
+}
+
+// loadCards is the cards needed to serve peak requests/s with replicas
+// like s.
+func loadCards(s Serving, peak float64) int {
+	perReplica := s.TokensPerS / float64(s.OutputTokens)
+	return max(1, int(math.Ceil(peak/perReplica-1e-9))) * s.Cards
 }
 
 // finishInference turns tokens/s into GPU-hours and wall time for the
