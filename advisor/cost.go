@@ -13,7 +13,7 @@ import (
 // Limits on cost inputs.
 const (
 	MaxEpochs   = 1000
-	MaxGPUs     = 512
+	MaxGPUs     = MaxClusterCards
 	MaxTokens   = 1e16 // ten quadrillion tokens
 	MaxTPS      = 1e7
 	defaultGenM = 1 // million tokens priced when an inference question names no volume
@@ -46,7 +46,13 @@ type CostInput struct {
 	// offers price the answer and spot is left out.
 	Spot bool `json:"spot,omitempty"`
 
-	MFU   float64     `json:"mfu"`   // 0–1; training default per method and card class
+	// Days is a deadline for a training job: the answer adds the cluster
+	// that finishes in that many days.
+	Days float64 `json:"days,omitempty"`
+	// FP8 trains in FP8 on cards with FP8 tensor cores (peak = FP8 TFLOPS).
+	FP8 bool `json:"fp8,omitempty"`
+
+	MFU   float64     `json:"mfu"`   // 0–1: the whole job's MFU; default per method and card class
 	TPS   float64     `json:"tps"`   // inference: generated tokens/s per card, replacing the model
 	Price Money       `json:"price"` // rent per card-hour, replacing the catalogue
 	Where OfferFilter `json:"where"` // which catalogue offers may price it
@@ -98,12 +104,14 @@ type CostResult struct {
 	Hidden        float64            `json:"hidden"`            // storage + egress
 	TTFTms        float64            `json:"ttft_ms,omitempty"` // inference: time to first token, no queue
 	// Serving plan (inference with tokens_per_day or requests_per_s).
-	Replicas     int           `json:"replicas,omitempty"`
-	Utilization  float64       `json:"utilization,omitempty"`   // average load ÷ capacity of the replicas
-	MonthlyTotal float64       `json:"monthly_total,omitempty"` // replicas always on, on demand, per month
-	Plan         *ServingPlan  `json:"plan,omitempty"`
-	Serving      *Serving      `json:"serving,omitempty"`      // inference: prefill and decode model
-	Scaling      *Scaling      `json:"scaling,omitempty"`      // training multi-card efficiency
+	Replicas     int          `json:"replicas,omitempty"`
+	Utilization  float64      `json:"utilization,omitempty"`   // average load ÷ capacity of the replicas
+	MonthlyTotal float64      `json:"monthly_total,omitempty"` // replicas always on, on demand, per month
+	Plan         *ServingPlan `json:"plan,omitempty"`
+	Serving      *Serving     `json:"serving,omitempty"` // inference: prefill and decode model
+	Scaling      *Scaling     `json:"scaling,omitempty"` // training multi-card efficiency
+	// Deadline (training with days): the cluster that finishes in time.
+	Deadline     *Deadline     `json:"deadline,omitempty"`
 	Alternatives []CostOption  `json:"alternatives,omitempty"` // every card tried, cheapest first, when none was named
 	Lines        []Line        `json:"lines"`
 	Assumptions  []Text        `json:"assumptions"`
@@ -205,6 +213,7 @@ func (in CostInput) normalize() (CostInput, *pricing, error) {
 		{"tokens", in.Tokens, MaxTokens}, {"samples", in.Samples, MaxTokens}, {"tokens_per_sample", in.TokensPerSample, MaxSeqLen},
 		{"epochs", in.Epochs, MaxEpochs}, {"mfu", in.MFU, 1}, {"tps", in.TPS, MaxTPS},
 		{"storage_gb", in.StorageGB, 1e9}, {"storage_months", in.StorageMonths, 120}, {"egress_gb", in.EgressGB, 1e9},
+		{"days", in.Days, 3650},
 	} {
 		if math.IsNaN(f.v) || f.v < 0 || f.v > f.max {
 			return in, nil, inputErr(f.name, fmt.Sprintf("must be between 0 and %s, got %s", sci(f.max), sci(f.v)), hint)
@@ -375,50 +384,74 @@ func (r *CostResult) training(g knowledge.GPU, in CostInput, m Market) error {
 		d = in.Samples * in.TokensPerSample * in.Epochs
 		dHow = fmt.Sprintf("%s samples × %s tokens/sample × %s epochs", sci(in.Samples), num(in.TokensPerSample), num(in.Epochs))
 	}
-	n := w.ParamsB * 1e9
+	// FLOPs use the parameters a token's matrix multiplies touch: all of a
+	// dense model, the active ones of a mixture of experts.
+	n := mem.Shape.ComputeB * 1e9
 	flops, fHow, why := trainingFLOPs(w.Method, n, mem.Trainable, d)
 	r.FLOPs = flops
+	peak, peakHow := g.PeakTFLOPS(), "dense BF16/FP16"
+	if in.FP8 {
+		if g.FP8TFLOPS <= 0 {
+			return inputErr("fp8", fmt.Sprintf("%s has no FP8 tensor cores; drop fp8 or pick an FP8 card (H100, H800, H20, H200, B200, L40S, RTX 4090)", g.Name), hint)
+		}
+		peak, peakHow = g.FP8TFLOPS, "dense FP8 (FP8 training, e.g. Transformer Engine / DeepSeek-V3's recipe)"
+	}
 	r.MFU = in.MFU
-	mfuHow := txt("given", "用户给定")
+	mfuHow := txt("given: the whole job's MFU (PaLM's definition), not discounted again", "用户给定：整个任务的 MFU（PaLM 定义），不再另行折算")
 	if r.MFU == 0 {
 		r.MFU = DefaultMFU(w.Method, g)
 		mfuHow = classText(w.Method, g)
 		r.Inputs.Defaulted = append(r.Inputs.Defaulted, "mfu")
 	}
-	// GPU-hours = FLOPs ÷ (peak TFLOPS × 10¹² × MFU × 3600 s/h), then ÷ the
-	// multi-card efficiency when the job is sharded over several cards.
-	ideal := flops / (g.PeakTFLOPS() * 1e12 * r.MFU * 3600)
 	r.GPUs, err = cards(w, g, in.GPUs, m, in.memo, hint)
 	if err != nil {
 		return err
 	}
-	sc := shardScaling(g, r.GPUs, w, mem, flops/d, r.MFU)
+	// GPU-hours = FLOPs ÷ (peak TFLOPS × 10¹² × MFU × 3600 s/h). The MFU is
+	// the whole job's, communication included; the exposed part of
+	// communication is added only where it cannot hide behind compute.
+	ideal := flops / (peak * 1e12 * r.MFU * 3600)
+	sc := clusterScaling(g, r.GPUs, w, mem, flops/d, peak, r.MFU, d)
 	r.Scaling = &sc
 	r.GPUHours = ideal / sc.Efficiency
+	if in.MFU > 0 {
+		r.GPUHours = ideal // a given MFU already is the whole job's
+	}
 	r.WallHours = r.GPUHours / float64(r.GPUs)
 	r.Lines = append(r.Lines,
 		Line{Key: "tokens", Label: txt("training tokens", "训练 token 数"), Value: d, Unit: "tokens", How: dHow},
 		Line{Key: "flops", Label: txt("training compute", "训练计算量"), Value: flops, Unit: "FLOP", How: fHow},
 		Line{Key: "mfu", Label: txt("model FLOPs utilisation", "算力利用率 MFU"), Value: r.MFU, Unit: "", How: mfuHow.EN},
-		Line{Key: "compute_hours", Label: txt("GPU-hours at full efficiency", "满效率 GPU 小时"), Value: round(ideal, 2), Unit: "GPU-h",
-			How: fmt.Sprintf("%s FLOP ÷ (%s TFLOPS × 10¹² × %s MFU × 3600 s)", sci(flops), num(g.PeakTFLOPS()), num(r.MFU))},
+		Line{Key: "compute_hours", Label: txt("GPU-hours at that MFU", "该 MFU 下的 GPU 小时"), Value: round(ideal, 2), Unit: "GPU-h",
+			How: fmt.Sprintf("%s FLOP ÷ (%s TFLOPS × 10¹² × %s MFU × 3600 s)", sci(flops), num(peak), num(r.MFU))},
 		Line{Key: "gpus", Label: txt("cards per job", "每个任务的卡数"), Value: float64(r.GPUs), Unit: "cards",
-			How: fmt.Sprintf("fewest %s that hold the job (fit: %s GB per replica)", g.Name, num(mem.TotalGB))},
+			How: fmt.Sprintf("fewest %s that hold the job (fit: %s GB per replica, sharded)", g.Name, num(mem.TotalGB))},
 	)
-	gpuHow := fmt.Sprintf("%s GPU-h on one card, no multi-card loss", num(round(ideal, 2)))
+	gpuHow := fmt.Sprintf("%s GPU-h", num(round(ideal, 2)))
 	if r.GPUs > 1 {
-		r.Lines = append(r.Lines, sc.line(g, w, mem))
-		gpuHow = fmt.Sprintf("%s GPU-h ÷ %s efficiency", num(round(ideal, 2)), num(round(sc.Efficiency, 3)))
+		r.Lines = append(r.Lines, sc.line(g))
+		if in.MFU == 0 && sc.Efficiency < 1 {
+			gpuHow = fmt.Sprintf("%s GPU-h ÷ %s (communication that does not hide behind compute)", num(round(ideal, 2)), num(round(sc.Efficiency, 3)))
+		}
 	}
 	r.Lines = append(r.Lines,
 		Line{Key: "gpu_hours", Label: txt("GPU-hours", "GPU 小时"), Value: round(r.GPUHours, 2), Unit: "GPU-h", How: gpuHow},
 		Line{Key: "wall_hours", Label: txt("wall-clock time", "实际耗时"), Value: round(r.WallHours, 2), Unit: "h",
 			How: fmt.Sprintf("%s GPU-h ÷ %d cards", num(round(r.GPUHours, 2)), r.GPUs)},
 	)
+	if in.Days > 0 {
+		r.Deadline = deadline(g, in.Days, r.GPUHours, r.GPUs, w, mem, flops/d, peak, r.MFU, d, in.MFU > 0)
+		r.Lines = append(r.Lines, r.Deadline.Lines...)
+	}
 	r.Assumptions = append(r.Assumptions, why,
-		txt(fmt.Sprintf("MFU %s (%s); peak %s TFLOPS dense BF16/FP16 for %s", num(r.MFU), mfuHow.EN, num(g.PeakTFLOPS()), g.Name),
-			fmt.Sprintf("MFU %s（%s）；%s 峰值按稠密 BF16/FP16 %s TFLOPS", num(r.MFU), mfuHow.ZH, g.Name, num(g.PeakTFLOPS()))),
-		txt("several cards: FSDP/ZeRO-3 weight gathers and gradient reduction not overlapped with compute (worst case); billing rounding of the last hour is not added",
-			"多卡：按 FSDP/ZeRO-3 计算权重聚合与梯度归约的通信，且假设不与计算重叠（最坏情况）；未计入最后一小时的计费取整"))
+		txt(fmt.Sprintf("MFU %s (%s); peak %s TFLOPS %s for %s", num(r.MFU), mfuHow.EN, num(peak), peakHow, g.Name),
+			fmt.Sprintf("MFU %s（%s）；%s 峰值按 %s TFLOPS（%s）", num(r.MFU), mfuHow.ZH, g.Name, num(peak), peakHow)),
+		txt("several cards: tensor parallel inside a machine, data parallel (ZeRO/FSDP sharding) across machines, communication overlapped with compute; billing rounding of the last hour is not added",
+			"多卡：机内张量并行、机间数据并行（ZeRO/FSDP 分片），通信与计算重叠；未计入最后一小时的计费取整"))
+	if mem.Shape.MoE() {
+		r.Assumptions = append(r.Assumptions, txt(
+			fmt.Sprintf("mixture of experts: training FLOPs from the %sB active parameters (6·N_active·D); memory holds all %sB", num(round(mem.Shape.ComputeB, 2)), num(round(mem.Shape.ParamsB, 2))),
+			fmt.Sprintf("混合专家：训练计算量按激活参数 %sB（6·N_active·D）；显存按全部 %sB", num(round(mem.Shape.ComputeB, 2)), num(round(mem.Shape.ParamsB, 2)))))
+	}
 	return nil
 }

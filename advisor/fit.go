@@ -10,7 +10,12 @@ import (
 
 // cardCounts are the layouts tried: one card, then a single machine's common
 // sizes, then whole 8-card machines (multi-node) up to 8 machines.
-var cardCounts = []int{1, 2, 4, 8, 16, 24, 32, 40, 48, 56, 64}
+var cardCounts = []int{1, 2, 4, 8, 16, 24, 32, 40, 48, 56, 64, 96, 128, 192, 256, 384, 512, 768, 1024,
+	1536, 2048, 3072, 4096, 6144, 8192, 12288, MaxClusterCards}
+
+// MaxClusterCards is the largest cluster the engine sizes (16,384 cards,
+// the size Meta trained Llama 3 405B on).
+const MaxClusterCards = 16384
 
 // FitOption is the verdict for one card model.
 type FitOption struct {
@@ -167,7 +172,7 @@ func (l limits) maxConcurrency(vram float64, n int) float64 {
 func fitNote(w Workload, g knowledge.GPU, n int) Text {
 	switch {
 	case n == 0:
-		return txt("does not fit even on 64 cards", "64 张卡也放不下")
+		return txt(fmt.Sprintf("does not fit even on %d cards", MaxClusterCards), fmt.Sprintf("%d 张卡也放不下", MaxClusterCards))
 	case n > 8:
 		return txt(fmt.Sprintf("needs %d machines of 8 cards (multi-node)", n/8), fmt.Sprintf("需要 %d 台 8 卡机器（多机）", n/8))
 	case n > 1 && g.NVLinkGBs == 0 && w.trains():

@@ -348,7 +348,7 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing)
 			if cards > 1 && j.kind == "train" {
 				mfu := DefaultMFU(j.workload.Method, g)
 				fpt, _, _ := trainingFLOPs(j.workload.Method, j.workload.ParamsB*1e9, mem.Trainable, 1)
-				sc := shardScaling(g, cards, j.workload, mem, fpt, mfu)
+				sc := clusterScaling(g, cards, j.workload, mem, fpt, g.PeakTFLOPS(), mfu, 1)
 				score *= sc.Efficiency
 				note = txt(fmt.Sprintf("%d cards; multi-card efficiency %s%% over %s", cards, num(round(sc.Efficiency*100, 1)), g.Interconnect()),
 					fmt.Sprintf("%d 张卡；多卡扩展效率 %s%%（%s）", cards, num(round(sc.Efficiency*100, 1)), g.Interconnect()))

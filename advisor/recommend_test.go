@@ -91,13 +91,13 @@ func TestRecommendDiffusionScores(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Score = 100 × TFLOPS × full-training MFU ÷ (989 × 0.40); consumer and
-	// workstation cards use MFU 0.30, datacenter cards 0.40.
+	// Score = 100 × TFLOPS × full-training MFU ÷ (989 × 0.35); consumer and
+	// workstation cards use MFU 0.30, A100-class cards 0.40, H100-class 0.35.
 	want := map[string]float64{
-		"rtx4090":  100 * 165.2 * 0.30 / (989 * 0.40), // 12.5
-		"a100-40g": 100 * 312 * 0.40 / (989 * 0.40),   // 31.5
-		"l4":       100 * 121 * 0.30 / (989 * 0.40),   // 9.2
-		"a10g":     100 * 70 * 0.30 / (989 * 0.40),    // 5.3
+		"rtx4090":  100 * 165.2 * 0.30 / (989 * 0.35), // 14.3
+		"a100-40g": 100 * 312 * 0.40 / (989 * 0.35),   // 36.1
+		"l4":       100 * 121 * 0.30 / (989 * 0.35),   // 10.5
+		"a10g":     100 * 70 * 0.30 / (989 * 0.35),    // 6.1
 		"h100-sxm": 100,
 	}
 	rk := r.Rankings[0]
@@ -107,10 +107,10 @@ func TestRecommendDiffusionScores(t *testing.T) {
 		}
 	}
 	// The best score per dollar: AWS spot H100, 100 ÷ $1 = 100, then the
-	// 4090 at $0.15, 12.53 ÷ 0.15 = 83.5.
+	// 4090 at $0.15, 14.32 ÷ 0.15 = 95.5.
 	if top, next := rk.Rows[0], rk.Rows[1]; top.Offer != "aws-h100" || !near(top.Value, 100, 0.01) ||
-		next.Offer != "vast-4090" || !near(next.Value, 100*165.2*0.30/(989*0.40)/0.15, 0.05) {
-		t.Errorf("Recommend(diffusion) top two = %s (%v), %s (%v); want aws-h100 (100), vast-4090 (%.1f)", top.Offer, top.Value, next.Offer, next.Value, 100*165.2*0.30/(989*0.40)/0.15)
+		next.Offer != "vast-4090" || !near(next.Value, 100*165.2*0.30/(989*0.35)/0.15, 0.05) {
+		t.Errorf("Recommend(diffusion) top two = %s (%v), %s (%v); want aws-h100 (100), vast-4090 (%.1f)", top.Offer, top.Value, next.Offer, next.Value, 100*165.2*0.30/(989*0.35)/0.15)
 	}
 	// A 12 GB 3080 Ti is below the 24 GB floor: excluded, not ranked.
 	excluded := false
