@@ -96,22 +96,22 @@ type BuyResult struct {
 	// never pays; 0 with NeverPays when rent does not even cover power.
 	BreakevenUtilization float64 `json:"breakeven_utilization"`
 	// HardwareBreakeven counts depreciation alone, as the guide's table does.
-	HardwareBreakeven     float64       `json:"hardware_breakeven_utilization"`
-	PaybackMonths         float64       `json:"payback_months"` // at Utilization, all-in; 0 with NeverPays
-	HardwarePaybackMonths float64       `json:"hardware_payback_months"`
-	NeverPays             bool          `json:"never_pays"` // owning never recovers its price at this utilisation
-	OwnPerYear            float64       `json:"own_per_year"`
-	RentPerYear           float64       `json:"rent_per_year"`
-	Cheaper               string        `json:"cheaper"` // buy or rent, at Utilization
+	HardwareBreakeven     float64 `json:"hardware_breakeven_utilization"`
+	PaybackMonths         float64 `json:"payback_months"` // at Utilization, all-in; 0 with NeverPays
+	HardwarePaybackMonths float64 `json:"hardware_payback_months"`
+	NeverPays             bool    `json:"never_pays"` // owning never recovers its price at this utilisation
+	OwnPerYear            float64 `json:"own_per_year"`
+	RentPerYear           float64 `json:"rent_per_year"`
+	Cheaper               string  `json:"cheaper"` // buy or rent, at Utilization
 	// PricePerCard is the purchase price per card (a machine's price ÷
 	// its cards); Utilization the share of the year used in the figures.
-	PricePerCard float64 `json:"price_per_card"`
-	Utilization  float64 `json:"utilization"`
-	Cards        int     `json:"cards,omitempty"`
-	MachineWatts float64 `json:"machine_watts,omitempty"`
-	Lines                 []Line        `json:"lines"`
-	Assumptions           []Text        `json:"assumptions"`
-	Sources               []PriceSource `json:"sources"`
+	PricePerCard float64       `json:"price_per_card"`
+	Utilization  float64       `json:"utilization"`
+	Cards        int           `json:"cards,omitempty"`
+	MachineWatts float64       `json:"machine_watts,omitempty"`
+	Lines        []Line        `json:"lines"`
+	Assumptions  []Text        `json:"assumptions"`
+	Sources      []PriceSource `json:"sources"`
 }
 
 // AnnualLines returns the four annual cost lines of owning.
