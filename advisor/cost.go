@@ -42,6 +42,9 @@ type CostInput struct {
 	TokensPerDay float64 `json:"tokens_per_day,omitempty"`
 	RequestsPerS float64 `json:"requests_per_s,omitempty"`
 	PeakFactor   float64 `json:"peak_factor,omitempty"`
+	// Budget, when given, is checked against the total: within_budget, and
+	// when it is not, what the budget does buy.
+	Budget Money `json:"budget,omitempty"`
 	// Spot allows interruptible capacity; otherwise on-demand (or monthly)
 	// offers price the answer and spot is left out.
 	Spot bool `json:"spot,omitempty"`
@@ -108,6 +111,9 @@ type CostResult struct {
 	Utilization  float64      `json:"utilization,omitempty"`   // average load ÷ capacity of the replicas
 	MonthlyTotal float64      `json:"monthly_total,omitempty"` // replicas always on, on demand, per month
 	Plan         *ServingPlan `json:"plan,omitempty"`
+	// Budget check (with a budget): WithinBudget is nil when none was given.
+	WithinBudget *bool        `json:"within_budget,omitempty"`
+	BudgetCheck  *BudgetCheck `json:"budget_check,omitempty"`
 	Serving      *Serving     `json:"serving,omitempty"` // inference: prefill and decode model
 	Scaling      *Scaling     `json:"scaling,omitempty"` // training multi-card efficiency
 	// Deadline (training with days): the cluster that finishes in time.
@@ -140,7 +146,11 @@ func Cost(in CostInput, m Market) (CostResult, error) {
 			return CostResult{}, err
 		}
 		in.GPU = g.ID
-		return costOn(&g, in, m, p)
+		r, err := costOn(&g, in, m, p)
+		if err == nil && in.Budget.Given() {
+			r.checkBudget(in, m, p)
+		}
+		return r, err
 	}
 	if in.TPS > 0 || in.Price.Given() {
 		if in.Workload.Method == Inference && in.TPS > 0 && in.Price.Given() {
@@ -184,6 +194,9 @@ func Cost(in CostInput, m Market) (CostResult, error) {
 	best.Assumptions = append(best.Assumptions, txt(
 		fmt.Sprintf("no card named: %s is the cheapest of the %d cards that hold the job and have a price", best.GPU, len(all)),
 		fmt.Sprintf("未指定显卡：%s 是 %d 种放得下且有价格的卡里最便宜的", best.GPU, len(all))))
+	if in.Budget.Given() {
+		best.checkBudget(in, m, p)
+	}
 	return best, nil
 }
 
@@ -223,6 +236,9 @@ func (in CostInput) normalize() (CostInput, *pricing, error) {
 		return in, nil, inputErr("gpus", fmt.Sprintf("cards must be between 1 and %d, got %d", MaxGPUs, in.GPUs), hint)
 	}
 	if err := checkMoney("price", in.Price, hint+" price=2.5usd"); err != nil {
+		return in, nil, err
+	}
+	if err := checkMoney("budget", in.Budget, hint+" budget=5000"); err != nil {
 		return in, nil, err
 	}
 	def := in.Price.Currency

@@ -75,3 +75,54 @@ func TestServingPlanScalesReplicas(t *testing.T) {
 		t.Errorf("utilization = %v, want %.4f (≤ 1/3 at peak factor 3)", res.Utilization, u)
 	}
 }
+
+// "我预算5000块能把13b lora跑完吗 10万条数据": 100,000 samples × 512 tokens
+// on the cheapest card that holds a 13B LoRA, checked against ¥5,000.
+func TestBudgetThirteenBLoRA(t *testing.T) {
+	m := testMarket(t,
+		hourly("4090", "autodl", "rtx4090", 2, 2, knowledge.CNY, knowledge.OnDemand),
+		hourly("a100", "autodl", "a100-80g", 6, 6, knowledge.CNY, knowledge.OnDemand))
+	res, err := Cost(CostInput{Workload: Workload{ParamsB: 13, Method: LoRA}, Samples: 1e5, Budget: Money{Amount: 5000}, Currency: knowledge.CNY}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 4 × 13e9 × 5.12e7 tokens = 2.662e18 FLOPs. On 2 × 4090 (30.4 GB does
+	// not fit 24 GB) at MFU 0.26: ÷ (165.2e12 × 0.26 × 3600) GPU-h × ¥2; on
+	// one A100 at 0.35: ÷ (312e12 × 0.35 × 3600) × ¥6.
+	flops := 4 * 13e9 * 1e5 * 512
+	on4090 := flops / (165.2e12 * 0.26 * 3600) * 2
+	onA100 := flops / (312e12 * 0.35 * 3600) * 6
+	want := math.Min(on4090, onA100)
+	if !near(res.Total, want, 0.02) {
+		t.Errorf("total = %v, want ¥%.2f (4090 ¥%.2f, A100 ¥%.2f)", res.Total, want, on4090, onA100)
+	}
+	if res.WithinBudget == nil || !*res.WithinBudget || !near(res.BudgetCheck.Left, 5000-want, 0.02) {
+		t.Errorf("within_budget = %v, check %+v; want true with ¥%.2f left", res.WithinBudget, res.BudgetCheck, 5000-want)
+	}
+}
+
+// Over budget: the answer says what share the budget covers and a cheaper
+// method that fits.
+func TestBudgetOverSuggestsCheaper(t *testing.T) {
+	m := testMarket(t,
+		hourly("h100", "autodl", "h100-sxm", 20, 20, knowledge.CNY, knowledge.OnDemand),
+		hourly("4090", "autodl", "rtx4090", 2, 2, knowledge.CNY, knowledge.OnDemand))
+	res, err := Cost(CostInput{Workload: Workload{ParamsB: 7, Method: Full}, GPU: "h100", Tokens: 1e9, Budget: Money{Amount: 500}, Currency: knowledge.CNY}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 6 × 7e9 × 1e9 ÷ (989e12 × 0.35 × 3600) GPU-h × ¥20.
+	total := 6 * 7e9 * 1e9 / (989e12 * 0.35 * 3600) * 20
+	if !near(res.Total, total, 0.02) || res.WithinBudget == nil || *res.WithinBudget {
+		t.Fatalf("total %v within %v, want ¥%.2f over budget", res.Total, res.WithinBudget, total)
+	}
+	if want := 500 / total; !near(res.BudgetCheck.AffordableShare, want, 1e-3) {
+		t.Errorf("affordable share = %v, want %.4f", res.BudgetCheck.AffordableShare, want)
+	}
+	// A 7B LoRA fits one 4090: 4 × 7e9 × 1e9 ÷
+	// (165.2e12 × 0.26 × 3600) = 181 GPU-h × ¥2 = ¥362, within ¥500.
+	c := res.BudgetCheck.Cheaper
+	if c == nil || c.Total > 500 || c.Method == Full && c.GPU == "h100-sxm" {
+		t.Errorf("cheaper = %+v, want another method or card within ¥500", c)
+	}
+}
