@@ -137,7 +137,7 @@ func (b *Bot) cost(ctx context.Context, a *Answer, req parse.Request) error {
 		Tokens: s.Tokens, Samples: s.Samples, TokensPerSample: s.SampleTokens, Epochs: s.Epochs,
 		MFU: s.MFU, TPS: s.TPS, Price: money(s.Price),
 		InputTokens: s.InputTokens, OutputTokens: s.OutputTokens,
-		TokensPerDay: s.TokensPerDay, RequestsPerS: s.RequestsPerS, Spot: s.Spot, Days: s.Days,
+		TokensPerDay: s.TokensPerDay, RequestsPerS: s.RequestsPerS, Spot: s.Spot, Days: s.Days, Budget: money(s.Budget),
 		Where:    advisor.OfferFilter{Platform: s.Platform},
 		Currency: b.currency(req), FX: b.fx(s),
 	}
