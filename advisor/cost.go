@@ -44,7 +44,7 @@ type CostInput struct {
 	PeakFactor   float64 `json:"peak_factor,omitempty"`
 	// Budget, when given, is checked against the total: within_budget, and
 	// when it is not, what the budget does buy.
-	Budget Money `json:"budget,omitempty"`
+	Budget Money `json:"budget,omitzero"`
 	// Spot allows interruptible capacity; otherwise on-demand (or monthly)
 	// offers price the answer and spot is left out.
 	Spot bool `json:"spot,omitempty"`
