@@ -21,6 +21,7 @@ type Base struct {
 	Offers    []Offer
 	Guide     []GuideItem
 	Archs     []Arch
+	Images    []ImageModel // text-to-image models
 
 	gpuByName      map[string]int
 	platformByName map[string]int
@@ -78,6 +79,12 @@ func loadEmbedded() (*Base, error) {
 	}
 	if b.Archs, err = decodeArchs(raw); err != nil {
 		return nil, fmt.Errorf("decode data/models.json: %w", err)
+	}
+	if raw, err = dataFS.ReadFile("data/image_models.json"); err != nil {
+		return nil, fmt.Errorf("read data/image_models.json: %w", err)
+	}
+	if b.Images, err = decodeImageModels(raw); err != nil {
+		return nil, fmt.Errorf("decode data/image_models.json: %w", err)
 	}
 	if err := b.index(); err != nil {
 		return nil, err
