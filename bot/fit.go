@@ -93,6 +93,10 @@ func assumed(w advisor.Workload, gcGiven bool) map[string]any {
 }
 
 func (b *Bot) fit(ctx context.Context, a *Answer, req parse.Request) error {
+	if name := cmpOr(req.Slots.Model, req.Slots.Arch); b.imageModel(name) {
+		req.Slots.Model = name
+		return b.image(ctx, a, req)
+	}
 	w := workload(req.Slots)
 	gpus := b.kb.GPUs
 	if len(req.Slots.GPUs) > 0 { // the user named cards: answer for those only
