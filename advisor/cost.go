@@ -159,17 +159,59 @@ func Cost(in CostInput, m Market) (CostResult, error) {
 		return CostResult{}, inputErr("gpu", "a given price or tokens/s belongs to a card: name it", in.hint())
 	}
 	in.Defaulted = append(in.Defaulted, "gpu")
-	var all []CostResult
-	in.memo.quiet = true // the steps are written again for the card answered
-	for i := range m.GPUs {
-		g := m.GPUs[i]
-		q := *p
-		r, err := costOn(&g, in, m, &q)
-		if err == nil {
-			all = append(all, r)
+	if in.StorageGB > 0 || in.EgressGB > 0 {
+		return costEveryCardFull(in, m, p)
+	}
+	// Rank every card on the numbers alone, then price the cheapest in
+	// full; the figures are the same arithmetic (TestCostQuickRankingMatchesFull).
+	var all []CostOption
+	in.memo.quiet = true
+	for _, g := range m.GPUs {
+		if o, ok := quickCost(g, in, m, p); ok {
+			all = append(all, o)
 		}
 	}
 	in.memo.quiet = false
+	if len(all) == 0 {
+		return CostResult{}, inputErr("gpu", "no card in the catalogue both holds this job and has a price; name one with price=", in.hint())
+	}
+	optKey := func(o CostOption) float64 {
+		if o.PerMTokens > 0 {
+			return o.PerMTokens
+		}
+		return o.Total
+	}
+	sort.SliceStable(all, func(i, j int) bool { return optKey(all[i]) < optKey(all[j]) })
+	g, err := m.card(all[0].GPU, in.hint())
+	if err != nil {
+		return CostResult{}, err
+	}
+	q := *p
+	best, err := costOn(&g, in, m, &q)
+	if err != nil {
+		return CostResult{}, err
+	}
+	best.Alternatives = all
+	best.Assumptions = append(best.Assumptions, txt(
+		fmt.Sprintf("no card named: %s is the cheapest of the %d cards that hold the job and have a price", best.GPU, len(all)),
+		fmt.Sprintf("未指定显卡：%s 是 %d 种放得下且有价格的卡里最便宜的", best.GPU, len(all))))
+	if in.Budget.Given() {
+		best.checkBudget(in, m, p)
+	}
+	return best, nil
+}
+
+// costEveryCardFull prices every card in full (used when hidden costs,
+// which depend on each platform's rates, are asked for).
+func costEveryCardFull(in CostInput, m Market, p *pricing) (CostResult, error) {
+	var all []CostResult
+	for i := range m.GPUs {
+		g := m.GPUs[i]
+		q := *p
+		if r, err := costOn(&g, in, m, &q); err == nil {
+			all = append(all, r)
+		}
+	}
 	if len(all) == 0 {
 		return CostResult{}, inputErr("gpu", "no card in the catalogue both holds this job and has a price; name one with price=", in.hint())
 	}
@@ -181,19 +223,10 @@ func Cost(in CostInput, m Market) (CostResult, error) {
 	}
 	sort.SliceStable(all, func(i, j int) bool { return key(all[i]) < key(all[j]) })
 	best := all[0]
-	if g, err := m.card(best.GPU, in.hint()); err == nil {
-		q := *p
-		if r, err := costOn(&g, in, m, &q); err == nil {
-			best = r
-		}
-	}
 	for _, r := range all {
 		best.Alternatives = append(best.Alternatives, CostOption{GPU: r.GPU, GPUs: r.GPUs, Hourly: r.Hourly, Offer: offerKey(r.Offer),
 			Interruptible: r.Interruptible, GPUHours: r.GPUHours, WallHours: r.WallHours, Total: r.Total, TokensPerS: r.TokensPerS, PerMTokens: r.PerMTokens})
 	}
-	best.Assumptions = append(best.Assumptions, txt(
-		fmt.Sprintf("no card named: %s is the cheapest of the %d cards that hold the job and have a price", best.GPU, len(all)),
-		fmt.Sprintf("未指定显卡：%s 是 %d 种放得下且有价格的卡里最便宜的", best.GPU, len(all))))
 	if in.Budget.Given() {
 		best.checkBudget(in, m, p)
 	}

@@ -1,6 +1,7 @@
 package advisor
 
 import (
+	"github.com/google/go-cmp/cmp"
 	"math"
 	"testing"
 
@@ -299,5 +300,43 @@ func TestCostInputErrors(t *testing.T) {
 			_, err := Cost(tt.in, m)
 			wantInputErr(t, "Cost("+tt.name+")", err, tt.field)
 		})
+	}
+}
+
+// The ranking pass over every card uses the same arithmetic as a full
+// answer: its alternatives equal pricing every card in full.
+func TestCostQuickRankingMatchesFull(t *testing.T) {
+	m := MarketOf(knowledge.MustShipped())
+	for _, in := range []CostInput{
+		{Workload: Workload{ParamsB: 13, Method: LoRA}, Samples: 1e5, Currency: knowledge.CNY},
+		{Workload: Workload{ParamsB: 70, Method: Inference}, Tokens: 1e8, Currency: knowledge.USD},
+		{Workload: Workload{ParamsB: 7, Method: Full}, Tokens: 1e10, Currency: knowledge.USD},
+		{Workload: Workload{Model: "qwen3-30b-a3b"}, TokensPerDay: 1e8, Currency: knowledge.CNY},
+	} {
+		quick, err := Cost(in, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := ResolveModel(in.Workload, m.Archs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Workload = w
+		n, p, err := in.normalize()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n.memo = &memo{}
+		n.Defaulted = append(n.Defaulted, "gpu")
+		full, err := costEveryCardFull(n, m, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(full.Alternatives, quick.Alternatives); diff != "" {
+			t.Errorf("%+v: quick ranking differs from full pricing (-full +quick):\n%s", in.Workload, diff)
+		}
+		if quick.GPU != full.GPU || quick.Total != full.Total {
+			t.Errorf("%+v: answered %s %v, full pricing %s %v", in.Workload, quick.GPU, quick.Total, full.GPU, full.Total)
+		}
 	}
 }

@@ -43,7 +43,6 @@ type Scaling struct {
 	ComputeSeconds    float64 `json:"compute_s"` // per step
 	CommSeconds       float64 `json:"comm_s"`    // per step
 	Efficiency        float64 `json:"efficiency"`
-	linkHow           string
 }
 
 // globalBatch is the tokens per optimizer step a run of d tokens plans.
@@ -71,10 +70,8 @@ func clusterScaling(g knowledge.GPU, n int, w Workload, mem Memory, flopsPerToke
 	}
 	s.ComputeSeconds = flopsPerToken * s.GlobalBatchTokens / (float64(n) * peak * 1e12 * mfu)
 	link, _ := linkGBs(g)
-	s.linkHow = linkHow(g)
 	if n > machineCards {
 		link = interNodeGBs
-		s.linkHow = fmt.Sprintf("%d GB/s per card between machines (400 Gb/s NIC per card, 80 %%)", interNodeGBs)
 	}
 	if s.DataParallel > 1 {
 		traffic := 2 * 2 * mem.Trainable / float64(s.TensorParallel) * float64(s.DataParallel-1) / float64(s.DataParallel)
@@ -86,9 +83,13 @@ func clusterScaling(g knowledge.GPU, n int, w Workload, mem Memory, flopsPerToke
 
 // line writes the scaling step.
 func (s Scaling) line(g knowledge.GPU) Line {
+	lh := linkHow(g)
+	if s.Cards > machineCards {
+		lh = fmt.Sprintf("%d GB/s per card between machines (400 Gb/s NIC per card, 80 %%)", interNodeGBs)
+	}
 	return Line{Key: "scaling", Label: txt("multi-card efficiency", "多卡扩展效率"), Value: round(s.Efficiency, 3), Unit: "",
 		How: fmt.Sprintf("TP %d × DP %d; per step of %s tokens: compute %s s vs gradient/parameter traffic %s s over %s, overlapped: %s ÷ max(%s, %s)",
-			s.TensorParallel, s.DataParallel, sci(s.GlobalBatchTokens), num(round(s.ComputeSeconds, 3)), num(round(s.CommSeconds, 3)), s.linkHow,
+			s.TensorParallel, s.DataParallel, sci(s.GlobalBatchTokens), num(round(s.ComputeSeconds, 3)), num(round(s.CommSeconds, 3)), lh,
 			num(round(s.ComputeSeconds, 3)), num(round(s.ComputeSeconds, 3)), num(round(s.CommSeconds, 3)))}
 }
 
