@@ -301,7 +301,7 @@ func (j rankJob) decodeOn(g knowledge.GPU, mem Memory, archs []knowledge.Arch) (
 // rank scores every card, then every offer of the cards that fit.
 func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing) (Ranking, error) {
 	rk := Ranking{Workload: j.name, Title: j.title, ScoreHow: j.how(ref)}
-	j.memo = &memo{}
+	j.memo = &memo{quiet: true} // rows use the numbers; no step texts
 	var mem Memory
 	if j.kind != "diffusion" {
 		var err error
