@@ -78,7 +78,9 @@ func TestAskJSONFollowsTheContract(t *testing.T) {
 			}
 		}
 	}
-	if priced < 5 {
+	// The shipped seed catalogue prices four cards at named providers; the
+	// cn-market ranges are not platforms and price no option (issue 15).
+	if priced < 4 {
 		t.Errorf("only %d options carry a cheapest offer", priced)
 	}
 	if !strings.Contains(got.Text, "13B LoRA") {
