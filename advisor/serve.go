@@ -308,6 +308,8 @@ func (s *Serving) lines(g knowledge.GPU, mem Memory) {
 	if sh.MoE() {
 		s.Assumptions = append(s.Assumptions, txt(
 			fmt.Sprintf("mixture of experts: FLOPs from the %sB active parameters; each step reads the shared weights and the experts the batch selects (uniform routing)", num(round(sh.ComputeB, 2))),
-			fmt.Sprintf("混合专家：计算量按激活参数 %sB；每步读取共享权重和本批次选中的专家（按均匀路由估计）", num(round(sh.ComputeB, 2)))))
+			fmt.Sprintf("混合专家：计算量按激活参数 %sB；每步读取共享权重和本批次选中的专家（按均匀路由估计）", num(round(sh.ComputeB, 2)))),
+			txt("this roofline is optimistic for mixture-of-experts decode on engines without tuned expert kernels: SGLang v0.4.1 measured DeepSeek-V3 on 8 × H200 at 2–10× below it (testdata/serving_points.yaml)",
+				"对未优化专家内核的推理引擎，此屋顶线对 MoE 解码偏乐观：SGLang v0.4.1 在 8 × H200 上跑 DeepSeek-V3 的实测比它低 2–10 倍（见 testdata/serving_points.yaml）"))
 	}
 }
