@@ -11,6 +11,24 @@ type memo struct {
 	// quiet skips writing the serving steps: set while every card is
 	// tried, cleared for the card that is answered.
 	quiet bool
+	// byGPU indexes the market's offers by card, built on first use: a
+	// catalogue of thousands of offers is then scanned once per call, not
+	// once per card.
+	byGPU map[string][]knowledge.Offer
+}
+
+// offersOf returns the offers for one card.
+func (c *memo) offersOf(gpu string, offers []knowledge.Offer) []knowledge.Offer {
+	if c == nil {
+		return offers
+	}
+	if c.byGPU == nil {
+		c.byGPU = map[string][]knowledge.Offer{}
+		for _, o := range offers {
+			c.byGPU[o.GPU] = append(c.byGPU[o.GPU], o)
+		}
+	}
+	return c.byGPU[gpu]
 }
 
 type memKey struct {

@@ -65,11 +65,12 @@ func quickCost(g knowledge.GPU, in CostInput, m Market, p *pricing) (CostOption,
 		}
 		o.WallHours = o.GPUHours / float64(o.GPUs)
 	}
-	cp, found := cheapestQuiet(g.ID, m.Offers, p, in.Where)
+	offers := in.memo.offersOf(g.ID, m.Offers)
+	cp, found := cheapestQuiet(g.ID, offers, p, in.Where)
 	if !found && in.Where.NoMarketRange {
 		f := in.Where
 		f.NoMarketRange = false
-		cp, found = cheapestQuiet(g.ID, m.Offers, p, f)
+		cp, found = cheapestQuiet(g.ID, offers, p, f)
 	}
 	if !found {
 		return o, false
