@@ -175,8 +175,11 @@ func fitNote(w Workload, g knowledge.GPU, n int) Text {
 		return txt(fmt.Sprintf("does not fit even on %d cards", MaxClusterCards), fmt.Sprintf("%d 张卡也放不下", MaxClusterCards))
 	case n > 8:
 		return txt(fmt.Sprintf("needs %d machines of 8 cards (multi-node)", n/8), fmt.Sprintf("需要 %d 台 8 卡机器（多机）", n/8))
-	case n > 1 && g.NVLinkGBs == 0 && w.trains():
+	case n > 1 && g.LinkGBs() == 0 && w.trains():
 		return txt("PCIe only: multi-card training is slowed by card-to-card traffic", "仅 PCIe：多卡训练受卡间通信拖慢")
+	case n > 1 && g.NVLinkGBs == 0 && g.FabricGBs > 0 && g.FabricGBs < 600:
+		return txt(fmt.Sprintf("%s %s GB/s between cards: tensor parallel is slower than on full NVLink", g.Fabric, num(g.FabricGBs)),
+			fmt.Sprintf("卡间 %s %s GB/s：张量并行比满血 NVLink 慢", g.Fabric, num(g.FabricGBs)))
 	case n > 1 && g.NVLinkGBs > 0 && g.NVLinkGBs < 600:
 		return txt(fmt.Sprintf("reduced NVLink (%s GB/s): tensor parallel is slower than on the full-NVLink card", num(g.NVLinkGBs)),
 			fmt.Sprintf("NVLink 带宽受限（%s GB/s）：张量并行比满血卡慢", num(g.NVLinkGBs)))

@@ -3,6 +3,7 @@ package advisor
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/gpubot/gpubot/knowledge"
@@ -258,5 +259,22 @@ func TestShapeScalesFarFromReferences(t *testing.T) {
 	s, _ = ShapeFor(70, "", kb.Archs)
 	if s.From != "llama-3-70b" || s.Scale != 1 {
 		t.Errorf("ShapeFor(70B) = %s ×%v, want llama-3-70b unscaled", s.From, s.Scale)
+	}
+}
+
+// The Ascend 910B joins its cards over HCCS, so a multi-card job on it is
+// not called "PCIe only".
+func TestFitNoteHCCS(t *testing.T) {
+	kb := knowledge.MustShipped()
+	g, _ := kb.GPU("ascend-910b")
+	if g.Fabric != "HCCS" || g.FabricGBs <= 0 || g.Confidence != "low" {
+		t.Fatalf("910B row: fabric %q %v, confidence %s", g.Fabric, g.FabricGBs, g.Confidence)
+	}
+	f, err := Fit(Workload{ParamsB: 70, Method: LoRA}, []knowledge.GPU{g}, kb.Archs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := f.Options[0].Note.EN; f.Options[0].Count < 2 || strings.Contains(n, "PCIe only") || !strings.Contains(n, "HCCS") {
+		t.Errorf("910B note = %q (count %d), want the HCCS link named", n, f.Options[0].Count)
 	}
 }
