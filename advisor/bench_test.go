@@ -63,3 +63,60 @@ func BenchmarkBuy(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkServe(b *testing.B) {
+	kb := knowledge.MustShipped()
+	g, _ := kb.GPU("h100-sxm")
+	in := ServeInput{Workload: Workload{Model: "llama-3.1-70b", Bits: 8}, GPU: g, Cards: 2, InputTokens: 1000, OutputTokens: 500}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Serve(in, kb.Archs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkCostTrainingEveryCard(b *testing.B) {
+	m := MarketOf(knowledge.MustShipped())
+	in := CostInput{Workload: Workload{ParamsB: 13, Method: LoRA}, Samples: 100_000, Currency: knowledge.CNY}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Cost(in, m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkServingPlan(b *testing.B) {
+	m := MarketOf(knowledge.MustShipped())
+	in := CostInput{Workload: Workload{ParamsB: 70, Method: Inference}, GPU: "h100", TokensPerDay: 1e7, Currency: knowledge.CNY}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Cost(in, m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkRecommendInference(b *testing.B) {
+	m := MarketOf(knowledge.MustShipped())
+	in := RecommendInput{Preset: PresetInference, Budget: Money{Amount: 5000}, Currency: knowledge.CNY}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Recommend(in, m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkImage(b *testing.B) {
+	kb := knowledge.MustShipped()
+	m := MarketOf(kb)
+	in := ImageInput{Model: "sdxl", Currency: knowledge.CNY}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Image(in, m, kb.Images); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -34,6 +34,9 @@ const (
 	// RuleBuyUtilization is the rental guide's rule of thumb, shown beside
 	// the computed break-even.
 	RuleBuyUtilization = 0.70
+	// machinePowerFactor is a whole server's draw over its cards' TDP
+	// (see Buy).
+	machinePowerFactor = 1.5
 	hoursPerYear       = 8760
 	buyHint            = "/gpu buy h100 price=25000usd rent=2.5usd"
 )
@@ -69,6 +72,12 @@ type BuyInput struct {
 	Ops         *Money      `json:"ops"`         // operations per card per year; default 20 % of the purchase price
 	Rate        *float64    `json:"rate"`        // cost of capital per year; default 5 %
 	Where       OfferFilter `json:"where"`       // which offers may set the rent
+	// Cards is the machine's card count when a whole server is bought
+	// ("8x h800 price=2100000"): the price is then the machine's and is
+	// divided by its cards, and power is the machine's.
+	Cards int `json:"cards,omitempty"`
+	// HoursPerMonth is the stated usage; utilisation is hours ÷ 730.
+	HoursPerMonth float64 `json:"hours_per_month,omitempty"`
 
 	Currency  knowledge.Currency `json:"currency"`
 	FX        float64            `json:"fx"`
@@ -87,16 +96,22 @@ type BuyResult struct {
 	// never pays; 0 with NeverPays when rent does not even cover power.
 	BreakevenUtilization float64 `json:"breakeven_utilization"`
 	// HardwareBreakeven counts depreciation alone, as the guide's table does.
-	HardwareBreakeven     float64       `json:"hardware_breakeven_utilization"`
-	PaybackMonths         float64       `json:"payback_months"` // at Utilization, all-in; 0 with NeverPays
-	HardwarePaybackMonths float64       `json:"hardware_payback_months"`
-	NeverPays             bool          `json:"never_pays"` // owning never recovers its price at this utilisation
-	OwnPerYear            float64       `json:"own_per_year"`
-	RentPerYear           float64       `json:"rent_per_year"`
-	Cheaper               string        `json:"cheaper"` // buy or rent, at Utilization
-	Lines                 []Line        `json:"lines"`
-	Assumptions           []Text        `json:"assumptions"`
-	Sources               []PriceSource `json:"sources"`
+	HardwareBreakeven     float64 `json:"hardware_breakeven_utilization"`
+	PaybackMonths         float64 `json:"payback_months"` // at Utilization, all-in; 0 with NeverPays
+	HardwarePaybackMonths float64 `json:"hardware_payback_months"`
+	NeverPays             bool    `json:"never_pays"` // owning never recovers its price at this utilisation
+	OwnPerYear            float64 `json:"own_per_year"`
+	RentPerYear           float64 `json:"rent_per_year"`
+	Cheaper               string  `json:"cheaper"` // buy or rent, at Utilization
+	// PricePerCard is the purchase price per card (a machine's price ÷
+	// its cards); Utilization the share of the year used in the figures.
+	PricePerCard float64       `json:"price_per_card"`
+	Utilization  float64       `json:"utilization"`
+	Cards        int           `json:"cards,omitempty"`
+	MachineWatts float64       `json:"machine_watts,omitempty"`
+	Lines        []Line        `json:"lines"`
+	Assumptions  []Text        `json:"assumptions"`
+	Sources      []PriceSource `json:"sources"`
 }
 
 // AnnualLines returns the four annual cost lines of owning.
@@ -150,6 +165,15 @@ func Buy(in BuyInput, m Market) (BuyResult, error) {
 		return res, inputErr("price", fmt.Sprintf("no purchase price is known for %s; give price= (per card)", g.Name), "/gpu buy 4090 price=16000 rent=1.8")
 	}
 	price := p.money(in.Purchase)
+	if in.Cards > 1 {
+		res.Cards = in.Cards
+		if in.Purchase.Given() {
+			machine := price
+			price = machine / float64(in.Cards)
+			purchaseHow = fmt.Sprintf("the machine's %s ÷ %d cards%s", money(Round2(machine), p.cur), in.Cards, p.convHow(in.Purchase.Currency))
+		}
+	}
+	res.PricePerCard = Round2(price)
 
 	// Rent per card-hour.
 	var rentHow string
@@ -159,9 +183,21 @@ func Buy(in BuyInput, m Market) (BuyResult, error) {
 	} else {
 		f := in.Where
 		f.NoInterruptible = true
+		f.NoMarketRange = !IsMarketRange(f.Platform)
 		cp, found, err := Cheapest(g.ID, m.Offers, p.cur, p.fx, f)
 		if err != nil {
 			return res, err
+		}
+		if !found && f.NoMarketRange {
+			// No provider lists the card: fall back to the market-wide
+			// range, said as such.
+			f.NoMarketRange = false
+			if cp, found, err = Cheapest(g.ID, m.Offers, p.cur, p.fx, f); err != nil {
+				return res, err
+			}
+			if found {
+				res.Assumptions = append(res.Assumptions, marketRangeNote(g, cp))
+			}
 		}
 		if !found {
 			return res, inputErr("rent", fmt.Sprintf("no on-demand rent is known for %s; give rent= per card-hour", g.Name), buyHint)
@@ -179,8 +215,20 @@ func Buy(in BuyInput, m Market) (BuyResult, error) {
 	// Running-cost inputs.
 	watts := g.TDPWatts
 	wattsHow := fmt.Sprintf("%s board power (TDP); host CPUs, memory and fans not included", g.Name)
+	if in.Cards > 1 && in.Watts == nil {
+		// A whole server also powers CPUs, memory, NICs and fans: 1.5 × the
+		// cards' TDP (NVIDIA's DGX H100 is rated 10.2 kW at most for 8 ×
+		// 700 W GPUs; typical draw is below the maximum).
+		res.MachineWatts = float64(in.Cards) * g.TDPWatts * machinePowerFactor
+		watts = res.MachineWatts / float64(in.Cards)
+		wattsHow = fmt.Sprintf("the machine's %s W (%d × %s W TDP × %s for host CPUs, memory, NICs and fans) ÷ %d cards",
+			num(res.MachineWatts), in.Cards, num(g.TDPWatts), num(machinePowerFactor), in.Cards)
+	}
 	if in.Watts != nil {
 		watts, wattsHow = *in.Watts, "given"
+		if in.Cards > 1 {
+			res.MachineWatts = watts * float64(in.Cards)
+		}
 	} else {
 		in.Defaulted = append(in.Defaulted, "watts")
 	}
@@ -213,6 +261,7 @@ func Buy(in BuyInput, m Market) (BuyResult, error) {
 		in.Defaulted = append(in.Defaulted, "rate")
 	}
 	res.Inputs = in
+	res.Utilization = in.Utilization
 	res.compute(price, rent, watts, pue, elec, ops, rate, in, p)
 
 	// Make the defaults readable next to the lines.
@@ -223,6 +272,11 @@ func Buy(in BuyInput, m Market) (BuyResult, error) {
 			fmt.Sprintf("运维每年 %s（%s）：维保、备件、机柜与工程师时间", money(Round2(ops), p.cur), opsHow)),
 		txt(fmt.Sprintf("purchase %s (%s); rent %s/card-hour (%s)", money(price, p.cur), purchaseHow, money(round(rent, 4), p.cur), rentHow),
 			fmt.Sprintf("购置价 %s（%s）；租金每卡每小时 %s（%s）", money(price, p.cur), purchaseHow, money(round(rent, 4), p.cur), rentHow)))
+	if in.HoursPerMonth > 0 {
+		res.Assumptions = append(res.Assumptions, txt(
+			fmt.Sprintf("utilisation %s%% from the stated %s h/month ÷ 730 h", num(round(in.Utilization*100, 1)), num(in.HoursPerMonth)),
+			fmt.Sprintf("利用率 %s%%，按每月 %s 小时 ÷ 730 小时", num(round(in.Utilization*100, 1)), num(in.HoursPerMonth))))
+	}
 	res.Assumptions = append(res.Assumptions, p.assumption()...)
 	res.Assumptions = withConfirm(res.Assumptions, res.Sources)
 	return res, nil
@@ -266,6 +320,15 @@ func (in BuyInput) normalize() (BuyInput, *pricing, error) {
 	if in.Years == 0 {
 		in.Years = DefaultYears
 		in.Defaulted = append(in.Defaulted, "years")
+	}
+	switch {
+	case math.IsNaN(in.HoursPerMonth) || in.HoursPerMonth < 0 || in.HoursPerMonth > 744:
+		return in, nil, inputErr("hours_per_month", fmt.Sprintf("hours per month must be between 0 and 744, got %s", num(in.HoursPerMonth)), buyHint+" 500h/month")
+	case in.Cards < 0 || in.Cards > MaxGPUs:
+		return in, nil, inputErr("cards", fmt.Sprintf("cards must be between 1 and %d, got %d", MaxGPUs, in.Cards), buyHint)
+	}
+	if in.Utilization == 0 && in.HoursPerMonth > 0 {
+		in.Utilization = math.Min(1, in.HoursPerMonth/knowledge.HoursPerMonth)
 	}
 	if in.Utilization == 0 {
 		in.Utilization = DefaultUtilization

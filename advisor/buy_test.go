@@ -168,3 +168,47 @@ func TestBuyInputErrors(t *testing.T) {
 		})
 	}
 }
+
+// "/gpu buy 8x h800 price=2100000": the price is the machine's, so ¥262,500
+// per card; power is the machine's (8 × 700 W × 1.5 for the host = 8.4 kW);
+// utilisation from 600 h/month; rent ¥15/card-hour on demand.
+func TestBuyWholeMachine(t *testing.T) {
+	m := testMarket(t, hourly("h800", "autodl", "h800", 15, 15, knowledge.CNY, knowledge.OnDemand))
+	wantSpec(t, m, "h800", "TDP W", func(g knowledge.GPU) float64 { return g.TDPWatts }, 700)
+	res, err := Buy(BuyInput{GPU: "h800", Cards: 8, Purchase: Money{Amount: 2100000, Currency: knowledge.CNY}, HoursPerMonth: 600, Currency: knowledge.CNY}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.PricePerCard != 262500 || res.MachineWatts != 8400 {
+		t.Errorf("price_per_card %v machine_watts %v, want 262500 and 8400", res.PricePerCard, res.MachineWatts)
+	}
+	u := 600 / 730.0
+	if !near(res.Utilization, u, 1e-9) {
+		t.Errorf("utilization = %v, want %.4f (600 ÷ 730)", res.Utilization, u)
+	}
+	// Per card: depreciation 262,500 ÷ 3; ops 20 %; capital 5 %; power
+	// 1.05 kW × PUE 1.4 × ¥0.8 per working hour.
+	powerPerHour := 1.05 * 1.4 * 0.8
+	fixed := 262500/3.0 + 0.2*262500 + 0.05*262500
+	be := fixed / (8760 * (15 - powerPerHour))
+	if !near(res.BreakevenUtilization, be, 1e-4) {
+		t.Errorf("breakeven = %v, want %.4f", res.BreakevenUtilization, be)
+	}
+	saving := u*8760/12*(15-powerPerHour) - (0.2*262500+0.05*262500)/12
+	if want := 262500 / saving; res.NeverPays || !near(res.PaybackMonths, want, 0.1) {
+		t.Errorf("payback = %v months (never %v), want %.1f", res.PaybackMonths, res.NeverPays, want)
+	}
+}
+
+// Payback is never "0 months": when rent does not cover running costs the
+// answer says it never pays back.
+func TestBuyNeverPaysBackIsNotZeroMonths(t *testing.T) {
+	m := testMarket(t, hourly("cheap", "autodl", "h800", 1, 1, knowledge.CNY, knowledge.OnDemand))
+	res, err := Buy(BuyInput{GPU: "h800", Cards: 8, Purchase: Money{Amount: 2100000, Currency: knowledge.CNY}, HoursPerMonth: 100, Currency: knowledge.CNY}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.NeverPays || res.PaybackMonths != 0 || res.Cheaper != "rent" {
+		t.Errorf("never_pays %v payback %v cheaper %s, want never pays back and rent", res.NeverPays, res.PaybackMonths, res.Cheaper)
+	}
+}

@@ -239,8 +239,8 @@ func differences(a, b knowledge.GPU, ra, rb CompareRow) []Text {
 	if (a.Tier == knowledge.TierDomestic) != (b.Tier == knowledge.TierDomestic) {
 		d, _ := pick(a, b, a.Tier == knowledge.TierDomestic)
 		out = append(out, txt(
-			fmt.Sprintf("%s runs a different software stack (CANN/MindSpore): CUDA code needs porting, budget weeks to months", d.Name),
-			fmt.Sprintf("%s 使用不同的软件栈（CANN/MindSpore）：CUDA 代码需要迁移，预留数周到数月", d.Name)))
+			fmt.Sprintf("%s runs a different software stack (CANN/MindSpore): CUDA code needs porting; the seed report budgets 3–6 months for a real project", d.Name),
+			fmt.Sprintf("%s 使用不同的软件栈（CANN/MindSpore）：CUDA 代码需要迁移，种子报告按 3–6 个月预估", d.Name)))
 	}
 	if ra.PerTFLOPHour > 0 && rb.PerTFLOPHour > 0 {
 		if r := ratio(ra.PerTFLOPHour, rb.PerTFLOPHour); r >= 1.15 {

@@ -13,7 +13,7 @@ import (
 // Limits on cost inputs.
 const (
 	MaxEpochs   = 1000
-	MaxGPUs     = 512
+	MaxGPUs     = MaxClusterCards
 	MaxTokens   = 1e16 // ten quadrillion tokens
 	MaxTPS      = 1e7
 	defaultGenM = 1 // million tokens priced when an inference question names no volume
@@ -22,7 +22,7 @@ const (
 // CostInput is a cost question. Zero values mean "use the default"; after
 // Cost fills them, Defaulted names the ones that were filled.
 type CostInput struct {
-	Workload Workload `json:"workload"` // size and method; for inference Batch is concurrency and SeqLen the average context
+	Workload Workload `json:"workload"` // size and method; for inference Batch is concurrency
 	GPU      string   `json:"gpu"`      // card id or alias; empty picks the card with the lowest cost
 	GPUs     int      `json:"gpus"`     // cards per job or replica; 0 = the fewest that hold it (Fit)
 
@@ -33,7 +33,29 @@ type CostInput struct {
 	TokensPerSample float64 `json:"tokens_per_sample"`
 	Epochs          float64 `json:"epochs"`
 
-	MFU   float64     `json:"mfu"`   // 0–1; training default per method and card class, inference DecodeMFU
+	// Inference: tokens in and out per request (defaults 1,000 and 500).
+	InputTokens  int `json:"input_tokens,omitempty"`
+	OutputTokens int `json:"output_tokens,omitempty"`
+	// Serving plan: a load given as tokens per day (prompt + answer) or
+	// requests per second, sized for its peak (PeakFactor × average,
+	// default DefaultPeakFactor).
+	TokensPerDay float64 `json:"tokens_per_day,omitempty"`
+	RequestsPerS float64 `json:"requests_per_s,omitempty"`
+	PeakFactor   float64 `json:"peak_factor,omitempty"`
+	// Budget, when given, is checked against the total: within_budget, and
+	// when it is not, what the budget does buy.
+	Budget Money `json:"budget,omitzero"`
+	// Spot allows interruptible capacity; otherwise on-demand (or monthly)
+	// offers price the answer and spot is left out.
+	Spot bool `json:"spot,omitempty"`
+
+	// Days is a deadline for a training job: the answer adds the cluster
+	// that finishes in that many days.
+	Days float64 `json:"days,omitempty"`
+	// FP8 trains in FP8 on cards with FP8 tensor cores (peak = FP8 TFLOPS).
+	FP8 bool `json:"fp8,omitempty"`
+
+	MFU   float64     `json:"mfu"`   // 0–1: the whole job's MFU; default per method and card class
 	TPS   float64     `json:"tps"`   // inference: generated tokens/s per card, replacing the model
 	Price Money       `json:"price"` // rent per card-hour, replacing the catalogue
 	Where OfferFilter `json:"where"` // which catalogue offers may price it
@@ -46,6 +68,8 @@ type CostInput struct {
 	Currency  knowledge.Currency `json:"currency"`
 	FX        float64            `json:"fx"`
 	Defaulted []string           `json:"defaulted"`
+
+	memo *memo // card-independent sizing shared across the cards one call tries
 }
 
 // CostOption is the cost on one card, for the alternatives list.
@@ -80,13 +104,24 @@ type CostResult struct {
 	MFU           float64            `json:"mfu"`
 	Offer         *CardPrice         `json:"offer,omitempty"` // the catalogue offer priced with; nil when given
 	Interruptible bool               `json:"interruptible"`
-	Hidden        float64            `json:"hidden"`                 // storage + egress
-	Decode        *Decode            `json:"decode,omitempty"`       // inference roofline
-	Scaling       *Scaling           `json:"scaling,omitempty"`      // training multi-card efficiency
-	Alternatives  []CostOption       `json:"alternatives,omitempty"` // every card tried, cheapest first, when none was named
-	Lines         []Line             `json:"lines"`
-	Assumptions   []Text             `json:"assumptions"`
-	Sources       []PriceSource      `json:"sources"`
+	Hidden        float64            `json:"hidden"`            // storage + egress
+	TTFTms        float64            `json:"ttft_ms,omitempty"` // inference: time to first token, no queue
+	// Serving plan (inference with tokens_per_day or requests_per_s).
+	Replicas     int          `json:"replicas,omitempty"`
+	Utilization  float64      `json:"utilization,omitempty"`   // average load ÷ capacity of the replicas
+	MonthlyTotal float64      `json:"monthly_total,omitempty"` // replicas always on, on demand, per month
+	Plan         *ServingPlan `json:"plan,omitempty"`
+	// Budget check (with a budget): WithinBudget is nil when none was given.
+	WithinBudget *bool        `json:"within_budget,omitempty"`
+	BudgetCheck  *BudgetCheck `json:"budget_check,omitempty"`
+	Serving      *Serving     `json:"serving,omitempty"` // inference: prefill and decode model
+	Scaling      *Scaling     `json:"scaling,omitempty"` // training multi-card efficiency
+	// Deadline (training with days): the cluster that finishes in time.
+	Deadline     *Deadline     `json:"deadline,omitempty"`
+	Alternatives []CostOption  `json:"alternatives,omitempty"` // every card tried, cheapest first, when none was named
+	Lines        []Line        `json:"lines"`
+	Assumptions  []Text        `json:"assumptions"`
+	Sources      []PriceSource `json:"sources"`
 }
 
 // Cost estimates GPU-hours, wall time and money for a training or
@@ -95,17 +130,27 @@ type CostResult struct {
 // card that fits and has a price is tried, and the cheapest is answered with
 // the rest as alternatives.
 func Cost(in CostInput, m Market) (CostResult, error) {
+	w, err := ResolveModel(in.Workload, m.Archs)
+	if err != nil {
+		return CostResult{}, err
+	}
+	in.Workload = w
 	in, p, err := in.normalize()
 	if err != nil {
 		return CostResult{}, err
 	}
+	in.memo = &memo{}
 	if in.GPU != "" {
 		g, err := m.card(in.GPU, in.hint())
 		if err != nil {
 			return CostResult{}, err
 		}
 		in.GPU = g.ID
-		return costOn(&g, in, m, p)
+		r, err := costOn(&g, in, m, p)
+		if err == nil && in.Budget.Given() {
+			r.checkBudget(in, m, p)
+		}
+		return r, err
 	}
 	if in.TPS > 0 || in.Price.Given() {
 		if in.Workload.Method == Inference && in.TPS > 0 && in.Price.Given() {
@@ -114,12 +159,56 @@ func Cost(in CostInput, m Market) (CostResult, error) {
 		return CostResult{}, inputErr("gpu", "a given price or tokens/s belongs to a card: name it", in.hint())
 	}
 	in.Defaulted = append(in.Defaulted, "gpu")
+	if in.StorageGB > 0 || in.EgressGB > 0 {
+		return costEveryCardFull(in, m, p)
+	}
+	// Rank every card on the numbers alone, then price the cheapest in
+	// full; the figures are the same arithmetic (TestCostQuickRankingMatchesFull).
+	var all []CostOption
+	in.memo.quiet = true
+	for _, g := range m.GPUs {
+		if o, ok := quickCost(g, in, m, p); ok {
+			all = append(all, o)
+		}
+	}
+	in.memo.quiet = false
+	if len(all) == 0 {
+		return CostResult{}, inputErr("gpu", "no card in the catalogue both holds this job and has a price; name one with price=", in.hint())
+	}
+	optKey := func(o CostOption) float64 {
+		if o.PerMTokens > 0 {
+			return o.PerMTokens
+		}
+		return o.Total
+	}
+	sort.SliceStable(all, func(i, j int) bool { return optKey(all[i]) < optKey(all[j]) })
+	g, err := m.card(all[0].GPU, in.hint())
+	if err != nil {
+		return CostResult{}, err
+	}
+	q := *p
+	best, err := costOn(&g, in, m, &q)
+	if err != nil {
+		return CostResult{}, err
+	}
+	best.Alternatives = all
+	best.Assumptions = append(best.Assumptions, txt(
+		fmt.Sprintf("no card named: %s is the cheapest of the %d cards that hold the job and have a price", best.GPU, len(all)),
+		fmt.Sprintf("未指定显卡：%s 是 %d 种放得下且有价格的卡里最便宜的", best.GPU, len(all))))
+	if in.Budget.Given() {
+		best.checkBudget(in, m, p)
+	}
+	return best, nil
+}
+
+// costEveryCardFull prices every card in full (used when hidden costs,
+// which depend on each platform's rates, are asked for).
+func costEveryCardFull(in CostInput, m Market, p *pricing) (CostResult, error) {
 	var all []CostResult
 	for i := range m.GPUs {
 		g := m.GPUs[i]
 		q := *p
-		r, err := costOn(&g, in, m, &q)
-		if err == nil {
+		if r, err := costOn(&g, in, m, &q); err == nil {
 			all = append(all, r)
 		}
 	}
@@ -138,9 +227,9 @@ func Cost(in CostInput, m Market) (CostResult, error) {
 		best.Alternatives = append(best.Alternatives, CostOption{GPU: r.GPU, GPUs: r.GPUs, Hourly: r.Hourly, Offer: offerKey(r.Offer),
 			Interruptible: r.Interruptible, GPUHours: r.GPUHours, WallHours: r.WallHours, Total: r.Total, TokensPerS: r.TokensPerS, PerMTokens: r.PerMTokens})
 	}
-	best.Assumptions = append(best.Assumptions, txt(
-		fmt.Sprintf("no card named: %s is the cheapest of the %d cards that hold the job and have a price", best.GPU, len(all)),
-		fmt.Sprintf("未指定显卡：%s 是 %d 种放得下且有价格的卡里最便宜的", best.GPU, len(all))))
+	if in.Budget.Given() {
+		best.checkBudget(in, m, p)
+	}
 	return best, nil
 }
 
@@ -170,6 +259,7 @@ func (in CostInput) normalize() (CostInput, *pricing, error) {
 		{"tokens", in.Tokens, MaxTokens}, {"samples", in.Samples, MaxTokens}, {"tokens_per_sample", in.TokensPerSample, MaxSeqLen},
 		{"epochs", in.Epochs, MaxEpochs}, {"mfu", in.MFU, 1}, {"tps", in.TPS, MaxTPS},
 		{"storage_gb", in.StorageGB, 1e9}, {"storage_months", in.StorageMonths, 120}, {"egress_gb", in.EgressGB, 1e9},
+		{"days", in.Days, 3650},
 	} {
 		if math.IsNaN(f.v) || f.v < 0 || f.v > f.max {
 			return in, nil, inputErr(f.name, fmt.Sprintf("must be between 0 and %s, got %s", sci(f.max), sci(f.v)), hint)
@@ -181,6 +271,9 @@ func (in CostInput) normalize() (CostInput, *pricing, error) {
 	if err := checkMoney("price", in.Price, hint+" price=2.5usd"); err != nil {
 		return in, nil, err
 	}
+	if err := checkMoney("budget", in.Budget, hint+" budget=5000"); err != nil {
+		return in, nil, err
+	}
 	def := in.Price.Currency
 	p, err := newPricing(in.Currency, def, in.FX, hint, &in.Defaulted)
 	if err != nil {
@@ -190,10 +283,21 @@ func (in CostInput) normalize() (CostInput, *pricing, error) {
 
 	w := in.Workload
 	if w.Method == "" || w.Method == Inference {
-		if w.SeqLen == 0 {
-			w.SeqLen = DefaultServeContext
-			in.Defaulted = append(in.Defaulted, "seq_len")
+		if in.InputTokens < 0 || in.OutputTokens < 0 || in.InputTokens > MaxSeqLen || in.OutputTokens > MaxSeqLen {
+			return in, nil, inputErr("input_tokens", fmt.Sprintf("tokens per request must be between 1 and %d, got in=%d out=%d", MaxSeqLen, in.InputTokens, in.OutputTokens), hint+" in=1000 out=500")
 		}
+		if in.InputTokens == 0 && w.SeqLen > 0 {
+			in.InputTokens = w.SeqLen // a stated context is the prompt
+		}
+		if in.InputTokens == 0 {
+			in.InputTokens = DefaultServeIn
+			in.Defaulted = append(in.Defaulted, "input_tokens")
+		}
+		if in.OutputTokens == 0 {
+			in.OutputTokens = DefaultServeOut
+			in.Defaulted = append(in.Defaulted, "output_tokens")
+		}
+		w.SeqLen = in.InputTokens + in.OutputTokens
 	}
 	batchGiven := w.Batch != 0
 	w, err = w.Normalize()
@@ -221,6 +325,31 @@ func (in CostInput) normalize() (CostInput, *pricing, error) {
 			in.Epochs = DefaultEpochs
 			in.Defaulted = append(in.Defaulted, "epochs")
 		}
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+		max  float64
+	}{{"tokens_per_day", in.TokensPerDay, 1e15}, {"requests_per_s", in.RequestsPerS, 1e6}, {"peak_factor", in.PeakFactor, 100}} {
+		if math.IsNaN(f.v) || f.v < 0 || f.v > f.max {
+			return in, nil, inputErr(f.name, fmt.Sprintf("must be between 0 and %s, got %s", sci(f.max), sci(f.v)), hint)
+		}
+	}
+	if in.PeakFactor > 0 && in.PeakFactor < 1 {
+		return in, nil, inputErr("peak_factor", fmt.Sprintf("the peak is at least the average (factor ≥ 1), got %s", num(in.PeakFactor)), hint+" peak=3")
+	}
+	if (in.TokensPerDay > 0 || in.RequestsPerS > 0) && w.Method != Inference {
+		return in, nil, inputErr("tokens_per_day", "a daily load is for serving: ask for inference", "/gpu cost 70b inference 10M tokens/day on h100")
+	}
+	if (in.TokensPerDay > 0 || in.RequestsPerS > 0) && in.PeakFactor == 0 {
+		in.PeakFactor = DefaultPeakFactor
+		in.Defaulted = append(in.Defaulted, "peak_factor")
+	}
+	if !in.Spot {
+		in.Where.NoInterruptible = true
+	}
+	if !IsMarketRange(in.Where.Platform) {
+		in.Where.NoMarketRange = true
 	}
 	if (in.StorageGB > 0) && in.StorageMonths == 0 {
 		in.StorageMonths = 1
@@ -260,6 +389,9 @@ func costOn(g *knowledge.GPU, in CostInput, m Market, p *pricing) (CostResult, e
 	if err := res.price(g, in, m, p); err != nil {
 		return CostResult{}, err
 	}
+	if in.TokensPerDay > 0 || in.RequestsPerS > 0 {
+		res.servingPlan(g, in, m, p)
+	}
 	res.Assumptions = append(res.Assumptions, p.assumption()...)
 	res.Assumptions = withConfirm(res.Assumptions, res.Sources)
 	return res, nil
@@ -267,12 +399,12 @@ func costOn(g *knowledge.GPU, in CostInput, m Market, p *pricing) (CostResult, e
 
 // cards picks how many cards hold the workload: the user's count (checked)
 // or the fewest that fit.
-func cards(w Workload, g knowledge.GPU, given int, m Market, hint string) (int, error) {
-	f, err := Fit(w, []knowledge.GPU{g}, m.Archs)
+func cards(w Workload, g knowledge.GPU, given int, m Market, c *memo, hint string) (int, error) {
+	mem, _, err := c.sized(w, m.Archs)
 	if err != nil {
 		return 0, err
 	}
-	need := f.MinCards(g.ID)
+	need := minCards(mem, g.VRAMGB)
 	switch {
 	case need == 0:
 		return 0, inputErr("gpu", fmt.Sprintf("the job does not fit even on %d × %s", cardCounts[len(cardCounts)-1], g.Name), hint)
@@ -301,50 +433,74 @@ func (r *CostResult) training(g knowledge.GPU, in CostInput, m Market) error {
 		d = in.Samples * in.TokensPerSample * in.Epochs
 		dHow = fmt.Sprintf("%s samples × %s tokens/sample × %s epochs", sci(in.Samples), num(in.TokensPerSample), num(in.Epochs))
 	}
-	n := w.ParamsB * 1e9
+	// FLOPs use the parameters a token's matrix multiplies touch: all of a
+	// dense model, the active ones of a mixture of experts.
+	n := mem.Shape.ComputeB * 1e9
 	flops, fHow, why := trainingFLOPs(w.Method, n, mem.Trainable, d)
 	r.FLOPs = flops
+	peak, peakHow := g.PeakTFLOPS(), "dense BF16/FP16"
+	if in.FP8 {
+		if g.FP8TFLOPS <= 0 {
+			return inputErr("fp8", fmt.Sprintf("%s has no FP8 tensor cores; drop fp8 or pick an FP8 card (H100, H800, H20, H200, B200, L40S, RTX 4090)", g.Name), hint)
+		}
+		peak, peakHow = g.FP8TFLOPS, "dense FP8 (FP8 training, e.g. Transformer Engine / DeepSeek-V3's recipe)"
+	}
 	r.MFU = in.MFU
-	mfuHow := txt("given", "用户给定")
+	mfuHow := txt("given: the whole job's MFU (PaLM's definition), not discounted again", "用户给定：整个任务的 MFU（PaLM 定义），不再另行折算")
 	if r.MFU == 0 {
 		r.MFU = DefaultMFU(w.Method, g)
 		mfuHow = classText(w.Method, g)
 		r.Inputs.Defaulted = append(r.Inputs.Defaulted, "mfu")
 	}
-	// GPU-hours = FLOPs ÷ (peak TFLOPS × 10¹² × MFU × 3600 s/h), then ÷ the
-	// multi-card efficiency when the job is sharded over several cards.
-	ideal := flops / (g.PeakTFLOPS() * 1e12 * r.MFU * 3600)
-	r.GPUs, err = cards(w, g, in.GPUs, m, hint)
+	r.GPUs, err = cards(w, g, in.GPUs, m, in.memo, hint)
 	if err != nil {
 		return err
 	}
-	sc := shardScaling(g, r.GPUs, w, mem, flops/d, r.MFU)
+	// GPU-hours = FLOPs ÷ (peak TFLOPS × 10¹² × MFU × 3600 s/h). The MFU is
+	// the whole job's, communication included; the exposed part of
+	// communication is added only where it cannot hide behind compute.
+	ideal := flops / (peak * 1e12 * r.MFU * 3600)
+	sc := clusterScaling(g, r.GPUs, w, mem, flops/d, peak, r.MFU, d)
 	r.Scaling = &sc
 	r.GPUHours = ideal / sc.Efficiency
+	if in.MFU > 0 {
+		r.GPUHours = ideal // a given MFU already is the whole job's
+	}
 	r.WallHours = r.GPUHours / float64(r.GPUs)
 	r.Lines = append(r.Lines,
 		Line{Key: "tokens", Label: txt("training tokens", "训练 token 数"), Value: d, Unit: "tokens", How: dHow},
 		Line{Key: "flops", Label: txt("training compute", "训练计算量"), Value: flops, Unit: "FLOP", How: fHow},
 		Line{Key: "mfu", Label: txt("model FLOPs utilisation", "算力利用率 MFU"), Value: r.MFU, Unit: "", How: mfuHow.EN},
-		Line{Key: "compute_hours", Label: txt("GPU-hours at full efficiency", "满效率 GPU 小时"), Value: round(ideal, 2), Unit: "GPU-h",
-			How: fmt.Sprintf("%s FLOP ÷ (%s TFLOPS × 10¹² × %s MFU × 3600 s)", sci(flops), num(g.PeakTFLOPS()), num(r.MFU))},
+		Line{Key: "compute_hours", Label: txt("GPU-hours at that MFU", "该 MFU 下的 GPU 小时"), Value: round(ideal, 2), Unit: "GPU-h",
+			How: fmt.Sprintf("%s FLOP ÷ (%s TFLOPS × 10¹² × %s MFU × 3600 s)", sci(flops), num(peak), num(r.MFU))},
 		Line{Key: "gpus", Label: txt("cards per job", "每个任务的卡数"), Value: float64(r.GPUs), Unit: "cards",
-			How: fmt.Sprintf("fewest %s that hold the job (fit: %s GB per replica)", g.Name, num(mem.TotalGB))},
+			How: fmt.Sprintf("fewest %s that hold the job (fit: %s GB per replica, sharded)", g.Name, num(mem.TotalGB))},
 	)
-	gpuHow := fmt.Sprintf("%s GPU-h on one card, no multi-card loss", num(round(ideal, 2)))
+	gpuHow := fmt.Sprintf("%s GPU-h", num(round(ideal, 2)))
 	if r.GPUs > 1 {
-		r.Lines = append(r.Lines, sc.line(g, w, mem))
-		gpuHow = fmt.Sprintf("%s GPU-h ÷ %s efficiency", num(round(ideal, 2)), num(round(sc.Efficiency, 3)))
+		r.Lines = append(r.Lines, sc.line(g))
+		if in.MFU == 0 && sc.Efficiency < 1 {
+			gpuHow = fmt.Sprintf("%s GPU-h ÷ %s (communication that does not hide behind compute)", num(round(ideal, 2)), num(round(sc.Efficiency, 3)))
+		}
 	}
 	r.Lines = append(r.Lines,
 		Line{Key: "gpu_hours", Label: txt("GPU-hours", "GPU 小时"), Value: round(r.GPUHours, 2), Unit: "GPU-h", How: gpuHow},
 		Line{Key: "wall_hours", Label: txt("wall-clock time", "实际耗时"), Value: round(r.WallHours, 2), Unit: "h",
 			How: fmt.Sprintf("%s GPU-h ÷ %d cards", num(round(r.GPUHours, 2)), r.GPUs)},
 	)
+	if in.Days > 0 {
+		r.Deadline = deadline(g, in.Days, r.GPUHours, r.GPUs, w, mem, flops/d, peak, r.MFU, d, in.MFU > 0)
+		r.Lines = append(r.Lines, r.Deadline.Lines...)
+	}
 	r.Assumptions = append(r.Assumptions, why,
-		txt(fmt.Sprintf("MFU %s (%s); peak %s TFLOPS dense BF16/FP16 for %s", num(r.MFU), mfuHow.EN, num(g.PeakTFLOPS()), g.Name),
-			fmt.Sprintf("MFU %s（%s）；%s 峰值按稠密 BF16/FP16 %s TFLOPS", num(r.MFU), mfuHow.ZH, g.Name, num(g.PeakTFLOPS()))),
-		txt("several cards: FSDP/ZeRO-3 weight gathers and gradient reduction not overlapped with compute (worst case); billing rounding of the last hour is not added",
-			"多卡：按 FSDP/ZeRO-3 计算权重聚合与梯度归约的通信，且假设不与计算重叠（最坏情况）；未计入最后一小时的计费取整"))
+		txt(fmt.Sprintf("MFU %s (%s); peak %s TFLOPS %s for %s", num(r.MFU), mfuHow.EN, num(peak), peakHow, g.Name),
+			fmt.Sprintf("MFU %s（%s）；%s 峰值按 %s TFLOPS（%s）", num(r.MFU), mfuHow.ZH, g.Name, num(peak), peakHow)),
+		txt("several cards: tensor parallel inside a machine, data parallel (ZeRO/FSDP sharding) across machines, communication overlapped with compute; billing rounding of the last hour is not added",
+			"多卡：机内张量并行、机间数据并行（ZeRO/FSDP 分片），通信与计算重叠；未计入最后一小时的计费取整"))
+	if mem.Shape.MoE() {
+		r.Assumptions = append(r.Assumptions, txt(
+			fmt.Sprintf("mixture of experts: training FLOPs from the %sB active parameters (6·N_active·D); memory holds all %sB", num(round(mem.Shape.ComputeB, 2)), num(round(mem.Shape.ParamsB, 2))),
+			fmt.Sprintf("混合专家：训练计算量按激活参数 %sB（6·N_active·D）；显存按全部 %sB", num(round(mem.Shape.ComputeB, 2)), num(round(mem.Shape.ParamsB, 2)))))
+	}
 	return nil
 }

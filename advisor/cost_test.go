@@ -1,6 +1,7 @@
 package advisor
 
 import (
+	"github.com/google/go-cmp/cmp"
 	"math"
 	"testing"
 
@@ -38,45 +39,36 @@ func TestCostTrainingHandCalculations(t *testing.T) {
 			total:    4 * 7e9 * 50000 * 512 * 2 / (165.2e12 * 0.26 * 3600) * 1.5,
 		},
 		{
-			// 70B QLoRA on 1e7 tokens: 4 × 70e9 × 1e7 = 2.8e18 ÷ (989e12 × 0.25 × 3600).
+			// 70B QLoRA on 1e7 tokens: 4 × 70e9 × 1e7 = 2.8e18 ÷ (989e12 × 0.22 × 3600)
+			// (H100 class: compute-heavy, QLoRA default 0.22).
 			name: "70B qlora on one H100",
 			in: CostInput{Workload: Workload{ParamsB: 70, Method: QLoRA, Batch: 1, SeqLen: 1024},
 				GPU: "h100", Tokens: 1e7, Price: Money{Amount: 2.5, Currency: knowledge.USD}, Currency: knowledge.USD},
-			gpuHours: 4 * 70e9 * 1e7 / (989e12 * 0.25 * 3600),
+			gpuHours: 4 * 70e9 * 1e7 / (989e12 * 0.22 * 3600),
 			gpus:     1,
-			total:    4 * 70e9 * 1e7 / (989e12 * 0.25 * 3600) * 2.5,
+			total:    4 * 70e9 * 1e7 / (989e12 * 0.22 * 3600) * 2.5,
 		},
 		{
-			// Freeze: 2 × 7e9 × D + 4 × trained × D, D = 1e8 tokens, MFU 0.35.
+			// Freeze: 2 × 7e9 × D + 4 × trained × D, D = 1e8 tokens, MFU 0.30
+			// (H100 class).
 			name: "7B freeze on one H100",
 			in: CostInput{Workload: Workload{ParamsB: 7, Method: Freeze, Batch: 1, SeqLen: 1024, Arch: "mistral-7b"},
 				GPU: "h100", Tokens: 1e8, Price: Money{Amount: 2, Currency: knowledge.USD}, Currency: knowledge.USD},
-			gpuHours: (2*7e9*1e8 + 4*freezeTrained*1e8) / (989e12 * 0.35 * 3600),
+			gpuHours: (2*7e9*1e8 + 4*freezeTrained*1e8) / (989e12 * 0.30 * 3600),
 			gpus:     1,
-			total:    (2*7e9*1e8 + 4*freezeTrained*1e8) / (989e12 * 0.35 * 3600) * 2,
+			total:    (2*7e9*1e8 + 4*freezeTrained*1e8) / (989e12 * 0.30 * 3600) * 2,
 		},
 		{
 			// Full: 6 × 7e9 × 1e9 = 4.2e19 FLOPs ÷ (989e12 × 0.5 given × 3600)
-			// = 23.59 GPU-h at full efficiency. On 2 cards, per step of
-			// 4 × 4096 tokens: compute 6 × 7e9 × 16384 ÷ (2 × 989e12 × 0.5)
-			// = 0.6957 s; traffic (2 × 14 GB + 2 B × 7e9) × 1/2 = 21 GB over
-			// NVLink 900 ÷ 2 = 450 GB/s = 0.0467 s; efficiency 0.9371.
+			// = 23.59 GPU-h. A given MFU is the whole job's (PaLM's
+			// definition), so the two cards' communication is not taken off
+			// it again.
 			name: "7B full on two H100 with a given MFU",
-			in: CostInput{Workload: Workload{ParamsB: 7, Method: Full, Arch: "mistral-7b"}, GPU: "h100-sxm", GPUs: 2,
+			in: CostInput{Workload: Workload{ParamsB: 7, Method: Full, Arch: "mistral-7b", Batch: 4, SeqLen: 4096}, GPU: "h100-sxm", GPUs: 2,
 				Tokens: 1e9, MFU: 0.5, Price: Money{Amount: 2, Currency: knowledge.USD}, Currency: knowledge.USD},
-			gpuHours: func() float64 {
-				ideal := 6 * 7e9 * 1e9 / (989e12 * 0.5 * 3600)
-				compute := 6 * 7e9 * 16384 / (2 * 989e12 * 0.5)
-				comm := (2*14e9 + 2*7e9) * 0.5 / 450e9
-				return ideal / (compute / (compute + comm))
-			}(),
-			gpus: 2,
-			total: func() float64 {
-				ideal := 6 * 7e9 * 1e9 / (989e12 * 0.5 * 3600)
-				compute := 6 * 7e9 * 16384 / (2 * 989e12 * 0.5)
-				comm := (2*14e9 + 2*7e9) * 0.5 / 450e9
-				return ideal / (compute / (compute + comm)) * 2
-			}(),
+			gpuHours: 6 * 7e9 * 1e9 / (989e12 * 0.5 * 3600),
+			gpus:     2,
+			total:    6 * 7e9 * 1e9 / (989e12 * 0.5 * 3600) * 2,
 		},
 	}
 	for _, tt := range tests {
@@ -183,78 +175,59 @@ func TestCostSeedInferenceTableRecomputed(t *testing.T) {
 	}
 }
 
-func TestCostInferenceRoofline(t *testing.T) {
+func TestCostInferenceServingModel(t *testing.T) {
 	m := testMarket(t)
 	wantSpec(t, m, "h100-sxm", "bandwidth GB/s", bw, 3350)
-	// Mistral-7B shape: KV per token 2 × 32 layers × 8 × 128 × 2 bytes = 131072.
-	// One H100, 8 requests × 2048 tokens: read 14e9 + 8 × 2048 × 131072 bytes
-	// at 3350e9 × 0.8 B/s = 6.025 ms; compute 2 × 7e9 × 8 ÷ (989e12 × 0.5)
-	// = 0.226 ms; memory bound, 8 ÷ 6.025 ms = 1327.8 tokens/s.
-	mem7 := (14e9 + 8*2048*131072.0) / (3350e9 * 0.8)
-	tps7 := 8 / mem7
-	// Llama-3-70B shape: KV 2 × 80 × 8 × 128 × 2 = 327680 bytes/token.
-	// Four H100, 64 requests × 2048 tokens: memory (140e9 + 64 × 2048 ×
-	// 327680) ÷ (4 × 3350e9 × 0.8) = 17.066 ms; compute 2 × 70e9 × 64 ÷
-	// (4 × 989e12 × 0.5) = 4.530 ms; all-reduces 80 layers × 2 × 2 × 3/4 ×
-	// 64 × 8192 × 2 bytes ÷ 450e9 B/s = 0.559 ms. 64 ÷ 17.626 ms.
-	mem70 := (140e9 + 64*2048*327680.0) / (4 * 3350e9 * 0.8)
-	comm70 := 80 * 2 * 2 * 3.0 / 4 * 64 * 8192 * 2 / 450e9
-	tps70 := 64 / (mem70 + comm70)
-	tests := []struct {
-		name string
-		in   CostInput
-		gpus int
-		tps  float64
-	}{
-		{"7B on one H100, 8 requests", CostInput{Workload: Workload{ParamsB: 7, Method: Inference, Batch: 8, SeqLen: 2048, Arch: "mistral-7b"}, GPU: "h100", GPUs: 1}, 1, tps7},
-		{"70B on four H100, 64 requests", CostInput{Workload: Workload{ParamsB: 70, Method: Inference, Batch: 64, SeqLen: 2048}, GPU: "h100", GPUs: 4}, 4, tps70},
+	// Mistral-7B-v0.3 (7.248B, KV 2 × 32 × 8 × 128 × 2 = 131,072 B/token) on
+	// one H100 in BF16, 8 requests of 1,000 in + 500 out: prefill 1000 × 2 ×
+	// 7.248e9 + 2 × 32 × 4096 × 1000² FLOP at 60 % of 989 TFLOPS; a decode
+	// step reads 14.496 GB of weights + 8 × 1,250 × 131,072 B of KV at 80 %
+	// of 3,350 GB/s, plus 1 ms overhead; output = 8 × 500 ÷ (8 × prefill +
+	// 500 × step).
+	P := 7.248e9
+	pf := (1000*2*P + 2*32*4096*1e6) / (989e12 * 0.6)
+	step := (2*P+8*1250*131072.0)/(3350e9*0.8) + 1e-3
+	tps := 8 * 500 / (8*pf + 500*step)
+	res, err := Cost(CostInput{Workload: Workload{Model: "mistral-7b-v0.3", Method: Inference, Batch: 8}, GPU: "h100", GPUs: 1,
+		InputTokens: 1000, OutputTokens: 500, Price: Money{Amount: 2, Currency: knowledge.USD}, Tokens: 1e6}, m)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			tt.in.Price = Money{Amount: 2, Currency: knowledge.USD}
-			tt.in.Tokens = 1e6
-			res, err := Cost(tt.in, m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.GPUs != tt.gpus || !near(res.TokensPerS, tt.tps, 0.1) {
-				t.Errorf("Cost(%s) = %d cards at %v tokens/s, want %d at %.1f", tt.name, res.GPUs, res.TokensPerS, tt.gpus, tt.tps)
-			}
-			// $/M = cards × $2 ÷ (tokens/s × 3600) × 10⁶.
-			if want := float64(tt.gpus) * 2 / (tt.tps * 3600) * 1e6; !near(res.PerMTokens, want, 1e-3) {
-				t.Errorf("Cost(%s) per_m_tokens = %v, want %.4f", tt.name, res.PerMTokens, want)
-			}
-			if res.Decode == nil || res.Decode.Bound != "memory" {
-				t.Errorf("Cost(%s) decode = %+v, want memory bound", tt.name, res.Decode)
-			}
-		})
+	if res.GPUs != 1 || !near(res.TokensPerS, tps, 0.1) {
+		t.Errorf("Cost(7B, 8 requests on H100) = %d cards at %v tokens/s, want 1 at %.1f", res.GPUs, res.TokensPerS, tps)
+	}
+	if want := math.Round((pf+1e-3)*1e4) / 10; res.TTFTms != want {
+		t.Errorf("ttft_ms = %v, want %v", res.TTFTms, want)
+	}
+	// $/M = $2 ÷ (tokens/s × 3600) × 10⁶.
+	if want := 2 / (tps * 3600) * 1e6; !near(res.PerMTokens, want, 1e-3) {
+		t.Errorf("per_m_tokens = %v, want %.4f", res.PerMTokens, want)
+	}
+	if res.Serving == nil || res.Serving.Bound != "memory" {
+		t.Errorf("serving = %+v, want memory bound", res.Serving)
 	}
 }
 
 func TestCostInferenceBatchFromKVRoom(t *testing.T) {
 	m := testMarket(t)
 	wantSpec(t, m, "h100-sxm", "VRAM GB", func(g knowledge.GPU) float64 { return g.VRAMGB }, 80)
-	// 70B on two H100 at 2048 tokens per request. Usable memory by the fit
-	// rule: 2 × (80 − 0.8) ÷ 1.05 = 150.86 GB. Weights 140 GB; activations at
-	// a full 8192-token prefill chunk 8192 × (2×8192 + 2×28672) × 2 bytes
-	// plus b × 128256 × 4 bytes of logits. Each request: 2048 × 327680 bytes.
+	// Llama-3.1-70B (70.554B) in BF16 on two H100, 1,000 in + 500 out
+	// (defaults). Usable by the fit rule: 2 × (80 − 0.8) ÷ 1.05 = 150.86 GB;
+	// weights 141.108 GB; activations of a full 8,192-token prefill chunk
+	// 8192 × (2×8192 + 2×28672) × 2 bytes + 6 × 128,256 × 4 bytes of logits
+	// (6 requests of 1,500 tokens fill the chunk). Each sequence caches
+	// 1,000 + 500/2 = 1,250 tokens × 327,680 bytes.
 	usable := 2 * (80 - 0.8) / 1.05
-	fits := func(b float64) bool {
-		act := (8192*(2*8192+2*28672)*2 + b*128256*4) / 1e9
-		return 140+act+b*2048*327680/1e9 <= usable
-	}
-	want := 0
-	for b := 1; fits(float64(b)); b++ {
-		want = b
-	}
-	res, err := Cost(CostInput{Workload: Workload{ParamsB: 70, Method: Inference}, GPU: "h100", GPUs: 2, Price: Money{Amount: 2, Currency: knowledge.USD}}, m)
+	act := (8192*(2*8192+2*28672)*2 + 6*128256*4) / 1e9
+	want := int(math.Floor((usable - 141.108 - act) / (1250 * 327680 / 1e9)))
+	res, err := Cost(CostInput{Workload: Workload{Model: "llama-3.1-70b", Method: Inference, Bits: 16}, GPU: "h100", GPUs: 2, Price: Money{Amount: 2, Currency: knowledge.USD}}, m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Decode.Batch != want || want != 14 {
-		t.Errorf("Cost(70B on 2 × H100) batch = %d, want %d (hand: 14)", res.Decode.Batch, want)
+	if res.Serving.Concurrency != want || want != 20 {
+		t.Errorf("Cost(70B on 2 × H100) concurrency = %d, want %d (hand: 20)", res.Serving.Concurrency, want)
 	}
-	for _, d := range []string{"batch", "seq_len", "tokens", "mfu"} {
+	for _, d := range []string{"batch", "input_tokens", "output_tokens", "tokens"} {
 		if !hasDefault(res.Inputs.Defaulted, d) {
 			t.Errorf("Cost defaulted = %v, want %q recorded", res.Inputs.Defaulted, d)
 		}
@@ -327,5 +300,43 @@ func TestCostInputErrors(t *testing.T) {
 			_, err := Cost(tt.in, m)
 			wantInputErr(t, "Cost("+tt.name+")", err, tt.field)
 		})
+	}
+}
+
+// The ranking pass over every card uses the same arithmetic as a full
+// answer: its alternatives equal pricing every card in full.
+func TestCostQuickRankingMatchesFull(t *testing.T) {
+	m := MarketOf(knowledge.MustShipped())
+	for _, in := range []CostInput{
+		{Workload: Workload{ParamsB: 13, Method: LoRA}, Samples: 1e5, Currency: knowledge.CNY},
+		{Workload: Workload{ParamsB: 70, Method: Inference}, Tokens: 1e8, Currency: knowledge.USD},
+		{Workload: Workload{ParamsB: 7, Method: Full}, Tokens: 1e10, Currency: knowledge.USD},
+		{Workload: Workload{Model: "qwen3-30b-a3b"}, TokensPerDay: 1e8, Currency: knowledge.CNY},
+	} {
+		quick, err := Cost(in, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := ResolveModel(in.Workload, m.Archs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Workload = w
+		n, p, err := in.normalize()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n.memo = &memo{}
+		n.Defaulted = append(n.Defaulted, "gpu")
+		full, err := costEveryCardFull(n, m, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(full.Alternatives, quick.Alternatives); diff != "" {
+			t.Errorf("%+v: quick ranking differs from full pricing (-full +quick):\n%s", in.Workload, diff)
+		}
+		if quick.GPU != full.GPU || quick.Total != full.Total {
+			t.Errorf("%+v: answered %s %v, full pricing %s %v", in.Workload, quick.GPU, quick.Total, full.GPU, full.Total)
+		}
 	}
 }

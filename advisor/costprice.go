@@ -15,6 +15,14 @@ var genericHidden = map[string]knowledge.HiddenCost{
 	"egress":  {Kind: "egress", Low: 0.05, High: 0.12, Currency: knowledge.USD, Unit: "GB", Source: "seed:cost-performance-report hidden-cost table"},
 }
 
+// marketRangeNote says that a price comes from a market-wide range because
+// no provider in the catalogue lists the card.
+func marketRangeNote(g knowledge.GPU, cp CardPrice) Text {
+	return txt(
+		fmt.Sprintf("no provider in the catalogue lists %s on demand: the %s range %s/card-hour is used at its low end — a market range, not an offer; get a quote", g.Name, cp.Platform, cp.Range()),
+		fmt.Sprintf("目录中没有平台按需提供 %s：按 %s 区间 %s/卡时的低端估算——这是市场区间而非报价，请向平台询价", g.Name, cp.Platform, cp.Range()))
+}
+
 // price resolves the rent per card-hour and totals the bill.
 func (r *CostResult) price(g *knowledge.GPU, in CostInput, m Market, p *pricing) error {
 	unit := string(p.cur) + "/card-hour"
@@ -28,6 +36,16 @@ func (r *CostResult) price(g *knowledge.GPU, in CostInput, m Market, p *pricing)
 		cp, found, err := Cheapest(g.ID, m.Offers, p.cur, p.fx, in.Where)
 		if err != nil {
 			return err
+		}
+		if !found && in.Where.NoMarketRange {
+			f := in.Where
+			f.NoMarketRange = false
+			if cp, found, err = Cheapest(g.ID, m.Offers, p.cur, p.fx, f); err != nil {
+				return err
+			}
+			if found {
+				r.Assumptions = append(r.Assumptions, marketRangeNote(*g, cp))
+			}
 		}
 		if !found {
 			where := ""

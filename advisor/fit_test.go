@@ -3,6 +3,7 @@ package advisor
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/gpubot/gpubot/knowledge"
@@ -218,8 +219,16 @@ func TestNormalizeFillsAndRecordsDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w.Batch != 4 || w.SeqLen != 4096 || w.Bits != 16 || w.LoRARank != 16 || w.Optimizer != AdamW {
-		t.Errorf("defaults = %+v, want batch 4, seq 4096, 16 bits, rank 16, adamw", w)
+	// LLaMA-Factory / Unsloth example configs: micro-batch 1 at 2,048 tokens.
+	if w.Batch != 1 || w.SeqLen != 2048 || w.Bits != 16 || w.LoRARank != 16 || w.Optimizer != AdamW {
+		t.Errorf("defaults = %+v, want batch 1, seq 2048, 16 bits, rank 16, adamw", w)
+	}
+	inf, err := Workload{ParamsB: 13}.Normalize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inf.Method != Inference || inf.Batch != 1 || inf.SeqLen != 4096 {
+		t.Errorf("inference defaults = %+v, want inference, 1 request × 4096 tokens", inf)
 	}
 	want := map[string]bool{"bits": true, "batch": true, "seq_len": true, "optimizer": true, "lora_rank": true}
 	for _, d := range w.Defaulted {
@@ -250,5 +259,22 @@ func TestShapeScalesFarFromReferences(t *testing.T) {
 	s, _ = ShapeFor(70, "", kb.Archs)
 	if s.From != "llama-3-70b" || s.Scale != 1 {
 		t.Errorf("ShapeFor(70B) = %s ×%v, want llama-3-70b unscaled", s.From, s.Scale)
+	}
+}
+
+// The Ascend 910B joins its cards over HCCS, so a multi-card job on it is
+// not called "PCIe only".
+func TestFitNoteHCCS(t *testing.T) {
+	kb := knowledge.MustShipped()
+	g, _ := kb.GPU("ascend-910b")
+	if g.Fabric != "HCCS" || g.FabricGBs <= 0 || g.Confidence != "low" {
+		t.Fatalf("910B row: fabric %q %v, confidence %s", g.Fabric, g.FabricGBs, g.Confidence)
+	}
+	f, err := Fit(Workload{ParamsB: 70, Method: LoRA}, []knowledge.GPU{g}, kb.Archs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := f.Options[0].Note.EN; f.Options[0].Count < 2 || strings.Contains(n, "PCIe only") || !strings.Contains(n, "HCCS") {
+		t.Errorf("910B note = %q (count %d), want the HCCS link named", n, f.Options[0].Count)
 	}
 }

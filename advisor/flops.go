@@ -65,35 +65,53 @@ func trainingFLOPs(method Method, n, trainable, d float64) (float64, string, Tex
 
 // Default MFU (model FLOPs utilisation: useful model FLOPs ÷ (time × peak)),
 // with recomputation counted as overhead, not work (PaLM, Chowdhery et al.
-// 2022, appendix B). Gradient checkpointing, on by default in the memory
-// model, re-runs the forward pass and so lowers MFU; the figures allow for it.
+// 2022, appendix B). It is the whole job's figure: communication, restarts
+// and checkpointing are inside it, so the cost answer does not discount it
+// again. Gradient checkpointing, on by default in the memory model, re-runs
+// the forward pass and so lowers MFU; the figures allow for it.
 //
-// Datacenter cards (A100/H100/H800/H20 class):
-//   - full 0.40: Meta reports 38–43 % BF16 MFU training Llama 3 405B on
-//     H100 (Llama 3 paper, table 4); Megatron-LM reports 40–50 % on A100s.
+// Datacenter cards, A100 class (A100/A800/H20, and the H200 with its larger
+// memory bandwidth: peak ÷ bandwidth below 240 FLOP per byte):
+//   - full 0.40: LLaMA and Llama 2 report GPU-hours on A100-80GB that imply
+//     41–44 % (Touvron et al. 2023a/b); Megatron-LM reports 40–50 %.
 //   - freeze and lora 0.35: the same matrix multiplies, but fine-tuning jobs
 //     run smaller batches and shorter sequences, and adapters add small
 //     kernels; public LoRA runs report 30–40 %.
 //   - qlora 0.25: every forward and backward dequantises the NF4 weights
 //     first; QLoRA runs measure 30–40 % slower than LoRA at the same batch.
 //
+// Compute-heavy datacenter cards (H100/H800/B200/MI300X: ≥ 240 FLOP
+// per byte of memory bandwidth) reach a lower share of their much higher
+// peak: Meta measured 38–43 % BF16 MFU on 16k H100 for Llama 3 405B
+// (Dubey et al. 2024, table 4) with about 90 % of wall-clock spent
+// training; 0.35 for full training, and the fine-tuning figures scaled
+// alike. The calibration against published runs is in
+// testdata/training_runs.yaml.
+//
 // Other cards (GeForce, workstation, legacy, domestic): three quarters of
-// that, rounded. GeForce and workstation boards hold boost clocks less well
-// under sustained load and their smaller caches and memory systems keep
-// large GEMMs further from peak; domestic accelerators run on less-tuned
-// software stacks (CANN). Card-to-card traffic is not in these figures: the
-// cost estimate adds it separately (see Scaling).
+// the A100-class figures, rounded. GeForce and workstation boards hold
+// boost clocks less well under sustained load and their smaller caches and
+// memory systems keep large GEMMs further from peak; domestic accelerators
+// run on less-tuned software stacks (CANN).
 var defaultMFU = map[string]map[Method]float64{
 	"datacenter": {Full: 0.40, Freeze: 0.35, LoRA: 0.35, QLoRA: 0.25},
+	"hopper":     {Full: 0.35, Freeze: 0.30, LoRA: 0.30, QLoRA: 0.22},
 	"other":      {Full: 0.30, Freeze: 0.26, LoRA: 0.26, QLoRA: 0.19},
 }
 
+// computeHeavyFLOPPerByte is the peak-to-bandwidth ratio above which a
+// datacenter card is in the "hopper" MFU class.
+const computeHeavyFLOPPerByte = 240
+
 // cardClass is the MFU class of a card.
 func cardClass(g knowledge.GPU) string {
-	if g.Tier == knowledge.TierDatacenter {
-		return "datacenter"
+	switch {
+	case g.Tier != knowledge.TierDatacenter:
+		return "other"
+	case g.BandwidthGBs > 0 && g.PeakTFLOPS()*1e12/(g.BandwidthGBs*1e9) >= computeHeavyFLOPPerByte:
+		return "hopper"
 	}
-	return "other"
+	return "datacenter"
 }
 
 // DefaultMFU is the MFU assumed for method on card g when the user gives
@@ -104,11 +122,15 @@ func DefaultMFU(method Method, g knowledge.GPU) float64 {
 
 // classText explains which default MFU applied.
 func classText(method Method, g knowledge.GPU) Text {
-	if cardClass(g) == "datacenter" {
-		return txt(fmt.Sprintf("default for %s on a datacenter card", method), fmt.Sprintf("数据中心卡上 %s 的默认值", method))
+	switch cardClass(g) {
+	case "datacenter":
+		return txt(fmt.Sprintf("default for %s on an A100-class datacenter card", method), fmt.Sprintf("A100 级数据中心卡上 %s 的默认值", method))
+	case "hopper":
+		return txt(fmt.Sprintf("default for %s on a compute-heavy datacenter card (H100 class): whole-job MFU incl. communication and restarts", method),
+			fmt.Sprintf("H100 级数据中心卡上 %s 的默认值：含通信与重启的整体 MFU", method))
 	}
-	return txt(fmt.Sprintf("default for %s on a consumer, workstation or domestic card: ¾ of the datacenter figure", method),
-		fmt.Sprintf("消费级/工作站/国产卡上 %s 的默认值：数据中心卡的 ¾", method))
+	return txt(fmt.Sprintf("default for %s on a consumer, workstation or domestic card: ¾ of the A100-class figure", method),
+		fmt.Sprintf("消费级/工作站/国产卡上 %s 的默认值：A100 级的 ¾", method))
 }
 
 // sci prints a large figure for formulas: 1.434e18, or plain below 10⁶.

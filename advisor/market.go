@@ -25,6 +25,11 @@ func MarketOf(b *knowledge.Base) Market {
 
 // card finds a card by id, name or alias.
 func (m Market) card(name, hint string) (knowledge.GPU, error) {
+	for _, g := range m.GPUs { // canonical ids first: no normalising
+		if g.ID == name {
+			return g, nil
+		}
+	}
 	k := knowledge.NormalizeName(name)
 	for _, g := range m.GPUs {
 		if knowledge.NormalizeName(g.ID) == k || knowledge.NormalizeName(g.Name) == k {

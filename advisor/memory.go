@@ -14,6 +14,9 @@ const (
 	// 4 bits plus 0.127 bits of quantization constants per parameter
 	// (Dettmers et al. 2023, "QLoRA", section 3).
 	nf4BitsPerParam = 4.127
+	// mxfp4BitsPerParam is OCP MXFP4: 4-bit elements with one shared 8-bit
+	// scale per block of 32 (OCP Microscaling spec v1.0), 4 + 8/32 bits.
+	mxfp4BitsPerParam = 4.25
 	// int4BitsPerParam is 4-bit inference weights (AWQ/GPTQ, group size 128):
 	// one FP16 scale and zero point per 128 weights adds 0.25 bits.
 	int4BitsPerParam = 4.25
@@ -67,11 +70,17 @@ type Memory struct {
 	Trainable   float64   `json:"trainable_params"` // parameters that get gradients
 	Lines       []Line    `json:"lines"`
 	Assumptions []Text    `json:"assumptions"`
+
+	weightBytes float64 // unrounded, for throughput maths
 }
 
 // EstimateMemory sizes one replica of the workload. w must be normalized.
 func EstimateMemory(w Workload, archs []knowledge.Arch) (Memory, error) {
-	w, err := w.Normalize()
+	w, err := ResolveModel(w, archs)
+	if err != nil {
+		return Memory{}, err
+	}
+	w, err = w.Normalize()
 	if err != nil {
 		return Memory{}, err
 	}
@@ -97,6 +106,12 @@ func EstimateMemory(w Workload, archs []knowledge.Arch) (Memory, error) {
 	switch {
 	case w.Bits == 16:
 		bd.WeightsGB = add("weights", "weights", "模型权重", P*2, fmt.Sprintf("%sB params × 2 bytes (BF16)", num(w.ParamsB)))
+	case w.Bits == 4 && shape.Format == "mxfp4" && w.Method == Inference:
+		R := shape.RoutedB * 1e9
+		bd.WeightsGB = add("weights", "weights", "模型权重", R*mxfp4BitsPerParam/8+(P-R)*2,
+			fmt.Sprintf("%sB expert params × %s bits ÷ 8 (MXFP4) + %sB other params × 2 bytes (BF16)", num(round(R/1e9, 2)), num(mxfp4BitsPerParam), num(round((P-R)/1e9, 2))))
+		note(fmt.Sprintf("%s ships its expert weights in MXFP4 (4 bits + one 8-bit scale per 32 = 4.25 bits), attention and embeddings in BF16: served as shipped by default", shape.From),
+			fmt.Sprintf("%s 的专家权重以 MXFP4 发布（4 bit + 每 32 个一个 8 bit 缩放 = 4.25 bit），注意力和词嵌入为 BF16：默认按发布格式部署", shape.From))
 	case w.Method == QLoRA && w.Bits == 4:
 		bd.WeightsGB = add("weights", "weights", "模型权重", (P-E)*nf4BitsPerParam/8+E*2,
 			fmt.Sprintf("(%sB − %sB embeddings) × %s bits ÷ 8 + %sB × 2 bytes", num(w.ParamsB), num(round(E/1e9, 2)), num(nf4BitsPerParam), num(round(E/1e9, 2))))
@@ -112,6 +127,9 @@ func EstimateMemory(w Workload, archs []knowledge.Arch) (Memory, error) {
 		if w.Bits == 4 {
 			note("4-bit weights carry group-128 scales (4.25 bits/param, AWQ/GPTQ style); embeddings and output head stay 16-bit",
 				"4 位权重含 128 分组的缩放系数（每参数 4.25 bit，AWQ/GPTQ），词嵌入和输出层保持 16 位")
+		} else if shape.Format == "fp8" && w.Method == Inference {
+			note(fmt.Sprintf("%s ships FP8 weights (block-scaled): served in FP8 by default, embeddings and output head in BF16; bits=16 sizes a BF16 copy", shape.From),
+				fmt.Sprintf("%s 以 FP8 权重发布（分块缩放）：默认按 FP8 部署，词嵌入和输出层为 BF16；bits=16 可按 BF16 计算", shape.From))
 		} else {
 			note("8-bit weights (LLM.int8 / FP8 style); embeddings and output head stay 16-bit", "8 位权重（LLM.int8 / FP8），词嵌入和输出层保持 16 位")
 		}
@@ -153,14 +171,21 @@ func EstimateMemory(w Workload, archs []knowledge.Arch) (Memory, error) {
 	switch {
 	case w.Method == Inference:
 		chunk := min(b*s, inferChunkTokens)
-		act := chunk*(2*h+2*float64(shape.Inter))*2 + b*float64(shape.Vocab)*logitBytes
+		act := chunk*(2*h+2*float64(shape.MLPWidth))*2 + b*float64(shape.Vocab)*logitBytes
 		bd.ActivationsGB = add("activations", "activations", "激活值", act,
-			fmt.Sprintf("%s-token prefill chunk × (2×%d + 2×%d) × 2 bytes + %d × vocab %d × 4 bytes", num(chunk), shape.Hidden, shape.Inter, w.Batch, shape.Vocab))
-		kv := b * s * shape.KVBytesPerToken()
-		bd.KVCacheGB = add("kv_cache", "KV cache", "KV 缓存", kv,
-			fmt.Sprintf("%d requests × %d tokens × 2 × %d layers × %d KV dim × 2 bytes", w.Batch, w.SeqLen, shape.Layers, shape.KVDim))
-		note(fmt.Sprintf("%d concurrent requests of %d tokens each; KV cache in FP16 (vLLM formula)", w.Batch, w.SeqLen),
-			fmt.Sprintf("%d 路并发，每路 %d token；KV 缓存 FP16（vLLM 公式）", w.Batch, w.SeqLen))
+			fmt.Sprintf("%s-token prefill chunk × (2×%d + 2×%d) × 2 bytes + %d × vocab %d × 4 bytes", num(chunk), shape.Hidden, shape.MLPWidth, w.Batch, shape.Vocab))
+		kv := b * shape.KVBytes(w.SeqLen)
+		bd.KVCacheGB = add("kv_cache", "KV cache", "KV 缓存", kv, kvHow(w, shape))
+		note(fmt.Sprintf("%d concurrent requests of %d tokens each; KV cache in BF16 (vLLM formula)", w.Batch, w.SeqLen),
+			fmt.Sprintf("%d 路并发，每路 %d token；KV 缓存 BF16（vLLM 公式）", w.Batch, w.SeqLen))
+		if shape.Attention == "MLA" {
+			note("multi-head latent attention: the cache holds the compressed latent (kv_lora_rank + rope dims per layer), as vLLM's and SGLang's MLA backends do",
+				"多头潜在注意力（MLA）：缓存只存压缩后的潜向量（每层 kv_lora_rank + rope 维），与 vLLM/SGLang 的 MLA 后端一致")
+		}
+		if shape.Window > 0 && w.SeqLen > shape.Window {
+			note(fmt.Sprintf("sliding-window layers keep at most %d tokens of KV (engines with a window-aware cache, e.g. vLLM's hybrid allocator)", shape.Window),
+				fmt.Sprintf("滑动窗口层最多保留 %d token 的 KV（需推理引擎支持窗口缓存，如 vLLM 的混合分配器）", shape.Window))
+		}
 	case w.Method == Freeze:
 		act := freezeTrainableLayers*actBytesPerTokenHidden*b*s*h + logits
 		bd.ActivationsGB = add("activations", "activations", "激活值", act,
@@ -192,11 +217,26 @@ func EstimateMemory(w Workload, archs []knowledge.Arch) (Memory, error) {
 	note("memory in GB (10⁹ bytes); a card's memory is taken as its advertised size, which leaves a few percent of real headroom",
 		"显存单位 GB（10⁹ 字节）；显卡容量按标称值计，实际还有几个百分点余量")
 
+	m.weightBytes = bd.WeightsGB * bytesPerGB
 	m.Breakdown = roundBreakdown(bd)
 	m.TotalGB = round(bd.Total(), 2)
 	m.Lines = append(m.Lines, Line{Key: "total", Label: txt("total per replica", "单副本合计"), Value: m.TotalGB, Unit: "GB",
 		How: "weights + activations + gradients + optimizer + KV cache + overhead"})
 	return m, nil
+}
+
+// kvHow writes the KV-cache formula with the numbers in.
+func kvHow(w Workload, s Shape) string {
+	switch {
+	case s.Window > 0:
+		return fmt.Sprintf("%d requests × (%s B/token global layers × %d tokens + %s B/token window layers × min(%d, %d))",
+			w.Batch, num(s.KVGlobal), w.SeqLen, num(s.KVLocal), w.SeqLen, s.Window)
+	case s.Attention == "MLA":
+		return fmt.Sprintf("%d requests × %d tokens × %s bytes/token (MLA latent, %d layers)", w.Batch, w.SeqLen, num(s.KVPerToken), s.Layers)
+	case s.KVDim > 0 && s.KVPerToken == 2*float64(s.Layers)*float64(s.KVDim)*2:
+		return fmt.Sprintf("%d requests × %d tokens × 2 × %d layers × %d KV dim × 2 bytes", w.Batch, w.SeqLen, s.Layers, s.KVDim)
+	}
+	return fmt.Sprintf("%d requests × %d tokens × %s bytes/token (%s)", w.Batch, w.SeqLen, num(s.KVPerToken), s.Attention)
 }
 
 func roundBreakdown(b Breakdown) Breakdown {

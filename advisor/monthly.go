@@ -91,7 +91,7 @@ func Monthly(in MonthlyInput, m Market) (MonthlyResult, error) {
 		monthlyHow = "given" + p.convHow(in.Monthly.Currency)
 		res.Sources = append(res.Sources, givenSource("monthly", in.Monthly, p.cur, "/card-month"))
 	} else {
-		cp, found := cheapestPlan(g.ID, in.Platform, m.Offers, p)
+		cp, found := pairedPlan(g.ID, in.Platform, m.Offers, p)
 		if !found {
 			where := ""
 			if in.Platform != "" {
@@ -122,8 +122,16 @@ func Monthly(in MonthlyInput, m Market) (MonthlyResult, error) {
 		f := OfferFilter{Platform: planPlatform, NoInterruptible: true}
 		cp, found, _ := Cheapest(g.ID, m.Offers, p.cur, p.fx, f)
 		if !found && in.Platform == "" {
-			f.Platform = ""
+			// No on-demand price on the plan's own platform: compare with the
+			// cheapest provider elsewhere, and say that the two prices come
+			// from different platforms.
+			f.Platform, f.NoMarketRange = "", true
 			cp, found, _ = Cheapest(g.ID, m.Offers, p.cur, p.fx, f)
+			if found {
+				res.Assumptions = append(res.Assumptions, txt(
+					fmt.Sprintf("%s lists no on-demand price for %s: the on-demand side is %s's, another platform, so the comparison is only indicative", planPlatform, g.Name, cp.Platform),
+					fmt.Sprintf("%s 没有 %s 的按需价：按需一侧取自另一个平台 %s，对比仅供参考", planPlatform, g.Name, cp.Platform)))
+			}
 		}
 		if !found {
 			return res, inputErr("price", fmt.Sprintf("no on-demand price is known for %s; give price= per card-hour", g.Name), monthlyHintWithPrices)
@@ -178,6 +186,49 @@ func cheapestPlan(gpuID, platform string, offers []knowledge.Offer, p *pricing) 
 		}
 	}
 	return best, found
+}
+
+// pairedPlan is the cheapest monthly plan for a card on a platform that
+// also rents it on demand, so monthly and on-demand are compared on the same
+// platform and unit; without such a pair, the cheapest plan. Market-wide
+// ranges are not platforms and are skipped unless named.
+func pairedPlan(gpuID, platform string, offers []knowledge.Offer, p *pricing) (CardPrice, bool) {
+	onDemand := map[string]bool{}
+	for _, o := range offers {
+		if o.GPU != gpuID || o.Status == "disappeared" {
+			continue
+		}
+		if c, ok := NormalizeOffer(o, p.cur, p.fx); ok && !c.Package && !c.Interruptible {
+			onDemand[o.Platform] = true
+		}
+	}
+	var best, any CardPrice
+	found, foundAny := false, false
+	for _, o := range offers {
+		if o.GPU != gpuID || (platform != "" && o.Platform != platform) || o.Status == "disappeared" {
+			continue
+		}
+		if platform == "" && IsMarketRange(o.Platform) {
+			continue
+		}
+		c, ok := NormalizeOffer(o, p.cur, p.fx)
+		if !ok || !c.Monthly {
+			continue
+		}
+		if !foundAny || c.Low < any.Low || (c.Low == any.Low && c.Offer < any.Offer) {
+			any, foundAny = c, true
+		}
+		if onDemand[o.Platform] && (!found || c.Low < best.Low || (c.Low == best.Low && c.Offer < best.Offer)) {
+			best, found = c, true
+		}
+	}
+	if found {
+		return best, true
+	}
+	if foundAny {
+		return any, true
+	}
+	return cheapestPlan(gpuID, platform, offers, p)
 }
 
 // monthlyOf turns a plan offer back into a price per card-month.

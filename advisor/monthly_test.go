@@ -172,3 +172,25 @@ func TestMonthlyInputErrors(t *testing.T) {
 		})
 	}
 }
+
+// Monthly and on-demand are compared on the same platform: a cheaper plan
+// on a platform that rents no card by the hour is passed over for the
+// platform that lists both (¥4,000/month vs ¥8/h there: break-even 500 h).
+func TestMonthlyComparesSamePlatform(t *testing.T) {
+	plan := func(key, platform string, price float64) knowledge.Offer {
+		return knowledge.Offer{Key: key, Platform: platform, GPU: "rtx4090", GPUCount: 1, PriceLow: price, PriceHigh: price, Currency: knowledge.CNY,
+			Unit: knowledge.PerMonth, Basis: knowledge.PerGPU, Model: knowledge.Package, ObservedAt: "2026-09-01", Source: "test"}
+	}
+	m := testMarket(t,
+		plan("a-mo", "gpushare", 1000),
+		plan("b-mo", "autodl", 4000),
+		hourly("b-od", "autodl", "rtx4090", 8, 8, knowledge.CNY, knowledge.OnDemand),
+		hourly("c-od", "vastai", "rtx4090", 0.3, 0.3, knowledge.USD, knowledge.OnDemand))
+	res, err := Monthly(MonthlyInput{GPU: "4090", HoursPerMonth: 200, Currency: knowledge.CNY}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.MonthlyPrice != 4000 || res.Hourly != 8 || !near(res.BreakevenHoursPerMonth, 500, 0.01) {
+		t.Errorf("monthly %v hourly %v break-even %v, want ¥4000, ¥8/h, 500 h on autodl", res.MonthlyPrice, res.Hourly, res.BreakevenHoursPerMonth)
+	}
+}

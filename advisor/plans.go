@@ -2,6 +2,7 @@ package advisor
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/gpubot/gpubot/knowledge"
@@ -32,6 +33,9 @@ type Plan struct {
 	WithinBudget    bool               `json:"within_budget"`
 	Interruptible   bool               `json:"interruptible"`
 	Currency        knowledge.Currency `json:"currency"`
+	// CardsAffordable is how many cards the budget runs for the stated
+	// hours a month (the plan scaled to the budget); 0 without hours.
+	CardsAffordable int `json:"cards_affordable,omitempty"`
 }
 
 // plans builds the three plans from a full (untruncated) ranking.
@@ -63,7 +67,57 @@ func plans(rk Ranking, in RecommendInput, m Market, p *pricing) ([]Plan, error) 
 		pl.MonthlyCost = Round2(pl.Hourly * pl.Hours)
 		pl.HoursAffordable = round(budget/pl.Hourly, 1)
 		pl.WithinBudget = pl.MonthlyCost <= budget
+		if pl.Hours > 0 && r.Price > 0 && budget > 0 {
+			// Whole jobs (or replicas) of r.Cards cards the budget keeps running.
+			jobs := int(math.Floor(budget / (pl.Hourly * pl.Hours)))
+			pl.CardsAffordable = jobs * r.Cards
+		}
 		out = append(out, pl)
+	}
+	persona, _ := CanonicalPersona(in.Persona)
+	retail := func(platform string) bool {
+		pl, ok := m.platform(platform)
+		return ok && (pl.Category == knowledge.CNRetail || pl.Category == knowledge.Marketplace || pl.Category == knowledge.GPUCloud)
+	}
+	switch persona {
+	case PersonaIndividual:
+		// The cheapest capable card on a retail platform, nothing else.
+		for _, r := range rk.Rows {
+			if retail(r.Platform) {
+				add(PlanBudget, r, txt("individual: cheapest capable card", "个人：能跑的最便宜的卡"),
+					txt("the best score per unit of price on a retail platform (per-card rental, no contract)", "零售平台上性价比最高的卡（按卡租用，无需签约）"))
+				break
+			}
+		}
+		return out, nil
+	case PersonaEnterprise:
+		// Only providers that invoice and sign SLAs; no spot, no marketplace.
+		var ent *Ranked
+		for i, r := range rk.Rows {
+			if r.Interruptible || !contracted(r.Platform) {
+				continue
+			}
+			if ent == nil || r.Score > ent.Score || (r.Score == ent.Score && r.Value > ent.Value) {
+				ent = &rk.Rows[i]
+			}
+		}
+		if ent != nil {
+			add(PlanEnterprise, *ent, txt("enterprise", "企业级"),
+				txt("the fastest card from a provider that signs contracts and invoices (hyperscalers, 阿里云/腾讯云/华为云, dedicated GPU clouds); no spot, no marketplace", "只选可签合同、开发票的供应商（海外大厂云、阿里云/腾讯云/华为云、专业 GPU 云）里最快的卡；不用竞价、不用撮合市场"))
+		}
+		return out, nil
+	case PersonaStartup:
+		if in.Preset == PresetInference {
+			// Serving stays on capacity that is not interrupted.
+			for _, r := range rk.Rows {
+				if !r.Interruptible {
+					add(PlanBalanced, r, txt("startup: serving on on-demand capacity", "初创：推理服务用按需资源"),
+						txt("serving must not be interrupted: the best value among on-demand and monthly capacity", "推理服务不能被中断：按需/包月资源里性价比最高"))
+					break
+				}
+			}
+			return out, nil
+		}
 	}
 	add(PlanBudget, rk.Rows[0], txt("budget first", "预算优先"),
 		txt("the best score per unit of price, interruptible capacity allowed: checkpoint often", "性价比最高，允许竞价实例：记得勤做检查点"))

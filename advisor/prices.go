@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -75,6 +76,12 @@ func (c CardPrice) Range() string {
 // yuan per dollar (0 = DefaultCNYPerUSD). ok is false for offers that are not priced by time
 // (per million tokens). Monthly prices use 730 h/month (8760 h ÷ 12).
 func NormalizeOffer(o knowledge.Offer, cur knowledge.Currency, fx float64) (cp CardPrice, ok bool) {
+	return normalizeOffer(o, cur, fx, true)
+}
+
+// normalizeOffer is NormalizeOffer; withHow false skips writing the
+// conversion text, for ranking passes that only compare prices.
+func normalizeOffer(o knowledge.Offer, cur knowledge.Currency, fx float64, withHow bool) (cp CardPrice, ok bool) {
 	lo, hi, ok := o.CardHourly()
 	if !ok || lo <= 0 {
 		return CardPrice{}, false
@@ -96,6 +103,9 @@ func NormalizeOffer(o knowledge.Offer, cur knowledge.Currency, fx float64) (cp C
 		Original: Figure{Low: o.PriceLow, High: o.PriceHigh, Currency: o.Currency, Unit: o.Unit,
 			Basis: o.Basis, Cards: o.Cards(), Hours: hours, Model: o.Model},
 		Billing: o.Granularity, ObservedAt: o.ObservedAt, Source: o.Source, Note: o.Note,
+	}
+	if !withHow {
+		return cp, true
 	}
 	how := money(o.PriceLow, o.Currency)
 	if o.PriceHigh != o.PriceLow {
@@ -121,6 +131,9 @@ type OfferFilter struct {
 	NoInterruptible bool   `json:"no_interruptible"`   // drop spot and bid capacity
 	Packages        bool   `json:"packages"`           // allow prepaid plans (monthly, reserved)
 	NativeOnly      bool   `json:"native_only"`        // only offers published in the answer's currency (CNY = Chinese platforms)
+	// NoMarketRange drops the seed's market-wide ranges (cn-market,
+	// global-market): a range is context, not a platform one can rent from.
+	NoMarketRange bool `json:"no_market_range,omitempty"`
 }
 
 func (f OfferFilter) keep(o knowledge.Offer, cp CardPrice, cur knowledge.Currency) bool {
@@ -132,6 +145,8 @@ func (f OfferFilter) keep(o knowledge.Offer, cp CardPrice, cur knowledge.Currenc
 	case !f.Packages && cp.Package:
 		return false
 	case f.NativeOnly && o.Currency != cur:
+		return false
+	case f.NoMarketRange && IsMarketRange(o.Platform):
 		return false
 	case o.Status == "disappeared":
 		return false
@@ -200,6 +215,29 @@ func Offers(gpuID string, offers []knowledge.Offer, cur knowledge.Currency, fx f
 	}
 	res.Assumptions = withConfirm(res.Assumptions, res.Sources)
 	return res, nil
+}
+
+// IsMarketRange reports whether a platform id is one of the seed's
+// market-wide price ranges rather than a provider.
+func IsMarketRange(platform string) bool { return strings.HasSuffix(platform, "-market") }
+
+// cheapestQuiet is Cheapest without the conversion texts, for ranking.
+func cheapestQuiet(gpuID string, offers []knowledge.Offer, p *pricing, f OfferFilter) (CardPrice, bool) {
+	var best CardPrice
+	found := false
+	for _, o := range offers {
+		if o.GPU != gpuID {
+			continue
+		}
+		c, ok := normalizeOffer(o, p.cur, p.fx, false)
+		if !ok || !f.keep(o, c, p.cur) {
+			continue
+		}
+		if !found || c.Low < best.Low || (c.Low == best.Low && (c.High < best.High || c.High == best.High && c.Offer < best.Offer)) {
+			best, found = c, true
+		}
+	}
+	return best, found
 }
 
 // Cheapest returns the cheapest offer for gpuID that the filter keeps, by

@@ -224,6 +224,7 @@ type rankJob struct {
 	title    Text
 	workload Workload // LLM workloads; zero for diffusion
 	kind     string   // train, infer, diffusion
+	memo     *memo
 }
 
 func presetJob(p Preset) rankJob {
@@ -284,24 +285,22 @@ func (j rankJob) how(ref knowledge.GPU) Text {
 
 // decodeOn runs the decode roofline at the card's best replica size (up to
 // one machine); ok is false when the model does not fit.
-func (j rankJob) decodeOn(g knowledge.GPU, mem Memory, archs []knowledge.Arch) (Decode, bool) {
-	f, err := Fit(j.workload, []knowledge.GPU{g}, archs)
-	if err != nil {
-		return Decode{}, false
-	}
-	need := f.MinCards(g.ID)
+func (j rankJob) decodeOn(g knowledge.GPU, mem Memory, archs []knowledge.Arch) (Serving, bool) {
+	need := minCards(mem, g.VRAMGB)
 	if need == 0 || need > MaxReplicaCards {
-		return Decode{}, false
+		return Serving{}, false
 	}
 	w := j.workload
-	w.Batch = 0
-	d, _, err := bestReplica(g, w, 0, need, mem, DecodeMFU, archs)
-	return d, err == nil
+	w.Batch = 1
+	in := j.workload.SeqLen * 2 / 3
+	s, _, err := bestServing(g, w, 0, need, in, j.workload.SeqLen-in, 0, archs, j.memo, 0)
+	return s, err == nil
 }
 
 // rank scores every card, then every offer of the cards that fit.
 func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing) (Ranking, error) {
 	rk := Ranking{Workload: j.name, Title: j.title, ScoreHow: j.how(ref)}
+	j.memo = &memo{quiet: true} // rows use the numbers; no step texts
 	var mem Memory
 	if j.kind != "diffusion" {
 		var err error
@@ -332,8 +331,8 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing)
 			}
 			cards, tpsCard = d.Cards, d.TokensPerS/float64(d.Cards)
 			score = 100 * tpsCard / refTPS
-			note = txt(fmt.Sprintf("%d cards per replica, %d requests at once, %s tokens/s per card", d.Cards, d.Batch, num(round(tpsCard, 1))),
-				fmt.Sprintf("每个副本 %d 张卡，并发 %d，每卡 %s tokens/s", d.Cards, d.Batch, num(round(tpsCard, 1))))
+			note = txt(fmt.Sprintf("%d cards per replica, %d requests at once, %s tokens/s per card", d.Cards, d.Concurrency, num(round(tpsCard, 1))),
+				fmt.Sprintf("每个副本 %d 张卡，并发 %d，每卡 %s tokens/s", d.Cards, d.Concurrency, num(round(tpsCard, 1))))
 		case j.kind == "diffusion" && g.VRAMGB < diffusionVRAMFloorGB:
 			cards = 0
 		case j.kind != "diffusion":
@@ -348,7 +347,7 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing)
 			if cards > 1 && j.kind == "train" {
 				mfu := DefaultMFU(j.workload.Method, g)
 				fpt, _, _ := trainingFLOPs(j.workload.Method, j.workload.ParamsB*1e9, mem.Trainable, 1)
-				sc := shardScaling(g, cards, j.workload, mem, fpt, mfu)
+				sc := clusterScaling(g, cards, j.workload, mem, fpt, g.PeakTFLOPS(), mfu, 1)
 				score *= sc.Efficiency
 				note = txt(fmt.Sprintf("%d cards; multi-card efficiency %s%% over %s", cards, num(round(sc.Efficiency*100, 1)), g.Interconnect()),
 					fmt.Sprintf("%d 张卡；多卡扩展效率 %s%%（%s）", cards, num(round(sc.Efficiency*100, 1)), g.Interconnect()))

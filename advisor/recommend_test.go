@@ -91,13 +91,13 @@ func TestRecommendDiffusionScores(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Score = 100 × TFLOPS × full-training MFU ÷ (989 × 0.40); consumer and
-	// workstation cards use MFU 0.30, datacenter cards 0.40.
+	// Score = 100 × TFLOPS × full-training MFU ÷ (989 × 0.35); consumer and
+	// workstation cards use MFU 0.30, A100-class cards 0.40, H100-class 0.35.
 	want := map[string]float64{
-		"rtx4090":  100 * 165.2 * 0.30 / (989 * 0.40), // 12.5
-		"a100-40g": 100 * 312 * 0.40 / (989 * 0.40),   // 31.5
-		"l4":       100 * 121 * 0.30 / (989 * 0.40),   // 9.2
-		"a10g":     100 * 70 * 0.30 / (989 * 0.40),    // 5.3
+		"rtx4090":  100 * 165.2 * 0.30 / (989 * 0.35), // 14.3
+		"a100-40g": 100 * 312 * 0.40 / (989 * 0.35),   // 36.1
+		"l4":       100 * 121 * 0.30 / (989 * 0.35),   // 10.5
+		"a10g":     100 * 70 * 0.30 / (989 * 0.35),    // 6.1
 		"h100-sxm": 100,
 	}
 	rk := r.Rankings[0]
@@ -107,10 +107,10 @@ func TestRecommendDiffusionScores(t *testing.T) {
 		}
 	}
 	// The best score per dollar: AWS spot H100, 100 ÷ $1 = 100, then the
-	// 4090 at $0.15, 12.53 ÷ 0.15 = 83.5.
+	// 4090 at $0.15, 14.32 ÷ 0.15 = 95.5.
 	if top, next := rk.Rows[0], rk.Rows[1]; top.Offer != "aws-h100" || !near(top.Value, 100, 0.01) ||
-		next.Offer != "vast-4090" || !near(next.Value, 100*165.2*0.30/(989*0.40)/0.15, 0.05) {
-		t.Errorf("Recommend(diffusion) top two = %s (%v), %s (%v); want aws-h100 (100), vast-4090 (%.1f)", top.Offer, top.Value, next.Offer, next.Value, 100*165.2*0.30/(989*0.40)/0.15)
+		next.Offer != "vast-4090" || !near(next.Value, 100*165.2*0.30/(989*0.35)/0.15, 0.05) {
+		t.Errorf("Recommend(diffusion) top two = %s (%v), %s (%v); want aws-h100 (100), vast-4090 (%.1f)", top.Offer, top.Value, next.Offer, next.Value, 100*165.2*0.30/(989*0.35)/0.15)
 	}
 	// A 12 GB 3080 Ti is below the 24 GB floor: excluded, not ranked.
 	excluded := false
@@ -151,7 +151,8 @@ func TestRecommendInferenceReferenceIs100(t *testing.T) {
 
 func TestRecommendPlansAndPersona(t *testing.T) {
 	m := testMarket(t, seedOffers()...)
-	r, err := Recommend(RecommendInput{Preset: PresetDiffusion, Budget: usd(500), Persona: "个人", Currency: knowledge.USD}, m)
+	// No persona: the three plans.
+	r, err := Recommend(RecommendInput{Preset: PresetDiffusion, Budget: usd(500), Currency: knowledge.USD}, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,11 +181,20 @@ func TestRecommendPlansAndPersona(t *testing.T) {
 	if e.Kind != PlanEnterprise || e.GPU != "h100-sxm" || e.Offer != "runpod-h100" || !near(e.MonthlyCost, 250, 0.01) {
 		t.Errorf("enterprise plan = %+v, want runpod-h100 at $250 for 100 h", e)
 	}
-	if r.Persona == nil || r.Persona.Persona != PersonaIndividual || r.Persona.Body.ZH == "" {
-		t.Errorf("persona = %+v, want the individual developer advice in both languages", r.Persona)
-	}
 	if !hasDefault(r.Inputs.Defaulted, "hours_per_month") {
 		t.Errorf("Recommend defaulted = %v, want hours_per_month", r.Inputs.Defaulted)
+	}
+	// An individual gets one plan, the cheapest capable card on a retail
+	// platform (Vast.ai's 4090 at $0.15), and the guide's advice.
+	r, err = Recommend(RecommendInput{Preset: PresetDiffusion, Budget: usd(500), Persona: "个人", Currency: knowledge.USD}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Plans) != 1 || r.Plans[0].Offer != "vast-4090" {
+		t.Errorf("individual plans = %+v, want one: vast-4090", r.Plans)
+	}
+	if r.Persona == nil || r.Persona.Persona != PersonaIndividual || r.Persona.Body.ZH == "" {
+		t.Errorf("persona = %+v, want the individual developer advice in both languages", r.Persona)
 	}
 }
 
@@ -232,4 +242,41 @@ func TestRecommendInputErrors(t *testing.T) {
 	wantInputErr(t, "Recommend(crypto)", err, "workload")
 	_, err = Recommend(RecommendInput{Budget: Money{Amount: -5}}, m)
 	wantInputErr(t, "Recommend(budget -5)", err, "budget")
+}
+
+// Plans respect the persona: an enterprise gets only contracted,
+// non-interruptible providers; an individual one retail plan; and plans
+// say how many cards the budget keeps running.
+func TestRecommendPlansRespectPersona(t *testing.T) {
+	m := MarketOf(knowledge.MustShipped())
+	for _, persona := range []string{PersonaEnterprise, PersonaIndividual, PersonaStartup} {
+		r, err := Recommend(RecommendInput{Preset: PresetInference, Persona: persona, Budget: Money{Amount: 50000}, HoursPerMonth: 300, Currency: knowledge.CNY}, m)
+		if err != nil {
+			t.Fatalf("%s: %v", persona, err)
+		}
+		if len(r.Plans) == 0 {
+			t.Fatalf("%s: no plan", persona)
+		}
+		for _, pl := range r.Plans {
+			p, _ := m.platform(pl.Platform)
+			switch persona {
+			case PersonaEnterprise:
+				if pl.Interruptible || (p.Category != knowledge.Hyperscaler && p.Category != knowledge.CNCloud && p.Category != knowledge.GPUCloud) {
+					t.Errorf("enterprise plan on %s (%s, interruptible %v)", pl.Platform, p.Category, pl.Interruptible)
+				}
+			case PersonaIndividual:
+				if len(r.Plans) != 1 || (p.Category != knowledge.CNRetail && p.Category != knowledge.Marketplace && p.Category != knowledge.GPUCloud) {
+					t.Errorf("individual plans %d, on %s (%s)", len(r.Plans), pl.Platform, p.Category)
+				}
+			case PersonaStartup:
+				if pl.Interruptible {
+					t.Errorf("startup serving plan on interruptible capacity: %+v", pl)
+				}
+			}
+			// Cards the budget runs: ⌊budget ÷ (hourly × hours)⌋ jobs × cards.
+			if want := int(50000/(pl.Hourly*300)) * pl.Cards; pl.CardsAffordable != want {
+				t.Errorf("%s cards affordable = %d, want %d", persona, pl.CardsAffordable, want)
+			}
+		}
+	}
 }

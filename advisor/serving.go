@@ -2,12 +2,14 @@ package advisor
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
 
-// inference fills tokens/s per replica and the time to generate in.Tokens.
+// inference fills tokens/s per replica, time to first token and the time to
+// generate in.Tokens.
 func (r *CostResult) inference(g *knowledge.GPU, in CostInput, m Market) error {
 	w := in.Workload
 	hint := in.hint()
@@ -18,14 +20,13 @@ func (r *CostResult) inference(g *knowledge.GPU, in CostInput, m Market) error {
 		r.finishInference(in)
 		return nil
 	}
-	mem, err := EstimateMemory(withBatch(w, max(w.Batch, 1)), m.Archs)
+	sized := w
+	sized.Batch, sized.SeqLen = 1, in.InputTokens+in.OutputTokens
+	need, err := cards(sized, *g, in.GPUs, m, in.memo, hint)
 	if err != nil {
 		return err
 	}
-	r.GPUs, err = cards(withBatch(w, max(w.Batch, 1)), *g, in.GPUs, m, hint)
-	if err != nil {
-		return err
-	}
+	r.GPUs = need
 	if in.TPS > 0 {
 		r.TokensPerS = in.TPS * float64(r.GPUs)
 		r.Lines = append(r.Lines,
@@ -35,47 +36,40 @@ func (r *CostResult) inference(g *knowledge.GPU, in CostInput, m Market) error {
 		r.finishInference(in)
 		return nil
 	}
-	if g.BandwidthGBs <= 0 || g.PeakTFLOPS() <= 0 {
-		return inputErr("gpu", fmt.Sprintf("no bandwidth or compute figure for %s; give tps=", g.Name), hint+" tps=1000")
-	}
-	r.MFU = in.MFU
-	if r.MFU == 0 {
-		r.MFU = DecodeMFU
-		r.Inputs.Defaulted = append(r.Inputs.Defaulted, "mfu")
-	}
-	d, tried, err := bestReplica(*g, w, in.GPUs, r.GPUs, mem, r.MFU, m.Archs)
+	s, tried, err := bestServing(*g, sized, in.GPUs, need, in.InputTokens, in.OutputTokens, w.Batch, m.Archs, in.memo, in.peakRequestsPerS())
 	if err != nil {
 		return inputErr("seq_len", err.Error(), hint+" gpus=4")
 	}
 	if w.Batch == 0 {
 		r.Inputs.Defaulted = append(r.Inputs.Defaulted, "batch")
-		r.Inputs.Workload.Batch = d.Batch
+		r.Inputs.Workload.Batch = s.Concurrency
 	}
-	r.Decode = &d
-	r.GPUs = d.Cards
-	r.TokensPerS = d.TokensPerS
-	batchHow := fmt.Sprintf("KV-cache room on %d × %s: %d requests of %d tokens × %s bytes/token (cap %d)", d.Cards, g.Name, d.BatchLimit, w.SeqLen, num(d.KVBytesPerToken), MaxServingBatch)
-	if w.Batch > 0 {
-		batchHow = fmt.Sprintf("given; the KV cache on %d × %s holds up to %d", d.Cards, g.Name, d.BatchLimit)
-	}
-	r.Lines = append(r.Lines,
-		Line{Key: "gpus", Label: txt("cards per replica", "每个副本的卡数"), Value: float64(r.GPUs), Unit: "cards", How: tried},
-		Line{Key: "batch", Label: txt("concurrent requests", "并发请求数"), Value: float64(d.Batch), Unit: "requests", How: batchHow},
-	)
-	r.Lines = append(r.Lines, d.lines(*g, w.ParamsB, mem.Shape, r.MFU)...)
-	r.Assumptions = append(r.Assumptions,
-		txt(fmt.Sprintf("decode roofline: step = max(bytes read ÷ (bandwidth × %s), 2·N·batch ÷ (peak × %s MFU)) + tensor-parallel all-reduces; prompt prefill not counted", num(DecodeBandwidthEff), num(r.MFU)),
-			fmt.Sprintf("解码屋顶线模型：单步 = max(读取字节 ÷ (带宽 × %s), 2·N·batch ÷ (峰值 × %s MFU)) + 张量并行通信；未计入提示词预填充", num(DecodeBandwidthEff), num(r.MFU))),
-		txt(fmt.Sprintf("each request holds %d tokens of KV cache on average; the batch is as many requests as the KV cache holds, at most %d", w.SeqLen, MaxServingBatch),
-			fmt.Sprintf("每个请求平均占用 %d token 的 KV 缓存；并发数取 KV 缓存放得下的请求数，最多 %d", w.SeqLen, MaxServingBatch)))
+	r.Serving = &s
+	r.GPUs = s.Cards
+	r.TokensPerS = s.TokensPerS
+	r.TTFTms = s.TTFTms
+	r.Lines = append(r.Lines, Line{Key: "gpus", Label: txt("cards per replica", "每个副本的卡数"), Value: float64(r.GPUs), Unit: "cards", How: tried})
+	r.Lines = append(r.Lines, s.Lines...)
+	r.Assumptions = append(r.Assumptions, s.Assumptions...)
 	r.finishInference(in)
 	return nil
 }
 
-// bestReplica picks the replica size with the most tokens/s per card: the
-// user's count, or every layout from the fewest cards that hold the model up
-// to one 8-card machine. It returns the decode figures and how it chose.
-func bestReplica(g knowledge.GPU, w Workload, given, need int, mem Memory, mfu float64, archs []knowledge.Arch) (Decode, string, error) {
+// bestServing picks the replica size with the most output tokens/s per
+// card: the user's count, or every layout from the fewest cards that hold
+// the model (need) up to one 8-card machine. sized is the workload at one
+// request of in+out tokens.
+//
+// With a peak load (requests/s > 0) it picks instead the size that serves
+// that load on the fewest cards in all (replicas × cards per replica).
+func bestServing(g knowledge.GPU, sized Workload, given, need, in, out, conc int, archs []knowledge.Arch, c *memo, peak float64) (Serving, string, error) {
+	if g.BandwidthGBs <= 0 || g.PeakTFLOPS() <= 0 {
+		return Serving{}, "", fmt.Errorf("no bandwidth or compute figure for %s; give tps=", g.Name)
+	}
+	mem, lim, err := c.sized(sized, archs)
+	if err != nil {
+		return Serving{}, "", err
+	}
 	var counts []int
 	if given > 0 {
 		counts = []int{given}
@@ -86,31 +80,32 @@ func bestReplica(g knowledge.GPU, w Workload, given, need int, mem Memory, mfu f
 			}
 		}
 	}
-	var best Decode
+	var best Serving
 	var tried []string
 	for _, n := range counts {
-		limit, err := kvBatchLimit(w, g, n, archs)
-		if err != nil {
-			return Decode{}, "", err
-		}
-		batch := w.Batch
-		if batch == 0 {
-			batch = limit
-		} else if !fitsOn(w, g, n, archs) {
+		s := serveOn(g, n, mem, lim, ServeInput{InputTokens: in, OutputTokens: out, Concurrency: conc})
+		if s.ConcurrencyLimit < max(conc, 1) {
 			continue
 		}
-		if batch < 1 {
-			continue
+		if c == nil || !c.quiet {
+			tried = append(tried, fmt.Sprintf("%d cards: %s tokens/s per card", n, num(round(s.TokensPerS/float64(n), 1))))
 		}
-		d := decode(g, n, batch, w.SeqLen, w.ParamsB, mem.Breakdown.WeightsGB, mem.Shape, mfu)
-		d.BatchLimit = limit
-		tried = append(tried, fmt.Sprintf("%d cards: %s tokens/s per card", n, num(round(d.TokensPerS/float64(n), 1))))
-		if best.Cards == 0 || d.TokensPerS/float64(n) > best.TokensPerS/float64(best.Cards) {
-			best = d
+		better := best.Cards == 0 || s.TokensPerS/float64(n) > best.TokensPerS/float64(best.Cards)
+		if peak > 0 && best.Cards != 0 {
+			better = loadCards(s, peak) < loadCards(best, peak)
+		}
+		if better {
+			best = s
 		}
 	}
 	if best.Cards == 0 {
-		return Decode{}, "", fmt.Errorf("no room for %d requests of %d tokens next to the weights on %s", max(w.Batch, 1), w.SeqLen, g.Name)
+		return Serving{}, "", fmt.Errorf("no room for %d requests of %d tokens next to the weights on %s", max(conc, 1), in+out, g.Name)
+	}
+	if c == nil || !c.quiet {
+		best.lines(g, mem)
+	}
+	if c != nil && c.quiet {
+		return best, "", nil
 	}
 	how := fmt.Sprintf("given: %d × %s", best.Cards, g.Name)
 	if given == 0 {
@@ -119,7 +114,12 @@ func bestReplica(g knowledge.GPU, w Workload, given, need int, mem Memory, mfu f
 	return best, how, nil
 }
 
-func withBatch(w Workload, b int) Workload { w.Batch = b; return w }
+// loadCards is the cards needed to serve peak requests/s with replicas
+// like s.
+func loadCards(s Serving, peak float64) int {
+	perReplica := s.TokensPerS / float64(s.OutputTokens)
+	return max(1, int(math.Ceil(peak/perReplica-1e-9))) * s.Cards
+}
 
 // finishInference turns tokens/s into GPU-hours and wall time for the
 // requested volume.

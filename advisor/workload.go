@@ -3,9 +3,6 @@ package advisor
 import (
 	"fmt"
 	"math"
-	"sort"
-
-	"github.com/gpubot/gpubot/knowledge"
 )
 
 // Method is how the model is used: served, or trained in one of four ways.
@@ -32,12 +29,19 @@ const (
 	AdamW8bit Optimizer = "adamw8bit" // bitsandbytes 8-bit moments
 )
 
-// Defaults applied when the user does not say. Batch and sequence length
-// follow the cost-performance report's fine-tuning setup (batch 4, 4096).
+// Defaults applied when the user does not say. Training follows the
+// convention of LLaMA-Factory's and Unsloth's example configs: micro-batch 1
+// (per_device_train_batch_size 1–2, with gradient accumulation for the
+// effective batch) at 2,048 tokens (cutoff_len 2048 / max_seq_length 2048),
+// gradient checkpointing on. Inference sizes one request at a 4,096-token
+// context. The cost-performance seed's fine-tuning setup (batch 4 × 4,096)
+// is one "bs=4 seq=4096" away.
 const (
-	DefaultBatch    = 4
-	DefaultSeqLen   = 4096
-	DefaultLoRARank = 16
+	DefaultTrainBatch  = 1
+	DefaultTrainSeqLen = 2048
+	DefaultInferBatch  = 1
+	DefaultInferSeqLen = 4096
+	DefaultLoRARank    = 16
 	// freezeTrainableLayers follows LLaMA-Factory's freeze_trainable_layers
 	// default: the last two decoder layers are trained.
 	freezeTrainableLayers = 2
@@ -64,6 +68,13 @@ type Workload struct {
 	Optimizer Optimizer `json:"optimizer" yaml:"optimizer"`
 	LoRARank  int       `json:"lora_rank" yaml:"lora_rank"`
 	Arch      string    `json:"arch" yaml:"arch"` // reference architecture id; empty picks the closest by size
+	// Model is a model of the catalogue by id or alias ("deepseek-v3",
+	// "Mixtral 8x7B"); its exact size, experts, attention and native
+	// weight format are then used, and ParamsB may be left 0.
+	Model string `json:"model,omitempty" yaml:"model"`
+	// Native is the model's shipped weight format ("fp8", "mxfp4") when
+	// Bits was filled from it.
+	Native string `json:"native,omitempty" yaml:"-"`
 
 	Defaulted []string `json:"-"`
 }
@@ -72,6 +83,9 @@ type Workload struct {
 func (w Workload) Normalize() (Workload, error) {
 	const hint = "/gpu fit 13b lora"
 	w.Defaulted = nil
+	if w.Native != "" {
+		w.Defaulted = append(w.Defaulted, "bits")
+	}
 	switch {
 	case math.IsNaN(w.ParamsB) || w.ParamsB == 0:
 		return w, inputErr("params_b", "model size is missing (e.g. 7b, 70B, 130亿)", hint)
@@ -107,14 +121,20 @@ func (w Workload) Normalize() (Workload, error) {
 		return w, inputErr("bits", fmt.Sprintf("%s trains on a 16-bit model; for a %d-bit base use qlora", w.Method, w.Bits), "/gpu fit 13b qlora bits=4")
 	}
 	if w.Batch == 0 {
-		w.Batch = DefaultBatch
+		w.Batch = DefaultTrainBatch
+		if w.Method == Inference {
+			w.Batch = DefaultInferBatch
+		}
 		w.Defaulted = append(w.Defaulted, "batch")
 	}
 	if w.Batch < 0 || w.Batch > MaxBatch {
 		return w, inputErr("batch", fmt.Sprintf("batch must be between 1 and %d, got %d", MaxBatch, w.Batch), "/gpu fit 7b full bs=8")
 	}
 	if w.SeqLen == 0 {
-		w.SeqLen = DefaultSeqLen
+		w.SeqLen = DefaultTrainSeqLen
+		if w.Method == Inference {
+			w.SeqLen = DefaultInferSeqLen
+		}
 		w.Defaulted = append(w.Defaulted, "seq_len")
 	}
 	if w.SeqLen < 1 || w.SeqLen > MaxSeqLen {
@@ -139,93 +159,3 @@ func (w Workload) Normalize() (Workload, error) {
 
 func (w Workload) trains() bool   { return w.Method != Inference }
 func (w Workload) adapters() bool { return w.Method == LoRA || w.Method == QLoRA }
-
-// Shape is the architecture the memory model sizes activations and the KV
-// cache with: a reference architecture, scaled when the asked size is far
-// from it.
-type Shape struct {
-	From    string  `json:"from"`  // reference architecture id
-	Scale   float64 `json:"scale"` // 1 when used as is
-	Layers  int     `json:"layers"`
-	Hidden  int     `json:"hidden"`
-	KVDim   int     `json:"kv_dim"` // KV heads × head dim
-	Inter   int     `json:"intermediate"`
-	Vocab   int     `json:"vocab"`
-	Untied  bool    `json:"-"`
-	MHA     bool    `json:"mha"` // full multi-head attention (no GQA)
-	Explain Text    `json:"-"`
-}
-
-// ShapeFor picks the reference architecture closest in parameter count (on a
-// log scale). When the asked size is more than 25 % away, layers and widths
-// are scaled by (P/Pref)^(1/3) each, since parameters grow as layers × width²;
-// KV cache and activations then scale as (P/Pref)^(2/3). This is an
-// approximation and the answer says so.
-func ShapeFor(paramsB float64, arch string, archs []knowledge.Arch) (Shape, error) {
-	if len(archs) == 0 {
-		return Shape{}, fmt.Errorf("no reference architectures loaded")
-	}
-	var ref knowledge.Arch
-	if arch != "" {
-		found := false
-		for _, a := range archs {
-			if a.ID == arch {
-				ref, found = a, true
-			}
-		}
-		if !found {
-			ids := make([]string, 0, len(archs))
-			for _, a := range archs {
-				ids = append(ids, a.ID)
-			}
-			sort.Strings(ids)
-			return Shape{}, inputErr("arch", fmt.Sprintf("unknown architecture %q; known: %v", arch, ids), "/gpu fit 70b inference arch=llama-3-70b")
-		}
-	} else {
-		best := math.Inf(1)
-		for _, a := range archs {
-			if d := math.Abs(math.Log(paramsB / a.ParamsB)); d < best {
-				best, ref = d, a
-			}
-		}
-	}
-	s := Shape{From: ref.ID, Scale: 1, Layers: ref.Layers, Hidden: ref.Hidden,
-		KVDim: ref.KVHeads * ref.HeadDim, Inter: ref.Inter, Vocab: ref.Vocab, MHA: ref.KVHeads == ref.Heads}
-	ratio := paramsB / ref.ParamsB
-	if arch == "" && (ratio > 1.25 || ratio < 0.8) {
-		f := math.Cbrt(ratio)
-		s.Scale = round(f, 3)
-		s.Layers = max(1, int(math.Round(float64(ref.Layers)*f)))
-		s.Hidden = int(math.Round(float64(ref.Hidden) * f))
-		s.KVDim = int(math.Round(float64(s.KVDim) * f))
-		s.Inter = int(math.Round(float64(ref.Inter) * f))
-		s.Explain = txt(
-			fmt.Sprintf("no reference architecture near %sB: %s scaled by (%s/%s)^(1/3) = %s in layers and width", num(paramsB), ref.ID, num(paramsB), num(ref.ParamsB), num(s.Scale)),
-			fmt.Sprintf("没有接近 %sB 的参考结构：以 %s 为基准，层数和宽度各按 (%s/%s)^(1/3) = %s 缩放", num(paramsB), ref.ID, num(paramsB), num(ref.ParamsB), num(s.Scale)))
-	} else {
-		attn := "GQA"
-		if s.MHA {
-			attn = "MHA"
-		}
-		s.Explain = txt(
-			fmt.Sprintf("shape from %s: %d layers, hidden %d, KV %d (%s), vocab %d", ref.ID, s.Layers, s.Hidden, s.KVDim, attn, s.Vocab),
-			fmt.Sprintf("结构参照 %s：%d 层，隐藏维 %d，KV 维 %d（%s），词表 %d", ref.ID, s.Layers, s.Hidden, s.KVDim, attn, s.Vocab))
-	}
-	return s, nil
-}
-
-// embedParams is the embedding plus output head (untied), which quantizers
-// leave in 16 bits.
-func (s Shape) embedParams() float64 { return 2 * float64(s.Vocab) * float64(s.Hidden) }
-
-// loraParams counts adapter parameters for rank r on every linear layer of a
-// Llama-style block (q, k, v, o, gate, up, down): r × (in + out) each.
-func (s Shape) loraParams(rank int) float64 {
-	h, kv, i := float64(s.Hidden), float64(s.KVDim), float64(s.Inter)
-	perLayer := (h + h) + (h + kv) + (h + kv) + (h + h) + 3*(h+i)
-	return float64(rank) * perLayer * float64(s.Layers)
-}
-
-// KVBytesPerToken is vLLM's KV-cache size per token: 2 (K and V) × layers ×
-// KV heads × head dim × 2 bytes (FP16/BF16 cache).
-func (s Shape) KVBytesPerToken() float64 { return 2 * float64(s.Layers) * float64(s.KVDim) * 2 }

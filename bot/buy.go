@@ -21,6 +21,7 @@ func (b *Bot) buy(ctx context.Context, msg Message, a *Answer, req parse.Request
 	in := advisor.BuyInput{
 		GPU: firstGPU(s), Purchase: money(s.Price), Rent: money(s.Rent), Years: s.Years,
 		Utilization: s.Utilization, Watts: s.Watts, Power: moneyPtr(s.Power), Ops: moneyPtr(s.Ops), Rate: s.Rate,
+		Cards: s.Cards, HoursPerMonth: s.HoursPerMonth,
 		Where:    advisor.OfferFilter{Platform: s.Platform},
 		Currency: b.currency(req), FX: b.fx(s),
 	}
@@ -32,7 +33,7 @@ func (b *Bot) buy(ctx context.Context, msg Message, a *Answer, req parse.Request
 		return &advisor.InputError{Field: "gpu", Reason: tr(a.Lang, "which card would you buy? name one", "想买哪张卡？请指明型号"), Hint: "/gpu buy h100 util=70%"}
 	}
 	var usageNote string
-	if in.Utilization == 0 {
+	if in.Utilization == 0 && in.HoursPerMonth == 0 {
 		if g, ok := b.kb.GPU(in.GPU); ok {
 			if u, ok := b.teamUsage(ctx, msg, g.ID); ok && u.Utilisation > 0 {
 				in.Utilization = min(advisor.Round2(u.Utilisation), 1)

@@ -13,8 +13,13 @@ func (b *Bot) cost(ctx context.Context, a *Answer, req parse.Request) error {
 		Workload: workload(s), GPU: firstGPU(s), GPUs: s.Cards,
 		Tokens: s.Tokens, Samples: s.Samples, TokensPerSample: s.SampleTokens, Epochs: s.Epochs,
 		MFU: s.MFU, TPS: s.TPS, Price: money(s.Price),
+		InputTokens: s.InputTokens, OutputTokens: s.OutputTokens,
+		TokensPerDay: s.TokensPerDay, RequestsPerS: s.RequestsPerS, Spot: s.Spot, Days: s.Days, Budget: money(s.Budget),
 		Where:    advisor.OfferFilter{Platform: s.Platform},
 		Currency: b.currency(req), FX: b.fx(s),
+	}
+	if in.Workload.Bits == 8 && (in.Workload.Method == advisor.Full || in.Workload.Method == advisor.LoRA) {
+		in.FP8, in.Workload.Bits = true, 0 // "full fp8": train in FP8 on cards that have it
 	}
 	m := b.market(ctx)
 	res, err := nativeFirst(&in.Where, func() (advisor.CostResult, error) { return advisor.Cost(in, m) })
@@ -31,7 +36,7 @@ func (b *Bot) cost(ctx context.Context, a *Answer, req parse.Request) error {
 			a.Assumed["gpu"] = res.GPU
 		}
 	}
-	if res.Decode != nil && res.Inputs.Workload.Method == advisor.Inference && s.Concurrency == 0 {
+	if res.Serving != nil && res.Inputs.Workload.Method == advisor.Inference && s.Concurrency == 0 {
 		delete(a.Assumed, "concurrency") // the batch comes from KV-cache room, shown in the lines
 	}
 	a.Result = res

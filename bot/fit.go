@@ -11,6 +11,7 @@ import (
 
 // FitResult is the fit answer's result object (the ask --json contract).
 type FitResult struct {
+	Model       string            `json:"model,omitempty"`
 	MemoryGB    float64           `json:"memory_gb"`
 	Breakdown   advisor.Breakdown `json:"breakdown"`
 	Options     []FitOption       `json:"options"`
@@ -31,6 +32,10 @@ type FitOption struct {
 	SpareGB   float64   `json:"spare_gb"`
 	Note      string    `json:"note,omitempty"`
 	Cheapest  *PriceRef `json:"cheapest,omitempty"`
+	// MaxBatch (training) and MaxConcurrency (inference) come from the
+	// advisor's fit option.
+	MaxBatch       int     `json:"max_batch,omitempty"`
+	MaxConcurrency float64 `json:"max_concurrency,omitempty"`
 }
 
 // PriceRef is a price as the contract shows it.
@@ -47,7 +52,10 @@ func workload(s parse.Slots) advisor.Workload {
 	w := advisor.Workload{
 		ParamsB: s.ParamsB, Method: advisor.Method(s.Method), Bits: s.Bits,
 		Batch: s.Batch, SeqLen: s.SeqLen, NoGC: s.GC == "off",
-		Optimizer: advisor.Optimizer(s.Optimizer), LoRARank: s.LoRARank, Arch: s.Arch,
+		Optimizer: advisor.Optimizer(s.Optimizer), LoRARank: s.LoRARank, Arch: s.Arch, Model: s.Model,
+	}
+	if w.Model == "" { // a named architecture is a model of the catalogue
+		w.Model = s.Arch
 	}
 	if s.Concurrency > 0 && (w.Method == advisor.Inference || w.Method == "") {
 		w.Batch = s.Concurrency
@@ -85,6 +93,10 @@ func assumed(w advisor.Workload, gcGiven bool) map[string]any {
 }
 
 func (b *Bot) fit(ctx context.Context, a *Answer, req parse.Request) error {
+	if name := cmpOr(req.Slots.Model, req.Slots.Arch); b.imageModel(name) {
+		req.Slots.Model = name
+		return b.image(ctx, a, req)
+	}
 	w := workload(req.Slots)
 	gpus := b.kb.GPUs
 	if len(req.Slots.GPUs) > 0 { // the user named cards: answer for those only
@@ -101,7 +113,7 @@ func (b *Bot) fit(ctx context.Context, a *Answer, req parse.Request) error {
 	}
 	a.Assumed = assumed(res.Workload, req.Slots.GC != "")
 	view := FitResult{
-		MemoryGB: res.TotalGB, Breakdown: res.Breakdown, Workload: res.Workload,
+		Model: res.Model, MemoryGB: res.TotalGB, Breakdown: res.Breakdown, Workload: res.Workload,
 		Shape: res.Shape, Lines: res.Lines,
 	}
 	for _, t := range res.Assumptions {
@@ -113,10 +125,11 @@ func (b *Bot) fit(ctx context.Context, a *Answer, req parse.Request) error {
 		opt := FitOption{
 			GPU: o.GPU, Name: o.Name, VRAMGB: o.VRAMGB, Count: o.Count, Fits: o.Fits,
 			PerCardGB: o.PerCardGB, SpareGB: o.SpareGB, Note: o.Note.In(a.Lang),
+			MaxBatch: o.MaxBatch, MaxConcurrency: o.MaxConcurrency,
 		}
 		// The cheapest on-demand offer for the card (spot and prepaid plans
 		// would understate what running the job costs), in the answer's currency.
-		if cp, ok, err := advisor.Cheapest(o.GPU, offers, cur, fx, advisor.OfferFilter{NoInterruptible: true, Platform: req.Slots.Platform}); err == nil && ok {
+		if cp, ok, err := advisor.Cheapest(o.GPU, offers, cur, fx, advisor.OfferFilter{NoInterruptible: true, NoMarketRange: !advisor.IsMarketRange(req.Slots.Platform), Platform: req.Slots.Platform}); err == nil && ok {
 			opt.Cheapest = &PriceRef{Platform: cp.Platform, Price: cp.Low, Currency: string(cp.Currency), Unit: "card_hour", ObservedAt: cp.ObservedAt}
 		}
 		view.Options = append(view.Options, opt)

@@ -32,10 +32,17 @@ func fitOrder(opts []FitOption) []FitOption {
 		}
 		return o.Cheapest.Price * float64(max(o.Count, 1))
 	}
+	// One machine holds at most eight cards: a split that stays inside one
+	// (NVLink, no network between the shards) beats a cheaper one that
+	// spans several, which is how such models are actually served.
+	oneMachine := func(o FitOption) bool { return o.Fits || o.Count <= 8 }
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.Fits != b.Fits {
 			return a.Fits
+		}
+		if oneMachine(a) != oneMachine(b) {
+			return oneMachine(a)
 		}
 		pa, pb := price(a), price(b)
 		if (pa >= 0) != (pb >= 0) {
@@ -84,7 +91,11 @@ func fitVerdict(lang string, o FitOption) string {
 
 func renderFit(lang string, s parse.Slots, as map[string]any, v FitResult, tip string) present.Doc {
 	w := v.Workload
-	job := tr(lang, fmtNum(w.ParamsB)+"B "+methodName(lang, string(w.Method)), fmtNum(w.ParamsB)+"B "+methodName(lang, string(w.Method)))
+	size := fmtNum(w.ParamsB) + "B"
+	if v.Model != "" {
+		size = v.Model // a named model: its catalogue id, not an approximate size
+	}
+	job := size + " " + methodName(lang, string(w.Method))
 	need := tr(lang, fmt.Sprintf("%s needs ≈%s GB", job, fmtNum(v.MemoryGB)), fmt.Sprintf("%s约需 %s GB 显存", job, fmtNum(v.MemoryGB)))
 	order := fitOrder(v.Options)
 	var head string

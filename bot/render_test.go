@@ -149,8 +149,8 @@ func TestChineseAnswerHasNoStrayMarkdown(t *testing.T) {
 
 func TestActivationHeavyJobsGetABatchOneTip(t *testing.T) {
 	b := newTestBot(t)
-	a := b.Answer(context.Background(), Message{Text: "/gpu fit 70b qlora"})
-	alt := b.Answer(context.Background(), Message{Text: "/gpu fit 70b qlora bs=1"})
+	a := b.Answer(context.Background(), Message{Text: "/gpu fit 70b qlora bs=4 seq=4096"})
+	alt := b.Answer(context.Background(), Message{Text: "/gpu fit 70b qlora bs=1 seq=4096"})
 	want := fmtNum(alt.Result.(FitResult).MemoryGB) + " GB"
 	if !strings.Contains(a.Text, "with bs=1 the job needs about "+want) {
 		t.Errorf("no bs=1 tip quoting the bs=1 answer's %s:\n%s", want, a.Text)

@@ -10,35 +10,22 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-//go:embed data/*.yaml
+//go:embed data/*.yaml data/*.json
 var dataFS embed.FS
 
-// Arch is a reference model architecture, used for KV-cache and activation
-// sizes.
-type Arch struct {
-	ID      string  `yaml:"id"`
-	ParamsB float64 `yaml:"params_b"`
-	Layers  int     `yaml:"layers"`
-	Hidden  int     `yaml:"hidden"`
-	Heads   int     `yaml:"heads"`
-	KVHeads int     `yaml:"kv_heads"`
-	HeadDim int     `yaml:"head_dim"`
-	Inter   int     `yaml:"intermediate"` // MLP width
-	Vocab   int     `yaml:"vocab"`
-	Source  string  `yaml:"source"`
-}
-
 // Base is the knowledge the bot ships with: cards, platforms, dated seed
-// offers, guide items and reference architectures.
+// offers, guide items and the model catalogue (architectures).
 type Base struct {
 	GPUs      []GPU
 	Platforms []Platform
 	Offers    []Offer
 	Guide     []GuideItem
 	Archs     []Arch
+	Images    []ImageModel // text-to-image models
 
 	gpuByName      map[string]int
 	platformByName map[string]int
+	archByName     map[string]int
 }
 
 var (
@@ -74,7 +61,6 @@ func loadEmbedded() (*Base, error) {
 		{"data/platforms.yaml", &b.Platforms},
 		{"data/offers.yaml", &b.Offers},
 		{"data/guide.yaml", &b.Guide},
-		{"data/models.yaml", &b.Archs},
 	}
 	for _, f := range files {
 		raw, err := dataFS.ReadFile(f.name)
@@ -86,6 +72,19 @@ func loadEmbedded() (*Base, error) {
 		if err := dec.Decode(f.into); err != nil {
 			return nil, fmt.Errorf("decode %s: %w", f.name, err)
 		}
+	}
+	raw, err := dataFS.ReadFile("data/models.json")
+	if err != nil {
+		return nil, fmt.Errorf("read data/models.json: %w", err)
+	}
+	if b.Archs, err = decodeArchs(raw); err != nil {
+		return nil, fmt.Errorf("decode data/models.json: %w", err)
+	}
+	if raw, err = dataFS.ReadFile("data/image_models.json"); err != nil {
+		return nil, fmt.Errorf("read data/image_models.json: %w", err)
+	}
+	if b.Images, err = decodeImageModels(raw); err != nil {
+		return nil, fmt.Errorf("decode data/image_models.json: %w", err)
 	}
 	if err := b.index(); err != nil {
 		return nil, err
@@ -116,6 +115,16 @@ func (b *Base) index() error {
 				return fmt.Errorf("platform alias %q names both %s and %s", n, b.Platforms[j].ID, p.ID)
 			}
 			b.platformByName[k] = i
+		}
+	}
+	b.archByName = map[string]int{}
+	for i, a := range b.Archs {
+		for _, n := range a.Names() {
+			k := NormalizeName(n)
+			if j, dup := b.archByName[k]; dup && j != i {
+				return fmt.Errorf("model alias %q names both %s and %s", n, b.Archs[j].ID, a.ID)
+			}
+			b.archByName[k] = i
 		}
 	}
 	seen := map[string]bool{}
@@ -176,11 +185,29 @@ func sortedKeys(m map[string]int) []string {
 	return out
 }
 
-// Arch finds a reference architecture by id.
-func (b *Base) Arch(id string) (Arch, bool) {
-	for _, a := range b.Archs {
-		if a.ID == id {
-			return a, true
+// Arch finds a model in the catalogue by id or any alias ("DeepSeek V3",
+// "mixtral:8x7b", "通义千问3 30B-A3B").
+func (b *Base) Arch(name string) (Arch, bool) {
+	i, ok := b.archByName[NormalizeName(name)]
+	if !ok {
+		return Arch{}, false
+	}
+	return b.Archs[i], true
+}
+
+// ModelAliases lists every normalised model spelling, longest first, so a
+// text scanner can match "qwen3-30b-a3b" before "qwen3-30b".
+func (b *Base) ModelAliases() []string { return sortedKeys(b.archByName) }
+
+// FindArch finds a model by id or alias in a plain list (for callers that
+// hold a slice, not a Base).
+func FindArch(archs []Arch, name string) (Arch, bool) {
+	k := NormalizeName(name)
+	for _, a := range archs {
+		for _, n := range a.Names() {
+			if NormalizeName(n) == k {
+				return a, true
+			}
 		}
 	}
 	return Arch{}, false

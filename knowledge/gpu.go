@@ -26,16 +26,21 @@ type GPU struct {
 	Tier    Tier     `yaml:"tier"`
 	Aliases []string `yaml:"aliases"` // extra spellings, English and Chinese
 
-	VRAMGB        float64  `yaml:"vram_gb"`       // per card, GB (decimal)
-	BandwidthGBs  float64  `yaml:"bandwidth_gbs"` // memory bandwidth, GB/s
-	BF16TFLOPS    float64  `yaml:"bf16_tflops"`   // dense tensor BF16/FP16 (FP32 accumulate); 0 = none
-	FP16TFLOPS    float64  `yaml:"fp16_tflops"`   // dense FP16 tensor if it differs from BF16 (e.g. no BF16 on Turing)
-	FP8TFLOPS     float64  `yaml:"fp8_tflops"`    // dense FP8; 0 = no FP8
-	FP32TFLOPS    float64  `yaml:"fp32_tflops"`   // only for cards without tensor cores
-	NVLinkGBs     float64  `yaml:"nvlink_gbs"`    // bidirectional per card; 0 = PCIe only
-	PCIeGen       int      `yaml:"pcie_gen"`      // host link
-	TDPWatts      float64  `yaml:"tdp_watts"`     // board power
-	Confidence    string   `yaml:"confidence"`    // high, medium, low
+	VRAMGB       float64 `yaml:"vram_gb"`       // per card, GB (decimal)
+	BandwidthGBs float64 `yaml:"bandwidth_gbs"` // memory bandwidth, GB/s
+	BF16TFLOPS   float64 `yaml:"bf16_tflops"`   // dense tensor BF16/FP16 (FP32 accumulate); 0 = none
+	FP16TFLOPS   float64 `yaml:"fp16_tflops"`   // dense FP16 tensor if it differs from BF16 (e.g. no BF16 on Turing)
+	FP8TFLOPS    float64 `yaml:"fp8_tflops"`    // dense FP8; 0 = no FP8
+	FP4TFLOPS    float64 `yaml:"fp4_tflops"`    // dense FP4 (Blackwell, MI355X); 0 = none
+	FP32TFLOPS   float64 `yaml:"fp32_tflops"`   // only for cards without tensor cores
+	NVLinkGBs    float64 `yaml:"nvlink_gbs"`    // bidirectional per card; 0 = no NVLink
+	// Fabric names a card-to-card link other than NVLink (AMD Infinity
+	// Fabric, Huawei HCCS); FabricGBs is its bidirectional bandwidth per card.
+	Fabric        string   `yaml:"fabric"`
+	FabricGBs     float64  `yaml:"fabric_gbs"`
+	PCIeGen       int      `yaml:"pcie_gen"`   // host link
+	TDPWatts      float64  `yaml:"tdp_watts"`  // board power
+	Confidence    string   `yaml:"confidence"` // high, medium, low
 	Sources       []string `yaml:"sources"`
 	Notes         string   `yaml:"notes"`
 	SeedDisagrees string   `yaml:"seed_disagrees"` // where the seed documents give another figure
@@ -55,10 +60,22 @@ func (g GPU) PeakTFLOPS() float64 {
 	}
 }
 
+// LinkGBs is the bidirectional card-to-card bandwidth inside one machine:
+// NVLink, else another scale-up fabric, else 0 (PCIe only).
+func (g GPU) LinkGBs() float64 {
+	if g.NVLinkGBs > 0 {
+		return g.NVLinkGBs
+	}
+	return g.FabricGBs
+}
+
 // Interconnect describes how cards in one machine talk to each other.
 func (g GPU) Interconnect() string {
 	if g.NVLinkGBs > 0 {
 		return "NVLink " + trimFloat(g.NVLinkGBs) + " GB/s"
+	}
+	if g.Fabric != "" && g.FabricGBs > 0 {
+		return g.Fabric + " " + trimFloat(g.FabricGBs) + " GB/s"
 	}
 	if g.PCIeGen > 0 {
 		return "PCIe Gen" + string(rune('0'+g.PCIeGen))

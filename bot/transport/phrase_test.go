@@ -20,7 +20,7 @@ func phraseHarness(t *testing.T, reply string) (*harness, *bottest.OpenAI) {
 	return h, llm
 }
 
-const faithful = "A 13B LoRA fine-tune needs about 41.13 GB per replica."
+const faithful = "A 13B LoRA fine-tune needs about 30.42 GB per replica."
 
 func TestFaithfulRephraseUpdatesTheMentionReply(t *testing.T) {
 	h, llm := phraseHarness(t, faithful)

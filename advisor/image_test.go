@@ -1,0 +1,66 @@
+package advisor
+
+import (
+	"testing"
+
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+// "SDXL 推理 4090 够吗": SDXL base at 1024², one image, by hand.
+func TestImageSDXLOn4090(t *testing.T) {
+	kb := knowledge.MustShipped()
+	m := testMarket(t, hourly("4090", "autodl", "rtx4090", 2, 2, knowledge.CNY, knowledge.OnDemand))
+	res, err := Image(ImageInput{Model: "SDXL", GPU: "4090", Currency: knowledge.CNY}, m, kb.Images)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Weights (2567.46 + 123.06 + 694.66 + 83.65)M × 2 bytes = 6.938 GB;
+	// activations 1 GB × 2 guidance passes + 3 GB VAE decode; overhead
+	// 0.8 + 5 %.
+	w := (2567.463684 + 123.06048 + 694.65984 + 83.653863) * 2 / 1e3
+	total := (w+5)*1.05 + 0.8
+	if !near(res.MemoryGB, total, 0.02) || res.Best == nil || !res.Best.Fits {
+		t.Fatalf("SDXL memory %v GB, best %+v; want %.2f GB, fits 24 GB", res.MemoryGB, res.Best, total)
+	}
+	// 30 steps × 2 passes × 2 × 2567.46M × (1024/32)² FLOPs at 40 % of
+	// 165.2 TFLOPS; ¥2/h.
+	sec := 30 * 2 * 2 * 2567.463684e6 * 1024 / (165.2e12 * 0.4)
+	if !near(res.Best.SecondsImage, sec, 0.002) {
+		t.Errorf("seconds per image = %v, want %.3f", res.Best.SecondsImage, sec)
+	}
+	if want := 2 / (1 / sec * 3600) * 1000; !near(res.Best.PerThousand, want, 0.01) {
+		t.Errorf("per 1,000 images = %v, want ¥%.2f", res.Best.PerThousand, want)
+	}
+}
+
+// "flux lora 要多大显存": FLUX.1-dev LoRA at 1024² does not fit 24 GB with
+// a 16-bit base and its T5 encoder resident; it fits 48 GB.
+func TestImageFluxLoRAMemory(t *testing.T) {
+	kb := knowledge.MustShipped()
+	res, err := Image(ImageInput{Model: "flux dev", Method: LoRA}, testMarket(t), kb.Images)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := (11901.40832 + 123.06048 + 4762.310656 + 83.819683) * 2 / 1e3
+	a := 11901.40832e6 * 0.005
+	total := (w+a*14/1e9+6)*1.05 + 0.8
+	if !near(res.MemoryGB, total, 0.02) {
+		t.Errorf("flux lora memory %v GB, want %.2f", res.MemoryGB, total)
+	}
+	fits := map[string]bool{}
+	for _, o := range res.Options {
+		fits[o.GPU] = o.Fits
+	}
+	if fits["rtx4090"] || !fits["l40s"] {
+		t.Errorf("fits: 4090 %v (want false), L40S %v (want true)", fits["rtx4090"], fits["l40s"])
+	}
+}
+
+// Unknown image models and resolutions get a clear error.
+func TestImageInputErrors(t *testing.T) {
+	kb := knowledge.MustShipped()
+	_, err := Image(ImageInput{Model: "midjourney"}, testMarket(t), kb.Images)
+	wantInputErr(t, "Image(midjourney)", err, "model")
+	_, err = Image(ImageInput{Model: "sd-1.5", Resolution: 50}, testMarket(t), kb.Images)
+	wantInputErr(t, "Image(res 50)", err, "resolution")
+}

@@ -1,0 +1,139 @@
+package advisor
+
+import (
+	"math"
+	"os"
+	"sort"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+type servingPoint struct {
+	Name        string  `yaml:"name"`
+	Split       string  `yaml:"split"`
+	Source      string  `yaml:"source"`
+	Model       string  `yaml:"model"`
+	Bits        int     `yaml:"bits"`
+	GPU         string  `yaml:"gpu"`
+	Cards       int     `yaml:"cards"`
+	In          int     `yaml:"in"`
+	Out         int     `yaml:"out"`
+	Concurrency int     `yaml:"concurrency"`
+	MaxSeqs     int     `yaml:"max_seqs"`
+	WantTPS     float64 `yaml:"want_tps"`
+}
+
+// The throughput model against published serving results: within 2× for
+// ≥ 80 % of them and a median error ≤ 35 % (issue 15), on all rows and on
+// the held-out rows alone.
+func TestServingMatchesPublishedResults(t *testing.T) {
+	raw, err := os.ReadFile("testdata/serving_points.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var points []servingPoint
+	if err := yaml.Unmarshal(raw, &points); err != nil {
+		t.Fatal(err)
+	}
+	if len(points) < 20 {
+		t.Fatalf("%d serving points, want ≥ 20", len(points))
+	}
+	kb := knowledge.MustShipped()
+	errs := map[string][]float64{}
+	within2 := map[string]int{}
+	for _, p := range points {
+		if p.Source == "" || (p.Split != "tune" && p.Split != "holdout") {
+			t.Fatalf("%s: needs a source and split tune|holdout", p.Name)
+		}
+		g, ok := kb.GPU(p.GPU)
+		if !ok {
+			t.Fatalf("%s: unknown gpu %s", p.Name, p.GPU)
+		}
+		s, err := Serve(ServeInput{Workload: Workload{Model: p.Model, Bits: p.Bits}, GPU: g, Cards: p.Cards,
+			InputTokens: p.In, OutputTokens: p.Out, Concurrency: p.Concurrency, MaxSeqs: p.MaxSeqs}, kb.Archs)
+		if err != nil {
+			t.Fatalf("%s: %v", p.Name, err)
+		}
+		ratio := s.TokensPerS / p.WantTPS
+		e := math.Abs(ratio - 1)
+		errs[p.Split] = append(errs[p.Split], e)
+		errs["all"] = append(errs["all"], e)
+		within := ratio <= 2 && ratio >= 0.5
+		if within {
+			within2[p.Split]++
+			within2["all"]++
+		}
+		t.Logf("%-7s %-48s %9.1f vs %9.1f tok/s (%+6.1f%%, batch %d, %s bound) %s", p.Split, p.Name, s.TokensPerS, p.WantTPS, (ratio-1)*100, s.Concurrency, s.Bound, mark(within))
+	}
+	for _, split := range []string{"all", "holdout"} {
+		es := errs[split]
+		sort.Float64s(es)
+		med := es[len(es)/2]
+		if len(es)%2 == 0 {
+			med = (es[len(es)/2-1] + es[len(es)/2]) / 2
+		}
+		share := float64(within2[split]) / float64(len(es))
+		t.Logf("%s: %d points, %d within 2× (%.0f%%), median |error| %.1f%%", split, len(es), within2[split], share*100, med*100)
+		if share < 0.8 {
+			t.Errorf("%s: %.0f%% of serving points within 2×, want ≥ 80%%", split, share*100)
+		}
+		if med > 0.35 {
+			t.Errorf("%s: median serving error %.1f%%, want ≤ 35%%", split, med*100)
+		}
+	}
+}
+
+// One Llama-2-7B request on one H100 SXM, by hand (BF16 class: 80 % of
+// 3,350 GB/s, 60 % of 989 TFLOPS in prefill, 50 % in decode, 1 ms step
+// overhead).
+func TestServeHandCalculation(t *testing.T) {
+	kb := knowledge.MustShipped()
+	g, _ := kb.GPU("h100-sxm")
+	s, err := Serve(ServeInput{Workload: Workload{Model: "llama-2-7b"}, GPU: g, Cards: 1, InputTokens: 1000, OutputTokens: 500, Concurrency: 1}, kb.Archs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	P := 6.738e9
+	prefill := (1000*2*P + 2*32*4096*1000.0*1000) / (989e12 * 0.6)
+	// Weights 6.738B × 2 bytes; KV 524,288 B/token at the average context
+	// 1000 + 500/2 = 1250 tokens.
+	mem := (P*2 + 1250*524288) / (3350e9 * 0.8)
+	cmp := (2*P + 4*32*4096*1250.0) / (989e12 * 0.5)
+	step := math.Max(mem, cmp) + 1e-3
+	tps := 500 / (prefill + 500*step)
+	if !near(s.PrefillSeconds, prefill, 1e-3) || !near(s.StepSeconds, step, 1e-3) || !near(s.TokensPerS, tps, 1e-3) {
+		t.Errorf("Serve(7B, H100, 1000/500, 1 request) prefill %.5f s step %.6f s tps %.2f, want %.5f, %.6f, %.2f", s.PrefillSeconds, s.StepSeconds, s.TokensPerS, prefill, step, tps)
+	}
+	if want := math.Round((prefill+1e-3)*1000*10) / 10; s.TTFTms != want {
+		t.Errorf("ttft_ms = %v, want %v", s.TTFTms, want)
+	}
+	if s.Bound != "memory" || s.Class != KernelBF16 {
+		t.Errorf("bound %s class %s, want memory, bf16", s.Bound, s.Class)
+	}
+}
+
+// A mixture of experts reads only the experts its batch selects: at one
+// sequence Mixtral touches 2 of 8 experts per layer, so a step reads far
+// less than all 93 GB; FLOPs come from the 12.7B active parameters.
+func TestServeMoEReadsSelectedExperts(t *testing.T) {
+	kb := knowledge.MustShipped()
+	g, _ := kb.GPU("h100-sxm")
+	s, err := Serve(ServeInput{Workload: Workload{Model: "mixtral-8x7b", Bits: 16}, GPU: g, Cards: 2, InputTokens: 100, OutputTokens: 100, Concurrency: 1}, kb.Archs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := kb.Arch("mixtral-8x7b")
+	routed := a.RoutedParamsB() * 2e9 // bytes
+	total := a.ParamsB * 2e9
+	wantRead := total - routed + routed*2.0/8 // coverage 1 − (1 − 2/8)^1 = 0.25
+	kv := 150 * a.KVBytesPerToken
+	if want := (wantRead + kv) / (2 * 3350e9 * 0.8); !near(s.StepMemoryS, want, 1e-3) {
+		t.Errorf("Mixtral step memory time %.6f s, want %.6f s (shared + 25%% of experts)", s.StepMemoryS, want)
+	}
+	if s.ExpertCoverage != 0.25 {
+		t.Errorf("expert coverage %v, want 0.25", s.ExpertCoverage)
+	}
+}

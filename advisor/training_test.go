@@ -1,0 +1,127 @@
+package advisor
+
+import (
+	"os"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+type trainingRun struct {
+	Name     string  `yaml:"name"`
+	Split    string  `yaml:"split"`
+	Source   string  `yaml:"source"`
+	Model    string  `yaml:"model"`
+	ParamsB  float64 `yaml:"params_b"`
+	GPU      string  `yaml:"gpu"`
+	Tokens   float64 `yaml:"tokens"`
+	GPUHours float64 `yaml:"gpu_hours"`
+}
+
+// Published pretraining runs at the default MFU: GPU-hours within ×1.5 for
+// ≥ 80 % of them (issue 15), on all rows and on the held-out rows alone.
+func TestTrainingMatchesPublishedRuns(t *testing.T) {
+	raw, err := os.ReadFile("testdata/training_runs.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs []trainingRun
+	if err := yaml.Unmarshal(raw, &runs); err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) < 15 {
+		t.Fatalf("%d training runs, want ≥ 15", len(runs))
+	}
+	m := testMarket(t)
+	hits, n := map[string]int{}, map[string]int{}
+	for _, r := range runs {
+		if r.Source == "" || (r.Split != "tune" && r.Split != "holdout") {
+			t.Fatalf("%s: needs a source and split tune|holdout", r.Name)
+		}
+		res, err := Cost(CostInput{Workload: Workload{Model: r.Model, ParamsB: r.ParamsB, Method: Full}, GPU: r.GPU, Tokens: r.Tokens,
+			Price: Money{Amount: 1, Currency: knowledge.USD}, Currency: knowledge.USD}, m)
+		if err != nil {
+			t.Fatalf("%s: %v", r.Name, err)
+		}
+		ratio := res.GPUHours / r.GPUHours
+		ok := ratio <= 1.5 && ratio >= 1/1.5
+		for _, s := range []string{"all", r.Split} {
+			n[s]++
+			if ok {
+				hits[s]++
+			}
+		}
+		t.Logf("%-7s %-26s %12.0f vs %12.0f GPU-h (×%.2f, MFU %.2f, %d cards min) %s", r.Split, r.Name, res.GPUHours, r.GPUHours, ratio, res.MFU, res.GPUs, mark(ok))
+	}
+	for _, s := range []string{"all", "holdout"} {
+		share := float64(hits[s]) / float64(n[s])
+		t.Logf("%s: %d of %d runs within ×1.5 (%.0f%%)", s, hits[s], n[s], share*100)
+		if share < 0.8 {
+			t.Errorf("%s: %.0f%% of training runs within ×1.5, want ≥ 80%%", s, share*100)
+		}
+	}
+}
+
+// "/gpu cost 405b full 15.6T tokens on h100", by hand: 6 × 405e9 ×
+// 15.6e12 FLOPs at the H100-class MFU 0.35; the fewest H100 that hold the
+// sharded job; the cluster that finishes in 90 days.
+func TestCost405BPretrainingOnH100(t *testing.T) {
+	m := testMarket(t)
+	wantSpec(t, m, "h100-sxm", "peak TFLOPS", peak, 989)
+	res, err := Cost(CostInput{Workload: Workload{ParamsB: 405, Method: Full}, GPU: "h100", Tokens: 15.6e12, Days: 90,
+		Price: Money{Amount: 2, Currency: knowledge.USD}, Currency: knowledge.USD}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gh := 6 * 405e9 * 15.6e12 / (989e12 * 0.35 * 3600)
+	if !near(res.GPUHours, gh, 1) {
+		t.Errorf("gpu_hours = %v, want %.0f", res.GPUHours, gh)
+	}
+	// 16 bytes/param of weights, gradients and Adam states: 6.48 TB, plus
+	// activations, over 80 GB cards: more than 81, so the 96-card layout.
+	if res.GPUs != 96 {
+		t.Errorf("fewest cards = %d, want 96", res.GPUs)
+	}
+	if !near(res.WallHours, gh/96, 1) {
+		t.Errorf("wall_hours = %v, want %.0f on 96 cards", res.WallHours, gh/96)
+	}
+	// 90 days = 2,160 h needs gh ÷ 2160 = 14,084 cards: the 16,384 layout.
+	dl := res.Deadline
+	if dl == nil || !dl.Meets || dl.Cards != 16384 || !near(dl.WallHours, gh/16384, 0.5) {
+		t.Errorf("deadline = %+v, want 16384 cards, %.0f h", dl, gh/16384)
+	}
+}
+
+// A user-given MFU is the whole job's: 67B continued pre-training on 16
+// H800 at MFU 0.3 takes exactly FLOPs ÷ (peak × 0.3), no further discount.
+func TestCostGivenMFUIsWholeJob(t *testing.T) {
+	m := testMarket(t)
+	res, err := Cost(CostInput{Workload: Workload{ParamsB: 67, Method: Full}, GPU: "h800", GPUs: 16, Tokens: 1e11, MFU: 0.3,
+		Price: Money{Amount: 2, Currency: knowledge.USD}, Currency: knowledge.USD}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gh := 6 * 67e9 * 1e11 / (989e12 * 0.3 * 3600)
+	if !near(res.GPUHours, gh, 0.5) || !near(res.WallHours, gh/16, 0.5) {
+		t.Errorf("gpu_hours %v wall %v, want %.0f and %.0f h", res.GPUHours, res.WallHours, gh, gh/16)
+	}
+}
+
+// FP8 training on a card with FP8 tensor cores computes at the FP8 peak;
+// a card without FP8 is refused with a clear error.
+func TestCostFP8Training(t *testing.T) {
+	m := testMarket(t)
+	res, err := Cost(CostInput{Workload: Workload{ParamsB: 7, Method: Full}, GPU: "h100", Tokens: 1e10, FP8: true,
+		Price: Money{Amount: 2, Currency: knowledge.USD}, Currency: knowledge.USD}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gh := 6 * 7e9 * 1e10 / (1979e12 * 0.35 * 3600); !near(res.GPUHours, gh, 0.05) {
+		t.Errorf("fp8 gpu_hours = %v, want %.2f at the 1,979 TFLOPS FP8 peak", res.GPUHours, gh)
+	}
+	_, err = Cost(CostInput{Workload: Workload{ParamsB: 7, Method: Full}, GPU: "a100-80g", Tokens: 1e10, FP8: true,
+		Price: Money{Amount: 2, Currency: knowledge.USD}}, m)
+	wantInputErr(t, "Cost(fp8 on A100)", err, "fp8")
+}
