@@ -109,18 +109,18 @@ func signed(m ledger.Money) string {
 
 func (r *Recap) groups(gs []ledger.Group, numbered bool, name func(string) string) []string {
 	var out []string
+	// The rows add up to the total: the tail is one "other" row with its
+	// amount ("…and 3 more" hid it).
+	folded := len(gs) > r.rows+1
+	gs = ledger.Top(gs, r.rows+1, r.Report.FX)
 	for i, g := range gs {
-		if i == r.rows {
-			var rest ledger.Totals
-			for _, h := range gs[i:] {
-				rest.CardHours += h.CardHours
-			}
-			out = append(out, r.tr(fmt.Sprintf("…and %d more (%s card-h)", len(gs)-i, hours(rest.CardHours)), fmt.Sprintf("……另有 %d 项（%s 卡时）", len(gs)-i, hours(rest.CardHours))))
-			break
-		}
 		lead := "•"
 		if numbered {
 			lead = fmt.Sprintf("%d.", i+1)
+		}
+		label := name(g.Key)
+		if folded && i == len(gs)-1 {
+			lead, label = "•", r.tr("other", "其他")
 		}
 		amount := g.Amount.String()
 		if g.Entries == 0 {
@@ -130,7 +130,7 @@ func (r *Recap) groups(gs []ledger.Group, numbered bool, name func(string) strin
 		if g.Prev.Entries == 0 {
 			prev = r.tr("nothing", "无")
 		}
-		out = append(out, fmt.Sprintf("%s %s%s%s · %s%s%s", lead, name(g.Key), r.tr(": ", "："), amount, hours(g.CardHours), r.tr(" card-h", " 卡时"),
+		out = append(out, fmt.Sprintf("%s %s%s%s · %s%s%s", lead, label, r.tr(": ", "："), amount, hours(g.CardHours), r.tr(" card-h", " 卡时"),
 			r.tr(fmt.Sprintf(" (%s %s · %s card-h)", r.monthShort(r.Prev), prev, hours(g.Prev.CardHours)),
 				fmt.Sprintf("（%s %s · %s 卡时）", r.monthShort(r.Prev), prev, hours(g.Prev.CardHours)))))
 	}
