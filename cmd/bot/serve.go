@@ -97,6 +97,9 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 
 	poster := slackpost.New(api, st.Redis, slackpost.Options{Log: log, OnError: m.SlackError,
 		ResponseURLAllowed: responseURLAllowed(cfg.SlackAPIURL)})
+	d.spend.Notify(func(ctx context.Context, channel, user, text string) error {
+		return poster.Ephemeral(ctx, slackpost.Message{Channel: channel, Text: text}, user) // the settled outcome of a "checking…" entry
+	})
 	sched, err := d.scheduler(cfg, poster, m.Post)
 	if err != nil {
 		return err
