@@ -224,6 +224,7 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 	if saved.Derived != "" {
 		a.Text += "\n" + tr(a.Lang, "Amount from the catalogue: ", "金额按目录价估算：") + saved.Derived
 	}
+	a.Text += tr(a.Lang, " (estimated until a bill confirms it)", "（在账单确认前为估算）")
 	switch {
 	case saved.Replayed:
 		a.Text = tr(a.Lang, "Already saved (this message was delivered twice; nothing new was booked). ", "已保存过（这条消息重复送达，没有重复记账）。") + a.Text
@@ -316,7 +317,14 @@ func (s *Spend) list(ctx context.Context, team string, req parse.Request, a *Ans
 		if e.Priced() {
 			amt = e.Amount.String()
 		}
-		lines = append(lines, fmt.Sprintf("#%s %s %s ×%d %s h %s %s %s", e.ID, e.At.In(s.ledger.Location()).Format("01-02"), gpuName(e.GPU), e.Cards, fmtNum(e.Hours), orDash(e.Platform), amt, e.Project))
+		basis := tr(a.Lang, e.Basis(), map[string]string{"billed": "账单", "estimated": "估算"}[e.Basis()])
+		switch {
+		case e.IsRefund():
+			basis = tr(a.Lang, "refund", "退款")
+		case e.SupersededBy != "":
+			basis = tr(a.Lang, "replaced by bill line #"+e.SupersededBy+", not counted", "已由账单行 #"+e.SupersededBy+" 取代，不计入")
+		}
+		lines = append(lines, fmt.Sprintf("#%s %s %s ×%d %s h %s %s %s (%s)", e.ID, e.At.In(s.ledger.Location()).Format("01-02"), gpuName(e.GPU), e.Cards, fmtNum(e.Hours), orDash(e.Platform), amt, e.Project, basis))
 	}
 	head := tr(a.Lang, fmt.Sprintf("Spend entries for %s: %d", mo, len(es)), fmt.Sprintf("%s 的记账：%d 条", mo, len(es)))
 	if len(es) == 0 {
