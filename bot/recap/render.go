@@ -70,11 +70,12 @@ func (r *Recap) Render() (string, []slack.Block) {
 	return strings.Join(text, "\n\n"), blocks
 }
 
-// totals is "¥7,515.50 + $50.00 (≈ ¥7,875.50) · 804.5 card-h · 14 entries".
+// totals is "¥7,515.50 + $50.00 (≈ ¥7,875.50 at 7.2 CNY per USD) · 804.5
+// card-h · 14 entries": a converted figure always names its rate.
 func (r *Recap) totals(t ledger.Totals) string {
 	s := t.Amount.String()
 	if t.Converted != nil && len(t.Amount) > 1 {
-		s += " (≈ " + t.Converted.String() + ")"
+		s += r.tr(fmt.Sprintf(" (≈ %s at %g CNY per USD)", t.Converted, r.FX), fmt.Sprintf("（≈ %s，按 1 美元 = %g 元）", t.Converted, r.FX))
 	}
 	s += " · " + hours(t.CardHours) + r.tr(" card-h", " 卡时")
 	s += r.tr(fmt.Sprintf(" · %d entries", t.Entries), fmt.Sprintf(" · %d 条", t.Entries))
