@@ -29,7 +29,7 @@ func (r *Recap) Render() (string, []slack.Block) {
 	blocks = append(blocks, slack.NewHeaderBlock(slack.NewTextBlockObject(slack.PlainTextType, title, false, false)))
 
 	rep := r.Report
-	total := r.tr("*Total*: ", "*合计*：") + r.totals(rep.Total) + "\n" + r.tr("vs "+r.monthShort(r.Prev)+": ", "对比"+r.monthShort(r.Prev)+"：") + r.change()
+	total := r.tr("*Total*: ", "*合计*：") + r.totals(rep.Total) + "\n" + r.basis(rep.Total) + "\n" + r.tr("vs "+r.monthShort(r.Prev)+": ", "对比"+r.monthShort(r.Prev)+"：") + r.change()
 	text = append(text, total)
 	blocks = append(blocks, section(escape(total)))
 
@@ -57,8 +57,8 @@ func (r *Recap) Render() (string, []slack.Block) {
 	}
 	add(r.tr("What to change", "改进建议"), fs)
 
-	note := r.tr(fmt.Sprintf("From the team's ledger (/gpu spend report %s) in %s and today's catalogue. Amounts stay in their own currency; ≈ converts USD at %s CNY.", r.Month, r.Location, num(r.FX)),
-		fmt.Sprintf("数据来自团队账本（/gpu spend report %s，%s 时区）和今天的价格目录。金额按原币种列出；≈ 按 1 美元 = %s 元折算。", r.Month, r.Location, num(r.FX)))
+	note := r.tr(fmt.Sprintf("From the team's ledger (/gpu spend report %s) in %s and the catalogue's prices known in that month. Amounts stay in their own currency; ≈ converts USD at %s CNY.", r.Month, r.Location, num(r.FX)),
+		fmt.Sprintf("数据来自团队账本（/gpu spend report %s，%s 时区）和当月已知的目录价格。金额按原币种列出；≈ 按 1 美元 = %s 元折算。", r.Month, r.Location, num(r.FX)))
 	if n := rep.Total.Unpriced; n > 0 {
 		note += r.tr(fmt.Sprintf(" %d entries without an amount count in card-hours only.", n), fmt.Sprintf(" 有 %d 条记录没有金额，只计入卡时。", n))
 	}
@@ -80,6 +80,13 @@ func (r *Recap) totals(t ledger.Totals) string {
 	s += " · " + hours(t.CardHours) + r.tr(" card-h", " 卡时")
 	s += r.tr(fmt.Sprintf(" · %d entries", t.Entries), fmt.Sprintf(" · %d 条", t.Entries))
 	return s
+}
+
+// basis splits the total into what bills state, what was estimated (typed
+// in chat or priced from the catalogue) and refunds, which add up to it.
+func (r *Recap) basis(t ledger.Totals) string {
+	return r.tr(fmt.Sprintf("billed %s · estimated %s · refunds %s", t.Billed, t.Estimated, t.Refunds),
+		fmt.Sprintf("账单 %s · 估算 %s · 退款 %s", t.Billed, t.Estimated, t.Refunds))
 }
 
 // change is this month minus the last, per currency, and in card-hours.

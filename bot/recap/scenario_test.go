@@ -61,6 +61,11 @@ func TestRecapThreeMonthScenario(t *testing.T) {
 		t.Errorf("September = %s, %v card-h; want ¥55,520.00, 4460", prev.Amount, prev.CardHours)
 	}
 
+	if text, _ := rc.Render(); !strings.Contains(text, "billed ¥59,360.00 · estimated $250.00 · refunds -¥1,000.00") ||
+		!strings.Contains(text, "(≈ ¥60,160.00 at 7.2 CNY per USD)") {
+		t.Errorf("rendered totals:\n%s", text)
+	}
+
 	byKind := map[string][]Finding{}
 	for _, f := range rc.Findings {
 		byKind[f.Kind] = append(byKind[f.Kind], f)
