@@ -115,6 +115,9 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 	poster := slackpost.New(api, st.Redis, slackpost.Options{Log: log, OnError: m.SlackError,
 		ResponseURLAllowed: responseURLAllowed(cfg.SlackAPIURL),
 		Outbox:             true, OnOutbox: func(e string) { outbox.WithLabelValues(e).Inc() }})
+	d.spend.Notify(func(ctx context.Context, channel, user, text string) error {
+		return poster.Ephemeral(ctx, slackpost.Message{Channel: channel, Text: text}, user) // the settled outcome of a "checking…" entry
+	})
 	m.Gauge("gpubot_outbox_pending", "Answers waiting in the Redis outbox for Slack to take them.", func() float64 {
 		return float64(poster.OutboxLen(context.WithoutCancel(ctx)))
 	})
