@@ -498,6 +498,15 @@ func (x extractor) shape(t *text, f *features) {
 // "8 gpus", "two h100s", "a single 4090".
 func (x extractor) cards(t *text, f *features) {
 	s := &f.s
+	t.first(reNodes, 1, func(m []string, at int) bool {
+		a, _ := strconv.Atoi(m[1])
+		b, _ := strconv.Atoi(m[2])
+		if s.Cards != 0 || a <= 0 || b <= 0 || a*b > 100000 {
+			return false
+		}
+		s.Cards = a * b
+		return true
+	})
 	t.first(reCardsX, 0, func(m []string, at int) bool {
 		if s.Cards != 0 {
 			return false
