@@ -190,3 +190,12 @@ func TestRouterWeights(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDecodeWeights is the start-up cost of the embedded router.
+func BenchmarkDecodeWeights(b *testing.B) {
+	for b.Loop() {
+		if _, err := decodeWeights(routerBin); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
