@@ -140,6 +140,9 @@ func cueKind(cue string) moneyKind {
 // scanMoney finds money figures in t, blanks them, and returns them in
 // order.
 func (x extractor) scanMoney(t *text) []moneyHit {
+	if !t.digits {
+		return nil // every money pattern needs a figure
+	}
 	var hits []moneyHit
 	var spans [][2]int
 	// 1. a price word followed by a figure
