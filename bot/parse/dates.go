@@ -16,7 +16,7 @@ import (
 var (
 	reISODate  = rx(`(?P<pre>^|[^0-9])(20\d\d)\s?[-/.年]\s?(\d{1,2})\s?[-/.月]\s?(\d{1,2})\s?[日号]?(?P<end>$|[^0-9])`, true, "20")
 	reMonthDay = rx(`(?P<pre>^|[^0-9])(\d{1,2})\s?月\s?(\d{1,2})\s?[日号]`, true, "月")
-	reENDate   = rx(`\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s?(\d{1,2})(?:st|nd|rd|th)?\b|\b(\d{1,2})(?:st|nd|rd|th)?\s(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b`, true)
+	reENDate   = rx(`\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s?(\d{1,2})(?:st|nd|rd|th)?\b|\b(\d{1,2})(?:st|nd|rd|th)?\s(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b`, true, "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 	reDaysAgo  = rx(`(\d+)\s?(?:天前|days? ago)`, true, "天前", "ago")
 	reWeekday  = rx(`(上上|上|这|本|下)?\s?(?:周|星期|礼拜)([一二三四五六日天])`, false, "周", "星期", "礼拜")
 	reENWeek   = rx(`\b(last|this|on)?\s?(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\b`, false, "day", "mon", "tue", "wed", "thu", "fri", "sat", "sun")
@@ -114,7 +114,9 @@ func (x extractor) dates(t *text, f *features, now time.Time) {
 		n, _ := strconv.Atoi(m[1])
 		return relative(m[0], func(now time.Time) time.Time { return now.AddDate(0, 0, -n) })
 	})
-	if loc := reRelDay.FindStringIndex(t.s); loc != nil && f.s.Date == "" {
+	if !containsAny(t.s, "天", "日", "yesterday", "today") {
+		// no relative day word
+	} else if loc := reRelDay.FindStringIndex(t.s); loc != nil && f.s.Date == "" {
 		w := t.s[loc[0]:loc[1]]
 		back := map[string]int{"大前天": 3, "前天": 2, "day before yesterday": 2, "昨天": 1, "昨日": 1, "yesterday": 1, "今天": 0, "今日": 0, "today": 0}[w]
 		relative(w, func(now time.Time) time.Time { return now.AddDate(0, 0, -back) })

@@ -59,6 +59,7 @@ var frameCases = []struct {
 	{"一台 8 卡 h800 多少钱", Price, `{"gpus":["h800"],"cards":8}`},
 	{"两台 8 卡 h100 什么价", Price, `{"gpus":["h100-sxm"],"cards":16}`},
 	{"price of a 4x L40S box", Price, `{"gpus":["l40s"],"cards":4}`},
+	{"2 nodes of 8 h100, price per hour?", Price, `{"gpus":["h100-sxm"],"cards":16}`},
 	// named models
 	{"deepseek-v3 推理要几张 h20", Fit, `{"params_b":671.026,"model":"deepseek-v3","method":"inference","gpus":["h20"]}`},
 	{"qwen3-30b-a3b 显存多大", Fit, `{"params_b":30.532,"model":"qwen3-30b-a3b"}`},

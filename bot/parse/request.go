@@ -3,9 +3,10 @@
 // sentences share the same slot extractors, so "13b" means the same thing in
 // both.
 //
-// The router is deterministic: keyword cues in both languages, weighted and
-// combined with the slots a message carries, pick the intent. No model is
-// involved, and the same text always gives the same Request.
+// The router is a linear classifier learned from a labelled corpus (see
+// router.go): character n-grams of Chinese, words of English and the slots a
+// message carries pick the intent. Its weights are embedded, so the same
+// text always gives the same Request.
 package parse
 
 // Intent is what the user wants; the names are the ask --json contract's.
@@ -37,10 +38,9 @@ const (
 
 // ChannelThreshold is the confidence under which a message in a channel
 // (not a DM, not a mention, not a slash command) gets no reply at all. The
-// router gives about 0.6 to a message with one clear cue and no competing
-// one ("4090 多少钱"), more with several cues or slots that agree, and less
-// when cues of two intents compete or only a weak cue is present. Unknown
-// messages always score below it.
+// confidence is the router's probability for its intent; on the corpus's
+// held-out messages the mean confidence is within a few points of the share
+// routed right (TestConfidenceCalibrated). Unknown messages never answer.
 const ChannelThreshold = 0.6
 
 // Money is an amount with its currency; Currency is empty when the user gave

@@ -30,7 +30,7 @@ import (
 const (
 	hashBits = 17
 	buckets  = 1 << hashBits
-	epochs   = 30
+	epochs   = 15
 	l2       = 1e-4
 	rate     = 0.5
 	minGrad  = 1e-3
@@ -219,6 +219,13 @@ func featureHashes(f *features, dst []uint32) []uint32 {
 	prev := ""
 	word := func(w string) {
 		dst = append(dst, hashOf('w', w))
+		// character trigrams carry typos and word forms ("lroa", "finetuning")
+		if len(w) >= 4 {
+			pw := "<" + w + ">"
+			for i := 0; i+3 <= len(pw); i++ {
+				dst = append(dst, hashOf('c', pw[i:i+3]))
+			}
+		}
 		if prev != "" {
 			dst = append(dst, hashOf('b', prev+" "+w))
 		}

@@ -102,7 +102,8 @@ func TestRouterCrossWriter(t *testing.T) {
 // same text always gets the same intent and confidence.
 func TestRouterDeterministic(t *testing.T) {
 	x := newExtractor(knowledge.MustShipped(), knowledge.MustLexicon())
-	data := encodeRows(t, trainRows(t))
+	rows := trainRows(t)
+	data := encodeRows(t, rows[:600]) // a slice keeps the test quick; TestRouterWeights trains on all
 	a, err := train(&x, data)
 	if err != nil {
 		t.Fatal(err)
@@ -186,6 +187,15 @@ func TestRouterWeights(t *testing.T) {
 	for i := range want.w {
 		if want.w[i] != got.w[i] {
 			t.Fatalf("embedded router weights differ from the training data's at %d; run go test ./bot/parse -run TestRouterWeights -update", i)
+		}
+	}
+}
+
+// BenchmarkDecodeWeights is the start-up cost of the embedded router.
+func BenchmarkDecodeWeights(b *testing.B) {
+	for b.Loop() {
+		if _, err := decodeWeights(routerBin); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

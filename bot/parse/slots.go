@@ -54,7 +54,7 @@ var (
 	reCardsX     = gated(regexp.MustCompile(`(\d+)\s?[x*]\s?[§¶]|[§¶]\s*[x*]\s?(\d+)\b|(\d+)\s?(?:张|块|片)\s?(?:卡|显卡|gpu|[§¶])|[§¶]\s*(\d+)\s?(?:张|块|片)|(\d+)\s?台\s?(\d+)\s?卡|(\d+)\s?卡|(\d+)\s?(?:gpus?|cards?|nodes? of)\b|(\d+)\s?§|(?:single|one)\s?[§¶]`), false, "§", "¶", "卡", "张", "块", "片", "台", "gpu", "card", "node")
 	rePercent    = gated(regexp.MustCompile(num+`\s?%|(\d+)\s?成|(一半|\bhalf\b)`), false, "%", "成", "一半", "half")
 	rePercentNeg = regexp.MustCompile(`(?:省|便宜|折扣|优惠|打折|降|涨|跌|off|save|saving|discount|cheaper|more|less|drop|rise|up|down)\s?(?:了|约|大概|about|by)?\s?$`)
-	reVRAM       = gated(regexp.MustCompile(`(?P<pre>^|[^a-z0-9.])`+num+`\s?(?:gb|gib|g)(?:\s?显存)?(?P<end>$|[^a-z0-9])|显存\s?(?:是|为|只有|有)?\s?`+num+`\s?(?:gb|g)\b`), true, "g")
+	reVRAM       = gated(regexp.MustCompile(`(?P<pre>^|[^a-z0-9.])`+num+`\s?(?:gb|gib|g)(?:\s?显存)?(?P<end>$|[^a-z0-9])|显存\s?(?:是|为|只有|有)?\s?`+num+`\s?(?:gb|g)\b`), true, "0g", "0 g", "1g", "1 g", "2g", "2 g", "3g", "3 g", "4g", "4 g", "5g", "5 g", "6g", "6 g", "7g", "7 g", "8g", "8 g", "9g", "9 g")
 	reYears      = gated(regexp.MustCompile(num+`[\s-]?(?:个\s?)?(?:年|years?\b|yrs?\b|year)`), true, "年", "year", "yr")
 	reMonthFull  = gated(regexp.MustCompile(`\b(20\d\d)\s?[-/.年]\s?(\d{1,2})\s?月?`), true, "20")
 	reMonthNum   = regexp.MustCompile(`(?:^|[^0-9])(\d{1,2})\s?月(?:份)?`)
@@ -464,14 +464,14 @@ func (x extractor) shape(t *text, f *features) {
 	t.first(reBatch, 1, intSlot(&s.Batch, 1<<16))
 	t.first(reConc, 0, intSlot(&s.Concurrency, 1<<20))
 	t.first(reRank, 1, intSlot(&s.LoRARank, 1<<16))
-	if s.GC == "" {
+	if s.GC == "" && containsAny(t.s, "检查点", "checkpoint", "ckpt", "gc") {
 		if reGCOff.MatchString(t.s) {
 			s.GC = "off"
 		} else if reGCOn.MatchString(t.s) {
 			s.GC = "on"
 		}
 	}
-	if s.Optimizer == "" {
+	if s.Optimizer == "" && strings.Contains(t.s, "adam") {
 		if reOptim8.MatchString(t.s) {
 			s.Optimizer = "adamw8bit"
 		} else if reOptim.MatchString(t.s) {
@@ -498,6 +498,15 @@ func (x extractor) shape(t *text, f *features) {
 // "8 gpus", "two h100s", "a single 4090".
 func (x extractor) cards(t *text, f *features) {
 	s := &f.s
+	t.first(reNodes, 1, func(m []string, at int) bool {
+		a, _ := strconv.Atoi(m[1])
+		b, _ := strconv.Atoi(m[2])
+		if s.Cards != 0 || a <= 0 || b <= 0 || a*b > 100000 {
+			return false
+		}
+		s.Cards = a * b
+		return true
+	})
 	t.first(reCardsX, 0, func(m []string, at int) bool {
 		if s.Cards != 0 {
 			return false
