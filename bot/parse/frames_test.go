@@ -65,7 +65,7 @@ var frameCases = []struct {
 	{"qwen3-30b-a3b 显存多大", Fit, `{"params_b":30.532,"model":"qwen3-30b-a3b"}`},
 	{"mixtral 8x7b inference vram", Fit, `{"params_b":46.703,"model":"mixtral-8x7b","method":"inference"}`},
 	{"8x7b 推理要多少显存", Fit, `{"params_b":46.703,"model":"mixtral-8x7b","method":"inference"}`},
-	{"llama 3.1 405b fp8 fit", Fit, `{"params_b":405.853,"model":"llama-3.1-405b","arch":"llama-3.1-405b","bits":8}`},
+	{"llama 3.1 405b fp8 fit", Fit, `{"params_b":405.853,"model":"llama-3.1-405b","bits":8}`},
 	{"gpt-oss-120b fits on one h100?", Fit, `{"params_b":116.829,"model":"gpt-oss-120b","gpus":["h100-sxm"],"cards":1}`},
 	{"千问3-30B-A3B 显存够吗", Fit, `{"params_b":30.532,"model":"qwen3-30b-a3b"}`},
 	{"深度求索 V3 要几张卡", Fit, `{"params_b":671.026,"model":"deepseek-v3"}`},

@@ -61,9 +61,12 @@ func (x extractor) models(t *text, f *features) {
 
 // archOf is the reference architecture of a named model, when the
 // knowledge base has one ("mistral-7b-v0.1" is the base's "mistral-7b").
+//
+// A model the catalogue knows by its own id needs no separate
+// architecture: Slots.Model carries it, so Arch stays empty.
 func (x extractor) archOf(model string) string {
 	if x.archs[model] {
-		return model
+		return ""
 	}
 	if i := strings.LastIndex(model, "-v0."); i > 0 && x.archs[model[:i]] {
 		return model[:i]
