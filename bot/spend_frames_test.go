@@ -11,15 +11,17 @@ import (
 // are what the ledger stores (issue 13: "记在 pretrain 名下" was booked to
 // unassigned, "昨天" dated today, "1,200 块" read as ¥200).
 func TestSpendLandsAsTyped(t *testing.T) {
+	// Hours are chosen so each amount is a plausible card-hour price (¥2,
+	// ¥2, ¥10): an implausible one is asked about before it is booked.
 	b, _ := spendBot(t) // the bot's clock: 2026-10-20 12:01 UTC
 	tests := []struct {
 		text, project, day string
 		minor              int64
 	}{
 		{"记一笔 H800 两卡 30 小时 记在 pretrain 名下", "pretrain", "2026-10-20", 0},
-		{"昨天 4090 跑了 10 小时 花了 ¥1,000 算到 ocr 项目", "ocr", "2026-10-19", 100000},
-		{"记一笔 4090 6 小时 1,200 块 记到 search-rerank 项目", "search-rerank", "2026-10-20", 120000},
-		{"记一笔 10月3日 h100 3 小时 一万六 项目 asr", "asr", "2026-10-03", 1600000},
+		{"昨天 4090 跑了 500 小时 花了 ¥1,000 算到 ocr 项目", "ocr", "2026-10-19", 100000},
+		{"记一笔 4090 600 小时 1,200 块 记到 search-rerank 项目", "search-rerank", "2026-10-20", 120000},
+		{"记一笔 10月3日 h100 1600 小时 一万六 项目 asr", "asr", "2026-10-03", 1600000},
 	}
 	for _, tt := range tests {
 		a := say(b, "U1", tt.text)

@@ -7,9 +7,10 @@ func TestLexiconLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// model_configs.json lists 74 models
-	if len(l.Models) != 74 {
-		t.Errorf("lexicon has %d models, want the 74 of model_configs.json", len(l.Models))
+	// model_configs.json lists 74 language models, image_models.json 5
+	// image models.
+	if len(l.Models) != 74+5 {
+		t.Errorf("lexicon has %d models, want the 74 of model_configs.json and the 5 of image_models.json", len(l.Models))
 	}
 	m, ok := l.Model("mixtral-8x7b")
 	if !ok || m.ParamsB != 46.703 {

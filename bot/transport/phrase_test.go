@@ -30,7 +30,7 @@ func TestFaithfulRephraseUpdatesTheMentionReply(t *testing.T) {
 	if len(posts) != 1 {
 		t.Fatalf("%d posts, want 1", len(posts))
 	}
-	if !strings.Contains(posts[0].Form.Get("text"), "41.13 GB") {
+	if !strings.Contains(posts[0].Form.Get("text"), "30.42 GB") {
 		t.Errorf("the template was not posted first: %q", posts[0].Form.Get("text"))
 	}
 	ups := h.slack.Calls("chat.update")
