@@ -27,6 +27,7 @@ func TestAskThreadMergesFollowUps(t *testing.T) {
 	}
 	var as []answer
 	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(nil, 4<<20) // an answer with its full working is longer than 64 KB
 	for sc.Scan() {
 		var a answer
 		if err := json.Unmarshal(sc.Bytes(), &a); err != nil {
@@ -34,8 +35,11 @@ func TestAskThreadMergesFollowUps(t *testing.T) {
 		}
 		as = append(as, a)
 	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
 	if len(as) != 4 {
-		t.Fatalf("%d answers, want 4", len(as))
+		t.Fatalf("%d answers, want 4:\n%s", len(as), out)
 	}
 	if a := as[1]; a.Intent != "cost" || a.Slots.ParamsB != 7 || a.Slots.Method != "lora" || a.Slots.Samples != 20000 || len(a.Slots.Missing) > 0 {
 		t.Errorf("\"20k samples\" answered as %+v; want the 7B LoRA cost with 20 000 samples", a)
