@@ -25,7 +25,7 @@ test: lint
 	@scripts/with-redis.sh $(GO) test -race -count=1 $(PKGS)
 
 ## test-cluster: the Redis-backed suites (ledger, de-duplication, scheduler, catalogue, outbox) against a real 3-master Redis Cluster
-CLUSTER_PKGS := ./bot/ledger/ ./bot/schedule/ ./knowledge/catalog/ ./bot/transport/ ./bot/slackpost/ ./bot/subscribe/ ./knowledge/redisconn/
+CLUSTER_PKGS := ./bot/store/ ./bot/ledger/ ./bot/schedule/ ./knowledge/catalog/ ./bot/transport/ ./bot/slackpost/ ./bot/subscribe/ ./knowledge/redisconn/
 test-cluster:
 	@scripts/with-redis-cluster.sh $(GO) test -count=1 -run 'RealRedis|Integration|Replicas|Cluster' $(CLUSTER_PKGS)
 
