@@ -107,7 +107,7 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 		outbox.WithLabelValues(e)
 	}
 	m.Registry.MustRegister(outbox)
-	poster := slackpost.New(api, st.Redis, slackpost.Options{Log: log, OnError: m.SlackError,
+	poster := slackpost.New(api, st.Client(), slackpost.Options{Log: log, OnError: m.SlackError,
 		ResponseURLAllowed: responseURLAllowed(cfg.SlackAPIURL),
 		Outbox:             true, OnOutbox: func(e string) { outbox.WithLabelValues(e).Inc() }})
 	m.Gauge("gpubot_outbox_pending", "Answers waiting in the Redis outbox for Slack to take them.", func() float64 {
@@ -125,7 +125,7 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 	app := transport.New(transport.Config{
 		SigningSecret: cfg.SlackSigningSecret, BotUserID: auth.UserID, BotID: auth.BotID, Workers: transport.ServeWorkers,
 		Phraser: phr, Persist: st.Persist, Importer: fileImporter{api: api, spend: d.spend},
-	}, b, st.Redis, poster, log)
+	}, b, st.Client(), poster, log)
 
 	mux := http.NewServeMux()
 	// Liveness does not depend on Redis: an outage should not restart every

@@ -9,7 +9,6 @@ import (
 	"time"
 	_ "time/tzdata" // BOT_TIMEZONE on images without zoneinfo (distroless)
 
-	"github.com/redis/go-redis/v9"
 	"github.com/robfig/cron/v3"
 	"github.com/slack-go/slack"
 
@@ -25,6 +24,7 @@ import (
 	"github.com/gpubot/gpubot/knowledge"
 	"github.com/gpubot/gpubot/knowledge/catalog"
 	"github.com/gpubot/gpubot/knowledge/catalog/source"
+	"github.com/gpubot/gpubot/knowledge/redisconn"
 )
 
 // cliTeam is the workspace the CLI's spend import and recap preview use
@@ -79,14 +79,16 @@ func openStore(ctx context.Context, cfg Config) (*store.Store, error) {
 }
 
 func checkRedisURL(raw string) error {
-	if _, err := redis.ParseURL(raw); err != nil {
+	c, err := redisconn.Open(raw) // one server or a cluster; makes no connection
+	if err != nil {
 		why := err.Error()
 		if pw := urlPassword(raw); pw != "" {
 			why = strings.ReplaceAll(why, pw, "[redacted]")
 		}
-		return fmt.Errorf("config: REDIS_URL %s: %s; the form is redis://[user:password@]host:port/db (rediss:// for TLS)", redactURL(raw), why)
+		return fmt.Errorf("config: REDIS_URL %s: %s; the form is redis://[user:password@]host:port/db (rediss:// for TLS), "+
+			"or for a Redis Cluster redis://host1:port?addr=host2:port&addr=host3:port or ?cluster=true", redactURL(raw), why)
 	}
-	return nil
+	return c.Close()
 }
 
 // openServeStore is openStore for bot serve, which starts without Redis:
@@ -102,13 +104,13 @@ func openServeStore(ctx context.Context, cfg Config, log *slog.Logger) (st *stor
 	if cerr := checkRedisURL(cfg.RedisURL); cerr != nil {
 		return nil, false, cerr
 	}
-	opt, _ := redis.ParseURL(cfg.RedisURL)
-	// As store.Open sets them: fail fast while Redis is down.
-	opt.DialTimeout = time.Second
-	opt.MaxRetries = 1
+	st, err2 := store.New(cfg.RedisURL) // the same clients, not yet connected
+	if err2 != nil {
+		return nil, false, checkRedisURL(cfg.RedisURL)
+	}
 	log.Warn("redis unavailable at start: answering advice from the shipped catalogue; spend, subscriptions, channel opt-ins and scheduled posts wait for it",
 		"redis", redactURL(cfg.RedisURL), "err", err)
-	return &store.Store{Redis: redis.NewClient(opt)}, true, nil
+	return st, true, nil
 }
 
 // watchRedis pings Redis with a growing pause (1 s doubling to 30 s) until
@@ -163,12 +165,12 @@ func wire(cfg Config, kb *knowledge.Base, b *bot.Bot, st *store.Store, users *sl
 			d.file = f
 		}
 	}
-	d.cat = catalog.New(st.Redis, catalog.Options{Sources: srcs, Base: kb, Fallback: kb.Offers})
+	d.cat = catalog.New(st.Client(), catalog.Options{Sources: srcs, Base: kb, Fallback: kb.Offers})
 	d.prices = livePrices{cat: d.cat, log: log}
-	d.daily = digest.NewDaily(d.cat, st.Redis, digest.Options{Location: loc, KB: kb, FX: cfg.FX}, digest.DailyOptions{Persist: st.Persist})
+	d.daily = digest.NewDaily(d.cat, st.Client(), digest.Options{Location: loc, KB: kb, FX: cfg.FX}, digest.DailyOptions{Persist: st.Persist})
 	d.ledger = ledger.New(st, ledger.Options{KB: kb, Location: loc, Price: d.prices.price})
 	d.recaps = recap.New(d.ledger, d.prices, recap.Options{KB: kb, FX: cfg.FX})
-	d.subs = subscribe.New(st.Redis, subscribe.Options{Persist: st.Persist})
+	d.subs = subscribe.New(st.Client(), subscribe.Options{Persist: st.Persist})
 	if users != nil {
 		d.auth = ledger.NewAuthorizer(cfg.Admins, users, 0)
 	} else {
@@ -219,7 +221,7 @@ func (d *deps) scheduler(cfg Config, poster *slackpost.Poster, observe func(kind
 	if d.file != nil {
 		tasks = append(tasks, schedule.Task{Name: "team-file", Schedule: cron.Every(time.Minute), Run: d.pollTeamFile})
 	}
-	return schedule.New(d.st.Redis, time.Now, schedule.Options{
+	return schedule.New(d.st.Client(), time.Now, schedule.Options{
 		Location: d.loc, Persist: d.st.Persist, Poster: poster, Subs: d.subs, Log: d.log, Tasks: tasks,
 		Deliveries: []schedule.Delivery{d.daily.Delivery(daily), d.recaps.Delivery(monthly)}, Observe: observe,
 	}), nil
