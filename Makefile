@@ -28,7 +28,7 @@ test: lint
 	@scripts/with-redis.sh $(GO) test -race -count=1 $(PKGS)
 
 ## test-cluster: the Redis-backed suites (ledger, de-duplication, scheduler, catalogue, outbox) against a real 3-master Redis Cluster
-CLUSTER_PKGS := ./bot/ledger/ ./bot/schedule/ ./knowledge/catalog/ ./bot/transport/ ./bot/slackpost/ ./bot/subscribe/ ./knowledge/redisconn/
+CLUSTER_PKGS := ./bot/store/ ./bot/ledger/ ./bot/schedule/ ./knowledge/catalog/ ./bot/transport/ ./bot/slackpost/ ./bot/subscribe/ ./knowledge/redisconn/
 test-cluster:
 	@scripts/with-redis-cluster.sh $(GO) test -count=1 -run 'RealRedis|Integration|Replicas|Cluster' $(CLUSTER_PKGS)
 
@@ -52,8 +52,8 @@ SOAK_COUNT ?= 5
 soak:
 	@scripts/with-redis.sh $(GO) run ./cmd/loadgen -duration $(SOAKTIME) -open-baseline=false -redis-kill 20s -redis-down 3s -check errors $(LOADGEN_FLAGS)
 	@scripts/with-redis.sh $(GO) test -race -count=$(SOAK_COUNT) \
-		-run 'TestRedisKilledMidLoad|TestRealRedisDown|TestLLMFaultsLeaveTheTemplate|TestSlackServerErrors|TestGarbageFromAHostedSource|TestSlowLoris|TestOversizedBodies' \
-		./bot/transport/ ./bot/ledger/ ./knowledge/catalog/
+		-run 'TestRedisKilledMidLoad|TestRealRedisDown|TestLLMFaultsLeaveTheTemplate|TestSlackServerErrors|TestGarbageFromAHostedSource|TestSlowLoris|TestOversizedBodies|TestUnsignedFlood|TestBudgetBounds|TestHungLLM|TestFullQueue|TestOutbox|TestServeStartsWithRedisDown' \
+		./bot/transport/ ./bot/ledger/ ./knowledge/catalog/ ./bot/slackpost/ ./cmd/bot/
 
 ## fuzz: each fuzz target (every package with one) for FUZZTIME; fuzz-short: 3 s each, part of make test
 FUZZTIME     ?= 30s

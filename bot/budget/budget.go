@@ -44,13 +44,13 @@ type Budget struct {
 
 // Store keeps budgets and alert marks in Redis.
 type Store struct {
-	rdb     *redis.Client
+	rdb     redis.UniversalClient
 	persist func(context.Context) error
 }
 
 // NewStore returns a Store; persist (the embedded journal's fsync) runs
 // after each write and may be nil.
-func NewStore(rdb *redis.Client, persist func(context.Context) error) *Store {
+func NewStore(rdb redis.UniversalClient, persist func(context.Context) error) *Store {
 	return &Store{rdb: rdb, persist: persist}
 }
 

@@ -104,7 +104,7 @@ type Options struct {
 // own and is safe for concurrent use by any number of handlers and replicas.
 type Ledger struct {
 	st    *store.Store
-	rdb   *redis.Client
+	rdb   redis.UniversalClient
 	kb    *knowledge.Base
 	loc   *time.Location
 	price PriceFunc
@@ -125,6 +125,7 @@ func New(st *store.Store, opt Options) *Ledger {
 	if l.now == nil {
 		l.now = time.Now
 	}
+	l.rdb = st.Client() // one server or a Redis Cluster: a team's keys share the {team} tag
 	return l
 }
 

@@ -239,7 +239,8 @@ func suiteKeys(t *testing.T, ns newStore) {
 	tm := team(t)
 	mustAdd(t, l, Entry{Team: tm, User: "U1", GPU: "4090", Hours: 1, Amount: cny(188)})
 	importSample(t, l, tm)
-	keys, err := st.Redis.Keys(context.Background(), "gpubot:ledger:{"+tm+"}:*").Result()
+	node := nodeFor(t, st, "gpubot:ledger:{"+tm+"}:e") // on a cluster, the node with the team's slot
+	keys, err := node.Keys(context.Background(), "gpubot:ledger:{"+tm+"}:*").Result()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,12 +248,12 @@ func suiteKeys(t *testing.T, ns newStore) {
 	want := map[string]string{p + "e": "hash", p + "t": "zset", p + "i": "hash", p + "k": "hash", p + "u:U1": "list"}
 	got := map[string]string{}
 	for _, k := range keys {
-		got[k] = st.Redis.Type(context.Background(), k).Val()
+		got[k] = node.Type(context.Background(), k).Val()
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("Redis keys of a team (-want +got):\n%s", d)
 	}
-	if n := st.Redis.HLen(context.Background(), p+"e").Val(); n != 26 {
+	if n := node.HLen(context.Background(), p+"e").Val(); n != 26 {
 		t.Errorf("entries hash holds %d, want 26", n)
 	}
 }

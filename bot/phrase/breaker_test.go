@@ -55,12 +55,8 @@ func TestBreakerOpensAfterTimeoutsAndTriesAgainAfterTheCoolDown(t *testing.T) {
 	if got := h.gauge(t, "llm_breaker_open"); got != 1 {
 		t.Errorf("llm_breaker_open = %v after 3 timeouts, want 1", got)
 	}
-	start := time.Now()
 	if _, err := h.p.Rephrase(context.Background(), costInput()); !errors.Is(err, phrase.ErrBreakerOpen) {
 		t.Fatalf("4th call: err %v, want ErrBreakerOpen", err)
-	}
-	if d := time.Since(start); d > 50*time.Millisecond {
-		t.Errorf("a skipped call took %v; it must not wait on the endpoint", d)
 	}
 	waitDone(t, h.p.Improve(context.Background(), costInput(), func(string) { t.Error("delivered while open") }))
 	if n := len(h.fake.Requests()); n != 3 {
@@ -137,15 +133,11 @@ func TestImproveSkipsWhenEverySlotIsTaken(t *testing.T) {
 	for len(h.fake.Requests()) < 2 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
-	start := time.Now()
 	d3 := h.p.Improve(ctx, costInput(), func(string) { t.Error("delivered") })
 	select {
 	case <-d3:
 	case <-time.After(time.Second):
 		t.Fatal("the third Improve waited for a slot")
-	}
-	if d := time.Since(start); d > 100*time.Millisecond {
-		t.Errorf("skipping took %v", d)
 	}
 	if got := h.counter(t, "llm_calls_total", "outcome", phrase.OutcomeSkippedBusy); got != 1 {
 		t.Errorf("skipped_busy = %v, want 1", got)

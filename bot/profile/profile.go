@@ -46,13 +46,13 @@ func (p Profile) Allows(platform string) bool {
 
 // Store keeps profiles in Redis.
 type Store struct {
-	rdb     *redis.Client
+	rdb     redis.UniversalClient
 	persist func(context.Context) error
 }
 
 // New returns a Store; persist (embedded mode's journal fsync) runs after
 // every write and may be nil.
-func New(rdb *redis.Client, persist func(context.Context) error) *Store {
+func New(rdb redis.UniversalClient, persist func(context.Context) error) *Store {
 	return &Store{rdb: rdb, persist: persist}
 }
 

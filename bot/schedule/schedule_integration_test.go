@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/gpubot/gpubot/knowledge/redisconn"
 )
 
 // These run against a real redis-server at REDIS_URL (make test starts one)
@@ -17,11 +17,10 @@ func realEnv(t *testing.T) *env {
 	if url == "" {
 		t.Skip("REDIS_URL not set; make test starts a real redis-server")
 	}
-	opt, err := redis.ParseURL(url)
+	rdb, err := redisconn.Open(url) // one server, or a Redis Cluster (make test-cluster)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rdb := redis.NewClient(opt)
 	e := newEnvOn(t, nil, rdb)
 	t.Cleanup(func() {
 		ctx := context.Background()

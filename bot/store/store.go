@@ -4,6 +4,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -22,6 +23,7 @@ type Store struct {
 	journal  *journal // embedded mode with a directory: the write log
 	stop     chan struct{}
 	done     chan struct{}
+	cluster  *redis.ClusterClient // REDIS_URL named a Redis Cluster (cluster.go)
 }
 
 // expiryTick is how often the embedded Redis's clock is moved on.
@@ -58,16 +60,14 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		go s.clock(expiryTick)
 		return s, nil
 	}
-	opt, err := redis.ParseURL(url)
+	// Fail fast when Redis is down (redisconn): a user waiting on a ledger
+	// write should hear "not saved" in about a second, not after go-redis's
+	// default three retries with five-second dials. A cluster URL gets a
+	// cluster client (cluster.go).
+	s, err := open(url)
 	if err != nil {
 		return nil, fmt.Errorf("parse REDIS_URL: %w", err)
 	}
-	// Fail fast when Redis is down: a user waiting on a ledger write should
-	// hear "not saved" in about a second, not after go-redis's default
-	// three retries with five-second dials.
-	opt.DialTimeout = time.Second
-	opt.MaxRetries = 1
-	s := &Store{Redis: redis.NewClient(opt)}
 	if err := s.Ping(ctx); err != nil {
 		s.Close()
 		return nil, err
@@ -79,7 +79,7 @@ func Open(ctx context.Context, url string) (*Store, error) {
 func (s *Store) Ping(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
-	if err := s.Redis.Ping(ctx).Err(); err != nil {
+	if err := s.Client().Ping(ctx).Err(); err != nil {
 		return fmt.Errorf("redis ping: %w", err)
 	}
 	return nil
@@ -103,5 +103,5 @@ func (s *Store) Close() error {
 		<-s.done
 		s.mini.Close()
 	}
-	return err
+	return errors.Join(err, s.closeCluster())
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/gpubot/gpubot/bot/parse"
 	"github.com/gpubot/gpubot/bot/subscribe"
 	"github.com/gpubot/gpubot/knowledge"
+	"github.com/gpubot/gpubot/knowledge/redisconn"
 )
 
 var t0 = time.Date(2026, 10, 8, 10, 0, 0, 0, time.UTC)
@@ -188,11 +189,10 @@ func realFixture(t *testing.T) *fixture {
 	if url == "" {
 		t.Skip("REDIS_URL not set; make test starts a real redis-server")
 	}
-	opt, err := redis.ParseURL(url)
+	rdb, err := redisconn.Open(url) // one server, or a Redis Cluster (make test-cluster)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rdb := redis.NewClient(opt)
 	prefix := "gpubot-test-" + strings.ReplaceAll(t.Name(), "/", "-") + ":"
 	t.Cleanup(func() {
 		ctx := context.Background()

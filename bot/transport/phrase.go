@@ -41,7 +41,7 @@ func (a *App) rephrase(ctx context.Context, ans bot.Answer, rep reply, deliver f
 		blocks := append([]slack.Block{slack.NewSectionBlock(mrkdwn(escape(text)), nil, nil)}, withoutHeader(rep.Blocks)...)
 		dctx, cancel := context.WithTimeout(live, rephraseDeliverTimeout)
 		defer cancel()
-		deliver(dctx, escape(text), clamp(blocks, maxBlocks)) // the fallback text is mrkdwn too
+		deliver(dctx, text, clamp(blocks, maxBlocks)) // the callers escape the fallback text (present.Fallback)
 	})
 	go func() {
 		<-done

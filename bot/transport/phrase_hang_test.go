@@ -12,29 +12,25 @@ import (
 )
 
 // TestHungLLMHoldsNoAnswerWorker: with the harness's 8 answer workers and a
-// model that never answers, 20 slash commands are all answered with their
-// templates at once: a worker hands each rephrase to the phraser's pool and
-// moves on. (Waiting on the model, 8 workers would need three rounds of its
-// deadline for 20 commands.)
+// model that never answers (its deadline a minute away), 20 slash commands
+// all get their template answers: a worker hands each rephrase to the
+// phraser's pool and moves on. Waiting on the model, 8 workers would answer
+// 8 and then sit for a minute (WaitCalls gives up after 10 s).
 func TestHungLLMHoldsNoAnswerWorker(t *testing.T) {
 	h := newHarness(t, bot.New(bot.Config{FX: 7.2}, knowledge.MustShipped(), nil))
-	llm := bottest.NewOpenAI(t)
+	llm := bottest.NewOpenAI(t) // closed first at cleanup, which ends the hung calls
 	llm.SetDefault(bottest.OpenAIReply{Hang: true})
-	const deadline = 3 * time.Second
-	h.app.cfg.Phraser = phrase.New(phrase.Config{BaseURL: llm.BaseURL(), Model: "m", Timeout: deadline, Concurrency: 50, BreakAfter: 100}, nil)
-	start := time.Now()
+	h.app.cfg.Phraser = phrase.New(phrase.Config{BaseURL: llm.BaseURL(), Model: "m", Timeout: time.Minute, Concurrency: 50, BreakAfter: 100}, nil)
 	for i := range 20 {
 		h.slash(t, "fit 13b lora", "r"+strconv.Itoa(i), "trig-hang-"+strconv.Itoa(i))
 	}
-	h.slack.WaitCalls(t, bottest.ResponseURLMethod, 20)
-	if took := time.Since(start); took > deadline {
-		t.Errorf("20 templates took %v with a hung model; the model's deadline is %v", took, deadline)
+	posts := h.slack.WaitCalls(t, bottest.ResponseURLMethod, 20)
+	for _, p := range posts {
+		if p.JSON(t)["replace_original"] == true {
+			t.Errorf("a replacement was posted by a model that never answers: %s", p.Body)
+		}
 	}
 	if n := len(llm.Requests()); n > 20 {
 		t.Errorf("%d calls to the model, want at most one per command", n)
-	}
-	h.settle()
-	if n := len(h.slack.Calls(bottest.ResponseURLMethod)); n != 20 {
-		t.Errorf("%d response_url posts, want the 20 templates and no rephrase", n)
 	}
 }

@@ -420,12 +420,12 @@ func publicCatalogues(cfg Config) (*source.PublicConfig, error) {
 
 // watchHandler answers /gpu watch from the live catalogue.
 func (d *deps) watchHandler() *watch.Handler {
-	return &watch.Handler{Store: watch.NewStore(d.st.Redis, ""), Prices: d.prices.Offers, KB: d.kb, FX: d.fx, Persist: d.st.Persist}
+	return &watch.Handler{Store: watch.NewStore(d.st.Client(), ""), Prices: d.prices.Offers, KB: d.kb, FX: d.fx, Persist: d.st.Persist}
 }
 
 // watchTask evaluates the price watches every minute on the scheduler's
 // leader; each crossing is posted once (bot/watch).
 func (d *deps) watchTask(poster *slackpost.Poster) schedule.Task {
-	ev := &watch.Evaluator{Store: watch.NewStore(d.st.Redis, ""), Prices: d.prices.Offers, Post: poster, KB: d.kb, FX: d.fx, Log: d.log}
+	ev := &watch.Evaluator{Store: watch.NewStore(d.st.Client(), ""), Prices: d.prices.Offers, Post: poster, KB: d.kb, FX: d.fx, Log: d.log}
 	return schedule.Task{Name: "price-watch", Schedule: cron.Every(time.Minute), Run: ev.Run}
 }

@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -34,7 +36,7 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 	// go-redis prints its pool's dial failures to stderr on its own; while
 	// Redis is down that is a line every few hundred milliseconds beside
 	// the JSON log. Route them into the log, at debug.
-	redis.SetLogger(redisLog{log})
+	useRedisLog(log)
 	st, degraded, err := openServeStore(ctx, cfg, log)
 	if err != nil {
 		return err
@@ -112,7 +114,7 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 		outbox.WithLabelValues(e)
 	}
 	m.Registry.MustRegister(outbox)
-	poster := slackpost.New(api, st.Redis, slackpost.Options{Log: log, OnError: m.SlackError,
+	poster := slackpost.New(api, st.Client(), slackpost.Options{Log: log, OnError: m.SlackError,
 		ResponseURLAllowed: responseURLAllowed(cfg.SlackAPIURL),
 		Outbox:             true, OnOutbox: func(e string) { outbox.WithLabelValues(e).Inc() }})
 	d.spend.Notify(func(ctx context.Context, channel, user, text string) error {
@@ -135,7 +137,7 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 		Phraser: phr, Persist: st.Persist, Importer: fileImporter{api: api, spend: d.spend}, Acknowledge: d.budget.Acknowledge,
 		Home:  &transport.HomeTab{Views: api, Settings: homeSettings(d.subs, cfg.Timezone)},
 		Users: api,
-	}, b, st.Redis, poster, log)
+	}, b, st.Client(), poster, log)
 
 	mux := http.NewServeMux()
 	// Liveness does not depend on Redis: an outage should not restart every
@@ -270,10 +272,25 @@ func responseURLAllowed(apiURL string) func(*url.URL) bool {
 	}
 }
 
-// redisLog hands go-redis's internal messages to the process log (redacted
-// like every other line).
-type redisLog struct{ log *slog.Logger }
+// go-redis keeps its logger in a package variable, read by its pool's
+// goroutines without a lock: it is set once, to a forwarder, and each serve
+// points the forwarder at its own log.
+var (
+	redisLogOnce sync.Once
+	redisLogTo   atomic.Pointer[slog.Logger]
+)
 
-func (l redisLog) Printf(ctx context.Context, format string, v ...any) {
-	l.log.DebugContext(ctx, "redis client: "+fmt.Sprintf(format, v...))
+func useRedisLog(log *slog.Logger) {
+	redisLogTo.Store(log)
+	redisLogOnce.Do(func() { redis.SetLogger(redisLog{}) })
+}
+
+// redisLog hands go-redis's internal messages to the process log (redacted
+// like every other line), at debug.
+type redisLog struct{}
+
+func (redisLog) Printf(ctx context.Context, format string, v ...any) {
+	if l := redisLogTo.Load(); l != nil {
+		l.DebugContext(ctx, "redis client: "+fmt.Sprintf(format, v...))
+	}
 }

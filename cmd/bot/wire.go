@@ -9,7 +9,6 @@ import (
 	"time"
 	_ "time/tzdata" // BOT_TIMEZONE on images without zoneinfo (distroless)
 
-	"github.com/redis/go-redis/v9"
 	"github.com/robfig/cron/v3"
 	"github.com/slack-go/slack"
 
@@ -28,6 +27,7 @@ import (
 	"github.com/gpubot/gpubot/knowledge"
 	"github.com/gpubot/gpubot/knowledge/catalog"
 	"github.com/gpubot/gpubot/knowledge/catalog/source"
+	"github.com/gpubot/gpubot/knowledge/redisconn"
 )
 
 // cliTeam is the workspace the CLI's spend import and recap preview use
@@ -85,14 +85,16 @@ func openStore(ctx context.Context, cfg Config) (*store.Store, error) {
 }
 
 func checkRedisURL(raw string) error {
-	if _, err := redis.ParseURL(raw); err != nil {
+	c, err := redisconn.Open(raw) // one server or a cluster; makes no connection
+	if err != nil {
 		why := err.Error()
 		if pw := urlPassword(raw); pw != "" {
 			why = strings.ReplaceAll(why, pw, "[redacted]")
 		}
-		return fmt.Errorf("config: REDIS_URL %s: %s; the form is redis://[user:password@]host:port/db (rediss:// for TLS)", redactURL(raw), why)
+		return fmt.Errorf("config: REDIS_URL %s: %s; the form is redis://[user:password@]host:port/db (rediss:// for TLS), "+
+			"or for a Redis Cluster redis://host1:port?addr=host2:port&addr=host3:port or ?cluster=true", redactURL(raw), why)
 	}
-	return nil
+	return c.Close()
 }
 
 // openServeStore is openStore for bot serve, which starts without Redis:
@@ -108,13 +110,13 @@ func openServeStore(ctx context.Context, cfg Config, log *slog.Logger) (st *stor
 	if cerr := checkRedisURL(cfg.RedisURL); cerr != nil {
 		return nil, false, cerr
 	}
-	opt, _ := redis.ParseURL(cfg.RedisURL)
-	// As store.Open sets them: fail fast while Redis is down.
-	opt.DialTimeout = time.Second
-	opt.MaxRetries = 1
+	st, err2 := store.New(cfg.RedisURL) // the same clients, not yet connected
+	if err2 != nil {
+		return nil, false, checkRedisURL(cfg.RedisURL)
+	}
 	log.Warn("redis unavailable at start: answering advice from the shipped catalogue; spend, subscriptions, channel opt-ins and scheduled posts wait for it",
 		"redis", redactURL(cfg.RedisURL), "err", err)
-	return &store.Store{Redis: redis.NewClient(opt)}, true, nil
+	return st, true, nil
 }
 
 // watchRedis pings Redis with a growing pause (1 s doubling to 30 s) until
@@ -177,14 +179,14 @@ func wire(cfg Config, kb *knowledge.Base, b *bot.Bot, st *store.Store, users *sl
 	if err != nil {
 		return nil, fmt.Errorf("shipped catalogue: %w", err)
 	}
-	d.cat = catalog.New(st.Redis, catalog.Options{Sources: srcs, Base: kb, Fallback: shipped})
+	d.cat = catalog.New(st.Client(), catalog.Options{Sources: srcs, Base: kb, Fallback: shipped})
 	d.prices = livePrices{cat: d.cat, log: log}
-	d.daily = digest.NewDaily(d.cat, st.Redis, digest.Options{Location: loc, KB: kb, FX: cfg.FX}, digest.DailyOptions{Persist: st.Persist})
+	d.daily = digest.NewDaily(d.cat, st.Client(), digest.Options{Location: loc, KB: kb, FX: cfg.FX}, digest.DailyOptions{Persist: st.Persist})
 	d.ledger = ledger.New(st, ledger.Options{KB: kb, Location: loc, Price: d.prices.price, FX: cfg.FX})
-	d.profs = profile.New(st.Redis, st.Persist)
+	d.profs = profile.New(st.Client(), st.Persist)
 	d.recaps = recap.New(d.ledger, d.prices, recap.Options{KB: kb, FX: cfg.FX, Profiles: d.profs})
-	d.budget = budget.NewAlerts(budget.NewStore(st.Redis, st.Persist), d.ledger, d.profs, cfg.FX)
-	d.subs = subscribe.New(st.Redis, subscribe.Options{Persist: st.Persist})
+	d.budget = budget.NewAlerts(budget.NewStore(st.Client(), st.Persist), d.ledger, d.profs, cfg.FX)
+	d.subs = subscribe.New(st.Client(), subscribe.Options{Persist: st.Persist})
 	if users != nil {
 		d.auth = ledger.NewAuthorizer(cfg.Admins, users, 0)
 	} else {
@@ -196,7 +198,7 @@ func wire(cfg Config, kb *knowledge.Base, b *bot.Bot, st *store.Store, users *sl
 		b.UsePrices(d.prices)
 		b.UseUsage(d.ledger)
 		b.Route(parse.Spend, d.spend)
-		b.UseThreads(thread.New(st.Redis, thread.Options{}))
+		b.UseThreads(thread.New(st.Client(), thread.Options{}))
 		b.SetClock(func() time.Time { return time.Now().In(loc) }) // relative dates ("昨天") in BOT_TIMEZONE
 		sh := subscribe.NewHandler(d.subs, d.auth, nil, log)
 		if users != nil { // connected to Slack: subscribe only where the bot can post
@@ -248,7 +250,7 @@ func (d *deps) scheduler(cfg Config, poster *slackpost.Poster, observe func(kind
 	if poster != nil {
 		tasks = append(tasks, d.watchTask(poster))
 	}
-	return schedule.New(d.st.Redis, time.Now, schedule.Options{
+	return schedule.New(d.st.Client(), time.Now, schedule.Options{
 		Location: d.loc, Persist: d.st.Persist, Poster: poster, Subs: d.subs, Log: d.log, Tasks: tasks,
 		Deliveries: []schedule.Delivery{d.daily.Delivery(daily), d.recaps.Delivery(monthly), d.budget.Delivery(cron.Every(5*time.Minute), d.loc)}, Observe: observe,
 	}), nil

@@ -10,22 +10,22 @@ import (
 
 	"github.com/gpubot/gpubot/knowledge"
 	"github.com/gpubot/gpubot/knowledge/catalog"
+	"github.com/gpubot/gpubot/knowledge/redisconn"
 	"github.com/redis/go-redis/v9"
 )
 
 // realRedis connects to REDIS_URL (make test starts a redis-server and sets
 // it) or skips. Every test gets its own key prefix, deleted afterwards.
-func realRedis(t *testing.T) (*redis.Client, string) {
+func realRedis(t *testing.T) (redis.UniversalClient, string) {
 	t.Helper()
 	url := os.Getenv("REDIS_URL")
 	if url == "" {
 		t.Skip("REDIS_URL not set; `make test` runs this against a real redis-server")
 	}
-	opt, err := redis.ParseURL(url)
+	rdb, err := redisconn.Open(url) // one server, or a Redis Cluster (make test-cluster)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rdb := redis.NewClient(opt)
 	ctx := context.Background()
 	if err := rdb.Ping(ctx).Err(); err != nil {
 		t.Fatalf("redis at REDIS_URL: %v", err)
