@@ -39,6 +39,53 @@ func renderCost(lang string, r advisor.CostResult, as map[string]any, notes ...s
 			{Label: tr(lang, "per card-hour", "每卡每小时"), Value: moneyStr(r.Hourly, cur)},
 		}
 	}
+	if p := r.Plan; p != nil && w.Method == advisor.Inference {
+		// A stated load (tokens a day, requests a second): the monthly bill
+		// is the figure asked for.
+		busy := present.Pct(p.Utilization)
+		d.Headline = tr(lang,
+			fmt.Sprintf("%s%s at that load: ≈ %s a month on demand — %d replica(s) of %d card(s), %s busy (peak %s× the average)", job, on, moneyStr(p.MonthlyOnDemand, cur), p.Replicas, r.GPUs, busy, fmtNum(p.PeakFactor)),
+			fmt.Sprintf("%s%s 按这个负载：按需每月约 %s——%d 个副本、每副本 %d 卡，利用率 %s（峰值按平均的 %s 倍）", job, on, moneyStr(p.MonthlyOnDemand, cur), p.Replicas, r.GPUs, busy, fmtNum(p.PeakFactor)))
+		d.Figures = []present.Figure{
+			{Label: tr(lang, "a month on demand", "按需每月"), Value: moneyStr(p.MonthlyOnDemand, cur)},
+			{Label: tr(lang, "replicas", "副本数"), Value: fmt.Sprint(p.Replicas)},
+			{Label: tr(lang, "utilisation", "利用率"), Value: busy},
+			{Label: tr(lang, "per million tokens at this load", "该负载下每百万 token"), Value: moneyStr(p.PerMTokens, cur)},
+		}
+		if p.MonthlyPlan > 0 {
+			d.Figures = append(d.Figures, present.Figure{Label: tr(lang, "on a monthly plan", "包月每月"), Value: moneyStr(p.MonthlyPlan, cur)})
+		}
+		d.Summary = append(d.Summary, tr(lang,
+			fmt.Sprintf("At full load one replica would cost %s per million tokens; the always-on floor is %s a month.", moneyStr(r.PerMTokens, cur), moneyStr(p.FloorMonthly, cur)),
+			fmt.Sprintf("满负载时单副本每百万 token %s；常驻一个副本的保底费用为每月 %s。", moneyStr(r.PerMTokens, cur), moneyStr(p.FloorMonthly, cur))))
+	}
+	if dl := r.Deadline; dl != nil {
+		if dl.Meets {
+			d.Summary = append(d.Summary, tr(lang,
+				fmt.Sprintf("To finish in %s days: %d cards, %s GPU-hours, %s h wall-clock.", fmtNum(dl.Days), dl.Cards, fmtNum(dl.GPUHours), fmtNum(dl.WallHours)),
+				fmt.Sprintf("要在 %s 天内完成：%d 张卡，%s 卡时，耗时 %s 小时。", fmtNum(dl.Days), dl.Cards, fmtNum(dl.GPUHours), fmtNum(dl.WallHours))))
+		} else {
+			d.Summary = append(d.Summary, tr(lang,
+				fmt.Sprintf("Not doable in %s days even on %d cards (%s h wall-clock).", fmtNum(dl.Days), dl.Cards, fmtNum(dl.WallHours)),
+				fmt.Sprintf("即使用 %d 张卡也无法在 %s 天内完成（耗时 %s 小时）。", dl.Cards, fmtNum(dl.Days), fmtNum(dl.WallHours))))
+		}
+	}
+	if bc := r.BudgetCheck; bc != nil {
+		// A budget was given: the yes/no comes first.
+		budget := moneyStr(bc.Budget, string(bc.Currency))
+		if bc.WithinBudget {
+			d.Headline = tr(lang, fmt.Sprintf("Yes, within your %s budget (%s left). ", budget, moneyStr(bc.Left, string(bc.Currency))),
+				fmt.Sprintf("够：在 %s 预算之内（还剩 %s）。", budget, moneyStr(bc.Left, string(bc.Currency)))) + d.Headline
+		} else {
+			d.Headline = tr(lang, fmt.Sprintf("No, over your %s budget (it covers %s of the job). ", budget, present.Pct(bc.AffordableShare)),
+				fmt.Sprintf("不够：超出 %s 预算（只够完成 %s）。", budget, present.Pct(bc.AffordableShare))) + d.Headline
+			if c := bc.Cheaper; c != nil {
+				d.Summary = append(d.Summary, tr(lang,
+					fmt.Sprintf("Fits the budget: %s on %s ×%d, ≈ %s — %s", methodName(lang, string(c.Method)), gpuName(c.GPU), c.GPUs, moneyStr(c.Total, cur), c.Why.In(lang)),
+					fmt.Sprintf("预算内的做法：%s，%s ×%d，约 %s——%s", methodName(lang, string(c.Method)), gpuName(c.GPU), c.GPUs, moneyStr(c.Total, cur), c.Why.In(lang))))
+			}
+		}
+	}
 	if r.Interruptible {
 		d.Summary = append(d.Summary, tr(lang, "Priced on interruptible (spot) capacity: the provider can stop the job.", "按可中断（竞价）实例计价：任务可能被平台中断。"))
 	}
@@ -57,7 +104,9 @@ func renderCost(lang string, r advisor.CostResult, as map[string]any, notes ...s
 		}
 	}
 	d.Assumed = assumedPairs(as)
-	if w.Method == advisor.Inference {
+	if r.Plan != nil {
+		d.Next = tr(lang, "a different peak? add peak=2 or give requests_per_s", "峰值不同？可写明每秒请求数，例如 20 requests/s")
+	} else if w.Method == advisor.Inference {
 		d.Next = tr(lang, "serving all month? compare a monthly plan: ", "整月都在跑？对比包月：") + fmt.Sprintf("/gpu monthly %s 730h", r.GPU)
 	} else if _, guessed := as["mfu"]; guessed {
 		d.Next = tr(lang, "the assumed MFU moves this most; give your measured one, e.g. mfu=0.4", "假设的 MFU 对结果影响最大；请给出实测值，例如 mfu=0.4")
