@@ -821,7 +821,7 @@ func (l *Ledger) Between(ctx context.Context, team string, from, to time.Time) (
 	if !to.IsZero() {
 		rng.Max = "(" + strconv.FormatInt(to.UnixMilli(), 10)
 	}
-	//lint:ignore SA1019 ZRANGEBYSCORE also works on Redis servers older than 6.2
+	// ZRANGEBYSCORE rather than ZRANGE BYSCORE: it also works on Redis servers older than 6.2.
 	ids, err := l.rdb.ZRangeByScore(ctx, k.times, rng).Result()
 	if err != nil {
 		return nil, fmt.Errorf("list ledger: %w", err)

@@ -174,48 +174,6 @@ func ParseAmount(s string, def knowledge.Currency) (Money, error) {
 	return MoneyFromFloat(m.Amount, cur), nil // exact decimal rounding of the figure as written
 }
 
-// normaliseSeparators turns "1,234.50", "18,50" and "1.234,50" into a plain
-// decimal, or says why the commas cannot be read (see ParseAmount).
-func normaliseSeparators(s string) (string, error) {
-	if !strings.Contains(s, ",") {
-		return s, nil
-	}
-	last := strings.LastIndex(s, ",")
-	tail := s[last+1:]
-	digits := strings.Trim(tail, "0123456789") == ""
-	if digits && (len(tail) == 1 || len(tail) == 2) && !strings.Contains(s[:last], ",") {
-		// A decimal comma: the dots before it, if any, group thousands.
-		whole := s[:last]
-		if strings.Contains(whole, ".") {
-			if !groupsOfThree(strings.Split(whole, ".")) {
-				return "", fmt.Errorf("the dots before the decimal comma do not group thousands (write 1.234,50 or 1234.50)")
-			}
-			whole = strings.ReplaceAll(whole, ".", "")
-		}
-		return whole + "." + tail, nil
-	}
-	whole, frac, _ := strings.Cut(s, ".")
-	if !groupsOfThree(strings.Split(whole, ",")) {
-		return "", fmt.Errorf("the commas neither group thousands (1,234.50) nor mark decimals (18,50)")
-	}
-	out := strings.ReplaceAll(whole, ",", "")
-	if frac != "" || strings.Contains(s, ".") {
-		out += "." + frac
-	}
-	return out, nil
-}
-
-// groupsOfThree reports whether parts read as a number split into
-// thousands: a first group of 1–3 digits, then groups of exactly three.
-func groupsOfThree(parts []string) bool {
-	for i, p := range parts {
-		if p == "" || strings.Trim(p, "0123456789") != "" || i == 0 && len(p) > 3 || i > 0 && len(p) != 3 {
-			return false
-		}
-	}
-	return true
-}
-
 // decimalMinor reads a plain decimal ("1600", "56.4", "0.005") into minor
 // units, rounding the third decimal half away from zero, without going
 // through binary floating point.

@@ -79,13 +79,6 @@ func (b *breaker) cancel() {
 	b.mu.Unlock()
 }
 
-// isOpen reports whether calls are being skipped (for metrics and tests).
-func (b *breaker) isOpen() bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.failures >= b.breakAfter
-}
-
 // endpointFailure reports whether an outcome says the endpoint is unwell.
 func endpointFailure(outcome string) bool {
 	switch outcome {
