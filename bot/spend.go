@@ -27,7 +27,12 @@ type Spend struct {
 	// settleWithin bounds how long an answer waits to learn what became of
 	// an unconfirmed write; settleLater, how long checking goes on after it.
 	settleWithin, settleLater time.Duration
+	notify                    func(ctx context.Context, channel, user, text string) error
 }
+
+// Notify sets how the asker hears the outcome of a write that was still
+// unconfirmed when the answer went out (an ephemeral message in Slack).
+func (s *Spend) Notify(f func(ctx context.Context, channel, user, text string) error) { s.notify = f }
 
 // Write outcomes reported to ObserveWrites.
 const (
@@ -180,7 +185,7 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 		// saved" here; find out first.
 		s.observe(WriteUnconfirmed)
 		s.log.WarnContext(ctx, "ledger write unconfirmed; settling", "team", team, "key", un.Key, "err", un.Err)
-		saved, err = s.settle(ctx, un)
+		saved, err = s.settle(ctx, un, m, a.Lang)
 		if errors.As(err, &un) {
 			a.Ephemeral, a.Err = true, "unconfirmed"
 			a.Text = tr(a.Lang,
@@ -224,6 +229,7 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 	if saved.Derived != "" {
 		a.Text += "\n" + tr(a.Lang, "Amount from the catalogue: ", "金额按目录价估算：") + saved.Derived
 	}
+	a.Text += tr(a.Lang, " (estimated until a bill confirms it)", "（在账单确认前为估算）")
 	switch {
 	case saved.Replayed:
 		a.Text = tr(a.Lang, "Already saved (this message was delivered twice; nothing new was booked). ", "已保存过（这条消息重复送达，没有重复记账）。") + a.Text
@@ -238,7 +244,7 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 // write. Still unknown, it keeps checking in the background for up to
 // settleLater (the key can only ever book one entry, so the answer is
 // safe to give now), logs and counts the outcome.
-func (s *Spend) settle(ctx context.Context, un *ledger.UnconfirmedError) (ledger.Entry, error) {
+func (s *Spend) settle(ctx context.Context, un *ledger.UnconfirmedError, m Message, lang string) (ledger.Entry, error) {
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.settleWithin)
 	e, err := s.ledger.Settle(sctx, un.Team, un.Key)
 	cancel()
@@ -249,16 +255,26 @@ func (s *Spend) settle(ctx context.Context, un *ledger.UnconfirmedError) (ledger
 			lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.settleLater)
 			defer cancel()
 			e, err := s.ledger.Settle(lctx, un.Team, un.Key)
+			var tell string
 			switch {
 			case err == nil:
 				s.observe(WriteSettledOK)
 				s.log.InfoContext(lctx, "unconfirmed ledger write settled: saved", "team", un.Team, "key", un.Key, "id", e.ID)
+				tell = tr(lang, fmt.Sprintf("✅ Checked: your spend entry was saved once, as #%s (%s). Nothing to resend.", e.ID, e.Amount),
+					fmt.Sprintf("✅ 已核对：这笔记账已保存且只记了一次，编号 #%s（%s），无需重发。", e.ID, e.Amount))
 			case errors.Is(err, ledger.ErrNotSaved):
 				s.observe(WriteSettledVoid)
 				s.log.WarnContext(lctx, "unconfirmed ledger write settled: not saved", "team", un.Team, "key", un.Key)
+				tell = tr(lang, "⚠️ Checked: your spend entry was NOT saved, and now never will be. Please send it again.",
+					"⚠️ 已核对：这笔记账没有保存，之后也不会再写入。请重新发送。")
 			default:
 				s.observe(WriteUnsettled)
 				s.log.ErrorContext(lctx, "unconfirmed ledger write never settled", "team", un.Team, "key", un.Key, "err", err)
+			}
+			if tell != "" && s.notify != nil && m.Channel != "" {
+				if err := s.notify(lctx, m.Channel, m.User, tell); err != nil {
+					s.log.ErrorContext(lctx, "settled ledger write not reported to the user", "team", un.Team, "key", un.Key, "err", err)
+				}
 			}
 		}()
 	case err == nil:
@@ -306,7 +322,14 @@ func (s *Spend) list(ctx context.Context, team string, req parse.Request, a *Ans
 		if e.Priced() {
 			amt = e.Amount.String()
 		}
-		lines = append(lines, fmt.Sprintf("#%s %s %s ×%d %s h %s %s %s", e.ID, e.At.In(s.ledger.Location()).Format("01-02"), gpuName(e.GPU), e.Cards, fmtNum(e.Hours), orDash(e.Platform), amt, e.Project))
+		basis := tr(a.Lang, e.Basis(), map[string]string{"billed": "账单", "estimated": "估算"}[e.Basis()])
+		switch {
+		case e.IsRefund():
+			basis = tr(a.Lang, "refund", "退款")
+		case e.SupersededBy != "":
+			basis = tr(a.Lang, "replaced by bill line #"+e.SupersededBy+", not counted", "已由账单行 #"+e.SupersededBy+" 取代，不计入")
+		}
+		lines = append(lines, fmt.Sprintf("#%s %s %s ×%d %s h %s %s %s (%s)", e.ID, e.At.In(s.ledger.Location()).Format("01-02"), gpuName(e.GPU), e.Cards, fmtNum(e.Hours), orDash(e.Platform), amt, e.Project, basis))
 	}
 	head := tr(a.Lang, fmt.Sprintf("Spend entries for %s: %d", mo, len(es)), fmt.Sprintf("%s 的记账：%d 条", mo, len(es)))
 	if len(es) == 0 {

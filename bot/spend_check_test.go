@@ -109,3 +109,14 @@ func TestSpendReportStatesTheRate(t *testing.T) {
 		t.Errorf("report:\n%s", a.Text)
 	}
 }
+
+// Entries are marked billed or estimated wherever they are listed.
+func TestSpendListMarksBasis(t *testing.T) {
+	b, _ := spendBot(t)
+	say(b, "U1", "/gpu spend add 40h 4090 ¥75 project=llm-ft")
+	say(b, "U1", "/gpu spend refund ¥20 project=llm-ft")
+	a := say(b, "U1", "/gpu spend list 2026-10")
+	if !strings.Contains(a.Text, "¥75.00 llm-ft (estimated)") || !strings.Contains(a.Text, "-¥20.00 llm-ft (refund)") {
+		t.Errorf("list:\n%s", a.Text)
+	}
+}

@@ -22,13 +22,13 @@ func RenderReport(lang string, r *ledger.Report) string {
 	if r.Total.Entries == 1 {
 		entries = "entry"
 	}
-	fmt.Fprintf(&b, tr(lang, "GPU spend %s: %s, %s GPU-hours, %d "+entries, "%s GPU 支出：%s，%s 卡时，%d 条记录"), r.Month, total, fmtNum(r.Total.CardHours), r.Total.Entries)
+	fmt.Fprintf(&b, tr(lang, "GPU spend %s: %s, %s GPU-hours, %d "+entries, "%s GPU 支出：%s，%s 卡时，%d 条记录"), r.Month, total, ledger.FormatCardHours(r.Total.CardHours), r.Total.Entries)
 	b.WriteString("\n")
 	if len(r.Total.Amount) > 0 {
 		fmt.Fprintf(&b, tr(lang, "billed %s · estimated %s · refunds %s\n", "账单 %s · 估算 %s · 退款 %s\n"),
 			r.Total.Billed.String(), r.Total.Estimated.String(), r.Total.Refunds.String())
 	}
-	fmt.Fprintf(&b, tr(lang, "vs %s: %s, %s GPU-hours (%s)\n", "对比 %s：%s，%s 卡时（变化 %s）\n"), r.Month.Prev(), r.Prev.Amount.String(), fmtNum(r.Prev.CardHours), r.Change().String())
+	fmt.Fprintf(&b, tr(lang, "vs %s: %s, %s GPU-hours (%s)\n", "对比 %s：%s，%s 卡时（变化 %s）\n"), r.Month.Prev(), r.Prev.Amount.String(), ledger.FormatCardHours(r.Prev.CardHours), r.Change().String())
 	if r.Total.Unpriced > 0 {
 		fmt.Fprintf(&b, tr(lang, "%d entries have no amount and are not in the totals.\n", "%d 条记录没有金额，未计入合计。\n"), r.Total.Unpriced)
 	}
@@ -54,7 +54,7 @@ func RenderReport(lang string, r *ledger.Report) string {
 			case g.en == "By card":
 				key = gpuName(key)
 			}
-			fmt.Fprintf(&b, "• %s: %s, %s GPU-h (%s %s)\n", key, x.Amount.String(), fmtNum(x.CardHours), tr(lang, "last month", "上月"), x.Prev.Amount.String())
+			fmt.Fprintf(&b, "• %s: %s, %s GPU-h (%s %s)\n", key, x.Amount.String(), ledger.FormatCardHours(x.CardHours), tr(lang, "last month", "上月"), x.Prev.Amount.String())
 		}
 	}
 	b.WriteString(tr(lang, "Month boundaries in ", "月份按时区 ") + r.Location)

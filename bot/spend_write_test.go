@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/gpubot/gpubot/bot/ledger"
@@ -91,5 +92,65 @@ func TestSpendStalledWriteSaysChecking(t *testing.T) {
 	defer mu.Unlock()
 	if len(outcomes) == 0 || outcomes[0] != WriteUnconfirmed {
 		t.Errorf("write outcomes = %v, want %s first", outcomes, WriteUnconfirmed)
+	}
+}
+
+// lostReply applies the first ledger script and then reports a timeout, as
+// when Redis executed a write but its reply never arrived.
+type lostReply struct{ done bool }
+
+func (h *lostReply) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (h *lostReply) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}
+func (h *lostReply) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		err := next(ctx, cmd)
+		if n := cmd.Name(); !h.done && err == nil && (n == "evalsha" || n == "eval") {
+			h.done = true
+			lost := &net.OpError{Op: "read", Net: "tcp", Err: timeoutErr{}}
+			cmd.SetErr(lost)
+			return lost
+		}
+		return err
+	}
+}
+
+type timeoutErr struct{}
+
+func (timeoutErr) Error() string { return "i/o timeout" }
+func (timeoutErr) Timeout() bool { return true }
+
+// A write whose reply was lost, still unknown when the answer goes out:
+// the asker is told "checking", and then, once the bot has settled it, that
+// it was saved once.
+func TestSpendReportsTheSettledOutcome(t *testing.T) {
+	m := miniredis.RunT(t)
+	rdb := redis.NewClient(&redis.Options{Addr: m.Addr()})
+	rdb.AddHook(&lostReply{})
+	t.Cleanup(func() { rdb.Close() })
+	now := func() time.Time { return time.Date(2026, 10, 20, 12, 0, 0, 0, time.UTC) }
+	kb := knowledge.MustShipped()
+	sp := NewSpend(ledger.New(&store.Store{Redis: rdb}, ledger.Options{KB: kb, Now: now}), nil, 7.2, now)
+	sp.settleWithin, sp.settleLater = 0, 5*time.Second
+	told := make(chan string, 1)
+	sp.Notify(func(_ context.Context, channel, user, text string) error {
+		told <- channel + " " + user + " " + text
+		return nil
+	})
+	b := New(Config{FX: 7.2}, kb, nil)
+	b.SetClock(now)
+	b.Route(parse.Spend, sp)
+	a := b.Answer(context.Background(), Message{Text: "/gpu spend add 8x h100 24h ¥2400", Team: "T1", Channel: "C1", User: "U1", ID: "msg:C1:2"})
+	if !strings.Contains(a.Text, "Checking") {
+		t.Fatalf("answer = %q, want checking", a.Text)
+	}
+	select {
+	case msg := <-told:
+		if !strings.HasPrefix(msg, "C1 U1 ✅ Checked: your spend entry was saved once") {
+			t.Errorf("follow-up = %q", msg)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the settled outcome was never reported")
 	}
 }

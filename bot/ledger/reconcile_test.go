@@ -164,3 +164,12 @@ func TestTopAddsUpWithOther(t *testing.T) {
 		t.Errorf("rows add up to %d, want the total 10000", sum)
 	}
 }
+
+// Card-hours read the same in every view ("4,912 vs 4,911.5").
+func TestFormatCardHours(t *testing.T) {
+	for h, want := range map[float64]string{4911.5: "4911.5", 4912: "4912", 110.0 / 3: "36.7", 0.04: "0", 804.5: "804.5"} {
+		if got := FormatCardHours(h); got != want {
+			t.Errorf("FormatCardHours(%v) = %q, want %q", h, got, want)
+		}
+	}
+}

@@ -2,7 +2,10 @@ package ledger
 
 import (
 	"context"
+	"math"
 	"sort"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gpubot/gpubot/knowledge"
@@ -170,6 +173,14 @@ func Rollup(cur, prev []Entry, key func(Entry) string, fx *FX) []Group {
 		return a.Key < b.Key
 	})
 	return out
+}
+
+// FormatCardHours writes card-hours the one way every view shows them:
+// rounded to a tenth, no trailing zeros ("4911.5", "200"). Sums of
+// fractional entries then read the same in the report, the recap and the
+// findings (they read 4,912 in one view and 4,911.5 in another).
+func FormatCardHours(h float64) string {
+	return strings.TrimSuffix(strings.TrimRight(strconv.FormatFloat(math.Round(h*10)/10, 'f', 1, 64), "0"), ".")
 }
 
 // Other is the key of the row that gathers the groups Top leaves out.

@@ -150,9 +150,7 @@ func findings(in Input, opt Options) []Finding {
 func money(v float64, c knowledge.Currency) string { return ledger.MoneyFromFloat(v, c).String() }
 
 // hours writes card-hours without noise: 162.5, 200.
-func hours(h float64) string {
-	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.1f", h), "0"), ".")
-}
+func hours(h float64) string { return ledger.FormatCardHours(h) }
 
 // monthlyPlan: on-demand use of one card on one platform that a monthly
 // plan on that platform would have made cheaper (advisor.Monthly with the

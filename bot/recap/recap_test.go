@@ -138,7 +138,7 @@ func TestRecapNumbersMatchTheHandSums(t *testing.T) {
 	}
 	text, _ := rc.Render()
 	for _, want := range []string{
-		"*Total*: ¥7,515.50 + $50.00 (≈ ¥7,875.50) · 804.5 card-h · 14 entries",
+		"*Total*: ¥7,515.50 + $50.00 (≈ ¥7,875.50 at 7.2 CNY per USD) · 804.5 card-h · 14 entries",
 		"vs Sep: +¥3,265.22 · +$50.00 · +264.5 card-h (Sep: ¥4,250.28 · 540 card-h)",
 		"1. pretrain: ¥5,800.00 + $50.00 · 400 card-h (Sep ¥2,640.00 · 168 card-h)",
 		"• H100 SXM: ¥5,200.00 + $50.00 · 280 card-h",

@@ -29,7 +29,7 @@ func (r *Recap) Render() (string, []slack.Block) {
 	blocks = append(blocks, slack.NewHeaderBlock(slack.NewTextBlockObject(slack.PlainTextType, title, false, false)))
 
 	rep := r.Report
-	total := r.tr("*Total*: ", "*合计*：") + r.totals(rep.Total) + "\n" + r.tr("vs "+r.monthShort(r.Prev)+": ", "对比"+r.monthShort(r.Prev)+"：") + r.change()
+	total := r.tr("*Total*: ", "*合计*：") + r.totals(rep.Total) + "\n" + r.basis(rep.Total) + "\n" + r.tr("vs "+r.monthShort(r.Prev)+": ", "对比"+r.monthShort(r.Prev)+"：") + r.change()
 	text = append(text, total)
 	blocks = append(blocks, section(escape(total)))
 
@@ -57,8 +57,8 @@ func (r *Recap) Render() (string, []slack.Block) {
 	}
 	add(r.tr("What to change", "改进建议"), fs)
 
-	note := r.tr(fmt.Sprintf("From the team's ledger (/gpu spend report %s) in %s and today's catalogue. Amounts stay in their own currency; ≈ converts USD at %s CNY.", r.Month, r.Location, num(r.FX)),
-		fmt.Sprintf("数据来自团队账本（/gpu spend report %s，%s 时区）和今天的价格目录。金额按原币种列出；≈ 按 1 美元 = %s 元折算。", r.Month, r.Location, num(r.FX)))
+	note := r.tr(fmt.Sprintf("From the team's ledger (/gpu spend report %s) in %s and the catalogue's prices known in that month. Amounts stay in their own currency; ≈ converts USD at %s CNY.", r.Month, r.Location, num(r.FX)),
+		fmt.Sprintf("数据来自团队账本（/gpu spend report %s，%s 时区）和当月已知的目录价格。金额按原币种列出；≈ 按 1 美元 = %s 元折算。", r.Month, r.Location, num(r.FX)))
 	if n := rep.Total.Unpriced; n > 0 {
 		note += r.tr(fmt.Sprintf(" %d entries without an amount count in card-hours only.", n), fmt.Sprintf(" 有 %d 条记录没有金额，只计入卡时。", n))
 	}
@@ -72,15 +72,23 @@ func (r *Recap) Render() (string, []slack.Block) {
 	return escape(strings.Join(text, "\n\n")), present.Limit(blocks, 0)
 }
 
-// totals is "¥7,515.50 + $50.00 (≈ ¥7,875.50) · 804.5 card-h · 14 entries".
+// totals is "¥7,515.50 + $50.00 (≈ ¥7,875.50 at 7.2 CNY per USD) · 804.5
+// card-h · 14 entries": a converted figure always names its rate.
 func (r *Recap) totals(t ledger.Totals) string {
 	s := t.Amount.String()
 	if t.Converted != nil && len(t.Amount) > 1 {
-		s += " (≈ " + t.Converted.String() + ")"
+		s += r.tr(fmt.Sprintf(" (≈ %s at %g CNY per USD)", t.Converted, r.FX), fmt.Sprintf("（≈ %s，按 1 美元 = %g 元）", t.Converted, r.FX))
 	}
 	s += " · " + hours(t.CardHours) + r.tr(" card-h", " 卡时")
 	s += r.tr(fmt.Sprintf(" · %d entries", t.Entries), fmt.Sprintf(" · %d 条", t.Entries))
 	return s
+}
+
+// basis splits the total into what bills state, what was estimated (typed
+// in chat or priced from the catalogue) and refunds, which add up to it.
+func (r *Recap) basis(t ledger.Totals) string {
+	return r.tr(fmt.Sprintf("billed %s · estimated %s · refunds %s", t.Billed, t.Estimated, t.Refunds),
+		fmt.Sprintf("账单 %s · 估算 %s · 退款 %s", t.Billed, t.Estimated, t.Refunds))
 }
 
 // change is this month minus the last, per currency, and in card-hours.
@@ -111,18 +119,18 @@ func signed(m ledger.Money) string {
 
 func (r *Recap) groups(gs []ledger.Group, numbered bool, name func(string) string) []string {
 	var out []string
+	// The rows add up to the total: the tail is one "other" row with its
+	// amount ("…and 3 more" hid it).
+	folded := len(gs) > r.rows+1
+	gs = ledger.Top(gs, r.rows+1, r.Report.FX)
 	for i, g := range gs {
-		if i == r.rows {
-			var rest ledger.Totals
-			for _, h := range gs[i:] {
-				rest.CardHours += h.CardHours
-			}
-			out = append(out, r.tr(fmt.Sprintf("…and %d more (%s card-h)", len(gs)-i, hours(rest.CardHours)), fmt.Sprintf("……另有 %d 项（%s 卡时）", len(gs)-i, hours(rest.CardHours))))
-			break
-		}
 		lead := "•"
 		if numbered {
 			lead = fmt.Sprintf("%d.", i+1)
+		}
+		label := name(g.Key)
+		if folded && i == len(gs)-1 {
+			lead, label = "•", r.tr("other", "其他")
 		}
 		amount := g.Amount.String()
 		if g.Entries == 0 {
@@ -132,7 +140,7 @@ func (r *Recap) groups(gs []ledger.Group, numbered bool, name func(string) strin
 		if g.Prev.Entries == 0 {
 			prev = r.tr("nothing", "无")
 		}
-		out = append(out, fmt.Sprintf("%s %s%s%s · %s%s%s", lead, name(g.Key), r.tr(": ", "："), amount, hours(g.CardHours), r.tr(" card-h", " 卡时"),
+		out = append(out, fmt.Sprintf("%s %s%s%s · %s%s%s", lead, label, r.tr(": ", "："), amount, hours(g.CardHours), r.tr(" card-h", " 卡时"),
 			r.tr(fmt.Sprintf(" (%s %s · %s card-h)", r.monthShort(r.Prev), prev, hours(g.Prev.CardHours)),
 				fmt.Sprintf("（%s %s · %s 卡时）", r.monthShort(r.Prev), prev, hours(g.Prev.CardHours)))))
 	}

@@ -2,6 +2,7 @@ package recap
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -60,6 +61,11 @@ func TestRecapThreeMonthScenario(t *testing.T) {
 		t.Errorf("September = %s, %v card-h; want ¥55,520.00, 4460", prev.Amount, prev.CardHours)
 	}
 
+	if text, _ := rc.Render(); !strings.Contains(text, "billed ¥59,360.00 · estimated $250.00 · refunds -¥1,000.00") ||
+		!strings.Contains(text, "(≈ ¥60,160.00 at 7.2 CNY per USD)") {
+		t.Errorf("rendered totals:\n%s", text)
+	}
+
 	byKind := map[string][]Finding{}
 	for _, f := range rc.Findings {
 		byKind[f.Kind] = append(byKind[f.Kind], f)
@@ -111,5 +117,24 @@ func TestRecapRespectsTheProfile(t *testing.T) {
 	}
 	if got := elsewhere(build()); len(got) != 0 {
 		t.Errorf("an Aliyun-only team is told to move work to %v", got)
+	}
+}
+
+// "…and 3 more" hid amounts, so the lines did not add up to the total.
+// Nine projects of ¥100 … ¥900: six rows and an "other" row of the three
+// smallest, ¥100 + ¥200 + ¥300 = ¥600.
+func TestRecapRowsAddUpWithOther(t *testing.T) {
+	loc := shanghai(t)
+	var es []ledger.Entry
+	for i := 1; i <= 9; i++ {
+		es = append(es, ledger.Entry{Project: fmt.Sprintf("p%d", i), GPU: "rtx4090", Cards: 1, Hours: float64(i * 10), Platform: "autodl",
+			At: time.Date(2026, 10, 5, 12, 0, 0, 0, loc), Amount: ledger.Money{Minor: int64(i) * 10000, Currency: knowledge.CNY}, Billing: ledger.OnDemand, Kind: ledger.Spend})
+	}
+	oct := ledger.Month{Year: 2026, Month: time.October}
+	rc := Compose(Input{Team: "T1", Month: oct, History: []MonthEntries{{Month: oct.Prev()}, {Month: oct, Entries: es}}, Lang: "en"},
+		Options{KB: knowledge.MustShipped(), Location: loc, FX: 7.2})
+	text, _ := rc.Render()
+	if strings.Contains(text, "more (") || !strings.Contains(text, "• other: ¥600.00 · 60 card-h") {
+		t.Errorf("recap rows:\n%s", text)
 	}
 }

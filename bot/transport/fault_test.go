@@ -205,7 +205,7 @@ func TestRedisKilledMidLoad(t *testing.T) {
 		for i := range n {
 			var err error
 			if spendEvery > 0 && i%spendEvery == 0 {
-				_, err = slash(fmt.Sprintf("spend add %dh 4090 ¥%d project=fault", hours, 10+i), "spend")
+				_, err = slash(fmt.Sprintf("spend add %dh 4090 ¥%d project=fault", hours, 2*hours+i%3), "spend") // ≈ ¥2 a card-hour: passes the price check
 			} else {
 				_, err = slash(advice[i%len(advice)], "advice")
 			}
@@ -228,7 +228,7 @@ func TestRedisKilledMidLoad(t *testing.T) {
 		go func() {
 			var err error
 			if i%4 == 0 {
-				_, err = slash(fmt.Sprintf("spend add 2h 4090 ¥%d project=fault", 20+i), "spend")
+				_, err = slash(fmt.Sprintf("spend add 2h 4090 ¥%d project=fault", 4+i%3), "spend")
 			} else {
 				_, err = slash(advice[i%len(advice)], "advice")
 			}
@@ -277,8 +277,9 @@ func TestRedisKilledMidLoad(t *testing.T) {
 		case kind == "spend":
 			if m := reSaved.FindStringSubmatch(text); m != nil {
 				saved = append(saved, m[1])
-			} else if !strings.Contains(text, "NOT saved") {
-				t.Errorf("%s: spend answered %q, want saved or NOT saved", name, text)
+			} else if !strings.Contains(text, "NOT saved") && !strings.Contains(text, "Checking") {
+				// "Checking": sent as Redis died, outcome unknown (bot/spend.go)
+				t.Errorf("%s: spend answered %q, want saved, NOT saved or checking", name, text)
 			}
 		}
 	}

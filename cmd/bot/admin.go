@@ -116,7 +116,8 @@ func writeAdmin(w http.ResponseWriter, v any, err error) {
 
 func (d *deps) adminImport(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	res, err := d.ledger.Import(r.Context(), q.Get("team"), q.Get("user"), io.LimitReader(r.Body, bot.MaxBillBytes+1), q.Get("name"))
+	res, err := d.ledger.ImportWith(r.Context(), q.Get("team"), q.Get("user"), io.LimitReader(r.Body, bot.MaxBillBytes+1), q.Get("name"),
+		ledger.ImportOptions{ConfirmPrices: q.Get("confirm") == "true"})
 	writeAdmin(w, res, err)
 }
 

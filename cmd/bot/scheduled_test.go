@@ -182,7 +182,7 @@ func TestSpendImportThenPreviewRecap(t *testing.T) {
 	out = c.run("preview", "recap", "--month", "2026-10")
 	contains(t, "recap", out,
 		"*GPU spend — October 2026*",
-		"*Total*: ¥7,515.50 + $50.00 (≈ ¥7,875.50) · 804.5 card-h · 14 entries",
+		"*Total*: ¥7,515.50 + $50.00 (≈ ¥7,875.50 at 7.2 CNY per USD) · 804.5 card-h · 14 entries",
 		"vs Sep: +¥3,265.22 · +$50.00 · +264.5 card-h (Sep: ¥4,250.28 · 540 card-h)",
 		"1. pretrain: ¥5,800.00 + $50.00 · 400 card-h",
 		"2. aigc: ¥1,332.56 · 234 card-h",

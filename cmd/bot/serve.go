@@ -118,6 +118,9 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 	m.Gauge("gpubot_outbox_pending", "Answers waiting in the Redis outbox for Slack to take them.", func() float64 {
 		return float64(poster.OutboxLen(context.WithoutCancel(ctx)))
 	})
+	d.spend.Notify(func(ctx context.Context, channel, user, text string) error {
+		return poster.Ephemeral(ctx, slackpost.Message{Channel: channel, Text: text}, user) // the settled outcome of a "checking…" entry
+	})
 	sched, err := d.scheduler(cfg, poster, m.Post)
 	if err != nil {
 		return err

@@ -17,7 +17,7 @@ import (
 	"github.com/gpubot/gpubot/knowledge"
 )
 
-const spendUsage = `usage: bot spend import FILE.csv [--team T] [--user U] [--json]
+const spendUsage = `usage: bot spend import FILE.csv [--team T] [--user U] [--confirm-prices] [--json]
        bot spend supersede CHAT_ID BILL_ID [--team T]
 
 import     imports a bill into the team's spend ledger (column mapping:
@@ -41,6 +41,7 @@ func spendCmd(ctx context.Context, cfg Config, kb *knowledge.Base, log *slog.Log
 	team := fs.String("team", cliTeam, "the Slack workspace (team id) whose ledger to change")
 	user := fs.String("user", "cli", "who imported it, as recorded on each entry")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
+	confirm := fs.Bool("confirm-prices", false, "book rows whose price per card-hour is far from the catalogue's (otherwise listed as errors)")
 	pos, err := parseArgs(fs, args[1:])
 	if err != nil {
 		return fmt.Errorf("spend %s: %w\n%s", args[0], err, spendUsage)
@@ -63,12 +64,12 @@ func spendCmd(ctx context.Context, cfg Config, kb *knowledge.Base, log *slog.Log
 	var res *ledger.ImportResult
 	err = withLedger(ctx, cfg, kb, log,
 		func(l *ledger.Ledger) error {
-			res, err = l.Import(ctx, *team, *user, f, name)
+			res, err = l.ImportWith(ctx, *team, *user, f, name, ledger.ImportOptions{ConfirmPrices: *confirm})
 			return err
 		},
 		func(c *adminClient) error {
 			res = &ledger.ImportResult{}
-			return c.call(ctx, "/v1/spend/import", url.Values{"team": {*team}, "user": {*user}, "name": {name}}, f, res)
+			return c.call(ctx, "/v1/spend/import", url.Values{"team": {*team}, "user": {*user}, "name": {name}, "confirm": {fmt.Sprint(*confirm)}}, f, res)
 		})
 	if err != nil {
 		return fmt.Errorf("spend import: %w", err)
