@@ -90,7 +90,7 @@ type Bot struct {
 	kb      *knowledge.Base
 	parser  *parse.Parser
 	log     *slog.Logger
-	threads *thread.Store // nil: every message stands alone
+	threads *thread.Store  // nil: every message stands alone
 	policy  platformPolicy // team profiles; nil: every platform (profile_filter.go)
 }
 

@@ -144,7 +144,7 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 	if refund {
 		e.Kind, e.Cards, e.Hours = ledger.Refund, 0, 0
 	}
-	at, err := s.entryDate(m.Text, sl, a)
+	at, err := s.entryDate(sl, a)
 	if err != nil {
 		return err
 	}
@@ -170,12 +170,7 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 		}
 		e.Billing = b
 	}
-	e.Key = m.ID       // made before the first try: a redelivery of this message books nothing new
-	if sl.Date != "" { // the day the user named ("昨天", "11月3日"), noon in the ledger's zone
-		if d, err := time.ParseInLocation("2006-01-02", sl.Date, s.ledger.Location()); err == nil {
-			e.At = d.Add(12 * time.Hour)
-		}
-	}
+	e.Key = m.ID // made before the first try: a redelivery of this message books nothing new
 	saved, err := s.ledger.Add(ctx, e)
 	checked := false
 	var un *ledger.UnconfirmedError
