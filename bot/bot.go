@@ -90,7 +90,8 @@ type Bot struct {
 	kb      *knowledge.Base
 	parser  *parse.Parser
 	log     *slog.Logger
-	threads *thread.Store // nil: every message stands alone
+	threads *thread.Store  // nil: every message stands alone
+	policy  platformPolicy // team profiles; nil: every platform (profile_filter.go)
 }
 
 // Handler answers one intent that needs more than the engine: the team's
@@ -189,9 +190,11 @@ func (b *Bot) answer(ctx context.Context, m Message) Answer {
 	if !ok || row.handle == nil {
 		row, _ = intentRow(parse.Unknown)
 	}
+	ctx = b.withTeam(ctx, m)
 	if err := row.handle(b, ctx, m, &a, req); err != nil {
 		return b.fail(ctx, a, m, err)
 	}
+	notePlatforms(ctx, &a)
 	return b.finish(a)
 }
 

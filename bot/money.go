@@ -22,6 +22,7 @@ func (b *Bot) market(ctx context.Context) advisor.Market {
 			b.log.WarnContext(ctx, "live prices unavailable, using shipped catalogue", "err", err)
 		}
 	}
+	m.Offers = b.allowedOffers(ctx, m.Offers) // the team profile's platforms (profile_filter.go)
 	return m
 }
 

@@ -144,7 +144,7 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 	if refund {
 		e.Kind, e.Cards, e.Hours = ledger.Refund, 0, 0
 	}
-	at, err := s.entryDate(m.Text, sl, a)
+	at, err := s.entryDate(sl, a)
 	if err != nil {
 		return err
 	}
@@ -170,12 +170,7 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 		}
 		e.Billing = b
 	}
-	e.Key = m.ID       // made before the first try: a redelivery of this message books nothing new
-	if sl.Date != "" { // the day the user named ("昨天", "11月3日"), noon in the ledger's zone
-		if d, err := time.ParseInLocation("2006-01-02", sl.Date, s.ledger.Location()); err == nil {
-			e.At = d.Add(12 * time.Hour)
-		}
-	}
+	e.Key = m.ID // made before the first try: a redelivery of this message books nothing new
 	saved, err := s.ledger.Add(ctx, e)
 	checked := false
 	var un *ledger.UnconfirmedError
@@ -245,8 +240,12 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 // settleLater (the key can only ever book one entry, so the answer is
 // safe to give now), logs and counts the outcome.
 func (s *Spend) settle(ctx context.Context, un *ledger.UnconfirmedError, m Message, lang string) (ledger.Entry, error) {
+	settle := s.ledger.Settle
+	if un.Remove {
+		settle = s.ledger.SettleRemove
+	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.settleWithin)
-	e, err := s.ledger.Settle(sctx, un.Team, un.Key)
+	e, err := settle(sctx, un.Team, un.Key)
 	cancel()
 	var still *ledger.UnconfirmedError
 	switch {
@@ -254,9 +253,19 @@ func (s *Spend) settle(ctx context.Context, un *ledger.UnconfirmedError, m Messa
 		go func() {
 			lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.settleLater)
 			defer cancel()
-			e, err := s.ledger.Settle(lctx, un.Team, un.Key)
+			e, err := settle(lctx, un.Team, un.Key)
 			var tell string
 			switch {
+			case err == nil && un.Remove:
+				s.observe(WriteSettledOK)
+				s.log.InfoContext(lctx, "unconfirmed ledger removal settled: removed", "team", un.Team, "key", un.Key, "id", e.ID)
+				tell = tr(lang, fmt.Sprintf("✅ Checked: entry #%s (%s) was removed, once. Nothing to resend.", e.ID, e.Amount),
+					fmt.Sprintf("✅ 已核对：记录 #%s（%s）已删除，只删了这一条，无需重发。", e.ID, e.Amount))
+			case errors.Is(err, ledger.ErrNotSaved) && un.Remove:
+				s.observe(WriteSettledVoid)
+				s.log.WarnContext(lctx, "unconfirmed ledger removal settled: not removed", "team", un.Team, "key", un.Key)
+				tell = tr(lang, "⚠️ Checked: nothing was removed, and that request never will remove anything. The entry is still in the ledger; send the undo or delete again.",
+					"⚠️ 已核对：没有删除任何记录，这次请求之后也不会生效。记录仍在账本里，请重新发送撤销或删除。")
 			case err == nil:
 				s.observe(WriteSettledOK)
 				s.log.InfoContext(lctx, "unconfirmed ledger write settled: saved", "team", un.Team, "key", un.Key, "id", e.ID)
@@ -361,16 +370,18 @@ func (s *Spend) report(ctx context.Context, team string, req parse.Request, a *A
 }
 
 func (s *Spend) undo(ctx context.Context, team string, m Message, a *Answer) error {
-	e, err := s.ledger.Undo(ctx, team, m.User)
-	if err != nil {
-		if errors.Is(err, ledger.ErrNotFound) {
-			return &advisor.InputError{Field: "undo", Reason: tr(a.Lang, "you have no entry to undo", "你没有可撤销的记录"), Hint: spendHint}
-		}
+	e, err := s.ledger.UndoOnce(ctx, team, m.User, m.ID)
+	if errors.Is(err, ledger.ErrNotFound) {
+		return &advisor.InputError{Field: "undo", Reason: tr(a.Lang, "you have no entry to undo", "你没有可撤销的记录"), Hint: spendHint}
+	}
+	e, note, done, err := s.removal(ctx, team, m, a, e, err)
+	if done || err != nil {
 		return err
 	}
 	a.Result = e
 	a.Text = tr(a.Lang, fmt.Sprintf("Removed #%s (%s ×%d, %s h, %s).", e.ID, gpuName(e.GPU), e.Cards, fmtNum(e.Hours), e.Amount.String()),
 		fmt.Sprintf("已撤销 #%s（%s ×%d，%s 小时，%s）。", e.ID, gpuName(e.GPU), e.Cards, fmtNum(e.Hours), e.Amount.String()))
+	a.Text = note + a.Text
 	a.say(a.Text)
 	return nil
 }
@@ -384,14 +395,52 @@ func (s *Spend) delete(ctx context.Context, team string, m Message, req parse.Re
 	if s.auth != nil {
 		admin, _ = s.auth.IsAdmin(ctx, team, m.User)
 	}
-	e, err := s.ledger.Delete(ctx, team, id, m.User, admin)
-	if err != nil {
+	e, err := s.ledger.DeleteOnce(ctx, team, id, m.User, admin, m.ID)
+	e, note, done, err := s.removal(ctx, team, m, a, e, err)
+	if done || err != nil {
 		return err
 	}
 	a.Result = e
 	a.Text = tr(a.Lang, fmt.Sprintf("Deleted #%s (%s, %s).", e.ID, gpuName(e.GPU), e.Amount.String()), fmt.Sprintf("已删除 #%s（%s，%s）。", e.ID, gpuName(e.GPU), e.Amount.String()))
+	a.Text = note + a.Text
 	a.say(a.Text)
 	return nil
+}
+
+// removal sorts the outcome of an undo or delete as add does: a removal
+// that was sent but not acknowledged is settled first and never called
+// "not saved" before that; done means the answer is already written (still
+// checking). note prefixes the answer when the removal was a replay or
+// had to be checked.
+func (s *Spend) removal(ctx context.Context, team string, m Message, a *Answer, e ledger.Entry, err error) (_ ledger.Entry, note string, done bool, _ error) {
+	var un *ledger.UnconfirmedError
+	switch {
+	case errors.As(err, &un):
+		s.observe(WriteUnconfirmed)
+		s.log.WarnContext(ctx, "ledger removal unconfirmed; settling", "team", team, "key", un.Key, "err", un.Err)
+		e, err = s.settle(ctx, un, m, a.Lang)
+		if errors.As(err, &un) {
+			a.Ephemeral, a.Err = true, "unconfirmed"
+			a.Text = tr(a.Lang,
+				"⏳ Checking… the spend ledger's storage did not answer in time, so I can't tell yet whether the entry was removed. Don't send it again: I'm still checking, and this request removes at most one entry. /gpu spend list shows the outcome once storage answers.",
+				"⏳ 正在核对……账本存储没有及时响应，暂时无法确认记录是否已删除。请不要重发：我会继续核对，这次请求最多删除一条。存储恢复后可用 /gpu spend list 查看。")
+			a.say(a.Text)
+			return e, "", true, nil
+		}
+		if err == nil {
+			note = tr(a.Lang, "Storage was slow, so I checked: it was removed once. ", "存储响应慢，已核对：已删除且只删了一条。")
+		}
+		return e, note, false, err
+	case err == nil && e.Replayed:
+		s.observe(WriteReplayed)
+		note = tr(a.Lang, "Already done (this request was delivered twice; nothing more was removed). ", "已处理过（这条请求重复送达，没有多删）。")
+	case err == nil:
+		s.observe(WriteOK)
+	case errors.Is(err, ledger.ErrNotSaved):
+		s.observe(WriteNotSaved)
+		s.log.WarnContext(ctx, "ledger removal not saved", "team", team, "err", err)
+	}
+	return e, note, false, err
 }
 
 // MayImport says why user may not import bills (a reply), or "" when they

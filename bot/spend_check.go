@@ -10,18 +10,19 @@ import (
 	"github.com/gpubot/gpubot/bot/parse"
 )
 
-// These guards catch what the parser reads without its sign or date, so a
-// spend entry is never booked as something other than what was typed: the
-// parser took "-30h" for 30 h and "¥-500" for no amount, and dropped
-// "昨天". They look for the marks only; reading the numbers stays the
-// parser's job.
+// These guards catch the negative figures the parser's frames do not: it
+// refuses "-30h", "¥-500" and "-500元" itself (a Problem, before any
+// handler runs), but reads neither the sign in front of a currency mark
+// ("-¥500", "-$60") nor U+2212 "−" (phones and pasted spreadsheets), and
+// without them "-¥500" was booked as ¥500. They look for the marks only;
+// reading the numbers stays the parser's job.
 var (
-	reNegHours = regexp.MustCompile(`(?i)(?:^|[\s=:：,，(（])[-−]\s*\d[\d.,]*\s*(?:h\b|hr|hrs|hours?|小时|个小时|卡时)`)
-	reNegMoney = regexp.MustCompile(`(?i)(?:[-−]\s*(?:[¥￥$]|rmb|cny|usd|us\$)\s*\d[\d.,]*)|(?:(?:[¥￥$]|rmb|cny|usd|us\$)\s*[-−]\s*\d[\d.,]*)|(?:(?:^|[\s=:：])[-−]\s*\d[\d.,]*\s*(?:元|块|美元|usd|cny|rmb)\b?)`)
-	// reDateWord is a date the parser has not placed yet (Slots.Date empty).
-	reDateWord = regexp.MustCompile(`(?i)昨天|前天|大前天|yesterday|\d{1,2}\s*月\s*\d{1,2}\s*[日号]|\bdate\s*=`)
+	reNegHours = regexp.MustCompile(`(?i)(?:^|[\s=:：,，(（])−\s*\d[\d.,]*\s*(?:h\b|hr|hrs|hours?|小时|个小时|卡时)`)
+	reNegMoney = regexp.MustCompile(`(?i)(?:[-−]\s*(?:[¥￥$]|rmb|cny|usd|us\$)\s*\d[\d.,]*)|(?:(?:[¥￥$]|rmb|cny|usd|us\$)\s*−\s*\d[\d.,]*)|(?:(?:^|[\s=:：])−\s*\d[\d.,]*\s*(?:元|块|美元|usd|cny|rmb)\b?)`)
 )
 
+// refundWords mark a refund: the parser has no refund action, so
+// "spend refund ¥500" arrives as an add.
 var refundWords = []string{"refund", "credit", "退款", "退费", "返还", "返现", "退回"}
 
 func refundWord(text string) bool {
@@ -58,24 +59,22 @@ func refuseNegative(text, lang string) error {
 }
 
 // entryDate is the day an entry is for: Slots.Date (YYYY-MM-DD in the
-// ledger's zone) when the parser read one, else now. A date the parser saw
-// only partly (a month with no day, "昨天" before the parser reads it) is
-// refused with the form to use, rather than booked today.
-func (s *Spend) entryDate(text string, sl parse.Slots, a *Answer) (time.Time, error) {
+// ledger's zone, noon) when the parser read one — it reads date=, 昨天,
+// 11月3日 and refuses impossible or future days itself — else now. A month
+// with no day ("11月") is refused with the form to use, rather than booked
+// today.
+func (s *Spend) entryDate(sl parse.Slots, a *Answer) (time.Time, error) {
 	loc := s.ledger.Location()
 	if sl.Date != "" {
 		d, err := time.ParseInLocation("2006-01-02", sl.Date, loc)
 		if err != nil {
 			return time.Time{}, &advisor.InputError{Field: "date", Reason: fmt.Sprintf("%q is not a date", sl.Date), Hint: "date=2026-11-03"}
 		}
-		return d, nil
+		return d.Add(12 * time.Hour), nil
 	}
-	if m := reDateWord.FindString(text); m != "" || sl.Month != "" {
-		if m == "" {
-			m = sl.Month
-		}
+	if sl.Month != "" {
 		return time.Time{}, &advisor.InputError{Field: "date",
-			Reason: tr(a.Lang, fmt.Sprintf("read %q but could not tell the day, so nothing was booked", m), fmt.Sprintf("读到 %q，但无法确定是哪一天，所以没有记账", m)),
+			Reason: tr(a.Lang, fmt.Sprintf("read %q but could not tell the day, so nothing was booked", sl.Month), fmt.Sprintf("读到 %q，但无法确定是哪一天，所以没有记账", sl.Month)),
 			Hint:   spendHint + " date=2026-11-03"}
 	}
 	a.Assumed["date"] = s.now().In(loc).Format("2006-01-02")

@@ -18,6 +18,11 @@ func TestSpendRefusesWhatItCannotBookAsTyped(t *testing.T) {
 		{"/gpu spend add 30h 4090 ¥-500", `"¥-500" makes no sense here; hours, cards, tokens and amounts are 0 or more`},
 		{"/gpu spend add 30h 4090 -¥500", "spend refund ¥500"},
 		{"/gpu spend add 10h 4090 ¥1850", "far above the catalogue's"}, // ¥185 a card-hour
+		// What the parser's frames do not read: U+2212 minus, a sign before
+		// the currency mark, and a month with no day.
+		{"/gpu spend add −30h 4090 ¥75", `"−30h": hours cannot be negative`},
+		{"/gpu spend add 3x h100 8h lambda -$60", `"-$60": a spend amount cannot be negative`},
+		{"记一笔 11月 4090 20小时 ¥50", "无法确定是哪一天"},
 	} {
 		a := say(b, "U1", c.text)
 		if !strings.Contains(a.Text, c.want) {

@@ -154,3 +154,27 @@ func TestSpendReportsTheSettledOutcome(t *testing.T) {
 		t.Fatal("the settled outcome was never reported")
 	}
 }
+
+// A redelivered undo (same Message.ID) removes one entry, not two, and
+// says it was already done.
+func TestSpendUndoRedeliveryRemovesOnce(t *testing.T) {
+	b, _ := spendBot(t)
+	for i, text := range []string{"/gpu spend add 40h 4090 @autodl ¥75 project=a", "/gpu spend add 20h 4090 @autodl ¥38 project=b"} {
+		if a := b.Answer(context.Background(), Message{Text: text, Team: "T1", Channel: "C1", User: "U1", ID: "msg:C1:" + string(rune('1'+i))}); a.Err != "" {
+			t.Fatalf("add: %q", a.Text)
+		}
+	}
+	undo := Message{Text: "/gpu spend undo", Team: "T1", Channel: "C1", User: "U1", ID: "msg:C1:9"}
+	first := b.Answer(context.Background(), undo)
+	again := b.Answer(context.Background(), undo)
+	if first.Err != "" || !strings.Contains(first.Text, "¥38") || strings.Contains(first.Text, "Already done") {
+		t.Errorf("undo reply = %q; want the ¥38 entry removed", first.Text)
+	}
+	if again.Err != "" || !strings.Contains(again.Text, "Already done") || !strings.Contains(again.Text, "¥38") {
+		t.Errorf("redelivered undo reply = %q; want already done, the same ¥38 entry", again.Text)
+	}
+	r := say(b, "U1", "/gpu spend report 2026-10")
+	if rep := r.Result.(*ledger.Report); rep.Total.Entries != 1 || rep.Total.Amount.String() != "¥75.00" {
+		t.Errorf("after one undo delivered twice: %d entries, %s; want 1, ¥75.00", rep.Total.Entries, rep.Total.Amount)
+	}
+}

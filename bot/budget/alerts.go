@@ -17,6 +17,7 @@ import (
 	"github.com/gpubot/gpubot/bot/profile"
 	"github.com/gpubot/gpubot/bot/schedule"
 	"github.com/gpubot/gpubot/bot/subscribe"
+	"github.com/gpubot/gpubot/knowledge"
 )
 
 // AckAction is the action id of an alert's Acknowledge button; its value is
@@ -38,15 +39,73 @@ func NewAlerts(st *Store, l *ledger.Ledger, profiles *profile.Store, fx float64)
 }
 
 // Delivery checks budgets on sched (every few minutes) and posts what is
-// due to the team's channel: the profile's channel when set, else each
-// channel subscribed to the recap (the first to be served gets it; the
-// sent marks keep the others quiet). Every slot is its own period, so the
-// scheduler's exactly-once holds per check; the sent marks make each alert
-// once per month.
+// due to the team's channel: the profile's channel when set (subscribed to
+// anything or not), else each channel subscribed to the recap (the first
+// to be served gets it; the sent marks keep the others quiet). Every slot
+// is its own period, so the scheduler's exactly-once holds per check; the
+// sent marks make each alert once per month.
 func (a *Alerts) Delivery(sched cron.Schedule, loc *time.Location) schedule.Delivery {
 	return schedule.Delivery{Name: "budget", Topic: subscribe.Recap, Schedule: sched,
 		Period:  func(slot time.Time) string { return slot.In(loc).Format("2006-01-02T15:04") },
-		Compose: a.Compose, Posted: a.Posted}
+		Compose: a.Compose, Posted: a.Posted, Targets: a.Targets}
+}
+
+// Targets is where each team's alerts go: the one channel its profile
+// names, or, without one, its recap subscribers. A team with budgets but
+// no recap subscription is reached through its profile channel alone.
+func (a *Alerts) Targets(ctx context.Context, subs []subscribe.Sub) ([]subscribe.Sub, error) {
+	byTeam := map[string][]subscribe.Sub{}
+	var order []string
+	for _, s := range subs {
+		if _, ok := byTeam[s.Team]; !ok {
+			order = append(order, s.Team)
+		}
+		byTeam[s.Team] = append(byTeam[s.Team], s)
+	}
+	teams, err := a.st.Teams(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range teams {
+		if _, ok := byTeam[t]; !ok {
+			order = append(order, t)
+			byTeam[t] = nil
+		}
+	}
+	var out []subscribe.Sub
+	for _, team := range order {
+		var p profile.Profile
+		if a.profiles != nil {
+			if p, err = a.profiles.Get(ctx, team); err != nil {
+				return nil, err
+			}
+		}
+		if p.RecapChannel == "" {
+			out = append(out, byTeam[team]...)
+			continue
+		}
+		out = append(out, profileTarget(p, byTeam[team]))
+	}
+	return out, nil
+}
+
+// profileTarget is the profile channel as a delivery target: its own recap
+// subscription when it has one, else a target in the language of the
+// team's other subscriptions (or of its currency: CNY is Chinese).
+func profileTarget(p profile.Profile, subs []subscribe.Sub) subscribe.Sub {
+	t := subscribe.Sub{Team: p.Team, Channel: p.RecapChannel, Topic: subscribe.Recap, Lang: "en"}
+	if p.Currency == knowledge.CNY {
+		t.Lang = "zh"
+	}
+	for i, s := range subs {
+		if s.Channel == p.RecapChannel {
+			return s
+		}
+		if i == 0 && s.Lang != "" {
+			t.Lang = s.Lang
+		}
+	}
+	return t
 }
 
 func pendingField(s schedule.Slot) string { return s.Sub.Channel + "|" + s.Period }

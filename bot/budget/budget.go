@@ -72,7 +72,25 @@ func (s *Store) Set(ctx context.Context, b Budget) error {
 	if err := s.rdb.HSet(ctx, prefix(b.Team)+"b", b.Project, raw).Err(); err != nil {
 		return fmt.Errorf("write budget: %w", err)
 	}
+	// The team index lets alerts reach a team that subscribed to nothing
+	// but named a channel in its profile.
+	if err := s.rdb.SAdd(ctx, teamsKey, b.Team).Err(); err != nil {
+		return fmt.Errorf("write budget: %w", err)
+	}
 	return s.saved(ctx)
+}
+
+// teamsKey is the set of teams that ever set a budget.
+const teamsKey = "gpubot:budget:teams"
+
+// Teams is every team that has set a budget, sorted.
+func (s *Store) Teams(ctx context.Context) ([]string, error) {
+	ts, err := s.rdb.SMembers(ctx, teamsKey).Result()
+	if err != nil {
+		return nil, fmt.Errorf("read budget teams: %w", err)
+	}
+	sort.Strings(ts)
+	return ts, nil
 }
 
 // Clear removes a project's budget; false when it had none.

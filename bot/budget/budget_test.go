@@ -16,6 +16,7 @@ import (
 	"github.com/gpubot/gpubot/bot/bottest"
 	"github.com/gpubot/gpubot/bot/ledger"
 	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/profile"
 	"github.com/gpubot/gpubot/bot/schedule"
 	"github.com/gpubot/gpubot/bot/slackpost"
 	"github.com/gpubot/gpubot/bot/store"
@@ -204,5 +205,80 @@ func TestBudgetCommand(t *testing.T) {
 	}
 	if a := say("/gpu budget clear pretrain"); !strings.Contains(a.Text, "Budget removed: pretrain") || !strings.Contains(a.Text, "No budgets yet") {
 		t.Errorf("clear: %s", a.Text)
+	}
+}
+
+// A profile that names a channel gets the team's alerts there, even when
+// that channel subscribed to nothing, and the recap subscribers elsewhere
+// get none; a team with budgets and no subscription at all is reached
+// through its profile channel. Three replicas, each alert once.
+func TestAlertsGoToProfileChannel(t *testing.T) {
+	ctx := context.Background()
+	m := miniredis.RunT(t)
+	rdb := redis.NewClient(&redis.Options{Addr: m.Addr()})
+	t.Cleanup(func() { rdb.Close() })
+	st := &store.Store{Redis: rdb}
+	loc := ledger.Shanghai
+	c := &clock{t: time.Date(2026, 10, 16, 0, 0, 0, 0, loc)}
+	l := ledger.New(st, ledger.Options{Location: loc, Now: c.Now})
+	bs := NewStore(rdb, nil)
+	profiles := profile.New(rdb, nil)
+	for _, team := range []string{bottest.TeamID, "T2"} {
+		if err := bs.Set(ctx, Budget{Team: team, Project: "pretrain", Amount: cny(100000)}); err != nil {
+			t.Fatal(err)
+		}
+		// ¥52,000 of ¥100,000 on the 16th: the 50 % alert and the forecast.
+		if _, err := l.Add(ctx, ledger.Entry{Team: team, User: "U1", GPU: "h800", Cards: 8, Hours: 24, Project: "pretrain",
+			Amount: cny(52000), Key: "m1-" + team, At: c.Now().Add(-time.Hour)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := profiles.Put(ctx, profile.Profile{Team: bottest.TeamID, RecapChannel: "C9"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := profiles.Put(ctx, profile.Profile{Team: "T2", RecapChannel: "C7", Currency: knowledge.CNY}); err != nil {
+		t.Fatal(err)
+	}
+	subs := subscribe.New(rdb, subscribe.Options{})
+	if err := subs.Put(ctx, subscribe.Sub{Team: bottest.TeamID, Channel: "C1", Topic: subscribe.Recap, Lang: "en", CreatedAt: c.Now().AddDate(0, -1, 0)}); err != nil {
+		t.Fatal(err)
+	}
+	fs := bottest.NewSlack(t)
+	alerts := NewAlerts(bs, l, profiles, 7.2)
+	every := cron.Every(5 * time.Minute)
+	var replicas []*schedule.Scheduler
+	for i := range 3 {
+		p := slackpost.New(slack.New("xoxb-test", slack.OptionAPIURL(fs.APIURL())), rdb, slackpost.Options{Pace: -1,
+			Wait: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
+		replicas = append(replicas, schedule.New(rdb, c.Now, schedule.Options{Location: loc, LockName: "budget-test-" + string(rune('a'+i)),
+			Poster: p, Subs: subs, Deliveries: []schedule.Delivery{alerts.Delivery(every, loc)}, ClaimTTL: time.Minute, SettleAfter: 2 * time.Minute}))
+	}
+	for range 3 {
+		var wg sync.WaitGroup
+		for _, r := range replicas {
+			wg.Go(func() {
+				if err := r.Tick(ctx); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		c.Set(c.Now().Add(5 * time.Minute))
+	}
+	count := func(channel, substr string) int {
+		n := 0
+		for _, msg := range fs.Messages(channel) {
+			n += strings.Count(msg.Text, substr)
+		}
+		return n
+	}
+	if n50, nf := count("C9", "past 50% of its"), count("C9", "Budget forecast"); n50 != 1 || nf != 1 {
+		t.Errorf("profile channel C9: %d 50%% alerts, %d forecasts; want 1 each", n50, nf)
+	}
+	if n := len(fs.Messages("C1")); n != 0 {
+		t.Errorf("recap subscriber C1 got %d posts; the profile names C9, want none", n)
+	}
+	if n := len(fs.Messages("C7")); n != 1 || !strings.Contains(fs.Messages("C7")[0].Text, "50%") || strings.Contains(fs.Messages("C7")[0].Text, "past 50%") {
+		t.Errorf("T2's profile channel C7 (no subscription) got %d posts %+v; want one post with the 50%% alert, in Chinese", n, fs.Messages("C7"))
 	}
 }

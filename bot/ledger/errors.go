@@ -41,6 +41,7 @@ func notSaved(err error) error { return fmt.Errorf("%w: %w", ErrNotSaved, err) }
 // say "not saved" before that.
 type UnconfirmedError struct {
 	Team, Key string
+	Remove    bool // an Undo or Delete: settle with Ledger.SettleRemove
 	Err       error
 }
 

@@ -81,3 +81,72 @@ func TestReplayAfterDeleteDoesNotResurrect(t *testing.T) {
 		}
 	}
 }
+
+// A redelivered undo (same request key) returns what the first removed and
+// removes nothing more; before, it removed the user's next entry too.
+func TestUndoOnceIsIdempotent(t *testing.T) {
+	ctx := context.Background()
+	l, _ := newLedger(t, miniStore(t))
+	tm := team(t)
+	older := mustAdd(t, l, Entry{Team: tm, User: "U1", GPU: "4090", Hours: 10, Amount: cny(1880), Key: "msg:C1:1"})
+	newer := mustAdd(t, l, Entry{Team: tm, User: "U1", GPU: "4090", Hours: 20, Amount: cny(3760), Key: "msg:C1:2"})
+	first, err := l.UndoOnce(ctx, tm, "U1", "msg:C1:3")
+	if err != nil || first.ID != newer.ID || first.Replayed {
+		t.Fatalf("undo = %+v, %v; want %s removed", first, err, newer.ID)
+	}
+	again, err := l.UndoOnce(ctx, tm, "U1", "msg:C1:3")
+	if err != nil || again.ID != newer.ID || !again.Replayed || again.Amount != cny(3760) {
+		t.Fatalf("redelivered undo = %+v, %v; want %s again, replayed", again, err, newer.ID)
+	}
+	if all, _ := l.List(ctx, tm, Month{}, ""); len(all) != 1 || all[0].ID != older.ID {
+		t.Errorf("after one undo delivered twice the ledger holds %v, want only %s", ids(all), older.ID)
+	}
+}
+
+// A redelivered delete answers with the entry it deleted instead of "no
+// such entry".
+func TestDeleteOnceIsIdempotent(t *testing.T) {
+	ctx := context.Background()
+	l, _ := newLedger(t, miniStore(t))
+	tm := team(t)
+	e := mustAdd(t, l, Entry{Team: tm, User: "U1", GPU: "4090", Hours: 10, Amount: cny(1880), Key: "msg:C1:1"})
+	if _, err := l.DeleteOnce(ctx, tm, e.ID, "U1", false, "cmd:T:trig1"); err != nil {
+		t.Fatal(err)
+	}
+	again, err := l.DeleteOnce(ctx, tm, e.ID, "U1", false, "cmd:T:trig1")
+	if err != nil || !again.Replayed || again.ID != e.ID {
+		t.Errorf("redelivered delete = %+v, %v; want %s, replayed", again, err, e.ID)
+	}
+	if _, err := l.DeleteOnce(ctx, tm, e.ID, "U1", false, "cmd:T:trig2"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("a new delete of a deleted entry = %v, want ErrNotFound", err)
+	}
+}
+
+// The stalled-removal race, deterministically: SettleRemove runs before a
+// stalled delete reaches Redis, voids its key, and the late delete removes
+// nothing, so "not removed" stays true.
+func TestSettleRemoveBeforeLateDelete(t *testing.T) {
+	ctx := context.Background()
+	l, _ := newLedger(t, miniStore(t))
+	tm := team(t)
+	e := mustAdd(t, l, Entry{Team: tm, User: "U1", GPU: "4090", Hours: 10, Amount: cny(1880), Key: "msg:C1:1"})
+	if _, err := l.SettleRemove(ctx, tm, "msg:C1:9"); !errors.Is(err, ErrNotSaved) {
+		t.Fatalf("SettleRemove of a removal that never arrived = %v, want ErrNotSaved", err)
+	}
+	if _, err := l.DeleteOnce(ctx, tm, e.ID, "U1", false, "msg:C1:9"); !errors.Is(err, ErrNotSaved) {
+		t.Fatalf("late delete after SettleRemove = %v, want ErrNotSaved", err)
+	}
+	if _, err := l.UndoOnce(ctx, tm, "U1", "msg:C1:9"); !errors.Is(err, ErrNotSaved) {
+		t.Fatalf("late undo under the voided key = %v, want ErrNotSaved", err)
+	}
+	if all, _ := l.List(ctx, tm, Month{}, ""); len(all) != 1 {
+		t.Errorf("%d entries, want the 1 nobody removed", len(all))
+	}
+	// A removal that did land settles to the entry it removed.
+	if _, err := l.DeleteOnce(ctx, tm, e.ID, "U1", false, "msg:C1:10"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := l.SettleRemove(ctx, tm, "msg:C1:10"); err != nil || got.ID != e.ID || got.Amount != cny(1880) {
+		t.Errorf("SettleRemove after a landed delete = %+v, %v; want %s", got, err, e.ID)
+	}
+}

@@ -132,11 +132,13 @@ func New(st *store.Store, opt Options) *Ledger {
 // Location is the time zone months are read in.
 func (l *Ledger) Location() *time.Location { return l.loc }
 
-type keys struct{ entries, times, imports, keys, prefix string }
+type keys struct{ entries, times, imports, keys, removals, prefix string }
 
+// removals maps a removal's request key to the entry it removed (its
+// JSON) or the void mark, as keys does for additions.
 func keysFor(team string) keys {
 	p := "gpubot:ledger:{" + team + "}:"
-	return keys{entries: p + "e", times: p + "t", imports: p + "i", keys: p + "k", prefix: p}
+	return keys{entries: p + "e", times: p + "t", imports: p + "i", keys: p + "k", removals: p + "r", prefix: p}
 }
 
 func (k keys) user(u string) string { return k.prefix + "u:" + u }
@@ -294,25 +296,47 @@ func (l *Ledger) voidKey(ctx context.Context, k keys, key, id string) (bool, err
 // Settle finds out what became of an unconfirmed write: the entry it booked
 // (saved), or ErrNotSaved, in which case the key is void and the write can
 // never land later. It retries until ctx ends; the error is then still an
-// *UnconfirmedError.
+// *UnconfirmedError. An unconfirmed removal (UnconfirmedError.Remove) is
+// settled the same way: the entry it removed, or ErrNotSaved (the entry
+// stays and the stalled removal can never apply).
 func (l *Ledger) Settle(ctx context.Context, team, key string) (Entry, error) {
+	return l.settle(ctx, team, key, false)
+}
+
+// SettleRemove is Settle for a removal's key (Undo, Delete).
+func (l *Ledger) SettleRemove(ctx context.Context, team, key string) (Entry, error) {
+	return l.settle(ctx, team, key, true)
+}
+
+func (l *Ledger) settle(ctx context.Context, team, key string, removal bool) (Entry, error) {
 	if err := checkTeam(team); err != nil {
 		return Entry{}, err
 	}
 	k := keysFor(team)
+	hash := k.keys
+	if removal {
+		hash = k.removals
+	}
 	var last error
 	for try := 0; ; try++ {
-		id, err := settleScript.Run(ctx, l.rdb, []string{k.keys}, key).Text()
+		v, err := settleScript.Run(ctx, l.rdb, []string{hash}, key).Text()
 		if err == nil {
 			if perr := l.st.Persist(ctx); perr != nil {
 				err = perr
 			}
 		}
 		if err == nil {
-			if id == voidMark {
+			if v == voidMark {
 				return Entry{}, notSaved(errVoid)
 			}
-			e, gerr := l.Get(ctx, team, id)
+			var e Entry
+			var gerr error
+			if removal {
+				e, gerr = decode(v) // the removed entry itself: it is no longer in the ledger
+				e.At = e.At.In(l.loc)
+			} else {
+				e, gerr = l.Get(ctx, team, v)
+			}
 			if gerr == nil {
 				return e, nil
 			}
@@ -322,7 +346,7 @@ func (l *Ledger) Settle(ctx context.Context, team, key string) (Entry, error) {
 		pause := time.Duration(100*(1<<min(try, 4))) * time.Millisecond
 		select {
 		case <-ctx.Done():
-			return Entry{}, &UnconfirmedError{Team: team, Key: key, Err: last}
+			return Entry{}, &UnconfirmedError{Team: team, Key: key, Remove: removal, Err: last}
 		case <-time.After(pause):
 		}
 	}
@@ -857,12 +881,28 @@ func (l *Ledger) Between(ctx context.Context, team string, from, to time.Time) (
 
 // Undo removes the user's most recent hand-added entry in the team and
 // returns it. Imported rows are not on the undo list; delete them by id.
-// ErrNotFound means there is nothing to undo.
+// ErrNotFound means there is nothing to undo. It is UndoOnce with a key of
+// its own.
 func (l *Ledger) Undo(ctx context.Context, team, user string) (Entry, error) {
+	return l.UndoOnce(ctx, team, user, "")
+}
+
+// UndoOnce is Undo under the request's idempotency key (the Slack
+// message's id), made before the first try: a redelivered or retried undo
+// returns the entry the first one removed, with Replayed set, instead of
+// removing the next one. Errors are Add's: ErrNotSaved only when nothing
+// was removed for sure, *UnconfirmedError (Remove set) when the removal
+// was sent but not acknowledged; settle it with SettleRemove.
+func (l *Ledger) UndoOnce(ctx context.Context, team, user, key string) (Entry, error) {
 	if err := checkTeam(team); err != nil {
 		return Entry{}, err
 	}
 	k := keysFor(team)
+	if key == "" {
+		key = "r:" + newID() + newID()
+	} else if e, done, err := l.removed(ctx, k, key); done || err != nil {
+		return e, err
+	}
 	for range maxTxRetries {
 		ids, err := l.rdb.LRange(ctx, k.user(user), 0, -1).Result()
 		if err != nil {
@@ -887,7 +927,7 @@ func (l *Ledger) Undo(ctx context.Context, team, user string) (Entry, error) {
 		if !found {
 			return Entry{}, ErrNotFound
 		}
-		gone, err := l.remove(ctx, k, last)
+		gone, err := l.remove(ctx, team, k, last, key)
 		if errors.Is(err, ErrNotFound) {
 			continue // someone deleted it between the read and the write: look again
 		}
@@ -896,10 +936,35 @@ func (l *Ledger) Undo(ctx context.Context, team, user string) (Entry, error) {
 	return Entry{}, notSaved(errors.New("too much contention on the ledger"))
 }
 
+// removed reports a removal key already decided: the entry it removed
+// (Replayed set), or ErrNotSaved when it was settled as not saved.
+func (l *Ledger) removed(ctx context.Context, k keys, key string) (Entry, bool, error) {
+	v, err := l.rdb.HGet(ctx, k.removals, key).Result()
+	switch {
+	case errors.Is(err, redis.Nil):
+		return Entry{}, false, nil
+	case err != nil:
+		return Entry{}, false, notSaved(err) // a read: nothing was written
+	case v == voidMark:
+		return Entry{}, true, notSaved(errVoid)
+	}
+	e, err := decode(v)
+	if err != nil {
+		return Entry{}, true, err
+	}
+	e.At, e.Replayed = e.At.In(l.loc), true
+	return e, true, nil
+}
+
 // Delete removes entry id from the team's ledger. Users may delete their own
 // entries; isAdmin (from Authorizer.IsAdmin) allows any. It returns the
 // removed entry, ErrNotFound, ErrForbidden, or an error wrapping ErrNotSaved.
 func (l *Ledger) Delete(ctx context.Context, team, id, user string, isAdmin bool) (Entry, error) {
+	return l.DeleteOnce(ctx, team, id, user, isAdmin, "")
+}
+
+// DeleteOnce is Delete under the request's idempotency key; see UndoOnce.
+func (l *Ledger) DeleteOnce(ctx context.Context, team, id, user string, isAdmin bool, key string) (Entry, error) {
 	if err := checkTeam(team); err != nil {
 		return Entry{}, err
 	}
@@ -908,6 +973,11 @@ func (l *Ledger) Delete(ctx context.Context, team, id, user string, isAdmin bool
 		return Entry{}, ErrNotFound
 	}
 	k := keysFor(team)
+	if key == "" {
+		key = "r:" + newID() + newID()
+	} else if e, done, err := l.removed(ctx, k, key); done || err != nil {
+		return e, err
+	}
 	raw, err := l.rdb.HGet(ctx, k.entries, id).Result()
 	if errors.Is(err, redis.Nil) {
 		return Entry{}, ErrNotFound
@@ -922,29 +992,62 @@ func (l *Ledger) Delete(ctx context.Context, team, id, user string, isAdmin bool
 	if e.User != user && !isAdmin {
 		return Entry{}, ErrForbidden
 	}
-	return l.remove(ctx, k, e)
+	return l.remove(ctx, team, k, e, key)
 }
 
-// remove deletes e in one MULTI/EXEC and persists. Entries never change
-// once written, so no WATCH is needed: HDEL's count tells whether this call
-// removed it (ErrNotFound when another got there first). Its import key
-// stays (see the package comment).
-func (l *Ledger) remove(ctx context.Context, k keys, e Entry) (Entry, error) {
-	var del *redis.IntCmd
-	_, err := l.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		del = p.HDel(ctx, k.entries, e.ID)
-		p.ZRem(ctx, k.times, e.ID)
-		p.LRem(ctx, k.user(e.User), 0, e.ID)
-		return nil
-	})
+// removeScript removes one entry under a request key, atomically: a known
+// key returns what it removed (or the void mark) and removes nothing more.
+// KEYS: entries, times, the owner's undo list, removals. ARGV: key, id.
+var removeScript = redis.NewScript(`
+local have = redis.call('HGET', KEYS[4], ARGV[1])
+if have then
+  if have == '` + voidMark + `' then return {3, have} end
+  return {1, have}
+end
+local raw = redis.call('HGET', KEYS[1], ARGV[2])
+if not raw then return {2, ''} end
+redis.call('HDEL', KEYS[1], ARGV[2])
+redis.call('ZREM', KEYS[2], ARGV[2])
+redis.call('LREM', KEYS[3], 0, ARGV[2])
+redis.call('HSET', KEYS[4], ARGV[1], raw)
+return {0, raw}
+`)
+
+// remove deletes e under request key and persists. Entries never change
+// once written, so the script's HGET tells whether this call removed it
+// (ErrNotFound when another got there first). Its import key stays (see
+// the package comment).
+func (l *Ledger) remove(ctx context.Context, team string, k keys, e Entry, key string) (Entry, error) {
+	res, err := removeScript.Run(ctx, l.rdb, []string{k.entries, k.times, k.user(e.User), k.removals}, key, e.ID).Slice()
 	if err != nil {
-		return Entry{}, notSaved(err)
+		if notSent(err) {
+			return Entry{}, notSaved(err)
+		}
+		return Entry{}, &UnconfirmedError{Team: team, Key: key, Remove: true, Err: err}
 	}
-	if del.Val() == 0 {
+	if len(res) != 2 {
+		return Entry{}, fmt.Errorf("remove script returned %v", res)
+	}
+	status, _ := res[0].(int64)
+	raw, _ := res[1].(string)
+	switch status {
+	case 2:
 		return Entry{}, ErrNotFound
+	case 3:
+		return Entry{}, notSaved(errVoid)
+	case 1:
+		prev, err := decode(raw)
+		if err != nil {
+			return Entry{}, err
+		}
+		prev.At, prev.Replayed = prev.At.In(l.loc), true
+		return prev, nil
 	}
 	if err := l.st.Persist(ctx); err != nil {
 		l.rollback(ctx, k, nil, []Entry{e})
+		if verr := l.rdb.HSet(context.WithoutCancel(ctx), k.removals, key, voidMark).Err(); verr != nil {
+			return Entry{}, &UnconfirmedError{Team: team, Key: key, Remove: true, Err: err}
+		}
 		return Entry{}, notSaved(err)
 	}
 	e.At = e.At.In(l.loc)

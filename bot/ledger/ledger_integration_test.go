@@ -183,3 +183,73 @@ func TestRealRedisStall(t *testing.T) {
 	}
 	t.Logf("outcomes reported: %v", told)
 }
+
+// TestRealRedisStalledRemoval pauses writes on a redis-server of its own
+// (CLIENT PAUSE … WRITE: reads go on, scripts wait) for longer than the
+// client's timeout while an entry is deleted or undone. The removal is
+// unconfirmed, never "not saved"; SettleRemove then says what happened,
+// and the ledger agrees with it: removed means gone, not saved means
+// still there; a redelivery removes nothing more.
+func TestRealRedisStalledRemoval(t *testing.T) {
+	realStore(t)
+	bin := os.Getenv("REDIS_SERVER_BIN")
+	if bin == "" {
+		t.Skip("REDIS_SERVER_BIN not set (scripts/with-redis.sh sets it)")
+	}
+	ctx := context.Background()
+	port := freePort(t)
+	srv := exec.Command(bin, "--bind", "127.0.0.1", "--port", strconv.Itoa(port), "--dir", t.TempDir(), "--save", "", "--appendonly", "no")
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { srv.Process.Kill(); srv.Wait() }()
+	waitRedis(t, port)
+	addr := "127.0.0.1:" + strconv.Itoa(port)
+	admin := redis.NewClient(&redis.Options{Addr: addr})
+	defer admin.Close()
+	st := &store.Store{Redis: redis.NewClient(&redis.Options{Addr: addr,
+		ReadTimeout: 300 * time.Millisecond, WriteTimeout: 300 * time.Millisecond, MaxRetries: 1, DialTimeout: 300 * time.Millisecond})}
+	defer st.Redis.Close()
+	l, _ := newLedger(t, st)
+	tm := team(t)
+	for round := range 4 {
+		keep := mustAdd(t, l, Entry{Team: tm, User: "U1", GPU: "4090", Hours: 10, Amount: cny(1880), Key: fmt.Sprintf("keep-%d", round)})
+		target := mustAdd(t, l, Entry{Team: tm, User: "U1", GPU: "4090", Hours: 20, Amount: cny(3760), Key: fmt.Sprintf("target-%d", round)})
+		key := fmt.Sprintf("msg:C1:rm%d", round)
+		if err := admin.Do(ctx, "CLIENT", "PAUSE", 1200+200*round, "WRITE").Err(); err != nil {
+			t.Fatal(err)
+		}
+		var err error
+		if round%2 == 0 {
+			_, err = l.DeleteOnce(ctx, tm, target.ID, "U1", false, key)
+		} else {
+			_, err = l.UndoOnce(ctx, tm, "U1", key) // target is U1's newest
+		}
+		var un *UnconfirmedError
+		if !errors.As(err, &un) || !un.Remove || errors.Is(err, ErrNotSaved) {
+			t.Fatalf("round %d: removal with writes paused err = %v, want an unconfirmed removal", round, err)
+		}
+		sctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		gone, err := l.SettleRemove(sctx, tm, un.Key)
+		cancel()
+		_, getErr := l.Get(ctx, tm, target.ID)
+		switch {
+		case err == nil:
+			if gone.ID != target.ID || !errors.Is(getErr, ErrNotFound) {
+				t.Errorf("round %d: settled as removed %s, but Get(target) = %v", round, gone.ID, getErr)
+			}
+		case errors.Is(err, ErrNotSaved):
+			if getErr != nil {
+				t.Errorf("round %d: settled as not removed, but Get(target) = %v", round, getErr)
+			}
+			l.Delete(ctx, tm, target.ID, "U1", false) // the user, told so, deletes it again
+		default:
+			t.Fatalf("round %d: SettleRemove: %v", round, err)
+		}
+		// Slack redelivers the original request: nothing more goes.
+		l.UndoOnce(ctx, tm, "U1", key)
+		if _, err := l.Get(ctx, tm, keep.ID); err != nil {
+			t.Errorf("round %d: the entry nobody removed is gone: %v", round, err)
+		}
+	}
+}

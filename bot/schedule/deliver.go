@@ -59,7 +59,13 @@ func (s *Scheduler) deliver(ctx context.Context, d Delivery, fence int64) {
 	subs, err := s.opt.Subs.All(ctx, d.Topic)
 	if err != nil {
 		s.log.ErrorContext(ctx, "read subscriptions", "job", d.Name, "err", err)
-		if len(subs) == 0 {
+		if len(subs) == 0 && d.Targets == nil {
+			return
+		}
+	}
+	if d.Targets != nil {
+		if subs, err = d.Targets(ctx, subs); err != nil {
+			s.log.ErrorContext(ctx, "choose channels", "job", d.Name, "err", err)
 			return
 		}
 	}

@@ -96,6 +96,11 @@ type Delivery struct {
 	Compose func(ctx context.Context, s Slot) (*Post, error)
 	// Posted, when set, runs after a post went out.
 	Posted func(ctx context.Context, s Slot) error
+	// Targets, when set, turns the topic's subscribers (every team's) into
+	// the channels this delivery posts to: budget alerts go to the channel
+	// a team's profile names, which need not be subscribed to anything.
+	// Each target still gets its slot exactly once.
+	Targets func(ctx context.Context, subs []subscribe.Sub) ([]subscribe.Sub, error)
 }
 
 // Options configure a Scheduler. Zero values take the defaults noted.

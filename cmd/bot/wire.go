@@ -197,6 +197,7 @@ func wire(cfg Config, kb *knowledge.Base, b *bot.Bot, st *store.Store, users *sl
 	if b != nil {
 		b.UsePrices(d.prices)
 		b.UseUsage(d.ledger)
+		b.UseProfiles(d.profs) // advice quotes the team's allowed platforms only
 		b.Route(parse.Spend, d.spend)
 		b.UseThreads(thread.New(st.Client(), thread.Options{}))
 		b.SetClock(func() time.Time { return time.Now().In(loc) }) // relative dates ("昨天") in BOT_TIMEZONE
