@@ -16,7 +16,7 @@ import (
 // labelled corpus message.
 
 var knownIntents = map[Intent]bool{Settings: true, Budget: true, Fit: true, Cost: true, Monthly: true, Buy: true, Price: true, Compare: true,
-	Recommend: true, Spend: true, Knowledge: true, Help: true, Unknown: true, Subscribe: true, Listen: true}
+	Recommend: true, Spend: true, Knowledge: true, Help: true, Unknown: true, Subscribe: true, Listen: true, Watch: true}
 
 // checkRequest asserts what must hold for any message.
 func checkRequest(t *testing.T, in string, r Request) {
