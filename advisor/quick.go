@@ -65,12 +65,12 @@ func quickCost(g knowledge.GPU, in CostInput, m Market, p *pricing) (CostOption,
 		}
 		o.WallHours = o.GPUHours / float64(o.GPUs)
 	}
-	offers := in.memo.offersOf(g.ID, m.Offers)
-	cp, found := cheapestQuiet(g.ID, offers, p, in.Where)
+	ix := in.memo.index(m.Offers)
+	cp, found := ix.cheapest(g.ID, p, in.Where)
 	if !found && in.Where.NoMarketRange {
 		f := in.Where
 		f.NoMarketRange = false
-		cp, found = cheapestQuiet(g.ID, offers, p, f)
+		cp, found = ix.cheapest(g.ID, p, f)
 	}
 	if !found {
 		return o, false

@@ -304,10 +304,13 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing)
 	var mem Memory
 	if j.kind != "diffusion" {
 		var err error
-		if mem, err = EstimateMemory(j.workload, m.Archs); err != nil {
+		if mem, _, err = j.memo.sized(j.workload, m.Archs); err != nil {
 			return rk, err
 		}
 	}
+	// A row's note is written only for the rows shown (the first
+	// in.Limit); the plans read numbers only.
+	notes := map[string]func() Text{}
 	var refTPS float64
 	if j.kind == "infer" {
 		d, ok := j.decodeOn(ref, mem, m.Archs)
@@ -320,7 +323,7 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing)
 		if g.PeakTFLOPS() <= 0 || g.BandwidthGBs <= 0 {
 			continue
 		}
-		cards, score, note := 1, j.score(g, ref), Text{}
+		cards, score := 1, j.score(g, ref)
 		var tpsCard float64
 		switch {
 		case j.kind == "infer":
@@ -331,16 +334,14 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing)
 			}
 			cards, tpsCard = d.Cards, d.TokensPerS/float64(d.Cards)
 			score = 100 * tpsCard / refTPS
-			note = txt(fmt.Sprintf("%d cards per replica, %d requests at once, %s tokens/s per card", d.Cards, d.Concurrency, num(round(tpsCard, 1))),
-				fmt.Sprintf("每个副本 %d 张卡，并发 %d，每卡 %s tokens/s", d.Cards, d.Concurrency, num(round(tpsCard, 1))))
+			notes[g.ID] = func() Text {
+				return txt(fmt.Sprintf("%d cards per replica, %d requests at once, %s tokens/s per card", d.Cards, d.Concurrency, num(round(tpsCard, 1))),
+					fmt.Sprintf("每个副本 %d 张卡，并发 %d，每卡 %s tokens/s", d.Cards, d.Concurrency, num(round(tpsCard, 1))))
+			}
 		case j.kind == "diffusion" && g.VRAMGB < diffusionVRAMFloorGB:
 			cards = 0
 		case j.kind != "diffusion":
-			f, err := Fit(j.workload, []knowledge.GPU{g}, m.Archs)
-			if err != nil {
-				return rk, err
-			}
-			cards = f.MinCards(g.ID)
+			cards = minCards(mem, g.VRAMGB) // Fit's rule, on the estimate made once
 			if cards > MaxReplicaCards {
 				cards = 0
 			}
@@ -349,8 +350,11 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing)
 				fpt, _, _ := trainingFLOPs(j.workload.Method, j.workload.ParamsB*1e9, mem.Trainable, 1)
 				sc := clusterScaling(g, cards, j.workload, mem, fpt, g.PeakTFLOPS(), mfu, 1)
 				score *= sc.Efficiency
-				note = txt(fmt.Sprintf("%d cards; multi-card efficiency %s%% over %s", cards, num(round(sc.Efficiency*100, 1)), g.Interconnect()),
-					fmt.Sprintf("%d 张卡；多卡扩展效率 %s%%（%s）", cards, num(round(sc.Efficiency*100, 1)), g.Interconnect()))
+				n := cards
+				notes[g.ID] = func() Text {
+					return txt(fmt.Sprintf("%d cards; multi-card efficiency %s%% over %s", n, num(round(sc.Efficiency*100, 1)), g.Interconnect()),
+						fmt.Sprintf("%d 张卡；多卡扩展效率 %s%%（%s）", n, num(round(sc.Efficiency*100, 1)), g.Interconnect()))
+				}
 			}
 		}
 		if cards == 0 {
@@ -366,19 +370,18 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing)
 			rk.Excluded = append(rk.Excluded, Ranked{GPU: g.ID, Name: g.Name, Score: round(score, 2), Note: why})
 			continue
 		}
-		for _, o := range m.Offers {
-			if o.GPU != g.ID {
-				continue
-			}
-			cp, ok := NormalizeOffer(o, p.cur, p.fx)
-			if !ok || !in.Where.keep(o, cp, p.cur) {
+		ix := j.memo.index(m.Offers)
+		norm := ix.normalised(p.cur, p.fx)
+		for _, i := range ix.byGPU[g.ID] {
+			o, cp := ix.offers[i], norm[i].cp
+			if !norm[i].ok || !in.Where.keep(o, cp, p.cur) {
 				continue
 			}
 			if o.Currency != p.cur {
 				p.converted = true
 			}
 			r := Ranked{GPU: g.ID, Name: g.Name, Platform: cp.Platform, Offer: cp.Offer, Price: cp.Price(), Currency: p.cur,
-				Interruptible: cp.Interruptible, Score: round(score, 2), Cards: cards, Note: note}
+				Interruptible: cp.Interruptible, Score: round(score, 2), Cards: cards}
 			r.Value = round(score/r.Price, 2) // from the unrounded score
 			if tpsCard > 0 {
 				r.PerMTokens = round(PerMTokens(r.Price, tpsCard), 4)
@@ -400,10 +403,15 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing)
 	// One row per card, platform, price and kind: the catalogue can hold the
 	// same quote twice (a range point and a table row), which would only
 	// repeat a line in the ranking.
-	seen := map[string]bool{}
+	type rowKey struct {
+		gpu, platform string
+		price         float64
+		spot          bool
+	}
+	seen := map[rowKey]bool{}
 	rows := rk.Rows[:0]
 	for _, r := range rk.Rows {
-		k := fmt.Sprintf("%s|%s|%v|%v", r.GPU, r.Platform, r.Price, r.Interruptible)
+		k := rowKey{r.GPU, r.Platform, r.Price, r.Interruptible}
 		if seen[k] {
 			continue
 		}
@@ -413,6 +421,9 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing)
 	rk.Rows = rows
 	for i := range rk.Rows {
 		rk.Rows[i].Rank = i + 1
+		if note := notes[rk.Rows[i].GPU]; note != nil && i < in.Limit {
+			rk.Rows[i].Note = note()
+		}
 	}
 	return rk, nil
 }

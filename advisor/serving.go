@@ -83,7 +83,7 @@ func bestServing(g knowledge.GPU, sized Workload, given, need, in, out, conc int
 	var best Serving
 	var tried []string
 	for _, n := range counts {
-		s := serveOn(g, n, mem, lim, ServeInput{InputTokens: in, OutputTokens: out, Concurrency: conc})
+		s := sharedServeOn(g, n, mem, lim, ServeInput{InputTokens: in, OutputTokens: out, Concurrency: conc}, archs)
 		if s.ConcurrencyLimit < max(conc, 1) {
 			continue
 		}
