@@ -76,7 +76,7 @@ func TestSharedPriceCacheSameAnswer(t *testing.T) {
 // call did.
 func TestSharedRooflinesSameAnswer(t *testing.T) {
 	m := MarketOf(knowledge.MustShipped())
-	in := RecommendInput{Preset: PresetInference, Budget: Money{Amount: 5000}, Currency: knowledge.CNY}
+	in := RecommendInput{Preset: PresetInference, Budget: Money{Amount: 5000}, Currency: knowledge.CNY, Limit: 100}
 	// A fresh copy of the cards and architectures: no cache entry matches.
 	fresh := m
 	fresh.GPUs = append([]knowledge.GPU(nil), m.GPUs...)
