@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -24,15 +25,39 @@ type Figure struct {
 // String writes the figure for a reader, e.g. "¥1.8–2.5/hour per card" or
 // "¥63000/month per 8-card machine".
 func (f Figure) String() string {
+	// A price answer writes this for every offer of a card (about 190 for
+	// the H100) on every question: the text is kept per figure.
+	figureText.Lock()
+	s, ok := figureText.m[f]
+	figureText.Unlock()
+	if ok {
+		return s
+	}
+	s = f.text()
+	figureText.Lock()
+	if figureText.m == nil || len(figureText.m) >= maxShared {
+		figureText.m = map[Figure]string{}
+	}
+	figureText.m[f] = s
+	figureText.Unlock()
+	return s
+}
+
+var figureText struct {
+	sync.Mutex
+	m map[Figure]string
+}
+
+func (f Figure) text() string {
 	p := money(f.Low, f.Currency)
 	if f.High != f.Low {
 		p += "–" + num(f.High)
 	}
 	per := "per card"
 	if f.Basis == knowledge.PerInstance {
-		per = fmt.Sprintf("per %s-card machine", num(f.Cards))
+		per = "per " + num(f.Cards) + "-card machine"
 	}
-	return fmt.Sprintf("%s/%s %s", p, f.Unit, per)
+	return p + "/" + string(f.Unit) + " " + per
 }
 
 // CardPrice is one offer normalised to one card for one hour in the

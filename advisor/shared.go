@@ -2,6 +2,7 @@ package advisor
 
 import (
 	"sync"
+	"unsafe"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -206,11 +207,26 @@ func (ix *offerIndex) matches(offers []knowledge.Offer) bool {
 		return false
 	}
 	for i := range offers {
-		if sigOf(&offers[i]) != ix.sigs[i] {
+		if !ix.sigs[i].same(&offers[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+// same reports whether o still has the fields s recorded. Strings of an
+// unchanged offer share their bytes with the record, so most compare by
+// address without reading them.
+func (s *offerSig) same(o *knowledge.Offer) bool {
+	return o.PriceLow == s.low && o.PriceHigh == s.high && o.GPUCount == s.count && o.Interruptible == s.interruptible &&
+		eq(o.Key, s.key) && eq(o.Platform, s.platform) && eq(o.GPU, s.gpu) && eq(o.SKU, s.sku) && eq(o.Region, s.region) &&
+		eq(o.Granularity, s.granularity) && eq(o.ObservedAt, s.observed) && eq(o.Source, s.source) && eq(o.Note, s.note) &&
+		eq(o.Status, s.status) && eq(o.Term, s.term) && eq(string(o.Currency), string(s.cur)) && eq(string(o.Unit), string(s.unit)) &&
+		eq(string(o.Basis), string(s.basis)) && eq(string(o.Model), string(s.model))
+}
+
+func eq(a, b string) bool {
+	return len(a) == len(b) && (len(a) == 0 || unsafe.StringData(a) == unsafe.StringData(b) || a == b)
 }
 
 // normalised returns every offer normalised to cur at fx, parallel to the
