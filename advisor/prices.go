@@ -159,6 +159,10 @@ type OfferFilter struct {
 	// NoMarketRange drops the seed's market-wide ranges (cn-market,
 	// global-market): a range is context, not a platform one can rent from.
 	NoMarketRange bool `json:"no_market_range,omitempty"`
+	// NoMember drops member prices (会员价): tied to prepayment or
+	// committed use, they are not the on-demand price a monthly plan is
+	// weighed against.
+	NoMember bool `json:"no_member,omitempty"`
 }
 
 func (f OfferFilter) keep(o knowledge.Offer, cp CardPrice, cur knowledge.Currency) bool {
@@ -172,6 +176,8 @@ func (f OfferFilter) keep(o knowledge.Offer, cp CardPrice, cur knowledge.Currenc
 	case f.NativeOnly && o.Currency != cur:
 		return false
 	case f.NoMarketRange && IsMarketRange(o.Platform):
+		return false
+	case f.NoMember && o.Model == knowledge.Member:
 		return false
 	case o.Status == "disappeared":
 		return false

@@ -52,6 +52,10 @@ type RecommendInput struct {
 	Persona       string      `json:"persona"`         // individual, startup or enterprise
 	Where         OfferFilter `json:"where"`
 	Limit         int         `json:"limit"` // rows per ranking; default 10
+	// Spot allows interruptible capacity to price serving ("spot",
+	// "可中断"); without it serving is ranked and planned on on-demand
+	// or monthly capacity and spot is set aside as the alternative.
+	Spot bool `json:"spot,omitempty"`
 
 	Currency  knowledge.Currency `json:"currency"`
 	FX        float64            `json:"fx"`
@@ -65,7 +69,8 @@ type Ranked struct {
 	Name          string             `json:"name"`
 	Platform      string             `json:"platform"`
 	Offer         string             `json:"offer"`
-	Price         float64            `json:"price"` // per card-hour, low end
+	Price         float64            `json:"price"`                // per card-hour, low end
+	PriceHigh     float64            `json:"price_high,omitempty"` // per card-hour, high end where it is a range
 	Currency      knowledge.Currency `json:"currency"`
 	Interruptible bool               `json:"interruptible"`
 	Score         float64            `json:"score"`                  // relative performance per card, H100 SXM = 100
@@ -82,6 +87,10 @@ type Ranking struct {
 	ScoreHow Text     `json:"score_how"` // how the performance score is derived
 	Rows     []Ranked `json:"rows"`      // best value first
 	Excluded []Ranked `json:"excluded"`  // cards that cannot hold the workload
+	// Aside are prices shown but not ranked as something to rent: market-
+	// wide ranges (a range, not an offer) and, for serving, spot capacity
+	// unless spot was asked for. Best value first, each with its reason.
+	Aside []Ranked `json:"aside,omitempty"`
 }
 
 // Recommendation answers "what should I rent?".
@@ -129,7 +138,7 @@ func Recommend(in RecommendInput, m Market) (Recommendation, error) {
 		res.Rankings = append(res.Rankings, rk)
 	}
 	if in.Budget.Given() {
-		res.Plans, err = plans(res.Rankings[0], in, m, p)
+		res.Plans, err = plans(res.Rankings[0], in, m, p, jobs[0].kind == "infer")
 		if err != nil {
 			return res, err
 		}
@@ -382,16 +391,47 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing)
 			}
 			r := Ranked{GPU: g.ID, Name: g.Name, Platform: cp.Platform, Offer: cp.Offer, Price: cp.Price(), Currency: p.cur,
 				Interruptible: cp.Interruptible, Score: round(score, 2), Cards: cards}
+			if cp.High != cp.Low {
+				r.PriceHigh = cp.High
+			}
 			r.Value = round(score/r.Price, 2) // from the unrounded score
 			if tpsCard > 0 {
 				r.PerMTokens = round(PerMTokens(r.Price, tpsCard), 4)
 			}
-			rk.Rows = append(rk.Rows, r)
+			switch {
+			case IsMarketRange(cp.Platform) && in.Where.Platform != cp.Platform:
+				r.Note = txt(fmt.Sprintf("%s is a market-wide range (%s/card-hour), not an offer: no platform rents at it; get a quote", cp.Platform, cp.Range()),
+					fmt.Sprintf("%s 是市场区间（%s/卡时），不是报价：没有平台按这个价出租，请询价", cp.Platform, cp.Range()))
+				rk.Aside = append(rk.Aside, r)
+			case cp.Interruptible && j.kind == "infer" && !in.Spot:
+				r.Note = txt("spot capacity can be stopped at any time, so it does not serve traffic unless asked (add spot)",
+					"竞价实例随时可能被回收，除非明确要求（加 spot / 可中断），不用于推理服务")
+				rk.Aside = append(rk.Aside, r)
+			default:
+				rk.Rows = append(rk.Rows, r)
+			}
 		}
 	}
+	rk.Rows = bestValueFirst(rk.Rows)
+	rk.Aside = bestValueFirst(rk.Aside)
+	if len(rk.Aside) > in.Limit {
+		rk.Aside = rk.Aside[:in.Limit]
+	}
+	for i := range rk.Rows {
+		rk.Rows[i].Rank = i + 1
+		if note := notes[rk.Rows[i].GPU]; note != nil && i < in.Limit {
+			rk.Rows[i].Note = note()
+		}
+	}
+	return rk, nil
+}
+
+// bestValueFirst sorts rows by the metric itself (value, then the cheaper
+// price, then the key) and keeps one row per card, platform, price and kind.
+func bestValueFirst(rows []Ranked) []Ranked {
 	// Sort by the metric itself: value, then the cheaper price, then key.
-	sort.SliceStable(rk.Rows, func(a, b int) bool {
-		x, y := rk.Rows[a], rk.Rows[b]
+	sort.SliceStable(rows, func(a, b int) bool {
+		x, y := rows[a], rows[b]
 		if x.Value != y.Value {
 			return x.Value > y.Value
 		}
@@ -409,21 +449,14 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing)
 		spot          bool
 	}
 	seen := map[rowKey]bool{}
-	rows := rk.Rows[:0]
-	for _, r := range rk.Rows {
+	kept := rows[:0]
+	for _, r := range rows {
 		k := rowKey{r.GPU, r.Platform, r.Price, r.Interruptible}
 		if seen[k] {
 			continue
 		}
 		seen[k] = true
-		rows = append(rows, r)
+		kept = append(kept, r)
 	}
-	rk.Rows = rows
-	for i := range rk.Rows {
-		rk.Rows[i].Rank = i + 1
-		if note := notes[rk.Rows[i].GPU]; note != nil && i < in.Limit {
-			rk.Rows[i].Note = note()
-		}
-	}
-	return rk, nil
+	return kept
 }
