@@ -400,8 +400,15 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing)
 			}
 			switch {
 			case IsMarketRange(cp.Platform) && in.Where.Platform != cp.Platform:
-				r.Note = txt(fmt.Sprintf("%s is a market-wide range (%s/card-hour), not an offer: no platform rents at it; get a quote", cp.Platform, cp.Range()),
-					fmt.Sprintf("%s 是市场区间（%s/卡时），不是报价：没有平台按这个价出租，请询价", cp.Platform, cp.Range()))
+				en, zh := cp.Platform, cp.Platform
+				if pl, ok := m.platform(cp.Platform); ok && pl.Name != "" {
+					en, zh = pl.Name, pl.Name
+					if pl.NameZH != "" {
+						zh = pl.NameZH
+					}
+				}
+				r.Note = txt(fmt.Sprintf("%s: %s/card-hour is a range across the market, not an offer: no platform rents at it; get a quote", en, cp.Range()),
+					fmt.Sprintf("%s：%s/卡时是全市场的价格区间，不是报价：没有平台按这个价出租，请询价", zh, cp.Range()))
 				rk.Aside = append(rk.Aside, r)
 			case cp.Interruptible && j.kind == "infer" && !in.Spot:
 				r.Note = txt("spot capacity can be stopped at any time, so it does not serve traffic unless asked (add spot)",
