@@ -202,3 +202,26 @@ func TestMonthlyIgnoresMemberPrice(t *testing.T) {
 		t.Errorf("want on demand ¥2/h and break-even 600 h, got ¥%v/h and %v h", res.Hourly, res.BreakevenHoursPerMonth)
 	}
 }
+
+// A cost with no card named answers a card one can rent: a card priced only
+// by a market range comes after every provider's offer, even when its
+// range's low end is cheaper, and is marked as a range.
+func TestCostPrefersOffersOverRanges(t *testing.T) {
+	m := testMarket(t,
+		hourly("r-4090", "cn-market", "rtx4090", 0.5, 2.5, knowledge.CNY, knowledge.OnDemand),
+		hourly("autodl-h100", "autodl", "h100-sxm", 12, 12, knowledge.CNY, knowledge.OnDemand))
+	in := CostInput{Workload: Workload{ParamsB: 7, Method: LoRA}, Samples: 10_000, Currency: knowledge.CNY}
+	for _, storage := range []float64{0, 10} { // the quick ranking and the full one
+		in.StorageGB = storage
+		r, err := Cost(in, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.GPU != "h100-sxm" || r.Offer == nil || r.Offer.Platform != "autodl" {
+			t.Errorf("storage %v: want autodl's H100, got %s on %+v", storage, r.GPU, r.Offer)
+		}
+		if len(r.Alternatives) != 2 || r.Alternatives[0].MarketRange || !r.Alternatives[1].MarketRange || r.Alternatives[1].GPU != "rtx4090" {
+			t.Errorf("storage %v: want the H100 offer first and the 4090 range last, marked: %+v", storage, r.Alternatives)
+		}
+	}
+}

@@ -75,7 +75,7 @@ func quickCost(g knowledge.GPU, in CostInput, m Market, p *pricing) (CostOption,
 	if !found {
 		return o, false
 	}
-	o.Hourly, o.Offer, o.Interruptible = round(cp.Price(), 4), cp.Offer, cp.Interruptible
+	o.Hourly, o.Offer, o.Interruptible, o.MarketRange = round(cp.Price(), 4), cp.Offer, cp.Interruptible, IsMarketRange(cp.Platform)
 	if w.Method == Inference {
 		replica := o.Hourly * float64(o.GPUs)
 		o.PerMTokens = round(PerMTokens(replica, o.TokensPerS), 4)
