@@ -14,6 +14,20 @@ type memo struct {
 	// checked once per call): every card's price is then looked up, not
 	// normalised again.
 	ix *offerIndex
+	// best is the shared set of picked replicas for the workload last
+	// asked about (one workload per ranking pass).
+	bestKey memKey
+	best    *bestSet
+}
+
+// bestSet returns the shared set of picked replicas for w, looked up once
+// per workload in a call.
+func (c *memo) bestSet(w Workload, archs []knowledge.Arch) *bestSet {
+	k := keyOf(w)
+	if c.best == nil || c.bestKey != k {
+		c.best, c.bestKey = bestSetOf(w, archs), k
+	}
+	return c.best
 }
 
 // index returns the offers' index, checked once per call.

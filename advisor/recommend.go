@@ -400,19 +400,9 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing)
 			}
 			switch {
 			case IsMarketRange(cp.Platform) && in.Where.Platform != cp.Platform:
-				en, zh := cp.Platform, cp.Platform
-				if pl, ok := m.platform(cp.Platform); ok && pl.Name != "" {
-					en, zh = pl.Name, pl.Name
-					if pl.NameZH != "" {
-						zh = pl.NameZH
-					}
-				}
-				r.Note = txt(fmt.Sprintf("%s: %s/card-hour is a range across the market, not an offer: no platform rents at it; get a quote", en, cp.Range()),
-					fmt.Sprintf("%s：%s/卡时是全市场的价格区间，不是报价：没有平台按这个价出租，请询价", zh, cp.Range()))
-				rk.Aside = append(rk.Aside, r)
+				rk.Aside = append(rk.Aside, r) // its note is written after the cut
 			case cp.Interruptible && j.kind == "infer" && !in.Spot:
-				r.Note = txt("spot capacity can be stopped at any time, so it does not serve traffic unless asked (add spot)",
-					"竞价实例随时可能被回收，除非明确要求（加 spot / 可中断），不用于推理服务")
+				r.Note = spotAsideNote
 				rk.Aside = append(rk.Aside, r)
 			default:
 				rk.Rows = append(rk.Rows, r)
@@ -423,6 +413,11 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing)
 	rk.Aside = bestValueFirst(rk.Aside)
 	if len(rk.Aside) > in.Limit {
 		rk.Aside = rk.Aside[:in.Limit]
+	}
+	for i, r := range rk.Aside {
+		if IsMarketRange(r.Platform) {
+			rk.Aside[i].Note = rangeAsideNote(r, m)
+		}
 	}
 	for i := range rk.Rows {
 		rk.Rows[i].Rank = i + 1
@@ -466,4 +461,24 @@ func bestValueFirst(rows []Ranked) []Ranked {
 		kept = append(kept, r)
 	}
 	return kept
+}
+
+var spotAsideNote = txt("spot capacity can be stopped at any time, so it does not serve traffic unless asked (add spot)",
+	"竞价实例随时可能被回收，除非明确要求（加 spot / 可中断），不用于推理服务")
+
+// rangeAsideNote says that a set-aside row is a market-wide range.
+func rangeAsideNote(r Ranked, m Market) Text {
+	en, zh := r.Platform, r.Platform
+	if pl, ok := m.platform(r.Platform); ok && pl.Name != "" {
+		en, zh = pl.Name, pl.Name
+		if pl.NameZH != "" {
+			zh = pl.NameZH
+		}
+	}
+	rng := money(r.Price, r.Currency)
+	if r.PriceHigh > 0 {
+		rng += "–" + num(r.PriceHigh)
+	}
+	return txt(fmt.Sprintf("%s: %s/card-hour is a range across the market, not an offer: no platform rents at it; get a quote", en, rng),
+		fmt.Sprintf("%s：%s/卡时是全市场的价格区间，不是报价：没有平台按这个价出租，请询价", zh, rng))
 }

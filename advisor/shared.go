@@ -82,6 +82,66 @@ var shared struct {
 	sized     map[sizedKey]sizedVal
 	rooflines map[rooflineKey]rooflineVal
 	offers    map[sliceID[knowledge.Offer]]*offerIndex
+	best      map[sizedKey]*bestSet
+}
+
+// bestSet holds, for one workload over one set of architectures, the
+// replica bestServing picks on each card in a ranking pass (no texts).
+// It is looked up once per call; each card is then found by its id and
+// checked against every figure the roofline reads, which is cheaper than
+// hashing those figures for every card.
+type bestSet struct {
+	mu    sync.Mutex
+	archs []knowledge.Arch
+	m     map[bestKey]bestVal
+}
+
+type bestKey struct {
+	gpu                        string
+	given, need, in, out, conc int
+	peak                       float64
+}
+
+type bestVal struct {
+	g   gpuKey
+	s   Serving
+	err error
+}
+
+// bestSetOf returns the shared set for the workload w over archs.
+func bestSetOf(w Workload, archs []knowledge.Arch) *bestSet {
+	key := sizedKey{idOf(archs), keyOf(w)}
+	shared.Lock()
+	defer shared.Unlock()
+	if b, ok := shared.best[key]; ok {
+		return b
+	}
+	if shared.best == nil || len(shared.best) >= maxShared {
+		shared.best = map[sizedKey]*bestSet{}
+	}
+	b := &bestSet{archs: archs, m: map[bestKey]bestVal{}}
+	shared.best[key] = b
+	return b
+}
+
+func (b *bestSet) get(k bestKey, g gpuKey) (Serving, bool, error) {
+	b.mu.Lock()
+	v, ok := b.m[k]
+	b.mu.Unlock()
+	if !ok || v.g != g {
+		return Serving{}, false, nil
+	}
+	return v.s, true, v.err
+}
+
+func (b *bestSet) put(k bestKey, g gpuKey, s Serving, err error) {
+	s.Lines, s.Assumptions = clip(s.Lines), clip(s.Assumptions)
+	b.mu.Lock()
+	if len(b.m) >= maxShared {
+		b.m = map[bestKey]bestVal{}
+	}
+	b.m[k] = bestVal{g, s, err}
+	b.mu.Unlock()
 }
 
 // sharedSized returns the memory estimate and limits of w over archs,
