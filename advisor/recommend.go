@@ -1,9 +1,12 @@
 package advisor
 
 import (
+	"cmp"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
+	"strings"
+	"sync"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -431,34 +434,33 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing)
 // bestValueFirst sorts rows by the metric itself (value, then the cheaper
 // price, then the key) and keeps one row per card, platform, price and kind.
 func bestValueFirst(rows []Ranked) []Ranked {
-	// Sort by the metric itself: value, then the cheaper price, then key.
-	sort.SliceStable(rows, func(a, b int) bool {
-		x, y := rows[a], rows[b]
-		if x.Value != y.Value {
-			return x.Value > y.Value
+	slices.SortStableFunc(rows, func(x, y Ranked) int {
+		switch {
+		case x.Value != y.Value:
+			return cmp.Compare(y.Value, x.Value)
+		case x.Price != y.Price:
+			return cmp.Compare(x.Price, y.Price)
 		}
-		if x.Price != y.Price {
-			return x.Price < y.Price
-		}
-		return x.Offer < y.Offer
+		return strings.Compare(x.Offer, y.Offer)
 	})
 	// One row per card, platform, price and kind: the catalogue can hold the
 	// same quote twice (a range point and a table row), which would only
-	// repeat a line in the ranking.
-	type rowKey struct {
-		gpu, platform string
-		price         float64
-		spot          bool
-	}
-	seen := map[rowKey]bool{}
+	// repeat a line in the ranking. Two such rows have the same value and
+	// price, so they sit in one run of equal value and price: only that run
+	// is searched.
 	kept := rows[:0]
 	for _, r := range rows {
-		k := rowKey{r.GPU, r.Platform, r.Price, r.Interruptible}
-		if seen[k] {
-			continue
+		dup := false
+		for i := len(kept) - 1; i >= 0 && kept[i].Value == r.Value && kept[i].Price == r.Price; i-- {
+			k := kept[i]
+			if k.GPU == r.GPU && k.Platform == r.Platform && k.Interruptible == r.Interruptible {
+				dup = true
+				break
+			}
 		}
-		seen[k] = true
-		kept = append(kept, r)
+		if !dup {
+			kept = append(kept, r)
+		}
 	}
 	return kept
 }
@@ -466,7 +468,8 @@ func bestValueFirst(rows []Ranked) []Ranked {
 var spotAsideNote = txt("spot capacity can be stopped at any time, so it does not serve traffic unless asked (add spot)",
 	"竞价实例随时可能被回收，除非明确要求（加 spot / 可中断），不用于推理服务")
 
-// rangeAsideNote says that a set-aside row is a market-wide range.
+// rangeAsideNote says that a set-aside row is a market-wide range; the
+// text is kept per range and platform name.
 func rangeAsideNote(r Ranked, m Market) Text {
 	en, zh := r.Platform, r.Platform
 	if pl, ok := m.platform(r.Platform); ok && pl.Name != "" {
@@ -475,10 +478,35 @@ func rangeAsideNote(r Ranked, m Market) Text {
 			zh = pl.NameZH
 		}
 	}
+	k := rangeNoteKey{en, zh, r.Price, r.PriceHigh, r.Currency}
+	rangeNotes.Lock()
+	t, ok := rangeNotes.m[k]
+	rangeNotes.Unlock()
+	if ok {
+		return t
+	}
 	rng := money(r.Price, r.Currency)
 	if r.PriceHigh > 0 {
 		rng += "–" + num(r.PriceHigh)
 	}
-	return txt(fmt.Sprintf("%s: %s/card-hour is a range across the market, not an offer: no platform rents at it; get a quote", en, rng),
+	t = txt(fmt.Sprintf("%s: %s/card-hour is a range across the market, not an offer: no platform rents at it; get a quote", en, rng),
 		fmt.Sprintf("%s：%s/卡时是全市场的价格区间，不是报价：没有平台按这个价出租，请询价", zh, rng))
+	rangeNotes.Lock()
+	if rangeNotes.m == nil || len(rangeNotes.m) >= maxShared {
+		rangeNotes.m = map[rangeNoteKey]Text{}
+	}
+	rangeNotes.m[k] = t
+	rangeNotes.Unlock()
+	return t
+}
+
+type rangeNoteKey struct {
+	en, zh    string
+	low, high float64
+	cur       knowledge.Currency
+}
+
+var rangeNotes struct {
+	sync.Mutex
+	m map[rangeNoteKey]Text
 }
