@@ -121,3 +121,37 @@ func TestSharedRooflinesSameAnswer(t *testing.T) {
 		t.Errorf("4090 at half bandwidth scores %v, before %v", after, before)
 	}
 }
+
+// The shared caches are safe for the bot's concurrent handlers (run with
+// -race): the same recommendation and price list from many goroutines.
+func TestSharedCachesConcurrent(t *testing.T) {
+	kb := knowledge.MustShipped()
+	m := MarketOf(kb)
+	in := RecommendInput{Preset: PresetInference, Budget: Money{Amount: 5000}, Currency: knowledge.CNY}
+	want, err := Recommend(in, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan string, 8)
+	for range 8 {
+		go func() {
+			got, err := Recommend(in, m)
+			if _, perr := Offers("h100-sxm", m.Offers, knowledge.USD, 7.2); perr != nil {
+				err = perr
+			}
+			switch {
+			case err != nil:
+				errs <- err.Error()
+			case cmp.Diff(want, got) != "":
+				errs <- "a concurrent recommendation differs"
+			default:
+				errs <- ""
+			}
+		}()
+	}
+	for range 8 {
+		if e := <-errs; e != "" {
+			t.Error(e)
+		}
+	}
+}
