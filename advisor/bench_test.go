@@ -141,3 +141,26 @@ func BenchmarkPriceListLargeMarket(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkCompare(b *testing.B) {
+	m := MarketOf(knowledge.MustShipped())
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Compare([]string{"h100", "a100", "4090"}, m, knowledge.CNY, 7.2); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRecommendAllPresets ranks the report's three workloads (LLM
+// fine-tune, diffusion training, 70B serving) with plans.
+func BenchmarkRecommendAllPresets(b *testing.B) {
+	m := MarketOf(knowledge.MustShipped())
+	in := RecommendInput{Budget: Money{Amount: 20000}, Currency: knowledge.CNY}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Recommend(in, m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

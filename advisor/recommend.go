@@ -323,6 +323,7 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing)
 	// A row's note is written only for the rows shown (the first
 	// in.Limit); the plans read numbers only.
 	notes := map[string]func() Text{}
+	rk.Rows = make([]Ranked, 0, len(m.Offers))
 	var refTPS float64
 	if j.kind == "infer" {
 		d, ok := j.decodeOn(ref, mem, m.Archs)
@@ -359,7 +360,7 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing)
 			}
 			if cards > 1 && j.kind == "train" {
 				mfu := DefaultMFU(j.workload.Method, g)
-				fpt, _, _ := trainingFLOPs(j.workload.Method, j.workload.ParamsB*1e9, mem.Trainable, 1)
+				fpt := trainingFLOPsOnly(j.workload.Method, j.workload.ParamsB*1e9, mem.Trainable, 1)
 				sc := clusterScaling(g, cards, j.workload, mem, fpt, g.PeakTFLOPS(), mfu, 1)
 				score *= sc.Efficiency
 				n := cards
