@@ -127,12 +127,13 @@ func Compare(gpus []string, m Market, cur knowledge.Currency, fx float64) (Compa
 // priceRow fills the price columns and their lines, returning the sources.
 func (res *Comparison) priceRow(row *CompareRow, g knowledge.GPU, offers []knowledge.Offer, p *pricing) []PriceSource {
 	var byBasis = map[string][]CardPrice{}
-	for _, o := range offers {
-		if o.GPU != g.ID || o.Status == "disappeared" {
-			continue
-		}
-		cp, ok := NormalizeOffer(o, p.cur, p.fx)
-		if !ok {
+	// The card's offers from the shared index, normalised once per
+	// currency and rate (the columns use no conversion text).
+	ix := indexOf(offers)
+	norm := ix.normalised(p.cur, p.fx)
+	for _, i := range ix.byGPU[g.ID] {
+		o, cp := ix.offers[i], norm[i].cp
+		if o.Status == "disappeared" || !norm[i].ok {
 			continue
 		}
 		if o.Currency != p.cur {
