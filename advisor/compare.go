@@ -130,10 +130,10 @@ func (res *Comparison) priceRow(row *CompareRow, g knowledge.GPU, offers []knowl
 	// The card's offers from the shared index, normalised once per
 	// currency and rate (the columns use no conversion text).
 	ix := indexOf(offers)
-	norm := ix.normalised(p.cur, p.fx)
-	for _, i := range ix.byGPU[g.ID] {
-		o, cp := ix.offers[i], norm[i].cp
-		if o.Status == "disappeared" || !norm[i].ok {
+	norm := ix.normalisedFor(g.ID, p.cur, p.fx)
+	for j, i := range ix.byGPU[g.ID] {
+		o, cp := ix.offers[i], norm[j].cp
+		if o.Status == "disappeared" || !norm[j].ok {
 			continue
 		}
 		if o.Currency != p.cur {

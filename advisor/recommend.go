@@ -384,10 +384,10 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing)
 			continue
 		}
 		ix := j.memo.index(m.Offers)
-		norm := ix.normalised(p.cur, p.fx)
-		for _, i := range ix.byGPU[g.ID] {
-			o, cp := ix.offers[i], norm[i].cp
-			if !norm[i].ok || !in.Where.keep(o, cp, p.cur) {
+		norm := ix.normalisedFor(g.ID, p.cur, p.fx)
+		for n, i := range ix.byGPU[g.ID] {
+			o, cp := ix.offers[i], norm[n].cp
+			if !norm[n].ok || !in.Where.keep(o, cp, p.cur) {
 				continue
 			}
 			if o.Currency != p.cur {

@@ -216,9 +216,10 @@ type offerIndex struct {
 	offers []knowledge.Offer // keeps the identity's slice alive
 	sigs   []offerSig
 	byGPU  map[string][]int
-	// norm holds, per currency and rate, the normalised price of each
-	// offer (quiet: no conversion text); ok false where it has none.
-	norm  map[normKey][]normPrice
+	// norm holds, per currency and rate and per card, the normalised
+	// price of each offer (quiet: no conversion text); ok false where it
+	// has none.
+	norm  map[normKey]map[string][]normPrice
 	lists map[listKey]PriceList
 }
 
@@ -254,7 +255,9 @@ func indexOf(offers []knowledge.Offer) *offerIndex {
 		ix.byGPU[offers[i].GPU] = append(ix.byGPU[offers[i].GPU], i)
 	}
 	shared.Lock()
-	if shared.offers == nil || len(shared.offers) >= 16 {
+	// Two snapshots at most (the current one and the one it replaced):
+	// an index holds a copy of every offer's fields.
+	if shared.offers == nil || len(shared.offers) >= 2 {
 		shared.offers = map[sliceID[knowledge.Offer]]*offerIndex{}
 	}
 	shared.offers[id] = ix
@@ -289,23 +292,30 @@ func eq(a, b string) bool {
 	return len(a) == len(b) && (len(a) == 0 || unsafe.StringData(a) == unsafe.StringData(b) || a == b)
 }
 
-// normalised returns every offer normalised to cur at fx, parallel to the
-// offers slice.
-func (ix *offerIndex) normalised(cur knowledge.Currency, fx float64) []normPrice {
+// normalisedFor returns the offers of one card normalised to cur at fx,
+// parallel to ix.byGPU[gpu]; only the cards asked about are normalised,
+// and a few currencies and rates are kept.
+func (ix *offerIndex) normalisedFor(gpu string, cur knowledge.Currency, fx float64) []normPrice {
 	k := normKey{cur, fx}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	if n, ok := ix.norm[k]; ok {
+	byGPU, ok := ix.norm[k]
+	if !ok {
+		if ix.norm == nil || len(ix.norm) >= 4 {
+			ix.norm = map[normKey]map[string][]normPrice{}
+		}
+		byGPU = map[string][]normPrice{}
+		ix.norm[k] = byGPU
+	}
+	if n, ok := byGPU[gpu]; ok {
 		return n
 	}
-	n := make([]normPrice, len(ix.offers))
-	for i, o := range ix.offers {
-		n[i].cp, n[i].ok = normalizeOffer(o, cur, fx, false)
+	at := ix.byGPU[gpu]
+	n := make([]normPrice, len(at))
+	for j, i := range at {
+		n[j].cp, n[j].ok = normalizeOffer(ix.offers[i], cur, fx, false)
 	}
-	if ix.norm == nil || len(ix.norm) >= 16 {
-		ix.norm = map[normKey][]normPrice{}
-	}
-	ix.norm[k] = n
+	byGPU[gpu] = n
 	return n
 }
 
@@ -353,12 +363,12 @@ func (ix *offerIndex) cheapest(gpu string, p *pricing, f OfferFilter) (CardPrice
 
 // cheapestAt is cheapest with the offer's position in the slice.
 func (ix *offerIndex) cheapestAt(gpu string, p *pricing, f OfferFilter) (int, CardPrice, bool) {
-	norm := ix.normalised(p.cur, p.fx)
+	norm := ix.normalisedFor(gpu, p.cur, p.fx)
 	var best CardPrice
 	at, found := -1, false
-	for _, i := range ix.byGPU[gpu] {
-		c := norm[i].cp
-		if !norm[i].ok || !f.keep(ix.offers[i], c, p.cur) {
+	for j, i := range ix.byGPU[gpu] {
+		c := norm[j].cp
+		if !norm[j].ok || !f.keep(ix.offers[i], c, p.cur) {
 			continue
 		}
 		if !found || c.Low < best.Low || (c.Low == best.Low && (c.High < best.High || c.High == best.High && c.Offer < best.Offer)) {
