@@ -1,6 +1,7 @@
 package advisor
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/gpubot/gpubot/knowledge"
@@ -116,6 +117,49 @@ func BenchmarkImage(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Image(in, m, kb.Images); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPriceListLargeMarket is the price list for one card from a
+// market the size of the shipped snapshot (1,323 offers, ~190 per H100):
+// the shipped offers repeated 40 times under distinct keys.
+func BenchmarkPriceListLargeMarket(b *testing.B) {
+	kb := knowledge.MustShipped()
+	var offers []knowledge.Offer
+	for i := range 40 {
+		for _, o := range kb.Offers {
+			o.Key = fmt.Sprintf("%s-%d", o.Key, i)
+			offers = append(offers, o)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Offers("h100-sxm", offers, knowledge.CNY, 7.2); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkCompare(b *testing.B) {
+	m := MarketOf(knowledge.MustShipped())
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Compare([]string{"h100", "a100", "4090"}, m, knowledge.CNY, 7.2); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRecommendAllPresets ranks the report's three workloads (LLM
+// fine-tune, diffusion training, 70B serving) with plans.
+func BenchmarkRecommendAllPresets(b *testing.B) {
+	m := MarketOf(knowledge.MustShipped())
+	in := RecommendInput{Budget: Money{Amount: 20000}, Currency: knowledge.CNY}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Recommend(in, m); err != nil {
 			b.Fatal(err)
 		}
 	}

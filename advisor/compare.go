@@ -127,12 +127,13 @@ func Compare(gpus []string, m Market, cur knowledge.Currency, fx float64) (Compa
 // priceRow fills the price columns and their lines, returning the sources.
 func (res *Comparison) priceRow(row *CompareRow, g knowledge.GPU, offers []knowledge.Offer, p *pricing) []PriceSource {
 	var byBasis = map[string][]CardPrice{}
-	for _, o := range offers {
-		if o.GPU != g.ID || o.Status == "disappeared" {
-			continue
-		}
-		cp, ok := NormalizeOffer(o, p.cur, p.fx)
-		if !ok {
+	// The card's offers from the shared index, normalised once per
+	// currency and rate (the columns use no conversion text).
+	ix := indexOf(offers)
+	norm := ix.normalisedFor(g.ID, p.cur, p.fx)
+	for j, i := range ix.byGPU[g.ID] {
+		o, cp := ix.offers[i], norm[j].cp
+		if o.Status == "disappeared" || !norm[j].ok {
 			continue
 		}
 		if o.Currency != p.cur {

@@ -84,6 +84,10 @@ type CostOption struct {
 	Total         float64 `json:"total"`
 	TokensPerS    float64 `json:"tokens_per_s,omitempty"`
 	PerMTokens    float64 `json:"per_m_tokens,omitempty"`
+	// MarketRange marks a card priced only by a market-wide range (no
+	// provider lists it): the estimate uses the range's low end, and the
+	// card is ranked after every card one can actually rent.
+	MarketRange bool `json:"market_range,omitempty"`
 }
 
 // CostResult answers "what will it cost?". Field names match the bot's JSON
@@ -181,7 +185,13 @@ func Cost(in CostInput, m Market) (CostResult, error) {
 		}
 		return o.Total
 	}
-	sort.SliceStable(all, func(i, j int) bool { return optKey(all[i]) < optKey(all[j]) })
+	// Cards with a provider's price first: a range is not an offer.
+	sort.SliceStable(all, func(i, j int) bool {
+		if all[i].MarketRange != all[j].MarketRange {
+			return !all[i].MarketRange
+		}
+		return optKey(all[i]) < optKey(all[j])
+	})
 	g, err := m.card(all[0].GPU, in.hint())
 	if err != nil {
 		return CostResult{}, err
@@ -221,11 +231,19 @@ func costEveryCardFull(in CostInput, m Market, p *pricing) (CostResult, error) {
 		}
 		return r.Total
 	}
-	sort.SliceStable(all, func(i, j int) bool { return key(all[i]) < key(all[j]) })
+	ranged := func(r CostResult) bool { return r.Offer != nil && IsMarketRange(r.Offer.Platform) }
+	// Cards with a provider's price first: a range is not an offer.
+	sort.SliceStable(all, func(i, j int) bool {
+		if ranged(all[i]) != ranged(all[j]) {
+			return !ranged(all[i])
+		}
+		return key(all[i]) < key(all[j])
+	})
 	best := all[0]
 	for _, r := range all {
 		best.Alternatives = append(best.Alternatives, CostOption{GPU: r.GPU, GPUs: r.GPUs, Hourly: r.Hourly, Offer: offerKey(r.Offer),
-			Interruptible: r.Interruptible, GPUHours: r.GPUHours, WallHours: r.WallHours, Total: r.Total, TokensPerS: r.TokensPerS, PerMTokens: r.PerMTokens})
+			Interruptible: r.Interruptible, GPUHours: r.GPUHours, WallHours: r.WallHours, Total: r.Total, TokensPerS: r.TokensPerS, PerMTokens: r.PerMTokens,
+			MarketRange: ranged(r)})
 	}
 	if in.Budget.Given() {
 		best.checkBudget(in, m, p)

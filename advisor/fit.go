@@ -52,16 +52,15 @@ type FitResult struct {
 // activations evenly (FSDP/ZeRO-3 or tensor parallel); each card keeps its own
 // fixed overhead.
 func Fit(w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, error) {
-	mem, err := EstimateMemory(w, archs)
-	if err != nil {
-		return FitResult{}, err
+	// The estimate and its limits are the same for every call with this
+	// workload: computed once (sharedSized).
+	e := sharedSized(w, archs)
+	if e.err != nil {
+		return FitResult{}, e.err
 	}
+	mem, lim := e.mem, e.lim
 	res := FitResult{Memory: mem, Model: mem.Workload.Model}
 	core := mem.Breakdown.Total() - mem.Breakdown.OverheadGB
-	lim, err := newLimits(mem, archs)
-	if err != nil {
-		return FitResult{}, err
-	}
 	// Overhead per card: the fixed part stays, the proportional part shards.
 	for _, g := range gpus {
 		opt := FitOption{GPU: g.ID, Name: g.Name, VRAMGB: g.VRAMGB, Tier: string(g.Tier)}
@@ -96,11 +95,11 @@ func Fit(w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, e
 		if slices.Contains(w.Defaulted, "batch") && slices.Contains(w.Defaulted, "seq_len") {
 			seed := w
 			seed.Batch, seed.SeqLen, seed.Defaulted = 4, 4096, nil
-			if m4, err := EstimateMemory(seed, archs); err == nil {
-				res.SeedSetupGB = m4.TotalGB
+			if m4 := sharedSized(seed, archs); m4.err == nil {
+				res.SeedSetupGB = m4.mem.TotalGB
 				res.Assumptions = append(res.Assumptions, txt(
-					fmt.Sprintf("default workload: micro-batch %d × %d tokens, as LLaMA-Factory's and Unsloth's examples run; the cost-performance report's batch 4 × 4,096 needs about %s GB (add bs=4 seq=4096)", w.Batch, w.SeqLen, num(m4.TotalGB)),
-					fmt.Sprintf("默认负载：micro-batch %d × %d token（LLaMA-Factory、Unsloth 示例的常见设置）；按性价比报告的 batch 4 × 4096 约需 %s GB（加 bs=4 seq=4096）", w.Batch, w.SeqLen, num(m4.TotalGB))))
+					fmt.Sprintf("default workload: micro-batch %d × %d tokens, as LLaMA-Factory's and Unsloth's examples run; the cost-performance report's batch 4 × 4,096 needs about %s GB (add bs=4 seq=4096)", w.Batch, w.SeqLen, num(m4.mem.TotalGB)),
+					fmt.Sprintf("默认负载：micro-batch %d × %d token（LLaMA-Factory、Unsloth 示例的常见设置）；按性价比报告的 batch 4 × 4096 约需 %s GB（加 bs=4 seq=4096）", w.Batch, w.SeqLen, num(m4.mem.TotalGB))))
 			}
 		}
 	} else {

@@ -218,6 +218,7 @@ func Image(in ImageInput, m Market, models []knowledge.ImageModel) (ImageResult,
 		fmt.Sprintf("%d 步去噪，每步 %d 次前向，batch %d，%d×%d；按 BF16 峰值的 %s%% 计算", in.Steps, cfg, in.Batch, in.Resolution, in.Resolution, num(imageMFU*100)))
 
 	where := OfferFilter{NoInterruptible: !in.Spot, NoMarketRange: true}
+	ix := indexOf(m.Offers) // every card's price from one index
 	for _, g := range m.GPUs {
 		if in.GPU != "" && knowledge.NormalizeName(g.ID) != knowledge.NormalizeName(in.GPU) && !hasAlias(g, in.GPU) {
 			continue
@@ -229,7 +230,7 @@ func Image(in ImageInput, m Market, models []knowledge.ImageModel) (ImageResult,
 			price, platform, ok := 0.0, "", false
 			if in.Price.Given() {
 				price, ok = p.money(in.Price), true
-			} else if cp, found, err := Cheapest(g.ID, m.Offers, p.cur, p.fx, where); err == nil && found {
+			} else if cp, found := ix.cheapest(g.ID, p, where); found {
 				price, platform, ok = cp.Price(), cp.Platform, true
 			}
 			if ok {

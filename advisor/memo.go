@@ -7,28 +7,38 @@ import "github.com/gpubot/gpubot/knowledge"
 // prices every card (cost with no card named, recommend) sizes the model
 // once instead of once per card. It lives only as long as the call.
 type memo struct {
-	mems map[memKey]memEntry
 	// quiet skips writing the serving steps: set while every card is
 	// tried, cleared for the card that is answered.
 	quiet bool
-	// byGPU indexes the market's offers by card, built on first use: a
-	// catalogue of thousands of offers is then scanned once per call, not
-	// once per card.
-	byGPU map[string][]knowledge.Offer
+	// ix is the market's offers indexed by card (shared across calls,
+	// checked once per call): every card's price is then looked up, not
+	// normalised again.
+	ix *offerIndex
+	// best is the shared set of picked replicas for the workload last
+	// asked about (one workload per ranking pass).
+	bestKey memKey
+	best    *bestSet
 }
 
-// offersOf returns the offers for one card.
-func (c *memo) offersOf(gpu string, offers []knowledge.Offer) []knowledge.Offer {
+// bestSet returns the shared set of picked replicas for w, looked up once
+// per workload in a call.
+func (c *memo) bestSet(w Workload, archs []knowledge.Arch) *bestSet {
+	k := keyOf(w)
+	if c.best == nil || c.bestKey != k {
+		c.best, c.bestKey = bestSetOf(w, archs), k
+	}
+	return c.best
+}
+
+// index returns the offers' index, checked once per call.
+func (c *memo) index(offers []knowledge.Offer) *offerIndex {
 	if c == nil {
-		return offers
+		return indexOf(offers)
 	}
-	if c.byGPU == nil {
-		c.byGPU = map[string][]knowledge.Offer{}
-		for _, o := range offers {
-			c.byGPU[o.GPU] = append(c.byGPU[o.GPU], o)
-		}
+	if c.ix == nil {
+		c.ix = indexOf(offers)
 	}
-	return c.byGPU[gpu]
+	return c.ix
 }
 
 type memKey struct {
@@ -50,30 +60,11 @@ func keyOf(w Workload) memKey {
 	return memKey{w.ParamsB, w.Method, w.Bits, w.Batch, w.SeqLen, w.LoRARank, w.NoGC, w.Optimizer, w.Arch, w.Model, w.Native}
 }
 
-// sized returns the memory estimate and limits of w, computed once.
+// sized returns the memory estimate and limits of w, computed once per
+// process (sharedSized).
 func (c *memo) sized(w Workload, archs []knowledge.Arch) (Memory, limits, error) {
-	if c == nil {
-		mem, err := EstimateMemory(w, archs)
-		if err != nil {
-			return Memory{}, limits{}, err
-		}
-		lim, err := newLimits(mem, archs)
-		return mem, lim, err
-	}
-	k := keyOf(w)
-	if e, ok := c.mems[k]; ok {
-		return e.mem, e.lim, e.err
-	}
-	mem, err := EstimateMemory(w, archs)
-	var lim limits
-	if err == nil {
-		lim, err = newLimits(mem, archs)
-	}
-	if c.mems == nil {
-		c.mems = map[memKey]memEntry{}
-	}
-	c.mems[k] = memEntry{mem, lim, err}
-	return mem, lim, err
+	e := sharedSized(w, archs)
+	return e.mem, e.lim, e.err
 }
 
 // minCards is the fewest cards of vram GB that hold mem by the fit rule

@@ -119,7 +119,8 @@ func Monthly(in MonthlyInput, m Market) (MonthlyResult, error) {
 		hourlyHow = "given" + p.convHow(in.Hourly.Currency)
 		res.Sources = append(res.Sources, givenSource("hourly", in.Hourly, p.cur, "/card-hour"))
 	} else {
-		f := OfferFilter{Platform: planPlatform, NoInterruptible: true}
+		// The same platform's on-demand price: not spot, not a member price.
+		f := OfferFilter{Platform: planPlatform, NoInterruptible: true, NoMember: true}
 		cp, found, _ := Cheapest(g.ID, m.Offers, p.cur, p.fx, f)
 		if !found && in.Platform == "" {
 			// No on-demand price on the plan's own platform: compare with the

@@ -3,7 +3,6 @@ package advisor
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -39,7 +38,8 @@ type Plan struct {
 }
 
 // plans builds the three plans from a full (untruncated) ranking.
-func plans(rk Ranking, in RecommendInput, m Market, p *pricing) ([]Plan, error) {
+// serving is true when the ranked workload is inference.
+func plans(rk Ranking, in RecommendInput, m Market, p *pricing, serving bool) ([]Plan, error) {
 	if len(rk.Rows) == 0 {
 		return nil, inputErr("budget", "no card with a price can hold this workload", "/gpu recommend budget=5000")
 	}
@@ -47,17 +47,6 @@ func plans(rk Ranking, in RecommendInput, m Market, p *pricing) ([]Plan, error) 
 	tier := map[string]knowledge.Tier{}
 	for _, g := range m.GPUs {
 		tier[g.ID] = g.Tier
-	}
-	contracted := func(platform string) bool {
-		pl, ok := m.platform(platform)
-		if !ok || strings.HasSuffix(pl.ID, "-market") { // market-wide ranges are not a supplier
-			return false
-		}
-		switch pl.Category {
-		case knowledge.GPUCloud, knowledge.Hyperscaler, knowledge.CNCloud:
-			return true
-		}
-		return false
 	}
 	var out []Plan
 	add := func(kind string, r Ranked, title, why Text) {
@@ -75,39 +64,50 @@ func plans(rk Ranking, in RecommendInput, m Market, p *pricing) ([]Plan, error) 
 		out = append(out, pl)
 	}
 	persona, _ := CanonicalPersona(in.Persona)
-	retail := func(platform string) bool {
-		pl, ok := m.platform(platform)
-		return ok && (pl.Category == knowledge.CNRetail || pl.Category == knowledge.Marketplace || pl.Category == knowledge.GPUCloud)
+	// The rows hold only prices one can rent at: market-wide ranges and,
+	// for serving, spot capacity (unless asked) are set aside in rank.
+	fastest := func(keep func(Ranked) bool) *Ranked {
+		var best *Ranked
+		for i, r := range rk.Rows {
+			if !keep(r) {
+				continue
+			}
+			if best == nil || r.Score > best.Score || (r.Score == best.Score && r.Value > best.Value) {
+				best = &rk.Rows[i]
+			}
+		}
+		return best
 	}
 	switch persona {
 	case PersonaIndividual:
-		// The cheapest capable card on a retail platform, nothing else.
-		for _, r := range rk.Rows {
-			if retail(r.Platform) {
-				add(PlanBudget, r, txt("individual: cheapest capable card", "个人：能跑的最便宜的卡"),
-					txt("the best score per unit of price on a retail platform (per-card rental, no contract)", "零售平台上性价比最高的卡（按卡租用，无需签约）"))
-				break
+		// The cheapest capable card on a retail platform: the lowest price
+		// for the job's cards per hour, not the best value per score.
+		var cheap *Ranked
+		for i, r := range rk.Rows {
+			if !m.retail(r.Platform) {
+				continue
 			}
+			if cheap == nil || float64(r.Cards)*r.Price < float64(cheap.Cards)*cheap.Price {
+				cheap = &rk.Rows[i]
+			}
+		}
+		if cheap != nil {
+			why := txt("the lowest hourly price for the cards the job needs, on a retail platform (per-card rental, no contract)", "零售平台上满足任务所需卡数、每小时总价最低的卡（按卡租用，无需签约）")
+			if cheap.Interruptible {
+				why = txt(why.EN+"; spot capacity: checkpoint often", why.ZH+"；竞价实例：记得勤做检查点")
+			}
+			add(PlanBudget, *cheap, txt("individual: cheapest capable card", "个人：能跑的最便宜的卡"), why)
 		}
 		return out, nil
 	case PersonaEnterprise:
 		// Only providers that invoice and sign SLAs; no spot, no marketplace.
-		var ent *Ranked
-		for i, r := range rk.Rows {
-			if r.Interruptible || !contracted(r.Platform) {
-				continue
-			}
-			if ent == nil || r.Score > ent.Score || (r.Score == ent.Score && r.Value > ent.Value) {
-				ent = &rk.Rows[i]
-			}
-		}
-		if ent != nil {
+		if ent := fastest(func(r Ranked) bool { return !r.Interruptible && m.contracted(r.Platform) }); ent != nil {
 			add(PlanEnterprise, *ent, txt("enterprise", "企业级"),
 				txt("the fastest card from a provider that signs contracts and invoices (hyperscalers, 阿里云/腾讯云/华为云, dedicated GPU clouds); no spot, no marketplace", "只选可签合同、开发票的供应商（海外大厂云、阿里云/腾讯云/华为云、专业 GPU 云）里最快的卡；不用竞价、不用撮合市场"))
 		}
 		return out, nil
 	case PersonaStartup:
-		if in.Preset == PresetInference {
+		if serving {
 			// Serving stays on capacity that is not interrupted.
 			for _, r := range rk.Rows {
 				if !r.Interruptible {
@@ -118,9 +118,24 @@ func plans(rk Ranking, in RecommendInput, m Market, p *pricing) ([]Plan, error) 
 			}
 			return out, nil
 		}
+		// Training: the best value (spot allowed, with checkpoints) and
+		// the best value that is not interrupted.
+		add(PlanBudget, rk.Rows[0], txt("startup: training on the best value", "初创：训练选性价比最高"),
+			txt("the best score per unit of price, interruptible capacity allowed: checkpoint often", "性价比最高，允许竞价实例：记得勤做检查点"))
+		for _, r := range rk.Rows {
+			if !r.Interruptible {
+				add(PlanBalanced, r, txt("startup: training that is not interrupted", "初创：不被中断的训练"),
+					txt("the best score per unit of price among capacity that is not interrupted", "不会被中断的资源里性价比最高"))
+				break
+			}
+		}
+		return out, nil
 	}
-	add(PlanBudget, rk.Rows[0], txt("budget first", "预算优先"),
-		txt("the best score per unit of price, interruptible capacity allowed: checkpoint often", "性价比最高，允许竞价实例：记得勤做检查点"))
+	budgetWhy := txt("the best score per unit of price, interruptible capacity allowed: checkpoint often", "性价比最高，允许竞价实例：记得勤做检查点")
+	if serving && !in.Spot {
+		budgetWhy = txt("the best score per unit of price among on-demand capacity (serving is not put on spot unless asked)", "按需资源里性价比最高（除非要求，推理服务不用竞价实例）")
+	}
+	add(PlanBudget, rk.Rows[0], txt("budget first", "预算优先"), budgetWhy)
 	for _, r := range rk.Rows {
 		if !r.Interruptible {
 			add(PlanBalanced, r, txt("balanced", "平衡"),
@@ -128,16 +143,9 @@ func plans(rk Ranking, in RecommendInput, m Market, p *pricing) ([]Plan, error) 
 			break
 		}
 	}
-	var ent *Ranked
-	for i, r := range rk.Rows {
-		if r.Interruptible || tier[r.GPU] != knowledge.TierDatacenter || !contracted(r.Platform) {
-			continue
-		}
-		if ent == nil || r.Score > ent.Score || (r.Score == ent.Score && r.Value > ent.Value) {
-			ent = &rk.Rows[i]
-		}
-	}
-	if ent != nil {
+	if ent := fastest(func(r Ranked) bool {
+		return !r.Interruptible && tier[r.GPU] == knowledge.TierDatacenter && m.contracted(r.Platform)
+	}); ent != nil {
 		add(PlanEnterprise, *ent, txt("enterprise", "企业级"),
 			txt("the fastest datacenter card from a cloud you can sign a contract with (SLA, invoices), not the cheapest", "从可签合同（SLA、发票）的云上选最快的数据中心卡，而不是最便宜的"))
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -24,15 +25,39 @@ type Figure struct {
 // String writes the figure for a reader, e.g. "¥1.8–2.5/hour per card" or
 // "¥63000/month per 8-card machine".
 func (f Figure) String() string {
+	// A price answer writes this for every offer of a card (about 190 for
+	// the H100) on every question: the text is kept per figure.
+	figureText.Lock()
+	s, ok := figureText.m[f]
+	figureText.Unlock()
+	if ok {
+		return s
+	}
+	s = f.text()
+	figureText.Lock()
+	if figureText.m == nil || len(figureText.m) >= maxShared {
+		figureText.m = map[Figure]string{}
+	}
+	figureText.m[f] = s
+	figureText.Unlock()
+	return s
+}
+
+var figureText struct {
+	sync.Mutex
+	m map[Figure]string
+}
+
+func (f Figure) text() string {
 	p := money(f.Low, f.Currency)
 	if f.High != f.Low {
 		p += "–" + num(f.High)
 	}
 	per := "per card"
 	if f.Basis == knowledge.PerInstance {
-		per = fmt.Sprintf("per %s-card machine", num(f.Cards))
+		per = "per " + num(f.Cards) + "-card machine"
 	}
-	return fmt.Sprintf("%s/%s %s", p, f.Unit, per)
+	return p + "/" + string(f.Unit) + " " + per
 }
 
 // CardPrice is one offer normalised to one card for one hour in the
@@ -134,6 +159,10 @@ type OfferFilter struct {
 	// NoMarketRange drops the seed's market-wide ranges (cn-market,
 	// global-market): a range is context, not a platform one can rent from.
 	NoMarketRange bool `json:"no_market_range,omitempty"`
+	// NoMember drops member prices (会员价): tied to prepayment or
+	// committed use, they are not the on-demand price a monthly plan is
+	// weighed against.
+	NoMember bool `json:"no_member,omitempty"`
 }
 
 func (f OfferFilter) keep(o knowledge.Offer, cp CardPrice, cur knowledge.Currency) bool {
@@ -147,6 +176,8 @@ func (f OfferFilter) keep(o knowledge.Offer, cp CardPrice, cur knowledge.Currenc
 	case f.NativeOnly && o.Currency != cur:
 		return false
 	case f.NoMarketRange && IsMarketRange(o.Platform):
+		return false
+	case f.NoMember && o.Model == knowledge.Member:
 		return false
 	case o.Status == "disappeared":
 		return false
@@ -186,59 +217,47 @@ func Offers(gpuID string, offers []knowledge.Offer, cur knowledge.Currency, fx f
 		return res, err
 	}
 	res.Inputs.GPU, res.Inputs.Currency, res.Inputs.FX = gpuID, p.cur, p.fx
-	for _, o := range offers {
-		if o.GPU != gpuID || o.Status == "disappeared" {
-			continue
+	// The list depends only on the offers, the card, the currency and the
+	// rate: it is built once per offers slice (the index checks that no
+	// offer changed) and copied out.
+	ix := indexOf(offers)
+	return ix.list(gpuID, cur, fx, func() PriceList {
+		for _, i := range ix.byGPU[gpuID] {
+			o := ix.offers[i]
+			if o.Status == "disappeared" {
+				continue
+			}
+			cp, ok := NormalizeOffer(o, p.cur, p.fx)
+			if !ok {
+				continue
+			}
+			if o.Currency != p.cur {
+				p.converted = true
+			}
+			res.Offers = append(res.Offers, cp)
 		}
-		cp, ok := NormalizeOffer(o, p.cur, p.fx)
-		if !ok {
-			continue
+		sortPrices(res.Offers)
+		for _, cp := range res.Offers {
+			res.Lines = append(res.Lines, Line{Key: cp.Offer, Label: txt(offerLabel(cp, "en"), offerLabel(cp, "zh")),
+				Value: cp.Low, Unit: string(p.cur) + "/card-hour", How: cp.How})
+			res.Sources = append(res.Sources, offerSource("hourly", cp))
 		}
-		if o.Currency != p.cur {
-			p.converted = true
+		res.Assumptions = append(res.Assumptions, p.assumption()...)
+		if len(res.Offers) == 0 {
+			res.Assumptions = append(res.Assumptions, txt("no price for this card in the catalogue", "目录里没有这张卡的价格"))
+		} else {
+			res.Assumptions = append(res.Assumptions, txt(
+				"prices normalised to one card for one hour; monthly plans divided by 730 h (they only cost that per hour if the whole month is used); whole-machine prices divided by the machine's cards",
+				"价格统一折算为每卡每小时；包月按每月 730 小时折算（只有整月用满才是这个单价）；整机价格按卡数均摊"))
 		}
-		res.Offers = append(res.Offers, cp)
-	}
-	sortPrices(res.Offers)
-	for _, cp := range res.Offers {
-		res.Lines = append(res.Lines, Line{Key: cp.Offer, Label: txt(offerLabel(cp, "en"), offerLabel(cp, "zh")),
-			Value: cp.Low, Unit: string(p.cur) + "/card-hour", How: cp.How})
-		res.Sources = append(res.Sources, offerSource("hourly", cp))
-	}
-	res.Assumptions = append(res.Assumptions, p.assumption()...)
-	if len(res.Offers) == 0 {
-		res.Assumptions = append(res.Assumptions, txt("no price for this card in the catalogue", "目录里没有这张卡的价格"))
-	} else {
-		res.Assumptions = append(res.Assumptions, txt(
-			"prices normalised to one card for one hour; monthly plans divided by 730 h (they only cost that per hour if the whole month is used); whole-machine prices divided by the machine's cards",
-			"价格统一折算为每卡每小时；包月按每月 730 小时折算（只有整月用满才是这个单价）；整机价格按卡数均摊"))
-	}
-	res.Assumptions = withConfirm(res.Assumptions, res.Sources)
-	return res, nil
+		res.Assumptions = withConfirm(res.Assumptions, res.Sources)
+		return res
+	}), nil
 }
 
 // IsMarketRange reports whether a platform id is one of the seed's
 // market-wide price ranges rather than a provider.
 func IsMarketRange(platform string) bool { return strings.HasSuffix(platform, "-market") }
-
-// cheapestQuiet is Cheapest without the conversion texts, for ranking.
-func cheapestQuiet(gpuID string, offers []knowledge.Offer, p *pricing, f OfferFilter) (CardPrice, bool) {
-	var best CardPrice
-	found := false
-	for _, o := range offers {
-		if o.GPU != gpuID {
-			continue
-		}
-		c, ok := normalizeOffer(o, p.cur, p.fx, false)
-		if !ok || !f.keep(o, c, p.cur) {
-			continue
-		}
-		if !found || c.Low < best.Low || (c.Low == best.Low && (c.High < best.High || c.High == best.High && c.Offer < best.Offer)) {
-			best, found = c, true
-		}
-	}
-	return best, found
-}
 
 // Cheapest returns the cheapest offer for gpuID that the filter keeps, by
 // the low end of its range; found is false when none is left. Offers priced
@@ -250,21 +269,14 @@ func Cheapest(gpuID string, offers []knowledge.Offer, cur knowledge.Currency, fx
 	if err != nil {
 		return CardPrice{}, false, err
 	}
-	var all []CardPrice
-	for _, o := range offers {
-		if o.GPU != gpuID {
-			continue
-		}
-		c, ok := NormalizeOffer(o, p.cur, p.fx)
-		if ok && f.keep(o, c, p.cur) {
-			all = append(all, c)
-		}
-	}
-	if len(all) == 0 {
+	// The same order as sorting every kept offer by sortPrices and taking
+	// the first; only the winner's conversion text is written.
+	i, _, found := indexOf(offers).cheapestAt(gpuID, p, f)
+	if !found {
 		return CardPrice{}, false, nil
 	}
-	sortPrices(all)
-	return all[0], true, nil
+	cp, _ = NormalizeOffer(offers[i], p.cur, p.fx)
+	return cp, true, nil
 }
 
 // sortPrices orders cheapest first: low end, then high end, then key.

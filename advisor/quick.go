@@ -65,17 +65,17 @@ func quickCost(g knowledge.GPU, in CostInput, m Market, p *pricing) (CostOption,
 		}
 		o.WallHours = o.GPUHours / float64(o.GPUs)
 	}
-	offers := in.memo.offersOf(g.ID, m.Offers)
-	cp, found := cheapestQuiet(g.ID, offers, p, in.Where)
+	ix := in.memo.index(m.Offers)
+	cp, found := ix.cheapest(g.ID, p, in.Where)
 	if !found && in.Where.NoMarketRange {
 		f := in.Where
 		f.NoMarketRange = false
-		cp, found = cheapestQuiet(g.ID, offers, p, f)
+		cp, found = ix.cheapest(g.ID, p, f)
 	}
 	if !found {
 		return o, false
 	}
-	o.Hourly, o.Offer, o.Interruptible = round(cp.Price(), 4), cp.Offer, cp.Interruptible
+	o.Hourly, o.Offer, o.Interruptible, o.MarketRange = round(cp.Price(), 4), cp.Offer, cp.Interruptible, IsMarketRange(cp.Platform)
 	if w.Method == Inference {
 		replica := o.Hourly * float64(o.GPUs)
 		o.PerMTokens = round(PerMTokens(replica, o.TokensPerS), 4)

@@ -1,9 +1,12 @@
 package advisor
 
 import (
+	"cmp"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
+	"strings"
+	"sync"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -52,6 +55,10 @@ type RecommendInput struct {
 	Persona       string      `json:"persona"`         // individual, startup or enterprise
 	Where         OfferFilter `json:"where"`
 	Limit         int         `json:"limit"` // rows per ranking; default 10
+	// Spot allows interruptible capacity to price serving ("spot",
+	// "可中断"); without it serving is ranked and planned on on-demand
+	// or monthly capacity and spot is set aside as the alternative.
+	Spot bool `json:"spot,omitempty"`
 
 	Currency  knowledge.Currency `json:"currency"`
 	FX        float64            `json:"fx"`
@@ -65,7 +72,8 @@ type Ranked struct {
 	Name          string             `json:"name"`
 	Platform      string             `json:"platform"`
 	Offer         string             `json:"offer"`
-	Price         float64            `json:"price"` // per card-hour, low end
+	Price         float64            `json:"price"`                // per card-hour, low end
+	PriceHigh     float64            `json:"price_high,omitempty"` // per card-hour, high end where it is a range
 	Currency      knowledge.Currency `json:"currency"`
 	Interruptible bool               `json:"interruptible"`
 	Score         float64            `json:"score"`                  // relative performance per card, H100 SXM = 100
@@ -82,6 +90,10 @@ type Ranking struct {
 	ScoreHow Text     `json:"score_how"` // how the performance score is derived
 	Rows     []Ranked `json:"rows"`      // best value first
 	Excluded []Ranked `json:"excluded"`  // cards that cannot hold the workload
+	// Aside are prices shown but not ranked as something to rent: market-
+	// wide ranges (a range, not an offer) and, for serving, spot capacity
+	// unless spot was asked for. Best value first, each with its reason.
+	Aside []Ranked `json:"aside,omitempty"`
 }
 
 // Recommendation answers "what should I rent?".
@@ -129,7 +141,7 @@ func Recommend(in RecommendInput, m Market) (Recommendation, error) {
 		res.Rankings = append(res.Rankings, rk)
 	}
 	if in.Budget.Given() {
-		res.Plans, err = plans(res.Rankings[0], in, m, p)
+		res.Plans, err = plans(res.Rankings[0], in, m, p, jobs[0].kind == "infer")
 		if err != nil {
 			return res, err
 		}
@@ -304,10 +316,14 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing)
 	var mem Memory
 	if j.kind != "diffusion" {
 		var err error
-		if mem, err = EstimateMemory(j.workload, m.Archs); err != nil {
+		if mem, _, err = j.memo.sized(j.workload, m.Archs); err != nil {
 			return rk, err
 		}
 	}
+	// A row's note is written only for the rows shown (the first
+	// in.Limit); the plans read numbers only.
+	notes := map[string]func() Text{}
+	rk.Rows = make([]Ranked, 0, len(m.Offers))
 	var refTPS float64
 	if j.kind == "infer" {
 		d, ok := j.decodeOn(ref, mem, m.Archs)
@@ -320,7 +336,7 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing)
 		if g.PeakTFLOPS() <= 0 || g.BandwidthGBs <= 0 {
 			continue
 		}
-		cards, score, note := 1, j.score(g, ref), Text{}
+		cards, score := 1, j.score(g, ref)
 		var tpsCard float64
 		switch {
 		case j.kind == "infer":
@@ -331,26 +347,27 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing)
 			}
 			cards, tpsCard = d.Cards, d.TokensPerS/float64(d.Cards)
 			score = 100 * tpsCard / refTPS
-			note = txt(fmt.Sprintf("%d cards per replica, %d requests at once, %s tokens/s per card", d.Cards, d.Concurrency, num(round(tpsCard, 1))),
-				fmt.Sprintf("每个副本 %d 张卡，并发 %d，每卡 %s tokens/s", d.Cards, d.Concurrency, num(round(tpsCard, 1))))
+			notes[g.ID] = func() Text {
+				return txt(fmt.Sprintf("%d cards per replica, %d requests at once, %s tokens/s per card", d.Cards, d.Concurrency, num(round(tpsCard, 1))),
+					fmt.Sprintf("每个副本 %d 张卡，并发 %d，每卡 %s tokens/s", d.Cards, d.Concurrency, num(round(tpsCard, 1))))
+			}
 		case j.kind == "diffusion" && g.VRAMGB < diffusionVRAMFloorGB:
 			cards = 0
 		case j.kind != "diffusion":
-			f, err := Fit(j.workload, []knowledge.GPU{g}, m.Archs)
-			if err != nil {
-				return rk, err
-			}
-			cards = f.MinCards(g.ID)
+			cards = minCards(mem, g.VRAMGB) // Fit's rule, on the estimate made once
 			if cards > MaxReplicaCards {
 				cards = 0
 			}
 			if cards > 1 && j.kind == "train" {
 				mfu := DefaultMFU(j.workload.Method, g)
-				fpt, _, _ := trainingFLOPs(j.workload.Method, j.workload.ParamsB*1e9, mem.Trainable, 1)
+				fpt := trainingFLOPsOnly(j.workload.Method, j.workload.ParamsB*1e9, mem.Trainable, 1)
 				sc := clusterScaling(g, cards, j.workload, mem, fpt, g.PeakTFLOPS(), mfu, 1)
 				score *= sc.Efficiency
-				note = txt(fmt.Sprintf("%d cards; multi-card efficiency %s%% over %s", cards, num(round(sc.Efficiency*100, 1)), g.Interconnect()),
-					fmt.Sprintf("%d 张卡；多卡扩展效率 %s%%（%s）", cards, num(round(sc.Efficiency*100, 1)), g.Interconnect()))
+				n := cards
+				notes[g.ID] = func() Text {
+					return txt(fmt.Sprintf("%d cards; multi-card efficiency %s%% over %s", n, num(round(sc.Efficiency*100, 1)), g.Interconnect()),
+						fmt.Sprintf("%d 张卡；多卡扩展效率 %s%%（%s）", n, num(round(sc.Efficiency*100, 1)), g.Interconnect()))
+				}
 			}
 		}
 		if cards == 0 {
@@ -366,53 +383,131 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing)
 			rk.Excluded = append(rk.Excluded, Ranked{GPU: g.ID, Name: g.Name, Score: round(score, 2), Note: why})
 			continue
 		}
-		for _, o := range m.Offers {
-			if o.GPU != g.ID {
-				continue
-			}
-			cp, ok := NormalizeOffer(o, p.cur, p.fx)
-			if !ok || !in.Where.keep(o, cp, p.cur) {
+		ix := j.memo.index(m.Offers)
+		norm := ix.normalisedFor(g.ID, p.cur, p.fx)
+		for n, i := range ix.byGPU[g.ID] {
+			o, cp := ix.offers[i], norm[n].cp
+			if !norm[n].ok || !in.Where.keep(o, cp, p.cur) {
 				continue
 			}
 			if o.Currency != p.cur {
 				p.converted = true
 			}
 			r := Ranked{GPU: g.ID, Name: g.Name, Platform: cp.Platform, Offer: cp.Offer, Price: cp.Price(), Currency: p.cur,
-				Interruptible: cp.Interruptible, Score: round(score, 2), Cards: cards, Note: note}
+				Interruptible: cp.Interruptible, Score: round(score, 2), Cards: cards}
+			if cp.High != cp.Low {
+				r.PriceHigh = cp.High
+			}
 			r.Value = round(score/r.Price, 2) // from the unrounded score
 			if tpsCard > 0 {
 				r.PerMTokens = round(PerMTokens(r.Price, tpsCard), 4)
 			}
-			rk.Rows = append(rk.Rows, r)
+			switch {
+			case IsMarketRange(cp.Platform) && in.Where.Platform != cp.Platform:
+				rk.Aside = append(rk.Aside, r) // its note is written after the cut
+			case cp.Interruptible && j.kind == "infer" && !in.Spot:
+				r.Note = spotAsideNote
+				rk.Aside = append(rk.Aside, r)
+			default:
+				rk.Rows = append(rk.Rows, r)
+			}
 		}
 	}
-	// Sort by the metric itself: value, then the cheaper price, then key.
-	sort.SliceStable(rk.Rows, func(a, b int) bool {
-		x, y := rk.Rows[a], rk.Rows[b]
-		if x.Value != y.Value {
-			return x.Value > y.Value
+	rk.Rows = bestValueFirst(rk.Rows)
+	rk.Aside = bestValueFirst(rk.Aside)
+	if len(rk.Aside) > in.Limit {
+		rk.Aside = rk.Aside[:in.Limit]
+	}
+	for i, r := range rk.Aside {
+		if IsMarketRange(r.Platform) {
+			rk.Aside[i].Note = rangeAsideNote(r, m)
 		}
-		if x.Price != y.Price {
-			return x.Price < y.Price
+	}
+	for i := range rk.Rows {
+		rk.Rows[i].Rank = i + 1
+		if note := notes[rk.Rows[i].GPU]; note != nil && i < in.Limit {
+			rk.Rows[i].Note = note()
 		}
-		return x.Offer < y.Offer
+	}
+	return rk, nil
+}
+
+// bestValueFirst sorts rows by the metric itself (value, then the cheaper
+// price, then the key) and keeps one row per card, platform, price and kind.
+func bestValueFirst(rows []Ranked) []Ranked {
+	slices.SortStableFunc(rows, func(x, y Ranked) int {
+		switch {
+		case x.Value != y.Value:
+			return cmp.Compare(y.Value, x.Value)
+		case x.Price != y.Price:
+			return cmp.Compare(x.Price, y.Price)
+		}
+		return strings.Compare(x.Offer, y.Offer)
 	})
 	// One row per card, platform, price and kind: the catalogue can hold the
 	// same quote twice (a range point and a table row), which would only
-	// repeat a line in the ranking.
-	seen := map[string]bool{}
-	rows := rk.Rows[:0]
-	for _, r := range rk.Rows {
-		k := fmt.Sprintf("%s|%s|%v|%v", r.GPU, r.Platform, r.Price, r.Interruptible)
-		if seen[k] {
-			continue
+	// repeat a line in the ranking. Two such rows have the same value and
+	// price, so they sit in one run of equal value and price: only that run
+	// is searched.
+	kept := rows[:0]
+	for _, r := range rows {
+		dup := false
+		for i := len(kept) - 1; i >= 0 && kept[i].Value == r.Value && kept[i].Price == r.Price; i-- {
+			k := kept[i]
+			if k.GPU == r.GPU && k.Platform == r.Platform && k.Interruptible == r.Interruptible {
+				dup = true
+				break
+			}
 		}
-		seen[k] = true
-		rows = append(rows, r)
+		if !dup {
+			kept = append(kept, r)
+		}
 	}
-	rk.Rows = rows
-	for i := range rk.Rows {
-		rk.Rows[i].Rank = i + 1
+	return kept
+}
+
+var spotAsideNote = txt("spot capacity can be stopped at any time, so it does not serve traffic unless asked (add spot)",
+	"竞价实例随时可能被回收，除非明确要求（加 spot / 可中断），不用于推理服务")
+
+// rangeAsideNote says that a set-aside row is a market-wide range; the
+// text is kept per range and platform name.
+func rangeAsideNote(r Ranked, m Market) Text {
+	en, zh := r.Platform, r.Platform
+	if pl, ok := m.platform(r.Platform); ok && pl.Name != "" {
+		en, zh = pl.Name, pl.Name
+		if pl.NameZH != "" {
+			zh = pl.NameZH
+		}
 	}
-	return rk, nil
+	k := rangeNoteKey{en, zh, r.Price, r.PriceHigh, r.Currency}
+	rangeNotes.Lock()
+	t, ok := rangeNotes.m[k]
+	rangeNotes.Unlock()
+	if ok {
+		return t
+	}
+	rng := money(r.Price, r.Currency)
+	if r.PriceHigh > 0 {
+		rng += "–" + num(r.PriceHigh)
+	}
+	t = txt(fmt.Sprintf("%s: %s/card-hour is a range across the market, not an offer: no platform rents at it; get a quote", en, rng),
+		fmt.Sprintf("%s：%s/卡时是全市场的价格区间，不是报价：没有平台按这个价出租，请询价", zh, rng))
+	rangeNotes.Lock()
+	if rangeNotes.m == nil || len(rangeNotes.m) >= maxShared {
+		rangeNotes.m = map[rangeNoteKey]Text{}
+	}
+	rangeNotes.m[k] = t
+	rangeNotes.Unlock()
+	return t
+}
+
+type rangeNoteKey struct {
+	en, zh    string
+	low, high float64
+	cur       knowledge.Currency
+}
+
+var rangeNotes struct {
+	sync.Mutex
+	m map[rangeNoteKey]Text
 }

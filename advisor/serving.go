@@ -66,6 +66,22 @@ func bestServing(g knowledge.GPU, sized Workload, given, need, in, out, conc int
 	if g.BandwidthGBs <= 0 || g.PeakTFLOPS() <= 0 {
 		return Serving{}, "", fmt.Errorf("no bandwidth or compute figure for %s; give tps=", g.Name)
 	}
+	if c != nil && c.quiet {
+		// A ranking pass reads numbers only: the pick is the same on every
+		// call with this workload, card and request shape.
+		set, k, gk := c.bestSet(sized, archs), bestKey{g.ID, given, need, in, out, conc, peak}, keyOfGPU(g)
+		if s, ok, err := set.get(k, gk); ok {
+			return s, "", err
+		}
+		s, _, err := pickServing(g, sized, given, need, in, out, conc, archs, c, peak)
+		set.put(k, gk, s, err)
+		return s, "", err
+	}
+	return pickServing(g, sized, given, need, in, out, conc, archs, c, peak)
+}
+
+// pickServing is bestServing without the shared set.
+func pickServing(g knowledge.GPU, sized Workload, given, need, in, out, conc int, archs []knowledge.Arch, c *memo, peak float64) (Serving, string, error) {
 	mem, lim, err := c.sized(sized, archs)
 	if err != nil {
 		return Serving{}, "", err
@@ -83,7 +99,7 @@ func bestServing(g knowledge.GPU, sized Workload, given, need, in, out, conc int
 	var best Serving
 	var tried []string
 	for _, n := range counts {
-		s := serveOn(g, n, mem, lim, ServeInput{InputTokens: in, OutputTokens: out, Concurrency: conc})
+		s := sharedServeOn(g, n, mem, lim, ServeInput{InputTokens: in, OutputTokens: out, Concurrency: conc}, archs)
 		if s.ConcurrencyLimit < max(conc, 1) {
 			continue
 		}

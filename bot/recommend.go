@@ -13,6 +13,7 @@ func (b *Bot) recommend(ctx context.Context, a *Answer, req parse.Request) error
 	in := advisor.RecommendInput{
 		Budget: money(s.Budget), HoursPerMonth: s.HoursPerMonth,
 		Where:    advisor.OfferFilter{Platform: s.Platform},
+		Spot:     s.Spot, // spot may serve only when asked
 		Currency: b.currency(req), FX: b.fx(s),
 	}
 	text := strings.ToLower(req.Text)

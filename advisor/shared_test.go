@@ -1,0 +1,157 @@
+package advisor
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+// The shared caches may only make answers faster: an offer edited in
+// place is priced from its new figure, and an answer's slices belong to
+// its caller.
+func TestSharedPriceCacheFollowsEdits(t *testing.T) {
+	offers := []knowledge.Offer{
+		{Key: "a", Platform: "autodl", GPU: "rtx4090", PriceLow: 2.0, PriceHigh: 2.0, Currency: knowledge.CNY, Unit: knowledge.PerHour, Basis: knowledge.PerGPU, Model: knowledge.OnDemand, ObservedAt: "2026-09-01"},
+		{Key: "b", Platform: "featurize", GPU: "rtx4090", PriceLow: 1.8, PriceHigh: 2.2, Currency: knowledge.CNY, Unit: knowledge.PerHour, Basis: knowledge.PerGPU, Model: knowledge.OnDemand, ObservedAt: "2026-09-01"},
+		{Key: "c", Platform: "autodl", GPU: "a100", PriceLow: 6.0, PriceHigh: 6.0, Currency: knowledge.CNY, Unit: knowledge.PerHour, Basis: knowledge.PerGPU, Model: knowledge.OnDemand, ObservedAt: "2026-09-01"},
+	}
+	first, err := Offers("rtx4090", offers, knowledge.CNY, 7.2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first.Offers) != 2 || first.Offers[0].Offer != "b" || first.Offers[0].Low != 1.8 {
+		t.Fatalf("cheapest first: want b at 1.8, got %+v", first.Offers)
+	}
+	// The caller may change its answer; the next answer is unchanged.
+	first.Offers[0].Low = 99
+	first.Lines[0].Value = 99
+	again, _ := Offers("rtx4090", offers, knowledge.CNY, 7.2)
+	if again.Offers[0].Low != 1.8 || again.Lines[0].Value != 1.8 {
+		t.Errorf("a caller's edit leaked into the cache: %+v", again.Offers[0])
+	}
+	// An offer edited in place: b now costs 2.5, so a (2.0) is cheapest.
+	offers[1].PriceLow, offers[1].PriceHigh = 2.5, 2.5
+	edited, _ := Offers("rtx4090", offers, knowledge.CNY, 7.2)
+	if edited.Offers[0].Offer != "a" || edited.Offers[1].Low != 2.5 {
+		t.Errorf("after the edit: want a then b at 2.5, got %+v", edited.Offers)
+	}
+	cp, found, err := Cheapest("rtx4090", offers, knowledge.CNY, 7.2, OfferFilter{})
+	if err != nil || !found || cp.Offer != "a" || cp.How == "" {
+		t.Errorf("Cheapest after the edit: want a with its conversion text, got %+v (found %v, err %v)", cp, found, err)
+	}
+	// An offer moved to another card joins that card's list.
+	offers[2].GPU = "rtx4090"
+	moved, _ := Offers("rtx4090", offers, knowledge.CNY, 7.2)
+	if len(moved.Offers) != 3 {
+		t.Errorf("after moving c to the 4090: want 3 offers, got %d", len(moved.Offers))
+	}
+	// Another currency is its own list: 2.0 CNY at 7.2 CNY/USD = 0.2778 USD.
+	usd, _ := Offers("rtx4090", offers, knowledge.USD, 7.2)
+	if usd.Offers[0].Low != 0.2778 {
+		t.Errorf("USD list: want 0.2778, got %v", usd.Offers[0].Low)
+	}
+}
+
+// A cached answer equals one computed afresh: a copy of the same offers in
+// a new slice (so no cache entry can match it) gives the identical list.
+func TestSharedPriceCacheSameAnswer(t *testing.T) {
+	kb := knowledge.MustShipped()
+	warm, err := Offers("h100-sxm", kb.Offers, knowledge.USD, 7.2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warm, _ = Offers("h100-sxm", kb.Offers, knowledge.USD, 7.2)
+	fresh, _ := Offers("h100-sxm", append([]knowledge.Offer(nil), kb.Offers...), knowledge.USD, 7.2)
+	if diff := cmp.Diff(fresh, warm); diff != "" {
+		t.Errorf("cached list differs from a fresh one (-fresh +cached):\n%s", diff)
+	}
+	if len(warm.Offers) == 0 {
+		t.Fatal("no H100 offers in the shipped catalogue")
+	}
+}
+
+// Memoised sizing and rooflines give the same recommendation as the first
+// call did.
+func TestSharedRooflinesSameAnswer(t *testing.T) {
+	m := MarketOf(knowledge.MustShipped())
+	in := RecommendInput{Preset: PresetInference, Budget: Money{Amount: 5000}, Currency: knowledge.CNY, Limit: 100}
+	// A fresh copy of the cards and architectures: no cache entry matches.
+	fresh := m
+	fresh.GPUs = append([]knowledge.GPU(nil), m.GPUs...)
+	fresh.Archs = append([]knowledge.Arch(nil), m.Archs...)
+	a, err := Recommend(in, fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Recommend(in, fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(a, b); diff != "" {
+		t.Errorf("second recommendation differs (-first +second):\n%s", diff)
+	}
+	// A card edited in place (half the bandwidth) is not served from the
+	// cache: its tokens/s per card falls.
+	var before float64
+	for _, r := range a.Rankings[0].Rows {
+		if r.GPU == "rtx4090" {
+			before = r.Score
+			break
+		}
+	}
+	if before == 0 {
+		t.Fatal("no RTX 4090 row to compare")
+	}
+	for i := range fresh.GPUs {
+		if fresh.GPUs[i].ID == "rtx4090" {
+			fresh.GPUs[i].BandwidthGBs /= 2
+		}
+	}
+	c, _ := Recommend(in, fresh)
+	after := 0.0
+	for _, r := range c.Rankings[0].Rows {
+		if r.GPU == "rtx4090" {
+			after = r.Score
+			break
+		}
+	}
+	if after == 0 || after >= before {
+		t.Errorf("4090 at half bandwidth scores %v, before %v", after, before)
+	}
+}
+
+// The shared caches are safe for the bot's concurrent handlers (run with
+// -race): the same recommendation and price list from many goroutines.
+func TestSharedCachesConcurrent(t *testing.T) {
+	kb := knowledge.MustShipped()
+	m := MarketOf(kb)
+	in := RecommendInput{Preset: PresetInference, Budget: Money{Amount: 5000}, Currency: knowledge.CNY}
+	want, err := Recommend(in, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan string, 8)
+	for range 8 {
+		go func() {
+			got, err := Recommend(in, m)
+			if _, perr := Offers("h100-sxm", m.Offers, knowledge.USD, 7.2); perr != nil {
+				err = perr
+			}
+			switch {
+			case err != nil:
+				errs <- err.Error()
+			case cmp.Diff(want, got) != "":
+				errs <- "a concurrent recommendation differs"
+			default:
+				errs <- ""
+			}
+		}()
+	}
+	for range 8 {
+		if e := <-errs; e != "" {
+			t.Error(e)
+		}
+	}
+}
