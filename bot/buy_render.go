@@ -25,6 +25,12 @@ func renderBuy(lang string, v BuyView, as map[string]any, notes ...string) prese
 			fmt.Sprintf("Buying %s pays off above %s%% utilisation — at %s%%, keep renting", gpu, be, u),
 			fmt.Sprintf("%s 利用率高于 %s%% 时买更划算——按 %s%%：继续租", gpu, be, u))
 	}
+	if r.Cards > 1 {
+		// A machine's price was given: say how it was split.
+		d.Summary = append(d.Summary, tr(lang,
+			fmt.Sprintf("Machine of %d cards: %s per card (the machine's price ÷ %d); power and operations counted for the whole machine.", r.Cards, moneyStr(r.PricePerCard, cur), r.Cards),
+			fmt.Sprintf("整机 %d 卡：每卡 %s（整机价 ÷ %d）；电费与运维按整机计算。", r.Cards, moneyStr(r.PricePerCard, cur), r.Cards)))
+	}
 	d.Figures = []present.Figure{
 		{Label: tr(lang, "break-even, all-in", "打平利用率（全成本）"), Value: be + "%"},
 		{Label: tr(lang, "owning per year", "自购每年"), Value: moneyStr(r.OwnPerYear, cur)},
