@@ -2,6 +2,7 @@ package parse
 
 import (
 	"regexp"
+	"sync"
 )
 
 // text is the message being read: lower-cased, numerals as digits. Each
@@ -19,21 +20,25 @@ type gate struct {
 	any   []string
 }
 
-// gates holds the gate of each pattern that has one.
-var gates = map[*regexp.Regexp]gate{}
+// gates holds the gate of each pattern that has one (*regexp.Regexp →
+// gate). Package-level patterns register at init, a parser's own
+// lexicon-built patterns when it is made — parsers may be made
+// concurrently, so the registry is a sync.Map.
+var gates sync.Map
 
 // gated registers re's gate and returns re.
 func gated(re *regexp.Regexp, digit bool, any ...string) *regexp.Regexp {
-	gates[re] = gate{digit: digit, any: any}
+	gates.Store(re, gate{digit: digit, any: any})
 	return re
 }
 
 // may reports whether re can match t, by its gate.
 func (t *text) may(re *regexp.Regexp) bool {
-	g, ok := gates[re]
+	v, ok := gates.Load(re)
 	if !ok {
 		return true
 	}
+	g := v.(gate)
 	if g.digit && !t.digits {
 		return false
 	}
