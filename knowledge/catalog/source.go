@@ -39,7 +39,7 @@ type Batch struct {
 	// written for a log or a status line.
 	Problems []string
 
-	keys map[string]int // offer key -> index in Offers, built by Add
+	keys *keyIndex // offer key -> index in Offers, built by Add
 }
 
 // Reasons a record is skipped.
@@ -95,28 +95,35 @@ func (b *Batch) Grow(n int) {
 	}
 	b.Offers = slices.Grow(b.Offers, n)
 	if b.keys == nil {
-		b.keys = make(map[string]int, len(b.Offers)+n)
-		for i, x := range b.Offers {
-			b.keys[x.Key] = i
-		}
+		b.index(len(b.Offers) + n)
+	}
+}
+
+// index builds the key index over the offers already in the batch.
+func (b *Batch) index(capacity int) {
+	b.keys = newKeyIndex(capacity)
+	for i := range b.Offers {
+		b.keys.set(b.Offers, b.Offers[i].Key, i)
 	}
 }
 
 // Add appends an offer, keeping the cheaper of two with the same key.
 func (b *Batch) Add(o knowledge.Offer) {
 	if b.keys == nil {
-		b.keys = make(map[string]int, len(b.Offers)+64)
-		for i, x := range b.Offers {
-			b.keys[x.Key] = i
-		}
+		b.index(len(b.Offers) + 64)
 	}
-	if i, dup := b.keys[o.Key]; dup {
+	if i, dup := b.keys.get(b.Offers, o.Key); dup {
 		b.Skip(SkipDuplicate)
 		if o.PriceLow < b.Offers[i].PriceLow {
 			b.Offers[i] = o
 		}
 		return
 	}
-	b.keys[o.Key] = len(b.Offers)
 	b.Offers = append(b.Offers, o)
+	b.keys.set(b.Offers, o.Key, len(b.Offers)-1)
 }
+
+// Seal drops the key index Add keeps, once a parser has added its last
+// offer: at a million offers it is tens of megabytes that a stored batch
+// no longer needs. A later Add rebuilds it.
+func (b *Batch) Seal() { b.keys = nil }

@@ -122,6 +122,7 @@ func (g *GPUHunt) Parse(raw []byte, ref string, now time.Time) (*catalog.Batch, 
 		o.ProviderData = gpuhuntExtras(rec, c)
 		b.Add(o)
 	}
+	b.Seal()
 	return b, nil
 }
 
