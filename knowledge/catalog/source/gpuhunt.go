@@ -120,7 +120,7 @@ func (g *GPUHunt) Parse(raw []byte, ref string, now time.Time) (*catalog.Batch, 
 		o.VCPUs, _ = strconv.ParseFloat(at(rec, c.Cpu), 64)
 		o.RAMGiB, _ = strconv.ParseFloat(at(rec, c.Memory), 64)
 		o.ProviderData = gpuhuntExtras(rec, c)
-		b.Add(o)
+		b.Append(o)
 	}
 	b.Seal()
 	return b, nil
