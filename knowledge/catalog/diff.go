@@ -149,12 +149,21 @@ func Diff(prev, cur []knowledge.Offer, th Thresholds) DiffResult {
 	matched := make([]bool, len(prev))
 	var fresh map[string]bool
 	var res DiffResult
+	next := 0 // two readings of one source mostly list offers in the same order
 	for i := range cur {
 		c := &cur[i]
 		if c.Status == "disappeared" {
 			continue
 		}
-		j, ok := before.get(prev, c.Key)
+		j, ok := next, false
+		if next < len(prev) && !before.dups && prev[next].Status != "disappeared" && prev[next].Key == c.Key {
+			ok = true // the offer after the last one matched; with no key listed twice it is the only one
+		} else {
+			j, ok = before.get(prev, c.Key)
+		}
+		if ok {
+			next = j + 1
+		}
 		if !ok {
 			if fresh[c.Key] {
 				continue

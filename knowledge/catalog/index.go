@@ -15,6 +15,7 @@ type keyIndex struct {
 	seed  maphash.Seed
 	first map[uint64]int32
 	spill map[string]int32
+	dups  bool // set listed some key twice
 }
 
 func newKeyIndex(n int) *keyIndex {
@@ -41,8 +42,12 @@ func (x *keyIndex) set(offers []knowledge.Offer, key string, i int) {
 	h := maphash.String(x.seed, key)
 	j, ok := x.first[h]
 	if !ok || offers[j].Key == key {
+		x.dups = x.dups || ok
 		x.first[h] = int32(i)
 		return
+	}
+	if _, ok := x.spill[key]; ok {
+		x.dups = true
 	}
 	if x.spill == nil {
 		x.spill = map[string]int32{}
