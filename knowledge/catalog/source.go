@@ -141,32 +141,6 @@ func (b *Batch) Append(o knowledge.Offer) {
 	b.keys, b.unchecked = nil, true
 }
 
-// Unchecked tells Seal that a parser filled Offers directly (in parallel
-// parts) and a key may be listed twice.
-func (b *Batch) Unchecked() { b.keys, b.unchecked = nil, true }
-
-// Absorb adds another batch's counts and problems (up to the cap) to b,
-// for a parser that read its input in parts; offers are not moved.
-func (b *Batch) Absorb(o *Batch) {
-	for k, n := range o.Skipped {
-		if b.Skipped == nil {
-			b.Skipped = map[string]int{}
-		}
-		b.Skipped[k] += n
-	}
-	for k, n := range o.Unknown {
-		if b.Unknown == nil {
-			b.Unknown = map[string]int{}
-		}
-		b.Unknown[k] += n
-	}
-	for _, p := range o.Problems {
-		if len(b.Problems) < maxProblems {
-			b.Problems = append(b.Problems, p)
-		}
-	}
-}
-
 // Seal finishes a batch once its parser has added the last offer: it
 // removes the duplicates Append let in and drops the key index Add keeps
 // (tens of megabytes at a million offers that a stored batch no longer

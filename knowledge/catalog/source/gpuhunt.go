@@ -6,10 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gpubot/gpubot/knowledge"
@@ -51,93 +49,12 @@ func (g *GPUHunt) Parse(raw []byte, ref string, now time.Time) (*catalog.Batch, 
 	if err != nil {
 		return nil, err
 	}
+	c := gpuhuntColsOf(idx) // positions once, not a map lookup per cell
 	b := &catalog.Batch{Ref: "gpuhunt:" + ref}
-	rows := &gpuhuntRows{
-		c: gpuhuntColsOf(idx), width: len(header), mapper: g.Mapper, ref: b.Ref,
-		name: g.Name(), platform: platformID(g.Base, g.Provider),
-		observed: now.UTC().Format(time.RFC3339), source: "gpuhunt catalogue (" + g.Provider + ")",
-	}
-	if p, ok := r.(*plainCSV); ok && len(p.raw) >= parallelBytes && runtime.GOMAXPROCS(0) > 1 {
-		rows.parallel(b, p)
-	} else {
-		b.Grow(bytes.Count(raw, []byte{'\n'}))
-		rows.read(r, b, b.Append)
-	}
-	b.Seal()
-	return b, nil
-}
-
-// parallelBytes is the size from which a plain catalogue is read in
-// parallel; below it the goroutines cost more than they save.
-const parallelBytes = 1 << 20
-
-// gpuhuntRows turns a catalogue's rows into offers.
-type gpuhuntRows struct {
-	c                                     gpuhuntCols
-	width                                 int // header cells
-	mapper                                *Mapper
-	ref, name, platform, observed, source string
-}
-
-// parallel reads a plain catalogue in line-aligned parts, one goroutine
-// each. Every part writes its offers into its own stretch of b.Offers
-// (a row gives at most one offer, so a part's lines bound its stretch);
-// the stretches are then closed up in file order and the parts' counts
-// and problems added in the same order, so the batch is what one reader
-// going through the file would have made.
-func (rr *gpuhuntRows) parallel(b *catalog.Batch, p *plainCSV) {
-	type part struct {
-		r      *plainCSV
-		lo, hi int // stretch of b.Offers
-		b      catalog.Batch
-		n      int // offers written
-	}
-	k := min(runtime.GOMAXPROCS(0), 8)
-	parts := make([]part, 0, k)
-	rest, line, at := p.raw, p.next, 0
-	for ; k > 0 && len(rest) > 0; k-- {
-		cut := len(rest)
-		if k > 1 {
-			cut = len(rest) / k
-			if i := bytes.IndexByte(rest[cut:], '\n'); i >= 0 {
-				cut += i + 1
-			} else {
-				cut = len(rest)
-			}
-		}
-		chunk := rest[:cut]
-		nl := bytes.Count(chunk, []byte{'\n'})
-		parts = append(parts, part{r: &plainCSV{raw: chunk, next: line}, lo: at, hi: at + nl + 1})
-		line, at, rest = line+nl, at+nl+1, rest[cut:]
-	}
-	b.Offers = make([]knowledge.Offer, at)
-	var wg sync.WaitGroup
-	for i := range parts {
-		pt := &parts[i]
-		wg.Go(func() {
-			dst := b.Offers[pt.lo:pt.hi]
-			rr.read(pt.r, &pt.b, func(o knowledge.Offer) {
-				dst[pt.n] = o
-				pt.n++
-			})
-		})
-	}
-	wg.Wait()
-	n := 0
-	for i := range parts {
-		pt := &parts[i]
-		n += copy(b.Offers[n:], b.Offers[pt.lo:pt.lo+pt.n])
-		b.Absorb(&pt.b)
-	}
-	clear(b.Offers[n:])
-	b.Offers = b.Offers[:n]
-	b.Unchecked()
-}
-
-// read parses rows from r, counting what it leaves out in b and handing
-// each offer to emit.
-func (rr *gpuhuntRows) read(r csvRows, b *catalog.Batch, emit func(knowledge.Offer)) {
-	c := rr.c
+	b.Grow(bytes.Count(raw, []byte{'\n'}))
+	name, platform := g.Name(), platformID(g.Base, g.Provider)
+	observed := now.UTC().Format(time.RFC3339)
+	source := "gpuhunt catalogue (" + g.Provider + ")"
 	// A row's cells share one string; an offer that kept two of them
 	// would keep the whole row. Regions repeat, so they are shared; the
 	// instance name is copied out.
@@ -152,8 +69,8 @@ func (rr *gpuhuntRows) read(r csvRows, b *catalog.Batch, emit func(knowledge.Off
 			b.Problem("line %d: %v", line, err)
 			continue
 		}
-		if len(rec) != rr.width {
-			b.Problem("line %d: %d cells, header has %d", line, len(rec), rr.width)
+		if len(rec) != len(header) {
+			b.Problem("line %d: %d cells, header has %d", line, len(rec), len(header))
 			continue
 		}
 		inst := at(rec, c.InstanceName)
@@ -186,7 +103,7 @@ func (rr *gpuhuntRows) read(r csvRows, b *catalog.Batch, emit func(knowledge.Off
 		}
 		gname := at(rec, c.GpuName)
 		mem, _ := strconv.ParseFloat(at(rec, c.GpuMemory), 64)
-		gpu, ok := rr.mapper.Resolve(mem, gname)
+		gpu, ok := g.Mapper.Resolve(mem, gname)
 		if !ok {
 			b.SkipUnknown(catalog.SkipUnknownGPU, unknownName(gname, mem))
 			continue
@@ -201,18 +118,20 @@ func (rr *gpuhuntRows) read(r csvRows, b *catalog.Batch, emit func(knowledge.Off
 			model = knowledge.Spot
 		}
 		o := knowledge.Offer{
-			Key:      offerKey(rr.name, gpu, inst, loc, string(model)),
-			Platform: rr.platform, GPU: gpu, GPUCount: count, SKU: strings.Clone(inst), Region: loc,
+			Key:      offerKey(name, gpu, inst, loc, string(model)),
+			Platform: platform, GPU: gpu, GPUCount: count, SKU: strings.Clone(inst), Region: loc,
 			PriceLow: price, PriceHigh: price, Currency: knowledge.USD, Unit: knowledge.PerHour,
 			Basis: knowledge.PerInstance, Model: model, Interruptible: spot,
-			ObservedAt: rr.observed, Source: rr.source, SourceKind: "hosted_catalog", SourceRef: rr.ref,
+			ObservedAt: observed, Source: source, SourceKind: "hosted_catalog", SourceRef: b.Ref,
 			CollectorVersion: gpuhuntCollector, RawHash: rawHash(rec...), GPUMemoryGiB: mem,
 		}
 		o.VCPUs, _ = strconv.ParseFloat(at(rec, c.Cpu), 64)
 		o.RAMGiB, _ = strconv.ParseFloat(at(rec, c.Memory), 64)
 		o.ProviderData = gpuhuntExtras(rec, c)
-		emit(o)
+		b.Append(o)
 	}
+	b.Seal()
+	return b, nil
 }
 
 // gpuhuntExtras keeps what the offer has no field for and differs from
