@@ -81,6 +81,19 @@ type platformGPU struct{ platform, gpu string }
 
 func pairOf(o knowledge.Offer) platformGPU { return platformGPU{o.Platform, o.GPU} }
 
+// lazyLivePairs returns livePairs(offers), computed on first use: only a
+// market-snapshot offer coming or going needs it, and a large hosted
+// catalogue has none.
+func lazyLivePairs(offers []knowledge.Offer) func() map[platformGPU]bool {
+	var m map[platformGPU]bool
+	return func() map[platformGPU]bool {
+		if m == nil {
+			m = livePairs(offers)
+		}
+		return m
+	}
+}
+
 // livePairs are the platform-card pairs priced by offers that are not the
 // shipped market snapshot.
 func livePairs(offers []knowledge.Offer) map[platformGPU]bool {
@@ -121,33 +134,59 @@ func (d DiffResult) Empty() bool { return len(d.Changes) == 0 }
 // and its rows coming back after that source left are no new offers: both
 // are counted in Superseded, not listed.
 func Diff(prev, cur []knowledge.Offer, th Thresholds) DiffResult {
-	before := make(map[string]*knowledge.Offer, len(prev))
-	prevLive, curLive := livePairs(prev), livePairs(cur)
+	// The previous catalogue is indexed by position, not copied: at a
+	// million offers a map of keys to offers was most of the diff's time.
+	// matched marks the previous offers the current catalogue still has;
+	// fresh holds only the keys that are new (few on a normal day), so a
+	// key listed twice in cur counts once, as before.
+	before := newKeyIndex(len(prev))
 	for i := range prev {
 		if prev[i].Status != "disappeared" {
-			before[prev[i].Key] = &prev[i]
+			before.set(prev, prev[i].Key, i)
 		}
 	}
+	prevLive, curLive := lazyLivePairs(prev), lazyLivePairs(cur)
+	matched := make([]bool, len(prev))
+	var fresh map[string]bool
 	var res DiffResult
-	seen := make(map[string]bool, len(cur))
+	next := 0 // two readings of one source mostly list offers in the same order
 	for i := range cur {
 		c := &cur[i]
-		if c.Status == "disappeared" || seen[c.Key] {
+		if c.Status == "disappeared" {
 			continue
 		}
-		seen[c.Key] = true
-		p, ok := before[c.Key]
+		j, ok := next, false
+		if next < len(prev) && !before.dups && prev[next].Status != "disappeared" && prev[next].Key == c.Key {
+			ok = true // the offer after the last one matched; with no key listed twice it is the only one
+		} else {
+			j, ok = before.get(prev, c.Key)
+		}
+		if ok {
+			next = j + 1
+		}
 		if !ok {
-			if c.CollectorVersion == MarketCollector && prevLive[pairOf(*c)] {
+			if fresh[c.Key] {
+				continue
+			}
+			if fresh == nil {
+				fresh = map[string]bool{}
+			}
+			fresh[c.Key] = true
+			if c.CollectorVersion == MarketCollector && prevLive()[pairOf(*c)] {
 				res.Superseded++
 				continue
 			}
-			v, _ := measures(*c)
+			v, _ := measures(c)
 			res.Changes = append(res.Changes, Change{Kind: KindNew, Key: c.Key, Offer: *c, Measure: v[0].name, New: v[0].value, Currency: c.Currency})
 			continue
 		}
+		if matched[j] {
+			continue
+		}
+		matched[j] = true
+		p := &prev[j]
 		res.Compared++
-		if ch, ok := priceChange(*p, *c, th); ok {
+		if ch, ok := priceChange(p, c, th); ok {
 			res.Changes = append(res.Changes, ch)
 		} else if ch.Kind == "incomparable" {
 			res.Incomparable = append(res.Incomparable, c.Key)
@@ -159,14 +198,17 @@ func Diff(prev, cur []knowledge.Offer, th Thresholds) DiffResult {
 	}
 	for i := range prev {
 		p := &prev[i]
-		if before[p.Key] != p || seen[p.Key] {
+		if matched[i] || p.Status == "disappeared" {
 			continue
 		}
-		if p.CollectorVersion == MarketCollector && curLive[pairOf(*p)] {
+		if j, _ := before.get(prev, p.Key); j != i {
+			continue // an earlier copy of a key listed twice; the last one stands for it
+		}
+		if p.CollectorVersion == MarketCollector && curLive()[pairOf(*p)] {
 			res.Superseded++
 			continue
 		}
-		v, _ := measures(*p)
+		v, _ := measures(p)
 		res.Changes = append(res.Changes, Change{Kind: KindDisappeared, Key: p.Key, Offer: *p, Measure: v[0].name, Old: v[0].value, Currency: p.Currency})
 	}
 	sort.SliceStable(res.Changes, func(i, j int) bool {
@@ -192,7 +234,7 @@ type measure struct {
 
 // measures returns the figures a price change is read on, primary first,
 // and whether they are per card-hour.
-func measures(o knowledge.Offer) ([2]measure, bool) {
+func measures(o *knowledge.Offer) ([2]measure, bool) {
 	low, high, hourly := o.CardHourly()
 	scale := 1.0
 	if hourly && o.PriceLow != 0 {
@@ -213,7 +255,7 @@ func measures(o knowledge.Offer) ([2]measure, bool) {
 
 // priceChange compares one key's two versions. A zero Change with Kind
 // "incomparable" marks a currency or unit-kind switch.
-func priceChange(p, c knowledge.Offer, th Thresholds) (Change, bool) {
+func priceChange(p, c *knowledge.Offer, th Thresholds) (Change, bool) {
 	pm, ph := measures(p)
 	cm, ch := measures(c)
 	if p.Currency != c.Currency || ph != ch || (!ph && p.Unit != c.Unit) {
@@ -238,7 +280,7 @@ func priceChange(p, c knowledge.Offer, th Thresholds) (Change, bool) {
 		if d < 0 {
 			kind = KindPriceDown
 		}
-		return Change{Kind: kind, Key: c.Key, Offer: c, Measure: cm[i].name, Old: old, New: nw, Delta: d,
+		return Change{Kind: kind, Key: c.Key, Offer: *c, Measure: cm[i].name, Old: old, New: nw, Delta: d,
 			Pct: math.Round(pct*100) / 100, Currency: c.Currency}, true
 	}
 	return Change{}, false

@@ -1,8 +1,10 @@
 package catalog
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"time"
 
@@ -39,7 +41,10 @@ type Batch struct {
 	// written for a log or a status line.
 	Problems []string
 
-	keys map[string]int // offer key -> index in Offers, built by Add
+	keys *keyIndex // offer key -> index in Offers, built by Add
+	// unchecked is set by Append: Offers may hold duplicate keys until
+	// Seal (or the next Add) removes them.
+	unchecked bool
 }
 
 // Reasons a record is skipped.
@@ -95,28 +100,114 @@ func (b *Batch) Grow(n int) {
 	}
 	b.Offers = slices.Grow(b.Offers, n)
 	if b.keys == nil {
-		b.keys = make(map[string]int, len(b.Offers)+n)
-		for i, x := range b.Offers {
-			b.keys[x.Key] = i
-		}
+		b.index(len(b.Offers) + n)
+	}
+}
+
+// index builds the key index over the offers already in the batch.
+func (b *Batch) index(capacity int) {
+	b.keys = newKeyIndex(capacity)
+	for i := range b.Offers {
+		b.keys.set(b.Offers, b.Offers[i].Key, i)
 	}
 }
 
 // Add appends an offer, keeping the cheaper of two with the same key.
 func (b *Batch) Add(o knowledge.Offer) {
-	if b.keys == nil {
-		b.keys = make(map[string]int, len(b.Offers)+64)
-		for i, x := range b.Offers {
-			b.keys[x.Key] = i
-		}
+	if b.unchecked {
+		b.Seal()
 	}
-	if i, dup := b.keys[o.Key]; dup {
+	if b.keys == nil {
+		b.index(len(b.Offers) + 64)
+	}
+	if i, dup := b.keys.get(b.Offers, o.Key); dup {
 		b.Skip(SkipDuplicate)
 		if o.PriceLow < b.Offers[i].PriceLow {
 			b.Offers[i] = o
 		}
 		return
 	}
-	b.keys[o.Key] = len(b.Offers)
 	b.Offers = append(b.Offers, o)
+	b.keys.set(b.Offers, o.Key, len(b.Offers)-1)
+}
+
+// Append adds an offer without looking for its key: a parser reading a
+// large catalogue appends every row and calls Seal once at the end, which
+// removes duplicates exactly as Add would have (the cheaper stays, in the
+// place of the first), with one sort instead of a map lookup per row.
+// Until Seal, Offers may list a key twice.
+func (b *Batch) Append(o knowledge.Offer) {
+	b.Offers = append(b.Offers, o)
+	b.keys, b.unchecked = nil, true
+}
+
+// Seal finishes a batch once its parser has added the last offer: it
+// removes the duplicates Append let in and drops the key index Add keeps
+// (tens of megabytes at a million offers that a stored batch no longer
+// needs; a later Add rebuilds it).
+func (b *Batch) Seal() {
+	if b.unchecked {
+		b.dedupe()
+	}
+	b.keys, b.unchecked = nil, false
+}
+
+// dedupe keeps, for every key, the first offer with the lowest PriceLow
+// in the place of the key's first offer, and counts each dropped one as
+// SkipDuplicate: what Add does one offer at a time.
+func (b *Batch) dedupe() {
+	type entry struct {
+		h uint64
+		i int32
+	}
+	seed := maphash.MakeSeed()
+	es := make([]entry, len(b.Offers))
+	for i := range b.Offers {
+		es[i] = entry{maphash.String(seed, b.Offers[i].Key), int32(i)}
+	}
+	slices.SortFunc(es, func(x, y entry) int {
+		if c := cmp.Compare(x.h, y.h); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.i, y.i)
+	})
+	var drop []bool
+	for lo := 0; lo < len(es); {
+		hi := lo + 1
+		for hi < len(es) && es[hi].h == es[lo].h {
+			hi++
+		}
+		// A run shares a hash: equal keys, or (rarely) different keys
+		// that collide. Each offer joins the first earlier one with its key.
+		for j := lo + 1; j < hi; j++ {
+			oj := &b.Offers[es[j].i]
+			for k := lo; k < j; k++ {
+				first := es[k].i
+				if drop != nil && drop[first] || b.Offers[first].Key != oj.Key {
+					continue
+				}
+				if drop == nil {
+					drop = make([]bool, len(b.Offers))
+				}
+				b.Skip(SkipDuplicate)
+				if oj.PriceLow < b.Offers[first].PriceLow {
+					b.Offers[first] = *oj
+				}
+				drop[es[j].i] = true
+				break
+			}
+		}
+		lo = hi
+	}
+	if drop == nil {
+		return
+	}
+	out := b.Offers[:0]
+	for i := range b.Offers {
+		if !drop[i] {
+			out = append(out, b.Offers[i])
+		}
+	}
+	clear(b.Offers[len(out):])
+	b.Offers = out
 }

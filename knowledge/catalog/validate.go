@@ -3,6 +3,8 @@ package catalog
 import (
 	"fmt"
 	"math"
+	"strings"
+	"sync"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -83,10 +85,8 @@ func (l Limits) Check(o knowledge.Offer, base *knowledge.Base) error {
 	if o.Median < 0 || o.GPUCount < 0 {
 		return fmt.Errorf("offer %s: negative median or gpu count", o.Key)
 	}
-	if base != nil {
-		if _, ok := base.GPU(o.GPU); !ok {
-			return fmt.Errorf("offer %s: unknown gpu %q", o.Key, o.GPU)
-		}
+	if base != nil && !knownGPU(base, o.GPU) {
+		return fmt.Errorf("offer %s: unknown gpu %q", o.Key, o.GPU)
 	}
 	low, high, ok := o.CardHourly()
 	if !ok {
@@ -102,6 +102,29 @@ func (l Limits) Check(o knowledge.Offer, base *knowledge.Base) error {
 			o.Key, o.Currency, FormatAmount(low), FormatAmount(high), FormatAmount(band.Min), FormatAmount(band.Max), o.GPU)
 	}
 	return nil
+}
+
+// knownCards remembers the card ids a base knows: Base.GPU normalises the
+// name on every call, which at a million offers is most of a validation
+// pass. Only known ids are kept (a base's cards bound it); an unknown one
+// is looked up again each time.
+var knownCards sync.Map // baseCard -> struct{}
+
+type baseCard struct {
+	base *knowledge.Base
+	id   string
+}
+
+func knownGPU(base *knowledge.Base, id string) bool {
+	k := baseCard{base, id}
+	if _, ok := knownCards.Load(k); ok {
+		return true
+	}
+	if _, ok := base.GPU(id); !ok {
+		return false
+	}
+	knownCards.Store(baseCard{base, strings.Clone(id)}, struct{}{})
+	return true
 }
 
 // validate splits a batch into the offers that may be stored and the

@@ -55,6 +55,10 @@ func (g *GPUHunt) Parse(raw []byte, ref string, now time.Time) (*catalog.Batch, 
 	name, platform := g.Name(), platformID(g.Base, g.Provider)
 	observed := now.UTC().Format(time.RFC3339)
 	source := "gpuhunt catalogue (" + g.Provider + ")"
+	// A row's cells share one string; an offer that kept two of them
+	// would keep the whole row. Regions repeat, so they are shared; the
+	// instance name is copied out.
+	regions := map[string]string{}
 	for {
 		rec, err := r.Read()
 		if errors.Is(err, io.EOF) {
@@ -104,14 +108,18 @@ func (g *GPUHunt) Parse(raw []byte, ref string, now time.Time) (*catalog.Batch, 
 			b.SkipUnknown(catalog.SkipUnknownGPU, unknownName(gname, mem))
 			continue
 		}
-		loc := at(rec, c.Location)
+		loc, ok := regions[at(rec, c.Location)]
+		if !ok {
+			loc = strings.Clone(at(rec, c.Location))
+			regions[loc] = loc
+		}
 		model := knowledge.OnDemand
 		if spot {
 			model = knowledge.Spot
 		}
 		o := knowledge.Offer{
 			Key:      offerKey(name, gpu, inst, loc, string(model)),
-			Platform: platform, GPU: gpu, GPUCount: count, SKU: inst, Region: loc,
+			Platform: platform, GPU: gpu, GPUCount: count, SKU: strings.Clone(inst), Region: loc,
 			PriceLow: price, PriceHigh: price, Currency: knowledge.USD, Unit: knowledge.PerHour,
 			Basis: knowledge.PerInstance, Model: model, Interruptible: spot,
 			ObservedAt: observed, Source: source, SourceKind: "hosted_catalog", SourceRef: b.Ref,
@@ -120,8 +128,9 @@ func (g *GPUHunt) Parse(raw []byte, ref string, now time.Time) (*catalog.Batch, 
 		o.VCPUs, _ = strconv.ParseFloat(at(rec, c.Cpu), 64)
 		o.RAMGiB, _ = strconv.ParseFloat(at(rec, c.Memory), 64)
 		o.ProviderData = gpuhuntExtras(rec, c)
-		b.Add(o)
+		b.Append(o)
 	}
+	b.Seal()
 	return b, nil
 }
 

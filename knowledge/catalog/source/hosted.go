@@ -95,8 +95,17 @@ func fetchHosted(ctx context.Context, name, loc string, h HTTPOptions, now time.
 }
 
 // openCSV reads a catalogue CSV's header; rows may vary in width (they are
-// checked one by one) and the record slice is reused between reads.
-func openCSV(raw []byte) (*csv.Reader, []string, error) {
+// checked one by one) and the record slice is reused between reads. A file
+// without quotes takes the plain reader.
+func openCSV(raw []byte) (csvRows, []string, error) {
+	if quoteFree(raw) {
+		r := &plainCSV{raw: raw}
+		header, err := r.Read()
+		if err != nil {
+			return nil, nil, fmt.Errorf("header: %w", err)
+		}
+		return r, append([]string(nil), header...), nil
+	}
 	r := csv.NewReader(bytes.NewReader(raw))
 	r.FieldsPerRecord = -1
 	r.ReuseRecord = true
