@@ -58,11 +58,10 @@ func TestSharedPriceCacheFollowsEdits(t *testing.T) {
 // a new slice (so no cache entry can match it) gives the identical list.
 func TestSharedPriceCacheSameAnswer(t *testing.T) {
 	kb := knowledge.MustShipped()
-	warm, err := Offers("h100-sxm", kb.Offers, knowledge.USD, 7.2)
-	if err != nil {
+	if _, err := Offers("h100-sxm", kb.Offers, knowledge.USD, 7.2); err != nil { // fills the cache
 		t.Fatal(err)
 	}
-	warm, _ = Offers("h100-sxm", kb.Offers, knowledge.USD, 7.2)
+	warm, _ := Offers("h100-sxm", kb.Offers, knowledge.USD, 7.2)
 	fresh, _ := Offers("h100-sxm", append([]knowledge.Offer(nil), kb.Offers...), knowledge.USD, 7.2)
 	if diff := cmp.Diff(fresh, warm); diff != "" {
 		t.Errorf("cached list differs from a fresh one (-fresh +cached):\n%s", diff)
