@@ -87,7 +87,7 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 	}
 	st := state{Q: q.text, Asker: q.user}
 	ans := a.bot.Answer(ctx, msg)
-	st.Key = a.remember(ctx, ans)
+	st.Key = a.remember(ctx, st, msg, ans)
 	rep := compose(ans, st, false)
 	m := slackpost.Message{Channel: q.channel, ThreadTS: q.thr, Text: rep.Text, Blocks: rep.Blocks,
 		Key: "answer:" + q.team + ":" + q.channel + ":" + q.ts}
