@@ -14,7 +14,9 @@ package transport
 //	                         clicker only; currency/8-bit: the stored variant
 //	                         (family.go), replacing the message for the asker
 //	                         and as a private copy for anyone else; share: post
-//	                         the stored answer in the channel, "asked by @user"
+//	                         the stored answer in the channel, "asked by @user";
+//	                         ask: a clarifying question's reading, answered
+//	                         like currency (replacing it for the asker)
 //
 // HTTP: POST /slack/commands, /slack/events, /slack/interactive (http.go).
 // Socket Mode: slash_commands, events_api, interactive envelopes (socket.go).
@@ -204,7 +206,7 @@ func (a *App) answerClick(ctx context.Context, cb slack.InteractionCallback) {
 	ans, ok := a.recall(ctx, st.Key, st.Set)
 	if !ok {
 		msg := a.messageFor(ctx, st, cb.Team.ID, channel, cb.User.ID)
-		msg.ID = "click:" + once
+		msg.ID, msg.Thread = "click:"+once, cb.Container.ThreadTs
 		ans = a.bot.Answer(ctx, msg)
 		st.Key = a.remember(ctx, st, msg, ans)
 	}
@@ -217,7 +219,7 @@ func (a *App) answerClick(ctx context.Context, cb slack.InteractionCallback) {
 		// Another view of the answer on screen, to the clicker only.
 		rep := compose(ans, st, false)
 		r = slackpost.Response{ResponseType: slackpost.Ephemeral, Text: rep.Text, Blocks: rep.Blocks}
-	default: // currency, 8-bit: the answer in another variant
+	default: // currency, 8-bit: the answer in another variant; ask: the reading picked
 		if !own {
 			st.Asker = cb.User.ID // the copy is theirs
 		}

@@ -30,6 +30,7 @@ const (
 	actCurrency    = "gpubot.currency"
 	actBits        = "gpubot.bits"
 	actShare       = "gpubot.share"
+	actAsk         = "gpubot.ask" // a clarifying question's reading
 	// actBreakdown is the old "Show breakdown" button, still on messages
 	// posted before the working view replaced it.
 	actBreakdown = "gpubot.breakdown"
@@ -209,6 +210,11 @@ func buttons(a bot.Answer, st state, share bool) []slack.BlockElement {
 				bs = append(bs, btn{actBits, tr(a.Lang, "Assume 8-bit", "按 8-bit 计算"), st.with("bits", "8")})
 			}
 		}
+	}
+	for _, c := range a.Choices {
+		// A reading of an unclear question: asking it is a new question
+		// (read-only: bot.Clarify offers no write command).
+		bs = append(bs, btn{actAsk, c.Label, state{Q: c.Text, Asker: st.Asker}})
 	}
 	if share && len(bs) > 0 {
 		bs = append(bs, btn{actShare, tr(a.Lang, "Share in channel", "分享到频道"), st})
