@@ -73,7 +73,7 @@ type Answer struct {
 	// Buttons are the follow-ups the answer offers; write commands get none.
 	Buttons []Button `json:"-"`
 	// Choices are the readings a clarifying question offers (Clarify).
-	Choices []Choice `json:"choices,omitempty"`
+	Choices []Choice `json:"-"`
 	// Doc is the rendered answer; buttons re-render its views (working,
 	// the whole list) without asking again.
 	Doc       present.Doc   `json:"-"`
