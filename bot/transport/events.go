@@ -108,8 +108,9 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 }
 
 // unprompted reports whether an un-mentioned channel message is answered:
-// a follow-up in a thread the bot answered always (the conversation is
-// under way there, the bot may have asked for the figure), any other
+// a read-only follow-up in a thread the bot answered always (the
+// conversation is under way there, the bot may have asked for the
+// figure), any other
 // message only in a channel that opted in and only when the router is
 // confident it is a procurement question.
 func (a *App) unprompted(ctx context.Context, q question, req parse.Request) bool {
@@ -117,7 +118,9 @@ func (a *App) unprompted(ctx context.Context, q question, req parse.Request) boo
 		return false
 	}
 	if req.FollowUp {
-		return true
+		// Never a write nobody addressed to the bot: "and 20h on h100"
+		// under a spend entry is not booked without a mention.
+		return !bot.Writes(req.Intent)
 	}
 	if req.Confidence < parse.ChannelThreshold {
 		return false

@@ -106,3 +106,22 @@ func TestUnmentionedLineInAnotherThreadStaysSilent(t *testing.T) {
 		t.Errorf("%d posts, want only the answer to the mention", n)
 	}
 }
+
+// An un-mentioned follow-up that would write (a spend entry's thread) is
+// not answered: only read-only follow-ups are.
+func TestUnmentionedFollowUpNeverWrites(t *testing.T) {
+	h := newHarness(t, nil)
+	q := question{kind: ambient, team: bottest.TeamID, channel: "C1", user: "U1", ts: "1.2", thr: "1.1"}
+	for _, tt := range []struct {
+		req  parse.Request
+		want bool
+	}{
+		{parse.Request{Intent: parse.Cost, FollowUp: true, Confidence: 0.3}, true},
+		{parse.Request{Intent: parse.Spend, FollowUp: true, Confidence: 1}, false},
+		{parse.Request{Intent: parse.Watch, FollowUp: true, Confidence: 1}, false},
+	} {
+		if got := h.app.unprompted(t.Context(), q, tt.req); got != tt.want {
+			t.Errorf("follow-up %s: answered %v, want %v", tt.req.Intent, got, tt.want)
+		}
+	}
+}
