@@ -40,6 +40,12 @@ type Message struct {
 	// picks the answer's language when the text does not (a command with
 	// no Chinese in it).
 	Locale string
+	// Variant marks the same question asked again with a button's setting
+	// (currency=cny, bits=8) to store beside the answer: it reads the
+	// conversation like the question did but is not recorded in it (the
+	// thread's last request stays the one the user asked) nor counted as
+	// an answer in the metrics.
+	Variant bool
 }
 
 // Answer is what the bot says back, in both machine and human form.
@@ -66,6 +72,8 @@ type Answer struct {
 	Figures []present.Figure `json:"figures,omitempty"`
 	// Buttons are the follow-ups the answer offers; write commands get none.
 	Buttons []Button `json:"-"`
+	// Choices are the readings a clarifying question offers (Clarify).
+	Choices []Choice `json:"-"`
 	// Doc is the rendered answer; buttons re-render its views (working,
 	// the whole list) without asking again.
 	Doc       present.Doc   `json:"-"`
@@ -147,7 +155,7 @@ func (b *Bot) Parse(m Message) parse.Request {
 
 // Answer parses and answers one message.
 func (b *Bot) Answer(ctx context.Context, m Message) (a Answer) {
-	if b.observe != nil {
+	if b.observe != nil && !m.Variant {
 		start := b.now()
 		defer func() { b.observe(string(a.Intent), outcome(a), b.now().Sub(start)) }()
 	}

@@ -16,6 +16,22 @@ func (b *Bot) UseThreads(s *thread.Store) { b.threads = s }
 // request when it is a follow-up, and remembers the result. A store that
 // cannot be read costs the follow-up, never the answer.
 func (b *Bot) parseInConversation(ctx context.Context, m Message) parse.Request {
+	req := b.ParseInContext(ctx, m)
+	if b.threads == nil || m.Slash || m.Variant {
+		return req
+	}
+	c := thread.Conversation{Team: m.Team, Channel: m.Channel, Thread: m.Thread}
+	if err := b.threads.Put(ctx, c, req); err != nil {
+		b.log.WarnContext(ctx, "conversation", "err", err)
+	}
+	return req
+}
+
+// ParseInContext parses m as Answer would, merged with its conversation's
+// last request when it is a follow-up, without recording it: transports
+// ask it before deciding to answer (an un-mentioned "20k samples" in a
+// thread the bot answered is a follow-up, not a stray low-confidence line).
+func (b *Bot) ParseInContext(ctx context.Context, m Message) parse.Request {
 	if b.threads == nil || m.Slash {
 		return b.Parse(m)
 	}
@@ -24,14 +40,9 @@ func (b *Bot) parseInConversation(ctx context.Context, m Message) parse.Request 
 	if err != nil {
 		b.log.WarnContext(ctx, "conversation", "err", err)
 	}
-	var req parse.Request
-	if ok {
-		req, _ = b.parser.FollowUp(prev, m.Text, b.now())
-	} else {
-		req = b.Parse(m)
+	if !ok {
+		return b.Parse(m)
 	}
-	if err := b.threads.Put(ctx, c, req); err != nil {
-		b.log.WarnContext(ctx, "conversation", "err", err)
-	}
+	req, _ := b.parser.FollowUp(prev, m.Text, b.now())
 	return req
 }

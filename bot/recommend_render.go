@@ -63,6 +63,10 @@ func renderRecommend(lang string, r advisor.Recommendation, as map[string]any) p
 	for _, row := range rk.Rows {
 		d.List = append(d.List, rankedItem(lang, row))
 	}
+	if len(rk.Rows) == 0 {
+		// Nothing to rent was ranked: the prices set aside are all there is.
+		d.Summary = append(d.Summary, asideLines(lang, rk)...)
+	}
 	for _, p := range r.Plans {
 		if len(d.Summary) == 2 {
 			break
@@ -91,6 +95,9 @@ func renderRecommend(lang string, r advisor.Recommendation, as map[string]any) p
 			} else {
 				wk.strings(present.StepItem, rankedItem(lang, row))
 			}
+		}
+		for _, l := range asideLines(lang, k) {
+			wk.strings(present.StepNote, l)
 		}
 		if len(k.Excluded) > 0 {
 			var ex []string

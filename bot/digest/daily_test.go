@@ -97,7 +97,7 @@ func TestPreviewShowsAChangeFromTheSecondRefreshOn(t *testing.T) {
 		t.Fatal(err)
 	}
 	text, _ := d.Render()
-	if !strings.Contains(text, "¥1.98 → ¥1.78/card-h (-10.1%)") {
+	if !strings.Contains(text, "¥1.98 → ¥1.78/card-h (−10.1%)") {
 		t.Errorf("preview lacks the change with its percentage:\n%s", text)
 	}
 	name, _, diff, ok, err := e.daily.Since(ctx, catalog.DefaultThresholds())
@@ -136,7 +136,7 @@ func TestComposeComparesWithTheChannelsLastPost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(p.Text, "¥1.98 → ¥1.92/card-h (-3.0%)") || p.File == nil {
+	if !strings.Contains(p.Text, "¥1.98 → ¥1.92/card-h (−3%)") || p.File == nil {
 		t.Errorf("day 2 loud post (chart %v):\n%s", p.File != nil, p.Text)
 	}
 	if p, err := e.daily.Compose(ctx, slotOf(quiet, day2, day1.Format(time.DateOnly))); err != nil || p != nil {
@@ -151,7 +151,7 @@ func TestComposeComparesWithTheChannelsLastPost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p == nil || !strings.Contains(p.Text, "¥1.98 → ¥1.86/card-h (-6.1%)") {
+	if p == nil || !strings.Contains(p.Text, "¥1.98 → ¥1.86/card-h (−6.1%)") {
 		t.Errorf("day 3 quiet post:\n%v", p)
 	}
 	// A channel with no post yet compares with the day before.
@@ -159,7 +159,7 @@ func TestComposeComparesWithTheChannelsLastPost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(p.Text, "¥1.92 → ¥1.86/card-h (-3.1%)") {
+	if !strings.Contains(p.Text, "¥1.92 → ¥1.86/card-h (−3.1%)") {
 		t.Errorf("day 3 post with no last post:\n%s", p.Text)
 	}
 	// Later on day 3 the catalogue moves again; the day's posts do not.
@@ -169,7 +169,7 @@ func TestComposeComparesWithTheChannelsLastPost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(again.Text, "¥1.92 → ¥1.86/card-h (-3.1%)") || strings.Contains(again.Text, "1.50") {
+	if !strings.Contains(again.Text, "¥1.92 → ¥1.86/card-h (−3.1%)") || strings.Contains(again.Text, "1.50") {
 		t.Errorf("a catch-up post on day 3 does not show the day's frozen catalogue:\n%s", again.Text)
 	}
 }
@@ -253,7 +253,7 @@ func TestDailyPostThroughTheScheduler(t *testing.T) {
 	}
 	s.Tick(ctx)
 	msgs := fs.Messages("C1")
-	if len(msgs) != 2 || !strings.Contains(msgs[1].Text, "¥1.98 → ¥1.78/card-h (-10.1%)") {
+	if len(msgs) != 2 || !strings.Contains(msgs[1].Text, "¥1.98 → ¥1.78/card-h (−10.1%)") {
 		t.Fatalf("messages in C1: %+v", msgs)
 	}
 	if files := fs.Files("C1"); len(files) != 2 || files[1].Name != "gpu-prices-2026-10-10.png" {

@@ -134,10 +134,10 @@ func TestRenderDailyEnglish(t *testing.T) {
 	golden(t, "daily_en", d)
 	text, _ := d.Render()
 	for _, want := range []string{
-		"RTX 4090 · AutoDL (on demand): ¥1.98 → ¥1.78/card-h (-10.1%)",
-		"H100 SXM · RunPod (on demand): $2.50 → $2.69/card-h (+7.6%)",
-		"H800 SXM · Suanjiayun (on demand): ¥12.00–15.00/card-h",
-		"RTX 4090 · Zhixingyun (on demand): ¥2.10/card-h",
+		"RTX 4090 · AutoDL (on demand): ¥1.98 → ¥1.78/card-h (−10.1%)",
+		"H100 SXM · RunPod (on demand): $2.5 → $2.69/card-h (+7.6%)",
+		"H800 SXM · Suanjiayun (on demand): ¥12–15/card-h",
+		"RTX 4090 · Zhixingyun (on demand): ¥2.1/card-h",
 		"RTX 4090: ¥1.78/card-h at AutoDL (lowest before: ¥1.88 on 20 Sep)",
 		"skypilot-lambda stale since Fri 9 Oct 06:30",
 		"A100 80GB · Lambda Cloud: available → low stock",
@@ -157,7 +157,7 @@ func TestRenderDailyChinese(t *testing.T) {
 	d := Compose(in, opts(t))
 	golden(t, "daily_zh", d)
 	text, _ := d.Render()
-	for _, want := range []string{"GPU 价格日报 — 2026年10月9日", "RTX 4090 · AutoDL 算力云（按需）：¥1.98 → ¥1.78/卡时 (-10.1%)", "降价最多", "skypilot-lambda 自 10月9日 06:30 起未更新"} {
+	for _, want := range []string{"GPU 价格日报 — 2026年10月9日", "RTX 4090 · AutoDL 算力云（按需）：¥1.98 → ¥1.78/卡时 (−10.1%)", "降价最多", "skypilot-lambda 自 10月9日 06:30 起未更新"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("post lacks %q:\n%s", want, text)
 		}

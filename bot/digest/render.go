@@ -2,15 +2,12 @@ package digest
 
 import (
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/slack-go/slack"
 
 	"github.com/gpubot/gpubot/bot/present"
-
 	"github.com/gpubot/gpubot/knowledge"
 )
 
@@ -154,7 +151,7 @@ func (d *Digest) listings(ls []Listing, more int) []string {
 	for _, l := range ls {
 		p := money(l.Price, l.Currency)
 		if l.High > l.Price {
-			p += "–" + num2(l.High)
+			p += "–" + num(l.High)
 		}
 		out = append(out, fmt.Sprintf("• %s%s%s%s", d.offer(l.GPU, l.Platform, l.Model, l.Region), d.tr(": ", "："), p, d.unit(l.Hourly, l.Unit)))
 	}
@@ -383,50 +380,13 @@ func (d *Digest) avail(a string) string {
 	return a
 }
 
-// money writes a price with its sign: "¥1.98", "$0.345", "$2.50".
-func money(v float64, c knowledge.Currency) string {
-	sym := map[knowledge.Currency]string{knowledge.CNY: "¥", knowledge.USD: "$"}[c]
-	if sym == "" {
-		sym = string(c) + " "
-	}
-	if v < 0 {
-		return "-" + money(-v, c)
-	}
-	return sym + num2(v)
-}
+// money, num and pct are the one formatter every answer uses (bot/present),
+// so a price reads the same in the daily post as in "/gpu price".
+func money(v float64, c knowledge.Currency) string { return present.Money(v, string(c)) }
 
-// num2 writes two decimals, three below 1 where the third matters.
-func num2(v float64) string {
-	if v < 1 {
-		s := strconv.FormatFloat(math.Round(v*1000)/1000, 'f', 3, 64)
-		return strings.TrimSuffix(s, "0")
-	}
-	if v >= 1000 {
-		return groupThousands(strconv.FormatFloat(v, 'f', 2, 64))
-	}
-	return strconv.FormatFloat(v, 'f', 2, 64)
-}
+func num(v float64) string { return present.Num(v) }
 
-func groupThousands(s string) string {
-	intPart, frac, _ := strings.Cut(s, ".")
-	var b strings.Builder
-	for i, r := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if frac != "" {
-		return b.String() + "." + frac
-	}
-	return b.String()
-}
-
-// num writes a figure with no trailing zeros.
-func num(v float64) string { return strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64) }
-
-// pct writes a signed percentage: "-12.0%", "+5.3%".
-func pct(p float64) string { return fmt.Sprintf("%+.1f%%", p) }
+func pct(p float64) string { return present.SignedPct(p) }
 
 // The shared Block Kit helpers, under this package's short names.
 var (

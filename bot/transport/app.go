@@ -25,6 +25,9 @@ import (
 type Answerer interface {
 	Answer(ctx context.Context, m bot.Message) bot.Answer
 	Parse(m bot.Message) parse.Request
+	// ParseInContext parses m as a follow-up of its conversation when it
+	// is one, without recording it.
+	ParseInContext(ctx context.Context, m bot.Message) parse.Request
 }
 
 // Config holds the transport's settings.

@@ -11,10 +11,12 @@ package transport
 //	message.channels|groups  answer in thread, only in opted-in channels, only
 //	                         confident procurement questions
 //	block_actions gpubot.*   working/more: the stored answer's view, to the
-//	                         clicker only; currency/8-bit: re-ask the read-only
-//	                         question, replacing the message for the asker and
-//	                         as a private copy for anyone else; share: post the
-//	                         stored answer in the channel, "asked by @user"
+//	                         clicker only; currency/8-bit: the stored variant
+//	                         (family.go), replacing the message for the asker
+//	                         and as a private copy for anyone else; share: post
+//	                         the stored answer in the channel, "asked by @user";
+//	                         ask: a clarifying question's reading, answered
+//	                         like currency (replacing it for the asker)
 //
 // HTTP: POST /slack/commands, /slack/events, /slack/interactive (http.go).
 // Socket Mode: slash_commands, events_api, interactive envelopes (socket.go).
@@ -69,7 +71,7 @@ func (a *App) answerSlash(ctx context.Context, cmd slack.SlashCommand, ready <-c
 		} else {
 			// Slash answers go to the asker alone (Slack shows no asker
 			// on a bot's channel post); Share posts them with a name.
-			st.Key = a.remember(ctx, ans)
+			st.Key = a.remember(ctx, st, msg, ans)
 			rep = compose(ans, st, true)
 			r = slackpost.Response{ResponseType: slackpost.Ephemeral, Text: rep.Text, Blocks: rep.Blocks}
 			if ans.Intent == parse.Subscribe && !ans.Ephemeral {
@@ -192,32 +194,32 @@ func (a *App) answerClick(ctx context.Context, cb slack.InteractionCallback) {
 		channel = cb.Container.ChannelID
 	}
 	own := st.Asker == "" || st.Asker == cb.User.ID
+	if bot.Writes(a.bot.Parse(st.message(cb.Team.ID, channel, cb.User.ID)).Intent) {
+		// No answer to a write command has buttons; a value that asks to
+		// re-run one was not made by us.
+		a.log.WarnContext(ctx, "button asked to re-run a write command", "action", act.ActionID, "user", cb.User.ID)
+		return
+	}
+	// The variant the settings ask for, from the stored family; without
+	// it (expired, Redis down) the read-only question is asked again,
+	// which writes nothing (write commands were refused above).
+	ans, ok := a.recall(ctx, st.Key, st.Set)
+	if !ok {
+		msg := a.messageFor(ctx, st, cb.Team.ID, channel, cb.User.ID)
+		msg.ID, msg.Thread = "click:"+once, cb.Container.ThreadTs
+		ans = a.bot.Answer(ctx, msg)
+		st.Key = a.remember(ctx, st, msg, ans)
+	}
 	var r slackpost.Response
 	switch act.ActionID {
-	case actWorking, actMore, actBreakdown, actShare:
-		// Views of the answer on screen: from the stored answer, never by
-		// running the command again; to the clicker only.
-		ans, ok := a.recall(ctx, st.Key)
-		if !ok { // expired or never stored: the question is read-only, ask it again
-			ans = a.bot.Answer(ctx, st.message(cb.Team.ID, channel, cb.User.ID))
-		}
-		if act.ActionID == actShare {
-			a.share(ctx, cb, channel, st, ans)
-			return
-		}
+	case actShare:
+		a.share(ctx, cb, channel, st, ans)
+		return
+	case actWorking, actMore, actBreakdown:
+		// Another view of the answer on screen, to the clicker only.
 		rep := compose(ans, st, false)
 		r = slackpost.Response{ResponseType: slackpost.Ephemeral, Text: rep.Text, Blocks: rep.Blocks}
-	default:
-		msg := a.messageFor(ctx, st, cb.Team.ID, channel, cb.User.ID)
-		msg.ID = "click:" + once
-		if bot.Writes(a.bot.Parse(msg).Intent) {
-			// No answer to a write command has these buttons; a value that
-			// asks to re-run one was not made by us.
-			a.log.WarnContext(ctx, "button asked to re-run a write command", "action", act.ActionID, "user", cb.User.ID)
-			return
-		}
-		ans := a.bot.Answer(ctx, msg)
-		st.Key = a.remember(ctx, ans)
+	default: // currency, 8-bit: the answer in another variant; ask: the reading picked
 		if !own {
 			st.Asker = cb.User.ID // the copy is theirs
 		}

@@ -65,19 +65,11 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 	if q.kind != ambient {
 		msg.Locale = a.locale(ctx, q.team, q.user, q.text)
 	}
-	if q.kind == ambient {
-		req := a.bot.Parse(msg)
-		if req.Intent == parse.Unknown || req.Intent == parse.Help || req.Confidence < parse.ChannelThreshold {
-			return
-		}
-		on, err := a.listening(ctx, q.team, q.channel)
-		if err != nil {
-			a.log.WarnContext(ctx, "read channel opt-in", "channel", q.channel, "err", err)
-			return // unprompted answers are optional; stay quiet when unsure
-		}
-		if !on {
-			return
-		}
+	// Read in its conversation first: "20k samples" in a thread the bot
+	// answered is a follow-up of the question there, not a stray line.
+	req := a.bot.ParseInContext(ctx, msg)
+	if q.kind == ambient && !a.unprompted(ctx, q, req) {
+		return
 	}
 	// Retries and redeliveries share the event id; app_mention and
 	// message.* deliveries of one message share its channel and ts.
@@ -86,8 +78,14 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 		return
 	}
 	st := state{Q: q.text, Asker: q.user}
-	ans := a.bot.Answer(ctx, msg)
-	st.Key = a.remember(ctx, ans)
+	// A question asked of the bot that the router is unsure of gets the
+	// two likeliest readings to pick from; a channel without a mention
+	// got nothing above.
+	ans, unsure := bot.Clarify(msg, req)
+	if !unsure {
+		ans = a.bot.Answer(ctx, msg)
+		st.Key = a.remember(ctx, st, msg, ans)
+	}
 	rep := compose(ans, st, false)
 	m := slackpost.Message{Channel: q.channel, ThreadTS: q.thr, Text: rep.Text, Blocks: rep.Blocks,
 		Key: "answer:" + q.team + ":" + q.channel + ":" + q.ts}
@@ -99,7 +97,7 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 		a.log.ErrorContext(ctx, "answer not delivered", "team", q.team, "channel", q.channel, "user", q.user, "ts", q.ts, "err", err)
 		return
 	}
-	if ts != "" {
+	if ts != "" && !unsure {
 		a.rephrase(ctx, ans, rep, func(ctx context.Context, text string, blocks []slack.Block) {
 			// The model's words are escaped like everything else.
 			if err := a.post.Update(ctx, q.channel, ts, present.Fallback(present.LangOf(ans.Lang), text), blocks); err != nil {
@@ -107,6 +105,32 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 			}
 		})
 	}
+}
+
+// unprompted reports whether an un-mentioned channel message is answered:
+// a read-only follow-up in a thread the bot answered always (the
+// conversation is under way there, the bot may have asked for the
+// figure), any other
+// message only in a channel that opted in and only when the router is
+// confident it is a procurement question.
+func (a *App) unprompted(ctx context.Context, q question, req parse.Request) bool {
+	if req.Intent == parse.Unknown || req.Intent == parse.Help {
+		return false
+	}
+	if req.FollowUp {
+		// Never a write nobody addressed to the bot: "and 20h on h100"
+		// under a spend entry is not booked without a mention.
+		return !bot.Writes(req.Intent)
+	}
+	if req.Confidence < parse.ChannelThreshold {
+		return false
+	}
+	on, err := a.listening(ctx, q.team, q.channel)
+	if err != nil {
+		a.log.WarnContext(ctx, "read channel opt-in", "channel", q.channel, "err", err)
+		return false // unprompted answers are optional; stay quiet when unsure
+	}
+	return on
 }
 
 // question picks the messages the bot answers: mentions, DMs and channel

@@ -63,12 +63,23 @@ func (f *fakeBot) Parse(m bot.Message) parse.Request {
 	return parse.Request{Intent: parse.Unknown, Lang: parse.Lang(m.Text), Confidence: 0.2}
 }
 
-func (f *fakeBot) Asked() []string {
+func (f *fakeBot) ParseInContext(_ context.Context, m bot.Message) parse.Request { return f.Parse(m) }
+
+// Asked is the questions the bot was asked, without the variants stored
+// for an answer's buttons (Variants).
+func (f *fakeBot) Asked() []string { return f.texts(false) }
+
+// Variants is the variants asked for answers' buttons (family.go).
+func (f *fakeBot) Variants() []string { return f.texts(true) }
+
+func (f *fakeBot) texts(variant bool) []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var out []string
 	for _, m := range f.asked {
-		out = append(out, m.Text)
+		if m.Variant == variant {
+			out = append(out, m.Text)
+		}
 	}
 	return out
 }

@@ -316,7 +316,7 @@ func TestListenInADirectMessage(t *testing.T) {
 	}
 }
 
-func TestButtonsReanswerAndReplaceTheOriginal(t *testing.T) {
+func TestButtonsRenderStoredVariantsAndReplaceTheOriginal(t *testing.T) {
 	h := newHarness(t, nil)
 	h.slash(t, "fit 13b ctx=8k", "first", "t1") // asked by U1
 	first := h.slack.WaitCalls(t, bottest.ResponseURLMethod, 1)[0]
@@ -333,7 +333,8 @@ func TestButtonsReanswerAndReplaceTheOriginal(t *testing.T) {
 		return h.slack.WaitCalls(t, bottest.ResponseURLMethod, before+1)[before].Body
 	}
 
-	// Show working re-renders the stored answer, privately, without asking again.
+	// Show working re-renders the stored answer, privately, without asking
+	// again; 8-bit and currency show the variants stored with it.
 	working := click("U1", actWorking, buttonValue(t, blocks, actWorking), "working")
 	golden(t, "button_working", working)
 	bits := click("U1", actBits, buttonValue(t, blocks, actBits), "bits")
@@ -344,9 +345,13 @@ func TestButtonsReanswerAndReplaceTheOriginal(t *testing.T) {
 	if m["replace_original"] != true || !strings.Contains(m["text"].(string), "$1.10/h") {
 		t.Errorf("currency click answered %v", m)
 	}
-	want := []string{"fit 13b ctx=8k", "fit 13b ctx=8k bits=8", "fit 13b ctx=8k bits=8 currency=usd"}
-	if got := h.bot.Asked(); strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("bot asked %q, want %q", got, want)
+	// The variants were asked once, with the question; the clicks asked nothing.
+	if got := h.bot.Asked(); strings.Join(got, "|") != "fit 13b ctx=8k" {
+		t.Errorf("bot asked %q, want only the question", got)
+	}
+	want := []string{"fit 13b ctx=8k currency=usd", "fit 13b ctx=8k bits=8", "fit 13b ctx=8k bits=8 currency=usd"}
+	if got := h.bot.Variants(); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("variants asked %q, want %q", got, want)
 	}
 }
 

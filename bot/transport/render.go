@@ -2,16 +2,12 @@ package transport
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"maps"
 	"slices"
 	"strings"
-	"time"
 
-	"github.com/redis/go-redis/v9"
 	"github.com/slack-go/slack"
 
 	"github.com/gpubot/gpubot/bot"
@@ -34,6 +30,7 @@ const (
 	actCurrency    = "gpubot.currency"
 	actBits        = "gpubot.bits"
 	actShare       = "gpubot.share"
+	actAsk         = "gpubot.ask" // a clarifying question's reading
 	// actBreakdown is the old "Show breakdown" button, still on messages
 	// posted before the working view replaced it.
 	actBreakdown = "gpubot.breakdown"
@@ -41,16 +38,17 @@ const (
 
 // state is what a button carries: the question as asked, the changes the
 // buttons made, the view asked for, who asked, and where the rendered
-// answer is stored. View buttons (working, more, share) re-render the
-// stored answer; currency and 8-bit re-ask the read-only question with the
-// change. Write commands get no buttons at all.
+// answers are stored. Every button re-renders a stored answer: the view
+// (working, more, share) of the variant (currency, 8-bit) the settings ask
+// for, from the answer's family (family.go). Write commands get no buttons
+// at all.
 type state struct {
 	Q     string            `json:"q"`
 	Slash bool              `json:"s,omitempty"`
 	Set   map[string]string `json:"o,omitempty"` // key=value settings appended to Q
 	View  string            `json:"v,omitempty"`
 	Asker string            `json:"u,omitempty"` // the user who asked; only their click replaces
-	Key   string            `json:"k,omitempty"` // stored answer (answerKey)
+	Key   string            `json:"k,omitempty"` // stored family (answerKey)
 }
 
 // overrides are the settings buttons may add, with the values they may take;
@@ -82,7 +80,8 @@ func (a *App) messageFor(ctx context.Context, s state, team, channel, user strin
 	return m
 }
 
-// with returns s with key set to value; an empty value removes it.
+// with returns s with key set to value; an empty value removes it. The
+// family stays: it holds the variant with the change.
 func (s state) with(key, value string) state {
 	set := maps.Clone(s.Set)
 	if set == nil {
@@ -97,7 +96,6 @@ func (s state) with(key, value string) state {
 		set = nil
 	}
 	s.Set = set
-	s.Key = "" // a different question: its own answer
 	return s
 }
 
@@ -213,6 +211,11 @@ func buttons(a bot.Answer, st state, share bool) []slack.BlockElement {
 			}
 		}
 	}
+	for _, c := range a.Choices {
+		// A reading of an unclear question: asking it is a new question
+		// (read-only: bot.Clarify offers no write command).
+		bs = append(bs, btn{actAsk, c.Label, state{Q: c.Text, Asker: st.Asker}})
+	}
 	if share && len(bs) > 0 {
 		bs = append(bs, btn{actShare, tr(a.Lang, "Share in channel", "分享到频道"), st})
 	}
@@ -241,82 +244,6 @@ func currency(a bot.Answer, st state) string {
 		return "CNY"
 	}
 	return "USD"
-}
-
-// Stored answers: view buttons re-render the answer that was shown, not a
-// new one, so "Show working" explains exactly the figures on screen.
-const answerTTL = 7 * 24 * time.Hour
-
-func answerKey(id string) string { return "gpubot:answer:" + id }
-
-func validKey(k string) bool {
-	if len(k) != 24 {
-		return false
-	}
-	_, err := hex.DecodeString(k)
-	return err == nil
-}
-
-// stored is what is kept of an answer for its buttons.
-type stored struct {
-	Lang string      `json:"lang"`
-	Doc  present.Doc `json:"doc"`
-	Text string      `json:"text"`
-}
-
-// remember stores an answer for its view buttons and returns its key; ""
-// when it has nothing to show beyond itself or Redis is unavailable (the
-// buttons then re-ask the read-only question).
-func (a *App) remember(ctx context.Context, ans bot.Answer) string {
-	if a.rdb == nil || ans.Ephemeral || len(ans.Buttons) == 0 {
-		return ""
-	}
-	probe, ok := a.redis.enter()
-	if !ok {
-		return ""
-	}
-	raw, err := json.Marshal(stored{Lang: ans.Lang, Doc: ans.Doc, Text: ans.Text})
-	if err != nil {
-		a.redis.leave(ctx, a.log, probe, nil)
-		return ""
-	}
-	// The key is the content's hash: the same answer is stored once, and
-	// a button's value says nothing a user could not see.
-	sum := sha256.Sum256(raw)
-	id := hex.EncodeToString(sum[:12])
-	rctx, cancel := context.WithTimeout(ctx, readTimeout)
-	defer cancel()
-	err = a.rdb.Set(rctx, answerKey(id), raw, answerTTL).Err()
-	a.redis.leave(ctx, a.log, probe, err)
-	if err != nil {
-		a.log.WarnContext(ctx, "answer not stored for its buttons", "err", err)
-		return ""
-	}
-	return id
-}
-
-// recall loads a stored answer.
-func (a *App) recall(ctx context.Context, key string) (bot.Answer, bool) {
-	if a.rdb == nil || key == "" {
-		return bot.Answer{}, false
-	}
-	probe, ok := a.redis.enter()
-	if !ok {
-		return bot.Answer{}, false
-	}
-	rctx, cancel := context.WithTimeout(ctx, readTimeout)
-	defer cancel()
-	raw, err := a.rdb.Get(rctx, answerKey(key)).Bytes()
-	if errors.Is(err, redis.Nil) {
-		err = nil
-	}
-	a.redis.leave(ctx, a.log, probe, err)
-	var s stored
-	if err != nil || len(raw) == 0 || json.Unmarshal(raw, &s) != nil {
-		return bot.Answer{}, false
-	}
-	s.Doc.Lang = present.LangOf(s.Lang)
-	return bot.Answer{Lang: s.Lang, Doc: s.Doc, Text: s.Text, Headline: s.Doc.Headline, Blocks: s.Doc.Blocks(present.Short)}, true
 }
 
 // plainSections shows text in plain_text sections (bill import replies).

@@ -121,14 +121,14 @@ func TestCatalogRefreshThenPreviewDaily(t *testing.T) {
 	contains(t, "second refresh", out, "1 down", "RTX 4090 · AutoDL (on_demand, 西北B区)", "¥1.98 → ¥1.78/card-h (-10.1%)")
 
 	out = c.run("preview", "daily")
-	contains(t, "preview daily", out, "*GPU prices —", "*Biggest drops*", "RTX 4090 · AutoDL (on demand, 西北B区): ¥1.98 → ¥1.78/card-h (-10.1%)",
+	contains(t, "preview daily", out, "*GPU prices —", "*Biggest drops*", "RTX 4090 · AutoDL (on demand, 西北B区): ¥1.98 → ¥1.78/card-h (−10.1%)",
 		"Sources:", "team-file", "skypilot-lambda")
 	path := chartPath(t, out)
 	if !strings.HasPrefix(path, filepath.Join(c.dir, "data", "preview")) {
 		t.Errorf("chart written to %s, want under BOT_DATA_DIR/preview", path)
 	}
 	out = c.run("preview", "daily", "--lang", "zh", "--gpu", "4090")
-	contains(t, "preview daily in Chinese for the 4090", out, "GPU 价格日报", "降价最多", "¥1.98 → ¥1.78/卡时 (-10.1%)")
+	contains(t, "preview daily in Chinese for the 4090", out, "GPU 价格日报", "降价最多", "¥1.98 → ¥1.78/卡时 (−10.1%)")
 	if strings.Contains(out, "H800") {
 		t.Errorf("the 4090-only preview lists other cards:\n%s", out)
 	}

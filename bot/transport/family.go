@@ -1,0 +1,208 @@
+package transport
+
+// Answer families: buttons re-render answers that were stored, never run a
+// command again.
+//
+// When an answer offers currency or 8-bit buttons, the variants those
+// buttons lead to (the other currency; 8-bit; both) are asked at once, as
+// the same read-only question with the setting, and stored with the answer
+// as one family. Every button of every variant points into the same family:
+// its value carries the family's key and the settings it asks for, and a
+// click renders that variant without asking the bot anything. Working and
+// More render a variant's other views the same way.
+//
+// Keys:
+//
+//	gpubot:answer:{id}  a family (JSON); id is the first 12 bytes of the
+//	                    SHA-256 of its content, in hex, so the same family is
+//	                    stored once and a button's value says nothing a user
+//	                    could not see; answerTTL
+//
+// A family that is gone (expired, Redis down, stored before families) makes
+// the click ask the read-only question again, as before; write commands
+// never get these buttons and a value asking to re-run one is refused, so
+// neither path writes anything.
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/slack-go/slack"
+
+	"github.com/gpubot/gpubot/bot"
+	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/present"
+)
+
+const answerTTL = 7 * 24 * time.Hour
+
+func answerKey(id string) string { return "gpubot:answer:" + id }
+
+func validKey(k string) bool {
+	if len(k) != 24 {
+		return false
+	}
+	_, err := hex.DecodeString(k)
+	return err == nil
+}
+
+// family is an answer and the variants its buttons lead to.
+type family struct {
+	// Currency is the first answer's currency (lower case, as a button
+	// writes it): a variant asking for it is that answer, so a button
+	// back to it finds it.
+	Currency string `json:"currency,omitempty"`
+	// Bits says the family holds an answer and its 8-bit variant, so each
+	// offers the button to the other (the bot offers 8-bit only to an
+	// answer that is not 8-bit already; here the way back is stored too).
+	Bits bool `json:"bits,omitempty"`
+	// Variants by the settings that ask for them (variant).
+	Variants map[string]stored `json:"variants"`
+}
+
+// stored is what is kept of an answer for its buttons.
+type stored struct {
+	Intent   parse.Intent `json:"intent"`
+	Lang     string       `json:"lang"`
+	Doc      present.Doc  `json:"doc"`
+	Text     string       `json:"text"`
+	Currency string       `json:"currency,omitempty"`
+	Buttons  []bot.Button `json:"buttons,omitempty"`
+	// Blocks are the short view exactly as it was shown.
+	Blocks slack.Blocks `json:"blocks"`
+}
+
+// variant names the variant that settings ask for: sorted key=value pairs,
+// without a currency that is the first answer's own.
+func (f family) variant(set map[string]string) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(set)) {
+		if k == "currency" && set[k] == f.Currency {
+			continue
+		}
+		parts = append(parts, k+"="+set[k])
+	}
+	return strings.Join(parts, " ")
+}
+
+// toggles are the states the answer's currency and 8-bit buttons lead to,
+// and both changes together.
+func toggles(ans bot.Answer, st state) []state {
+	var out []state
+	var cur, b8 *state
+	if slices.Contains(ans.Buttons, bot.ButtonCurrency) {
+		other := "usd"
+		if currency(ans, st) == "USD" {
+			other = "cny"
+		}
+		c := st.with("currency", other)
+		cur = &c
+		out = append(out, c)
+	}
+	switch {
+	case st.Set["bits"] == "8": // reached by the 8-bit button: the way back
+		b := st.with("bits", "")
+		b8 = &b
+	case slices.Contains(ans.Buttons, bot.ButtonBits8):
+		b := st.with("bits", "8")
+		b8 = &b
+	}
+	if b8 != nil {
+		out = append(out, *b8)
+		if cur != nil {
+			out = append(out, cur.with("bits", b8.Set["bits"]))
+		}
+	}
+	return out
+}
+
+// remember stores an answer with its variants for its buttons and returns
+// the family's key; "" when it has nothing to show beyond itself or Redis
+// is unavailable (the buttons then ask the read-only question again). m is
+// the message that asked it; each variant is m with st's settings changed.
+func (a *App) remember(ctx context.Context, st state, m bot.Message, ans bot.Answer) string {
+	if a.rdb == nil || ans.Ephemeral || len(ans.Buttons) == 0 || bot.Writes(ans.Intent) {
+		return ""
+	}
+	probe, ok := a.redis.enter()
+	if !ok {
+		return ""
+	}
+	fam := family{Currency: strings.ToLower(ans.Currency), Variants: map[string]stored{}}
+	if c := st.Set["currency"]; c != "" {
+		fam.Currency = c // asked for by a button: the answer is in it
+	}
+	fam.Variants[fam.variant(st.Set)] = keep(ans)
+	for _, v := range toggles(ans, st) {
+		vm := m
+		vm.Text, vm.ID, vm.Variant = v.text(), m.ID+"|"+fam.variant(v.Set), true
+		va := a.bot.Answer(ctx, vm)
+		if va.Ephemeral || va.Err != "" || va.Intent != ans.Intent {
+			continue // not stored: its button asks again
+		}
+		fam.Variants[fam.variant(v.Set)] = keep(va)
+		fam.Bits = fam.Bits || v.Set["bits"] != st.Set["bits"]
+	}
+	raw, err := json.Marshal(fam)
+	if err != nil {
+		a.redis.leave(ctx, a.log, probe, nil)
+		return ""
+	}
+	sum := sha256.Sum256(raw)
+	id := hex.EncodeToString(sum[:12])
+	rctx, cancel := context.WithTimeout(ctx, readTimeout)
+	defer cancel()
+	err = a.rdb.Set(rctx, answerKey(id), raw, answerTTL).Err()
+	a.redis.leave(ctx, a.log, probe, err)
+	if err != nil {
+		a.log.WarnContext(ctx, "answer not stored for its buttons", "err", err)
+		return ""
+	}
+	return id
+}
+
+func keep(a bot.Answer) stored {
+	return stored{Intent: a.Intent, Lang: a.Lang, Doc: a.Doc, Text: a.Text, Currency: a.Currency, Buttons: a.Buttons,
+		Blocks: slack.Blocks{BlockSet: a.Blocks}}
+}
+
+// recall loads the variant of a stored family that set asks for.
+func (a *App) recall(ctx context.Context, key string, set map[string]string) (bot.Answer, bool) {
+	if a.rdb == nil || key == "" {
+		return bot.Answer{}, false
+	}
+	probe, ok := a.redis.enter()
+	if !ok {
+		return bot.Answer{}, false
+	}
+	rctx, cancel := context.WithTimeout(ctx, readTimeout)
+	defer cancel()
+	raw, err := a.rdb.Get(rctx, answerKey(key)).Bytes()
+	if errors.Is(err, redis.Nil) {
+		err = nil
+	}
+	a.redis.leave(ctx, a.log, probe, err)
+	var f family
+	if err != nil || len(raw) == 0 || json.Unmarshal(raw, &f) != nil {
+		return bot.Answer{}, false
+	}
+	s, ok := f.Variants[f.variant(set)]
+	if !ok {
+		return bot.Answer{}, false
+	}
+	btns := s.Buttons
+	if f.Bits && !slices.Contains(btns, bot.ButtonBits8) {
+		btns = append(slices.Clone(btns), bot.ButtonBits8)
+	}
+	s.Doc.Lang = present.LangOf(s.Lang)
+	return bot.Answer{Intent: s.Intent, Lang: s.Lang, Doc: s.Doc, Text: s.Text, Headline: s.Doc.Headline,
+		Currency: s.Currency, Buttons: btns, Blocks: s.Blocks.BlockSet}, true
+}
