@@ -27,6 +27,10 @@ type Lexicon struct {
 	SpendActions    map[string][]string `yaml:"spend_actions"`
 	ListenModes     map[string][]string `yaml:"listen_modes"`
 	SubscribeTopics map[string][]string `yaml:"subscribe_topics"`
+	WatchActions    map[string][]string `yaml:"watch_actions"`
+	// BudgetActions are the words after "budget" that make it the budget
+	// command rather than the start of a sentence.
+	BudgetActions []string `yaml:"budget_actions"`
 	// Settings are the key=value settings: their canonical key, the
 	// spellings users type, the accepted range and a hint.
 	Settings []Setting `yaml:"settings"`
@@ -133,7 +137,18 @@ type Setting struct {
 	// Help is one line for /gpu help, in English and Chinese.
 	Help   string `yaml:"help"`
 	HelpZH string `yaml:"help_zh"`
+	// Kind is "money" (an amount with a currency), "fraction" (70% or
+	// 0.7) or "" (a figure or a word).
+	Kind string `yaml:"kind"`
+	// Intents are the commands whose help lists the setting.
+	Intents []string `yaml:"intents"`
 }
+
+// Setting kinds.
+const (
+	KindMoney    = "money"
+	KindFraction = "fraction"
+)
 
 var (
 	lexOnce sync.Once
@@ -203,6 +218,14 @@ func (l *Lexicon) check() error {
 		}
 		if s.Min > s.Max {
 			return fmt.Errorf("setting %q: min %v above max %v", s.Key, s.Min, s.Max)
+		}
+		if s.Kind != "" && s.Kind != KindMoney && s.Kind != KindFraction {
+			return fmt.Errorf("setting %q: unknown kind %q", s.Key, s.Kind)
+		}
+		for _, in := range s.Intents {
+			if _, ok := l.Slash[in]; !ok {
+				return fmt.Errorf("setting %q: intent %q has no slash words", s.Key, in)
+			}
 		}
 		for _, a := range append([]string{s.Key}, s.Aliases...) {
 			if keys[a] {

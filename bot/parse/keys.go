@@ -71,7 +71,7 @@ func (x extractor) keyValues(t *text, f *features, slash bool) {
 			f.kvSet[key] = true
 		} else {
 			reason, zh := fmt.Sprintf("cannot read %s=%s", rawKey, val), fmt.Sprintf("看不懂 %s=%s", rawKey, val)
-			if _, err := amount.Read(val); err != nil && moneyKeys[key] {
+			if _, err := amount.Read(val); err != nil && set.Kind == knowledge.KindMoney {
 				e := err.(*amount.Error)
 				reason, zh = fmt.Sprintf("%s=%s: %s", rawKey, val, e.Reason), fmt.Sprintf("%s=%s：%s", rawKey, val, e.ReasonZH)
 			}
@@ -81,12 +81,6 @@ func (x extractor) keyValues(t *text, f *features, slash bool) {
 	}
 }
 
-// moneyKeys are the settings whose value is money.
-var moneyKeys = map[string]bool{"price": true, "rent": true, "monthly": true, "budget": true, "amount": true, "power": true, "ops": true}
-
-// fractionKeys take "70%" as 0.7.
-var fractionKeys = map[string]bool{"util": true, "mfu": true, "rate": true, "threshold": true}
-
 // outOfRange checks a numeric value against the lexicon's range for its
 // key: "hours=-3", "util=150%", "bs=0" get a Problem naming the range.
 func outOfRange(set knowledge.Setting, raw, val string) *Problem {
@@ -95,7 +89,7 @@ func outOfRange(set knowledge.Setting, raw, val string) *Problem {
 	}
 	var v float64
 	var ok bool
-	if fractionKeys[set.Key] {
+	if set.Kind == knowledge.KindFraction {
 		v, ok = ParseFraction(val)
 		if strings.HasPrefix(strings.TrimSpace(val), "-") {
 			v, ok = -1, true
@@ -107,7 +101,7 @@ func outOfRange(set knowledge.Setting, raw, val string) *Problem {
 		return nil
 	}
 	lo, hi := trim(set.Min), trim(set.Max)
-	if fractionKeys[set.Key] {
+	if set.Kind == knowledge.KindFraction {
 		lo, hi = trim(set.Min*100)+"%", trim(set.Max*100)+"%"
 	}
 	return &Problem{Field: set.Key, Reason: fmt.Sprintf("%s=%s is outside the accepted range %s to %s", raw, val, lo, hi),

@@ -13,8 +13,13 @@ type Parser struct {
 	x  extractor
 	rt *router
 	// from the lexicon: the first word of a command, and the sub-words of
-	// spend, listen and subscribe
-	subcommands, spendSub, listenModes, subscribeTopics map[string]string
+	// spend, listen, subscribe, watch and budget
+	subcommands, spendSub, listenModes, subscribeTopics, watchActions map[string]string
+	// own are the words of settings and budget, whose handlers
+	// (bot/profile, bot/budget) read their own arguments; budget is the
+	// command only before one of budgetActions or nothing
+	own           map[string]Intent
+	budgetActions map[string]bool
 }
 
 // invert turns the lexicon's value → words lists into word → value.
@@ -33,16 +38,20 @@ func invert(m map[string][]string) map[string]string {
 func New(kb *knowledge.Base) *Parser {
 	lex := knowledge.MustLexicon()
 	x := newExtractor(kb, lex)
-	return &Parser{x: x, rt: newRouter(&x), subcommands: invert(lex.Slash), spendSub: invert(lex.SpendActions),
-		listenModes: invert(lex.ListenModes), subscribeTopics: invert(lex.SubscribeTopics)}
+	p := &Parser{x: x, rt: newRouter(&x), subcommands: invert(lex.Slash), spendSub: invert(lex.SpendActions),
+		listenModes: invert(lex.ListenModes), subscribeTopics: invert(lex.SubscribeTopics), watchActions: invert(lex.WatchActions),
+		own: map[string]Intent{}, budgetActions: map[string]bool{"": true}}
+	for w, in := range p.subcommands {
+		if in := Intent(in); in == Settings || in == Budget {
+			p.own[w] = in
+			delete(p.subcommands, w)
+		}
+	}
+	for _, w := range lex.BudgetActions {
+		p.budgetActions[strings.ToLower(w)] = true
+	}
+	return p
 }
-
-// ownCommands are /gpu words whose handlers read their own arguments
-// (bot/profile, bot/budget). "budget" is one only when an action word or
-// nothing follows: "/gpu budget 1万 推荐个卡" stays a sentence.
-var ownCommands = map[string]Intent{"settings": Settings, "setting": Settings, "设置": Settings, "budget": Budget}
-
-var budgetActions = map[string]bool{"": true, "set": true, "show": true, "list": true, "clear": true, "delete": true, "remove": true}
 
 // examples are shown when a command cannot be read.
 var examples = map[Intent]string{
@@ -118,8 +127,9 @@ func (p *Parser) slash(req Request, rest string, now time.Time) Request {
 		req.Intent = Help
 		return req
 	}
-	if in, ok := ownCommands[sub]; ok {
-		if w, _ := firstWord(args); in != Budget || budgetActions[w] {
+	if in, ok := p.own[sub]; ok {
+		// "/gpu budget 1万 推荐个卡" stays a sentence
+		if w, _ := firstWord(args); in == Settings || p.budgetActions[w] {
 			req.Intent = in
 			req.Lang = langOf(rest, true)
 			req.Slots.Args = strings.Fields(args)
