@@ -21,9 +21,6 @@ func Number(s string) (float64, bool) {
 
 func cnNumber(s string) (float64, bool) { return amount.Chinese(s) }
 
-func isCNDigit(r rune) bool { return strings.ContainsRune("零〇一二两三四五六七八九", r) }
-
-var cnBig = map[rune]float64{'万': 1e4, '亿': 1e8}
 
 // IsCNNumeral reports whether r can be part of a Chinese numeral.
 func IsCNNumeral(r rune) bool { return amount.IsCNNumeral(r) }
@@ -118,7 +115,7 @@ func arabize(t string) string {
 // "70亿") so later patterns still see it.
 func arabizeRun(run, after string) (string, bool) {
 	first, _ := utf8.DecodeRuneInString(run)
-	if cnBig[first] > 0 {
+	if first == '万' || first == '亿' {
 		return "", false // "万一"
 	}
 	if (run == "百" || run == "千") && !strings.HasPrefix(after, "亿") && !strings.HasPrefix(after, "万") {
@@ -144,7 +141,7 @@ func arabizeRun(run, after string) (string, bool) {
 	}
 	hasDigit, hasUnit := false, false
 	for _, r := range body {
-		if isCNDigit(r) {
+		if amount.IsCNDigit(r) {
 			hasDigit = true
 		} else {
 			hasUnit = true

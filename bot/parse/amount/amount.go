@@ -112,8 +112,9 @@ type Figure struct {
 
 // ReadChinese is Chinese with the precision written. It refuses what is
 // not one numeral: two digits in a row ("四五", "七八十", "二〇二六" without
-// 年), a unit with no digit ("万", "万一", "百万", "一百十"), units out of
-// order ("十百") and decimals after a magnitude ("一万点五").
+// 年), a magnitude with no digit ("万", "万一"), a unit with no digit after
+// another ("一百十"), units out of order ("十百") and decimals after a
+// magnitude ("一万点五").
 func ReadChinese(s string) (Figure, bool) {
 	intPart, frac, hasPoint := strings.Cut(s, "点")
 	if intPart == "" || hasPoint && frac == "" {
@@ -149,10 +150,10 @@ func ReadChinese(s string) (Figure, bool) {
 				return Figure{}, false // "十百"
 			}
 			if !haveDigit {
-				if u != 10 || section > 0 {
-					return Figure{}, false // "百万", "一百十": the unit needs its digit
+				if section > 0 {
+					return Figure{}, false // "一百十": the unit needs its digit
 				}
-				digit = 1 // "十二" is 12
+				digit = 1 // "十二" is 12, "百万" a million
 			}
 			section += digit * u
 			digit, haveDigit, seen, zero = 0, false, true, false

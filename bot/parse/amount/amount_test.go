@@ -159,6 +159,7 @@ func TestReadChinese(t *testing.T) {
 		{"五万亿", true, Figure{Value: 5e12, Step: 1e8}},
 		{"三点一四", true, Figure{Value: 3.14, Decimals: 2}},
 		{"一点五", true, Figure{Value: 1.5, Decimals: 1}},
+		{"百万", true, Figure{Value: 1e6, Step: 1e4}},
 		{"萬", false, Figure{}},
 		{"万一", false, Figure{}},
 		{"四五", false, Figure{}},
