@@ -21,7 +21,6 @@ func Number(s string) (float64, bool) {
 
 func cnNumber(s string) (float64, bool) { return amount.Chinese(s) }
 
-
 // IsCNNumeral reports whether r can be part of a Chinese numeral.
 func IsCNNumeral(r rune) bool { return amount.IsCNNumeral(r) }
 
