@@ -53,6 +53,27 @@ type Lexicon struct {
 		Before []string `yaml:"before"`
 		After  []string `yaml:"after"`
 	} `yaml:"budget"`
+	// Methods are the training and serving methods and Topics the guide
+	// topics of a knowledge question, each tried in order.
+	Methods []Term `yaml:"methods"`
+	Topics  []Term `yaml:"topics"`
+	// Language holds the words that decide a message's language.
+	Language struct {
+		ZHParticles []string `yaml:"zh_particles"`
+		Neutral     []string `yaml:"neutral"`
+	} `yaml:"language"`
+	// SlashFiller are words a /gpu command may carry that mean nothing by
+	// themselves; FollowUp open or close a message leaning on the last one.
+	SlashFiller []string `yaml:"slash_filler"`
+	FollowUp    []string `yaml:"follow_up"`
+	// Numerals say when a run of Chinese numerals is a number.
+	Numerals struct {
+		Counters []string `yaml:"counters"`
+		LoneOne  []string `yaml:"lone_one"`
+	} `yaml:"numerals"`
+	// NotACardAfter are words after a card-like figure that make it an
+	// amount or a duration ("3090 元").
+	NotACardAfter []string `yaml:"not_a_card_after"`
 	// Projects are the phrases that name the project an entry is booked to
 	// ("记在 X 名下"): a lead before the name and the words that may close it.
 	Projects struct {
@@ -67,6 +88,11 @@ type Term struct {
 	Value string   `yaml:"value"`
 	Words []string `yaml:"words"`
 	Exact []string `yaml:"exact"`
+	// With, when set, must match too; Unless cancels the match; Weak marks
+	// a match that counts only next to other evidence (methods).
+	With   []string `yaml:"with"`
+	Unless []string `yaml:"unless"`
+	Weak   bool     `yaml:"weak"`
 }
 
 // Fold returns the canonical value that word (a whole value, any case)

@@ -69,19 +69,6 @@ var enNumbers = map[string]string{
 	"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "hundred": "100", "dozen": "12",
 }
 
-// cnCounters are what may follow a Chinese numeral for it to be read as a
-// number: counters, units, magnitudes. Other runs ("一下", "千万别",
-// "三点开会") are words and stay.
-var cnCounters = []string{
-	"张", "块", "台", "卡", "片", "条", "轮", "遍", "个", "小时", "钟头", "天", "年", "成", "倍",
-	"并发", "路", "人", "月", "周", "度", "元", "刀", "美元", "美金", "万", "亿", "千", "百",
-	"token", "b", "k", "w", "epoch", "位", "bit", "比特", "次", "机", "节点", "样本", "参数", "以", "日", "号",
-}
-
-// loneOneIdioms follow a lone 一 in per-unit phrases ("块钱一小时",
-// "一个月", "一年") that must stay words: they mean "per", not "1".
-var loneOneIdioms = []string{"小时", "个小时", "个月", "月", "年", "天", "周", "度", "晚", "下", "共", "起", "般", "直", "些", "定"}
-
 // arabize rewrites the numbers in lower-cased text as digits, so extractors
 // need only one form: "七十亿" → "70亿", "两轮" → "2轮", "五万条" →
 // "5万条", "百分之七十" → "70%", "two h100s" → "2 h100s", "单卡" → "1卡".
@@ -122,7 +109,7 @@ func arabizeRun(run, after string) (string, bool) {
 	}
 	after = strings.TrimLeft(after, " ")
 	if run == "一" {
-		for _, w := range loneOneIdioms {
+		for _, w := range vocab.loneOne {
 			if strings.HasPrefix(after, w) {
 				return "", false
 			}
@@ -160,7 +147,7 @@ func arabizeRun(run, after string) (string, bool) {
 	}
 	if suffix == "" || !hasDigit {
 		counted := false
-		for _, c := range cnCounters {
+		for _, c := range vocab.counters {
 			if strings.HasPrefix(after, c) {
 				counted = true
 				break

@@ -238,14 +238,6 @@ func (p *Parser) spendArgs(f *features, mode, args string) {
 	}
 }
 
-// slashFiller are words a command may carry that the passes read without
-// consuming, or that mean nothing by themselves.
-var slashFiller = wordSet(`on at for with in of the a an and to per using use by from x vs or model models
-	gpu gpus card cards please pls s h b k m lroa loar qlroa qloar q-lora pretrain pretraining pre-train
-	finetune fine-tune fine tune tuning finetuning training train serve serving deploy infer frozen
-	spot on-demand demand ondemand payg diffusion sdxl flux image generation llm
-	individual student startup enterprise team personal solo`)
-
 // leftovers returns the ASCII words of a command that no pass consumed.
 func leftovers(rest string) string {
 	var out []string
@@ -253,7 +245,7 @@ func leftovers(rest string) string {
 		return !(r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '.'))
 	}) {
 		w = strings.Trim(w, "-.")
-		if w != "" && !slashFiller[w] && !neutralWords[w] {
+		if w != "" && !vocab.slashFiller[w] && !vocab.neutral[w] {
 			out = append(out, w)
 		}
 	}
