@@ -74,6 +74,17 @@ type Lexicon struct {
 	// NotACardAfter are words after a card-like figure that make it an
 	// amount or a duration ("3090 元").
 	NotACardAfter []string `yaml:"not_a_card_after"`
+	// Dates are the words of ledger dates; see lexicon.yaml.
+	Dates struct {
+		DaysBack  [][]string `yaml:"days_back"`
+		Weekdays  [][]string `yaml:"weekdays"`
+		Months    [][]string `yaml:"months"`
+		MonthBack []Term     `yaml:"month_back"`
+	} `yaml:"dates"`
+	// SpendModes say what a ledger sentence asks for; Asking marks a
+	// question rather than an entry.
+	SpendModes []Term   `yaml:"spend_modes"`
+	Asking     []string `yaml:"asking"`
 	// Projects are the phrases that name the project an entry is booked to
 	// ("记在 X 名下"): a lead before the name and the words that may close it.
 	Projects struct {
@@ -236,6 +247,9 @@ func (l *Lexicon) check() error {
 			return fmt.Errorf("model %q listed twice", m.ID)
 		}
 		seen[m.ID] = true
+	}
+	if len(l.Dates.Weekdays) != 7 || len(l.Dates.Months) != 12 {
+		return fmt.Errorf("dates: %d weekdays and %d months, want 7 and 12", len(l.Dates.Weekdays), len(l.Dates.Months))
 	}
 	keys := map[string]bool{}
 	for _, s := range l.Settings {

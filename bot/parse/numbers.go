@@ -57,17 +57,25 @@ var (
 	// a digit run and a magnitude written apart: "2 万", "1.5 亿"
 	spacedMag = regexp.MustCompile(`(\d)\s+(万|亿|千万|百万|千)`)
 	percentCN = regexp.MustCompile(`百分之([零〇一二两三四五六七八九十百\d.]+)`)
-	enNumber  = regexp.MustCompile(`\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty|thirty|forty|fifty|sixty|hundred|dozen)\b`)
+	enNumber  = regexp.MustCompile(`\b(` + alternation(countWords()) + `)\b`)
 )
+
+// countWords are the English number words (package amount's) arabize
+// rewrites as digits: all but "one" and "zero", which are mostly words in
+// a question ("the cheapest one", "zero downtime"), and the magnitudes
+// above a hundred, which only scale a figure already read.
+func countWords() []string {
+	var out []string
+	for _, w := range amount.EnglishWords() {
+		if v, mag, _ := amount.English(w); w != "one" && w != "zero" && (!mag || v == 100) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
 
 // singles are the one-word counts: "单卡" is one card.
 var singles = strings.NewReplacer("单卡", "1卡", "双卡", "2卡", "单张", "1张", "单台", "1台", "单机", "1台")
-
-var enNumbers = map[string]string{
-	"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
-	"nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "sixteen": "16", "twenty": "20",
-	"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "hundred": "100", "dozen": "12",
-}
 
 // arabize rewrites the numbers in lower-cased text as digits, so extractors
 // need only one form: "七十亿" → "70亿", "两轮" → "2轮", "五万条" →
@@ -93,7 +101,10 @@ func arabize(t string) string {
 	b.WriteString(t[last:])
 	t = b.String()
 	t = spacedMag.ReplaceAllString(t, "$1$2")
-	return enNumber.ReplaceAllStringFunc(t, func(w string) string { return enNumbers[w] })
+	return enNumber.ReplaceAllStringFunc(t, func(w string) string {
+		v, _, _ := amount.English(w)
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	})
 }
 
 // arabizeRun converts one run of numeral characters given what follows it.

@@ -222,11 +222,8 @@ func (p *Parser) spendArgs(f *features, mode, args string) {
 			f.kvSet["id"] = true
 		}
 	case "list", "report":
-		switch w {
-		case "last", "prev", "previous", "上月", "上个月":
-			f.s.Month, f.kvSet["month"] = "last", true
-		case "this", "current", "本月", "这个月":
-			f.s.Month, f.kvSet["month"] = "this", true
+		if m, ok := knowledge.Fold(vocab.monthBack, w); ok {
+			f.s.Month, f.kvSet["month"] = m, true
 		}
 	case "":
 		s := f.s

@@ -70,11 +70,15 @@ func termOf(terms []knowledge.Term, s, c string) string {
 // in the compacted text c, English ones as whole words of s.
 func firstTerm(terms []knowledge.Term, s, c string) (knowledge.Term, bool) {
 	for _, t := range terms {
-		if anyTermWord(t.Words, s, c) && (len(t.With) == 0 || anyTermWord(t.With, s, c)) && !anyTermWord(t.Unless, s, c) {
+		if termIn(t, s, c) {
 			return t, true
 		}
 	}
 	return knowledge.Term{}, false
+}
+
+func termIn(t knowledge.Term, s, c string) bool {
+	return anyTermWord(t.Words, s, c) && (len(t.With) == 0 || anyTermWord(t.With, s, c)) && !anyTermWord(t.Unless, s, c)
 }
 
 func anyTermWord(words []string, s, c string) bool {

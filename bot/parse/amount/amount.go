@@ -85,6 +85,42 @@ func IsCNNumeral(r rune) bool {
 	return d || cnUnits[r] > 0 || cnBig[r] > 0
 }
 
+// englishNumbers are the English number words; englishMagnitudes multiply
+// what comes before them.
+var englishNumbers = map[string]float64{
+	"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+	"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+	"thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+	"seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
+	"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+	"eighty": 80, "ninety": 90, "dozen": 12,
+}
+
+var englishMagnitudes = map[string]float64{"hundred": 100, "thousand": 1e3, "million": 1e6, "billion": 1e9}
+
+// English reads one English number word, any case: "two" is 2, "forty"
+// 40, "dozen" 12; magnitude is true for "hundred", "thousand", "million"
+// and "billion", which multiply the words before them.
+func English(word string) (v float64, magnitude, ok bool) {
+	w := strings.ToLower(word)
+	if v, ok := englishNumbers[w]; ok {
+		return v, false, true
+	}
+	v, ok = englishMagnitudes[w]
+	return v, ok, ok
+}
+
+// EnglishWords lists every word English reads, in no set order.
+func EnglishWords() []string {
+	out := make([]string, 0, len(englishNumbers)+len(englishMagnitudes))
+	for _, m := range []map[string]float64{englishNumbers, englishMagnitudes} {
+		for w := range m {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
 // IsCNDigit reports whether r is a Chinese digit (零 to 九, 两).
 func IsCNDigit(r rune) bool { _, ok := cnDigits[r]; return ok }
 
@@ -320,8 +356,8 @@ func (m Money) Minor() int64 { return int64(math.Round(m.Amount * 100)) }
 
 // currency marks, longest first so "us$" is not read as "$" and "块钱" as "块".
 var currencies = []struct{ mark, code string }{
-	{"us$", "USD"}, {"usd", "USD"}, {"美元", "USD"}, {"美金", "USD"}, {"dollars", "USD"}, {"dollar", "USD"}, {"bucks", "USD"}, {"刀", "USD"}, {"$", "USD"},
-	{"rmb", "CNY"}, {"cny", "CNY"}, {"人民币", "CNY"}, {"块钱", "CNY"}, {"yuan", "CNY"}, {"元", "CNY"}, {"块", "CNY"}, {"¥", "CNY"},
+	{"us dollars", "USD"}, {"us$", "USD"}, {"usd", "USD"}, {"美元", "USD"}, {"美金", "USD"}, {"dollars", "USD"}, {"dollar", "USD"}, {"bucks", "USD"}, {"刀", "USD"}, {"$", "USD"},
+	{"renminbi", "CNY"}, {"rmb", "CNY"}, {"cny", "CNY"}, {"人民币", "CNY"}, {"块钱", "CNY"}, {"yuan", "CNY"}, {"元", "CNY"}, {"块", "CNY"}, {"¥", "CNY"},
 }
 
 // Currency returns the ISO code of a currency mark ("¥", "刀", "usd"), or "".

@@ -177,3 +177,24 @@ func TestReadChinese(t *testing.T) {
 		}
 	}
 }
+
+func TestEnglish(t *testing.T) {
+	tests := []struct {
+		in      string
+		v       float64
+		mag, ok bool
+	}{
+		{"two", 2, false, true},
+		{"Forty", 40, false, true},
+		{"dozen", 12, false, true},
+		{"hundred", 100, true, true},
+		{"million", 1e6, true, true},
+		{"couple", 0, false, false},
+	}
+	for _, tt := range tests {
+		v, mag, ok := English(tt.in)
+		if v != tt.v || mag != tt.mag || ok != tt.ok {
+			t.Errorf("English(%q) = %v, %v, %v; want %v, %v, %v", tt.in, v, mag, ok, tt.v, tt.mag, tt.ok)
+		}
+	}
+}
