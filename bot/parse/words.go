@@ -41,12 +41,6 @@ func hasWord(s, w string) bool {
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
-// anyWord is hasWord over several words.
-func anyWord(s string, words ...string) bool {
-	for _, w := range words {
-		if hasWord(s, w) {
-			return true
-		}
 	}
 	return false
 }
