@@ -41,10 +41,6 @@ func hasWord(s, w string) bool {
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
-	}
-	return false
-}
-
 // method finds the training or serving method (the lexicon's methods);
 // weak is true when it rests only on "deploy"/"部署" or a bare "full",
 // which count only next to a model size.
