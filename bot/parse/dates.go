@@ -2,7 +2,6 @@ package parse
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -20,7 +19,7 @@ var (
 	reDaysAgo  = rx(`(\d+)\s?(?:天前|days? ago)`, true, "天前", "ago")
 	reWeekday  = rx(`(上上|上|这|本|下)?\s?(?:周|星期|礼拜)(`+wordClass(vocab.zhWeekdays)+`)`, false, "周", "星期", "礼拜")
 	reENWeek   = rx(`\b(last|this|on)?\s?(`+alternation(vocab.enWeekdays)+`)\b`, false, vocab.enWeekdays...)
-	reRelDay   = regexp.MustCompile(alternation(vocab.daysBackWords()))
+	reRelDay   = rx(alternation(vocab.daysBackWords()), false, vocab.daysBackWords()...)
 )
 
 // day is a calendar date without a clock.
@@ -108,7 +107,9 @@ func (x extractor) dates(t *text, f *features, now time.Time) {
 		n, _ := strconv.Atoi(m[1])
 		return relative(m[0], func(now time.Time) time.Time { return now.AddDate(0, 0, -n) })
 	})
-	if loc := reRelDay.FindStringIndex(t.s); loc != nil && f.s.Date == "" {
+	if !t.may(reRelDay) {
+		// no word for a day counted back
+	} else if loc := reRelDay.FindStringIndex(t.s); loc != nil && f.s.Date == "" {
 		w := t.s[loc[0]:loc[1]]
 		back := vocab.daysBack[w]
 		relative(w, func(now time.Time) time.Time { return now.AddDate(0, 0, -back) })
