@@ -113,6 +113,10 @@ func settingHelp(lang string, s knowledge.Setting) string {
 		}
 		b.WriteString(" " + lo + "–" + hi)
 	}
-	b.WriteString(": " + tr(lang, s.Help, s.HelpZH) + tr(lang, ", e.g. ", "，例如 ") + s.Hint)
+	hint := s.Hint
+	if lang == "zh" && s.HintZH != "" {
+		hint = s.HintZH
+	}
+	b.WriteString(": " + tr(lang, s.Help, s.HelpZH) + tr(lang, ", e.g. ", "，例如 ") + hint)
 	return b.String()
 }

@@ -171,6 +171,8 @@ type Setting struct {
 	Min  float64 `yaml:"min"`
 	Max  float64 `yaml:"max"`
 	Hint string  `yaml:"hint"`
+	// HintZH replaces Hint for a Chinese asker where the example differs.
+	HintZH string `yaml:"hint_zh"`
 	// Help is one line for /gpu help, in English and Chinese.
 	Help   string `yaml:"help"`
 	HelpZH string `yaml:"help_zh"`

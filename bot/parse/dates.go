@@ -46,11 +46,11 @@ func (x extractor) dates(t *text, f *features, now time.Time) {
 	}
 	set := func(d day, what string) bool {
 		if !d.valid() {
-			f.problem("date", fmt.Sprintf("%q is not a date", what), fmt.Sprintf("%q 不是有效日期", what), "2026-11-03, 11月3日, 昨天")
+			f.problem("date", fmt.Sprintf("%q is not a date", what), fmt.Sprintf("%q 不是有效日期", what), "2026-11-03, nov 3, yesterday", "2026-11-03, 11月3日, 昨天")
 			return true
 		}
 		if !now.IsZero() && d.time().After(dayOf(now).time()) {
-			f.problem("date", fmt.Sprintf("%s is in the future; the ledger books what was already spent", d), fmt.Sprintf("%s 还没到；账本只记已经发生的花费", d), "昨天, 11月3日, date=2026-11-03")
+			f.problem("date", fmt.Sprintf("%s is in the future; the ledger books what was already spent", d), fmt.Sprintf("%s 还没到；账本只记已经发生的花费", d), "yesterday, nov 3, date=2026-11-03", "昨天, 11月3日, date=2026-11-03")
 			return true
 		}
 		f.s.Date = d.String()
@@ -171,7 +171,7 @@ func (x extractor) readDate(val string, now time.Time) (string, *Problem) {
 		return "", &f.probs[0]
 	}
 	if f.s.Date == "" {
-		return "", &Problem{Field: "date", Reason: fmt.Sprintf("cannot read date=%s", val), Hint: "date=2026-11-03, date=昨天, date=yesterday", zh: fmt.Sprintf("看不懂 date=%s", val)}
+		return "", &Problem{Field: "date", Reason: fmt.Sprintf("cannot read date=%s", val), Hint: "date=2026-11-03, date=yesterday", zh: fmt.Sprintf("看不懂 date=%s", val), hintZH: "date=2026-11-03, date=昨天"}
 	}
 	return f.s.Date, nil
 }

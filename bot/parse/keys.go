@@ -60,7 +60,7 @@ func (x extractor) keyValues(t *text, f *features, slash bool) {
 			} else if x.archs[val] {
 				f.s.Arch = val
 			} else {
-				f.problem("model", fmt.Sprintf("unknown model %q", val), fmt.Sprintf("不认识的模型 %q", val), "model=qwen3-30b-a3b, model=deepseek-v3, or a size: 70b")
+				f.problem("model", fmt.Sprintf("unknown model %q", val), fmt.Sprintf("不认识的模型 %q", val), "model=qwen3-30b-a3b, model=deepseek-v3, or a size: 70b", "model=qwen3-30b-a3b、model=deepseek-v3，或写大小：70b")
 			}
 			t.blank(loc[2], loc[1])
 			continue
@@ -75,7 +75,7 @@ func (x extractor) keyValues(t *text, f *features, slash bool) {
 				e := err.(*amount.Error)
 				reason, zh = fmt.Sprintf("%s=%s: %s", rawKey, val, e.Reason), fmt.Sprintf("%s=%s：%s", rawKey, val, e.ReasonZH)
 			}
-			f.probs = append(f.probs, Problem{Field: key, Reason: reason, Hint: set.Hint, zh: zh})
+			f.probs = append(f.probs, Problem{Field: key, Reason: reason, Hint: set.Hint, zh: zh, hintZH: set.HintZH})
 		}
 		t.blank(loc[2], loc[1])
 	}
@@ -105,7 +105,7 @@ func outOfRange(set knowledge.Setting, raw, val string) *Problem {
 		lo, hi = trim(set.Min*100)+"%", trim(set.Max*100)+"%"
 	}
 	return &Problem{Field: set.Key, Reason: fmt.Sprintf("%s=%s is outside the accepted range %s to %s", raw, val, lo, hi),
-		Hint: set.Hint, zh: fmt.Sprintf("%s=%s 超出可接受范围 %s 到 %s", raw, val, lo, hi)}
+		Hint: set.Hint, zh: fmt.Sprintf("%s=%s 超出可接受范围 %s 到 %s", raw, val, lo, hi), hintZH: set.HintZH}
 }
 
 // setKV stores one key=value; false when the value cannot be read.

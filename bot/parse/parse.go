@@ -78,6 +78,9 @@ func (p *Parser) ParseAt(raw string, now time.Time) Request {
 			if pr.zh != "" {
 				req.Problems[i].Reason = pr.zh
 			}
+			if pr.hintZH != "" {
+				req.Problems[i].Hint = pr.hintZH
+			}
 		}
 	}
 	return req
@@ -110,15 +113,20 @@ func (r Request) InChannel() bool {
 	return r.Slash || r.Intent != Unknown && r.Confidence >= ChannelThreshold
 }
 
+// cutSlash returns what follows "/gpu". A "/gpu" word repeated at the
+// start is dropped too: Slack hands the command's text without its name,
+// but people often type the name again ("/gpu /gpu subscribe prices"),
+// and it must not turn the command into a sentence.
 func cutSlash(lower string) (string, bool) {
 	const prefix = "/gpu"
-	if lower == prefix {
-		return "", true
+	ok := false
+	for lower == prefix || strings.HasPrefix(lower, prefix+" ") {
+		lower, ok = strings.TrimSpace(lower[len(prefix):]), true
 	}
-	if strings.HasPrefix(lower, prefix+" ") {
-		return strings.TrimSpace(lower[len(prefix):]), true
+	if !ok {
+		return "", false
 	}
-	return "", false
+	return lower, true
 }
 
 func (p *Parser) slash(req Request, rest string, now time.Time) Request {

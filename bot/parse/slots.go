@@ -343,7 +343,7 @@ func (x extractor) hours(t *text, f *features) {
 		}
 		if v > limit {
 			f.problem("hours_per_month", fmt.Sprintf("%s hours a %s is more than a %s has (at most %s)", trim(v), per, per, trim(limit)),
-				fmt.Sprintf("每%s %s 小时超过了一%s的总小时数（最多 %s）", perZH, trim(v), perZH, trim(limit)), "每天 12 小时, 200h/月, 40 hours a week")
+				fmt.Sprintf("每%s %s 小时超过了一%s的总小时数（最多 %s）", perZH, trim(v), perZH, trim(limit)), "12 hours a day, 200h/month, 40 hours a week", "每天 12 小时, 200h/月, 每周 40 小时")
 			return true
 		}
 		s.HoursPerMonth = v * factor
@@ -388,7 +388,7 @@ func (x extractor) model(t *text, f *features) {
 		if s.ParamsB != 0 {
 			return false
 		}
-		f.probs = append(f.probs, Problem{Field: "params_b", Reason: "a model size must be positive, got -" + m[1] + "b", Hint: "13b, 70B, 130亿"})
+		f.probs = append(f.probs, Problem{Field: "params_b", Reason: "a model size must be positive, got -" + m[1] + "b", Hint: "13b, 70B", zh: "模型大小必须是正数，读到 -" + m[1] + "b", hintZH: "13b, 70B, 130亿"})
 		return true
 	})
 	t.first(reParams, 1, func(m []string, at int) bool {
@@ -398,7 +398,7 @@ func (x extractor) model(t *text, f *features) {
 		}
 		if v > maxParamsB {
 			f.problem("params_b", fmt.Sprintf("a model of %sB parameters is outside the accepted range (0.01 to %d B; the largest open models are about 1000 B)", m[1], maxParamsB),
-				fmt.Sprintf("%sB 参数超出可接受范围（0.01 到 %d B；最大的开源模型约 1000 B）", m[1], maxParamsB), "13b, 70B, 130亿, deepseek-v3")
+				fmt.Sprintf("%sB 参数超出可接受范围（0.01 到 %d B；最大的开源模型约 1000 B）", m[1], maxParamsB), "13b, 70B, deepseek-v3", "13b, 70B, 130亿, deepseek-v3")
 			return true
 		}
 		s.ParamsB = v
@@ -546,7 +546,7 @@ func (x extractor) fractions(t *text, f *features) {
 			v = 0.5
 		}
 		if v <= 0 || v > 1 {
-			f.probs = append(f.probs, Problem{Field: "utilization", Reason: "utilisation must be between 0 and 100%, got " + m[0], Hint: "util=70% or 七成"})
+			f.probs = append(f.probs, Problem{Field: "utilization", Reason: "utilisation must be between 0 and 100%, got " + m[0], Hint: "util=70%", zh: "利用率必须在 0 到 100% 之间，读到 " + m[0], hintZH: "util=70% 或 七成"})
 			return true
 		}
 		s.Utilization = v
