@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"strings"
 
 	"github.com/gpubot/gpubot/bot/parse"
 	"github.com/gpubot/gpubot/bot/present"
@@ -25,15 +24,13 @@ const (
 // an intent is a row here and a file pair (<intent>.go, <intent>_render.go).
 type intent struct {
 	id parse.Intent
-	// words are the slash-command words (the parser reads them; a test
-	// checks each one routes here, so help cannot drift from the parser).
-	words   []string
+	// The /gpu words that run an intent, and the settings it takes, are
+	// the lexicon's (knowledge/data/lexicon.yaml): help reads them there.
 	example string // a command to try, shown in help
 	// exampleZH replaces example in Chinese help, for rows whose example
 	// is a sentence rather than a command.
 	exampleZH string
 	en, zh    string // what it answers, for help
-	options   string // key=value settings it takes, shown in help's working
 	buttons   []Button
 	// write marks commands that change state: no re-run buttons, ever.
 	write bool
@@ -52,50 +49,44 @@ func init() { intents = intentTable() }
 
 func intentTable() []intent {
 	return []intent{
-		{id: parse.Fit, words: []string{"fit"}, example: "/gpu fit 13b lora",
+		{id: parse.Fit, example: "/gpu fit 13b lora",
 			en: "VRAM needed and which cards fit", zh: "需要多少显存、哪些卡放得下",
-			options: "bs=8 seq=4096 ctx=32k conc=50 bits=4|8 rank=64 gc=off optim=adamw8bit gpu=h20",
 			buttons: append(readButtons[:3:3], ButtonBits8),
 			handle: func(b *Bot, ctx context.Context, _ Message, a *Answer, req parse.Request) error {
 				return b.fit(ctx, a, req)
 			}},
-		{id: parse.Cost, words: []string{"cost"}, example: "/gpu cost 7b lora 50k samples on 4090",
+		{id: parse.Cost, example: "/gpu cost 7b lora 50k samples on 4090",
 			en: "GPU-hours, wall time and money", zh: "卡时、耗时和费用；推理按每百万 token 计",
-			options: "tokens= samples= epochs= mfu= price= gpus= tps=",
 			buttons: append(readButtons[:3:3], ButtonBits8),
 			handle: func(b *Bot, ctx context.Context, _ Message, a *Answer, req parse.Request) error {
 				return b.cost(ctx, a, req)
 			}},
-		{id: parse.Monthly, words: []string{"monthly"}, example: "/gpu monthly 4090 200h",
+		{id: parse.Monthly, example: "/gpu monthly 4090 200h",
 			en: "monthly plan or on demand?", zh: "包月还是按需：打平小时数",
-			options: "price=1.8 monthly=900 @autodl cards=",
 			buttons: readButtons,
 			handle: func(b *Bot, ctx context.Context, m Message, a *Answer, req parse.Request) error {
 				return b.monthly(ctx, m, a, req)
 			}},
-		{id: parse.Buy, words: []string{"buy"}, example: "/gpu buy h100 util=70%",
+		{id: parse.Buy, example: "/gpu buy h100 util=70%",
 			en: "rent or buy: break-even utilisation and payback", zh: "租还是买：打平利用率和回本周期",
-			options: "price= rent= years= watts= pue= power= ops= rate=",
 			buttons: readButtons,
 			handle: func(b *Bot, ctx context.Context, m Message, a *Answer, req parse.Request) error {
 				return b.buy(ctx, m, a, req)
 			}},
-		{id: parse.Price, words: []string{"price"}, example: "/gpu price h100",
+		{id: parse.Price, example: "/gpu price h100",
 			en: "every offer, cheapest first, with dates", zh: "全部报价，从低到高，附日期",
-			options: "@platform currency=cny|usd fx=7.2",
 			buttons: readButtons,
 			handle: func(b *Bot, ctx context.Context, _ Message, a *Answer, req parse.Request) error {
 				return b.price(ctx, a, req)
 			}},
-		{id: parse.Compare, words: []string{"compare"}, example: "/gpu compare h100 h800 h20",
+		{id: parse.Compare, example: "/gpu compare h100 h800 h20",
 			en: "specs and prices side by side", zh: "参数与价格对比，以及差异的含义",
 			buttons: readButtons,
 			handle: func(b *Bot, ctx context.Context, _ Message, a *Answer, req parse.Request) error {
 				return b.compare(ctx, a, req)
 			}},
-		{id: parse.Recommend, words: []string{"recommend"}, example: "/gpu recommend 70b inference",
+		{id: parse.Recommend, example: "/gpu recommend 70b inference",
 			en: "best value for a workload or budget", zh: "按任务或预算的性价比排行",
-			options: "recommend diffusion | budget=5000 | startup",
 			buttons: readButtons,
 			handle: func(b *Bot, ctx context.Context, _ Message, a *Answer, req parse.Request) error {
 				return b.recommend(ctx, a, req)
@@ -107,29 +98,27 @@ func intentTable() []intent {
 				b.knowledge(ctx, a, req)
 				return nil
 			}},
-		{id: parse.Spend, words: []string{"spend"}, example: "/gpu spend add 40h 4090 ¥75 project=llm",
+		{id: parse.Spend, example: "/gpu spend add 40h 4090 ¥75 project=llm",
 			en: "the team's spend ledger: add, list, report", zh: "团队 GPU 记账：add、list、report、undo、delete",
 			write: true},
 		{id: "bill", example: "DM a CSV bill to the bot", exampleZH: "私信发送 CSV 账单",
 			en: "import a provider's bill (admins)", zh: "导入云平台账单（管理员）", write: true},
-		{id: parse.Subscribe, words: []string{"subscribe"}, example: "/gpu subscribe daily",
+		{id: parse.Subscribe, example: "/gpu subscribe daily",
 			en: "daily price post and monthly recap in this channel", zh: "在本频道订阅每日价格和月度回顾",
 			write: true},
-		{id: parse.Watch, words: []string{"watch"}, example: "/gpu watch h100 < $2/h",
+		{id: parse.Watch, example: "/gpu watch h100 < $2/h",
 			en: "price alerts: below a threshold or a new low", zh: "价格提醒：跌破阈值或创新低",
-			options: "@platform 降价 | list | off",
-			write:   true},
-		{id: parse.Budget, words: []string{"budget"}, example: "/gpu budget set pretrain ¥100k/month", exampleZH: "/gpu budget",
+			write: true},
+		{id: parse.Budget, example: "/gpu budget set pretrain ¥100k/month", exampleZH: "/gpu budget",
 			en: "monthly budgets with alerts", zh: "月度预算与超支提醒",
-			options: "set <project> <amount>/month | clear <project>",
-			write:   true},
-		{id: parse.Settings, words: []string{"settings"}, example: "/gpu settings",
+			write: true},
+		{id: parse.Settings, example: "/gpu settings",
 			en: "team defaults: currency, platforms, cards", zh: "团队设置：币种、平台、自有卡",
 			write: true},
-		{id: parse.Listen, words: []string{"listen"}, example: "/gpu listen on",
+		{id: parse.Listen, example: "/gpu listen on",
 			en: "answer GPU questions here without a mention", zh: "本频道无需 @ 也回答 GPU 问题",
 			write: true},
-		{id: parse.Help, words: []string{"help"}, example: "/gpu help",
+		{id: parse.Help, example: "/gpu help",
 			en: "this list", zh: "显示本帮助",
 			handle: func(b *Bot, _ context.Context, _ Message, a *Answer, _ parse.Request) error {
 				b.help(a)
@@ -202,37 +191,6 @@ func (b *Bot) finish(a Answer) Answer {
 		a.Buttons = append(a.Buttons, btn)
 	}
 	return a
-}
-
-func (b *Bot) help(a *Answer) {
-	a.Ephemeral = true
-	lang := a.Lang
-	var lines []string
-	var wk working
-	for _, r := range intents {
-		if r.example == "" {
-			continue
-		}
-		ex := r.example
-		if lang == "zh" && r.exampleZH != "" {
-			ex = r.exampleZH
-		}
-		lines = append(lines, ex+" — "+tr(lang, r.en, r.zh))
-		if r.options != "" {
-			wk.strings(present.StepNote, r.example+": "+r.options)
-		}
-	}
-	wk.strings(present.StepNote, tr(lang,
-		"Amounts: 1.8, ¥1.8, 2.5usd, $2.5/h; bare numbers are in the answer's currency (USD in English, CNY in Chinese); currency=cny|usd, fx=7.2",
-		"金额写法：1.8、¥1.8、2.5usd、$2.5/h；不写币种时按回答语言的币种（中文为人民币，英文为美元）；currency=cny|usd，fx=7.2"))
-	d := present.Doc{
-		Headline: tr(lang, "gpubot answers GPU procurement questions. Commands:", "gpubot 回答 GPU 选型与采购问题。命令："),
-		Body:     []string{strings.TrimRight(bullets(lines), "\n")},
-		Next:     tr(lang, "ask in plain words too, e.g. “can one 4090 QLoRA a 14B?”", "也可以直接用中文问，例如“一张 4090 能 qlora 微调 14b 吗”"),
-		Working:  wk,
-	}
-	a.show(d)
-	a.Result = map[string]any{"commands": lines}
 }
 
 func (b *Bot) unknown(a *Answer) {

@@ -27,6 +27,10 @@ type Lexicon struct {
 	SpendActions    map[string][]string `yaml:"spend_actions"`
 	ListenModes     map[string][]string `yaml:"listen_modes"`
 	SubscribeTopics map[string][]string `yaml:"subscribe_topics"`
+	WatchActions    map[string][]string `yaml:"watch_actions"`
+	// BudgetActions are the words after "budget" that make it the budget
+	// command rather than the start of a sentence.
+	BudgetActions []string `yaml:"budget_actions"`
 	// Settings are the key=value settings: their canonical key, the
 	// spellings users type, the accepted range and a hint.
 	Settings []Setting `yaml:"settings"`
@@ -49,6 +53,38 @@ type Lexicon struct {
 		Before []string `yaml:"before"`
 		After  []string `yaml:"after"`
 	} `yaml:"budget"`
+	// Methods are the training and serving methods and Topics the guide
+	// topics of a knowledge question, each tried in order.
+	Methods []Term `yaml:"methods"`
+	Topics  []Term `yaml:"topics"`
+	// Language holds the words that decide a message's language.
+	Language struct {
+		ZHParticles []string `yaml:"zh_particles"`
+		Neutral     []string `yaml:"neutral"`
+	} `yaml:"language"`
+	// SlashFiller are words a /gpu command may carry that mean nothing by
+	// themselves; FollowUp open or close a message leaning on the last one.
+	SlashFiller []string `yaml:"slash_filler"`
+	FollowUp    []string `yaml:"follow_up"`
+	// Numerals say when a run of Chinese numerals is a number.
+	Numerals struct {
+		Counters []string `yaml:"counters"`
+		LoneOne  []string `yaml:"lone_one"`
+	} `yaml:"numerals"`
+	// NotACardAfter are words after a card-like figure that make it an
+	// amount or a duration ("3090 元").
+	NotACardAfter []string `yaml:"not_a_card_after"`
+	// Dates are the words of ledger dates; see lexicon.yaml.
+	Dates struct {
+		DaysBack  [][]string `yaml:"days_back"`
+		Weekdays  [][]string `yaml:"weekdays"`
+		Months    [][]string `yaml:"months"`
+		MonthBack []Term     `yaml:"month_back"`
+	} `yaml:"dates"`
+	// SpendModes say what a ledger sentence asks for; Asking marks a
+	// question rather than an entry.
+	SpendModes []Term   `yaml:"spend_modes"`
+	Asking     []string `yaml:"asking"`
 	// Projects are the phrases that name the project an entry is booked to
 	// ("记在 X 名下"): a lead before the name and the words that may close it.
 	Projects struct {
@@ -63,6 +99,11 @@ type Term struct {
 	Value string   `yaml:"value"`
 	Words []string `yaml:"words"`
 	Exact []string `yaml:"exact"`
+	// With, when set, must match too; Unless cancels the match; Weak marks
+	// a match that counts only next to other evidence (methods).
+	With   []string `yaml:"with"`
+	Unless []string `yaml:"unless"`
+	Weak   bool     `yaml:"weak"`
 }
 
 // Fold returns the canonical value that word (a whole value, any case)
@@ -130,10 +171,23 @@ type Setting struct {
 	Min  float64 `yaml:"min"`
 	Max  float64 `yaml:"max"`
 	Hint string  `yaml:"hint"`
+	// HintZH replaces Hint for a Chinese asker where the example differs.
+	HintZH string `yaml:"hint_zh"`
 	// Help is one line for /gpu help, in English and Chinese.
 	Help   string `yaml:"help"`
 	HelpZH string `yaml:"help_zh"`
+	// Kind is "money" (an amount with a currency), "fraction" (70% or
+	// 0.7) or "" (a figure or a word).
+	Kind string `yaml:"kind"`
+	// Intents are the commands whose help lists the setting.
+	Intents []string `yaml:"intents"`
 }
+
+// Setting kinds.
+const (
+	KindMoney    = "money"
+	KindFraction = "fraction"
+)
 
 var (
 	lexOnce sync.Once
@@ -196,6 +250,9 @@ func (l *Lexicon) check() error {
 		}
 		seen[m.ID] = true
 	}
+	if len(l.Dates.Weekdays) != 7 || len(l.Dates.Months) != 12 {
+		return fmt.Errorf("dates: %d weekdays and %d months, want 7 and 12", len(l.Dates.Weekdays), len(l.Dates.Months))
+	}
 	keys := map[string]bool{}
 	for _, s := range l.Settings {
 		if s.Key == "" || s.Hint == "" {
@@ -203,6 +260,14 @@ func (l *Lexicon) check() error {
 		}
 		if s.Min > s.Max {
 			return fmt.Errorf("setting %q: min %v above max %v", s.Key, s.Min, s.Max)
+		}
+		if s.Kind != "" && s.Kind != KindMoney && s.Kind != KindFraction {
+			return fmt.Errorf("setting %q: unknown kind %q", s.Key, s.Kind)
+		}
+		for _, in := range s.Intents {
+			if _, ok := l.Slash[in]; !ok {
+				return fmt.Errorf("setting %q: intent %q has no slash words", s.Key, in)
+			}
 		}
 		for _, a := range append([]string{s.Key}, s.Aliases...) {
 			if keys[a] {

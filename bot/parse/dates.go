@@ -2,7 +2,6 @@ package parse
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -16,18 +15,12 @@ import (
 var (
 	reISODate  = rx(`(?P<pre>^|[^0-9])(20\d\d)\s?[-/.年]\s?(\d{1,2})\s?[-/.月]\s?(\d{1,2})\s?[日号]?(?P<end>$|[^0-9])`, true, "20")
 	reMonthDay = rx(`(?P<pre>^|[^0-9])(\d{1,2})\s?月\s?(\d{1,2})\s?[日号]`, true, "月")
-	reENDate   = rx(`\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s?(\d{1,2})(?:st|nd|rd|th)?\b|\b(\d{1,2})(?:st|nd|rd|th)?\s(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b`, true, "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+	reENDate   = rx(`\b(`+alternation(vocab.monthWords())+`)[a-z]*\.?\s?(\d{1,2})(?:st|nd|rd|th)?\b|\b(\d{1,2})(?:st|nd|rd|th)?\s(`+alternation(vocab.monthWords())+`)[a-z]*\b`, true, vocab.monthWords()...)
 	reDaysAgo  = rx(`(\d+)\s?(?:天前|days? ago)`, true, "天前", "ago")
-	reWeekday  = rx(`(上上|上|这|本|下)?\s?(?:周|星期|礼拜)([一二三四五六日天])`, false, "周", "星期", "礼拜")
-	reENWeek   = rx(`\b(last|this|on)?\s?(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\b`, false, "day", "mon", "tue", "wed", "thu", "fri", "sat", "sun")
-	reRelDay   = regexp.MustCompile(`大前天|前天|昨天|昨日|今天|今日|day before yesterday|yesterday|today`)
+	reWeekday  = rx(`(上上|上|这|本|下)?\s?(?:周|星期|礼拜)(`+wordClass(vocab.zhWeekdays)+`)`, false, "周", "星期", "礼拜")
+	reENWeek   = rx(`\b(last|this|on)?\s?(`+alternation(vocab.enWeekdays)+`)\b`, false, vocab.enWeekdays...)
+	reRelDay   = rx(alternation(vocab.daysBackWords()), false, vocab.daysBackWords()...)
 )
-
-var cnWeekdays = map[string]time.Weekday{"一": time.Monday, "二": time.Tuesday, "三": time.Wednesday, "四": time.Thursday, "五": time.Friday, "六": time.Saturday, "日": time.Sunday, "天": time.Sunday}
-
-var enWeekdays = map[string]time.Weekday{"mon": time.Monday, "monday": time.Monday, "tue": time.Tuesday, "tues": time.Tuesday, "tuesday": time.Tuesday,
-	"wed": time.Wednesday, "wednesday": time.Wednesday, "thu": time.Thursday, "thur": time.Thursday, "thurs": time.Thursday, "thursday": time.Thursday,
-	"fri": time.Friday, "friday": time.Friday, "sat": time.Saturday, "saturday": time.Saturday, "sun": time.Sunday, "sunday": time.Sunday}
 
 // day is a calendar date without a clock.
 type day struct{ y, m, d int }
@@ -53,11 +46,11 @@ func (x extractor) dates(t *text, f *features, now time.Time) {
 	}
 	set := func(d day, what string) bool {
 		if !d.valid() {
-			f.problem("date", fmt.Sprintf("%q is not a date", what), fmt.Sprintf("%q 不是有效日期", what), "2026-11-03, 11月3日, 昨天")
+			f.problem("date", fmt.Sprintf("%q is not a date", what), fmt.Sprintf("%q 不是有效日期", what), "2026-11-03, nov 3, yesterday", "2026-11-03, 11月3日, 昨天")
 			return true
 		}
 		if !now.IsZero() && d.time().After(dayOf(now).time()) {
-			f.problem("date", fmt.Sprintf("%s is in the future; the ledger books what was already spent", d), fmt.Sprintf("%s 还没到；账本只记已经发生的花费", d), "昨天, 11月3日, date=2026-11-03")
+			f.problem("date", fmt.Sprintf("%s is in the future; the ledger books what was already spent", d), fmt.Sprintf("%s 还没到；账本只记已经发生的花费", d), "yesterday, nov 3, date=2026-11-03", "昨天, 11月3日, date=2026-11-03")
 			return true
 		}
 		f.s.Date = d.String()
@@ -102,11 +95,11 @@ func (x extractor) dates(t *text, f *features, now time.Time) {
 			if name == "" {
 				name, num = m[4], m[3]
 			}
-			if name == "may" && num == "" || name == "mar" && !strings.Contains(t.s, "spend") && !strings.Contains(t.s, "log") {
-				return false
+			mo := vocab.months[name]
+			if mo == 5 && num == "" || mo == 3 && !strings.Contains(t.s, "spend") && !strings.Contains(t.s, "log") {
+				return false // "may", "mar(ch)" are too often other words
 			}
 			d, _ := strconv.Atoi(num)
-			mo, _ := strconv.Atoi(monthNames[name])
 			return monthDay(mo, d, m[0])
 		})
 	}
@@ -114,11 +107,11 @@ func (x extractor) dates(t *text, f *features, now time.Time) {
 		n, _ := strconv.Atoi(m[1])
 		return relative(m[0], func(now time.Time) time.Time { return now.AddDate(0, 0, -n) })
 	})
-	if !containsAny(t.s, "天", "日", "yesterday", "today") {
-		// no relative day word
+	if !t.may(reRelDay) {
+		// no word for a day counted back
 	} else if loc := reRelDay.FindStringIndex(t.s); loc != nil && f.s.Date == "" {
 		w := t.s[loc[0]:loc[1]]
-		back := map[string]int{"大前天": 3, "前天": 2, "day before yesterday": 2, "昨天": 1, "昨日": 1, "yesterday": 1, "今天": 0, "今日": 0, "today": 0}[w]
+		back := vocab.daysBack[w]
 		relative(w, func(now time.Time) time.Time { return now.AddDate(0, 0, -back) })
 		t.blank(loc[0], loc[1])
 	}
@@ -126,11 +119,11 @@ func (x extractor) dates(t *text, f *features, now time.Time) {
 		if strings.HasSuffix(strings.TrimRight(t.s[:at], " "), "每") {
 			return false // "每周一" is every Monday, not a date
 		}
-		wd := cnWeekdays[m[2]]
+		wd := vocab.weekdays[m[2]]
 		return relative(m[0], func(now time.Time) time.Time { return weekday(now, wd, m[1]) })
 	})
 	t.first(reENWeek, 0, func(m []string, at int) bool {
-		wd := enWeekdays[m[2]]
+		wd := vocab.weekdays[m[2]]
 		if m[1] == "" && len(m[2]) <= 3 && m[2] != "wed" && m[2] != "fri" {
 			return false // "sun", "sat", "mon" alone are too often other words
 		}
@@ -178,7 +171,7 @@ func (x extractor) readDate(val string, now time.Time) (string, *Problem) {
 		return "", &f.probs[0]
 	}
 	if f.s.Date == "" {
-		return "", &Problem{Field: "date", Reason: fmt.Sprintf("cannot read date=%s", val), Hint: "date=2026-11-03, date=昨天, date=yesterday", zh: fmt.Sprintf("看不懂 date=%s", val)}
+		return "", &Problem{Field: "date", Reason: fmt.Sprintf("cannot read date=%s", val), Hint: "date=2026-11-03, date=yesterday", zh: fmt.Sprintf("看不懂 date=%s", val), hintZH: "date=2026-11-03, date=昨天"}
 	}
 	return f.s.Date, nil
 }

@@ -174,16 +174,15 @@ func missing(in Intent, s Slots) []string {
 // spendMode decides what a ledger message asks for.
 func spendMode(s Slots, t string) string {
 	c := compact(t)
-	switch {
-	case containsAny(c, "撤销", "撤回", "刚才那笔", "刚才记的", "上一笔", "最后一笔") || anyWord(t, "undo", "revert"):
-		return "undo"
-	case s.ID != "" && (containsAny(c, "删除", "删掉", "删") || anyWord(t, "delete", "remove", "rm")):
-		return "delete"
-	case containsAny(c, "记一笔", "记账", "报销", "记一下", "记到", "帮我记", "入账") || anyWord(t, "log", "record", "add"):
-		return "add"
-	case containsAny(c, "列一下", "列出", "明细", "流水", "记录") || anyWord(t, "list", "entries", "show entries"):
-		return "list"
-	case (s.Amount != nil || s.Hours > 0 && len(s.GPUs) > 0) && !containsAny(c, "多少", "吗") && !hasWord(t, "how much"):
+	for _, m := range vocab.spendModes {
+		if m.Value == "delete" && s.ID == "" {
+			continue // deleting needs the entry's id
+		}
+		if termIn(m, t, c) {
+			return m.Value
+		}
+	}
+	if (s.Amount != nil || s.Hours > 0 && len(s.GPUs) > 0) && !anyTermWord(vocab.asking, t, c) {
 		return "add"
 	}
 	return "report"

@@ -12,11 +12,6 @@ import (
 // as the previous request with its slots changed; a message that is a full
 // question of its own starts over.
 
-// followMarkers open or close a message that leans on the one before. They
-// are grammar words, not vocabulary, so they stay with the rule.
-var followMarkers = []string{"那", "呢", "换成", "改成", "换", "如果", "要是", "再", "还有", "加上",
-	"and ", "what about", "how about", "instead", "also", "then", "same but", "with ", "if "}
-
 // followUpConfidence is the router confidence above which a message with
 // nothing missing is taken as a new question even in a thread.
 const followUpConfidence = 0.8
@@ -32,7 +27,7 @@ func (p *Parser) FollowUp(prev Request, raw string, now time.Time) (Request, boo
 	text := Clean(raw)
 	lower := strings.ToLower(text)
 	marked := false
-	for _, m := range followMarkers {
+	for _, m := range vocab.followUp {
 		if strings.HasPrefix(lower, m) || strings.HasSuffix(strings.TrimRight(lower, "?？!！. "), strings.TrimSpace(m)) {
 			marked = true
 			break

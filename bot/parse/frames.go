@@ -55,7 +55,7 @@ func rx(expr string, digit bool, any ...string) *regexp.Regexp {
 // saying what was read, and is blanked so no later pass reads part of it.
 func (x extractor) refuse(t *text, f *features) {
 	t.take(reSci, 2, func(m []string, at int) bool {
-		f.problem("number", "scientific notation "+q(m[2])+" is not accepted; write the figure out", "不接受科学计数法 "+q(m[2])+"，请直接写数字", "2500, 2.5k, 1.2万")
+		f.problem("number", "scientific notation "+q(m[2])+" is not accepted; write the figure out", "不接受科学计数法 "+q(m[2])+"，请直接写数字", "2500, 2.5k", "2500, 2.5k, 1.2万")
 		return true
 	})
 	if t.may(reDecComma) {
@@ -68,14 +68,14 @@ func (x extractor) refuse(t *text, f *features) {
 			v := t.s[loc[2]:loc[3]]
 			dot, plain := strings.Replace(v, ",", ".", 1), strings.Replace(v, ",", "", 1)
 			f.problem("amount", fmt.Sprintf("the comma in %q could be a decimal comma or a thousands separator: %s or %s?", v, dot, plain),
-				fmt.Sprintf("%q 里的逗号看不出是小数点还是千位分隔符：是 %s 还是 %s？", v, dot, plain), dot+" or "+plain)
+				fmt.Sprintf("%q 里的逗号看不出是小数点还是千位分隔符：是 %s 还是 %s？", v, dot, plain), dot+" or "+plain, dot+" 或 "+plain)
 			spans = append(spans, [2]int{loc[2], loc[3]})
 		}
 		t.apply(spans, nil)
 	}
 	t.take(reNegative, 2, func(m []string, at int) bool {
 		f.problem("number", "a negative value "+q(strings.TrimSpace(m[2]))+" makes no sense here; hours, cards, tokens and amounts are 0 or more",
-			"负数 "+q(strings.TrimSpace(m[2]))+" 不合理：小时、卡数、token 和金额都不能小于 0", "40 小时, 8 卡, ¥75")
+			"负数 "+q(strings.TrimSpace(m[2]))+" 不合理：小时、卡数、token 和金额都不能小于 0", "40 hours, 8 cards, $75", "40 小时, 8 卡, ¥75")
 		return true
 	})
 }
@@ -153,8 +153,10 @@ func (x extractor) jobs(t *text, f *features) {
 	})
 }
 
-func (f *features) problem(field, en, zh, hint string) {
-	f.probs = append(f.probs, Problem{Field: field, Reason: en, Hint: hint, zh: zh})
+// problem adds a Problem in both languages; hintZH is the hint for a
+// Chinese asker, "" when hint reads the same in both.
+func (f *features) problem(field, en, zh, hint, hintZH string) {
+	f.probs = append(f.probs, Problem{Field: field, Reason: en, Hint: hint, zh: zh, hintZH: hintZH})
 }
 
 func q(s string) string { return strconv.Quote(s) }

@@ -60,7 +60,7 @@ func (x extractor) keyValues(t *text, f *features, slash bool) {
 			} else if x.archs[val] {
 				f.s.Arch = val
 			} else {
-				f.problem("model", fmt.Sprintf("unknown model %q", val), fmt.Sprintf("不认识的模型 %q", val), "model=qwen3-30b-a3b, model=deepseek-v3, or a size: 70b")
+				f.problem("model", fmt.Sprintf("unknown model %q", val), fmt.Sprintf("不认识的模型 %q", val), "model=qwen3-30b-a3b, model=deepseek-v3, or a size: 70b", "model=qwen3-30b-a3b、model=deepseek-v3，或写大小：70b")
 			}
 			t.blank(loc[2], loc[1])
 			continue
@@ -71,21 +71,15 @@ func (x extractor) keyValues(t *text, f *features, slash bool) {
 			f.kvSet[key] = true
 		} else {
 			reason, zh := fmt.Sprintf("cannot read %s=%s", rawKey, val), fmt.Sprintf("看不懂 %s=%s", rawKey, val)
-			if _, err := amount.Read(val); err != nil && moneyKeys[key] {
+			if _, err := amount.Read(val); err != nil && set.Kind == knowledge.KindMoney {
 				e := err.(*amount.Error)
 				reason, zh = fmt.Sprintf("%s=%s: %s", rawKey, val, e.Reason), fmt.Sprintf("%s=%s：%s", rawKey, val, e.ReasonZH)
 			}
-			f.probs = append(f.probs, Problem{Field: key, Reason: reason, Hint: set.Hint, zh: zh})
+			f.probs = append(f.probs, Problem{Field: key, Reason: reason, Hint: set.Hint, zh: zh, hintZH: set.HintZH})
 		}
 		t.blank(loc[2], loc[1])
 	}
 }
-
-// moneyKeys are the settings whose value is money.
-var moneyKeys = map[string]bool{"price": true, "rent": true, "monthly": true, "budget": true, "amount": true, "power": true, "ops": true}
-
-// fractionKeys take "70%" as 0.7.
-var fractionKeys = map[string]bool{"util": true, "mfu": true, "rate": true, "threshold": true}
 
 // outOfRange checks a numeric value against the lexicon's range for its
 // key: "hours=-3", "util=150%", "bs=0" get a Problem naming the range.
@@ -95,7 +89,7 @@ func outOfRange(set knowledge.Setting, raw, val string) *Problem {
 	}
 	var v float64
 	var ok bool
-	if fractionKeys[set.Key] {
+	if set.Kind == knowledge.KindFraction {
 		v, ok = ParseFraction(val)
 		if strings.HasPrefix(strings.TrimSpace(val), "-") {
 			v, ok = -1, true
@@ -107,11 +101,11 @@ func outOfRange(set knowledge.Setting, raw, val string) *Problem {
 		return nil
 	}
 	lo, hi := trim(set.Min), trim(set.Max)
-	if fractionKeys[set.Key] {
+	if set.Kind == knowledge.KindFraction {
 		lo, hi = trim(set.Min*100)+"%", trim(set.Max*100)+"%"
 	}
 	return &Problem{Field: set.Key, Reason: fmt.Sprintf("%s=%s is outside the accepted range %s to %s", raw, val, lo, hi),
-		Hint: set.Hint, zh: fmt.Sprintf("%s=%s 超出可接受范围 %s 到 %s", raw, val, lo, hi)}
+		Hint: set.Hint, zh: fmt.Sprintf("%s=%s 超出可接受范围 %s 到 %s", raw, val, lo, hi), hintZH: set.HintZH}
 }
 
 // setKV stores one key=value; false when the value cannot be read.

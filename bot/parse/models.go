@@ -54,7 +54,7 @@ func (x extractor) models(t *text, f *features) {
 			return true
 		}
 		f.problem("params_b", fmt.Sprintf("%sx%sb does not say the model's total size (experts share layers)", m[2], m[3]),
-			fmt.Sprintf("%sx%sb 看不出模型总参数量（专家之间共享层）", m[2], m[3]), "mixtral 8x7b, 47b, model=mixtral-8x7b")
+			fmt.Sprintf("%sx%sb 看不出模型总参数量（专家之间共享层）", m[2], m[3]), "mixtral 8x7b, 47b, model=mixtral-8x7b", "")
 		return true
 	})
 }

@@ -87,13 +87,12 @@ func moneyOf(pre, num, mag, post string) (Money, bool) {
 	return Money{Amount: v, Currency: currencyOf(pre, post)}, true
 }
 
+// currencyOf is the currency the first mark among words names (package
+// amount's marks).
 func currencyOf(words ...string) string {
-	for _, c := range words {
-		switch c {
-		case "¥", "元", "块", "块钱", "rmb", "cny", "人民币":
-			return "CNY"
-		case "$", "us$", "usd", "美元", "美金", "刀", "dollar", "dollars", "bucks":
-			return "USD"
+	for _, w := range words {
+		if c := amount.Currency(w); c != "" {
+			return c
 		}
 	}
 	return ""

@@ -231,7 +231,7 @@ var reOwnMemory = regexp.MustCompile(`^[\s(]?(\d{2,3})\s?(?:gb|gib|g)\b\)?`)
 // 元", "¥4090", "5090 块钱".
 func moneyAround(s string, start, end int) bool {
 	after := strings.TrimLeft(s[end:], " ")
-	for _, u := range []string{"元", "块钱", "刀", "美元", "美金", "usd", "rmb", "cny", "万", "千", "小时", "个", "条", "%"} {
+	for _, u := range vocab.notACardAfter {
 		if strings.HasPrefix(after, u) {
 			return true
 		}

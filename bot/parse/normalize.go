@@ -84,29 +84,6 @@ func truncateRunes(s string, n int) string {
 	return s
 }
 
-// zhParticles are function words that mark a sentence as Chinese even when
-// it carries English terms ("OOM 怎么办 when …").
-var zhParticles = []string{"吗", "呢", "吧", "么", "啥", "多少", "怎", "什么", "哪", "几"}
-
-// neutralWords are English-looking tokens both languages use: units, method
-// and product names, sub-commands. They do not count as English.
-var neutralWords = wordSet(`gpu gpus cpu vram ram gb g k m b t h hr hrs hour hours s
-	lora qlora sft full freeze inference fp bf int bit bits awq gptq nf vllm tgi sglang
-	token tokens epoch epochs sample samples step steps mfu tps pue fx ops usd cny rmb kwh
-	nvlink pcie sxm rtx geforce nvidia tesla ascend cuda oom sla llm llama qwen mistral deepseek
-	glm chatglm baichuan yi sd sdxl flux stable diffusion comfyui ai x vs
-	fit cost monthly buy price prices compare recommend spend report list add undo delete help
-	autodl runpod lambda vast aws gcp azure aliyun openbayes gpushare ec2 cloud
-	project proj bs seq ctx conc rank gc optim util rate watts power budget rent years month id`)
-
-func wordSet(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(s) {
-		m[w] = true
-	}
-	return m
-}
-
 // Lang is "zh" or "en": the language to answer a message in. Chinese wins
 // when Han characters outweigh English words (a Han character counts half a
 // word) or when a Chinese question particle is present; product names,
@@ -127,7 +104,7 @@ func langOf(t string, slash bool) string {
 			}
 			// letters glued to digits ("h100", "7b", "qwen2") are names
 			glued := i > 0 && isDigit(t[i-1]) || j < len(t) && isDigit(t[j])
-			if !glued && j-i >= 2 && !neutralWords[t[i:j]] {
+			if !glued && j-i >= 2 && !vocab.neutral[t[i:j]] {
 				en++
 			}
 			i = j
@@ -145,7 +122,7 @@ func langOf(t string, slash bool) string {
 	if slash || han >= 2*en {
 		return "zh"
 	}
-	for _, p := range zhParticles {
+	for _, p := range vocab.zhParticles {
 		if strings.Contains(t, p) {
 			return "zh"
 		}

@@ -21,10 +21,6 @@ func Number(s string) (float64, bool) {
 
 func cnNumber(s string) (float64, bool) { return amount.Chinese(s) }
 
-func isCNDigit(r rune) bool { return strings.ContainsRune("零〇一二两三四五六七八九", r) }
-
-var cnBig = map[rune]float64{'万': 1e4, '亿': 1e8}
-
 // IsCNNumeral reports whether r can be part of a Chinese numeral.
 func IsCNNumeral(r rune) bool { return amount.IsCNNumeral(r) }
 
@@ -61,30 +57,25 @@ var (
 	// a digit run and a magnitude written apart: "2 万", "1.5 亿"
 	spacedMag = regexp.MustCompile(`(\d)\s+(万|亿|千万|百万|千)`)
 	percentCN = regexp.MustCompile(`百分之([零〇一二两三四五六七八九十百\d.]+)`)
-	enNumber  = regexp.MustCompile(`\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty|thirty|forty|fifty|sixty|hundred|dozen)\b`)
+	enNumber  = regexp.MustCompile(`\b(` + alternation(countWords()) + `)\b`)
 )
+
+// countWords are the English number words (package amount's) arabize
+// rewrites as digits: all but "one" and "zero", which are mostly words in
+// a question ("the cheapest one", "zero downtime"), and the magnitudes
+// above a hundred, which only scale a figure already read.
+func countWords() []string {
+	var out []string
+	for _, w := range amount.EnglishWords() {
+		if v, mag, _ := amount.English(w); w != "one" && w != "zero" && (!mag || v == 100) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
 
 // singles are the one-word counts: "单卡" is one card.
 var singles = strings.NewReplacer("单卡", "1卡", "双卡", "2卡", "单张", "1张", "单台", "1台", "单机", "1台")
-
-var enNumbers = map[string]string{
-	"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
-	"nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "sixteen": "16", "twenty": "20",
-	"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "hundred": "100", "dozen": "12",
-}
-
-// cnCounters are what may follow a Chinese numeral for it to be read as a
-// number: counters, units, magnitudes. Other runs ("一下", "千万别",
-// "三点开会") are words and stay.
-var cnCounters = []string{
-	"张", "块", "台", "卡", "片", "条", "轮", "遍", "个", "小时", "钟头", "天", "年", "成", "倍",
-	"并发", "路", "人", "月", "周", "度", "元", "刀", "美元", "美金", "万", "亿", "千", "百",
-	"token", "b", "k", "w", "epoch", "位", "bit", "比特", "次", "机", "节点", "样本", "参数", "以", "日", "号",
-}
-
-// loneOneIdioms follow a lone 一 in per-unit phrases ("块钱一小时",
-// "一个月", "一年") that must stay words: they mean "per", not "1".
-var loneOneIdioms = []string{"小时", "个小时", "个月", "月", "年", "天", "周", "度", "晚", "下", "共", "起", "般", "直", "些", "定"}
 
 // arabize rewrites the numbers in lower-cased text as digits, so extractors
 // need only one form: "七十亿" → "70亿", "两轮" → "2轮", "五万条" →
@@ -110,7 +101,10 @@ func arabize(t string) string {
 	b.WriteString(t[last:])
 	t = b.String()
 	t = spacedMag.ReplaceAllString(t, "$1$2")
-	return enNumber.ReplaceAllStringFunc(t, func(w string) string { return enNumbers[w] })
+	return enNumber.ReplaceAllStringFunc(t, func(w string) string {
+		v, _, _ := amount.English(w)
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	})
 }
 
 // arabizeRun converts one run of numeral characters given what follows it.
@@ -118,7 +112,7 @@ func arabize(t string) string {
 // "70亿") so later patterns still see it.
 func arabizeRun(run, after string) (string, bool) {
 	first, _ := utf8.DecodeRuneInString(run)
-	if cnBig[first] > 0 {
+	if first == '万' || first == '亿' {
 		return "", false // "万一"
 	}
 	if (run == "百" || run == "千") && !strings.HasPrefix(after, "亿") && !strings.HasPrefix(after, "万") {
@@ -126,7 +120,7 @@ func arabizeRun(run, after string) (string, bool) {
 	}
 	after = strings.TrimLeft(after, " ")
 	if run == "一" {
-		for _, w := range loneOneIdioms {
+		for _, w := range vocab.loneOne {
 			if strings.HasPrefix(after, w) {
 				return "", false
 			}
@@ -144,7 +138,7 @@ func arabizeRun(run, after string) (string, bool) {
 	}
 	hasDigit, hasUnit := false, false
 	for _, r := range body {
-		if isCNDigit(r) {
+		if amount.IsCNDigit(r) {
 			hasDigit = true
 		} else {
 			hasUnit = true
@@ -164,7 +158,7 @@ func arabizeRun(run, after string) (string, bool) {
 	}
 	if suffix == "" || !hasDigit {
 		counted := false
-		for _, c := range cnCounters {
+		for _, c := range vocab.counters {
 			if strings.HasPrefix(after, c) {
 				counted = true
 				break

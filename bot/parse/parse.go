@@ -13,8 +13,13 @@ type Parser struct {
 	x  extractor
 	rt *router
 	// from the lexicon: the first word of a command, and the sub-words of
-	// spend, listen and subscribe
-	subcommands, spendSub, listenModes, subscribeTopics map[string]string
+	// spend, listen, subscribe, watch and budget
+	subcommands, spendSub, listenModes, subscribeTopics, watchActions map[string]string
+	// own are the words of settings and budget, whose handlers
+	// (bot/profile, bot/budget) read their own arguments; budget is the
+	// command only before one of budgetActions or nothing
+	own           map[string]Intent
+	budgetActions map[string]bool
 }
 
 // invert turns the lexicon's value → words lists into word → value.
@@ -33,16 +38,20 @@ func invert(m map[string][]string) map[string]string {
 func New(kb *knowledge.Base) *Parser {
 	lex := knowledge.MustLexicon()
 	x := newExtractor(kb, lex)
-	return &Parser{x: x, rt: newRouter(&x), subcommands: invert(lex.Slash), spendSub: invert(lex.SpendActions),
-		listenModes: invert(lex.ListenModes), subscribeTopics: invert(lex.SubscribeTopics)}
+	p := &Parser{x: x, rt: newRouter(&x), subcommands: invert(lex.Slash), spendSub: invert(lex.SpendActions),
+		listenModes: invert(lex.ListenModes), subscribeTopics: invert(lex.SubscribeTopics), watchActions: invert(lex.WatchActions),
+		own: map[string]Intent{}, budgetActions: map[string]bool{"": true}}
+	for w, in := range p.subcommands {
+		if in := Intent(in); in == Settings || in == Budget {
+			p.own[w] = in
+			delete(p.subcommands, w)
+		}
+	}
+	for _, w := range lex.BudgetActions {
+		p.budgetActions[strings.ToLower(w)] = true
+	}
+	return p
 }
-
-// ownCommands are /gpu words whose handlers read their own arguments
-// (bot/profile, bot/budget). "budget" is one only when an action word or
-// nothing follows: "/gpu budget 1万 推荐个卡" stays a sentence.
-var ownCommands = map[string]Intent{"settings": Settings, "setting": Settings, "设置": Settings, "budget": Budget}
-
-var budgetActions = map[string]bool{"": true, "set": true, "show": true, "list": true, "clear": true, "delete": true, "remove": true}
 
 // examples are shown when a command cannot be read.
 var examples = map[Intent]string{
@@ -68,6 +77,9 @@ func (p *Parser) ParseAt(raw string, now time.Time) Request {
 		for i, pr := range req.Problems {
 			if pr.zh != "" {
 				req.Problems[i].Reason = pr.zh
+			}
+			if pr.hintZH != "" {
+				req.Problems[i].Hint = pr.hintZH
 			}
 		}
 	}
@@ -101,15 +113,20 @@ func (r Request) InChannel() bool {
 	return r.Slash || r.Intent != Unknown && r.Confidence >= ChannelThreshold
 }
 
+// cutSlash returns what follows "/gpu". A "/gpu" word repeated at the
+// start is dropped too: Slack hands the command's text without its name,
+// but people often type the name again ("/gpu /gpu subscribe prices"),
+// and it must not turn the command into a sentence.
 func cutSlash(lower string) (string, bool) {
 	const prefix = "/gpu"
-	if lower == prefix {
-		return "", true
+	ok := false
+	for lower == prefix || strings.HasPrefix(lower, prefix+" ") {
+		lower, ok = strings.TrimSpace(lower[len(prefix):]), true
 	}
-	if strings.HasPrefix(lower, prefix+" ") {
-		return strings.TrimSpace(lower[len(prefix):]), true
+	if !ok {
+		return "", false
 	}
-	return "", false
+	return lower, true
 }
 
 func (p *Parser) slash(req Request, rest string, now time.Time) Request {
@@ -118,8 +135,9 @@ func (p *Parser) slash(req Request, rest string, now time.Time) Request {
 		req.Intent = Help
 		return req
 	}
-	if in, ok := ownCommands[sub]; ok {
-		if w, _ := firstWord(args); in != Budget || budgetActions[w] {
+	if in, ok := p.own[sub]; ok {
+		// "/gpu budget 1万 推荐个卡" stays a sentence
+		if w, _ := firstWord(args); in == Settings || p.budgetActions[w] {
 			req.Intent = in
 			req.Lang = langOf(rest, true)
 			req.Slots.Args = strings.Fields(args)
@@ -212,11 +230,8 @@ func (p *Parser) spendArgs(f *features, mode, args string) {
 			f.kvSet["id"] = true
 		}
 	case "list", "report":
-		switch w {
-		case "last", "prev", "previous", "上月", "上个月":
-			f.s.Month, f.kvSet["month"] = "last", true
-		case "this", "current", "本月", "这个月":
-			f.s.Month, f.kvSet["month"] = "this", true
+		if m, ok := knowledge.Fold(vocab.monthBack, w); ok {
+			f.s.Month, f.kvSet["month"] = m, true
 		}
 	case "":
 		s := f.s
@@ -228,14 +243,6 @@ func (p *Parser) spendArgs(f *features, mode, args string) {
 	}
 }
 
-// slashFiller are words a command may carry that the passes read without
-// consuming, or that mean nothing by themselves.
-var slashFiller = wordSet(`on at for with in of the a an and to per using use by from x vs or model models
-	gpu gpus card cards please pls s h b k m lroa loar qlroa qloar q-lora pretrain pretraining pre-train
-	finetune fine-tune fine tune tuning finetuning training train serve serving deploy infer frozen
-	spot on-demand demand ondemand payg diffusion sdxl flux image generation llm
-	individual student startup enterprise team personal solo`)
-
 // leftovers returns the ASCII words of a command that no pass consumed.
 func leftovers(rest string) string {
 	var out []string
@@ -243,7 +250,7 @@ func leftovers(rest string) string {
 		return !(r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '.'))
 	}) {
 		w = strings.Trim(w, "-.")
-		if w != "" && !slashFiller[w] && !neutralWords[w] {
+		if w != "" && !vocab.slashFiller[w] && !vocab.neutral[w] {
 			out = append(out, w)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -93,7 +94,7 @@ func TestSlashProblems(t *testing.T) {
 		in, field, hint string
 	}{
 		{"fit banana", "text", "/gpu fit 13b lora"},
-		{"fit -5b", "params_b", "13b, 70B, 130亿"},
+		{"fit -5b", "params_b", "13b, 70B"}, // an English asker gets English examples
 		{"fit 13b bs=abc", "batch", "bs=8"},
 		{"fit 13b bits=5", "bits", "bits=4"},
 		{"fit 13b colour=red", "colour", "settings look like bs=8, seq=4096, gpu=h100, price=1.8"},
@@ -265,6 +266,68 @@ func TestLongMessage(t *testing.T) {
 		req := p.Parse(in)
 		if n := len([]rune(req.Text)); n > maxMessage {
 			t.Errorf("Parse(40 KB) kept %d runes, want <= %d", n, maxMessage)
+		}
+	}
+}
+
+// TestHintsFollowTheAskersLanguage checks that an error's example is in
+// the asker's language: no Chinese example for an English question (it
+// once showed "40 小时" to everyone), the Chinese one for a Chinese asker.
+func TestHintsFollowTheAskersLanguage(t *testing.T) {
+	p := New(knowledge.MustShipped())
+	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		in, lang, field, hint string
+	}{
+		{"/gpu cost 7b lora -40 hours on 4090", "en", "number", "40 hours, 8 cards, $75"},
+		{"跑了 -40 小时 4090 多少钱", "zh", "number", "40 小时, 8 卡, ¥75"},
+		{"/gpu fit -5b", "en", "params_b", "13b, 70B"},
+		{"/gpu monthly 4090 30 hours a day", "en", "hours_per_month", "12 hours a day, 200h/month, 40 hours a week"},
+		{"4090 每天用 30 小时 包月划算吗", "zh", "hours_per_month", "每天 12 小时, 200h/月, 每周 40 小时"},
+		{"/gpu spend add 4090 10h $20 date=someday", "en", "date", "date=2026-11-03, date=yesterday"},
+		{"/gpu 记账 add 4090 10h ¥20 date=某天", "zh", "date", "date=2026-11-03, date=昨天"},
+		{"/gpu buy h100 util=170%", "en", "util", "util=70%"},
+		{"how much for 2.5e3 hours on a 4090", "en", "number", "2500, 2.5k"},
+		{"4090 跑 2.5e3 小时多少钱", "zh", "number", "2500, 2.5k, 1.2万"},
+	}
+	for _, tt := range tests {
+		req := p.ParseAt(tt.in, now)
+		if req.Lang != tt.lang {
+			t.Errorf("ParseAt(%q) lang = %s, want %s", tt.in, req.Lang, tt.lang)
+		}
+		found := false
+		for _, pr := range req.Problems {
+			if tt.lang == "en" && hasHan(pr.Hint) {
+				t.Errorf("ParseAt(%q) (English) problem %q has a Chinese hint %q", tt.in, pr.Field, pr.Hint)
+			}
+			if pr.Field == tt.field && pr.Hint == tt.hint {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("ParseAt(%q) problems %+v, want field %q with hint %q", tt.in, req.Problems, tt.field, tt.hint)
+		}
+	}
+}
+
+// TestSlashNameTypedTwice checks that a "/gpu" left in the command's text
+// is dropped: "/gpu subscribe prices" typed as the text of /gpu once read
+// as a price question.
+func TestSlashNameTypedTwice(t *testing.T) {
+	p := New(knowledge.MustShipped())
+	for _, tt := range []struct {
+		text   string
+		intent Intent
+		topic  string
+	}{
+		{"/gpu subscribe prices", Subscribe, "prices"},
+		{"/GPU subscribe recap", Subscribe, "recap"},
+		{"/gpu /gpu fit 13b lora", Fit, ""},
+		{"/gpu", Help, ""},
+	} {
+		req := p.ParseSlash(tt.text)
+		if req.Intent != tt.intent || req.Slots.Topic != tt.topic || !req.Slash {
+			t.Errorf("ParseSlash(%q) = intent %s topic %q slash %v, want %s %q, a slash command", tt.text, req.Intent, req.Slots.Topic, req.Slash, tt.intent, tt.topic)
 		}
 	}
 }

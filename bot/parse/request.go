@@ -175,7 +175,9 @@ type Problem struct {
 	Field  string `json:"field"`
 	Reason string `json:"reason"`
 	Hint   string `json:"hint"`
-	// zh is Reason in Chinese; Parse puts it in Reason when the asker
-	// writes Chinese, so the user reads the error in their own language.
-	zh string
+	// zh and hintZH are Reason and Hint in Chinese; Parse puts them in
+	// Reason and Hint when the asker writes Chinese, so the user reads the
+	// error and its example in their own language. Hint itself holds no
+	// Chinese: an English asker gets an English example.
+	zh, hintZH string
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gpubot/gpubot/bot/parse/amount"
 	"github.com/gpubot/gpubot/knowledge"
 )
 
@@ -58,18 +59,11 @@ var (
 	reYears      = gated(regexp.MustCompile(num+`[\s-]?(?:个\s?)?(?:年|years?\b|yrs?\b|year)`), true, "年", "year", "yr")
 	reMonthFull  = gated(regexp.MustCompile(`\b(20\d\d)\s?[-/.年]\s?(\d{1,2})\s?月?`), true, "20")
 	reMonthNum   = regexp.MustCompile(`(?:^|[^0-9])(\d{1,2})\s?月(?:份)?`)
-	reMonthName  = regexp.MustCompile(`\b(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b`)
+	reMonthName  = regexp.MustCompile(`\b(` + alternation(vocab.monthWords()) + `)\b`)
 	reProject    = gated(regexp.MustCompile(`(?:项目|\bproject\b|\bproj\b)\s?(?:[:：]|是|为|叫)?\s?([a-z0-9][a-z0-9_\-.]*)|(?:项目|\bproject\b)\s?(?:[:：]|是|为|叫|\s)\s?(\p{Han}{1,10})|记到\s?([a-z0-9_\-.]+|\p{Han}{1,8}?)\s?(?:项目|下|$|[,.;!])`), false, "项目", "proj", "记到")
 	reSpendID    = regexp.MustCompile(`(?:delete|remove|rm|删除|删掉|删)\s?(?:记录|entry|条|id)?\s?#?([a-z0-9][a-z0-9_\-]{2,})`)
 	reCurrencyQ  = regexp.MustCompile(`(?:用|换算成|换成|折合|按|以)\s?(美元|美金|人民币|rmb|usd|dollars?)\s?(?:算|计算|计|显示|报价|来算)?|\bin\s(usd|dollars|us dollars|rmb|cny|yuan|renminbi)\b`)
 )
-
-var monthNames = map[string]string{
-	"january": "01", "jan": "01", "february": "02", "feb": "02", "march": "03", "mar": "03",
-	"april": "04", "apr": "04", "may": "05", "june": "06", "jun": "06", "july": "07", "jul": "07",
-	"august": "08", "aug": "08", "september": "09", "sep": "09", "sept": "09", "october": "10",
-	"oct": "10", "november": "11", "nov": "11", "december": "12", "dec": "12",
-}
 
 // features are what a message says, before the intent is known. finish
 // turns them into Slots for one intent.
@@ -349,7 +343,7 @@ func (x extractor) hours(t *text, f *features) {
 		}
 		if v > limit {
 			f.problem("hours_per_month", fmt.Sprintf("%s hours a %s is more than a %s has (at most %s)", trim(v), per, per, trim(limit)),
-				fmt.Sprintf("每%s %s 小时超过了一%s的总小时数（最多 %s）", perZH, trim(v), perZH, trim(limit)), "每天 12 小时, 200h/月, 40 hours a week")
+				fmt.Sprintf("每%s %s 小时超过了一%s的总小时数（最多 %s）", perZH, trim(v), perZH, trim(limit)), "12 hours a day, 200h/month, 40 hours a week", "每天 12 小时, 200h/月, 每周 40 小时")
 			return true
 		}
 		s.HoursPerMonth = v * factor
@@ -394,7 +388,7 @@ func (x extractor) model(t *text, f *features) {
 		if s.ParamsB != 0 {
 			return false
 		}
-		f.probs = append(f.probs, Problem{Field: "params_b", Reason: "a model size must be positive, got -" + m[1] + "b", Hint: "13b, 70B, 130亿"})
+		f.probs = append(f.probs, Problem{Field: "params_b", Reason: "a model size must be positive, got -" + m[1] + "b", Hint: "13b, 70B", zh: "模型大小必须是正数，读到 -" + m[1] + "b", hintZH: "13b, 70B, 130亿"})
 		return true
 	})
 	t.first(reParams, 1, func(m []string, at int) bool {
@@ -404,7 +398,7 @@ func (x extractor) model(t *text, f *features) {
 		}
 		if v > maxParamsB {
 			f.problem("params_b", fmt.Sprintf("a model of %sB parameters is outside the accepted range (0.01 to %d B; the largest open models are about 1000 B)", m[1], maxParamsB),
-				fmt.Sprintf("%sB 参数超出可接受范围（0.01 到 %d B；最大的开源模型约 1000 B）", m[1], maxParamsB), "13b, 70B, 130亿, deepseek-v3")
+				fmt.Sprintf("%sB 参数超出可接受范围（0.01 到 %d B；最大的开源模型约 1000 B）", m[1], maxParamsB), "13b, 70B, deepseek-v3", "13b, 70B, 130亿, deepseek-v3")
 			return true
 		}
 		s.ParamsB = v
@@ -552,7 +546,7 @@ func (x extractor) fractions(t *text, f *features) {
 			v = 0.5
 		}
 		if v <= 0 || v > 1 {
-			f.probs = append(f.probs, Problem{Field: "utilization", Reason: "utilisation must be between 0 and 100%, got " + m[0], Hint: "util=70% or 七成"})
+			f.probs = append(f.probs, Problem{Field: "utilization", Reason: "utilisation must be between 0 and 100%, got " + m[0], Hint: "util=70%", zh: "利用率必须在 0 到 100% 之间，读到 " + m[0], hintZH: "util=70% 或 七成"})
 			return true
 		}
 		s.Utilization = v
@@ -597,14 +591,9 @@ func (x extractor) misc(t *text, f *features) {
 		}
 	}
 	if f.month == "" {
-		switch {
-		case containsAny(t.s, "上个月", "上月", "last month", "previous month", "last month's"):
-			f.month = "last"
-		case containsAny(t.s, "这个月", "本月", "当月", "this month", "current month"):
-			f.month = "this"
-		default:
+		if f.month = termOf(vocab.monthBack, t.s, compact(t.s)); f.month == "" {
 			if m := reMonthName.FindStringSubmatch(t.s); m != nil && (m[1] != "may" && m[1] != "mar" || strings.Contains(t.s, "spend")) {
-				f.month = monthNames[m[1]]
+				f.month = fmt.Sprintf("%02d", vocab.months[m[1]])
 			}
 		}
 	}
@@ -630,7 +619,7 @@ func (x extractor) misc(t *text, f *features) {
 		f.id = m[1]
 	}
 	if m := reCurrencyQ.FindStringSubmatch(t.s); m != nil && s.Currency == "" {
-		s.Currency = currencyOf(map[string]string{"美元": "usd", "美金": "usd", "dollar": "usd", "dollars": "usd", "us dollars": "usd", "人民币": "rmb", "yuan": "rmb", "renminbi": "rmb"}[m[1]+m[2]], m[1]+m[2])
+		s.Currency = amount.Currency(m[1] + m[2])
 	}
 }
 

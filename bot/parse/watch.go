@@ -15,11 +15,6 @@ const Watch Intent = "watch"
 // watchExample is shown when a watch command cannot be read.
 const watchExample = "/gpu watch h100 < $2/h · /gpu watch 4090 @autodl 降价 · /gpu watch list · /gpu watch off 3"
 
-var watchVerbs = map[string]string{
-	"list": "list", "ls": "list", "列表": "list", "查看": "list",
-	"off": "off", "stop": "off", "rm": "off", "delete": "off", "取消": "off", "关闭": "off", "删除": "off",
-}
-
 // reWatchBelow finds the threshold: an operator then a price ("< $2/h",
 // "below 1.5 usd", "低于2元", "≤ ¥1.8").
 var reWatchBelow = regexp.MustCompile(`(?:<=?|≤|＜|below|under|低于|小于|不到|跌破)\s*([$¥￥]?\s*\d[\d.,]*\s*(?:usd|cny|rmb|元|块|美元|dollars?)?(?:\s*/\s*(?:h|hr|hour|小时|时|卡时))?)`)
@@ -31,7 +26,7 @@ var reWatchLow = regexp.MustCompile(`降价|新低|便宜了|drops?|new low|chea
 func (p *Parser) watch(req Request, args string, now time.Time) Request {
 	req.Intent = Watch
 	w, rest := firstWord(args)
-	if mode, ok := watchVerbs[w]; ok {
+	if mode, ok := p.watchActions[w]; ok {
 		req.Slots.Mode = mode
 		req.Slots.Args = strings.Fields(rest)
 		req.Lang = langOf(args, true)

@@ -41,51 +41,43 @@ func hasWord(s, w string) bool {
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
-// anyWord is hasWord over several words.
-func anyWord(s string, words ...string) bool {
+// method finds the training or serving method (the lexicon's methods);
+// weak is true when it rests only on "deploy"/"部署" or a bare "full",
+// which count only next to a model size.
+func method(s, c string) (m string, weak bool) {
+	t, _ := firstTerm(vocab.methods, s, c)
+	return t.Value, t.Weak
+}
+
+// termOf returns the value of the first term the text carries.
+func termOf(terms []knowledge.Term, s, c string) string {
+	t, _ := firstTerm(terms, s, c)
+	return t.Value
+}
+
+// firstTerm returns the first term whose words the text carries (and one
+// of its With words, and none of its Unless words): Chinese words anywhere
+// in the compacted text c, English ones as whole words of s.
+func firstTerm(terms []knowledge.Term, s, c string) (knowledge.Term, bool) {
+	for _, t := range terms {
+		if termIn(t, s, c) {
+			return t, true
+		}
+	}
+	return knowledge.Term{}, false
+}
+
+func termIn(t knowledge.Term, s, c string) bool {
+	return anyTermWord(t.Words, s, c) && (len(t.With) == 0 || anyTermWord(t.With, s, c)) && !anyTermWord(t.Unless, s, c)
+}
+
+func anyTermWord(words []string, s, c string) bool {
 	for _, w := range words {
-		if hasWord(s, w) {
+		if containsNonASCII(w) && strings.Contains(c, w) || !containsNonASCII(w) && hasWord(s, w) {
 			return true
 		}
 	}
 	return false
-}
-
-// method finds the training or serving method; weak is true when it rests
-// only on "deploy"/"部署", which count only next to a model size.
-func method(s, c string) (m string, weak bool) {
-	switch {
-	case anyWord(s, "qlora", "q-lora", "q lora", "qlroa", "qloar", "qlrao"):
-		return "qlora", false
-	case anyWord(s, "lora", "lroa", "loar", "lora-"):
-		return "lora", false
-	case anyWord(s, "freeze", "frozen") || strings.Contains(c, "冻结"):
-		return "freeze", false
-	case containsAny(c, "全参", "全量", "预训练", "从头训练", "从零训练") ||
-		anyWord(s, "full fine-tun*", "full finetun*", "full-param*", "full param*", "full ft", "full sft", "full training", "full-finetun*", "full fine tun*", "pretrain*", "pre-train*", "from scratch") ||
-		hasWord(s, "full") && anyWord(s, "fine-tun*", "finetun*", "train*", "sft"):
-		return "full", false
-	case hasWord(s, "full") && !anyWord(s, "full precision", "full load", "full speed"):
-		return "full", true // "/gpu fit 7b full": only next to a model size
-	case containsAny(c, "推理", "在线服务") || anyWord(s, "inference", "infer", "serving", "vllm", "tgi", "sglang", "llama.cpp", "ollama"):
-		return "inference", false
-	case containsAny(c, "部署", "上线") || anyWord(s, "deploy*", "serve", "host*"):
-		return "inference", true
-	}
-	return "", false
-}
-
-// termOf returns the first term whose words the text carries: Chinese
-// words anywhere in the compacted text c, English ones as whole words of s.
-func termOf(terms []knowledge.Term, s, c string) string {
-	for _, t := range terms {
-		for _, w := range t.Words {
-			if containsNonASCII(w) && strings.Contains(c, w) || !containsNonASCII(w) && hasWord(s, w) {
-				return t.Value
-			}
-		}
-	}
-	return ""
 }
 
 func containsNonASCII(s string) bool {
@@ -97,31 +89,9 @@ func containsNonASCII(s string) bool {
 	return false
 }
 
-// topic picks the guide topic of a knowledge question, most specific first.
-func topic(s, c string) string {
-	switch {
-	case containsAny(c, "信创", "国产化", "国产卡", "国产替代", "迁移", "迁到", "迁往") ||
-		anyWord(s, "migrat*", "domestic accelerator*", "xinchuang", "cann", "mindspore"):
-		return "xinchuang"
-	case containsAny(c, "爆显存", "显存不够", "显存溢出", "显存不足", "outofmemory") || anyWord(s, "oom", "out of memory"):
-		return "oom"
-	case containsAny(c, "合同", "条款", "赔", "宕机", "退款", "能退", "退吗", "发票", "专票", "开票", "数据安全", "销毁", "数据删除", "违约") ||
-		anyWord(s, "sla", "contract*", "invoice*", "refund*", "uptime", "compensation", "data deletion", "terms"):
-		return "contract"
-	case containsAny(c, "隐藏", "隐性", "隐形", "额外费用", "额外收费", "流量费", "存储费", "出口流量", "快照", "公网ip", "弹性ip", "除了卡钱") ||
-		anyWord(s, "hidden cost*", "hidden fee*", "egress", "storage cost*", "snapshot*", "extra fee*", "extra cost*"):
-		return "hidden_costs"
-	case containsAny(c, "计费", "按秒", "关机", "停机", "收费吗") || anyWord(s, "per-second", "per second billing", "billing", "granularity", "stopped instance*"):
-		return "pricing"
-	case containsAny(c, "采购流程", "采购步骤", "流程", "步骤", "从哪开始", "怎么采购") || anyWord(s, "procurement", "process", "checklist"):
-		return "procurement"
-	case containsAny(c, "坑", "误区", "注意事项") || anyWord(s, "pitfall*", "mistake*", "gotcha*", "avoid"):
-		return "pitfalls"
-	case containsAny(c, "平台怎么选", "怎么选平台", "选平台", "哪个平台", "选哪家平台") || anyWord(s, "provider*", "which platform", "choose a platform", "choose a cloud"):
-		return "platforms"
-	}
-	return ""
-}
+// topic picks the guide topic of a knowledge question (the lexicon's
+// topics), most specific first.
+func topic(s, c string) string { return termOf(vocab.topics, s, c) }
 
 // workload is the seed workload a sentence is about: its words, else the
 // method (serving is inference, LoRA is a fine-tune).

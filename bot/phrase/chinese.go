@@ -1,23 +1,16 @@
 package phrase
 
 import (
-	"math"
 	"strings"
+
+	"github.com/gpubot/gpubot/bot/parse/amount"
 )
 
-var cnDigit = map[rune]int{
-	'零': 0, '〇': 0, '一': 1, '二': 2, '两': 2, '兩': 2, '三': 3, '四': 4,
-	'五': 5, '六': 6, '七': 7, '八': 8, '九': 9,
-}
+// Chinese numerals are read by the bot's one number reader (package
+// amount), so the guard and the parser agree on 萬/億, "三万五" and "一万六";
+// this file decides only where a numeral stands in prose.
 
-var cnSmall = map[rune]float64{'十': 10, '百': 100, '千': 1000}
-
-var cnBig = map[rune]float64{'万': 1e4, '萬': 1e4, '亿': 1e8, '億': 1e8}
-
-func isCNNumeral(r rune) bool {
-	_, d := cnDigit[r]
-	return d || cnSmall[r] > 0 || cnBig[r] > 0
-}
+func isCNNumeral(r rune) bool { return amount.IsCNNumeral(r) }
 
 // cnMeasure are the words after which a lone numeral (一, 两, 三 …) is read
 // as a number: 两张卡, 三倍, 七成, 八折, 五元. Without one, a lone numeral is
@@ -76,10 +69,7 @@ func (s *scanner) chinese(i int) int {
 	return j
 }
 
-func cnDigitAt(s *scanner, i int) bool {
-	_, ok := cnDigit[s.at(i)]
-	return ok
-}
+func cnDigitAt(s *scanner, i int) bool { return amount.IsCNDigit(s.at(i)) }
 
 func (s *scanner) measureAt(j int, list []string) bool {
 	if s.at(j) == ' ' {
@@ -133,117 +123,16 @@ func (s *scanner) percentOf(i int) int {
 	return end
 }
 
-// parseCN reads a Chinese numeral: positional (七十, 一千二百, 三万五千,
-// 一亿五千万), colloquial tails (两百五 = 250, 三万五 = 35,000) and decimals
-// (一点五). step is the precision written: 1 for whole numbers, the last
-// 万/亿 for numbers ending in one, the implied place for colloquial tails.
+// parseCN reads a Chinese numeral with amount.ReadChinese. step is the
+// precision written (the last 万/亿 for numbers ending in one, the implied
+// place for colloquial tails such as 两百五), 0 when the numeral is written
+// out to the unit; dec counts the digits after 点. In prose a numeral that
+// opens with 百 or 千 is a word, not a figure ("每百万 token" is per
+// million, "千万别" is "by no means"), so the guard does not read one.
 func parseCN(rs []rune) (v, step float64, dec int, ok bool) {
-	intPart, frac := rs, []rune(nil)
-	for k, r := range rs {
-		if r == '点' {
-			intPart, frac = rs[:k], rs[k+1:]
-			break
-		}
-	}
-	if len(intPart) == 0 {
+	if len(rs) > 0 && (rs[0] == '百' || rs[0] == '千') {
 		return 0, 0, 0, false
 	}
-	// a run of digits only: 二〇二六, or one digit
-	allDigits := true
-	for _, r := range intPart {
-		if _, d := cnDigit[r]; !d {
-			allDigits = false
-		}
-	}
-	if allDigits {
-		if len(intPart) > 1 {
-			return 0, 0, 0, false // 三三两两, 四五 (four or five), 二〇二六 without 年
-		}
-		v = float64(cnDigit[intPart[0]])
-		step = 1
-	} else {
-		var total, section float64
-		digit := -1
-		lastSmall, lastBig := 0.0, 0.0
-		zero := false
-		endsBig := false
-		for _, r := range intPart {
-			endsBig = false
-			if d, isD := cnDigit[r]; isD {
-				if digit >= 0 && d != 0 && digit != 0 {
-					return 0, 0, 0, false // two digits in a row: 七八十
-				}
-				if d == 0 {
-					zero = true
-					digit = -1
-					continue
-				}
-				digit = d
-				continue
-			}
-			if u := cnSmall[r]; u > 0 {
-				if digit < 0 {
-					if u != 10 || section > 0 {
-						return 0, 0, 0, false // 百 or 千 with no digit
-					}
-					digit = 1 // 十二 = 12
-				}
-				if lastSmall > 0 && u >= lastSmall {
-					return 0, 0, 0, false
-				}
-				section += float64(digit) * u
-				digit, lastSmall, zero = -1, u, false
-				continue
-			}
-			u := cnBig[r]
-			if digit > 0 {
-				section += float64(digit)
-				digit = -1
-			}
-			if section == 0 && total == 0 {
-				return 0, 0, 0, false // 万 with no digit
-			}
-			if lastBig > 0 && u >= lastBig && section == 0 {
-				return 0, 0, 0, false // 万万
-			}
-			if u == 1e8 {
-				total = (total + section) * u
-			} else {
-				total += section * u
-			}
-			section, lastSmall, lastBig, zero, endsBig = 0, 0, u, false, true
-		}
-		step = 1
-		switch {
-		case endsBig:
-			step = lastBig
-		case digit > 0 && !zero && lastSmall > 0:
-			section += float64(digit) * lastSmall / 10 // 两百五
-			step = lastSmall / 10
-		case digit > 0 && !zero && lastSmall == 0 && lastBig > 0:
-			total += float64(digit) * lastBig / 10 // 三万五, 一亿五
-			step = lastBig / 10
-		case digit > 0:
-			section += float64(digit)
-		}
-		v = total + section
-	}
-	if len(frac) > 0 {
-		if step != 1 {
-			return 0, 0, 0, false
-		}
-		for k, r := range frac {
-			d, isD := cnDigit[r]
-			if !isD {
-				return 0, 0, 0, false
-			}
-			v += float64(d) * math.Pow10(-(k + 1))
-		}
-		dec = len(frac)
-		step = 0
-	}
-	if step == 1 {
-		step = 0 // whole number: precision comes from dec (0) as for Arabic numerals
-	}
-	return v, step, dec, true
+	f, ok := amount.ReadChinese(string(rs))
+	return f.Value, f.Step, f.Decimals, ok
 }

@@ -1,17 +1,10 @@
 package phrase
 
-import "strings"
+import (
+	"strings"
 
-var englishSmall = map[string]int{
-	"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-	"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
-	"thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
-	"seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
-	"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
-	"eighty": 80, "ninety": 90, "dozen": 12,
-}
-
-var englishBig = map[string]float64{"hundred": 100, "thousand": 1e3, "million": 1e6, "billion": 1e9}
+	"github.com/gpubot/gpubot/bot/parse/amount"
+)
 
 // oneNouns are the nouns after which "one" is read as a count; elsewhere
 // "one" is a pronoun ("the cheapest one").
@@ -32,13 +25,15 @@ func (s *scanner) englishNumber(i int) (int, bool) {
 			break
 		}
 		lw := strings.ToLower(string(s.rs[j:k]))
-		if v, ok := englishSmall[lw]; ok && (last == 0 || last >= 20 && v < 10 && v > 0) {
-			section += float64(v)
-			last = float64(v)
+		// the words are package amount's, the parser's reader
+		v, mag, isNum := amount.English(lw)
+		if isNum && !mag && (last == 0 || last >= 20 && v < 10 && v > 0) {
+			section += v
+			last = v
 			if last == 0 {
 				last = -1
 			}
-		} else if b, ok := englishBig[lw]; ok && (section > 0 || total > 0) {
+		} else if b := v; isNum && mag && (section > 0 || total > 0) {
 			if b == 100 {
 				section *= 100
 			} else {

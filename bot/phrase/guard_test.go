@@ -3,6 +3,8 @@ package phrase
 import (
 	"strings"
 	"testing"
+
+	"github.com/gpubot/gpubot/bot/parse/amount"
 )
 
 // guardFacts is a cost-and-fit answer's facts, numeric and text.
@@ -196,6 +198,36 @@ func TestCheckNumbersInWords(t *testing.T) {
 	} {
 		if ok, r := Check(tt.text, facts, nil); ok != tt.ok {
 			t.Errorf("Check(%q) = %v (%v), want %v", tt.text, ok, r, tt.ok)
+		}
+	}
+}
+
+// TestCheckReadsNumbersLikeTheParser checks that the guard reads the
+// spoken and abbreviated figures people write with the parser's reader
+// (package amount): each text is checked against a fact with the hand
+// value (一万六 = 16,000; 1.2万 = 12,000; 三千五 = 3,500; $2k = 2,000
+// dollars) and against a wrong one.
+func TestCheckReadsNumbersLikeTheParser(t *testing.T) {
+	tests := []struct {
+		text, figure string
+		right, wrong Fact
+	}{
+		{"训练大约花一万六元", "一万六", Fact{Name: "total", Value: 16000, Unit: "CNY"}, Fact{Name: "total", Value: 17000, Unit: "CNY"}},
+		{"總價約一萬六元", "一萬六", Fact{Name: "total", Value: 16000, Unit: "CNY"}, Fact{Name: "total", Value: 15000, Unit: "CNY"}},
+		{"预算 1.2万 元够用", "1.2万", Fact{Name: "budget", Value: 12000, Unit: "CNY"}, Fact{Name: "budget", Value: 13000, Unit: "CNY"}},
+		{"每月三千五元", "三千五", Fact{Name: "monthly_cost", Value: 3500, Unit: "CNY"}, Fact{Name: "monthly_cost", Value: 3000, Unit: "CNY"}},
+		{"about $2k in all", "2k", Fact{Name: "total", Value: 2000, Unit: "USD"}, Fact{Name: "total", Value: 3000, Unit: "USD"}},
+	}
+	for _, tt := range tests {
+		// the parser's reading of the figure is the hand value too
+		if v, err := amount.Number(tt.figure); err != nil || v != tt.right.Value {
+			t.Errorf("amount.Number(%q) = %v, %v; want %v", tt.figure, v, err, tt.right.Value)
+		}
+		if ok, why := Check(tt.text, []Fact{tt.right}, []Fact{tt.right}); !ok {
+			t.Errorf("Check(%q) with %s: refused (%v), want accepted", tt.text, tt.right.describe(), why)
+		}
+		if ok, _ := Check(tt.text, []Fact{tt.wrong}, nil); ok {
+			t.Errorf("Check(%q) with only %s: accepted, want refused", tt.text, tt.wrong.describe())
 		}
 	}
 }

@@ -85,61 +85,159 @@ func IsCNNumeral(r rune) bool {
 	return d || cnUnits[r] > 0 || cnBig[r] > 0
 }
 
+// englishNumbers are the English number words; englishMagnitudes multiply
+// what comes before them.
+var englishNumbers = map[string]float64{
+	"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+	"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+	"thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+	"seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
+	"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+	"eighty": 80, "ninety": 90, "dozen": 12,
+}
+
+var englishMagnitudes = map[string]float64{"hundred": 100, "thousand": 1e3, "million": 1e6, "billion": 1e9}
+
+// English reads one English number word, any case: "two" is 2, "forty"
+// 40, "dozen" 12; magnitude is true for "hundred", "thousand", "million"
+// and "billion", which multiply the words before them.
+func English(word string) (v float64, magnitude, ok bool) {
+	w := strings.ToLower(word)
+	if v, ok := englishNumbers[w]; ok {
+		return v, false, true
+	}
+	v, ok = englishMagnitudes[w]
+	return v, ok, ok
+}
+
+// EnglishWords lists every word English reads, in no set order.
+func EnglishWords() []string {
+	out := make([]string, 0, len(englishNumbers)+len(englishMagnitudes))
+	for _, m := range []map[string]float64{englishNumbers, englishMagnitudes} {
+		for w := range m {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// IsCNDigit reports whether r is a Chinese digit (零 to 九, 两).
+func IsCNDigit(r rune) bool { _, ok := cnDigits[r]; return ok }
+
 // Chinese reads a Chinese numeral: "七十", "一百三十", "两", "十二",
-// "一亿二千万", and the spoken short forms "三万五" (35 000), "一万六"
-// (16 000) and "两千五" (2 500). ok is false when s is not entirely a
-// numeral.
+// "一亿二千万", "三点一四", and the spoken short forms "三万五" (35 000),
+// "一万六" (16 000) and "两千五" (2 500). ok is false when s is not
+// entirely a numeral.
 func Chinese(s string) (float64, bool) {
-	if s == "" {
-		return 0, false
+	f, ok := ReadChinese(s)
+	return f.Value, ok
+}
+
+// Figure is a Chinese numeral as written: its value and how precisely it
+// was written, which the rephrase guard needs to accept a rounding.
+type Figure struct {
+	Value float64
+	// Step is the place of the last digit written when the numeral ends in
+	// a magnitude or a spoken tail: 1e4 for "二十万", 1000 for "三万五",
+	// 100 for "一千二". It is 0 for a numeral written out to the unit
+	// ("三万五千", "七十") or with decimals.
+	Step float64
+	// Decimals counts the digits after 点 ("三点一四": 2).
+	Decimals int
+}
+
+// ReadChinese is Chinese with the precision written. It refuses what is
+// not one numeral: two digits in a row ("四五", "七八十", "二〇二六" without
+// 年), a magnitude with no digit ("万", "万一"), a unit with no digit after
+// another ("一百十"), units out of order ("十百") and decimals after a
+// magnitude ("一万点五").
+func ReadChinese(s string) (Figure, bool) {
+	intPart, frac, hasPoint := strings.Cut(s, "点")
+	if intPart == "" || hasPoint && frac == "" {
+		return Figure{}, false
 	}
 	var total, section, digit float64
 	haveDigit := false // a digit waits for its unit
+	prevDigit := false // the rune before was a digit
+	prevZero := false  // …and it was 零
 	lastUnit := 0.0    // the unit just applied, for "三万五"
+	lastSmall := 0.0   // the last 十/百/千 in this section, for order
 	zero := false      // a 零 was seen since the last unit
-	seen := false
-	for _, r := range s {
+	seen, endsBig := false, false
+	for _, r := range intPart {
 		d, isDigit := cnDigits[r]
+		endsBig = false
 		switch {
 		case isDigit:
-			if haveDigit && d != 0 && !zero {
-				return 0, false // "一二" is not a numeral
+			// a digit may follow a digit only after 零 ("一千零五"); 零
+			// itself only after a unit ("二〇" is no numeral)
+			if prevDigit && !prevZero || d == 0 && prevDigit {
+				return Figure{}, false
 			}
 			if d == 0 {
 				zero = true
 			}
 			digit, haveDigit, seen = d, true, true
+			prevDigit, prevZero = true, d == 0
+			continue
 		case cnUnits[r] > 0:
-			if !haveDigit {
-				digit = 1 // "十二" is 12
+			u := cnUnits[r]
+			if lastSmall > 0 && u >= lastSmall {
+				return Figure{}, false // "十百"
 			}
-			section += digit * cnUnits[r]
+			if !haveDigit {
+				if section > 0 {
+					return Figure{}, false // "一百十": the unit needs its digit
+				}
+				digit = 1 // "十二" is 12, "百万" a million
+			}
+			section += digit * u
 			digit, haveDigit, seen, zero = 0, false, true, false
-			lastUnit = cnUnits[r]
+			lastUnit, lastSmall = u, u
 		case cnBig[r] > 0:
 			big := cnBig[r]
 			v := section + digit
 			switch {
 			case v == 0 && !seen:
-				return 0, false // "万一" is not a number
+				return Figure{}, false // "万一" is not a number
 			case v == 0 && total > 0:
 				total *= big // "五万亿"
 			default:
 				total += v * big
 			}
 			section, digit, haveDigit, zero = 0, 0, false, false
-			lastUnit = big
-			seen = true
+			lastUnit, lastSmall = big, 0
+			seen, endsBig = true, true
 		default:
-			return 0, false
+			return Figure{}, false
 		}
+		prevDigit, prevZero = false, false
 	}
-	if haveDigit && !zero && lastUnit >= 100 {
+	f := Figure{}
+	switch {
+	case endsBig:
+		f.Step = lastUnit
+	case haveDigit && !zero && lastUnit >= 100:
 		// "三万五" = 3.5万, "两千五" = 2500: a trailing digit right after a
 		// unit of 100 or more counts in the next lower unit.
 		digit *= lastUnit / 10
+		f.Step = lastUnit / 10
 	}
-	return total + section + digit, seen
+	f.Value = total + section + digit
+	if hasPoint {
+		if f.Step != 0 {
+			return Figure{}, false
+		}
+		for _, r := range frac {
+			d, ok := cnDigits[r]
+			if !ok {
+				return Figure{}, false
+			}
+			f.Decimals++
+			f.Value += d * math.Pow10(-f.Decimals)
+		}
+	}
+	return f, seen
 }
 
 // Number reads one figure: "13", "1,200", "12,345,678.90", "1.5", "1.6万",
@@ -258,8 +356,8 @@ func (m Money) Minor() int64 { return int64(math.Round(m.Amount * 100)) }
 
 // currency marks, longest first so "us$" is not read as "$" and "块钱" as "块".
 var currencies = []struct{ mark, code string }{
-	{"us$", "USD"}, {"usd", "USD"}, {"美元", "USD"}, {"美金", "USD"}, {"dollars", "USD"}, {"dollar", "USD"}, {"bucks", "USD"}, {"刀", "USD"}, {"$", "USD"},
-	{"rmb", "CNY"}, {"cny", "CNY"}, {"人民币", "CNY"}, {"块钱", "CNY"}, {"yuan", "CNY"}, {"元", "CNY"}, {"块", "CNY"}, {"¥", "CNY"},
+	{"us dollars", "USD"}, {"us$", "USD"}, {"usd", "USD"}, {"美元", "USD"}, {"美金", "USD"}, {"dollars", "USD"}, {"dollar", "USD"}, {"bucks", "USD"}, {"刀", "USD"}, {"$", "USD"},
+	{"renminbi", "CNY"}, {"rmb", "CNY"}, {"cny", "CNY"}, {"人民币", "CNY"}, {"块钱", "CNY"}, {"yuan", "CNY"}, {"元", "CNY"}, {"块", "CNY"}, {"¥", "CNY"},
 }
 
 // Currency returns the ISO code of a currency mark ("¥", "刀", "usd"), or "".

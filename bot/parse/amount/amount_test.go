@@ -132,3 +132,69 @@ func TestReadRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestReadChinese checks values and the precision written against hand
+// readings: "三万五" is 3.5 万 to the thousand, "二十万" 20 万 to the 万.
+func TestReadChinese(t *testing.T) {
+	tests := []struct {
+		in   string
+		ok   bool
+		want Figure
+	}{
+		{"七", true, Figure{Value: 7}},
+		{"十", true, Figure{Value: 10}},
+		{"十二", true, Figure{Value: 12}},
+		{"七十", true, Figure{Value: 70}},
+		{"一百零五", true, Figure{Value: 105}},
+		{"一千零五", true, Figure{Value: 1005}},
+		{"两百五十", true, Figure{Value: 250}},
+		{"两百五", true, Figure{Value: 250, Step: 10}},
+		{"一千二", true, Figure{Value: 1200, Step: 100}},
+		{"三千五", true, Figure{Value: 3500, Step: 100}},
+		{"一万六", true, Figure{Value: 16000, Step: 1000}},
+		{"三万五千", true, Figure{Value: 35000}},
+		{"二十万", true, Figure{Value: 200000, Step: 1e4}},
+		{"一亿五千万", true, Figure{Value: 1.5e8, Step: 1e4}},
+		{"一亿五", true, Figure{Value: 1.5e8, Step: 1e7}},
+		{"五万亿", true, Figure{Value: 5e12, Step: 1e8}},
+		{"三点一四", true, Figure{Value: 3.14, Decimals: 2}},
+		{"一点五", true, Figure{Value: 1.5, Decimals: 1}},
+		{"百万", true, Figure{Value: 1e6, Step: 1e4}},
+		{"萬", false, Figure{}},
+		{"万一", false, Figure{}},
+		{"四五", false, Figure{}},
+		{"七八十", false, Figure{}},
+		{"十百", false, Figure{}},
+		{"一百十", false, Figure{}},
+		{"二〇二六", false, Figure{}},
+		{"一万点五", false, Figure{}},
+		{"三点", false, Figure{}},
+	}
+	for _, tt := range tests {
+		got, ok := ReadChinese(tt.in)
+		if ok != tt.ok || ok && (math.Abs(got.Value-tt.want.Value) > 1e-9 || got.Step != tt.want.Step || got.Decimals != tt.want.Decimals) {
+			t.Errorf("ReadChinese(%q) = %+v, %v; want %+v, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestEnglish(t *testing.T) {
+	tests := []struct {
+		in      string
+		v       float64
+		mag, ok bool
+	}{
+		{"two", 2, false, true},
+		{"Forty", 40, false, true},
+		{"dozen", 12, false, true},
+		{"hundred", 100, true, true},
+		{"million", 1e6, true, true},
+		{"couple", 0, false, false},
+	}
+	for _, tt := range tests {
+		v, mag, ok := English(tt.in)
+		if v != tt.v || mag != tt.mag || ok != tt.ok {
+			t.Errorf("English(%q) = %v, %v, %v; want %v, %v, %v", tt.in, v, mag, ok, tt.v, tt.mag, tt.ok)
+		}
+	}
+}
