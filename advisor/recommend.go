@@ -298,6 +298,12 @@ func (j rankJob) how(ref knowledge.GPU) Text {
 // decodeOn runs the decode roofline at the card's best replica size (up to
 // one machine); ok is false when the model does not fit.
 func (j rankJob) decodeOn(g knowledge.GPU, mem Memory, archs []knowledge.Arch) (Serving, bool) {
+	if on := runsOn(mem.Workload, g); on.upcast {
+		var err error
+		if mem, _, err = j.memo.sized(on.w, archs); err != nil {
+			return Serving{}, false
+		}
+	}
 	need := minCards(mem, g.VRAMGB)
 	if need == 0 || need > MaxReplicaCards {
 		return Serving{}, false
