@@ -164,3 +164,16 @@ func BenchmarkRecommendAllPresets(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRecommendBare is a bare "/gpu recommend": the report's three
+// workloads ranked, no budget, no plans.
+func BenchmarkRecommendBare(b *testing.B) {
+	m := MarketOf(knowledge.MustShipped())
+	in := RecommendInput{Currency: knowledge.CNY}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Recommend(in, m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

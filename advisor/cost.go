@@ -418,7 +418,7 @@ func costOn(g *knowledge.GPU, in CostInput, m Market, p *pricing) (CostResult, e
 // cards picks how many cards hold the workload: the user's count (checked)
 // or the fewest that fit.
 func cards(w Workload, g knowledge.GPU, given int, m Market, c *memo, hint string) (int, error) {
-	mem, _, err := c.sized(w, m.Archs)
+	mem, _, _, err := c.sizedOn(w, g, m.Archs)
 	if err != nil {
 		return 0, err
 	}

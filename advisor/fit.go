@@ -35,6 +35,10 @@ type FitOption struct {
 	// concurrency for N tokens per request: X").
 	MaxBatch       int     `json:"max_batch,omitempty"`
 	MaxConcurrency float64 `json:"max_concurrency,omitempty"`
+	// UpcastGB is one replica's memory on this card when it has no kernels
+	// for the FP8 weights and holds them upcast to 16 bits (Note says so);
+	// 0 when the card runs the workload as asked (memory_gb).
+	UpcastGB float64 `json:"upcast_gb,omitempty"`
 }
 
 // FitResult answers "will it fit, and on what?".
@@ -64,8 +68,20 @@ func Fit(w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, e
 	// Overhead per card: the fixed part stays, the proportional part shards.
 	for _, g := range gpus {
 		opt := FitOption{GPU: g.ID, Name: g.Name, VRAMGB: g.VRAMGB, Tier: string(g.Tier)}
+		// A card without kernels for the precision holds what it really
+		// runs (FP8 upcast to 16 bits); its option says so.
+		on := runsOn(mem.Workload, g)
+		cCore, cLim := core, lim
+		if on.upcast {
+			u := sharedSized(on.w, archs)
+			if u.err != nil {
+				return FitResult{}, u.err
+			}
+			cCore, cLim = u.mem.Breakdown.Total()-u.mem.Breakdown.OverheadGB, u.lim
+			opt.UpcastGB = u.mem.TotalGB
+		}
 		for _, n := range cardCounts {
-			per := core/float64(n)*(1+overheadFrac) + overheadFixedGB
+			per := cCore/float64(n)*(1+overheadFrac) + overheadFixedGB
 			if per <= g.VRAMGB {
 				opt.Count = n
 				opt.PerCardGB = round(per, 2)
@@ -74,12 +90,12 @@ func Fit(w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, e
 			}
 		}
 		opt.Fits = opt.Count == 1
-		opt.Note = fitNote(mem.Workload, g, opt.Count)
+		opt.Note = join(on.note, fitNote(mem.Workload, g, opt.Count))
 		if opt.Count > 0 {
 			if mem.Workload.trains() {
-				opt.MaxBatch = lim.maxBatch(g.VRAMGB, opt.Count)
+				opt.MaxBatch = cLim.maxBatch(g.VRAMGB, opt.Count)
 			} else {
-				opt.MaxConcurrency = lim.maxConcurrency(g.VRAMGB, opt.Count)
+				opt.MaxConcurrency = cLim.maxConcurrency(g.VRAMGB, opt.Count)
 			}
 		}
 		res.Options = append(res.Options, opt)

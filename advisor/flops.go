@@ -93,10 +93,30 @@ func trainingFLOPs(method Method, n, trainable, d float64) (float64, string, Tex
 // boost clocks less well under sustained load and their smaller caches and
 // memory systems keep large GEMMs further from peak; domestic accelerators
 // run on less-tuned software stacks (CANN).
-var defaultMFU = map[string]map[Method]float64{
-	"datacenter": {Full: 0.40, Freeze: 0.35, LoRA: 0.35, QLoRA: 0.25},
-	"hopper":     {Full: 0.35, Freeze: 0.30, LoRA: 0.30, QLoRA: 0.22},
-	"other":      {Full: 0.30, Freeze: 0.26, LoRA: 0.26, QLoRA: 0.19},
+//
+// The table is read once per card in every ranking pass, so it is laid
+// out by class and method position rather than hashed.
+var defaultMFU = struct{ datacenter, hopper, other mfuRow }{
+	datacenter: mfuRow{0.40, 0.35, 0.35, 0.25},
+	hopper:     mfuRow{0.35, 0.30, 0.30, 0.22},
+	other:      mfuRow{0.30, 0.26, 0.26, 0.19},
+}
+
+// mfuRow is one card class's MFU for full, freeze, LoRA and QLoRA.
+type mfuRow [4]float64 // indexed by full, freeze, lora, qlora
+
+func (r mfuRow) of(m Method) float64 {
+	switch m {
+	case Full:
+		return r[0]
+	case Freeze:
+		return r[1]
+	case LoRA:
+		return r[2]
+	case QLoRA:
+		return r[3]
+	}
+	return 0
 }
 
 // computeHeavyFLOPPerByte is the peak-to-bandwidth ratio above which a
@@ -117,7 +137,13 @@ func cardClass(g knowledge.GPU) string {
 // DefaultMFU is the MFU assumed for method on card g when the user gives
 // none (see defaultMFU for the sources).
 func DefaultMFU(method Method, g knowledge.GPU) float64 {
-	return defaultMFU[cardClass(g)][method]
+	switch cardClass(g) {
+	case "hopper":
+		return defaultMFU.hopper.of(method)
+	case "datacenter":
+		return defaultMFU.datacenter.of(method)
+	}
+	return defaultMFU.other.of(method)
 }
 
 // classText explains which default MFU applied.

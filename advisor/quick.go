@@ -17,7 +17,7 @@ func quickCost(g knowledge.GPU, in CostInput, m Market, p *pricing) (CostOption,
 	if w.Method == Inference {
 		sized.Batch, sized.SeqLen = 1, in.InputTokens+in.OutputTokens
 	}
-	mem, _, err := in.memo.sized(sized, m.Archs)
+	mem, _, _, err := in.memo.sizedOn(sized, g, m.Archs)
 	if err != nil {
 		return o, false
 	}

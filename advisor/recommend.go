@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -133,8 +134,16 @@ func Recommend(in RecommendInput, m Market) (Recommendation, error) {
 			jobs = append(jobs, presetJob(ps))
 		}
 	}
-	for _, j := range jobs {
-		rk, err := rank(j, ref, m, in, p)
+	// The market's offers are checked against the shared index once per
+	// call and read by every ranking and the sources below.
+	ix := indexOf(m.Offers)
+	for i, j := range jobs {
+		j.memo = &memo{quiet: true, ix: ix} // rows use the numbers; no step texts
+		keep := in.Limit
+		if i == 0 && in.Budget.Given() {
+			keep = 0 // the plans read every row
+		}
+		rk, err := rank(j, ref, m, in, p, keep)
 		if err != nil {
 			return res, err
 		}
@@ -151,10 +160,7 @@ func Recommend(in RecommendInput, m Market) (Recommendation, error) {
 			rk.Rows = rk.Rows[:in.Limit]
 			res.Rankings[i] = rk
 		}
-		for _, r := range rk.Rows {
-			res.Lines = append(res.Lines, Line{Key: rk.Workload + "." + r.Offer, Label: txt(fmt.Sprintf("%d. %s on %s", r.Rank, r.Name, r.Platform), fmt.Sprintf("%d. %s（%s）", r.Rank, r.Name, r.Platform)),
-				Value: r.Value, Unit: "score per " + string(p.cur) + "/h", How: fmt.Sprintf("score %s ÷ %s/card-hour", num(r.Score), money(r.Price, p.cur))})
-		}
+		res.Lines = append(res.Lines, rankLines(rk, p.cur)...)
 	}
 	res.Assumptions = append(res.Assumptions, txt(
 		"scores come from specs, not benchmarks: real throughput depends on drivers, framework and model; value = score ÷ price per card-hour, sorted by that value",
@@ -170,22 +176,76 @@ func Recommend(in RecommendInput, m Market) (Recommendation, error) {
 		res.Persona = &adv
 	}
 	res.Inputs = in
-	seen := map[string]bool{}
-	for _, o := range m.Offers {
-		for _, rk := range res.Rankings {
-			for _, r := range rk.Rows {
-				if r.Offer == o.Key && !seen[o.Key] {
-					seen[o.Key] = true
-					if cp, ok := NormalizeOffer(o, p.cur, p.fx); ok {
-						res.Sources = append(res.Sources, offerSource("hourly", cp))
-					}
+	res.Sources = rowSources(res.Rankings, ix, p)
+	res.Assumptions = append(res.Assumptions, p.assumption()...)
+	res.Assumptions = withConfirm(res.Assumptions, res.Sources)
+	return res, nil
+}
+
+// rankLines writes one line per row of rk. The texts of all rows are
+// written into one buffer and cut from the one string it makes (a
+// substring shares its bytes), instead of allocating four strings a row.
+func rankLines(rk Ranking, cur knowledge.Currency) []Line {
+	unit := "score per " + string(cur) + "/h"
+	var b strings.Builder
+	b.Grow(len(rk.Rows) * 160)
+	ends := make([]int, 0, 4*len(rk.Rows))
+	write := func(parts ...string) {
+		for _, s := range parts {
+			b.WriteString(s)
+		}
+		ends = append(ends, b.Len())
+	}
+	for _, r := range rk.Rows {
+		rank := strconv.Itoa(r.Rank)
+		write(rk.Workload, ".", r.Offer)
+		write(rank, ". ", r.Name, " on ", r.Platform)
+		write(rank, ". ", r.Name, "（", r.Platform, "）")
+		write("score ", num(r.Score), " ÷ ", money(r.Price, cur), "/card-hour")
+	}
+	all := b.String()
+	lines := make([]Line, len(rk.Rows))
+	at := 0
+	cut := func(k int) string {
+		s := all[at:ends[k]]
+		at = ends[k]
+		return s
+	}
+	for i, r := range rk.Rows {
+		key, en, zh, how := cut(4*i), cut(4*i+1), cut(4*i+2), cut(4*i+3)
+		lines[i] = Line{Key: key, Label: txt(en, zh), Value: r.Value, Unit: unit, How: how}
+	}
+	return lines
+}
+
+// rowSources cites the offers the rankings' rows use, once each, in the
+// catalogue's order. Each row's offer is found among its card's offers in
+// the index, whose normalised prices carry the published figure.
+func rowSources(rks []Ranking, ix *offerIndex, p *pricing) []PriceSource {
+	type at struct{ offer, n int }
+	var found []at
+	for _, rk := range rks {
+		for _, r := range rk.Rows {
+			for n, i := range ix.byGPU[r.GPU] {
+				if ix.offers[i].Key == r.Offer {
+					found = append(found, at{i, n})
+					break
 				}
 			}
 		}
 	}
-	res.Assumptions = append(res.Assumptions, p.assumption()...)
-	res.Assumptions = withConfirm(res.Assumptions, res.Sources)
-	return res, nil
+	slices.SortFunc(found, func(x, y at) int { return cmp.Compare(x.offer, y.offer) })
+	var out []PriceSource
+	for k, f := range found {
+		if k > 0 && found[k-1].offer == f.offer {
+			continue
+		}
+		o := ix.offers[f.offer]
+		if norm := ix.normalisedFor(o.GPU, p.cur, p.fx)[f.n]; norm.ok {
+			out = append(out, offerSource("hourly", norm.cp))
+		}
+	}
+	return out
 }
 
 func (in RecommendInput) normalize() (RecommendInput, *pricing, error) {
@@ -298,6 +358,12 @@ func (j rankJob) how(ref knowledge.GPU) Text {
 // decodeOn runs the decode roofline at the card's best replica size (up to
 // one machine); ok is false when the model does not fit.
 func (j rankJob) decodeOn(g knowledge.GPU, mem Memory, archs []knowledge.Arch) (Serving, bool) {
+	if on := runsOn(mem.Workload, g); on.upcast {
+		var err error
+		if mem, _, err = j.memo.sized(on.w, archs); err != nil {
+			return Serving{}, false
+		}
+	}
 	need := minCards(mem, g.VRAMGB)
 	if need == 0 || need > MaxReplicaCards {
 		return Serving{}, false
@@ -310,9 +376,12 @@ func (j rankJob) decodeOn(g knowledge.GPU, mem Memory, archs []knowledge.Arch) (
 }
 
 // rank scores every card, then every offer of the cards that fit.
-func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing) (Ranking, error) {
+// keep is how many rows to write out (0: all of them, for the plans).
+func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing, keep int) (Ranking, error) {
 	rk := Ranking{Workload: j.name, Title: j.title, ScoreHow: j.how(ref)}
-	j.memo = &memo{quiet: true} // rows use the numbers; no step texts
+	if j.memo == nil {
+		j.memo = &memo{quiet: true} // rows use the numbers; no step texts
+	}
 	var mem Memory
 	if j.kind != "diffusion" {
 		var err error
@@ -322,8 +391,17 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing)
 	}
 	// A row's note is written only for the rows shown (the first
 	// in.Limit); the plans read numbers only.
-	notes := map[string]func() Text{}
-	rk.Rows = make([]Ranked, 0, len(m.Offers))
+	// Each card that holds the workload gets one entry in cards (its
+	// score and note); each of its offers one small candidate. Candidates
+	// are sorted and only the rows kept are written out as Ranked.
+	ix := j.memo.index(m.Offers)
+	held := make([]heldCard, 0, len(m.GPUs))
+	rows, aside := make([]cand, 0, len(ix.offers)), []cand(nil)
+	type excluded struct {
+		g     int
+		score float64
+	}
+	var out []excluded
 	var refTPS float64
 	if j.kind == "infer" {
 		d, ok := j.decodeOn(ref, mem, m.Archs)
@@ -332,12 +410,13 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing)
 		}
 		refTPS = d.TokensPerS / float64(d.Cards)
 	}
-	for _, g := range m.GPUs {
+	for gi, g := range m.GPUs {
 		if g.PeakTFLOPS() <= 0 || g.BandwidthGBs <= 0 {
 			continue
 		}
 		cards, score := 1, j.score(g, ref)
 		var tpsCard float64
+		var note rowNote
 		switch {
 		case j.kind == "infer":
 			d, ok := j.decodeOn(g, mem, m.Archs)
@@ -347,10 +426,7 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing)
 			}
 			cards, tpsCard = d.Cards, d.TokensPerS/float64(d.Cards)
 			score = 100 * tpsCard / refTPS
-			notes[g.ID] = func() Text {
-				return txt(fmt.Sprintf("%d cards per replica, %d requests at once, %s tokens/s per card", d.Cards, d.Concurrency, num(round(tpsCard, 1))),
-					fmt.Sprintf("每个副本 %d 张卡，并发 %d，每卡 %s tokens/s", d.Cards, d.Concurrency, num(round(tpsCard, 1))))
-			}
+			note = rowNote{cards: d.Cards, conc: d.Concurrency, tpsCard: tpsCard}
 		case j.kind == "diffusion" && g.VRAMGB < diffusionVRAMFloorGB:
 			cards = 0
 		case j.kind != "diffusion":
@@ -363,28 +439,21 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing)
 				fpt := trainingFLOPsOnly(j.workload.Method, j.workload.ParamsB*1e9, mem.Trainable, 1)
 				sc := clusterScaling(g, cards, j.workload, mem, fpt, g.PeakTFLOPS(), mfu, 1)
 				score *= sc.Efficiency
-				n := cards
-				notes[g.ID] = func() Text {
-					return txt(fmt.Sprintf("%d cards; multi-card efficiency %s%% over %s", n, num(round(sc.Efficiency*100, 1)), g.Interconnect()),
-						fmt.Sprintf("%d 张卡；多卡扩展效率 %s%%（%s）", n, num(round(sc.Efficiency*100, 1)), g.Interconnect()))
-				}
+				note = rowNote{cards: cards, eff: sc.Efficiency, link: &m.GPUs[gi]}
 			}
 		}
 		if cards == 0 {
-			why := txt(fmt.Sprintf("cannot hold the workload on one 8-card machine (%s GB per card)", num(g.VRAMGB)),
-				fmt.Sprintf("一台 8 卡机器也放不下（每卡 %s GB）", num(g.VRAMGB)))
-			if j.kind == "diffusion" {
-				why = txt(fmt.Sprintf("%s GB is below the %d GB the workload needs", num(g.VRAMGB), diffusionVRAMFloorGB),
-					fmt.Sprintf("%s GB 低于该任务需要的 %d GB", num(g.VRAMGB), diffusionVRAMFloorGB))
-			}
 			if math.IsNaN(score) || math.IsInf(score, 0) {
 				score = 0 // a card that holds nothing has no throughput to score
 			}
-			rk.Excluded = append(rk.Excluded, Ranked{GPU: g.ID, Name: g.Name, Score: round(score, 2), Note: why})
+			if out == nil {
+				out = make([]excluded, 0, len(m.GPUs))
+			}
+			out = append(out, excluded{gi, score})
 			continue
 		}
-		ix := j.memo.index(m.Offers)
 		norm := ix.normalisedFor(g.ID, p.cur, p.fx)
+		h := heldCard{g: &m.GPUs[gi], norm: norm, score: score, cards: cards, tpsCard: tpsCard, note: note}
 		for n, i := range ix.byGPU[g.ID] {
 			o, cp := ix.offers[i], norm[n].cp
 			if !norm[n].ok || !in.Where.keep(o, cp, p.cur) {
@@ -393,56 +462,161 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing)
 			if o.Currency != p.cur {
 				p.converted = true
 			}
-			r := Ranked{GPU: g.ID, Name: g.Name, Platform: cp.Platform, Offer: cp.Offer, Price: cp.Price(), Currency: p.cur,
-				Interruptible: cp.Interruptible, Score: round(score, 2), Cards: cards}
-			if cp.High != cp.Low {
-				r.PriceHigh = cp.High
-			}
-			r.Value = round(score/r.Price, 2) // from the unrounded score
-			if tpsCard > 0 {
-				r.PerMTokens = round(PerMTokens(r.Price, tpsCard), 4)
-			}
+			price := cp.Price()
+			c := cand{value: round(score/price, 2), price: price, offer: cp.Offer, platform: cp.Platform, // value from the unrounded score
+				interruptible: cp.Interruptible, card: len(held), n: n}
 			switch {
 			case IsMarketRange(cp.Platform) && in.Where.Platform != cp.Platform:
-				rk.Aside = append(rk.Aside, r) // its note is written after the cut
+				aside = append(aside, c) // its note is written after the cut
 			case cp.Interruptible && j.kind == "infer" && !in.Spot:
-				r.Note = spotAsideNote
-				rk.Aside = append(rk.Aside, r)
+				c.spot = true
+				aside = append(aside, c)
 			default:
-				rk.Rows = append(rk.Rows, r)
+				rows = append(rows, c)
 			}
 		}
+		held = append(held, h)
 	}
-	rk.Rows = bestValueFirst(rk.Rows)
-	rk.Aside = bestValueFirst(rk.Aside)
-	if len(rk.Aside) > in.Limit {
-		rk.Aside = rk.Aside[:in.Limit]
+	if keep <= 0 {
+		keep = len(rows)
 	}
-	for i, r := range rk.Aside {
-		if IsMarketRange(r.Platform) {
-			rk.Aside[i].Note = rangeAsideNote(r, m)
+	rows = bestValueFirst(rows, keep)
+	aside = bestValueFirst(aside, in.Limit)
+	if len(out) > 0 {
+		rk.Excluded = make([]Ranked, len(out))
+	}
+	for i, e := range out {
+		g := &m.GPUs[e.g]
+		rk.Excluded[i] = Ranked{GPU: g.ID, Name: g.Name, Score: round(e.score, 2), Note: excludedNote(g.VRAMGB, j.kind == "diffusion")}
+	}
+	if len(rows) > 0 {
+		rk.Rows = make([]Ranked, len(rows))
+	}
+	for i, c := range rows {
+		rk.Rows[i] = c.ranked(held[c.card], p.cur)
+		rk.Rows[i].Rank = i + 1
+		if held[c.card].note.cards > 0 && i < in.Limit {
+			rk.Rows[i].Note = held[c.card].note.text()
 		}
 	}
-	for i := range rk.Rows {
-		rk.Rows[i].Rank = i + 1
-		if note := notes[rk.Rows[i].GPU]; note != nil && i < in.Limit {
-			rk.Rows[i].Note = note()
+	if len(aside) > 0 {
+		rk.Aside = make([]Ranked, len(aside))
+	}
+	for i, c := range aside {
+		rk.Aside[i] = c.ranked(held[c.card], p.cur)
+		switch {
+		case IsMarketRange(c.platform):
+			rk.Aside[i].Note = rangeAsideNote(rk.Aside[i], m)
+		case c.spot:
+			rk.Aside[i].Note = spotAsideNote
 		}
 	}
 	return rk, nil
 }
 
-// bestValueFirst sorts rows by the metric itself (value, then the cheaper
-// price, then the key) and keeps one row per card, platform, price and kind.
-func bestValueFirst(rows []Ranked) []Ranked {
-	slices.SortStableFunc(rows, func(x, y Ranked) int {
+// excludedNote says why a card of vram GB is left out of a ranking. The
+// text depends on those two figures only, so it is written once per
+// process for each (a handful of card sizes).
+func excludedNote(vram float64, diffusion bool) Text {
+	k := excludedKey{vram, diffusion}
+	excludedNotes.Lock()
+	t, ok := excludedNotes.m[k]
+	excludedNotes.Unlock()
+	if ok {
+		return t
+	}
+	v := num(vram)
+	t = txt("cannot hold the workload on one 8-card machine ("+v+" GB per card)", "一台 8 卡机器也放不下（每卡 "+v+" GB）")
+	if diffusion {
+		floor := strconv.Itoa(diffusionVRAMFloorGB)
+		t = txt(v+" GB is below the "+floor+" GB the workload needs", v+" GB 低于该任务需要的 "+floor+" GB")
+	}
+	excludedNotes.Lock()
+	if excludedNotes.m == nil || len(excludedNotes.m) >= maxShared {
+		excludedNotes.m = map[excludedKey]Text{}
+	}
+	excludedNotes.m[k] = t
+	excludedNotes.Unlock()
+	return t
+}
+
+type excludedKey struct {
+	vram      float64
+	diffusion bool
+}
+
+var excludedNotes struct {
+	sync.Mutex
+	m map[excludedKey]Text
+}
+
+// heldCard is a card that holds the workload in a ranking pass.
+type heldCard struct {
+	g       *knowledge.GPU
+	norm    []normPrice // its offers' prices, parallel to the index's byGPU
+	score   float64
+	cards   int
+	tpsCard float64
+	note    rowNote
+}
+
+// cand is one offer of a held card: the fields the ranking sorts and
+// de-duplicates on, and where to find the rest.
+type cand struct {
+	value, price    float64
+	offer, platform string
+	interruptible   bool
+	spot            bool // set aside as spot capacity
+	card, n         int  // held card, and the offer's place in its norm
+}
+
+func (c cand) ranked(h heldCard, cur knowledge.Currency) Ranked {
+	cp := h.norm[c.n].cp
+	r := Ranked{GPU: h.g.ID, Name: h.g.Name, Platform: cp.Platform, Offer: cp.Offer, Price: c.price, Currency: cur,
+		Interruptible: cp.Interruptible, Score: round(h.score, 2), Cards: h.cards, Value: c.value}
+	if cp.High != cp.Low {
+		r.PriceHigh = cp.High
+	}
+	if h.tpsCard > 0 {
+		r.PerMTokens = round(PerMTokens(r.Price, h.tpsCard), 4)
+	}
+	return r
+}
+
+// rowNote is what a ranked card's note says, written only for the rows
+// shown: a serving replica (conc > 0) or a multi-card training job.
+type rowNote struct {
+	cards, conc int
+	tpsCard     float64
+	eff         float64
+	link        *knowledge.GPU // the card, whose interconnect a training note names
+}
+
+func (n rowNote) text() Text {
+	c := strconv.Itoa(n.cards)
+	if n.conc > 0 {
+		t, q := num(round(n.tpsCard, 1)), strconv.Itoa(n.conc)
+		return txt(c+" cards per replica, "+q+" requests at once, "+t+" tokens/s per card", "每个副本 "+c+" 张卡，并发 "+q+"，每卡 "+t+" tokens/s")
+	}
+	e, l := num(round(n.eff*100, 1)), n.link.Interconnect()
+	return txt(c+" cards; multi-card efficiency "+e+"% over "+l, c+" 张卡；多卡扩展效率 "+e+"%（"+l+"）")
+}
+
+// bestValueFirst sorts candidates by the metric itself (value, then the
+// cheaper price, then the offer key, then their order) and keeps one per
+// card, platform, price and kind, the first keep of them.
+func bestValueFirst(rows []cand, keep int) []cand {
+	slices.SortFunc(rows, func(x, y cand) int {
 		switch {
-		case x.Value != y.Value:
-			return cmp.Compare(y.Value, x.Value)
-		case x.Price != y.Price:
-			return cmp.Compare(x.Price, y.Price)
+		case x.value != y.value:
+			return cmp.Compare(y.value, x.value)
+		case x.price != y.price:
+			return cmp.Compare(x.price, y.price)
 		}
-		return strings.Compare(x.Offer, y.Offer)
+		if c := strings.Compare(x.offer, y.offer); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.card*1<<20+x.n, y.card*1<<20+y.n)
 	})
 	// One row per card, platform, price and kind: the catalogue can hold the
 	// same quote twice (a range point and a table row), which would only
@@ -451,10 +625,13 @@ func bestValueFirst(rows []Ranked) []Ranked {
 	// is searched.
 	kept := rows[:0]
 	for _, r := range rows {
+		if len(kept) == keep {
+			break
+		}
 		dup := false
-		for i := len(kept) - 1; i >= 0 && kept[i].Value == r.Value && kept[i].Price == r.Price; i-- {
+		for i := len(kept) - 1; i >= 0 && kept[i].value == r.value && kept[i].price == r.price; i-- {
 			k := kept[i]
-			if k.GPU == r.GPU && k.Platform == r.Platform && k.Interruptible == r.Interruptible {
+			if k.card == r.card && k.platform == r.platform && k.interruptible == r.interruptible {
 				dup = true
 				break
 			}

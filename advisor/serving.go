@@ -82,7 +82,7 @@ func bestServing(g knowledge.GPU, sized Workload, given, need, in, out, conc int
 
 // pickServing is bestServing without the shared set.
 func pickServing(g knowledge.GPU, sized Workload, given, need, in, out, conc int, archs []knowledge.Arch, c *memo, peak float64) (Serving, string, error) {
-	mem, lim, err := c.sized(sized, archs)
+	mem, lim, on, err := c.sizedOn(sized, g, archs)
 	if err != nil {
 		return Serving{}, "", err
 	}
@@ -119,6 +119,9 @@ func pickServing(g knowledge.GPU, sized Workload, given, need, in, out, conc int
 	}
 	if c == nil || !c.quiet {
 		best.lines(g, mem)
+		if on.note.EN != "" {
+			best.Assumptions = append(best.Assumptions, on.note)
+		}
 	}
 	if c != nil && c.quiet {
 		return best, "", nil

@@ -1,0 +1,120 @@
+package advisor
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+// FP8 weights on cards with and without FP8 kernels, sized by hand.
+//
+// One replica at the default inference workload (1 request × 4,096 tokens):
+//
+//	weights, FP8  (P − E) × 1 + E × 2 = P + E bytes (embeddings and head in BF16)
+//	weights, BF16 P × 2 bytes (upcast where the card has no FP8 kernels)
+//	activations   4,096 × (2 × hidden + 2 × MLP width) × 2 + vocab × 4
+//	KV cache      4,096 × bytes per token
+//	per card      core ÷ n × 1.05 + 0.8 GB ≤ VRAM, n from 1, 2, 4, 8, 16, 24, 32, 40, 48, 56, 64
+//
+// DeepSeek-V3: P = 671.026e9, E = 2 × 129,280 × 7,168 = 1.853e9, MLP width
+// 8 × 2,048 + 2,048 = 18,432, MLA 70,272 B/token → core 673.59 GB in FP8,
+// 1,342.76 GB upcast. Llama-3.1-70B bits=8: P = 70.554e9, E = 2 × 128,256 ×
+// 8,192 = 2.101e9, MLP 28,672, 327,680 B/token → 74.60 GB, 143.05 GB upcast.
+func TestFP8WeightsOnCardsWithoutFP8(t *testing.T) {
+	kb := knowledge.MustShipped()
+	const (
+		dsCore8, dsCore16 = 673.587139712, 1342.759781632
+		llCore8, llCore16 = 74.602016384, 143.05467008
+	)
+	per := func(core float64, n int) float64 { return core/float64(n)*1.05 + 0.8 }
+	tests := []struct {
+		model string
+		bits  int
+		gpu   string
+		core  float64
+		cards int
+		note  string // what the option's note must say; "" = none about precision
+	}{
+		// DeepSeek-V3 ships FP8: native on Hopper and Ada, weight-only on
+		// Ampere (same bytes), upcast to FP16 on Volta and Pascal.
+		{"deepseek-v3", 0, "h100-sxm", dsCore8, 16, ""},         // 673.59/8×1.05+0.8 = 89.2 > 80; /16 → 45.0
+		{"deepseek-v3", 0, "h200", dsCore8, 8, ""},              // 89.2 ≤ 141
+		{"deepseek-v3", 0, "a100-80g", dsCore8, 16, "W8A16"},    // as H100
+		{"deepseek-v3", 0, "rtx4090", dsCore8, 32, ""},          // /24 → 30.3 > 24; /32 → 22.9
+		{"deepseek-v3", 0, "v100-sxm2", dsCore16, 48, "upcast"}, // 1342.76/40×1.05+0.8 = 36.0 > 32; /48 → 30.2 (FP8 would be 24)
+		{"deepseek-v3", 0, "p40", dsCore16, 64, "upcast"},       // /56 → 26.0 > 24; /64 → 22.8
+		{"llama-3.1-70b", 8, "h100-sxm", llCore8, 1, ""},        // 74.60 × 1.05 + 0.8 = 79.1 ≤ 80
+		{"llama-3.1-70b", 8, "a100-80g", llCore8, 1, "W8A16"},
+		{"llama-3.1-70b", 8, "rtx4090", llCore8, 4, ""},          // /2 → 40.0; /4 → 20.4
+		{"llama-3.1-70b", 8, "v100-sxm2", llCore16, 8, "upcast"}, // /4 → 38.4 > 32 (FP8 would fit on 4); /8 → 19.6
+		{"llama-3.1-70b", 8, "p40", llCore16, 8, "upcast"},       // /4 → 38.4; /8 → 19.6 ≤ 24
+	}
+	for _, tc := range tests {
+		g, ok := kb.GPU(tc.gpu)
+		if !ok {
+			t.Fatalf("no card %s", tc.gpu)
+		}
+		res, err := Fit(Workload{Model: tc.model, Bits: tc.bits, Method: Inference}, []knowledge.GPU{g}, kb.Archs)
+		if err != nil {
+			t.Fatalf("%s on %s: %v", tc.model, tc.gpu, err)
+		}
+		o := res.Options[0]
+		if o.Count != tc.cards || !near(o.PerCardGB, per(tc.core, tc.cards), 0.01) {
+			t.Errorf("%s on %s: %d cards at %.2f GB each, want %d at %.2f GB", tc.model, tc.gpu, o.Count, o.PerCardGB, tc.cards, per(tc.core, tc.cards))
+		}
+		switch {
+		case tc.note == "" && (strings.Contains(o.Note.EN, "FP8") || o.UpcastGB != 0):
+			t.Errorf("%s on %s runs FP8 natively, note %q upcast %v", tc.model, tc.gpu, o.Note.EN, o.UpcastGB)
+		case tc.note != "" && !strings.Contains(o.Note.EN, tc.note):
+			t.Errorf("%s on %s: note %q, want it to say %q", tc.model, tc.gpu, o.Note.EN, tc.note)
+		case tc.note == "upcast" && !near(o.UpcastGB, tc.core*1.05+0.8, 0.02):
+			t.Errorf("%s on %s: upcast_gb %v, want %.2f", tc.model, tc.gpu, o.UpcastGB, tc.core*1.05+0.8)
+		}
+		// memory_gb stays the FP8 replica as asked.
+		if want := map[string]float64{"deepseek-v3": dsCore8, "llama-3.1-70b": llCore8}[tc.model]*1.05 + 0.8; !near(res.TotalGB, want, 0.02) {
+			t.Errorf("%s: memory_gb %v, want %.2f", tc.model, res.TotalGB, want)
+		}
+	}
+}
+
+// A serving answer on a card without FP8 reads the upcast weights: the
+// decode step of Llama-3.1-70B bits=8 on 8 × V100 streams 141 GB, not 72.
+func TestServingUpcastOnVolta(t *testing.T) {
+	kb := knowledge.MustShipped()
+	g, _ := kb.GPU("v100-sxm2")
+	m := Market{GPUs: []knowledge.GPU{g}, Archs: kb.Archs}
+	s, _, err := bestServing(g, Workload{Model: "llama-3.1-70b", Bits: 8, Method: Inference, Batch: 1, SeqLen: 1500}, 0, 8, 1000, 500, 1, m.Archs, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Class != KernelBF16 || !near(s.stepWeights/1e9, 141.108, 0.01) {
+		t.Errorf("class %s, %.2f GB weights per step, want bf16 class reading 70.554e9 × 2 = 141.11 GB", s.Class, s.stepWeights/1e9)
+	}
+	found := false
+	for _, a := range s.Assumptions {
+		found = found || strings.Contains(a.EN, "upcast")
+	}
+	if !found {
+		t.Errorf("serving assumptions do not say the FP8 weights are upcast: %v", s.Assumptions)
+	}
+}
+
+// BF16 LoRA on a V100 runs in FP16: the same memory as on an A100 (both
+// hold the 7B job on one card), and the option says FP16.
+func TestBF16OnVoltaIsFP16(t *testing.T) {
+	kb := knowledge.MustShipped()
+	v, _ := kb.GPU("v100-sxm2")
+	a, _ := kb.GPU("a100-80g")
+	res, err := Fit(Workload{ParamsB: 7, Method: LoRA}, []knowledge.GPU{v, a}, kb.Archs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ov, oa := res.Options[0], res.Options[1]
+	if ov.Count != 1 || ov.PerCardGB != oa.PerCardGB {
+		t.Errorf("V100 %d cards %.2f GB, A100 %.2f GB: want one card each, same memory", ov.Count, ov.PerCardGB, oa.PerCardGB)
+	}
+	if !strings.Contains(ov.Note.EN, "FP16") || !strings.Contains(ov.Note.EN, "loss scaling") || oa.Note.EN != "" {
+		t.Errorf("V100 note %q, A100 note %q: want FP16 with loss scaling on the V100 only", ov.Note.EN, oa.Note.EN)
+	}
+}
