@@ -28,12 +28,12 @@ func TestAppendSealDedupesLikeAdd(t *testing.T) {
 			if mode == "add" {
 				b.Add(o)
 			} else {
-				b.Append(o)
+				b.Append(&o)
 			}
 		}
 		b.Seal()
 		var got []string
-		for _, o := range b.Offers {
+		for _, o := range b.All() {
 			got = append(got, o.Key+"/"+o.SKU)
 		}
 		if len(got) != len(want) {

@@ -1,8 +1,11 @@
 package catalog
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -81,10 +84,28 @@ type platformGPU struct{ platform, gpu string }
 
 func pairOf(o knowledge.Offer) platformGPU { return platformGPU{o.Platform, o.GPU} }
 
+// offerRows is a catalogue as Diff reads it: a slice of offers or a Table.
+type offerRows interface {
+	Len() int
+	Key(i int) string
+	gone(i int) bool                // Status "disappeared"
+	fill(i int, o *knowledge.Offer) // every field but RawHash
+	At(i int, o *knowledge.Offer)   // the whole offer, for a change
+}
+
+// offerSlice is a []knowledge.Offer as offerRows.
+type offerSlice []knowledge.Offer
+
+func (s offerSlice) Len() int                       { return len(s) }
+func (s offerSlice) Key(i int) string               { return s[i].Key }
+func (s offerSlice) gone(i int) bool                { return s[i].Status == "disappeared" }
+func (s offerSlice) fill(i int, o *knowledge.Offer) { *o = s[i] }
+func (s offerSlice) At(i int, o *knowledge.Offer)   { *o = s[i] }
+
 // lazyLivePairs returns livePairs(offers), computed on first use: only a
 // market-snapshot offer coming or going needs it, and a large hosted
 // catalogue has none.
-func lazyLivePairs(offers []knowledge.Offer) func() map[platformGPU]bool {
+func lazyLivePairs(offers offerRows) func() map[platformGPU]bool {
 	var m map[platformGPU]bool
 	return func() map[platformGPU]bool {
 		if m == nil {
@@ -96,11 +117,15 @@ func lazyLivePairs(offers []knowledge.Offer) func() map[platformGPU]bool {
 
 // livePairs are the platform-card pairs priced by offers that are not the
 // shipped market snapshot.
-func livePairs(offers []knowledge.Offer) map[platformGPU]bool {
+func livePairs(offers offerRows) map[platformGPU]bool {
 	out := map[platformGPU]bool{}
-	for i := range offers {
-		if offers[i].CollectorVersion != MarketCollector && offers[i].Status != "disappeared" {
-			out[pairOf(offers[i])] = true
+	var o knowledge.Offer
+	for i := range offers.Len() {
+		if offers.gone(i) {
+			continue
+		}
+		if offers.fill(i, &o); o.CollectorVersion != MarketCollector {
+			out[pairOf(o)] = true
 		}
 	}
 	return out
@@ -134,95 +159,155 @@ func (d DiffResult) Empty() bool { return len(d.Changes) == 0 }
 // and its rows coming back after that source left are no new offers: both
 // are counted in Superseded, not listed.
 func Diff(prev, cur []knowledge.Offer, th Thresholds) DiffResult {
+	return diff(offerSlice(prev), offerSlice(cur), th)
+}
+
+// DiffTables is Diff over two compact catalogues: the same changes, read
+// without holding either catalogue as offers.
+func DiffTables(prev, cur *Table, th Thresholds) DiffResult { return diff(prev, cur, th) }
+
+func diff[P, C offerRows](prev P, cur C, th Thresholds) DiffResult {
 	// The previous catalogue is indexed by position, not copied: at a
 	// million offers a map of keys to offers was most of the diff's time.
 	// matched marks the previous offers the current catalogue still has;
 	// fresh holds only the keys that are new (few on a normal day), so a
 	// key listed twice in cur counts once, as before.
-	before := newKeyIndex(len(prev))
-	for i := range prev {
-		if prev[i].Status != "disappeared" {
-			before.set(prev, prev[i].Key, i)
+	np := prev.Len()
+	before := newKeyIndex(np)
+	for i := range np {
+		if !prev.gone(i) {
+			before.set(prev, prev.Key(i), i)
 		}
 	}
 	prevLive, curLive := lazyLivePairs(prev), lazyLivePairs(cur)
-	matched := make([]bool, len(prev))
+	matched := make([]bool, np)
 	var fresh map[string]bool
 	var res DiffResult
-	next := 0 // two readings of one source mostly list offers in the same order
-	for i := range cur {
-		c := &cur[i]
-		if c.Status == "disappeared" {
+	var changes []foundChange
+	var c, p knowledge.Offer // the offers being compared, rebuilt per row
+	next := 0                // two readings of one source mostly list offers in the same order
+	for i := range cur.Len() {
+		if cur.gone(i) {
 			continue
 		}
+		key := cur.Key(i)
 		j, ok := next, false
-		if next < len(prev) && !before.dups && prev[next].Status != "disappeared" && prev[next].Key == c.Key {
+		if next < np && !before.dups && !prev.gone(next) && prev.Key(next) == key {
 			ok = true // the offer after the last one matched; with no key listed twice it is the only one
 		} else {
-			j, ok = before.get(prev, c.Key)
+			j, ok = before.get(prev, key)
 		}
 		if ok {
 			next = j + 1
 		}
 		if !ok {
-			if fresh[c.Key] {
+			if fresh[key] {
 				continue
 			}
 			if fresh == nil {
 				fresh = map[string]bool{}
 			}
-			fresh[c.Key] = true
-			if c.CollectorVersion == MarketCollector && prevLive()[pairOf(*c)] {
+			fresh[key] = true
+			cur.fill(i, &c)
+			if c.CollectorVersion == MarketCollector && prevLive()[pairOf(c)] {
 				res.Superseded++
 				continue
 			}
-			v, _ := measures(c)
-			res.Changes = append(res.Changes, Change{Kind: KindNew, Key: c.Key, Offer: *c, Measure: v[0].name, New: v[0].value, Currency: c.Currency})
+			v, _ := measures(&c)
+			changes = append(changes, found(Change{Kind: KindNew, Measure: v[0].name, New: v[0].value, Currency: c.Currency}, i, false))
 			continue
 		}
 		if matched[j] {
 			continue
 		}
 		matched[j] = true
-		p := &prev[j]
+		cur.fill(i, &c)
+		prev.fill(j, &p)
 		res.Compared++
-		if ch, ok := priceChange(p, c, th); ok {
-			res.Changes = append(res.Changes, ch)
-		} else if ch.Kind == "incomparable" {
+		ch, moved := priceChange(&p, &c, th)
+		if ch.Kind == "incomparable" {
 			res.Incomparable = append(res.Incomparable, c.Key)
 		}
+		if moved {
+			changes = append(changes, found(ch, i, false))
+		}
 		if pa, ca := p.Availability, c.Availability; pa != ca && known(pa) && known(ca) {
-			res.Changes = append(res.Changes, Change{Kind: KindAvailability, Key: c.Key, Offer: *c, Currency: c.Currency,
-				OldAvailability: pa, NewAvailability: ca})
+			changes = append(changes, found(Change{Kind: KindAvailability, Currency: c.Currency,
+				OldAvailability: pa, NewAvailability: ca}, i, false))
 		}
 	}
-	for i := range prev {
-		p := &prev[i]
-		if matched[i] || p.Status == "disappeared" {
+	for i := range np {
+		if matched[i] || prev.gone(i) {
 			continue
 		}
-		if j, _ := before.get(prev, p.Key); j != i {
+		if j, _ := before.get(prev, prev.Key(i)); j != i {
 			continue // an earlier copy of a key listed twice; the last one stands for it
 		}
-		if p.CollectorVersion == MarketCollector && curLive()[pairOf(*p)] {
+		prev.fill(i, &p)
+		if p.CollectorVersion == MarketCollector && curLive()[pairOf(p)] {
 			res.Superseded++
 			continue
 		}
-		v, _ := measures(p)
-		res.Changes = append(res.Changes, Change{Kind: KindDisappeared, Key: p.Key, Offer: *p, Measure: v[0].name, Old: v[0].value, Currency: p.Currency})
+		v, _ := measures(&p)
+		changes = append(changes, found(Change{Kind: KindDisappeared, Measure: v[0].name, Old: v[0].value, Currency: p.Currency}, i, true))
 	}
-	sort.SliceStable(res.Changes, func(i, j int) bool {
-		a, b := res.Changes[i], res.Changes[j]
-		if a.Kind != b.Kind {
-			return kindOrder[a.Kind] < kindOrder[b.Kind]
+	keyOf := func(f foundChange) string {
+		if f.prev {
+			return prev.Key(int(f.row))
 		}
-		if math.Abs(a.Pct) != math.Abs(b.Pct) {
-			return math.Abs(a.Pct) > math.Abs(b.Pct)
+		return cur.Key(int(f.row))
+	}
+	slices.SortStableFunc(changes, func(a, b foundChange) int {
+		if a.kind != b.kind {
+			return cmp.Compare(kindOrder[a.kind], kindOrder[b.kind])
 		}
-		return a.Key < b.Key
+		if x, y := math.Abs(a.pct), math.Abs(b.pct); x != y {
+			return cmp.Compare(y, x)
+		}
+		return strings.Compare(keyOf(a), keyOf(b))
 	})
+	// Each change gets its whole offer only now, in a list of exactly the
+	// right length: grown by appends, a list of 600-byte changes took
+	// four times the room of the changes themselves.
+	res.Changes = make([]Change, len(changes))
+	for k, f := range changes {
+		ch := &res.Changes[k]
+		*ch = f.change()
+		if f.prev {
+			prev.At(int(f.row), &ch.Offer)
+		} else {
+			cur.At(int(f.row), &ch.Offer)
+		}
+		ch.Key = ch.Offer.Key
+	}
+	if len(changes) == 0 {
+		res.Changes = nil
+	}
 	sort.Strings(res.Incomparable)
 	return res
+}
+
+// foundChange is a change without its offer yet (the offer is 544 bytes
+// of the change's 680): row is its position in the current catalogue, or
+// in the previous one for a disappeared offer.
+type foundChange struct {
+	kind               ChangeKind
+	measure            string
+	old, new, delta    float64
+	pct                float64
+	currency           knowledge.Currency
+	oldAvail, newAvail string
+	row                int32
+	prev               bool
+}
+
+func found(c Change, row int, prev bool) foundChange {
+	return foundChange{c.Kind, c.Measure, c.Old, c.New, c.Delta, c.Pct, c.Currency, c.OldAvailability, c.NewAvailability, int32(row), prev}
+}
+
+func (f foundChange) change() Change {
+	return Change{Kind: f.kind, Measure: f.measure, Old: f.old, New: f.new, Delta: f.delta, Pct: f.pct, Currency: f.currency,
+		OldAvailability: f.oldAvail, NewAvailability: f.newAvail}
 }
 
 func known(availability string) bool { return availability != "" && availability != "unknown" }
@@ -253,8 +338,9 @@ func measures(o *knowledge.Offer) ([2]measure, bool) {
 	}
 }
 
-// priceChange compares one key's two versions. A zero Change with Kind
-// "incomparable" marks a currency or unit-kind switch.
+// priceChange compares one key's two versions; the caller sets the
+// change's Offer. A zero Change with Kind "incomparable" marks a currency
+// or unit-kind switch.
 func priceChange(p, c *knowledge.Offer, th Thresholds) (Change, bool) {
 	pm, ph := measures(p)
 	cm, ch := measures(c)
@@ -280,7 +366,7 @@ func priceChange(p, c *knowledge.Offer, th Thresholds) (Change, bool) {
 		if d < 0 {
 			kind = KindPriceDown
 		}
-		return Change{Kind: kind, Key: c.Key, Offer: *c, Measure: cm[i].name, Old: old, New: nw, Delta: d,
+		return Change{Kind: kind, Key: c.Key, Measure: cm[i].name, Old: old, New: nw, Delta: d,
 			Pct: math.Round(pct*100) / 100, Currency: c.Currency}, true
 	}
 	return Change{}, false

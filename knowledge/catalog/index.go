@@ -1,10 +1,6 @@
 package catalog
 
-import (
-	"hash/maphash"
-
-	"github.com/gpubot/gpubot/knowledge"
-)
+import "hash/maphash"
 
 // keyIndex finds offers by key in a slice without a map of strings: at a
 // million offers a map[string]int costs more in cache misses than all the
@@ -22,14 +18,18 @@ func newKeyIndex(n int) *keyIndex {
 	return &keyIndex{seed: maphash.MakeSeed(), first: make(map[uint64]int32, n)}
 }
 
-// get returns the position of key in offers, the slice the index was
+// keyed is what the index reads keys from: the slice or table it was
 // built over.
-func (x *keyIndex) get(offers []knowledge.Offer, key string) (int, bool) {
+type keyed interface{ Key(i int) string }
+
+// get returns the position of key in offers, the rows the index was
+// built over.
+func (x *keyIndex) get(offers keyed, key string) (int, bool) {
 	i, ok := x.first[maphash.String(x.seed, key)]
 	if !ok {
 		return 0, false
 	}
-	if offers[i].Key == key {
+	if offers.Key(int(i)) == key {
 		return int(i), true
 	}
 	j, ok := x.spill[key]
@@ -38,10 +38,10 @@ func (x *keyIndex) get(offers []knowledge.Offer, key string) (int, bool) {
 
 // set records that key is at position i, replacing an earlier position of
 // the same key.
-func (x *keyIndex) set(offers []knowledge.Offer, key string, i int) {
+func (x *keyIndex) set(offers keyed, key string, i int) {
 	h := maphash.String(x.seed, key)
 	j, ok := x.first[h]
-	if !ok || offers[j].Key == key {
+	if !ok || offers.Key(int(j)) == key {
 		x.dups = x.dups || ok
 		x.first[h] = int32(i)
 		return

@@ -1,11 +1,10 @@
 package catalog
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"hash/maphash"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gpubot/gpubot/knowledge"
@@ -29,7 +28,10 @@ const maxProblems = 20
 // Batch is what one fetch of a source produced: normalised offers plus an
 // account of what was left out and why.
 type Batch struct {
+	// Offers are what Add collected; Rows what Append did (a large hosted
+	// catalogue, held compactly). All returns both.
 	Offers []knowledge.Offer
+	Rows   *Table
 	// Ref names what was read: a URL, a file and its content hash, a
 	// catalogue version.
 	Ref string
@@ -42,7 +44,7 @@ type Batch struct {
 	Problems []string
 
 	keys *keyIndex // offer key -> index in Offers, built by Add
-	// unchecked is set by Append: Offers may hold duplicate keys until
+	// unchecked is set by Append: Rows may hold duplicate keys until
 	// Seal (or the next Add) removes them.
 	unchecked bool
 }
@@ -71,6 +73,9 @@ func (b *Batch) SkipUnknown(reason, name string) {
 	b.Skip(reason)
 	if b.Unknown == nil {
 		b.Unknown = map[string]int{}
+	}
+	if _, seen := b.Unknown[name]; !seen {
+		name = strings.Clone(name) // the batch outlives the bytes a parser's name may point into
 	}
 	b.Unknown[name]++
 }
@@ -104,11 +109,19 @@ func (b *Batch) Grow(n int) {
 	}
 }
 
+// GrowRows reserves room in Rows for n more offers of about keyBytes of
+// key and SKU each, for a parser that Appends.
+func (b *Batch) GrowRows(n, keyBytes int) {
+	if b.Rows == nil && n > 0 {
+		b.Rows = NewTable(n, keyBytes)
+	}
+}
+
 // index builds the key index over the offers already in the batch.
 func (b *Batch) index(capacity int) {
 	b.keys = newKeyIndex(capacity)
 	for i := range b.Offers {
-		b.keys.set(b.Offers, b.Offers[i].Key, i)
+		b.keys.set(offerSlice(b.Offers), b.Offers[i].Key, i)
 	}
 }
 
@@ -117,10 +130,13 @@ func (b *Batch) Add(o knowledge.Offer) {
 	if b.unchecked {
 		b.Seal()
 	}
+	if b.Rows != nil {
+		b.materialise()
+	}
 	if b.keys == nil {
 		b.index(len(b.Offers) + 64)
 	}
-	if i, dup := b.keys.get(b.Offers, o.Key); dup {
+	if i, dup := b.keys.get(offerSlice(b.Offers), o.Key); dup {
 		b.Skip(SkipDuplicate)
 		if o.PriceLow < b.Offers[i].PriceLow {
 			b.Offers[i] = o
@@ -128,16 +144,19 @@ func (b *Batch) Add(o knowledge.Offer) {
 		return
 	}
 	b.Offers = append(b.Offers, o)
-	b.keys.set(b.Offers, o.Key, len(b.Offers)-1)
+	b.keys.set(offerSlice(b.Offers), o.Key, len(b.Offers)-1)
 }
 
-// Append adds an offer without looking for its key: a parser reading a
-// large catalogue appends every row and calls Seal once at the end, which
-// removes duplicates exactly as Add would have (the cheaper stays, in the
-// place of the first), with one sort instead of a map lookup per row.
-// Until Seal, Offers may list a key twice.
-func (b *Batch) Append(o knowledge.Offer) {
-	b.Offers = append(b.Offers, o)
+// Append adds an offer without looking for its key, into Rows: a parser
+// reading a large catalogue appends every row and calls Seal once at the
+// end, which removes duplicates exactly as Add would have (the cheaper
+// stays, in the place of the first), with one sort instead of a map lookup
+// per row. Until Seal, Rows may list a key twice.
+func (b *Batch) Append(o *knowledge.Offer) {
+	if b.Rows == nil {
+		b.Rows = NewTable(len(b.Offers), 0)
+	}
+	b.Rows.Append(o)
 	b.keys, b.unchecked = nil, true
 }
 
@@ -147,67 +166,30 @@ func (b *Batch) Append(o knowledge.Offer) {
 // needs; a later Add rebuilds it).
 func (b *Batch) Seal() {
 	if b.unchecked {
-		b.dedupe()
+		for range b.Rows.dedupe() {
+			b.Skip(SkipDuplicate)
+		}
 	}
 	b.keys, b.unchecked = nil, false
 }
 
-// dedupe keeps, for every key, the first offer with the lowest PriceLow
-// in the place of the key's first offer, and counts each dropped one as
-// SkipDuplicate: what Add does one offer at a time.
-func (b *Batch) dedupe() {
-	type entry struct {
-		h uint64
-		i int32
+// Len is how many offers the batch holds, in Offers and Rows.
+func (b *Batch) Len() int { return len(b.Offers) + b.Rows.Len() }
+
+// All returns every offer of the batch: Offers, then Rows built into
+// offers (a copy of 544 bytes each: for small batches and tests).
+func (b *Batch) All() []knowledge.Offer {
+	if b.Rows.Len() == 0 {
+		return b.Offers
 	}
-	seed := maphash.MakeSeed()
-	es := make([]entry, len(b.Offers))
-	for i := range b.Offers {
-		es[i] = entry{maphash.String(seed, b.Offers[i].Key), int32(i)}
+	return append(slices.Clip(b.Offers), b.Rows.Offers()...)
+}
+
+// materialise moves Rows into Offers, for Add, which keeps its index over
+// Offers.
+func (b *Batch) materialise() {
+	if b.Rows.Len() > 0 {
+		b.Offers = b.All()
 	}
-	slices.SortFunc(es, func(x, y entry) int {
-		if c := cmp.Compare(x.h, y.h); c != 0 {
-			return c
-		}
-		return cmp.Compare(x.i, y.i)
-	})
-	var drop []bool
-	for lo := 0; lo < len(es); {
-		hi := lo + 1
-		for hi < len(es) && es[hi].h == es[lo].h {
-			hi++
-		}
-		// A run shares a hash: equal keys, or (rarely) different keys
-		// that collide. Each offer joins the first earlier one with its key.
-		for j := lo + 1; j < hi; j++ {
-			oj := &b.Offers[es[j].i]
-			for k := lo; k < j; k++ {
-				first := es[k].i
-				if drop != nil && drop[first] || b.Offers[first].Key != oj.Key {
-					continue
-				}
-				if drop == nil {
-					drop = make([]bool, len(b.Offers))
-				}
-				b.Skip(SkipDuplicate)
-				if oj.PriceLow < b.Offers[first].PriceLow {
-					b.Offers[first] = *oj
-				}
-				drop[es[j].i] = true
-				break
-			}
-		}
-		lo = hi
-	}
-	if drop == nil {
-		return
-	}
-	out := b.Offers[:0]
-	for i := range b.Offers {
-		if !drop[i] {
-			out = append(out, b.Offers[i])
-		}
-	}
-	clear(b.Offers[len(out):])
-	b.Offers = out
+	b.Rows = nil
 }

@@ -127,13 +127,37 @@ func knownGPU(base *knowledge.Base, id string) bool {
 	return true
 }
 
+// CheckRows removes from t every offer Check refuses and returns why, in
+// the order the offers were listed. Offers are rebuilt one at a time, so
+// a large catalogue is checked without being held as offers.
+func (l Limits) CheckRows(t *Table, base *knowledge.Base) (rejected []string) {
+	if t.Len() == 0 {
+		return nil
+	}
+	keep := make([]bool, t.Len())
+	var o knowledge.Offer
+	for i := range keep {
+		t.fill(i, &o)
+		if err := l.Check(o, base); err != nil {
+			rejected = append(rejected, err.Error())
+			continue
+		}
+		keep[i] = true
+	}
+	if len(rejected) > 0 {
+		t.keep(keep)
+	}
+	return rejected
+}
+
 // validate splits a batch into the offers that may be stored and the
 // reasons the others may not, and refuses the whole batch when it fails a
 // per-source integrity check. prevCount is the size of the source's last
-// good snapshot (0 for none).
+// good snapshot (0 for none). A batch's Rows lose their refused offers.
 func (l Limits) validate(b *Batch, prevCount int, base *knowledge.Base) (valid []knowledge.Offer, rejected []string, err error) {
 	l = l.withDefaults()
-	valid = make([]knowledge.Offer, 0, len(b.Offers))
+	n := b.Len()
+	valid = make([]knowledge.Offer, 0, n)
 	for _, o := range b.Offers {
 		if err := l.Check(o, base); err != nil {
 			rejected = append(rejected, err.Error())
@@ -141,7 +165,13 @@ func (l Limits) validate(b *Batch, prevCount int, base *knowledge.Base) (valid [
 		}
 		valid = append(valid, o)
 	}
-	if n := len(b.Offers); n > 0 && float64(len(rejected)) > l.MaxRejected*float64(n) {
+	rejected = append(rejected, l.CheckRows(b.Rows, base)...)
+	// Stored snapshots are offers; the rows become offers only now, once
+	// checked.
+	for i := range b.Rows.Len() {
+		valid = append(valid, b.Rows.Offer(i))
+	}
+	if n > 0 && float64(len(rejected)) > l.MaxRejected*float64(n) {
 		return nil, rejected, fmt.Errorf("integrity: %d of %d offers failed validation (first: %s)", len(rejected), n, rejected[0])
 	}
 	if prevCount > 0 && float64(len(valid)) < (1-l.MaxLoss)*float64(prevCount) {

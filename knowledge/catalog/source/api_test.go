@@ -464,8 +464,8 @@ func TestHostedCatalogueFromURL(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", s.Name(), err)
 		}
-		if len(b.Offers) != want[s.Name()] || !strings.Contains(b.Ref, srv.URL) {
-			t.Errorf("%s: %d offers, ref %q", s.Name(), len(b.Offers), b.Ref)
+		if b.Len() != want[s.Name()] || !strings.Contains(b.Ref, srv.URL) {
+			t.Errorf("%s: %d offers, ref %q", s.Name(), b.Len(), b.Ref)
 		}
 	}
 }

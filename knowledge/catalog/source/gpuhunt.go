@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/gpubot/gpubot/knowledge"
 	"github.com/gpubot/gpubot/knowledge/catalog"
@@ -41,7 +42,7 @@ func (g *GPUHunt) Fetch(ctx context.Context, now time.Time) (*catalog.Batch, err
 
 // Parse turns catalogue bytes into a batch.
 func (g *GPUHunt) Parse(raw []byte, ref string, now time.Time) (*catalog.Batch, error) {
-	r, header, err := openCSV(raw)
+	r, header, err := openCSVShared(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -51,14 +52,20 @@ func (g *GPUHunt) Parse(raw []byte, ref string, now time.Time) (*catalog.Batch, 
 	}
 	c := gpuhuntColsOf(idx) // positions once, not a map lookup per cell
 	b := &catalog.Batch{Ref: "gpuhunt:" + ref}
-	b.Grow(bytes.Count(raw, []byte{'\n'}))
+	// Room for the first rows; once they have shown how long keys run,
+	// the rows reserve room for the rest.
+	lines := bytes.Count(raw, []byte{'\n'})
+	const sample = 1024
+	b.GrowRows(min(lines, sample), 64)
 	name, platform := g.Name(), platformID(g.Base, g.Provider)
 	observed := now.UTC().Format(time.RFC3339)
 	source := "gpuhunt catalogue (" + g.Provider + ")"
-	// A row's cells share one string; an offer that kept two of them
-	// would keep the whole row. Regions repeat, so they are shared; the
-	// instance name is copied out.
+	// Cells point into raw (openCSVShared), so nothing kept may be a cell:
+	// regions repeat and are cloned once each, the batch's rows copy the
+	// key and the instance name into their arena, extras are cloned. The
+	// key and the raw hash are built in buffers that Append copies from.
 	regions := map[string]string{}
+	var key, hash []byte
 	for {
 		rec, err := r.Read()
 		if errors.Is(err, io.EOF) {
@@ -117,18 +124,23 @@ func (g *GPUHunt) Parse(raw []byte, ref string, now time.Time) (*catalog.Batch, 
 		if spot {
 			model = knowledge.Spot
 		}
+		key = appendOfferKey(key[:0], name, gpu, inst, loc, string(model))
+		hash = strconv.AppendUint(hash[:0], rawHash64(rec...), 16)
 		o := knowledge.Offer{
-			Key:      offerKey(name, gpu, inst, loc, string(model)),
-			Platform: platform, GPU: gpu, GPUCount: count, SKU: strings.Clone(inst), Region: loc,
+			Key:      unsafe.String(unsafe.SliceData(key), len(key)),
+			Platform: platform, GPU: gpu, GPUCount: count, SKU: inst, Region: loc,
 			PriceLow: price, PriceHigh: price, Currency: knowledge.USD, Unit: knowledge.PerHour,
 			Basis: knowledge.PerInstance, Model: model, Interruptible: spot,
 			ObservedAt: observed, Source: source, SourceKind: "hosted_catalog", SourceRef: b.Ref,
-			CollectorVersion: gpuhuntCollector, RawHash: rawHash(rec...), GPUMemoryGiB: mem,
+			CollectorVersion: gpuhuntCollector, RawHash: unsafe.String(unsafe.SliceData(hash), len(hash)), GPUMemoryGiB: mem,
 		}
 		o.VCPUs, _ = strconv.ParseFloat(at(rec, c.Cpu), 64)
 		o.RAMGiB, _ = strconv.ParseFloat(at(rec, c.Memory), 64)
 		o.ProviderData = gpuhuntExtras(rec, c)
-		b.Append(o)
+		b.Append(&o)
+		if b.Rows.Len() == sample {
+			b.Rows.Reserve(lines - sample)
+		}
 	}
 	b.Seal()
 	return b, nil
@@ -144,7 +156,7 @@ func gpuhuntExtras(rec []string, c gpuhuntCols) map[string]string {
 		if pd == nil {
 			pd = map[string]string{}
 		}
-		pd[k] = v
+		pd[k] = strings.Clone(v) // v may be a cell, which points into the catalogue bytes
 	}
 	if v := at(rec, c.Flags); v != "" {
 		set("flags", v)

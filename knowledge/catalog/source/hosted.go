@@ -97,9 +97,16 @@ func fetchHosted(ctx context.Context, name, loc string, h HTTPOptions, now time.
 // openCSV reads a catalogue CSV's header; rows may vary in width (they are
 // checked one by one) and the record slice is reused between reads. A file
 // without quotes takes the plain reader.
-func openCSV(raw []byte) (csvRows, []string, error) {
+func openCSV(raw []byte) (csvRows, []string, error) { return openCSVCells(raw, false) }
+
+// openCSVShared is openCSV whose plain rows point into raw instead of
+// being copied: for a parser that copies out every cell it keeps (raw must
+// not change while they live).
+func openCSVShared(raw []byte) (csvRows, []string, error) { return openCSVCells(raw, true) }
+
+func openCSVCells(raw []byte, shared bool) (csvRows, []string, error) {
 	if quoteFree(raw) {
-		r := &plainCSV{raw: raw}
+		r := &plainCSV{raw: raw, shared: shared}
 		header, err := r.Read()
 		if err != nil {
 			return nil, nil, fmt.Errorf("header: %w", err)

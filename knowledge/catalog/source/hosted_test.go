@@ -31,7 +31,7 @@ func mapper() *Mapper { return NewMapper(knowledge.MustShipped(), nil) }
 func byKey(t *testing.T, b *catalog.Batch) map[string]knowledge.Offer {
 	t.Helper()
 	m := map[string]knowledge.Offer{}
-	for _, o := range b.Offers {
+	for _, o := range b.All() {
 		if _, dup := m[o.Key]; dup {
 			t.Fatalf("key %s twice in batch", o.Key)
 		}
@@ -233,10 +233,10 @@ func TestGPUHuntLegacyColumns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(b.Offers) != 4 {
-		t.Fatalf("offers = %d, want 4", len(b.Offers))
+	if len(b.All()) != 4 {
+		t.Fatalf("offers = %d, want 4", len(b.All()))
 	}
-	for _, o := range b.Offers {
+	for _, o := range b.All() {
 		if cardHourly(o) != 0.5 || o.ProviderData["cpu_arch"] != "" || o.ProviderData["gpu_vendor"] != "" {
 			t.Errorf("%s: card-hour %v, extras %v; want 0.5 and gpuhunt's defaults (x86, nvidia: not stored)", o.Key, cardHourly(o), o.ProviderData)
 		}

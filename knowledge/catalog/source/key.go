@@ -13,34 +13,29 @@ import (
 // '+' and '_' become one '-',
 // empty parts are dropped, parts joined by '/'. Keys longer than 160 bytes
 // keep a prefix and end in a hash of the whole.
-func offerKey(parts ...string) string {
-	var b strings.Builder
-	n := 0
-	for _, p := range parts {
-		n += len(p) + 1
-	}
-	b.Grow(n)
+func offerKey(parts ...string) string { return string(appendOfferKey(nil, parts...)) }
+
+// appendOfferKey appends offerKey(parts...) to dst: a parser of a million
+// rows builds every key in one reused buffer.
+func appendOfferKey(dst []byte, parts ...string) []byte {
+	start := len(dst)
 	for _, p := range parts {
 		if !strings.ContainsFunc(p, keptRune) {
 			continue
 		}
-		if b.Len() > 0 {
-			b.WriteByte('/')
+		if len(dst) > start {
+			dst = append(dst, '/')
 		}
-		writeSlug(&b, p)
+		dst = appendSlug(dst, p)
 	}
-	k := b.String()
-	if len(k) > 160 {
-		k = k[:140] + "#" + rawHash(k)
+	if k := dst[start:]; len(k) > 160 {
+		h := rawHash(string(k))
+		dst = append(append(dst[:start+140], '#'), h...)
 	}
-	return k
+	return dst
 }
 
-func slug(s string) string {
-	var b strings.Builder
-	writeSlug(&b, s)
-	return b.String()
-}
+func slug(s string) string { return string(appendSlug(nil, s)) }
 
 // keptRune is what a slug keeps: letters of any script, digits, '.', '+'
 // and '_'.
@@ -49,10 +44,10 @@ func keptRune(r rune) bool {
 		r >= 0x80 && (unicode.IsLetter(r) || unicode.IsDigit(r))
 }
 
-// writeSlug writes s lower-cased with runs of other characters as one '-'.
-// ASCII bytes take a byte path; a catalogue of a million rows spends most
-// of its key building here.
-func writeSlug(b *strings.Builder, s string) {
+// appendSlug appends s lower-cased with runs of other characters as one
+// '-'. ASCII bytes take a byte path; a catalogue of a million rows spends
+// most of its key building here.
+func appendSlug(b []byte, s string) []byte {
 	wrote, dash := false, false
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -64,13 +59,13 @@ func writeSlug(b *strings.Builder, s string) {
 				continue
 			}
 			if dash && wrote {
-				b.WriteByte('-')
+				b = append(b, '-')
 			}
 			dash = false
 			if c >= 'A' && c <= 'Z' {
 				c += 'a' - 'A'
 			}
-			b.WriteByte(c)
+			b = append(b, c)
 			wrote = true
 			continue
 		}
@@ -81,16 +76,21 @@ func writeSlug(b *strings.Builder, s string) {
 			continue
 		}
 		if dash && wrote {
-			b.WriteByte('-')
+			b = append(b, '-')
 		}
 		dash = false
-		b.WriteRune(unicode.ToLower(r))
+		b = utf8.AppendRune(b, unicode.ToLower(r))
 		wrote = true
 	}
+	return b
 }
 
-// rawHash is a short content hash (FNV-1a, 64 bit) of a raw record's parts.
-func rawHash(parts ...string) string {
+// rawHash is a short content hash (FNV-1a, 64 bit, in hex) of a raw
+// record's parts.
+func rawHash(parts ...string) string { return strconv.FormatUint(rawHash64(parts...), 16) }
+
+// rawHash64 is rawHash as the number.
+func rawHash64(parts ...string) uint64 {
 	const offset, prime = 14695981039346656037, 1099511628211
 	var h uint64 = offset
 	for _, p := range parts {
@@ -101,7 +101,7 @@ func rawHash(parts ...string) string {
 		h ^= 0 // part separator
 		h *= prime
 	}
-	return strconv.FormatUint(h, 16)
+	return h
 }
 
 // countryOf reads an ISO country code from a location label: "Atlantis, AT"

@@ -76,6 +76,7 @@ func (m *Mapper) Resolve(memGiB float64, names ...string) (string, bool) {
 		return id, id != ""
 	}
 	id = m.resolve(memGiB, names)
+	ck.names = strings.Clone(ck.names) // the cache outlives the catalogue bytes the name may point into
 	m.mu.Lock()
 	m.cache[ck] = id
 	m.mu.Unlock()

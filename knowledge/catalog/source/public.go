@@ -133,10 +133,12 @@ func (g *GPUHuntCatalog) Parse(zipped []byte, version string, now time.Time) (*c
 			out.Note("%s: %v", f.Name, err)
 			continue
 		}
-		out.Grow(len(b.Offers))
-		for _, o := range b.Offers {
+		// Appended as rows: one provider file can list a key twice and
+		// two files the same key; Seal keeps the cheaper, as Add would.
+		out.GrowRows(b.Len(), 64)
+		for _, o := range b.All() {
 			o.SourceGeneratedAt = version
-			out.Add(o)
+			out.Append(&o)
 		}
 		for k, n := range b.Skipped {
 			if out.Skipped == nil {
@@ -154,7 +156,8 @@ func (g *GPUHuntCatalog) Parse(zipped []byte, version string, now time.Time) (*c
 			out.Note("%s: %s", f.Name, p)
 		}
 	}
-	if len(out.Offers) == 0 && len(out.Problems) > 0 {
+	out.Seal()
+	if out.Len() == 0 && len(out.Problems) > 0 {
 		return nil, fmt.Errorf("gpuhunt catalogue %s: no provider file parsed (first: %s)", version, out.Problems[0])
 	}
 	return out, nil

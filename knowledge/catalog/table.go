@@ -1,0 +1,317 @@
+package catalog
+
+import (
+	"cmp"
+	"encoding/binary"
+	"hash/maphash"
+	"math"
+	"slices"
+	"strconv"
+	"unsafe"
+
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+// Table holds a large catalogue compactly: a knowledge.Offer is 544 bytes
+// plus its strings, and two readings of a million-offer catalogue held as
+// offers (the previous one and the one being read) were 1.5 GB. A Table
+// keeps per row only what differs from row to row, in 32 bytes:
+//
+//   - the key and the SKU (and a raw hash that is not a plain hex number)
+//     length-prefixed in one byte arena, found by one offset;
+//   - the raw hash as the 64-bit number it is written from;
+//   - the low price as a float64 (the same 8 bytes a fixed-point int64
+//     would take, and it reads back bit-for-bit, which FormatAmount needs);
+//   - everything that repeats (platform, card, count, region, currency,
+//     unit, basis, pricing model, term, dates, source, memory, vCPUs, …) as
+//     one id into the table's list of distinct attribute sets: a hosted
+//     catalogue has a few thousand of those for a million rows;
+//   - the rest (a high or median price unlike the low one, listing,
+//     region and availability counts, provider data) in a side record
+//     that most rows of a hosted catalogue do not need.
+//
+// Offer(i) rebuilds the full offer, so code that shows offers keeps using
+// knowledge.Offer; the diff and validation read rows one at a time.
+type Table struct {
+	arena    []byte
+	rows     []row
+	shapes   []shape
+	shapeIDs map[shape]uint32
+	recent   [256]uint32 // 1 + id of a shape seen lately, by quick(); 0 = none
+	extras   []extra
+}
+
+// row is one offer.
+type row struct {
+	str   uint32 // arena offset of uvarint-prefixed key, SKU and odd raw hash
+	shape uint32
+	extra int32  // 1-based index into extras; 0 = none
+	hash  uint64 // RawHash parsed; 0 when the arena holds it (not plain hex, or "0")
+	low   float64
+}
+
+// extra holds the fields most hosted rows leave at their zero value (high
+// equal to low).
+type extra struct {
+	high, median             float64
+	listings, regions, avail int
+	providerData             map[string]string
+	counts                   []int
+}
+
+// shape is every Offer field that repeats across rows.
+type shape struct {
+	Platform, GPU, Region                        string
+	GPUCount, GPUMemoryGiB, VCPUs, RAMGiB, Relia float64
+	Currency                                     knowledge.Currency
+	Unit                                         knowledge.Unit
+	Basis                                        knowledge.Basis
+	Model                                        knowledge.PricingModel
+	Granularity, Availability, ObservedAt        string
+	Source, SourceKind, Note, Status             string
+	Zone, Country, RegionLabel, CloudTier, Term  string
+	SourceRef, SourceGeneratedAt, Collector      string
+	DateBasis                                    string
+	Interruptible                                bool
+}
+
+// quick is a cheap hash of the fields that tell a hosted catalogue's
+// shapes apart, for Table.recent: the card and region strings by address
+// (a parser shares each), the pricing model, count and size. Equal shapes
+// may hash apart (then the map finds them); that only costs a lookup.
+func (sh *shape) quick() uint8 {
+	h := uint64(uintptr(unsafe.Pointer(unsafe.StringData(sh.GPU))))
+	h = h*31 + uint64(uintptr(unsafe.Pointer(unsafe.StringData(sh.Region))))
+	h = h*31 + uint64(len(sh.Model)) + uint64(len(sh.Region))
+	h = h*31 + math.Float64bits(sh.GPUCount) + math.Float64bits(sh.VCPUs)>>3 + math.Float64bits(sh.RAMGiB)>>7
+	h ^= h >> 29
+	h *= 0x9e3779b97f4a7c15
+	return uint8(h >> 56)
+}
+
+// NewTable returns an empty table with room for n offers of about
+// keyBytes bytes of key and SKU each (see Reserve for a better guess).
+func NewTable(n, keyBytes int) *Table {
+	return &Table{
+		arena:    make([]byte, 0, n*(keyBytes+3)),
+		rows:     make([]row, 0, n),
+		shapeIDs: map[shape]uint32{},
+	}
+}
+
+// Reserve makes room for n more offers, with arena room for as many bytes
+// per offer as the offers so far took (and a tenth more): a parser calls
+// it once the first rows have shown how long its keys run, so neither
+// slice is copied while the rest is read, nor much over-reserved.
+func (t *Table) Reserve(n int) {
+	t.rows = slices.Grow(t.rows, n)
+	if len(t.rows) > 0 {
+		perRow := len(t.arena)/len(t.rows) + 1
+		t.arena = slices.Grow(t.arena, n*perRow*11/10)
+	}
+}
+
+// Len is the number of offers.
+func (t *Table) Len() int {
+	if t == nil {
+		return 0
+	}
+	return len(t.rows)
+}
+
+func (t *Table) put(s string) {
+	t.arena = binary.AppendUvarint(t.arena, uint64(len(s)))
+	t.arena = append(t.arena, s...)
+}
+
+// next reads the string at arena offset off and returns where the one
+// after it starts. The arena is append-only: bytes once written never
+// change, and a grown arena leaves the old backing array to the strings
+// that still point into it, so a string viewed here stays valid.
+func (t *Table) next(off int) (string, int) {
+	n, w := binary.Uvarint(t.arena[off:])
+	off += w
+	if n == 0 {
+		return "", off
+	}
+	return unsafe.String(&t.arena[off], int(n)), off + int(n)
+}
+
+// Append adds one offer.
+func (t *Table) Append(o *knowledge.Offer) {
+	if t.shapeIDs == nil {
+		t.shapeIDs = map[shape]uint32{}
+	}
+	sh := shape{
+		Platform: o.Platform, GPU: o.GPU, Region: o.Region,
+		GPUCount: o.GPUCount, GPUMemoryGiB: o.GPUMemoryGiB, VCPUs: o.VCPUs, RAMGiB: o.RAMGiB, Relia: o.Reliability,
+		Currency: o.Currency, Unit: o.Unit, Basis: o.Basis, Model: o.Model,
+		Granularity: o.Granularity, Availability: o.Availability, ObservedAt: o.ObservedAt,
+		Source: o.Source, SourceKind: o.SourceKind, Note: o.Note, Status: o.Status,
+		Zone: o.Zone, Country: o.Country, RegionLabel: o.RegionLabel, CloudTier: o.CloudTier, Term: o.Term,
+		SourceRef: o.SourceRef, SourceGeneratedAt: o.SourceGeneratedAt, Collector: o.CollectorVersion,
+		DateBasis: o.DateBasis, Interruptible: o.Interruptible,
+	}
+	// Hashing a 30-field key per row was most of Append; a row mostly
+	// repeats a shape seen a few rows before, which a struct compare finds.
+	q := sh.quick()
+	id := t.recent[q] - 1
+	if t.recent[q] == 0 || t.shapes[id] != sh {
+		var ok bool
+		if id, ok = t.shapeIDs[sh]; !ok {
+			id = uint32(len(t.shapes))
+			t.shapes = append(t.shapes, sh)
+			t.shapeIDs[sh] = id
+		}
+		t.recent[q] = id + 1
+	}
+	r := row{str: uint32(len(t.arena)), shape: id, low: o.PriceLow}
+	t.put(o.Key)
+	t.put(o.SKU)
+	var hex [16]byte
+	if h, err := strconv.ParseUint(o.RawHash, 16, 64); err == nil && h != 0 && string(strconv.AppendUint(hex[:0], h, 16)) == o.RawHash {
+		r.hash = h
+		t.put("")
+	} else {
+		t.put(o.RawHash)
+	}
+	if o.PriceHigh != o.PriceLow || o.Median != 0 || o.Listings != 0 || o.Regions != 0 || o.AvailableCount != 0 ||
+		o.ProviderData != nil || o.AvailableGPUCounts != nil {
+		t.extras = append(t.extras, extra{high: o.PriceHigh, median: o.Median, listings: o.Listings, regions: o.Regions,
+			avail: o.AvailableCount, providerData: o.ProviderData, counts: o.AvailableGPUCounts})
+		r.extra = int32(len(t.extras))
+	}
+	t.rows = append(t.rows, r)
+}
+
+// Key is offer i's key.
+func (t *Table) Key(i int) string {
+	k, _ := t.next(int(t.rows[i].str))
+	return k
+}
+
+// At fills o with offer i.
+func (t *Table) At(i int, o *knowledge.Offer) {
+	t.fill(i, o)
+	if r := &t.rows[i]; r.hash != 0 {
+		o.RawHash = strconv.FormatUint(r.hash, 16)
+	}
+}
+
+// fill is At without a raw hash to format, the one field it would
+// allocate for: the diff and validation never read it.
+func (t *Table) fill(i int, o *knowledge.Offer) {
+	r := &t.rows[i]
+	sh := &t.shapes[r.shape]
+	key, off := t.next(int(r.str))
+	sku, off := t.next(off)
+	hash, _ := t.next(off)
+	*o = knowledge.Offer{
+		Key: key, SKU: sku, RawHash: hash, PriceLow: r.low, PriceHigh: r.low,
+		Platform: sh.Platform, GPU: sh.GPU, Region: sh.Region,
+		GPUCount: sh.GPUCount, GPUMemoryGiB: sh.GPUMemoryGiB, VCPUs: sh.VCPUs, RAMGiB: sh.RAMGiB, Reliability: sh.Relia,
+		Currency: sh.Currency, Unit: sh.Unit, Basis: sh.Basis, Model: sh.Model,
+		Granularity: sh.Granularity, Availability: sh.Availability, ObservedAt: sh.ObservedAt,
+		Source: sh.Source, SourceKind: sh.SourceKind, Note: sh.Note, Status: sh.Status,
+		Zone: sh.Zone, Country: sh.Country, RegionLabel: sh.RegionLabel, CloudTier: sh.CloudTier, Term: sh.Term,
+		SourceRef: sh.SourceRef, SourceGeneratedAt: sh.SourceGeneratedAt, CollectorVersion: sh.Collector,
+		DateBasis: sh.DateBasis, Interruptible: sh.Interruptible,
+	}
+	if r.extra > 0 {
+		x := &t.extras[r.extra-1]
+		o.PriceHigh, o.Median, o.Listings, o.Regions, o.AvailableCount = x.high, x.median, x.listings, x.regions, x.avail
+		o.ProviderData, o.AvailableGPUCounts = x.providerData, x.counts
+	}
+}
+
+// Offer returns offer i.
+func (t *Table) Offer(i int) knowledge.Offer {
+	var o knowledge.Offer
+	t.At(i, &o)
+	return o
+}
+
+// Offers materialises every offer, for storage and answers over a small
+// catalogue.
+func (t *Table) Offers() []knowledge.Offer {
+	if t.Len() == 0 {
+		return nil
+	}
+	out := make([]knowledge.Offer, len(t.rows))
+	for i := range t.rows {
+		t.At(i, &out[i])
+	}
+	return out
+}
+
+// keep keeps the rows whose keep[i] is true, in order.
+func (t *Table) keep(keep []bool) {
+	out := t.rows[:0]
+	for i := range t.rows {
+		if keep[i] {
+			out = append(out, t.rows[i])
+		}
+	}
+	t.rows = out
+}
+
+// gone reports whether offer i is marked disappeared, without building it.
+func (t *Table) gone(i int) bool { return t.shapes[t.rows[i].shape].Status == "disappeared" }
+
+// dedupe keeps, for every key, the first offer with the lowest PriceLow
+// in the place of the key's first offer, and returns how many it dropped:
+// what Batch.Add does one offer at a time.
+func (t *Table) dedupe() int {
+	type entry struct {
+		h uint64
+		i int32
+	}
+	seed := maphash.MakeSeed()
+	es := make([]entry, len(t.rows))
+	for i := range t.rows {
+		es[i] = entry{maphash.String(seed, t.Key(i)), int32(i)}
+	}
+	slices.SortFunc(es, func(x, y entry) int {
+		if c := cmp.Compare(x.h, y.h); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.i, y.i)
+	})
+	var drop []bool
+	dropped := 0
+	for lo := 0; lo < len(es); {
+		hi := lo + 1
+		for hi < len(es) && es[hi].h == es[lo].h {
+			hi++
+		}
+		// A run shares a hash: equal keys, or (rarely) different keys
+		// that collide. Each offer joins the first earlier one with its key.
+		for j := lo + 1; j < hi; j++ {
+			rj := es[j].i
+			for k := lo; k < j; k++ {
+				first := es[k].i
+				if drop != nil && drop[first] || t.Key(int(first)) != t.Key(int(rj)) {
+					continue
+				}
+				if drop == nil {
+					drop = make([]bool, len(t.rows))
+				}
+				dropped++
+				if t.rows[rj].low < t.rows[first].low {
+					t.rows[first] = t.rows[rj]
+				}
+				drop[rj] = true
+				break
+			}
+		}
+		lo = hi
+	}
+	if drop == nil {
+		return 0
+	}
+	for i := range drop {
+		drop[i] = !drop[i]
+	}
+	t.keep(drop)
+	return dropped
+}
