@@ -5,6 +5,7 @@ import (
 
 	"github.com/gpubot/gpubot/bot/parse"
 	"github.com/gpubot/gpubot/bot/present"
+	"github.com/gpubot/gpubot/knowledge"
 )
 
 // Choice is one reading of an unclear question: a button that asks Text,
@@ -32,13 +33,14 @@ func Clarify(m Message, req parse.Request) (Answer, bool) {
 	var words []string
 	for _, id := range []parse.Intent{req.Intent, req.Runner} {
 		r, ok := intentRow(id)
-		if !ok || r.write || len(r.words) == 0 || r.handle == nil || id == parse.Help {
+		slash := knowledge.MustLexicon().Slash[string(id)] // the words the parser takes
+		if !ok || r.write || len(slash) == 0 || r.handle == nil || id == parse.Help {
 			return Answer{}, false
 		}
-		words = append(words, r.words[0])
-		label := r.words[0] + tr(req.Lang, ": "+r.en, "："+r.zh)
+		words = append(words, slash[0])
+		label := slash[0] + tr(req.Lang, ": "+r.en, "："+r.zh)
 		cs = append(cs, Choice{Intent: id, Label: present.Clip(label, maxChoiceLabel),
-			Text: "/gpu " + r.words[0] + " " + strings.TrimSpace(m.Text)})
+			Text: "/gpu " + slash[0] + " " + strings.TrimSpace(m.Text)})
 	}
 	a := Answer{Intent: parse.Unknown, Confidence: req.Confidence, Lang: req.Lang, Slots: req.Slots, Assumed: map[string]any{}, Choices: cs}
 	a.show(present.Doc{
