@@ -71,7 +71,7 @@ func (a *App) answerSlash(ctx context.Context, cmd slack.SlashCommand, ready <-c
 		} else {
 			// Slash answers go to the asker alone (Slack shows no asker
 			// on a bot's channel post); Share posts them with a name.
-			st.Key = a.remember(ctx, st, msg, ans)
+			st.Key = a.remember(ctx, st, msg, &ans)
 			rep = compose(ans, st, true)
 			r = slackpost.Response{ResponseType: slackpost.Ephemeral, Text: rep.Text, Blocks: rep.Blocks}
 			if ans.Intent == parse.Subscribe && !ans.Ephemeral {
@@ -208,7 +208,7 @@ func (a *App) answerClick(ctx context.Context, cb slack.InteractionCallback) {
 		msg := a.messageFor(ctx, st, cb.Team.ID, channel, cb.User.ID)
 		msg.ID, msg.Thread = "click:"+once, cb.Container.ThreadTs
 		ans = a.bot.Answer(ctx, msg)
-		st.Key = a.remember(ctx, st, msg, ans)
+		st.Key = a.remember(ctx, st, msg, &ans)
 	}
 	var r slackpost.Response
 	switch act.ActionID {
