@@ -7,9 +7,12 @@ package transport
 //	/gpu listen on|off       slash: opt this channel in or out of unprompted answers
 //	app_mention              answer in the question's thread (errors too: a
 //	                         reply there is seen, an ephemeral one may not be)
-//	message.im               answer inline (in the DM's thread if asked in one)
-//	message.channels|groups  answer in thread, only in opted-in channels, only
-//	                         confident procurement questions
+//	message.im               answer inline (in the DM's thread if asked in one);
+//	                         a mention or DM the router is unsure of gets its
+//	                         two likeliest readings as buttons (bot.Clarify)
+//	message.channels|groups  answer in thread: a read-only follow-up in a
+//	                         thread the bot answered; otherwise only in opted-in
+//	                         channels, only confident procurement questions
 //	block_actions gpubot.*   working/more: the stored answer's view, to the
 //	                         clicker only; currency/8-bit: the stored variant
 //	                         (family.go), replacing the message for the asker
@@ -71,7 +74,7 @@ func (a *App) answerSlash(ctx context.Context, cmd slack.SlashCommand, ready <-c
 		} else {
 			// Slash answers go to the asker alone (Slack shows no asker
 			// on a bot's channel post); Share posts them with a name.
-			st.Key = a.remember(ctx, st, msg, ans)
+			st.Key = a.remember(ctx, st, msg, &ans)
 			rep = compose(ans, st, true)
 			r = slackpost.Response{ResponseType: slackpost.Ephemeral, Text: rep.Text, Blocks: rep.Blocks}
 			if ans.Intent == parse.Subscribe && !ans.Ephemeral {
@@ -205,10 +208,13 @@ func (a *App) answerClick(ctx context.Context, cb slack.InteractionCallback) {
 	// which writes nothing (write commands were refused above).
 	ans, ok := a.recall(ctx, st.Key, st.Set)
 	if !ok {
+		if st.Key != "" {
+			a.log.InfoContext(ctx, "answer family gone; asking the read-only question again, nothing is written", "action", act.ActionID, "user", cb.User.ID)
+		}
 		msg := a.messageFor(ctx, st, cb.Team.ID, channel, cb.User.ID)
 		msg.ID, msg.Thread = "click:"+once, cb.Container.ThreadTs
 		ans = a.bot.Answer(ctx, msg)
-		st.Key = a.remember(ctx, st, msg, ans)
+		st.Key = a.remember(ctx, st, msg, &ans)
 	}
 	var r slackpost.Response
 	switch act.ActionID {

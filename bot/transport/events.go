@@ -84,7 +84,7 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 	ans, unsure := bot.Clarify(msg, req)
 	if !unsure {
 		ans = a.bot.Answer(ctx, msg)
-		st.Key = a.remember(ctx, st, msg, ans)
+		st.Key = a.remember(ctx, st, msg, &ans)
 	}
 	rep := compose(ans, st, false)
 	m := slackpost.Message{Channel: q.channel, ThreadTS: q.thr, Text: rep.Text, Blocks: rep.Blocks,

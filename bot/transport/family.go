@@ -93,11 +93,18 @@ func (f family) variant(set map[string]string) string {
 	return strings.Join(parts, " ")
 }
 
+// toggle is a state a button leads to and the button that leads there
+// ("" for both changes together, which no single button makes).
+type toggle struct {
+	st     state
+	button bot.Button
+}
+
 // toggles are the states the answer's currency and 8-bit buttons lead to,
 // and both changes together.
-func toggles(ans bot.Answer, st state) []state {
-	var out []state
-	var cur, b8 *state
+func toggles(ans bot.Answer, st state) []toggle {
+	var out []toggle
+	var cur *state
 	if slices.Contains(ans.Buttons, bot.ButtonCurrency) {
 		other := "usd"
 		if currency(ans, st) == "USD" {
@@ -105,21 +112,20 @@ func toggles(ans bot.Answer, st state) []state {
 		}
 		c := st.with("currency", other)
 		cur = &c
-		out = append(out, c)
+		out = append(out, toggle{c, bot.ButtonCurrency})
 	}
+	var b8 state
 	switch {
 	case st.Set["bits"] == "8": // reached by the 8-bit button: the way back
-		b := st.with("bits", "")
-		b8 = &b
+		b8 = st.with("bits", "")
 	case slices.Contains(ans.Buttons, bot.ButtonBits8):
-		b := st.with("bits", "8")
-		b8 = &b
+		b8 = st.with("bits", "8")
+	default:
+		return out
 	}
-	if b8 != nil {
-		out = append(out, *b8)
-		if cur != nil {
-			out = append(out, cur.with("bits", b8.Set["bits"]))
-		}
+	out = append(out, toggle{b8, bot.ButtonBits8})
+	if cur != nil {
+		out = append(out, toggle{cur.with("bits", b8.Set["bits"]), ""})
 	}
 	return out
 }
@@ -128,7 +134,9 @@ func toggles(ans bot.Answer, st state) []state {
 // the family's key; "" when it has nothing to show beyond itself or Redis
 // is unavailable (the buttons then ask the read-only question again). m is
 // the message that asked it; each variant is m with st's settings changed.
-func (a *App) remember(ctx context.Context, st state, m bot.Message, ans bot.Answer) string {
+// A button whose setting the variant did not take is taken off ans: it
+// would only show the same answer again.
+func (a *App) remember(ctx context.Context, st state, m bot.Message, ans *bot.Answer) string {
 	if a.rdb == nil || ans.Ephemeral || len(ans.Buttons) == 0 || bot.Writes(ans.Intent) {
 		return ""
 	}
@@ -140,17 +148,26 @@ func (a *App) remember(ctx context.Context, st state, m bot.Message, ans bot.Ans
 	if c := st.Set["currency"]; c != "" {
 		fam.Currency = c // asked for by a button: the answer is in it
 	}
-	fam.Variants[fam.variant(st.Set)] = keep(ans)
-	for _, v := range toggles(ans, st) {
+	for _, t := range toggles(*ans, st) {
+		v := t.st
 		vm := m
 		vm.Text, vm.ID, vm.Variant = v.text(), m.ID+"|"+fam.variant(v.Set), true
 		va := a.bot.Answer(ctx, vm)
-		if va.Ephemeral || va.Err != "" || va.Intent != ans.Intent {
+		switch {
+		case va.Ephemeral || va.Err != "" || va.Intent != ans.Intent:
 			continue // not stored: its button asks again
+		case !took(va, v):
+			// The parser never reached the setting (a question longer
+			// than it reads): the button would show this answer again.
+			if t.button != "" {
+				ans.Buttons = slices.DeleteFunc(slices.Clone(ans.Buttons), func(b bot.Button) bool { return b == t.button })
+			}
+			continue
 		}
 		fam.Variants[fam.variant(v.Set)] = keep(va)
-		fam.Bits = fam.Bits || v.Set["bits"] != st.Set["bits"]
+		fam.Bits = fam.Bits || t.button == bot.ButtonBits8
 	}
+	fam.Variants[fam.variant(st.Set)] = keep(*ans)
 	raw, err := json.Marshal(fam)
 	if err != nil {
 		a.redis.leave(ctx, a.log, probe, nil)
@@ -167,6 +184,14 @@ func (a *App) remember(ctx context.Context, st state, m bot.Message, ans bot.Ans
 		return ""
 	}
 	return id
+}
+
+// took reports whether an answer is in the variant v asked for.
+func took(a bot.Answer, v state) bool {
+	if c := v.Set["currency"]; c != "" && !strings.EqualFold(a.Currency, c) {
+		return false
+	}
+	return v.Set["bits"] != "8" || a.Slots.Bits == 8
 }
 
 func keep(a bot.Answer) stored {

@@ -199,14 +199,33 @@ func TestClickWithoutTheFamilyAsksAgain(t *testing.T) {
 	}
 }
 
-// A long question: every value of every variant's buttons fits Slack's
-// 2,000 characters, or the answer has no buttons.
+// Long questions: every value of every variant's buttons fits Slack's
+// 2,000 characters. A question that leaves room gets its buttons, the
+// family's key included; one too long for a value gets none rather than
+// broken ones, and so does one longer than the parser reads (1,000
+// characters: currency=cny after that is never read, so the button would
+// show the same USD answer).
 func TestFamilyButtonValuesFit(t *testing.T) {
-	h, _ := familyHarness(t)
-	q := "/gpu price h100 " + strings.Repeat("x", 1900)
-	h.event(t, "Ev1", bottest.Mention("C1", "U1", "1.000001", "<@UBOT> "+q))
-	h.settle()
-	for _, p := range h.slack.Calls("chat.postMessage") {
-		valuesFit(t, []byte(p.Form.Get("blocks")))
+	for _, tt := range []struct {
+		pad     int
+		buttons bool
+	}{{900, true}, {1200, false}, {1990, false}} {
+		h, _ := familyHarness(t)
+		q := "/gpu price h100 " + strings.Repeat("x", tt.pad)
+		h.event(t, "Ev1", bottest.Mention("C1", "U1", "1.000001", "<@UBOT> "+q))
+		h.settle()
+		blocks := []byte(h.slack.WaitCalls(t, "chat.postMessage", 1)[0].Form.Get("blocks"))
+		valuesFit(t, blocks)
+		if got := strings.Contains(string(blocks), actCurrency); got != tt.buttons {
+			t.Fatalf("a question of %d characters: currency button %v, want %v", len(q), got, tt.buttons)
+		}
+		if !tt.buttons {
+			continue
+		}
+		got := h.click(t, "U1", actCurrency, buttonValue(t, blocks, actCurrency), "cny")
+		valuesFit(t, respBlocks(t, got))
+		if !strings.Contains(got["text"].(string), "¥") {
+			t.Errorf("the long question's CNY variant: %q", got["text"])
+		}
 	}
 }

@@ -110,15 +110,17 @@ func cannedAnswer(m bot.Message) bot.Answer {
 	}
 	title := tr(lang, "13B "+name[0]+": about "+gb+" GB per replica", "13B "+name[1]+"：单副本约需 "+gb+" GB 显存")
 	text := title + "\n\nBreakdown:\n• weights: 26 GB (13B params × 2 bytes)\n• activations: 9.2 GB (batch 4 × seq 4096)\n\nFits on one card: A100 80GB (39.9 GB spare)"
+	cur := "CNY"
 	if strings.Contains(m.Text, "currency=usd") {
 		text += "\nCheapest: $1.10/h"
+		cur = "USD"
 	}
 	btns := []bot.Button{bot.ButtonWorking, bot.ButtonCurrency}
 	if slots.Method != "lora" && slots.Bits != 8 {
 		btns = append(btns, bot.ButtonBits8)
 	}
 	return bot.Answer{
-		Intent: parse.Fit, Lang: lang, Text: text, Headline: title, Currency: "CNY", Buttons: btns,
+		Intent: parse.Fit, Lang: lang, Text: text, Headline: title, Currency: cur, Buttons: btns,
 		Doc: present.Doc{Lang: present.LangOf(lang), Headline: title, Working: []present.Step{
 			{Kind: present.StepCalc, Label: "weights", Formula: "13B params × 2 bytes", Shown: "26 GB"},
 			{Kind: present.StepCalc, Label: "activations", Formula: "batch 4 × seq 4096", Shown: "9.2 GB"}}},
