@@ -81,6 +81,9 @@ type App struct {
 	jobs     chan job
 	inflight sync.WaitGroup // queued or running jobs; tests wait on it
 	redis    redisGate      // whether de-duplication and opt-in reads try Redis
+	// variantSlots bounds the answer variants asked in the background
+	// for currency and 8-bit buttons (buildVariants).
+	variantSlots chan struct{}
 }
 
 type job struct {
@@ -108,7 +111,8 @@ func New(cfg Config, ans Answerer, rdb redis.UniversalClient, post *slackpost.Po
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &App{cfg: cfg, bot: ans, rdb: rdb, post: post, log: log, jobs: make(chan job, cfg.Queue)}
+	return &App{cfg: cfg, bot: ans, rdb: rdb, post: post, log: log, jobs: make(chan job, cfg.Queue),
+		variantSlots: make(chan struct{}, variantBuilds)}
 }
 
 // Run answers queued requests until ctx ends. Then it takes no new work

@@ -33,6 +33,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/redis/go-redis/v9"
 	"github.com/slack-go/slack"
@@ -130,60 +131,109 @@ func toggles(ans bot.Answer, st state) []toggle {
 	return out
 }
 
-// remember stores an answer with its variants for its buttons and returns
-// the family's key; "" when it has nothing to show beyond itself or Redis
-// is unavailable (the buttons then ask the read-only question again). m is
-// the message that asked it; each variant is m with st's settings changed.
-// A button whose setting the variant did not take is taken off ans: it
-// would only show the same answer again.
+// remember stores an answer for its buttons and returns the family's key;
+// "" when it has nothing to show beyond itself or Redis is unavailable (the
+// buttons then ask the read-only question again). m is the message that
+// asked it; each variant is m with st's settings changed.
+//
+// The answer itself is stored at once; its variants are asked in the
+// background (variantBuilds at a time, none when every slot is taken) and
+// the family is stored again, under the same key, when they are in. So a
+// button costs the answer no time, and a click that comes before its
+// variant is stored, or after a busy spell skipped it, asks the read-only
+// question again, as when the family has expired. A button whose setting
+// the parser would not reach (a question longer than it reads) is taken
+// off ans: it could only show the same answer again.
 func (a *App) remember(ctx context.Context, st state, m bot.Message, ans *bot.Answer) string {
 	if a.rdb == nil || ans.Ephemeral || len(ans.Buttons) == 0 || bot.Writes(ans.Intent) {
-		return ""
-	}
-	probe, ok := a.redis.enter()
-	if !ok {
 		return ""
 	}
 	fam := family{Currency: strings.ToLower(ans.Currency), Variants: map[string]stored{}}
 	if c := st.Set["currency"]; c != "" {
 		fam.Currency = c // asked for by a button: the answer is in it
 	}
+	var todo []toggle
 	for _, t := range toggles(*ans, st) {
-		v := t.st
-		vm := m
-		vm.Text, vm.ID, vm.Variant = v.text(), m.ID+"|"+fam.variant(v.Set), true
-		va := a.bot.Answer(ctx, vm)
-		switch {
-		case va.Ephemeral || va.Err != "" || va.Intent != ans.Intent:
-			continue // not stored: its button asks again
-		case !took(va, v):
-			// The parser never reached the setting (a question longer
-			// than it reads): the button would show this answer again.
+		if utf8.RuneCountInString(t.st.text()) > parse.MaxMessage {
 			if t.button != "" {
 				ans.Buttons = slices.DeleteFunc(slices.Clone(ans.Buttons), func(b bot.Button) bool { return b == t.button })
 			}
 			continue
 		}
-		fam.Variants[fam.variant(v.Set)] = keep(va)
-		fam.Bits = fam.Bits || t.button == bot.ButtonBits8
+		todo = append(todo, t)
 	}
 	fam.Variants[fam.variant(st.Set)] = keep(*ans)
 	raw, err := json.Marshal(fam)
 	if err != nil {
-		a.redis.leave(ctx, a.log, probe, nil)
 		return ""
 	}
-	sum := sha256.Sum256(raw)
+	// The key is the hash of the answer and the question: the same answer
+	// to the same question is one family, and a button's value says
+	// nothing a user could not see.
+	sum := sha256.Sum256(append(raw, st.text()...))
 	id := hex.EncodeToString(sum[:12])
+	if !a.storeFamily(ctx, id, raw) {
+		return ""
+	}
+	if len(todo) > 0 {
+		a.buildVariants(ctx, id, fam, m, *ans, todo)
+	}
+	return id
+}
+
+// variantBuilds is how many families may be completed at once; more
+// answers than that in flight skip their variants (their buttons ask again).
+const variantBuilds = 2
+
+// buildVariants asks the variants the toggles lead to and stores the whole
+// family under id, in the background; it returns at once.
+func (a *App) buildVariants(ctx context.Context, id string, fam family, m bot.Message, ans bot.Answer, todo []toggle) {
+	select {
+	case a.variantSlots <- struct{}{}:
+	default:
+		a.log.DebugContext(ctx, "answer variants skipped: every slot is busy; their buttons will ask again", "key", id)
+		return
+	}
+	a.inflight.Add(1)
+	bg := context.WithoutCancel(ctx)
+	go func() {
+		defer func() { <-a.variantSlots; a.inflight.Done() }()
+		bctx, cancel := context.WithTimeout(bg, a.cfg.AnswerTimeout)
+		defer cancel()
+		for _, t := range todo {
+			vm := m
+			vm.Text, vm.ID, vm.Variant = t.st.text(), m.ID+"|"+fam.variant(t.st.Set), true
+			va := a.bot.Answer(bctx, vm)
+			if va.Ephemeral || va.Err != "" || va.Intent != ans.Intent || !took(va, t.st) {
+				continue // not stored: its button asks again
+			}
+			fam.Variants[fam.variant(t.st.Set)] = keep(va)
+			fam.Bits = fam.Bits || t.button == bot.ButtonBits8
+		}
+		if len(fam.Variants) < 2 {
+			return
+		}
+		if raw, err := json.Marshal(fam); err == nil {
+			a.storeFamily(bctx, id, raw)
+		}
+	}()
+}
+
+// storeFamily writes a family under its key for answerTTL.
+func (a *App) storeFamily(ctx context.Context, id string, raw []byte) bool {
+	probe, ok := a.redis.enter()
+	if !ok {
+		return false
+	}
 	rctx, cancel := context.WithTimeout(ctx, readTimeout)
 	defer cancel()
-	err = a.rdb.Set(rctx, answerKey(id), raw, answerTTL).Err()
+	err := a.rdb.Set(rctx, answerKey(id), raw, answerTTL).Err()
 	a.redis.leave(ctx, a.log, probe, err)
 	if err != nil {
 		a.log.WarnContext(ctx, "answer not stored for its buttons", "err", err)
-		return ""
+		return false
 	}
-	return id
+	return true
 }
 
 // took reports whether an answer is in the variant v asked for.

@@ -18,10 +18,15 @@ import (
 type countingBot struct {
 	*bot.Bot
 	n atomic.Int32
+	// hold, when set, keeps every variant waiting until it is closed.
+	hold chan struct{}
 }
 
 func (c *countingBot) Answer(ctx context.Context, m bot.Message) bot.Answer {
 	c.n.Add(1)
+	if m.Variant && c.hold != nil {
+		<-c.hold
+	}
 	return c.Bot.Answer(ctx, m)
 }
 
@@ -34,6 +39,7 @@ func familyHarness(t *testing.T) (*harness, *countingBot) {
 // click sends a button click and returns the response_url body it got.
 func (h *harness) click(t *testing.T, user, action, value, name string) map[string]any {
 	t.Helper()
+	h.settle() // the answer's variants are asked in the background; a person clicks later
 	before := len(h.slack.Calls(bottest.ResponseURLMethod))
 	payload := bottest.BlockAction("C1", user, "1.000001", action, value, h.slack.ResponseURL(name), "trig-"+name)
 	h.send(t, "/slack/interactive", formType, bottest.InteractiveForm(payload))
@@ -139,6 +145,7 @@ func TestBitsClickRendersTheStoredVariant(t *testing.T) {
 	h, cb := familyHarness(t)
 	h.slash(t, "fit 13b", "fit", "t1") // inference: 16-bit weights by default
 	first := h.slack.WaitCalls(t, bottest.ResponseURLMethod, 1)[0].JSON(t)
+	h.settle() // the variants are asked in the background
 	// fit 13b offers currency and 8-bit: the question and three variants.
 	if n := cb.n.Load(); n != 4 {
 		t.Errorf("%d answers, want 4 (the question, CNY, 8-bit, 8-bit in CNY)", n)
@@ -228,4 +235,59 @@ func TestFamilyButtonValuesFit(t *testing.T) {
 			t.Errorf("the long question's CNY variant: %q", got["text"])
 		}
 	}
+}
+
+// The variants cost the answer no time: with every variant held back, the
+// answer is delivered anyway; a click before they are in asks the
+// read-only question again; once they are in, clicks ask nothing.
+func TestVariantsDoNotDelayTheAnswer(t *testing.T) {
+	h, cb := familyHarness(t)
+	cb.hold = make(chan struct{})
+	h.slash(t, "price h100", "price", "t1")
+	first := h.slack.WaitCalls(t, bottest.ResponseURLMethod, 1)[0].JSON(t)
+	if !strings.Contains(first["text"].(string), "$") {
+		t.Fatalf("answer while the variants wait: %q", first["text"])
+	}
+	value := buttonValue(t, respBlocks(t, first), actCurrency)
+	if _, ok := h.app.recall(context.Background(), mustState(t, value).Key, map[string]string{"currency": "cny"}); ok {
+		t.Fatal("the CNY variant is stored before it was asked")
+	}
+	close(cb.hold)
+	h.settle()
+	if _, ok := h.app.recall(context.Background(), mustState(t, value).Key, map[string]string{"currency": "cny"}); !ok {
+		t.Fatal("the CNY variant is not stored once asked")
+	}
+	asked := cb.n.Load()
+	got := h.click(t, "U1", actCurrency, value, "cny")
+	if n := cb.n.Load() - asked; n != 0 {
+		t.Errorf("the click asked the bot %d times, want 0", n)
+	}
+	firstPrice(t, reCNY, got["text"].(string))
+}
+
+// When every background slot is busy, an answer skips its variants (its
+// buttons will ask again) rather than queue work without bound.
+func TestVariantsSkippedWhenEverySlotIsBusy(t *testing.T) {
+	h, cb := familyHarness(t)
+	cb.hold = make(chan struct{})
+	for i := range variantBuilds + 1 {
+		h.slash(t, "price h100 @runpod"+strings.Repeat(" ", i), "p"+strconv.Itoa(i), "t"+strconv.Itoa(i))
+	}
+	h.slack.WaitCalls(t, bottest.ResponseURLMethod, variantBuilds+1)
+	// variantBuilds answers wait in their variant; the last one found
+	// no slot and asked none.
+	if n, want := cb.n.Load(), int32(2*variantBuilds+1); n != want {
+		t.Errorf("%d answers asked, want %d (each question, one variant each for %d slots)", n, want, variantBuilds)
+	}
+	close(cb.hold)
+	h.settle()
+}
+
+func mustState(t *testing.T, v string) state {
+	t.Helper()
+	st, err := decodeState(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
 }

@@ -324,6 +324,7 @@ func TestButtonsRenderStoredVariantsAndReplaceTheOriginal(t *testing.T) {
 
 	click := func(user, action, value, name string) []byte {
 		t.Helper()
+		h.settle() // the answer's variants are asked in the background; a person clicks later
 		before := len(h.slack.Calls(bottest.ResponseURLMethod))
 		payload := bottest.BlockAction("C1", user, "1700000000.000500", action, value, h.slack.ResponseURL(name), "trig-"+name)
 		got := h.send(t, "/slack/interactive", formType, bottest.InteractiveForm(payload))
