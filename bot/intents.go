@@ -32,6 +32,10 @@ type intent struct {
 	exampleZH string
 	en, zh    string // what it answers, for help
 	buttons   []Button
+	// essential are the result figures that are the answer (JSON paths,
+	// "[]" for any list element): a rephrase that drops one its headline
+	// shows is refused (phrase.EssentialFrom).
+	essential []string
 	// write marks commands that change state: no re-run buttons, ever.
 	write bool
 	// handle answers the intent (nil: answered by a routed Handler, e.g.
@@ -51,31 +55,36 @@ func intentTable() []intent {
 	return []intent{
 		{id: parse.Fit, example: "/gpu fit 13b lora",
 			en: "VRAM needed and which cards fit", zh: "需要多少显存、哪些卡放得下",
-			buttons: append(readButtons[:3:3], ButtonBits8),
+			essential: []string{"memory_gb", "options[].count"},
+			buttons:   append(readButtons[:3:3], ButtonBits8),
 			handle: func(b *Bot, ctx context.Context, _ Message, a *Answer, req parse.Request) error {
 				return b.fit(ctx, a, req)
 			}},
 		{id: parse.Cost, example: "/gpu cost 7b lora 50k samples on 4090",
 			en: "GPU-hours, wall time and money", zh: "卡时、耗时和费用；推理按每百万 token 计",
-			buttons: append(readButtons[:3:3], ButtonBits8),
+			essential: []string{"total", "per_m_tokens"},
+			buttons:   append(readButtons[:3:3], ButtonBits8),
 			handle: func(b *Bot, ctx context.Context, _ Message, a *Answer, req parse.Request) error {
 				return b.cost(ctx, a, req)
 			}},
 		{id: parse.Monthly, example: "/gpu monthly 4090 200h",
 			en: "monthly plan or on demand?", zh: "包月还是按需：打平小时数",
-			buttons: readButtons,
+			essential: []string{"breakeven_hours_per_month", "saving"}, // the saving is the verdict's figure
+			buttons:   readButtons,
 			handle: func(b *Bot, ctx context.Context, m Message, a *Answer, req parse.Request) error {
 				return b.monthly(ctx, m, a, req)
 			}},
 		{id: parse.Buy, example: "/gpu buy h100 util=70%",
 			en: "rent or buy: break-even utilisation and payback", zh: "租还是买：打平利用率和回本周期",
-			buttons: readButtons,
+			essential: []string{"breakeven_utilization", "payback_months"},
+			buttons:   readButtons,
 			handle: func(b *Bot, ctx context.Context, m Message, a *Answer, req parse.Request) error {
 				return b.buy(ctx, m, a, req)
 			}},
 		{id: parse.Price, example: "/gpu price h100",
 			en: "every offer, cheapest first, with dates", zh: "全部报价，从低到高，附日期",
-			buttons: readButtons,
+			essential: []string{"offers[].price"}, // the headline shows the cheapest
+			buttons:   readButtons,
 			handle: func(b *Bot, ctx context.Context, _ Message, a *Answer, req parse.Request) error {
 				return b.price(ctx, a, req)
 			}},

@@ -93,7 +93,7 @@ func TestClaimGuard(t *testing.T) {
 // result holds (cost: gpus beside gpu) is backed.
 func TestClaimFactsBackCounts(t *testing.T) {
 	tmpl := "7B LoRA fine-tune on RTX 4090: about $1.54"
-	facts, _ := phrase.FactsFrom(tmpl, map[string]any{"result": map[string]any{"gpu": "rtx4090", "gpus": 2, "currency": "USD", "total": 1.54}})
+	facts := phrase.FactsFrom(tmpl, map[string]any{"result": map[string]any{"gpu": "rtx4090", "gpus": 2, "currency": "USD", "total": 1.54}})
 	if ok, r := phrase.CheckClaims("Two RTX 4090s, about $1.54.", tmpl, facts); !ok {
 		t.Errorf("rejected a count the result holds: %v", r)
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -52,21 +54,6 @@ func (f Fact) describe() string {
 // itself: every number and name the engine rendered is allowed.
 const AnswerFact = "answer"
 
-// headline keys are the numbers an answer is about (DESIGN.md's ask --json
-// contract). FactsFrom marks them essential when the template shows them:
-// a rephrase may drop a breakdown line, never the total.
-var headline = map[string]bool{
-	"memory_gb":                 true, // fit: total per replica
-	"total":                     true, // cost
-	"gpu_hours":                 true, // cost
-	"per_m_tokens":              true, // cost, inference
-	"breakeven_hours_per_month": true, // monthly
-	"on_demand_cost":            true, // monthly
-	"monthly_cost":              true, // monthly
-	"breakeven_utilization":     true, // buy
-	"payback_months":            true, // buy
-}
-
 // FactsFrom collects the facts of an answer so that the bot can phrase any
 // intent the same way: answerText is the template answer (Answer.Text) and
 // values are JSON-marshalable results (Answer.Result, and Answer.Slots and
@@ -77,16 +64,10 @@ var headline = map[string]bool{
 // the key: *_gb is GB, price/total/*_cost take the nearest "currency",
 // *_hours is h, *_months is month, utilization is a ratio, params_b is B)
 // and a text fact for every string in values that the template does not
-// already show.
-//
-// essential holds the headline numbers (memory_gb, total, gpu_hours,
-// per_m_tokens, breakeven_hours_per_month, on_demand_cost, monthly_cost,
-// breakeven_utilization, payback_months, at the top level or under
-// "result", and the lowest price among result offers) that the template
-// itself shows. A number the template leaves out is never essential.
-func FactsFrom(answerText string, values ...any) (facts, essential []Fact) {
-	facts = []Fact{{Name: AnswerFact, Text: answerText}}
-	w := walker{template: answerText, shown: newGuard([]Fact{{Text: answerText}}), shownQs: extract(answerText), seenText: map[string]bool{}}
+// already show. What a rephrase must keep is EssentialFrom's.
+func FactsFrom(answerText string, values ...any) []Fact {
+	facts := []Fact{{Name: AnswerFact, Text: answerText}}
+	w := walker{template: answerText, seenText: map[string]bool{}}
 	for _, v := range values {
 		if v == nil {
 			continue
@@ -103,16 +84,62 @@ func FactsFrom(answerText string, values ...any) (facts, essential []Fact) {
 		}
 		w.walk("", node, "", 0)
 	}
-	return append(facts, w.facts...), w.essential
+	return append(facts, w.facts...)
+}
+
+// EssentialFrom returns the figures a rephrase must keep: the numbers of
+// result named by keys that headline (the answer's first line, its verdict
+// or the figure asked for) shows, to the digits it prints. A key is a JSON
+// path into result with "[]" for any element of a list: "memory_gb",
+// "options[].count", "offers[].price"; a list element counts only when the
+// headline names it too ("fits on one A100 40GB": that option's count, not
+// every option's count of one). The keys come from the bot's intent table,
+// so each intent says which of its figures are the answer.
+func EssentialFrom(headline string, result any, keys []string) []Fact {
+	if len(keys) == 0 || strings.TrimSpace(headline) == "" {
+		return nil
+	}
+	shown, shownQs := newGuard([]Fact{{Text: headline}}), extract(headline)
+	var out []Fact
+	for _, f := range FactsFrom(headline, result) {
+		if f.Text != "" || !slices.Contains(keys, reElement.ReplaceAllString(f.Name, "[]")) || !elementsNamed(f.Name, headline) {
+			continue
+		}
+		r := numericRef(f)
+		for i := range shownQs {
+			if q := &shownQs[i]; q.kind == kNumber && shown.matchNumber(q, &r, false) {
+				out = append(out, f)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// reElement is a list element's name in a fact's path ("[RTX 4090]").
+var reElement = regexp.MustCompile(`\[[^\]]*\]`)
+
+// elementsNamed reports whether text names every list element in path:
+// options[A100 40GB].count needs "A100 40GB"; offers[autodl h100-sxm].price
+// needs each of its words, spaces and hyphens aside ("autodl" and
+// "RTX 4090").
+func elementsNamed(path, text string) bool {
+	squeeze := strings.NewReplacer(" ", "", "-", "")
+	t := squeeze.Replace(strings.ToLower(text))
+	for _, m := range reElement.FindAllString(path, -1) {
+		for _, w := range strings.Fields(strings.ToLower(strings.Trim(m, "[]"))) {
+			if !strings.Contains(t, squeeze.Replace(w)) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 type walker struct {
-	template  string
-	shown     *guard // the template's own numbers
-	shownQs   []qty  // the template's tokens, extracted once
-	facts     []Fact
-	essential []Fact
-	seenText  map[string]bool
+	template string
+	facts    []Fact
+	seenText map[string]bool
 }
 
 func (w *walker) walk(path string, node any, currency string, depth int) {
@@ -143,13 +170,10 @@ func (w *walker) walk(path string, node any, currency string, depth int) {
 				if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
 					continue
 				}
-				w.number(p, k, f, n, currency, path)
+				w.facts = append(w.facts, Fact{Name: p, Value: f, Unit: unitFor(k, f, n, currency)})
 			case string:
 				w.text(p, k, v)
 			default:
-				if k == "offers" && (path == "" || path == "result") {
-					w.cheapest(p, v)
-				}
 				w.walk(p, v, currency, depth+1)
 			}
 		}
@@ -189,26 +213,6 @@ func elemName(e any, i int) string {
 	return strings.Join(parts, " ")
 }
 
-func (w *walker) number(path, key string, v float64, obj map[string]any, currency, parent string) {
-	f := Fact{Name: path, Value: v, Unit: unitFor(key, v, obj, currency)}
-	w.facts = append(w.facts, f)
-	if headline[key] && (parent == "" || parent == "result") && w.isShown(f) {
-		w.essential = append(w.essential, f)
-	}
-}
-
-// isShown reports whether the template shows the fact, to the digits it
-// prints.
-func (w *walker) isShown(f Fact) bool {
-	r := numericRef(f)
-	for i := range w.shownQs {
-		if q := &w.shownQs[i]; q.kind == kNumber && w.shown.matchNumber(q, &r, false) {
-			return true
-		}
-	}
-	return false
-}
-
 // nameKeys hold names worth showing the model even without digits.
 var nameKeys = map[string]bool{
 	"name": true, "gpu": true, "platform": true, "project": true, "from": true,
@@ -228,37 +232,6 @@ func (w *walker) text(path, key, s string) {
 	}
 	w.seenText[s] = true
 	w.facts = append(w.facts, Fact{Name: path, Text: s})
-}
-
-// cheapest marks the lowest offer price essential, when shown.
-func (w *walker) cheapest(path string, v any) {
-	offers, ok := v.([]any)
-	if !ok {
-		return
-	}
-	var best *Fact
-	for i, o := range offers {
-		m, ok := o.(map[string]any)
-		if !ok {
-			continue
-		}
-		n, ok := m["price"].(json.Number)
-		if !ok {
-			continue
-		}
-		p, err := n.Float64()
-		if err != nil {
-			continue
-		}
-		cur, _ := m["currency"].(string)
-		f := Fact{Name: fmt.Sprintf("%s[%s].price", path, elemName(o, i)), Value: p, Unit: unitFor("price", p, m, strings.ToUpper(cur))}
-		if best == nil || (p < best.Value && f.Unit == best.Unit) {
-			best = &f
-		}
-	}
-	if best != nil && w.isShown(*best) {
-		w.essential = append(w.essential, *best)
-	}
 }
 
 var moneyKeys = map[string]bool{

@@ -48,13 +48,15 @@ func TestFactsFromFit(t *testing.T) {
 		file      string
 		essential []Fact
 	}{
-		{"fit_13b_lora_en", []Fact{{Name: "result.memory_gb", Value: 41.13, Unit: "GB"}}},
-		{"fit_70b_qlora_zh", []Fact{{Name: "result.memory_gb", Value: 80.77, Unit: "GB"}}},
+		{"fit_13b_lora_en", []Fact{{Name: "memory_gb", Value: 41.13, Unit: "GB"}}},
+		{"fit_70b_qlora_zh", []Fact{{Name: "memory_gb", Value: 80.77, Unit: "GB"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			a := loadAnswer(t, tt.file)
-			facts, essential := FactsFrom(a.Text, a) // the whole answer
+			facts := FactsFrom(a.Text, a) // the whole answer
+			// the first line shows the total, not a card count
+			essential := EssentialFrom(strings.SplitN(a.Text, "\n", 2)[0], a.Result, []string{"memory_gb", "options[].count"})
 			if diff := cmp.Diff(tt.essential, essential); diff != "" {
 				t.Errorf("essential (-want +got):\n%s", diff)
 			}
@@ -102,14 +104,15 @@ func TestFactsFromMoney(t *testing.T) {
 		},
 	}
 	text := "Training costs ¥1,200: 150 GPU-hours on one RTX 4090 at ¥8/h. Cheapest today: ¥1.98/h (autodl)."
-	facts, essential := FactsFrom(text, result)
+	facts := FactsFrom(text, result)
+	essential := EssentialFrom(text, result, []string{"total", "gpu_hours", "per_m_tokens", "offers[].price"})
 	wantEss := []Fact{
 		{Name: "gpu_hours", Value: 150, Unit: "h"},
 		{Name: "offers[autodl rtx4090].price", Value: 1.98, Unit: "CNY/h"},
 		{Name: "total", Value: 1200, Unit: "CNY"},
 	}
 	if diff := cmp.Diff(wantEss, essential); diff != "" {
-		t.Errorf("essential (-want +got):\n%s\n(per_m_tokens is not shown, so not essential)", diff)
+		t.Errorf("essential (-want +got):\n%s\n(per_m_tokens and the ¥2.5 offer are not shown, so not essential)", diff)
 	}
 	for name, unit := range map[string]string{"hourly": "CNY/h", "per_m_tokens": "CNY/M tokens", "wall_hours": "h", "offers[other rtx4090].price": "CNY/h", "gpus": ""} {
 		f, ok := findFact(facts, name)

@@ -12,7 +12,8 @@
 //
 // Typical use in a transport ("no added latency"):
 //
-//	facts, essential := phrase.FactsFrom(a.Text, a.Result, a.Slots, a.Assumed)
+//	facts := phrase.FactsFrom(a.Text, a.Result, a.Slots, a.Assumed)
+//	essential := phrase.EssentialFrom(a.Headline, a.Result, keys) // the intent's headline figures
 //	ts := post(a.Text) // the template goes out at once
 //	p.Improve(runCtx, phrase.Input{Lang: a.Lang, Template: a.Text, Facts: facts, Essential: essential},
 //		func(text string) { update(ts, text) }) // chat.update / response_url replace_original

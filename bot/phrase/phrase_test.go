@@ -29,7 +29,8 @@ const costTemplate = "训练成本约 ¥1,200：RTX 4090 ×1，共 150 卡时，
 	"目前最低报价 ¥1.98/h（autodl，2026-09 的数据，下单前请在平台确认）。"
 
 func costInput() phrase.Input {
-	facts, essential := phrase.FactsFrom(costTemplate, costResult)
+	facts := phrase.FactsFrom(costTemplate, costResult)
+	essential := phrase.EssentialFrom(costTemplate, costResult, []string{"total", "gpu_hours"})
 	return phrase.Input{Lang: "zh", Template: costTemplate, Facts: facts, Essential: essential}
 }
 
@@ -108,7 +109,8 @@ func TestRephraseAcceptsFaithfulFit(t *testing.T) {
 		t.Fatal(err)
 	}
 	template := a["text"].(string)
-	facts, essential := phrase.FactsFrom(template, a["result"], a["slots"], a["assumed"])
+	facts := phrase.FactsFrom(template, a["result"], a["slots"], a["assumed"])
+	essential := phrase.EssentialFrom(template, a["result"], []string{"memory_gb"})
 	faithful := "A 13B LoRA fine-tune needs about 41.13 GB per replica: weights 26 GB, activations 11.66 GB, " +
 		"framework overhead 2.72 GB.\n" +
 		"• One card is enough on an L40S 48GB (6.86 GB spare) or any 80GB card such as A100 80GB or H100 SXM.\n" +

@@ -32,7 +32,10 @@ func (a *App) rephrase(ctx context.Context, ans bot.Answer, rep reply, deliver f
 		return
 	}
 	build := func() phrase.Input { // in the pool, only if admitted
-		facts, essential := phrase.FactsFrom(ans.Text, ans.Result, ans.Slots, ans.Assumed)
+		// the facts are every number the answer holds; the essential ones
+		// are those its intent names as the answer (bot's intent table)
+		facts := phrase.FactsFrom(ans.Text, ans.Result, ans.Slots, ans.Assumed)
+		essential := phrase.EssentialFrom(ans.Headline, ans.Result, bot.EssentialFigures(ans.Intent))
 		return phrase.Input{Lang: ans.Lang, Template: ans.Text, Facts: facts, Essential: essential}
 	}
 	live := context.WithoutCancel(ctx) // the phraser bounds its own call

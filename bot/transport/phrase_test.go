@@ -20,7 +20,9 @@ func phraseHarness(t *testing.T, reply string) (*harness, *bottest.OpenAI) {
 	return h, llm
 }
 
-const faithful = "A 13B LoRA fine-tune needs about 30.42 GB per replica."
+// faithful keeps the fit's essential figures (bot's intent table): the memory and
+// the headline's card count.
+const faithful = "A 13B LoRA fine-tune needs about 30.42 GB per replica: one A100 40GB is enough."
 
 func TestFaithfulRephraseUpdatesTheMentionReply(t *testing.T) {
 	h, llm := phraseHarness(t, faithful)

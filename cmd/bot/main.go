@@ -153,7 +153,8 @@ func phrased(ctx context.Context, phr *phrase.Phraser, a bot.Answer) bot.Answer 
 	if !phr.Enabled() || a.Err != "" {
 		return a
 	}
-	facts, essential := phrase.FactsFrom(a.Text, a.Result, a.Slots, a.Assumed)
+	facts := phrase.FactsFrom(a.Text, a.Result, a.Slots, a.Assumed)
+	essential := phrase.EssentialFrom(a.Headline, a.Result, bot.EssentialFigures(a.Intent))
 	a.Text = phr.Text(ctx, phrase.Input{Lang: a.Lang, Template: a.Text, Facts: facts, Essential: essential})
 	return a
 }
