@@ -4,9 +4,9 @@ package transport
 // command again.
 //
 // When an answer offers currency or 8-bit buttons, the variants those
-// buttons lead to (the other currency; 8-bit; both) are asked at once, as
-// the same read-only question with the setting, and stored with the answer
-// as one family. Every button of every variant points into the same family:
+// buttons lead to (the other currency; 8-bit; both) are asked right after
+// it, in the background, as the same read-only question with the setting,
+// and stored with the answer as one family. Every button of every variant points into the same family:
 // its value carries the family's key and the settings it asks for, and a
 // click renders that variant without asking the bot anything. Working and
 // More render a variant's other views the same way.
@@ -181,13 +181,19 @@ func (a *App) remember(ctx context.Context, st state, m bot.Message, ans *bot.An
 	return id
 }
 
-// variantBuilds is how many families may be completed at once; more
-// answers than that in flight skip their variants (their buttons ask again).
+// variantBuilds is how many families may be completed at once; an answer
+// given while that many are being completed, or while questions wait in
+// the queue, skips its variants (its buttons ask again).
 const variantBuilds = 2
 
 // buildVariants asks the variants the toggles lead to and stores the whole
 // family under id, in the background; it returns at once.
 func (a *App) buildVariants(ctx context.Context, id string, fam family, m bot.Message, ans bot.Answer, todo []toggle) {
+	if len(a.jobs) > 0 {
+		// Questions are waiting: they come first. The buttons ask again.
+		a.log.DebugContext(ctx, "answer variants skipped: questions are waiting; their buttons will ask again", "key", id)
+		return
+	}
 	select {
 	case a.variantSlots <- struct{}{}:
 	default:
