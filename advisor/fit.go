@@ -117,8 +117,8 @@ func Fit(w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, e
 		cards := strings.Join(precCards[n.EN], ", ")
 		t := txt(cards+": "+n.EN, cards+"："+n.ZH)
 		if strings.Contains(n.EN, "upcast") {
-			t.EN += fmt.Sprintf(" (one replica ≈ %s GB there, upcast_gb)", num(upcastGB))
-			t.ZH += fmt.Sprintf("（在这些卡上单副本约 %s GB，见 upcast_gb）", num(upcastGB))
+			t.EN += fmt.Sprintf(" (one replica ≈ %s GB there)", num(upcastGB))
+			t.ZH += fmt.Sprintf("（在这些卡上单副本约 %s GB）", num(upcastGB))
 		}
 		res.Assumptions = append(res.Assumptions, t)
 	}
