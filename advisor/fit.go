@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -65,6 +66,12 @@ func Fit(w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, e
 	mem, lim := e.mem, e.lim
 	res := FitResult{Memory: mem, Model: mem.Workload.Model}
 	core := mem.Breakdown.Total() - mem.Breakdown.OverheadGB
+	// How the precision runs, once per distinct note, with its cards: an
+	// option's note is shown beside multi-card layouts only, so the
+	// assumptions carry it for every card (a single named card included).
+	var precNotes []Text
+	precCards := map[string][]string{}
+	var upcastGB float64 // one replica held upcast, where a card needs it
 	// Overhead per card: the fixed part stays, the proportional part shards.
 	for _, g := range gpus {
 		opt := FitOption{GPU: g.ID, Name: g.Name, VRAMGB: g.VRAMGB, Tier: string(g.Tier)}
@@ -78,7 +85,7 @@ func Fit(w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, e
 				return FitResult{}, u.err
 			}
 			cCore, cLim = u.mem.Breakdown.Total()-u.mem.Breakdown.OverheadGB, u.lim
-			opt.UpcastGB = u.mem.TotalGB
+			opt.UpcastGB, upcastGB = u.mem.TotalGB, u.mem.TotalGB
 		}
 		for _, n := range cardCounts {
 			per := cCore/float64(n)*(1+overheadFrac) + overheadFixedGB
@@ -91,6 +98,12 @@ func Fit(w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, e
 		}
 		opt.Fits = opt.Count == 1
 		opt.Note = join(on.note, fitNote(mem.Workload, g, opt.Count))
+		if on.note.EN != "" {
+			if _, seen := precCards[on.note.EN]; !seen {
+				precNotes = append(precNotes, on.note)
+			}
+			precCards[on.note.EN] = append(precCards[on.note.EN], g.Name)
+		}
 		if opt.Count > 0 {
 			if mem.Workload.trains() {
 				opt.MaxBatch = cLim.maxBatch(g.VRAMGB, opt.Count)
@@ -99,6 +112,15 @@ func Fit(w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, e
 			}
 		}
 		res.Options = append(res.Options, opt)
+	}
+	for _, n := range precNotes {
+		cards := strings.Join(precCards[n.EN], ", ")
+		t := txt(cards+": "+n.EN, cards+"："+n.ZH)
+		if strings.Contains(n.EN, "upcast") {
+			t.EN += fmt.Sprintf(" (one replica ≈ %s GB there)", num(upcastGB))
+			t.ZH += fmt.Sprintf("（在这些卡上单副本约 %s GB）", num(upcastGB))
+		}
+		res.Assumptions = append(res.Assumptions, t)
 	}
 	res.Assumptions = append(res.Assumptions, txt(
 		"several cards: weights, gradients, optimizer states, KV cache and activations split evenly (FSDP/ZeRO-3 for training, tensor parallel for inference); each card keeps its own 0.8 GB overhead",

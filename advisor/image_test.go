@@ -1,7 +1,12 @@
 package advisor
 
 import (
+	"math"
+	"os"
+	"sort"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -23,8 +28,8 @@ func TestImageSDXLOn4090(t *testing.T) {
 		t.Fatalf("SDXL memory %v GB, best %+v; want %.2f GB, fits 24 GB", res.MemoryGB, res.Best, total)
 	}
 	// 30 steps × 2 passes × 2 × 2567.46M × (1024/32)² FLOPs at 40 % of
-	// 165.2 TFLOPS; ¥2/h.
-	sec := 30 * 2 * 2 * 2567.463684e6 * 1024 / (165.2e12 * 0.4)
+	// 165.2 TFLOPS, plus 60 passes × 12 ms of launches; ¥2/h.
+	sec := 30*2*2*2567.463684e6*1024/(165.2e12*0.4) + 60*0.012
 	if !near(res.Best.SecondsImage, sec, 0.002) {
 		t.Errorf("seconds per image = %v, want %.3f", res.Best.SecondsImage, sec)
 	}
@@ -63,4 +68,69 @@ func TestImageInputErrors(t *testing.T) {
 	wantInputErr(t, "Image(midjourney)", err, "model")
 	_, err = Image(ImageInput{Model: "sd-1.5", Resolution: 50}, testMarket(t), kb.Images)
 	wantInputErr(t, "Image(res 50)", err, "resolution")
+}
+
+type imagePoint struct {
+	Name   string  `yaml:"name"`
+	Split  string  `yaml:"split"`
+	Source string  `yaml:"source"`
+	Model  string  `yaml:"model"`
+	GPU    string  `yaml:"gpu"`
+	Res    int     `yaml:"res"`
+	Steps  int     `yaml:"steps"`
+	WantS  float64 `yaml:"want_s"`
+}
+
+// The image model's seconds per image against published timings
+// (testdata/image_points.yaml, sources there): within 2× for ≥ 80 % of
+// them and a median error ≤ 35 %, on all rows and on the held-out rows
+// alone — the bar the serving model is held to.
+func TestImageMatchesPublishedTimings(t *testing.T) {
+	raw, err := os.ReadFile("testdata/image_points.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var points []imagePoint
+	if err := yaml.Unmarshal(raw, &points); err != nil {
+		t.Fatal(err)
+	}
+	if len(points) < 10 {
+		t.Fatalf("%d image points, want ≥ 10", len(points))
+	}
+	kb := knowledge.MustShipped()
+	m := MarketOf(kb)
+	errs := map[string][]float64{}
+	within := map[string]int{}
+	for _, p := range points {
+		if p.Source == "" || (p.Split != "tune" && p.Split != "holdout") {
+			t.Fatalf("%s: needs a source and split tune|holdout", p.Name)
+		}
+		res, err := Image(ImageInput{Model: p.Model, GPU: p.GPU, Resolution: p.Res, Steps: p.Steps, Batch: 1}, m, kb.Images)
+		if err != nil || res.Best == nil || res.Best.SecondsImage == 0 {
+			t.Fatalf("%s: %v (best %+v)", p.Name, err, res.Best)
+		}
+		ratio := res.Best.SecondsImage / p.WantS
+		e := math.Abs(ratio - 1)
+		ok := ratio >= 0.5 && ratio <= 2
+		for _, s := range []string{p.Split, "all"} {
+			errs[s] = append(errs[s], e)
+			if ok {
+				within[s]++
+			}
+		}
+		t.Logf("%-7s %-48s %6.3f s vs %6.3f s (%+6.1f%%) %s", p.Split, p.Name, res.Best.SecondsImage, p.WantS, (ratio-1)*100, mark(ok))
+	}
+	for _, split := range []string{"all", "holdout"} {
+		es := errs[split]
+		sort.Float64s(es)
+		med := es[len(es)/2]
+		if len(es)%2 == 0 {
+			med = (es[len(es)/2-1] + es[len(es)/2]) / 2
+		}
+		share := float64(within[split]) / float64(len(es))
+		t.Logf("%s: %d points, %d within 2× (%.0f%%), median |error| %.1f%%", split, len(es), within[split], share*100, med*100)
+		if share < 0.8 || med > 0.35 {
+			t.Errorf("%s: %.0f%% within 2×, median error %.1f%%; want ≥ 80%% and ≤ 35%%", split, share*100, med*100)
+		}
+	}
 }

@@ -71,6 +71,15 @@ func TestFP8WeightsOnCardsWithoutFP8(t *testing.T) {
 		case tc.note == "upcast" && !near(o.UpcastGB, tc.core*1.05+0.8, 0.02):
 			t.Errorf("%s on %s: upcast_gb %v, want %.2f", tc.model, tc.gpu, o.UpcastGB, tc.core*1.05+0.8)
 		}
+		if tc.note != "" {
+			said := false
+			for _, a := range res.Assumptions {
+				said = said || (strings.HasPrefix(a.EN, g.Name+": ") && strings.Contains(a.EN, tc.note))
+			}
+			if !said {
+				t.Errorf("%s on %s: no assumption names the card and says %q: %v", tc.model, tc.gpu, tc.note, res.Assumptions)
+			}
+		}
 		// memory_gb stays the FP8 replica as asked.
 		if want := map[string]float64{"deepseek-v3": dsCore8, "llama-3.1-70b": llCore8}[tc.model]*1.05 + 0.8; !near(res.TotalGB, want, 0.02) {
 			t.Errorf("%s: memory_gb %v, want %.2f", tc.model, res.TotalGB, want)

@@ -356,8 +356,9 @@ func (j rankJob) how(ref knowledge.GPU) Text {
 }
 
 // decodeOn runs the decode roofline at the card's best replica size (up to
-// one machine); ok is false when the model does not fit.
-func (j rankJob) decodeOn(g knowledge.GPU, mem Memory, archs []knowledge.Arch) (Serving, bool) {
+// one machine, or the fewest cards up to limit that hold the model); ok is
+// false when the model does not fit.
+func (j rankJob) decodeOn(g knowledge.GPU, mem Memory, archs []knowledge.Arch, limit int) (Serving, bool) {
 	if on := runsOn(mem.Workload, g); on.upcast {
 		var err error
 		if mem, _, err = j.memo.sized(on.w, archs); err != nil {
@@ -365,7 +366,7 @@ func (j rankJob) decodeOn(g knowledge.GPU, mem Memory, archs []knowledge.Arch) (
 		}
 	}
 	need := minCards(mem, g.VRAMGB)
-	if need == 0 || need > MaxReplicaCards {
+	if need == 0 || need > limit {
 		return Serving{}, false
 	}
 	w := j.workload
@@ -404,7 +405,9 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing,
 	var out []excluded
 	var refTPS float64
 	if j.kind == "infer" {
-		d, ok := j.decodeOn(ref, mem, m.Archs)
+		// The reference scores 100 even where a replica takes more than
+		// one of its machines (a 405B model in BF16 on H100).
+		d, ok := j.decodeOn(ref, mem, m.Archs, MaxClusterCards)
 		if !ok {
 			return rk, fmt.Errorf("reference card %s cannot serve %s", ref.ID, j.name)
 		}
@@ -419,7 +422,7 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing,
 		var note rowNote
 		switch {
 		case j.kind == "infer":
-			d, ok := j.decodeOn(g, mem, m.Archs)
+			d, ok := j.decodeOn(g, mem, m.Archs, MaxReplicaCards)
 			if !ok {
 				cards = 0
 				break

@@ -280,3 +280,30 @@ func TestRecommendPlansRespectPersona(t *testing.T) {
 		}
 	}
 }
+
+// A 405B model in BF16 (810 GB of weights) does not fit one 8 × H100
+// machine, the reference card: it is still ranked, H100 scoring against a
+// 16-card replica and listed as excluded, while the cards that hold it in
+// one machine rank above 100 (faster per card than an H100 split over two
+// machines), and H200 (8 × 141 GB) is not excluded.
+func TestRecommendReferenceNeedsTwoMachines(t *testing.T) {
+	m := testMarket(t, hourly("h200", "lambda", "h200", 3.5, 3.5, knowledge.USD, knowledge.OnDemand),
+		hourly("h100", "lambda", "h100-sxm", 2.5, 2.5, knowledge.USD, knowledge.OnDemand))
+	res, err := Recommend(RecommendInput{Workload: Workload{ParamsB: 405, Method: Inference}, Currency: knowledge.USD}, m)
+	if err != nil {
+		t.Fatalf("recommend 405b inference: %v", err)
+	}
+	rk := res.Rankings[0]
+	out := map[string]bool{}
+	for _, e := range rk.Excluded {
+		out[e.GPU] = true
+	}
+	if !out["h100-sxm"] || out["h200"] || len(rk.Rows) == 0 {
+		t.Fatalf("excluded %v, %d rows: want H100 out, H200 in, some rows", out, len(rk.Rows))
+	}
+	for _, r := range rk.Rows {
+		if r.Score <= 100 {
+			t.Errorf("%s scores %v, want above the two-machine H100 reference (100)", r.GPU, r.Score)
+		}
+	}
+}

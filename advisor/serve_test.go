@@ -137,3 +137,63 @@ func TestServeMoEReadsSelectedExperts(t *testing.T) {
 		t.Errorf("expert coverage %v, want 0.25", s.ExpertCoverage)
 	}
 }
+
+// DeepSeek-R1 decode on 8 × H200 against SGLang v0.5.7's published time
+// per output token (SemiAnalysis InferenceX issue #870, 2026-03-05; FP8,
+// TP 8, 1,024 in / 1,024 out): 12.8, 17.2, 25.6 and 34.6 ms at 8, 16, 32
+// and 64 concurrent requests. Tolerance ±25 % per point (the spread between
+// engine releases a few weeks apart is of that order). Without the MoE
+// routing term the model gave about 7.5, 11.2, 16.3 and 21.3 ms (about
+// 40 % short).
+//
+// SGLang v0.4.1.post2 (PR #2643, 2024-12-29), DeepSeek's first week, ran
+// 3–5× slower still at batch 1–8; those rows stay held out in
+// serving_points.yaml and are only logged here.
+func TestDeepSeekSmallBatchDecode(t *testing.T) {
+	kb := knowledge.MustShipped()
+	g, _ := kb.GPU("h200")
+	for _, p := range []struct {
+		conc   int
+		tpotMS float64
+	}{{8, 12.8}, {16, 17.2}, {32, 25.6}, {64, 34.6}} {
+		s, err := Serve(ServeInput{Workload: Workload{Model: "deepseek-r1"}, GPU: g, Cards: 8, InputTokens: 1024, OutputTokens: 1024, Concurrency: p.conc}, kb.Archs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := s.StepSeconds * 1000
+		dev := got/p.tpotMS - 1
+		t.Logf("conc %2d: TPOT %.1f ms vs %.1f published (%+.1f%%): memory %.2f, all-reduce %.2f, expert routing %.2f ms", p.conc, got, p.tpotMS, dev*100,
+			s.StepMemoryS*1000, s.StepCommS*1000, s.StepMoES*1000)
+		if math.Abs(dev) > 0.25 {
+			t.Errorf("conc %d: TPOT %.1f ms, published %.1f ms: off by %+.0f%%, want within ±25%%", p.conc, got, p.tpotMS, dev*100)
+		}
+	}
+	for _, p := range []struct {
+		conc int
+		tps  float64
+	}{{1, 30.29}, {8, 206.32}, {32, 760.52}} {
+		s, _ := Serve(ServeInput{Workload: Workload{Model: "deepseek-v3"}, GPU: g, Cards: 8, InputTokens: 128, OutputTokens: 256, Concurrency: p.conc}, kb.Archs)
+		t.Logf("SGLang v0.4.1.post2 batch %d: model %.0f tok/s vs %.1f measured in Dec 2024 (%.1f×)", p.conc, s.TokensPerS, p.tps, s.TokensPerS/p.tps)
+	}
+}
+
+// The MoE step term by hand: DeepSeek-V3 routes in 58 of its 61 layers
+// (first_k_dense_replace = 3 in its config.json); at 8 sequences a layer
+// touches 1 − (1 − 8/256)^8 of its 256 experts, each costing 0.85 µs per
+// card, plus 40 µs of routing per layer.
+func TestMoEStepByHand(t *testing.T) {
+	kb := knowledge.MustShipped()
+	g, _ := kb.GPU("h200")
+	s, err := Serve(ServeInput{Workload: Workload{Model: "deepseek-v3"}, GPU: g, Cards: 8, InputTokens: 1000, OutputTokens: 500, Concurrency: 8}, kb.Archs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cov := 1 - math.Pow(1-8.0/256, 8)
+	if want := 58 * (40e-6 + cov*256*0.85e-6); !near(s.StepMoES, want, 1e-9) {
+		t.Errorf("MoE step %.6f s, want 58 × (40 µs + %.4f × 256 × 0.85 µs) = %.6f s", s.StepMoES, cov, want)
+	}
+	d, _ := Serve(ServeInput{Workload: Workload{Model: "llama-3.1-70b", Bits: 8}, GPU: g, Cards: 8, InputTokens: 1000, OutputTokens: 500, Concurrency: 8}, kb.Archs)
+	if d.StepMoES != 0 {
+		t.Errorf("a dense model has no expert routing, got %v s", d.StepMoES)
+	}
+}

@@ -29,9 +29,13 @@ type Shape struct {
 	ParamsB  float64 `json:"params_b"`
 	ComputeB float64 `json:"compute_params_b"`
 	// RoutedB is the weight in routed experts (all of them), 0 for dense.
-	RoutedB       float64 `json:"routed_params_b,omitempty"`
-	Experts       int     `json:"experts,omitempty"`
-	ActiveExperts int     `json:"active_experts,omitempty"`
+	RoutedB float64 `json:"routed_params_b,omitempty"`
+	Experts int     `json:"experts,omitempty"`
+	// MoELayers is how many layers route to experts: the routed weight ÷
+	// one layer's experts (E × 3 × hidden × expert width), which counts
+	// dense-first and interleaved layouts alike.
+	MoELayers     int `json:"moe_layers,omitempty"`
+	ActiveExperts int `json:"active_experts,omitempty"`
 	// MLPWidth is the MLP width one token passes through: the dense
 	// intermediate size, or activated + shared experts × the expert width.
 	MLPWidth int `json:"mlp_width"`
@@ -161,6 +165,10 @@ func ShapeFor(paramsB float64, arch string, archs []knowledge.Arch) (Shape, erro
 				shared = ref.SharedExperts * ref.MoEInter
 			}
 			s.MLPWidth = ref.ActivatedExperts*ref.MoEInter + shared
+			s.MoELayers = ref.Layers - ref.DenseLayers
+			if perLayer := float64(ref.RoutedExperts) * 3 * float64(ref.Hidden) * float64(ref.MoEInter); perLayer > 0 {
+				s.MoELayers = min(ref.Layers, max(1, int(math.Round(ref.RoutedParamsB()*1e9/perLayer))))
+			}
 		}
 	}
 	ratio := paramsB / ref.ParamsB
