@@ -37,7 +37,7 @@ type Table struct {
 	rows     []row
 	shapes   []shape
 	shapeIDs map[shape]uint32
-	recent   [256]uint32 // 1 + id of a shape seen lately, by quick(); 0 = none
+	recent   *[4096]uint32 // 1 + id of a shape seen lately, by quick(); 0 = none
 	extras   []extra
 }
 
@@ -79,14 +79,14 @@ type shape struct {
 // shapes apart, for Table.recent: the card and region strings by address
 // (a parser shares each), the pricing model, count and size. Equal shapes
 // may hash apart (then the map finds them); that only costs a lookup.
-func (sh *shape) quick() uint8 {
+func (sh *shape) quick() uint16 {
 	h := uint64(uintptr(unsafe.Pointer(unsafe.StringData(sh.GPU))))
 	h = h*31 + uint64(uintptr(unsafe.Pointer(unsafe.StringData(sh.Region))))
 	h = h*31 + uint64(len(sh.Model)) + uint64(len(sh.Region))
 	h = h*31 + math.Float64bits(sh.GPUCount) + math.Float64bits(sh.VCPUs)>>3 + math.Float64bits(sh.RAMGiB)>>7
 	h ^= h >> 29
 	h *= 0x9e3779b97f4a7c15
-	return uint8(h >> 56)
+	return uint16(h >> 52)
 }
 
 // NewTable returns an empty table with room for n offers of about
@@ -153,7 +153,11 @@ func (t *Table) Append(o *knowledge.Offer) {
 		DateBasis: o.DateBasis, Interruptible: o.Interruptible,
 	}
 	// Hashing a 30-field key per row was most of Append; a row mostly
-	// repeats a shape seen a few rows before, which a struct compare finds.
+	// repeats a shape seen a few rows before (a hosted catalogue has a few
+	// thousand in all), which a struct compare finds.
+	if t.recent == nil {
+		t.recent = new([4096]uint32)
+	}
 	q := sh.quick()
 	id := t.recent[q] - 1
 	if t.recent[q] == 0 || t.shapes[id] != sh {
