@@ -172,8 +172,7 @@ func (t *Table) Append(o *knowledge.Offer) {
 	r := row{str: uint32(len(t.arena)), shape: id, low: o.PriceLow}
 	t.put(o.Key)
 	t.put(o.SKU)
-	var hex [16]byte
-	if h, err := strconv.ParseUint(o.RawHash, 16, 64); err == nil && h != 0 && string(strconv.AppendUint(hex[:0], h, 16)) == o.RawHash {
+	if h, ok := plainHex(o.RawHash); ok {
 		r.hash = h
 		t.put("")
 	} else {
@@ -186,6 +185,28 @@ func (t *Table) Append(o *knowledge.Offer) {
 		r.extra = int32(len(t.extras))
 	}
 	t.rows = append(t.rows, r)
+}
+
+// plainHex reads s as strconv.FormatUint(h, 16) writes a non-zero h:
+// 1–16 lower-case hex digits, no leading zero. Anything else (upper case,
+// a leading zero, "0") would not read back the same and stays a string.
+func plainHex(s string) (uint64, bool) {
+	if len(s) == 0 || len(s) > 16 || s[0] == '0' {
+		return 0, false
+	}
+	var h uint64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			h = h<<4 | uint64(c-'0')
+		case c >= 'a' && c <= 'f':
+			h = h<<4 | uint64(c-'a'+10)
+		default:
+			return 0, false
+		}
+	}
+	return h, true
 }
 
 // Key is offer i's key.
