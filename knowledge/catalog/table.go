@@ -249,6 +249,22 @@ func (t *Table) fill(i int, o *knowledge.Offer) {
 	}
 }
 
+// fillPrice sets only what a price comparison reads (key, prices, median,
+// listings, currency, unit, term, basis, card count, availability),
+// leaving o's other fields as they were: the diff compares a million pairs
+// and builds whole offers only for the changes.
+func (t *Table) fillPrice(i int, o *knowledge.Offer) {
+	r := &t.rows[i]
+	sh := &t.shapes[r.shape]
+	o.Key, _ = t.next(int(r.str))
+	o.PriceLow, o.PriceHigh, o.Median, o.Listings = r.low, r.low, 0, 0
+	o.Currency, o.Unit, o.Term, o.Basis, o.GPUCount, o.Availability = sh.Currency, sh.Unit, sh.Term, sh.Basis, sh.GPUCount, sh.Availability
+	if r.extra > 0 {
+		x := &t.extras[r.extra-1]
+		o.PriceHigh, o.Median, o.Listings = x.high, x.median, x.listings
+	}
+}
+
 // Offer returns offer i.
 func (t *Table) Offer(i int) knowledge.Offer {
 	var o knowledge.Offer
