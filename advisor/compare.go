@@ -32,8 +32,27 @@ type CompareRow struct {
 	PerTFLOPHour float64 `json:"per_tflop_hour"` // low price ÷ peak TFLOPS
 	PerGBHour    float64 `json:"per_gb_hour"`    // low price ÷ VRAM GB
 	Offers       int     `json:"offers"`
-	SeedNote     string  `json:"seed_disagrees,omitempty"`
-	Notes        string  `json:"notes,omitempty"`
+	// OnDemand is the card's cheapest on-demand offer and Reserved its
+	// cheapest reserved-term one (term stated, or "" when the source does
+	// not say); nil when the catalogue has none.
+	OnDemand *RowPrice `json:"cheapest_on_demand,omitempty"`
+	Reserved *RowPrice `json:"cheapest_reserved,omitempty"`
+	SeedNote string    `json:"seed_disagrees,omitempty"`
+	Notes    string    `json:"notes,omitempty"`
+}
+
+// RowPrice is one offer that prices a comparison row.
+type RowPrice struct {
+	Platform   string  `json:"platform"`
+	Offer      string  `json:"offer"`
+	Price      float64 `json:"price"` // per card-hour
+	Term       string  `json:"term,omitempty"`
+	TermLabel  *Text   `json:"term_label,omitempty"` // reserved only
+	ObservedAt string  `json:"observed_at"`
+}
+
+func rowPrice(cp CardPrice) *RowPrice {
+	return &RowPrice{Platform: cp.Platform, Offer: cp.Offer, Price: cp.Low, ObservedAt: cp.ObservedAt}
 }
 
 // CompareInputs are the comparison question after defaults.
@@ -147,6 +166,20 @@ func (res *Comparison) priceRow(row *CompareRow, g knowledge.GPU, offers []knowl
 			basis = "interruptible"
 		}
 		byBasis[basis] = append(byBasis[basis], cp)
+		better := func(r *RowPrice) bool { return r == nil || cp.Low < r.Price || cp.Low == r.Price && cp.Offer < r.Offer }
+		switch {
+		case basis == "on_demand" && o.Model != knowledge.Member && !IsMarketRange(o.Platform) && better(row.OnDemand):
+			row.OnDemand = rowPrice(cp)
+		case isTerm(o, cp) && !IsMarketRange(o.Platform) && better(row.Reserved):
+			row.Reserved = rowPrice(cp)
+			label := TermText(o.Term)
+			row.Reserved.Term, row.Reserved.TermLabel = o.Term, &label
+		}
+	}
+	if row.Reserved != nil {
+		r := row.Reserved
+		res.Lines = append(res.Lines, Line{Key: g.ID + ".cheapest_reserved", Label: txt(g.Name+" cheapest reserved per card-hour", g.Name+" 最低预留价（每卡每小时）"),
+			Value: r.Price, Unit: string(p.cur), How: fmt.Sprintf("%s, %s, %s, observed %s", r.Platform, r.Offer, r.TermLabel.EN, r.ObservedAt)})
 	}
 	row.PriceBasis = "none"
 	var src []PriceSource

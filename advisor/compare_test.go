@@ -66,3 +66,52 @@ func TestCompareInputErrors(t *testing.T) {
 	_, err = Compare([]string{"h100", "H100 SXM"}, m, knowledge.CNY, 7.2)
 	wantInputErr(t, "Compare(same card twice)", err, "gpu")
 }
+
+// Each card shows its cheapest on-demand and cheapest reserved offer.
+// market.csv (observed 2026-03-22): A40 on RunPod on demand $0.35/h (line
+// 797), reserved on RunPod $0.20 (line 869) and Database Mart $0.65 (line
+// 872); MI300X on demand on Hot Aisle $1.99/h (line 2444), reserved 8x on
+// Vultr $14.80/h (line 2457) and on Cirrascale $24.96/h (line 2459). By
+// hand: the A40's cheapest term is RunPod's $0.20; the MI300X's is Vultr's
+// 14.80 ÷ 8 = $1.85 a card-hour (Cirrascale's is 24.96 ÷ 8 = $3.12). No
+// row states its term. A 1-year reservation at $0.15 (P1Y, made up, not a
+// market.csv row) then undercuts RunPod and reads "1 year".
+func TestCompareCheapestOnDemandAndReserved(t *testing.T) {
+	usd := knowledge.USD
+	rows := []knowledge.Offer{
+		hourly("runpod-a40", "runpod", "a40", 0.35, 0.35, usd, knowledge.OnDemand),
+		hourly("runpod-a40-reserved", "runpod", "a40", 0.20, 0.20, usd, knowledge.Reserved),
+		hourly("database-mart-a40-reserved", "database_mart", "a40", 0.65, 0.65, usd, knowledge.Reserved),
+		hourly("hot-aisle-mi300x", "hot_aisle", "mi300x", 1.99, 1.99, usd, knowledge.OnDemand),
+		marketRow("vultr-mi300x-reserved", "vultr", "mi300x", 8, 14.80, knowledge.Reserved),
+		marketRow("cirrascale-mi300x-reserved", "cirrascale", "mi300x", 8, 24.96, knowledge.Reserved),
+	}
+	c, err := Compare([]string{"a40", "mi300x"}, testMarket(t, rows...), usd, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		od, res     float64
+		odAt, resAt string
+		term        string
+	}{{0.35, 0.20, "runpod", "runpod", "term not stated by the source"}, {1.99, 1.85, "hot_aisle", "vultr", "term not stated by the source"}}
+	for i, w := range want {
+		r := c.Rows[i]
+		if r.OnDemand == nil || r.Reserved == nil {
+			t.Fatalf("%s: on demand %+v, reserved %+v", r.GPU, r.OnDemand, r.Reserved)
+		}
+		if r.OnDemand.Price != w.od || r.OnDemand.Platform != w.odAt || r.Reserved.Price != w.res || r.Reserved.Platform != w.resAt || r.Reserved.TermLabel.EN != w.term {
+			t.Errorf("%s: on demand %+v, reserved %+v (%s); want %v on %s, %v on %s", r.GPU, *r.OnDemand, *r.Reserved, r.Reserved.TermLabel.EN, w.od, w.odAt, w.res, w.resAt)
+		}
+	}
+
+	year := hourly("azure-a40-1y", "azure", "a40", 0.15, 0.15, usd, knowledge.Reserved)
+	year.Term = "P1Y"
+	c, err = Compare([]string{"a40", "mi300x"}, testMarket(t, append(rows, year)...), usd, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := c.Rows[0].Reserved; r == nil || r.Price != 0.15 || r.Term != "P1Y" || r.TermLabel.EN != "1 year" {
+		t.Errorf("a40 reserved = %+v, want azure's 1-year term at 0.15", r)
+	}
+}

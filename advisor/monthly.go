@@ -55,9 +55,18 @@ type MonthlyResult struct {
 	Saving                 float64            `json:"saving"`  // what the cheaper option saves per month
 	SavingPct              float64            `json:"saving_pct"`
 	FullMonthDiscount      float64            `json:"full_month_discount"` // plan vs 730 on-demand hours
-	Lines                  []Line             `json:"lines"`
-	Assumptions            []Text             `json:"assumptions"`
-	Sources                []PriceSource      `json:"sources"`
+	// Reserved is the cheapest reserved-term price for the card on the
+	// same platform, when the catalogue has one; nil otherwise. When the
+	// platform sells no monthly plan, the term stands in for it
+	// (PlanIsTerm) and MonthlyPrice is its monthly bill.
+	Reserved   *TermOption `json:"reserved,omitempty"`
+	PlanIsTerm bool        `json:"plan_is_term,omitempty"`
+	// Best is the cheapest of on_demand, monthly and reserved at the hours
+	// given ("" without hours or without a reserved term).
+	Best        string        `json:"best,omitempty"`
+	Lines       []Line        `json:"lines"`
+	Assumptions []Text        `json:"assumptions"`
+	Sources     []PriceSource `json:"sources"`
 }
 
 // Monthly compares a monthly plan with on-demand rent for the hours given.
@@ -90,15 +99,7 @@ func Monthly(in MonthlyInput, m Market) (MonthlyResult, error) {
 		res.MonthlyPrice = p.money(in.Monthly)
 		monthlyHow = "given" + p.convHow(in.Monthly.Currency)
 		res.Sources = append(res.Sources, givenSource("monthly", in.Monthly, p.cur, "/card-month"))
-	} else {
-		cp, found := pairedPlan(g.ID, in.Platform, m.Offers, p)
-		if !found {
-			where := ""
-			if in.Platform != "" {
-				where = " on " + in.Platform
-			}
-			return res, inputErr("monthly", fmt.Sprintf("no monthly plan price is known for %s%s; give monthly= (price per card-month)", g.Name, where), monthlyHintWithPrices)
-		}
+	} else if cp, found := pairedPlan(g.ID, in.Platform, m.Offers, p); found {
 		if cp.Original.Currency != p.cur {
 			p.converted = true
 		}
@@ -109,6 +110,37 @@ func Monthly(in MonthlyInput, m Market) (MonthlyResult, error) {
 			res.Assumptions = append(res.Assumptions, txt(
 				fmt.Sprintf("the catalogue gives this plan only as an hourly equivalent (%s); read as monthly price ÷ 730 h. If your plan's monthly price differs, give monthly=", cp.Original.String()),
 				fmt.Sprintf("目录只给出这个包月的小时折算价（%s），按“月价 ÷ 730 小时”还原；如果你的包月价不同，请用 monthly= 给出", cp.Original.String())))
+		}
+	} else {
+		// No monthly plan: a reserved term is the committed option to
+		// weigh against on demand, billed 730 h a month.
+		tcp, to, ok := cheapestTerm(g.ID, in.Platform, m.Offers, p)
+		if !ok {
+			where := ""
+			if in.Platform != "" {
+				where = " on " + in.Platform
+			}
+			return res, inputErr("monthly", fmt.Sprintf("no monthly plan or reserved price is known for %s%s; give monthly= (price per card-month)", g.Name, where), monthlyHintWithPrices)
+		}
+		if tcp.Original.Currency != p.cur {
+			p.converted = true
+		}
+		res.Reserved, res.PlanIsTerm = termOption(tcp, to, in.Cards), true
+		res.MonthlyPrice, planPlatform = res.Reserved.MonthlyBill, tcp.Platform
+		monthlyHow = fmt.Sprintf("%s reserved (%s): %s/card-hour × 730 h, billed whether used or not", tcp.Platform, res.Reserved.TermLabel.EN, money(tcp.Low, p.cur))
+		res.Sources = append(res.Sources, offerSource("reserved", tcp))
+		res.Assumptions = append(res.Assumptions, txt(
+			fmt.Sprintf("%s sells no monthly plan for %s here: the committed option is its reserved price (%s), %s/card-hour for every hour of a month, used or not", tcp.Platform, g.Name, res.Reserved.TermLabel.EN, money(tcp.Low, p.cur)),
+			fmt.Sprintf("这里没有 %s 在 %s 的包月价：承诺用量的选项是其预留价（%s），每卡每小时 %s，整月每小时都计费，用不用都算", g.Name, tcp.Platform, res.Reserved.TermLabel.ZH, money(tcp.Low, p.cur))))
+	}
+	// A reserved term on the plan's platform is the third option.
+	if !res.PlanIsTerm && planPlatform != "" && !in.Monthly.Given() {
+		if tcp, to, ok := cheapestTerm(g.ID, planPlatform, m.Offers, p); ok {
+			if tcp.Original.Currency != p.cur {
+				p.converted = true
+			}
+			res.Reserved = termOption(tcp, to, in.Cards)
+			res.Sources = append(res.Sources, offerSource("reserved", tcp))
 		}
 	}
 
@@ -154,6 +186,7 @@ func Monthly(in MonthlyInput, m Market) (MonthlyResult, error) {
 		return res, inputErr("price", "prices must be positive", monthlyHintWithPrices)
 	}
 	res.compare(&in, p, gran)
+	res.compareTerm(&in, p)
 	res.Inputs = in
 	res.Assumptions = append(res.Assumptions, p.assumption()...)
 	res.Assumptions = withConfirm(res.Assumptions, res.Sources)
@@ -162,6 +195,96 @@ func Monthly(in MonthlyInput, m Market) (MonthlyResult, error) {
 		{Key: "monthly_price", Label: txt("monthly plan per card", "包月每卡每月"), Value: res.MonthlyPrice, Unit: string(p.cur) + "/month", How: monthlyHow},
 	}, res.Lines...)
 	return res, nil
+}
+
+// TermOption is a reserved-term price (or a package sold by the day, week
+// or year): a commitment billed for every hour of its term, used or not,
+// so its monthly bill is its hourly equivalent × 730 h whatever the hours.
+type TermOption struct {
+	Platform   string `json:"platform"`
+	Offer      string `json:"offer"`
+	Term       string `json:"term"` // ISO 8601 (P1W, P1M, P1Y, P3Y); "" when the source does not state it
+	TermLabel  Text   `json:"term_label"`
+	ObservedAt string `json:"observed_at"`
+	// Hourly is per card-hour; MonthlyBill per card per month; Cost for
+	// all cards per month.
+	Hourly      float64 `json:"hourly"`
+	MonthlyBill float64 `json:"monthly_bill"`
+	Cost        float64 `json:"cost"`
+	// BreakevenHoursPerMonth is MonthlyBill ÷ the on-demand hourly price:
+	// the hours a month above which the term beats on demand.
+	BreakevenHoursPerMonth float64 `json:"breakeven_hours_per_month"`
+}
+
+// TermText names a commitment term for a reader: "1 year", "3 个月"; ""
+// (the source does not say) reads "term not stated".
+func TermText(term string) Text {
+	if _, ok := knowledge.TermHours(term); !ok {
+		return txt("term not stated by the source", "来源未注明期限")
+	}
+	n := term[1 : len(term)-1]
+	unit := map[byte][2]string{'Y': {"year", "年"}, 'M': {"month", "个月"}, 'W': {"week", "周"}, 'D': {"day", "天"}}[term[len(term)-1]]
+	en := n + " " + unit[0]
+	if n != "1" {
+		en += "s"
+	}
+	return txt(en, n+" "+unit[1])
+}
+
+// isTerm reports whether an offer is a commitment other than a monthly
+// plan: a reserved price, or a package sold by the day, week or year.
+func isTerm(o knowledge.Offer, cp CardPrice) bool {
+	return o.Model == knowledge.Reserved || o.Model == knowledge.Package && !cp.Monthly
+}
+
+// cheapestTerm is the cheapest term offer for a card on platform (any
+// platform when ""; then one that also rents the card on demand first, so
+// the comparison stays on one platform). Market-wide ranges are skipped
+// unless named.
+func cheapestTerm(gpuID, platform string, offers []knowledge.Offer, p *pricing) (CardPrice, knowledge.Offer, bool) {
+	onDemand := map[string]bool{}
+	for _, o := range offers {
+		if o.GPU == gpuID && o.Status != "disappeared" {
+			if c, ok := normalizeOffer(o, p.cur, p.fx, false); ok && !c.Package && !c.Interruptible && o.Model != knowledge.Member {
+				onDemand[o.Platform] = true
+			}
+		}
+	}
+	type pick struct {
+		cp CardPrice
+		o  knowledge.Offer
+		ok bool
+	}
+	var paired, any pick
+	better := func(b pick, c CardPrice) bool {
+		return !b.ok || c.Low < b.cp.Low || c.Low == b.cp.Low && c.Offer < b.cp.Offer
+	}
+	for _, o := range offers {
+		if o.GPU != gpuID || o.Status == "disappeared" || platform != "" && o.Platform != platform || platform == "" && IsMarketRange(o.Platform) {
+			continue
+		}
+		c, ok := NormalizeOffer(o, p.cur, p.fx)
+		if !ok || !isTerm(o, c) {
+			continue
+		}
+		if better(any, c) {
+			any = pick{c, o, true}
+		}
+		if onDemand[o.Platform] && better(paired, c) {
+			paired = pick{c, o, true}
+		}
+	}
+	if paired.ok {
+		return paired.cp, paired.o, true
+	}
+	return any.cp, any.o, any.ok
+}
+
+// termOption prices a term offer for a month of cards.
+func termOption(cp CardPrice, o knowledge.Offer, cards int) *TermOption {
+	bill := Round2(cp.Low * knowledge.HoursPerMonth)
+	return &TermOption{Platform: cp.Platform, Offer: cp.Offer, Term: o.Term, TermLabel: TermText(o.Term), ObservedAt: cp.ObservedAt,
+		Hourly: cp.Low, MonthlyBill: bill, Cost: Round2(bill * float64(cards))}
 }
 
 // cardsWord writes "1 card" or "4 cards".
@@ -388,4 +511,42 @@ func (r *MonthlyResult) compare(in *MonthlyInput, p *pricing, gran Granularity) 
 		Line{Key: "rule_of_thumb", Label: txt("rental guide's rule of thumb (context)", "租用指南经验值（仅供参照）"), Value: RuleMonthlyHours, Unit: "h",
 			How: fmt.Sprintf("guide: a plan usually pays above ≈%d h/month and saves %d–%d %%; computed for these prices: %s h",
 				RuleMonthlyHours, int(RuleMonthlySavingLow*100), int(RuleMonthlySavingHigh*100), num(r.BreakevenHoursPerMonth))})
+}
+
+// compareTerm adds the reserved term's lines: its per-hour figure, its
+// monthly bill at any hours (a term bills every hour), its break-even
+// against on demand and, with hours, which of the options is cheapest.
+func (r *MonthlyResult) compareTerm(in *MonthlyInput, p *pricing) {
+	t := r.Reserved
+	if t == nil {
+		return
+	}
+	c := string(p.cur)
+	t.BreakevenHoursPerMonth = round(t.MonthlyBill/r.Hourly, 1)
+	r.Lines = append(r.Lines,
+		Line{Key: "reserved_hourly", Label: txt("reserved per card-hour ("+t.TermLabel.EN+")", "预留每卡每小时（"+t.TermLabel.ZH+"）"), Value: t.Hourly, Unit: c + "/h",
+			How: fmt.Sprintf("%s, %s, observed %s", t.Platform, t.Offer, t.ObservedAt)},
+		Line{Key: "reserved_monthly_bill", Label: txt("reserved per card per month", "预留每卡每月"), Value: t.MonthlyBill, Unit: c,
+			How: fmt.Sprintf("%s/h × 730 h: a term bills every hour, used or not", money(t.Hourly, p.cur))},
+		Line{Key: "reserved_breakeven", Label: txt("reserved beats on demand above (hours per month)", "预留比按需划算的每月小时数"), Value: t.BreakevenHoursPerMonth, Unit: "h",
+			How: fmt.Sprintf("%s ÷ %s/h", money(t.MonthlyBill, p.cur), money(r.Hourly, p.cur))},
+		Line{Key: "reserved_cost", Label: txt("reserved per month", "预留每月"), Value: t.Cost, Unit: c,
+			How: fmt.Sprintf("%s × %s", money(t.MonthlyBill, p.cur), cardsWord(in.Cards))})
+	if in.HoursPerMonth <= 0 {
+		return
+	}
+	best := r.OnDemandCost
+	r.Best = monthlyCheaperOnDemand
+	if !r.PlanIsTerm && r.MonthlyCost < best {
+		r.Best, best = monthlyCheaperMonthly, r.MonthlyCost
+	}
+	if t.Cost < best {
+		r.Best, best = "reserved", t.Cost
+	}
+	how := fmt.Sprintf("on demand %s", money(r.OnDemandCost, p.cur))
+	if !r.PlanIsTerm {
+		how += fmt.Sprintf(", monthly plan %s", money(r.MonthlyCost, p.cur))
+	}
+	how += fmt.Sprintf(", reserved %s: %s is lowest", money(t.Cost, p.cur), r.Best)
+	r.Lines = append(r.Lines, Line{Key: "best", Label: txt("cheapest option at these hours", "这些小时数下最便宜的方案"), Value: best, Unit: c, How: how})
 }

@@ -17,7 +17,29 @@ func compareRow(lang, cur string, row advisor.CompareRow) string {
 		}
 		price += tr(lang, "/card-h", "/卡时")
 	}
-	return fmt.Sprintf("%s — %s GB, %s GB/s, BF16 %s TFLOPS, %s, %s", row.Name, fmtNum(row.VRAMGB), fmtNum(row.BandwidthGBs), fmtNum(row.BF16TFLOPS), row.Interconnect, price)
+	return fmt.Sprintf("%s — %s GB, %s GB/s, BF16 %s TFLOPS, %s, %s", row.Name, fmtNum(row.VRAMGB), fmtNum(row.BandwidthGBs), fmtNum(row.BF16TFLOPS), row.Interconnect, price) +
+		cheapestOf(lang, cur, row)
+}
+
+// cheapestOf names the row's cheapest on-demand and reserved offers, the
+// reserved one with its term: "; on demand from $0.35 (RunPod), reserved
+// from $0.2 (RunPod, term not stated by the source)".
+func cheapestOf(lang, cur string, row advisor.CompareRow) string {
+	var parts []string
+	if o := row.OnDemand; o != nil {
+		parts = append(parts, tr(lang,
+			fmt.Sprintf("on demand from %s (%s)", moneyStr(o.Price, cur), platformName(lang, o.Platform)),
+			fmt.Sprintf("按需低至 %s（%s）", moneyStr(o.Price, cur), platformName(lang, o.Platform))))
+	}
+	if r := row.Reserved; r != nil {
+		parts = append(parts, tr(lang,
+			fmt.Sprintf("reserved from %s (%s, %s)", moneyStr(r.Price, cur), platformName(lang, r.Platform), r.TermLabel.EN),
+			fmt.Sprintf("预留低至 %s（%s，%s）", moneyStr(r.Price, cur), platformName(lang, r.Platform), r.TermLabel.ZH)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return tr(lang, "; ", "；") + strings.Join(parts, tr(lang, ", ", "，"))
 }
 
 func renderCompare(lang string, r advisor.Comparison) present.Doc {

@@ -12,29 +12,49 @@ func renderMonthly(lang string, r advisor.MonthlyResult, as map[string]any, note
 	gpu := gpuName(r.Inputs.GPU)
 	be, hours := fmtNum(r.BreakevenHoursPerMonth), fmtNum(r.Inputs.HoursPerMonth)
 	var d present.Doc
+	// The committed option is a monthly plan, or a reserved term where the
+	// platform sells no plan.
+	planEN, planZH, take := "a monthly plan", "包月", tr(lang, "take the plan", "包月更省")
+	planFig, planFigZH := "monthly plan per card", "包月每卡每月"
+	planMonth, planMonthZH := "monthly plan per month", "包月每月"
+	if r.PlanIsTerm && r.Reserved != nil {
+		planEN = "a reserved term (" + r.Reserved.TermLabel.EN + ")"
+		planZH = "预留（" + r.Reserved.TermLabel.ZH + "）"
+		take = tr(lang, "take the reserved term", "预留更省")
+		planFig, planFigZH = "reserved per card per month", "预留每卡每月"
+		planMonth, planMonthZH = "reserved per month", "预留每月"
+	}
 	switch r.Cheaper {
 	case "monthly":
 		d.Headline = tr(lang,
-			fmt.Sprintf("%s: a monthly plan pays off above %s h a month — at %s h, take the plan (saves %s a month, %s%%)", gpu, be, hours, moneyStr(r.Saving, cur), fmtNum(r.SavingPct*100)),
-			fmt.Sprintf("%s 包月每月用满 %s 小时以上才划算——你每月 %s 小时：包月更省，每月省 %s（%s%%）", gpu, be, hours, moneyStr(r.Saving, cur), fmtNum(r.SavingPct*100)))
+			fmt.Sprintf("%s: %s pays off above %s h a month — at %s h, %s (saves %s a month, %s%%)", gpu, planEN, be, hours, take, moneyStr(r.Saving, cur), fmtNum(r.SavingPct*100)),
+			fmt.Sprintf("%s %s每月用满 %s 小时以上才划算——你每月 %s 小时：%s，每月省 %s（%s%%）", gpu, planZH, be, hours, take, moneyStr(r.Saving, cur), fmtNum(r.SavingPct*100)))
 	case "on_demand":
 		d.Headline = tr(lang,
-			fmt.Sprintf("%s: a monthly plan pays off above %s h a month — at %s h, stay on demand (saves %s a month, %s%%)", gpu, be, hours, moneyStr(r.Saving, cur), fmtNum(r.SavingPct*100)),
-			fmt.Sprintf("%s 包月每月用满 %s 小时以上才划算——你每月 %s 小时：继续按需，每月省 %s（%s%%）", gpu, be, hours, moneyStr(r.Saving, cur), fmtNum(r.SavingPct*100)))
+			fmt.Sprintf("%s: %s pays off above %s h a month — at %s h, stay on demand (saves %s a month, %s%%)", gpu, planEN, be, hours, moneyStr(r.Saving, cur), fmtNum(r.SavingPct*100)),
+			fmt.Sprintf("%s %s每月用满 %s 小时以上才划算——你每月 %s 小时：继续按需，每月省 %s（%s%%）", gpu, planZH, be, hours, moneyStr(r.Saving, cur), fmtNum(r.SavingPct*100)))
 	default:
 		d.Headline = tr(lang,
-			fmt.Sprintf("%s: a monthly plan pays off above %s h a month (plan %s/month vs %s/h on demand)", gpu, be, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)),
-			fmt.Sprintf("%s 包月每月用满 %s 小时以上才划算（包月 %s/月，按需 %s/小时）", gpu, be, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)))
+			fmt.Sprintf("%s: %s pays off above %s h a month (%s/month vs %s/h on demand)", gpu, planEN, be, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)),
+			fmt.Sprintf("%s %s每月用满 %s 小时以上才划算（%s/月，按需 %s/小时）", gpu, planZH, be, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)))
 	}
 	d.Figures = []present.Figure{
 		{Label: tr(lang, "break-even hours/month", "打平小时数/月"), Value: be},
 		{Label: tr(lang, "on demand per card-hour", "按需每卡每小时"), Value: moneyStr(r.Hourly, cur)},
-		{Label: tr(lang, "monthly plan per card", "包月每卡每月"), Value: moneyStr(r.MonthlyPrice, cur)},
+		{Label: tr(lang, planFig, planFigZH), Value: moneyStr(r.MonthlyPrice, cur)},
 	}
 	if r.Cheaper != "" {
 		d.Figures = append(d.Figures,
 			present.Figure{Label: tr(lang, "on demand per month", "按需每月"), Value: moneyStr(r.OnDemandCost, cur)},
-			present.Figure{Label: tr(lang, "monthly plan per month", "包月每月"), Value: moneyStr(r.MonthlyCost, cur)})
+			present.Figure{Label: tr(lang, planMonth, planMonthZH), Value: moneyStr(r.MonthlyCost, cur)})
+	}
+	if t := r.Reserved; t != nil && !r.PlanIsTerm {
+		d.Figures = append(d.Figures,
+			present.Figure{Label: tr(lang, "reserved per card-hour ("+t.TermLabel.EN+")", "预留每卡每小时（"+t.TermLabel.ZH+"）"), Value: moneyStr(t.Hourly, cur)},
+			present.Figure{Label: tr(lang, "reserved per month", "预留每月"), Value: moneyStr(t.Cost, cur)})
+	}
+	if t := r.Reserved; t != nil {
+		d.Summary = append(d.Summary, termSummary(lang, r, t, cur))
 	}
 	for _, n := range notes {
 		if n != "" {
@@ -67,4 +87,21 @@ func renderMonthly(lang string, r advisor.MonthlyResult, as map[string]any, note
 	wk.strings(present.StepNote, confirmNote(lang, r.Sources))
 	d.Working = wk
 	return d
+}
+
+// termSummary says what the reserved term costs and, with hours, which
+// option is cheapest.
+func termSummary(lang string, r advisor.MonthlyResult, t *advisor.TermOption, cur string) string {
+	s := tr(lang,
+		fmt.Sprintf("Reserved on %s (%s, observed %s): %s/card-h, billed every hour, so %s a card per month whatever the use; it beats on demand above %s h a month.",
+			platformName(lang, t.Platform), t.TermLabel.EN, t.ObservedAt, moneyStr(t.Hourly, cur), moneyStr(t.MonthlyBill, cur), fmtNum(t.BreakevenHoursPerMonth)),
+		fmt.Sprintf("%s 预留价（%s，%s 观测）：每卡每小时 %s，每小时都计费，所以每卡每月 %s，用多少都一样；每月超过 %s 小时才比按需划算。",
+			platformName(lang, t.Platform), t.TermLabel.ZH, t.ObservedAt, moneyStr(t.Hourly, cur), moneyStr(t.MonthlyBill, cur), fmtNum(t.BreakevenHoursPerMonth)))
+	if r.Best == "" || r.PlanIsTerm {
+		return s
+	}
+	best := map[string][2]string{"on_demand": {"on demand", "按需"}, "monthly": {"the monthly plan", "包月"}, "reserved": {"the reserved term", "预留"}}[r.Best]
+	return s + " " + tr(lang,
+		fmt.Sprintf("At %s h: on demand %s, monthly plan %s, reserved %s — %s is cheapest.", fmtNum(r.Inputs.HoursPerMonth), moneyStr(r.OnDemandCost, cur), moneyStr(r.MonthlyCost, cur), moneyStr(t.Cost, cur), best[0]),
+		fmt.Sprintf("每月 %s 小时：按需 %s，包月 %s，预留 %s——%s最便宜。", fmtNum(r.Inputs.HoursPerMonth), moneyStr(r.OnDemandCost, cur), moneyStr(r.MonthlyCost, cur), moneyStr(t.Cost, cur), best[1]))
 }

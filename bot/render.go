@@ -95,6 +95,12 @@ func platformName(lang, id string) string {
 			return pl.Name
 		}
 	}
+	if pr, ok := knowledge.LookupProvider(id); ok { // market-snapshot providers platforms.yaml does not describe
+		if lang == "zh" && pr.NameZH != "" {
+			return pr.NameZH
+		}
+		return pr.Name
+	}
 	return id
 }
 

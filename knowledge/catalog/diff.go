@@ -88,19 +88,21 @@ func pairOf(o knowledge.Offer) platformGPU { return platformGPU{o.Platform, o.GP
 type offerRows interface {
 	Len() int
 	Key(i int) string
-	gone(i int) bool                // Status "disappeared"
-	fill(i int, o *knowledge.Offer) // every field but RawHash
-	At(i int, o *knowledge.Offer)   // the whole offer, for a change
+	gone(i int) bool                     // Status "disappeared"
+	fill(i int, o *knowledge.Offer)      // every field but RawHash
+	fillPrice(i int, o *knowledge.Offer) // at least what priceChange and the availability check read
+	At(i int, o *knowledge.Offer)        // the whole offer, for a change
 }
 
 // offerSlice is a []knowledge.Offer as offerRows.
 type offerSlice []knowledge.Offer
 
-func (s offerSlice) Len() int                       { return len(s) }
-func (s offerSlice) Key(i int) string               { return s[i].Key }
-func (s offerSlice) gone(i int) bool                { return s[i].Status == "disappeared" }
-func (s offerSlice) fill(i int, o *knowledge.Offer) { *o = s[i] }
-func (s offerSlice) At(i int, o *knowledge.Offer)   { *o = s[i] }
+func (s offerSlice) Len() int                            { return len(s) }
+func (s offerSlice) Key(i int) string                    { return s[i].Key }
+func (s offerSlice) gone(i int) bool                     { return s[i].Status == "disappeared" }
+func (s offerSlice) fill(i int, o *knowledge.Offer)      { *o = s[i] }
+func (s offerSlice) At(i int, o *knowledge.Offer)        { *o = s[i] }
+func (s offerSlice) fillPrice(i int, o *knowledge.Offer) { *o = s[i] }
 
 // lazyLivePairs returns livePairs(offers), computed on first use: only a
 // market-snapshot offer coming or going needs it, and a large hosted
@@ -221,8 +223,8 @@ func diff[P, C offerRows](prev P, cur C, th Thresholds) DiffResult {
 			continue
 		}
 		matched[j] = true
-		cur.fill(i, &c)
-		prev.fill(j, &p)
+		cur.fillPrice(i, &c)
+		prev.fillPrice(j, &p)
 		res.Compared++
 		ch, moved := priceChange(&p, &c, th)
 		if ch.Kind == "incomparable" {

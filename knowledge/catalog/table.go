@@ -37,7 +37,7 @@ type Table struct {
 	rows     []row
 	shapes   []shape
 	shapeIDs map[shape]uint32
-	recent   [256]uint32 // 1 + id of a shape seen lately, by quick(); 0 = none
+	recent   *[4096]uint32 // 1 + id of a shape seen lately, by quick(); 0 = none
 	extras   []extra
 }
 
@@ -79,14 +79,14 @@ type shape struct {
 // shapes apart, for Table.recent: the card and region strings by address
 // (a parser shares each), the pricing model, count and size. Equal shapes
 // may hash apart (then the map finds them); that only costs a lookup.
-func (sh *shape) quick() uint8 {
+func (sh *shape) quick() uint16 {
 	h := uint64(uintptr(unsafe.Pointer(unsafe.StringData(sh.GPU))))
 	h = h*31 + uint64(uintptr(unsafe.Pointer(unsafe.StringData(sh.Region))))
 	h = h*31 + uint64(len(sh.Model)) + uint64(len(sh.Region))
 	h = h*31 + math.Float64bits(sh.GPUCount) + math.Float64bits(sh.VCPUs)>>3 + math.Float64bits(sh.RAMGiB)>>7
 	h ^= h >> 29
 	h *= 0x9e3779b97f4a7c15
-	return uint8(h >> 56)
+	return uint16(h >> 52)
 }
 
 // NewTable returns an empty table with room for n offers of about
@@ -153,7 +153,11 @@ func (t *Table) Append(o *knowledge.Offer) {
 		DateBasis: o.DateBasis, Interruptible: o.Interruptible,
 	}
 	// Hashing a 30-field key per row was most of Append; a row mostly
-	// repeats a shape seen a few rows before, which a struct compare finds.
+	// repeats a shape seen a few rows before (a hosted catalogue has a few
+	// thousand in all), which a struct compare finds.
+	if t.recent == nil {
+		t.recent = new([4096]uint32)
+	}
 	q := sh.quick()
 	id := t.recent[q] - 1
 	if t.recent[q] == 0 || t.shapes[id] != sh {
@@ -168,8 +172,7 @@ func (t *Table) Append(o *knowledge.Offer) {
 	r := row{str: uint32(len(t.arena)), shape: id, low: o.PriceLow}
 	t.put(o.Key)
 	t.put(o.SKU)
-	var hex [16]byte
-	if h, err := strconv.ParseUint(o.RawHash, 16, 64); err == nil && h != 0 && string(strconv.AppendUint(hex[:0], h, 16)) == o.RawHash {
+	if h, ok := plainHex(o.RawHash); ok {
 		r.hash = h
 		t.put("")
 	} else {
@@ -182,6 +185,28 @@ func (t *Table) Append(o *knowledge.Offer) {
 		r.extra = int32(len(t.extras))
 	}
 	t.rows = append(t.rows, r)
+}
+
+// plainHex reads s as strconv.FormatUint(h, 16) writes a non-zero h:
+// 1–16 lower-case hex digits, no leading zero. Anything else (upper case,
+// a leading zero, "0") would not read back the same and stays a string.
+func plainHex(s string) (uint64, bool) {
+	if len(s) == 0 || len(s) > 16 || s[0] == '0' {
+		return 0, false
+	}
+	var h uint64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			h = h<<4 | uint64(c-'0')
+		case c >= 'a' && c <= 'f':
+			h = h<<4 | uint64(c-'a'+10)
+		default:
+			return 0, false
+		}
+	}
+	return h, true
 }
 
 // Key is offer i's key.
@@ -221,6 +246,22 @@ func (t *Table) fill(i int, o *knowledge.Offer) {
 		x := &t.extras[r.extra-1]
 		o.PriceHigh, o.Median, o.Listings, o.Regions, o.AvailableCount = x.high, x.median, x.listings, x.regions, x.avail
 		o.ProviderData, o.AvailableGPUCounts = x.providerData, x.counts
+	}
+}
+
+// fillPrice sets only what a price comparison reads (key, prices, median,
+// listings, currency, unit, term, basis, card count, availability),
+// leaving o's other fields as they were: the diff compares a million pairs
+// and builds whole offers only for the changes.
+func (t *Table) fillPrice(i int, o *knowledge.Offer) {
+	r := &t.rows[i]
+	sh := &t.shapes[r.shape]
+	o.Key, _ = t.next(int(r.str))
+	o.PriceLow, o.PriceHigh, o.Median, o.Listings = r.low, r.low, 0, 0
+	o.Currency, o.Unit, o.Term, o.Basis, o.GPUCount, o.Availability = sh.Currency, sh.Unit, sh.Term, sh.Basis, sh.GPUCount, sh.Availability
+	if r.extra > 0 {
+		x := &t.extras[r.extra-1]
+		o.PriceHigh, o.Median, o.Listings = x.high, x.median, x.listings
 	}
 }
 

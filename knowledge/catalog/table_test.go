@@ -57,3 +57,20 @@ func TestDiffTablesMatchesDiff(t *testing.T) {
 		t.Errorf("DiffTables (-Diff +DiffTables):\n%s", diff)
 	}
 }
+
+// Raw hashes that FormatUint would not write back the same way stay
+// strings: upper case, a leading zero, "0", too long.
+func TestTableKeepsOddRawHashes(t *testing.T) {
+	hashes := []string{"9f3a0c11d2e4b5a6", "ffffffffffffffff", "1", "0", "09f3", "9F3A", "", "10000000000000000", "g1"}
+	tab := catalog.NewTable(len(hashes), 8)
+	for _, h := range hashes {
+		o := offer("k-"+h, "h100", 1)
+		o.RawHash = h
+		tab.Append(&o)
+	}
+	for i, h := range hashes {
+		if got := tab.Offer(i).RawHash; got != h {
+			t.Errorf("raw hash %q came back as %q", h, got)
+		}
+	}
+}
