@@ -18,7 +18,10 @@ func TestClarifyOffersOnlyReadOnlyCommands(t *testing.T) {
 		{"a confident reading is answered", parse.Request{Lang: "en", Intent: parse.Fit, Confidence: 0.6, Runner: parse.Cost}, nil},
 		{"a write command is never offered", parse.Request{Lang: "en", Intent: parse.Fit, Confidence: 0.4, Runner: parse.Spend}, nil},
 		{"nor is a write command first", parse.Request{Lang: "en", Intent: parse.Subscribe, Confidence: 0.4, Runner: parse.Price}, nil},
-		{"guide notes have no command to re-ask", parse.Request{Lang: "en", Intent: parse.Knowledge, Confidence: 0.46, Runner: parse.Price}, nil},
+		// The lexicon gives guide notes a /gpu word (guide), so they are a
+		// reading a button can ask for.
+		{"guide notes are re-asked by their word", parse.Request{Lang: "en", Intent: parse.Knowledge, Confidence: 0.46, Runner: parse.Price},
+			[]string{"/gpu guide 70b on h100", "/gpu price 70b on h100"}},
 		{"unknown is no reading", parse.Request{Lang: "en", Intent: parse.Unknown, Confidence: 0.3, Runner: parse.Compare}, nil},
 		{"a follow-up continues its conversation", parse.Request{Lang: "en", Intent: parse.Fit, Confidence: 0.4, Runner: parse.Cost, FollowUp: true}, nil},
 	}

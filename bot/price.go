@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/gpubot/gpubot/advisor"
@@ -52,6 +53,7 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 	view := PriceView{GPUs: s.GPUs, Currency: string(cur), FX: fx, Platform: s.Platform}
 	now := b.now()
 	var all []PriceOffer
+	ages := map[string]int{} // offers share a few observation dates
 	for _, g := range s.GPUs {
 		list, err := advisor.Offers(g, m.Offers, cur, fx)
 		if err != nil {
@@ -59,10 +61,19 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 		}
 		view.Lists = append(view.Lists, list)
 		details := detailsFor(m.Offers, g)
+		all = slices.Grow(all, len(list.Offers))
+		if s.Platform == "" {
+			view.Offers = slices.Grow(view.Offers, len(list.Offers))
+		}
 		for _, cp := range list.Offers {
+			age, ok := ages[cp.ObservedAt]
+			if !ok {
+				age = ageDays(cp.ObservedAt, now)
+				ages[cp.ObservedAt] = age
+			}
 			po := PriceOffer{
 				Platform: cp.Platform, GPU: cp.GPU, Price: cp.Low, PriceHigh: cp.High, Currency: string(cp.Currency),
-				Unit: "card_hour", Billing: billingName(cp), ObservedAt: cp.ObservedAt, AgeDays: ageDays(cp.ObservedAt, now),
+				Unit: "card_hour", Billing: billingName(cp), ObservedAt: cp.ObservedAt, AgeDays: age,
 				PricingModel: string(cp.Original.Model), Interruptible: cp.Interruptible, Monthly: cp.Monthly,
 				Original: cp.Original.String(), Source: cp.Source, Note: cp.Note,
 				OfferDetail: details.of(cp.Offer, cp.Original.Cards, a.Lang, now),

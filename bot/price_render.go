@@ -92,15 +92,23 @@ func renderPrice(lang string, v PriceView, now time.Time) present.Doc {
 			item += tr(lang, fmt.Sprintf(" · %d more offers here", g.More), fmt.Sprintf(" · 该平台另有 %d 条报价", g.More))
 		}
 		d.List = append(d.List, item)
-		wk.strings(present.StepItem, item)
 	}
+	wk.strings(present.StepItem, d.List...)
+	srcs := make([]string, 0, len(v.Offers))
+	names := map[[2]string]string{} // a card's offers share a few platforms
 	for _, o := range v.Offers {
 		offer := o.Original
 		if o.SKU != "" {
 			offer = o.SKU + ": " + offer
 		}
-		wk.strings(present.StepSource, fmt.Sprintf("%s %s: %s — %s %s (%s)", gpuName(o.GPU), platformName(lang, o.Platform), offer, tr(lang, "observed", "采集于"), o.ObservedAt, o.Source))
+		who, ok := names[[2]string{o.GPU, o.Platform}]
+		if !ok {
+			who = gpuName(o.GPU) + " " + platformName(lang, o.Platform)
+			names[[2]string{o.GPU, o.Platform}] = who
+		}
+		srcs = append(srcs, who+": "+offer+" — "+tr(lang, "observed", "采集于")+" "+o.ObservedAt+" ("+o.Source+")")
 	}
+	wk.strings(present.StepSource, srcs...)
 	if len(v.Offers) == 0 {
 		d.List = nil
 	}

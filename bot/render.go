@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -204,8 +205,31 @@ func (w *working) assumptions(lang string, ts []advisor.Text) {
 }
 
 func (w *working) strings(kind string, ss ...string) {
+	if len(ss) > 8 {
+		w.many(kind, ss)
+		return
+	}
 	for _, s := range ss {
 		if strings.TrimSpace(s) != "" && !w.has(kind, s) {
+			*w = append(*w, present.Step{Kind: kind, Label: s})
+		}
+	}
+}
+
+// many is strings for a long list (every offer of a card, with its
+// source): one set of what is there instead of a scan per entry, which
+// made a 186-offer price answer quadratic.
+func (w *working) many(kind string, ss []string) {
+	seen := make(map[string]bool, len(ss))
+	for _, s := range *w {
+		if s.Kind == kind {
+			seen[s.Label] = true
+		}
+	}
+	*w = slices.Grow(*w, len(ss))
+	for _, s := range ss {
+		if strings.TrimSpace(s) != "" && !seen[s] {
+			seen[s] = true
 			*w = append(*w, present.Step{Kind: kind, Label: s})
 		}
 	}

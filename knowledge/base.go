@@ -148,7 +148,10 @@ func (b *Base) index() error {
 
 // GPU finds a card by id or any alias.
 func (b *Base) GPU(name string) (GPU, bool) {
-	i, ok := b.gpuByName[NormalizeName(name)]
+	i, ok := b.gpuByName[name] // ids are mostly written normalised already
+	if !ok {
+		i, ok = b.gpuByName[NormalizeName(name)]
+	}
 	if !ok {
 		return GPU{}, false
 	}
@@ -157,7 +160,10 @@ func (b *Base) GPU(name string) (GPU, bool) {
 
 // Platform finds a platform by id or any alias.
 func (b *Base) Platform(name string) (Platform, bool) {
-	i, ok := b.platformByName[NormalizeName(name)]
+	i, ok := b.platformByName[name] // ids are mostly written normalised already
+	if !ok {
+		i, ok = b.platformByName[NormalizeName(name)]
+	}
 	if !ok {
 		return Platform{}, false
 	}

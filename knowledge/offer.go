@@ -188,8 +188,10 @@ func (o Offer) CardHourly() (low, high float64, ok bool) {
 
 // Observed parses ObservedAt (a date or an RFC 3339 time).
 func (o Offer) Observed() (time.Time, error) {
-	if t, err := time.Parse(time.RFC3339, o.ObservedAt); err == nil {
-		return t, nil
+	if len(o.ObservedAt) != len("2006-01-02") { // a date alone is the common case: no failed parse first
+		if t, err := time.Parse(time.RFC3339, o.ObservedAt); err == nil {
+			return t, nil
+		}
 	}
 	t, err := time.Parse("2006-01-02", o.ObservedAt)
 	if err != nil {

@@ -32,6 +32,9 @@ func LookupProvider(id string) (ProviderName, bool) {
 	if providerNames.err != nil {
 		return ProviderName{}, false
 	}
+	if p, ok := providerNames.byID[id]; ok { // ids are mostly written normalised already
+		return p, true
+	}
 	p, ok := providerNames.byID[NormalizeName(id)]
 	return p, ok
 }
