@@ -188,7 +188,13 @@ func (w *working) result(lang string, ls []advisor.Line, as []advisor.Text, srcs
 
 func (w *working) lines(lang string, ls []advisor.Line) {
 	for _, l := range ls {
-		*w = append(*w, present.Step{Kind: present.StepCalc, Label: l.Label.In(lang), Formula: l.How, Value: l.Value, Unit: l.Unit, Shown: lineValue(l)})
+		shown := lineValue(l)
+		if l.Unit == "months" && l.Value == 0 {
+			// A payback the advisor could not compute (no monthly saving)
+			// is never, not "0 months".
+			shown = tr(lang, "never pays back", "永远回不了本")
+		}
+		*w = append(*w, present.Step{Kind: present.StepCalc, Label: l.Label.In(lang), Formula: l.How, Value: l.Value, Unit: l.Unit, Shown: shown})
 	}
 }
 
