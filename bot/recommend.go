@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"strings"
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/parse"
@@ -16,29 +15,27 @@ func (b *Bot) recommend(ctx context.Context, a *Answer, req parse.Request) error
 		Spot:     s.Spot, // spot may serve only when asked
 		Currency: b.currency(req), FX: b.fx(s),
 	}
-	text := strings.ToLower(req.Text)
+	if b.imageModel(cmpOr(s.Model, s.Arch)) || s.Workload == "diffusion" && s.Method == "inference" {
+		// Which card for an image model, or for making images: the image
+		// answer ranks the cards that hold it by cost per 1,000 images.
+		return b.recommendImage(ctx, a, req)
+	}
 	switch {
-	case strings.Contains(text, "diffusion") || strings.Contains(text, "扩散") || strings.Contains(text, "sd3") || strings.Contains(text, "stable diffusion") || s.Workload == "diffusion":
-		in.Preset = advisor.PresetDiffusion
+	case s.Workload == "diffusion":
+		in.Preset = advisor.PresetDiffusion // the seed's ranking: training SD3
 	case s.ParamsB > 0:
 		in.Workload = workload(s)
-	case s.Workload == "finetune" || s.Method == "lora" || s.Method == "qlora" || s.Method == "full":
+	case s.Workload == "llm-finetune" || s.Method == "lora" || s.Method == "qlora" || s.Method == "full":
 		in.Preset = advisor.PresetFineTune
 	case s.Workload == "inference" || s.Method == "inference":
 		in.Preset = advisor.PresetInference
 	}
-	for _, w := range append(strings.Fields(text), s.Args...) {
+	// The persona comes from the lexicon's words (the parser's slot) or
+	// a persona= setting.
+	for _, w := range append([]string{s.Persona}, s.Args...) {
 		if p, ok := advisor.CanonicalPersona(w); ok {
 			in.Persona = p
 			break
-		}
-	}
-	if in.Persona == "" {
-		for _, w := range []string{"个人", "初创", "创业", "小团队", "企业", "高校", "科研"} {
-			if strings.Contains(text, w) {
-				in.Persona, _ = advisor.CanonicalPersona(w)
-				break
-			}
 		}
 	}
 	m := b.market(ctx)
@@ -52,3 +49,21 @@ func (b *Bot) recommend(ctx context.Context, a *Answer, req parse.Request) error
 	a.show(renderRecommend(a.Lang, res, a.Assumed))
 	return nil
 }
+
+// recommendImage answers "which card for SD / image generation": the image
+// model named, else SDXL (said in the assumptions), sized and priced on
+// every card by package advisor.
+func (b *Bot) recommendImage(ctx context.Context, a *Answer, req parse.Request) error {
+	if cmpOr(req.Slots.Model, req.Slots.Arch) == "" {
+		req.Slots.Model = defaultImageModel
+		if a.Assumed == nil {
+			a.Assumed = map[string]any{}
+		}
+		a.Assumed["model"] = defaultImageModel
+	}
+	return b.image(ctx, a, req)
+}
+
+// defaultImageModel is the image model a question naming none is sized
+// for: the most used open text-to-image model at 1024².
+const defaultImageModel = "sdxl-base-1.0"

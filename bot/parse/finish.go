@@ -10,7 +10,9 @@ func (f *features) finish(in Intent) Slots {
 	s := f.s
 	s.GPUs = append([]string(nil), f.s.GPUs...)
 	s.Notes = append([]string(nil), f.s.Notes...)
-	if f.weakMethod && s.ParamsB == 0 && s.Arch == "" {
+	// A weak method word ("deploy", "出图") alone names no workload to size,
+	// except for images: "跑SD出图用什么卡" asks for generating, not training.
+	if f.weakMethod && s.ParamsB == 0 && s.Arch == "" && (in != Recommend || f.workload != "diffusion") {
 		s.Method = ""
 	}
 	keep := func(key string, dst *string, v string, ok bool) {
