@@ -3,7 +3,6 @@ package advisor
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -136,14 +135,14 @@ func Recommend(in RecommendInput, m Market) (Recommendation, error) {
 	}
 	// The market's offers are checked against the shared index once per
 	// call and read by every ranking and the sources below.
-	ix := indexOf(m.Offers)
+	rc := newRankCall(m, in, p, ref)
+	ix := rc.ix
 	for i, j := range jobs {
-		j.memo = &memo{quiet: true, ix: ix} // rows use the numbers; no step texts
 		keep := in.Limit
 		if i == 0 && in.Budget.Given() {
 			keep = 0 // the plans read every row
 		}
-		rk, err := rank(j, ref, m, in, p, keep)
+		rk, err := rc.rank(j, keep)
 		if err != nil {
 			return res, err
 		}
@@ -376,98 +375,65 @@ func (j rankJob) decodeOn(g knowledge.GPU, mem Memory, archs []knowledge.Arch, l
 	return s, err == nil
 }
 
-// rank scores every card, then every offer of the cards that fit.
-// keep is how many rows to write out (0: all of them, for the plans).
-func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing, keep int) (Ranking, error) {
-	rk := Ranking{Workload: j.name, Title: j.title, ScoreHow: j.how(ref)}
-	if j.memo == nil {
-		j.memo = &memo{quiet: true} // rows use the numbers; no step texts
+// rankCall is what the rankings of one recommend call share: the market's
+// offers indexed once, the card set checked once, each card's offers
+// normalised once, and the candidate buffers, reused by each ranking.
+type rankCall struct {
+	m     Market
+	in    RecommendInput
+	p     *pricing
+	ref   knowledge.GPU
+	ix    *offerIndex
+	set   *cardSet
+	norms [][]normPrice // per card of m.GPUs, on first use
+	rows  []cand
+	aside []cand
+}
+
+func newRankCall(m Market, in RecommendInput, p *pricing, ref knowledge.GPU) *rankCall {
+	ix := indexOf(m.Offers)
+	return &rankCall{m: m, in: in, p: p, ref: ref, ix: ix, set: cardSetOf(m.GPUs, m.Archs),
+		norms: make([][]normPrice, len(m.GPUs)), rows: make([]cand, 0, len(ix.offers))}
+}
+
+// norm is card gi's offers normalised to the call's currency, parallel to
+// the index's byGPU.
+func (rc *rankCall) norm(gi int) []normPrice {
+	if rc.norms[gi] == nil {
+		rc.norms[gi] = rc.ix.normalisedFor(rc.m.GPUs[gi].ID, rc.p.cur, rc.p.fx)
 	}
-	var mem Memory
-	if j.kind != "diffusion" {
-		var err error
-		if mem, _, err = j.memo.sized(j.workload, m.Archs); err != nil {
-			return rk, err
-		}
+	return rc.norms[gi]
+}
+
+// rank prices every offer of the cards that hold the workload against the
+// cards' figures (worked out once per card set and workload, see
+// cardTable). keep is how many rows to write out (0: all of them, for the
+// plans).
+func (rc *rankCall) rank(j rankJob, keep int) (Ranking, error) {
+	t := rc.set.table(j, rc.ref)
+	rk := Ranking{Workload: j.name, Title: j.title, ScoreHow: t.how}
+	if t.err != nil {
+		return rk, t.err
 	}
-	// A row's note is written only for the rows shown (the first
-	// in.Limit); the plans read numbers only.
-	// Each card that holds the workload gets one entry in cards (its
-	// score and note); each of its offers one small candidate. Candidates
-	// are sorted and only the rows kept are written out as Ranked.
-	ix := j.memo.index(m.Offers)
-	held := make([]heldCard, 0, len(m.GPUs))
-	rows, aside := make([]cand, 0, len(ix.offers)), []cand(nil)
-	type excluded struct {
-		g     int
-		score float64
-	}
-	var out []excluded
-	var refTPS float64
-	if j.kind == "infer" {
-		// The reference scores 100 even where a replica takes more than
-		// one of its machines (a 405B model in BF16 on H100).
-		d, ok := j.decodeOn(ref, mem, m.Archs, MaxClusterCards)
-		if !ok {
-			return rk, fmt.Errorf("reference card %s cannot serve %s", ref.ID, j.name)
-		}
-		refTPS = d.TokensPerS / float64(d.Cards)
-	}
-	for gi, g := range m.GPUs {
-		if g.PeakTFLOPS() <= 0 || g.BandwidthGBs <= 0 {
+	in, p, ix := rc.in, rc.p, rc.ix
+	rows, aside := rc.rows[:0], rc.aside[:0]
+	for gi := range rc.m.GPUs {
+		f := &t.cards[gi]
+		if f.cards == 0 {
 			continue
 		}
-		cards, score := 1, j.score(g, ref)
-		var tpsCard float64
-		var note rowNote
-		switch {
-		case j.kind == "infer":
-			d, ok := j.decodeOn(g, mem, m.Archs, MaxReplicaCards)
-			if !ok {
-				cards = 0
-				break
-			}
-			cards, tpsCard = d.Cards, d.TokensPerS/float64(d.Cards)
-			score = 100 * tpsCard / refTPS
-			note = rowNote{cards: d.Cards, conc: d.Concurrency, tpsCard: tpsCard}
-		case j.kind == "diffusion" && g.VRAMGB < diffusionVRAMFloorGB:
-			cards = 0
-		case j.kind != "diffusion":
-			cards = minCards(mem, g.VRAMGB) // Fit's rule, on the estimate made once
-			if cards > MaxReplicaCards {
-				cards = 0
-			}
-			if cards > 1 && j.kind == "train" {
-				mfu := DefaultMFU(j.workload.Method, g)
-				fpt := trainingFLOPsOnly(j.workload.Method, j.workload.ParamsB*1e9, mem.Trainable, 1)
-				sc := clusterScaling(g, cards, j.workload, mem, fpt, g.PeakTFLOPS(), mfu, 1)
-				score *= sc.Efficiency
-				note = rowNote{cards: cards, eff: sc.Efficiency, link: &m.GPUs[gi]}
-			}
-		}
-		if cards == 0 {
-			if math.IsNaN(score) || math.IsInf(score, 0) {
-				score = 0 // a card that holds nothing has no throughput to score
-			}
-			if out == nil {
-				out = make([]excluded, 0, len(m.GPUs))
-			}
-			out = append(out, excluded{gi, score})
-			continue
-		}
-		norm := ix.normalisedFor(g.ID, p.cur, p.fx)
-		h := heldCard{g: &m.GPUs[gi], norm: norm, score: score, cards: cards, tpsCard: tpsCard, note: note}
-		for n, i := range ix.byGPU[g.ID] {
-			o, cp := ix.offers[i], norm[n].cp
-			if !norm[n].ok || !in.Where.keep(o, cp, p.cur) {
+		norm := rc.norm(gi)
+		for n, i := range ix.byGPU[rc.m.GPUs[gi].ID] {
+			o, cp := &ix.offers[i], &norm[n].cp
+			if !norm[n].ok || !in.Where.keep(*o, *cp, p.cur) {
 				continue
 			}
 			if o.Currency != p.cur {
 				p.converted = true
 			}
 			price := cp.Price()
-			c := cand{value: round(score/price, 2), price: price, offer: cp.Offer, platform: cp.Platform, // value from the unrounded score
-				interruptible: cp.Interruptible, card: len(held), n: n}
+			c := cand{value: round(f.score/price, 2), price: price, // value from the unrounded score
+				interruptible: cp.Interruptible, card: int32(gi), n: int32(n)}
 			switch {
 			case IsMarketRange(cp.Platform) && in.Where.Platform != cp.Platform:
 				aside = append(aside, c) // its note is written after the cut
@@ -478,38 +444,32 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing,
 				rows = append(rows, c)
 			}
 		}
-		held = append(held, h)
 	}
+	rc.rows, rc.aside = rows, aside // the grown buffers serve the next ranking
 	if keep <= 0 {
 		keep = len(rows)
 	}
-	rows = bestValueFirst(rows, keep)
-	aside = bestValueFirst(aside, in.Limit)
-	if len(out) > 0 {
-		rk.Excluded = make([]Ranked, len(out))
-	}
-	for i, e := range out {
-		g := &m.GPUs[e.g]
-		rk.Excluded[i] = Ranked{GPU: g.ID, Name: g.Name, Score: round(e.score, 2), Note: excludedNote(g.VRAMGB, j.kind == "diffusion")}
-	}
+	rows = rc.bestValueFirst(rows, keep)
+	aside = rc.bestValueFirst(aside, in.Limit)
+	rk.Excluded = copyOf(t.excluded)
 	if len(rows) > 0 {
 		rk.Rows = make([]Ranked, len(rows))
 	}
 	for i, c := range rows {
-		rk.Rows[i] = c.ranked(held[c.card], p.cur)
+		rk.Rows[i] = rc.ranked(c, t)
 		rk.Rows[i].Rank = i + 1
-		if held[c.card].note.cards > 0 && i < in.Limit {
-			rk.Rows[i].Note = held[c.card].note.text()
+		if i < in.Limit {
+			rk.Rows[i].Note = t.cards[c.card].note
 		}
 	}
 	if len(aside) > 0 {
 		rk.Aside = make([]Ranked, len(aside))
 	}
 	for i, c := range aside {
-		rk.Aside[i] = c.ranked(held[c.card], p.cur)
+		rk.Aside[i] = rc.ranked(c, t)
 		switch {
-		case IsMarketRange(c.platform):
-			rk.Aside[i].Note = rangeAsideNote(rk.Aside[i], m)
+		case IsMarketRange(rk.Aside[i].Platform):
+			rk.Aside[i].Note = rangeAsideNote(rk.Aside[i], rc.m)
 		case c.spot:
 			rk.Aside[i].Note = spotAsideNote
 		}
@@ -553,35 +513,28 @@ var excludedNotes struct {
 	m map[excludedKey]Text
 }
 
-// heldCard is a card that holds the workload in a ranking pass.
-type heldCard struct {
-	g       *knowledge.GPU
-	norm    []normPrice // its offers' prices, parallel to the index's byGPU
-	score   float64
-	cards   int
-	tpsCard float64
-	note    rowNote
-}
-
-// cand is one offer of a held card: the fields the ranking sorts and
-// de-duplicates on, and where to find the rest.
+// cand is one offer of a held card: the fields the ranking sorts on, and
+// where to find the rest (the card in the market, the offer among its
+// normalised prices). It holds no pointer, so sorting moves plain words.
 type cand struct {
-	value, price    float64
-	offer, platform string
-	interruptible   bool
-	spot            bool // set aside as spot capacity
-	card, n         int  // held card, and the offer's place in its norm
+	value, price  float64
+	card, n       int32
+	interruptible bool
+	spot          bool // set aside as spot capacity
 }
 
-func (c cand) ranked(h heldCard, cur knowledge.Currency) Ranked {
-	cp := h.norm[c.n].cp
-	r := Ranked{GPU: h.g.ID, Name: h.g.Name, Platform: cp.Platform, Offer: cp.Offer, Price: c.price, Currency: cur,
-		Interruptible: cp.Interruptible, Score: round(h.score, 2), Cards: h.cards, Value: c.value}
+// cp is c's normalised price.
+func (rc *rankCall) cp(c cand) *CardPrice { return &rc.norms[c.card][c.n].cp }
+
+func (rc *rankCall) ranked(c cand, t *cardTable) Ranked {
+	g, f, cp := &rc.m.GPUs[c.card], &t.cards[c.card], rc.cp(c)
+	r := Ranked{GPU: g.ID, Name: g.Name, Platform: cp.Platform, Offer: cp.Offer, Price: c.price, Currency: rc.p.cur,
+		Interruptible: cp.Interruptible, Score: round(f.score, 2), Cards: f.cards, Value: c.value}
 	if cp.High != cp.Low {
 		r.PriceHigh = cp.High
 	}
-	if h.tpsCard > 0 {
-		r.PerMTokens = round(PerMTokens(r.Price, h.tpsCard), 4)
+	if f.tpsCard > 0 {
+		r.PerMTokens = round(PerMTokens(r.Price, f.tpsCard), 4)
 	}
 	return r
 }
@@ -608,7 +561,7 @@ func (n rowNote) text() Text {
 // bestValueFirst sorts candidates by the metric itself (value, then the
 // cheaper price, then the offer key, then their order) and keeps one per
 // card, platform, price and kind, the first keep of them.
-func bestValueFirst(rows []cand, keep int) []cand {
+func (rc *rankCall) bestValueFirst(rows []cand, keep int) []cand {
 	slices.SortFunc(rows, func(x, y cand) int {
 		switch {
 		case x.value != y.value:
@@ -616,10 +569,10 @@ func bestValueFirst(rows []cand, keep int) []cand {
 		case x.price != y.price:
 			return cmp.Compare(x.price, y.price)
 		}
-		if c := strings.Compare(x.offer, y.offer); c != 0 {
+		if c := strings.Compare(rc.cp(x).Offer, rc.cp(y).Offer); c != 0 {
 			return c
 		}
-		return cmp.Compare(x.card*1<<20+x.n, y.card*1<<20+y.n)
+		return cmp.Compare(int(x.card)<<20+int(x.n), int(y.card)<<20+int(y.n))
 	})
 	// One row per card, platform, price and kind: the catalogue can hold the
 	// same quote twice (a range point and a table row), which would only
@@ -634,7 +587,7 @@ func bestValueFirst(rows []cand, keep int) []cand {
 		dup := false
 		for i := len(kept) - 1; i >= 0 && kept[i].value == r.value && kept[i].price == r.price; i-- {
 			k := kept[i]
-			if k.card == r.card && k.platform == r.platform && k.interruptible == r.interruptible {
+			if k.card == r.card && k.interruptible == r.interruptible && rc.cp(k).Platform == rc.cp(r).Platform {
 				dup = true
 				break
 			}
