@@ -54,10 +54,16 @@ func symbol(c knowledge.Currency) string {
 
 // money prints an amount with its currency sign, e.g. "¥1.8" or "$0.198".
 func money(amount float64, c knowledge.Currency) string {
+	var b [40]byte
+	return string(appendMoney(b[:0], amount, c))
+}
+
+// appendMoney appends money(amount, c) to b.
+func appendMoney(b []byte, amount float64, c knowledge.Currency) []byte {
 	if amount < 0 {
-		return "−" + symbol(c) + num(-amount)
+		return appendNum(append(append(b, "−"...), symbol(c)...), -amount)
 	}
-	return symbol(c) + num(amount)
+	return appendNum(append(b, symbol(c)...), amount)
 }
 
 // pricing is the currency context one calculation runs in: the answer's

@@ -153,6 +153,9 @@ func plans(rk Ranking, in RecommendInput, m Market, p *pricing, serving bool) ([
 }
 
 // lines writes the plan's arithmetic.
+// planLineCount is how many lines a plan writes (Plan.lines).
+const planLineCount = 3
+
 func (pl Plan) lines(p *pricing) []Line {
 	c := string(p.cur)
 	return []Line{

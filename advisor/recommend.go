@@ -122,7 +122,8 @@ func Recommend(in RecommendInput, m Market) (Recommendation, error) {
 	if err != nil {
 		return res, fmt.Errorf("reference card %s missing from the catalogue", referenceGPU)
 	}
-	var jobs []rankJob
+	var buf [3]rankJob // the report's three workloads at most
+	jobs := buf[:0]
 	switch {
 	case in.Workload.ParamsB > 0:
 		jobs = append(jobs, statedJob(in.Workload))
@@ -154,12 +155,16 @@ func Recommend(in RecommendInput, m Market) (Recommendation, error) {
 			return res, err
 		}
 	}
+	shown := 0
 	for i, rk := range res.Rankings {
 		if len(rk.Rows) > in.Limit {
 			rk.Rows = rk.Rows[:in.Limit]
 			res.Rankings[i] = rk
 		}
-		res.Lines = append(res.Lines, rankLines(rk, p.cur)...)
+		shown += len(rk.Rows)
+	}
+	if n := shown + planLineCount*len(res.Plans); n > 0 {
+		res.Lines = rankLines(make([]Line, 0, n), res.Rankings, p.cur)
 	}
 	res.Assumptions = append(res.Assumptions, txt(
 		"scores come from specs, not benchmarks: real throughput depends on drivers, framework and model; value = score ÷ price per card-hour, sorted by that value",
@@ -181,40 +186,52 @@ func Recommend(in RecommendInput, m Market) (Recommendation, error) {
 	return res, nil
 }
 
-// rankLines writes one line per row of rk. The texts of all rows are
-// written into one buffer and cut from the one string it makes (a
-// substring shares its bytes), instead of allocating four strings a row.
-func rankLines(rk Ranking, cur knowledge.Currency) []Line {
+// rankLines appends one line per row of the rankings to dst. The texts of
+// all rows are written into one buffer and cut from the one string it
+// makes (a substring shares its bytes), instead of allocating four strings
+// a row.
+func rankLines(dst []Line, rks []Ranking, cur knowledge.Currency) []Line {
 	unit := "score per " + string(cur) + "/h"
-	var b strings.Builder
-	b.Grow(len(rk.Rows) * 160)
-	ends := make([]int, 0, 4*len(rk.Rows))
-	write := func(parts ...string) {
-		for _, s := range parts {
-			b.WriteString(s)
+	rows := 0
+	for _, rk := range rks {
+		rows += len(rk.Rows)
+	}
+	b := make([]byte, 0, rows*160)
+	ends := make([]int, 0, 4*rows)
+	mark := func() { ends = append(ends, len(b)) }
+	for _, rk := range rks {
+		for _, r := range rk.Rows {
+			b = append(append(append(b, rk.Workload...), '.'), r.Offer...)
+			mark()
+			at := len(b)
+			b = strconv.AppendInt(b, int64(r.Rank), 10)
+			rank := len(b) - at
+			b = append(append(append(append(b, ". "...), r.Name...), " on "...), r.Platform...)
+			mark()
+			b = append(b, b[at:at+rank]...)
+			b = append(append(append(append(append(b, ". "...), r.Name...), "（"...), r.Platform...), "）"...)
+			mark()
+			b = appendNum(append(b, "score "...), r.Score)
+			b = append(appendMoney(append(b, " ÷ "...), r.Price, cur), "/card-hour"...)
+			mark()
 		}
-		ends = append(ends, b.Len())
 	}
-	for _, r := range rk.Rows {
-		rank := strconv.Itoa(r.Rank)
-		write(rk.Workload, ".", r.Offer)
-		write(rank, ". ", r.Name, " on ", r.Platform)
-		write(rank, ". ", r.Name, "（", r.Platform, "）")
-		write("score ", num(r.Score), " ÷ ", money(r.Price, cur), "/card-hour")
-	}
-	all := b.String()
-	lines := make([]Line, len(rk.Rows))
+	all := string(b)
 	at := 0
 	cut := func(k int) string {
 		s := all[at:ends[k]]
 		at = ends[k]
 		return s
 	}
-	for i, r := range rk.Rows {
-		key, en, zh, how := cut(4*i), cut(4*i+1), cut(4*i+2), cut(4*i+3)
-		lines[i] = Line{Key: key, Label: txt(en, zh), Value: r.Value, Unit: unit, How: how}
+	k := 0
+	for _, rk := range rks {
+		for _, r := range rk.Rows {
+			key, en, zh, how := cut(k), cut(k+1), cut(k+2), cut(k+3)
+			k += 4
+			dst = append(dst, Line{Key: key, Label: txt(en, zh), Value: r.Value, Unit: unit, How: how})
+		}
 	}
-	return lines
+	return dst
 }
 
 // rowSources cites the offers the rankings' rows use, once each, in the
@@ -222,7 +239,11 @@ func rankLines(rk Ranking, cur knowledge.Currency) []Line {
 // the index, whose normalised prices carry the published figure.
 func rowSources(rks []Ranking, ix *offerIndex, p *pricing) []PriceSource {
 	type at struct{ offer, n int }
-	var found []at
+	rows := 0
+	for _, rk := range rks {
+		rows += len(rk.Rows)
+	}
+	found := make([]at, 0, rows)
 	for _, rk := range rks {
 		for _, r := range rk.Rows {
 			for n, i := range ix.byGPU[r.GPU] {
@@ -235,6 +256,9 @@ func rowSources(rks []Ranking, ix *offerIndex, p *pricing) []PriceSource {
 	}
 	slices.SortFunc(found, func(x, y at) int { return cmp.Compare(x.offer, y.offer) })
 	var out []PriceSource
+	if len(found) > 0 {
+		out = make([]PriceSource, 0, len(found))
+	}
 	for k, f := range found {
 		if k > 0 && found[k-1].offer == f.offer {
 			continue
