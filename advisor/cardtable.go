@@ -31,7 +31,8 @@ type cardSetKey struct {
 type cardSet struct {
 	gpus  []knowledge.GPU // keeps the identity's slices alive
 	archs []knowledge.Arch
-	keys  []gpuKey // each card's figures when the set was made
+	keys  []gpuKey         // each card's figures when the set was made
+	byID  map[string]int // a card's place by id (the last of a repeated id)
 
 	mu     sync.Mutex
 	tables map[tableKey]*cardTable
@@ -81,9 +82,10 @@ func cardSetOf(gpus []knowledge.GPU, archs []knowledge.Arch) *cardSet {
 	if s != nil && s.matches(gpus) {
 		return s
 	}
-	s = &cardSet{gpus: gpus, archs: archs, keys: make([]gpuKey, len(gpus)), tables: map[tableKey]*cardTable{}}
+	s = &cardSet{gpus: gpus, archs: archs, keys: make([]gpuKey, len(gpus)), byID: make(map[string]int, len(gpus)), tables: map[tableKey]*cardTable{}}
 	for i := range gpus {
 		s.keys[i] = keyOfGPU(gpus[i])
+		s.byID[gpus[i].ID] = i
 	}
 	cardSets.Lock()
 	if cardSets.m == nil || len(cardSets.m) >= maxCardSets {
@@ -99,11 +101,19 @@ func (s *cardSet) matches(gpus []knowledge.GPU) bool {
 		return false
 	}
 	for i := range gpus {
-		if keyOfGPU(gpus[i]) != s.keys[i] {
+		if !s.keys[i].same(&gpus[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+// tier is the tier of the card with id ("" when the set has none).
+func (s *cardSet) tier(id string) knowledge.Tier {
+	if i, ok := s.byID[id]; ok {
+		return s.keys[i].tier
+	}
+	return ""
 }
 
 // table returns j's figures over the set's cards against ref, made on

@@ -136,8 +136,7 @@ func Recommend(in RecommendInput, m Market) (Recommendation, error) {
 	}
 	// The market's offers are checked against the shared index once per
 	// call and read by every ranking and the sources below.
-	rc := newRankCall(m, in, p, ref)
-	ix := rc.ix
+	rc := newRankCall(m, in, p, ref, len(jobs))
 	for i, j := range jobs {
 		keep := in.Limit
 		if i == 0 && in.Budget.Given() {
@@ -150,7 +149,7 @@ func Recommend(in RecommendInput, m Market) (Recommendation, error) {
 		res.Rankings = append(res.Rankings, rk)
 	}
 	if in.Budget.Given() {
-		res.Plans, err = plans(res.Rankings[0], in, m, p, jobs[0].kind == "infer")
+		res.Plans, err = plans(res.Rankings[0], in, m, p, jobs[0].kind == "infer", rc.set.tier)
 		if err != nil {
 			return res, err
 		}
@@ -180,7 +179,7 @@ func Recommend(in RecommendInput, m Market) (Recommendation, error) {
 		res.Persona = &adv
 	}
 	res.Inputs = in
-	res.Sources = rowSources(res.Rankings, ix, p)
+	res.Sources = rc.sources()
 	res.Assumptions = append(res.Assumptions, p.assumption()...)
 	res.Assumptions = withConfirm(res.Assumptions, res.Sources)
 	return res, nil
@@ -234,23 +233,19 @@ func rankLines(dst []Line, rks []Ranking, cur knowledge.Currency) []Line {
 	return dst
 }
 
-// rowSources cites the offers the rankings' rows use, once each, in the
-// catalogue's order. Each row's offer is found among its card's offers in
-// the index, whose normalised prices carry the published figure.
-func rowSources(rks []Ranking, ix *offerIndex, p *pricing) []PriceSource {
-	type at struct{ offer, n int }
-	rows := 0
-	for _, rk := range rks {
-		rows += len(rk.Rows)
-	}
-	found := make([]at, 0, rows)
-	for _, rk := range rks {
-		for _, r := range rk.Rows {
-			for n, i := range ix.byGPU[r.GPU] {
-				if ix.offers[i].Key == r.Offer {
-					found = append(found, at{i, n})
-					break
-				}
+// sources cites the offers the shown rows use, once each, in the
+// catalogue's order. A row's offer is cited as the first of its card's
+// offers with its key; the normalised price carries the published figure.
+func (rc *rankCall) sources() []PriceSource {
+	type at struct{ offer, card, n int }
+	found := make([]at, 0, len(rc.shown))
+	for _, s := range rc.shown {
+		cc := &rc.cards[s.card]
+		key := cc.norm[s.n].cp.Offer
+		for n, i := range cc.at {
+			if rc.ix.offers[i].Key == key {
+				found = append(found, at{i, int(s.card), n})
+				break
 			}
 		}
 	}
@@ -263,8 +258,7 @@ func rowSources(rks []Ranking, ix *offerIndex, p *pricing) []PriceSource {
 		if k > 0 && found[k-1].offer == f.offer {
 			continue
 		}
-		o := ix.offers[f.offer]
-		if norm := ix.normalisedFor(o.GPU, p.cur, p.fx)[f.n]; norm.ok {
+		if norm := rc.cards[f.card].norm[f.n]; norm.ok {
 			out = append(out, offerSource("hourly", norm.cp))
 		}
 	}
@@ -409,24 +403,40 @@ type rankCall struct {
 	ref   knowledge.GPU
 	ix    *offerIndex
 	set   *cardSet
-	norms [][]normPrice // per card of m.GPUs, on first use
+	cards []callCard // per card of m.GPUs, on first use
 	rows  []cand
 	aside []cand
+	shown []shownOffer // the offers of the rows shown, for the sources
 }
 
-func newRankCall(m Market, in RecommendInput, p *pricing, ref knowledge.GPU) *rankCall {
+// callCard is one card's offers in a call: their places in the index and
+// their prices normalised to the call's currency, parallel.
+type callCard struct {
+	at   []int
+	norm []normPrice
+	done bool
+}
+
+// shownOffer is the offer of one shown row: its card, and its place among
+// that card's offers.
+type shownOffer struct{ card, n int32 }
+
+// newRankCall prepares the rankings of jobs workloads.
+func newRankCall(m Market, in RecommendInput, p *pricing, ref knowledge.GPU, jobs int) *rankCall {
 	ix := indexOf(m.Offers)
 	return &rankCall{m: m, in: in, p: p, ref: ref, ix: ix, set: cardSetOf(m.GPUs, m.Archs),
-		norms: make([][]normPrice, len(m.GPUs)), rows: make([]cand, 0, len(ix.offers))}
+		cards: make([]callCard, len(m.GPUs)), rows: make([]cand, 0, len(ix.offers)),
+		shown: make([]shownOffer, 0, jobs*min(in.Limit, len(ix.offers)))}
 }
 
-// norm is card gi's offers normalised to the call's currency, parallel to
-// the index's byGPU.
-func (rc *rankCall) norm(gi int) []normPrice {
-	if rc.norms[gi] == nil {
-		rc.norms[gi] = rc.ix.normalisedFor(rc.m.GPUs[gi].ID, rc.p.cur, rc.p.fx)
+// card is card gi's offers, looked up and normalised once per call.
+func (rc *rankCall) card(gi int) *callCard {
+	c := &rc.cards[gi]
+	if !c.done {
+		id := rc.m.GPUs[gi].ID
+		c.at, c.norm, c.done = rc.ix.byGPU[id], rc.ix.normalisedFor(id, rc.p.cur, rc.p.fx), true
 	}
-	return rc.norms[gi]
+	return c
 }
 
 // rank prices every offer of the cards that hold the workload against the
@@ -446,8 +456,9 @@ func (rc *rankCall) rank(j rankJob, keep int) (Ranking, error) {
 		if f.cards == 0 {
 			continue
 		}
-		norm := rc.norm(gi)
-		for n, i := range ix.byGPU[rc.m.GPUs[gi].ID] {
+		cc := rc.card(gi)
+		norm := cc.norm
+		for n, i := range cc.at {
 			o, cp := &ix.offers[i], &norm[n].cp
 			if !norm[n].ok || !in.Where.keep(*o, *cp, p.cur) {
 				continue
@@ -484,6 +495,7 @@ func (rc *rankCall) rank(j rankJob, keep int) (Ranking, error) {
 		rk.Rows[i].Rank = i + 1
 		if i < in.Limit {
 			rk.Rows[i].Note = t.cards[c.card].note
+			rc.shown = append(rc.shown, shownOffer{c.card, c.n})
 		}
 	}
 	if len(aside) > 0 {
@@ -548,7 +560,7 @@ type cand struct {
 }
 
 // cp is c's normalised price.
-func (rc *rankCall) cp(c cand) *CardPrice { return &rc.norms[c.card][c.n].cp }
+func (rc *rankCall) cp(c cand) *CardPrice { return &rc.cards[c.card].norm[c.n].cp }
 
 func (rc *rankCall) ranked(c cand, t *cardTable) Ranked {
 	g, f, cp := &rc.m.GPUs[c.card], &t.cards[c.card], rc.cp(c)
