@@ -31,7 +31,7 @@ type cardSetKey struct {
 type cardSet struct {
 	gpus  []knowledge.GPU // keeps the identity's slices alive
 	archs []knowledge.Arch
-	keys  []gpuKey         // each card's figures when the set was made
+	keys  []gpuKey       // each card's figures when the set was made
 	byID  map[string]int // a card's place by id (the last of a repeated id)
 
 	mu     sync.Mutex

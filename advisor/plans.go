@@ -1,8 +1,8 @@
 package advisor
 
 import (
-	"strconv"
 	"math"
+	"strconv"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
