@@ -36,7 +36,25 @@ type cardSet struct {
 
 	mu     sync.Mutex
 	tables map[tableKey]*cardTable
+	views  map[viewKey][]callCard
 }
+
+// viewKey names one offer index priced in one currency at one rate.
+type viewKey struct {
+	ix *offerIndex
+	normKey
+}
+
+// callCard is one card's offers: their places in the index and their
+// prices normalised to one currency, parallel.
+type callCard struct {
+	at   []int
+	norm []normPrice
+}
+
+// maxViews bounds the views a set keeps: an index per offer snapshot, in
+// a currency or two at the default rate; a rate a user gives adds one.
+const maxViews = 8
 
 // tableKey is what a table depends on besides the cards: the scoring rule,
 // the workload it sizes, and the reference card's figures.
@@ -114,6 +132,32 @@ func (s *cardSet) tier(id string) knowledge.Tier {
 		return s.keys[i].tier
 	}
 	return ""
+}
+
+// view returns every card's offers in ix normalised to cur at fx, made on
+// first use. An index never changes once made (an edited offer makes a new
+// one), so neither does a view of it.
+func (s *cardSet) view(ix *offerIndex, cur knowledge.Currency, fx float64) []callCard {
+	k := viewKey{ix, normKey{cur, fx}}
+	s.mu.Lock()
+	v, ok := s.views[k]
+	s.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = make([]callCard, len(s.gpus))
+	for gi, g := range s.gpus {
+		if at := ix.byGPU[g.ID]; len(at) > 0 {
+			v[gi] = callCard{at: at, norm: ix.normalisedFor(g.ID, cur, fx)}
+		}
+	}
+	s.mu.Lock()
+	if s.views == nil || len(s.views) >= maxViews {
+		s.views = map[viewKey][]callCard{}
+	}
+	s.views[k] = v
+	s.mu.Unlock()
+	return v
 }
 
 // table returns j's figures over the set's cards against ref, made on

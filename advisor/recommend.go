@@ -195,27 +195,40 @@ func rankLines(dst []Line, rks []Ranking, cur knowledge.Currency) []Line {
 	for _, rk := range rks {
 		rows += len(rk.Rows)
 	}
-	b := make([]byte, 0, rows*160)
+	var b strings.Builder
+	b.Grow(rows * 160)
 	ends := make([]int, 0, 4*rows)
-	mark := func() { ends = append(ends, len(b)) }
+	mark := func() { ends = append(ends, b.Len()) }
+	var nb [48]byte // a number's digits
 	for _, rk := range rks {
 		for _, r := range rk.Rows {
-			b = append(append(append(b, rk.Workload...), '.'), r.Offer...)
+			b.WriteString(rk.Workload)
+			b.WriteByte('.')
+			b.WriteString(r.Offer)
 			mark()
-			at := len(b)
-			b = strconv.AppendInt(b, int64(r.Rank), 10)
-			rank := len(b) - at
-			b = append(append(append(append(b, ". "...), r.Name...), " on "...), r.Platform...)
+			rank := strconv.AppendInt(nb[:0], int64(r.Rank), 10)
+			b.Write(rank)
+			b.WriteString(". ")
+			b.WriteString(r.Name)
+			b.WriteString(" on ")
+			b.WriteString(r.Platform)
 			mark()
-			b = append(b, b[at:at+rank]...)
-			b = append(append(append(append(append(b, ". "...), r.Name...), "（"...), r.Platform...), "）"...)
+			b.Write(rank)
+			b.WriteString(". ")
+			b.WriteString(r.Name)
+			b.WriteString("（")
+			b.WriteString(r.Platform)
+			b.WriteString("）")
 			mark()
-			b = appendNum(append(b, "score "...), r.Score)
-			b = append(appendMoney(append(b, " ÷ "...), r.Price, cur), "/card-hour"...)
+			b.WriteString("score ")
+			b.Write(appendNum(nb[:0], r.Score))
+			b.WriteString(" ÷ ")
+			b.Write(appendMoney(nb[:0], r.Price, cur))
+			b.WriteString("/card-hour")
 			mark()
 		}
 	}
-	all := string(b)
+	all := b.String()
 	at := 0
 	cut := func(k int) string {
 		s := all[at:ends[k]]
@@ -403,18 +416,10 @@ type rankCall struct {
 	ref   knowledge.GPU
 	ix    *offerIndex
 	set   *cardSet
-	cards []callCard // per card of m.GPUs, on first use
+	cards []callCard // each card's offers, parallel to m.GPUs
 	rows  []cand
 	aside []cand
 	shown []shownOffer // the offers of the rows shown, for the sources
-}
-
-// callCard is one card's offers in a call: their places in the index and
-// their prices normalised to the call's currency, parallel.
-type callCard struct {
-	at   []int
-	norm []normPrice
-	done bool
 }
 
 // shownOffer is the offer of one shown row: its card, and its place among
@@ -423,20 +428,9 @@ type shownOffer struct{ card, n int32 }
 
 // newRankCall prepares the rankings of jobs workloads.
 func newRankCall(m Market, in RecommendInput, p *pricing, ref knowledge.GPU, jobs int) *rankCall {
-	ix := indexOf(m.Offers)
-	return &rankCall{m: m, in: in, p: p, ref: ref, ix: ix, set: cardSetOf(m.GPUs, m.Archs),
-		cards: make([]callCard, len(m.GPUs)), rows: make([]cand, 0, len(ix.offers)),
-		shown: make([]shownOffer, 0, jobs*min(in.Limit, len(ix.offers)))}
-}
-
-// card is card gi's offers, looked up and normalised once per call.
-func (rc *rankCall) card(gi int) *callCard {
-	c := &rc.cards[gi]
-	if !c.done {
-		id := rc.m.GPUs[gi].ID
-		c.at, c.norm, c.done = rc.ix.byGPU[id], rc.ix.normalisedFor(id, rc.p.cur, rc.p.fx), true
-	}
-	return c
+	ix, set := indexOf(m.Offers), cardSetOf(m.GPUs, m.Archs)
+	return &rankCall{m: m, in: in, p: p, ref: ref, ix: ix, set: set, cards: set.view(ix, p.cur, p.fx),
+		rows: make([]cand, 0, len(ix.offers)), shown: make([]shownOffer, 0, jobs*min(in.Limit, len(ix.offers)))}
 }
 
 // rank prices every offer of the cards that hold the workload against the
@@ -456,7 +450,7 @@ func (rc *rankCall) rank(j rankJob, keep int) (Ranking, error) {
 		if f.cards == 0 {
 			continue
 		}
-		cc := rc.card(gi)
+		cc := &rc.cards[gi]
 		norm := cc.norm
 		for n, i := range cc.at {
 			o, cp := &ix.offers[i], &norm[n].cp
