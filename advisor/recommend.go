@@ -146,6 +146,9 @@ func Recommend(in RecommendInput, m Market) (Recommendation, error) {
 		if err != nil {
 			return res, err
 		}
+		if res.Rankings == nil {
+			res.Rankings = make([]Ranking, 0, len(jobs))
+		}
 		res.Rankings = append(res.Rankings, rk)
 	}
 	if in.Budget.Given() {
@@ -420,6 +423,27 @@ type rankCall struct {
 	rows  []cand
 	aside []cand
 	shown []shownOffer // the offers of the rows shown, for the sources
+	// notes are the range notes written in this call, by offer: the
+	// rankings of one call set aside the same ranges.
+	notes []offerNote
+}
+
+type offerNote struct {
+	at shownOffer
+	t  Text
+}
+
+// rangeNote is rangeAsideNote for candidate c, written once per call.
+func (rc *rankCall) rangeNote(c cand, r Ranked) Text {
+	at := shownOffer{c.card, c.n}
+	for _, n := range rc.notes {
+		if n.at == at {
+			return n.t
+		}
+	}
+	t := rangeAsideNote(r, rc.m)
+	rc.notes = append(rc.notes, offerNote{at, t})
+	return t
 }
 
 // shownOffer is the offer of one shown row: its card, and its place among
@@ -454,7 +478,7 @@ func (rc *rankCall) rank(j rankJob, keep int) (Ranking, error) {
 		norm := cc.norm
 		for n, i := range cc.at {
 			o, cp := &ix.offers[i], &norm[n].cp
-			if !norm[n].ok || !in.Where.keep(*o, *cp, p.cur) {
+			if !norm[n].ok || !in.Where.keep(o, cp, p.cur) {
 				continue
 			}
 			if o.Currency != p.cur {
@@ -499,7 +523,7 @@ func (rc *rankCall) rank(j rankJob, keep int) (Ranking, error) {
 		rk.Aside[i] = rc.ranked(c, t)
 		switch {
 		case IsMarketRange(rk.Aside[i].Platform):
-			rk.Aside[i].Note = rangeAsideNote(rk.Aside[i], rc.m)
+			rk.Aside[i].Note = rc.rangeNote(c, rk.Aside[i])
 		case c.spot:
 			rk.Aside[i].Note = spotAsideNote
 		}

@@ -378,7 +378,7 @@ func (ix *offerIndex) cheapestAt(gpu string, p *pricing, f OfferFilter) (int, Ca
 	at, found := -1, false
 	for j, i := range ix.byGPU[gpu] {
 		c := norm[j].cp
-		if !norm[j].ok || !f.keep(ix.offers[i], c, p.cur) {
+		if !norm[j].ok || !f.keep(&ix.offers[i], &c, p.cur) {
 			continue
 		}
 		if !found || c.Low < best.Low || (c.Low == best.Low && (c.High < best.High || c.High == best.High && c.Offer < best.Offer)) {
