@@ -165,10 +165,12 @@ func TestRecommendFromTablesEqualsFresh(t *testing.T) {
 		{Preset: PresetDiffusion, Currency: knowledge.CNY, Where: OfferFilter{Platform: "autodl"}},
 	}
 	for _, in := range ins {
-		warm, werr := Recommend(in, shipped)
-		warm, werr = Recommend(in, shipped) // from the kept tables
+		if _, err := Recommend(in, shipped); err != nil { // fills the tables
+			t.Fatalf("%+v: %v", in, err)
+		}
+		warm, werr := Recommend(in, shipped) // from the kept tables
 		cold, cerr := Recommend(in, freshMarket())
-		if (werr == nil) != (cerr == nil) {
+		if werr != nil || cerr != nil {
 			t.Fatalf("%+v: error %v from the tables, %v afresh", in, werr, cerr)
 		}
 		if diff := cmp.Diff(cold, warm); diff != "" {
