@@ -410,8 +410,9 @@ func (j rankJob) decodeOn(g knowledge.GPU, mem Memory, archs []knowledge.Arch, l
 }
 
 // rankCall is what the rankings of one recommend call share: the market's
-// offers indexed once, the card set checked once, each card's offers
-// normalised once, and the candidate buffers, reused by each ranking.
+// offers and cards each checked once against what is kept for them, each
+// card's normalised offers (the set's view), and the candidate buffers,
+// reused by each ranking.
 type rankCall struct {
 	m     Market
 	in    RecommendInput
