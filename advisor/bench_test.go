@@ -177,3 +177,20 @@ func BenchmarkRecommendBare(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRecommendBareFreshOffers is a bare recommend right after each
+// offer snapshot swap (a new offers slice every time): the offers are
+// indexed and normalised afresh, while the cards' tables, which no price
+// enters, are kept.
+func BenchmarkRecommendBareFreshOffers(b *testing.B) {
+	m := MarketOf(knowledge.MustShipped())
+	shipped := m.Offers
+	in := RecommendInput{Currency: knowledge.CNY}
+	b.ReportAllocs()
+	for b.Loop() {
+		m.Offers = append([]knowledge.Offer(nil), shipped...)
+		if _, err := Recommend(in, m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

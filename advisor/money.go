@@ -3,6 +3,7 @@ package advisor
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -54,10 +55,16 @@ func symbol(c knowledge.Currency) string {
 
 // money prints an amount with its currency sign, e.g. "¥1.8" or "$0.198".
 func money(amount float64, c knowledge.Currency) string {
+	var b [40]byte
+	return string(appendMoney(b[:0], amount, c))
+}
+
+// appendMoney appends money(amount, c) to b.
+func appendMoney(b []byte, amount float64, c knowledge.Currency) []byte {
 	if amount < 0 {
-		return "−" + symbol(c) + num(-amount)
+		return appendNum(append(append(b, "−"...), symbol(c)...), -amount)
 	}
-	return symbol(c) + num(amount)
+	return appendNum(append(b, symbol(c)...), amount)
 }
 
 // pricing is the currency context one calculation runs in: the answer's
@@ -124,14 +131,37 @@ func (p *pricing) assumption() []Text {
 	if !p.converted {
 		return nil
 	}
-	how := "the default rate; set fx= to change it"
-	howZH := "默认汇率，可用 fx= 修改"
-	if p.fxGiven {
-		how, howZH = "as given", "按你给的汇率"
+	k := rateKey{p.fx, p.fxGiven}
+	rateNotes.Lock()
+	t, ok := rateNotes.m[k]
+	rateNotes.Unlock()
+	if !ok {
+		how := "the default rate; set fx= to change it"
+		howZH := "默认汇率，可用 fx= 修改"
+		if p.fxGiven {
+			how, howZH = "as given", "按你给的汇率"
+		}
+		t = txt(fmt.Sprintf("1 USD = %s CNY (%s)", num(p.fx), how), fmt.Sprintf("1 美元 = %s 元（%s）", num(p.fx), howZH))
+		rateNotes.Lock()
+		if rateNotes.m == nil || len(rateNotes.m) >= maxShared {
+			rateNotes.m = map[rateKey]Text{}
+		}
+		rateNotes.m[k] = t
+		rateNotes.Unlock()
 	}
-	return []Text{txt(
-		fmt.Sprintf("1 USD = %s CNY (%s)", num(p.fx), how),
-		fmt.Sprintf("1 美元 = %s 元（%s）", num(p.fx), howZH))}
+	return []Text{t}
+}
+
+// rateNotes keeps the rate's note per rate: every converted answer states
+// it, and it depends on the rate and whether it was given only.
+var rateNotes struct {
+	sync.Mutex
+	m map[rateKey]Text
+}
+
+type rateKey struct {
+	fx    float64
+	given bool
 }
 
 // checkMoney rejects a negative or non-finite amount and an unknown currency.

@@ -1,8 +1,8 @@
 package advisor
 
 import (
-	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -39,15 +39,12 @@ type Plan struct {
 
 // plans builds the three plans from a full (untruncated) ranking.
 // serving is true when the ranked workload is inference.
-func plans(rk Ranking, in RecommendInput, m Market, p *pricing, serving bool) ([]Plan, error) {
+// tier is the tier of each card by id.
+func plans(rk Ranking, in RecommendInput, m Market, p *pricing, serving bool, tier func(gpu string) knowledge.Tier) ([]Plan, error) {
 	if len(rk.Rows) == 0 {
 		return nil, inputErr("budget", "no card with a price can hold this workload", "/gpu recommend budget=5000")
 	}
 	budget := p.money(in.Budget)
-	tier := map[string]knowledge.Tier{}
-	for _, g := range m.GPUs {
-		tier[g.ID] = g.Tier
-	}
 	var out []Plan
 	add := func(kind string, r Ranked, title, why Text) {
 		pl := Plan{Kind: kind, Title: title, Why: why, GPU: r.GPU, Name: r.Name, Platform: r.Platform, Offer: r.Offer,
@@ -63,7 +60,10 @@ func plans(rk Ranking, in RecommendInput, m Market, p *pricing, serving bool) ([
 		}
 		out = append(out, pl)
 	}
-	persona, _ := CanonicalPersona(in.Persona)
+	var persona string
+	if in.Persona != "" {
+		persona, _ = CanonicalPersona(in.Persona)
+	}
 	// The rows hold only prices one can rent at: market-wide ranges and,
 	// for serving, spot capacity (unless asked) are set aside in rank.
 	fastest := func(keep func(Ranked) bool) *Ranked {
@@ -144,7 +144,7 @@ func plans(rk Ranking, in RecommendInput, m Market, p *pricing, serving bool) ([
 		}
 	}
 	if ent := fastest(func(r Ranked) bool {
-		return !r.Interruptible && tier[r.GPU] == knowledge.TierDatacenter && m.contracted(r.Platform)
+		return !r.Interruptible && tier(r.GPU) == knowledge.TierDatacenter && m.contracted(r.Platform)
 	}); ent != nil {
 		add(PlanEnterprise, *ent, txt("enterprise", "企业级"),
 			txt("the fastest datacenter card from a cloud you can sign a contract with (SLA, invoices), not the cheapest", "从可签合同（SLA、发票）的云上选最快的数据中心卡，而不是最便宜的"))
@@ -152,15 +152,19 @@ func plans(rk Ranking, in RecommendInput, m Market, p *pricing, serving bool) ([
 	return out, nil
 }
 
+// planLineCount is how many lines a plan writes (Plan.lines).
+const planLineCount = 3
+
 // lines writes the plan's arithmetic.
 func (pl Plan) lines(p *pricing) []Line {
 	c := string(p.cur)
+	hourly := money(pl.Hourly, p.cur)
 	return []Line{
 		{Key: "plan." + pl.Kind + ".hourly", Label: txt(pl.Title.EN+": per hour", pl.Title.ZH+"：每小时"), Value: pl.Hourly, Unit: c + "/h",
-			How: fmt.Sprintf("%d × %s on %s at %s/card-hour", pl.Cards, pl.Name, pl.Platform, money(pl.Price, p.cur))},
+			How: strconv.Itoa(pl.Cards) + " × " + pl.Name + " on " + pl.Platform + " at " + money(pl.Price, p.cur) + "/card-hour"},
 		{Key: "plan." + pl.Kind + ".monthly", Label: txt(pl.Title.EN+": per month", pl.Title.ZH+"：每月"), Value: pl.MonthlyCost, Unit: c,
-			How: fmt.Sprintf("%s/h × %s h", money(pl.Hourly, p.cur), num(pl.Hours))},
+			How: hourly + "/h × " + num(pl.Hours) + " h"},
 		{Key: "plan." + pl.Kind + ".hours_affordable", Label: txt(pl.Title.EN+": hours the budget buys", pl.Title.ZH+"：预算可买小时"), Value: pl.HoursAffordable, Unit: "h",
-			How: fmt.Sprintf("budget ÷ %s/h", money(pl.Hourly, p.cur))},
+			How: "budget ÷ " + hourly + "/h"},
 	}
 }

@@ -165,7 +165,9 @@ type OfferFilter struct {
 	NoMember bool `json:"no_member,omitempty"`
 }
 
-func (f OfferFilter) keep(o knowledge.Offer, cp CardPrice, cur knowledge.Currency) bool {
+// keep reports whether f keeps offer o at its normalised price cp; both by
+// address, since a ranking asks it of every offer.
+func (f OfferFilter) keep(o *knowledge.Offer, cp *CardPrice, cur knowledge.Currency) bool {
 	switch {
 	case f.Platform != "" && o.Platform != f.Platform:
 		return false

@@ -3,7 +3,6 @@ package advisor
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -123,7 +122,8 @@ func Recommend(in RecommendInput, m Market) (Recommendation, error) {
 	if err != nil {
 		return res, fmt.Errorf("reference card %s missing from the catalogue", referenceGPU)
 	}
-	var jobs []rankJob
+	var buf [3]rankJob // the report's three workloads at most
+	jobs := buf[:0]
 	switch {
 	case in.Workload.ParamsB > 0:
 		jobs = append(jobs, statedJob(in.Workload))
@@ -136,31 +136,37 @@ func Recommend(in RecommendInput, m Market) (Recommendation, error) {
 	}
 	// The market's offers are checked against the shared index once per
 	// call and read by every ranking and the sources below.
-	ix := indexOf(m.Offers)
+	rc := newRankCall(m, in, p, ref, len(jobs))
 	for i, j := range jobs {
-		j.memo = &memo{quiet: true, ix: ix} // rows use the numbers; no step texts
 		keep := in.Limit
 		if i == 0 && in.Budget.Given() {
 			keep = 0 // the plans read every row
 		}
-		rk, err := rank(j, ref, m, in, p, keep)
+		rk, err := rc.rank(j, keep)
 		if err != nil {
 			return res, err
+		}
+		if res.Rankings == nil {
+			res.Rankings = make([]Ranking, 0, len(jobs))
 		}
 		res.Rankings = append(res.Rankings, rk)
 	}
 	if in.Budget.Given() {
-		res.Plans, err = plans(res.Rankings[0], in, m, p, jobs[0].kind == "infer")
+		res.Plans, err = plans(res.Rankings[0], in, m, p, jobs[0].kind == "infer", rc.set.tier)
 		if err != nil {
 			return res, err
 		}
 	}
+	shown := 0
 	for i, rk := range res.Rankings {
 		if len(rk.Rows) > in.Limit {
 			rk.Rows = rk.Rows[:in.Limit]
 			res.Rankings[i] = rk
 		}
-		res.Lines = append(res.Lines, rankLines(rk, p.cur)...)
+		shown += len(rk.Rows)
+	}
+	if n := shown + planLineCount*len(res.Plans); n > 0 {
+		res.Lines = rankLines(make([]Line, 0, n), res.Rankings, p.cur)
 	}
 	res.Assumptions = append(res.Assumptions, txt(
 		"scores come from specs, not benchmarks: real throughput depends on drivers, framework and model; value = score ÷ price per card-hour, sorted by that value",
@@ -176,72 +182,99 @@ func Recommend(in RecommendInput, m Market) (Recommendation, error) {
 		res.Persona = &adv
 	}
 	res.Inputs = in
-	res.Sources = rowSources(res.Rankings, ix, p)
+	res.Sources = rc.sources()
 	res.Assumptions = append(res.Assumptions, p.assumption()...)
 	res.Assumptions = withConfirm(res.Assumptions, res.Sources)
 	return res, nil
 }
 
-// rankLines writes one line per row of rk. The texts of all rows are
-// written into one buffer and cut from the one string it makes (a
-// substring shares its bytes), instead of allocating four strings a row.
-func rankLines(rk Ranking, cur knowledge.Currency) []Line {
+// rankLines appends one line per row of the rankings to dst. The texts of
+// all rows are written into one buffer and cut from the one string it
+// makes (a substring shares its bytes), instead of allocating four strings
+// a row.
+func rankLines(dst []Line, rks []Ranking, cur knowledge.Currency) []Line {
 	unit := "score per " + string(cur) + "/h"
-	var b strings.Builder
-	b.Grow(len(rk.Rows) * 160)
-	ends := make([]int, 0, 4*len(rk.Rows))
-	write := func(parts ...string) {
-		for _, s := range parts {
-			b.WriteString(s)
-		}
-		ends = append(ends, b.Len())
+	rows := 0
+	for _, rk := range rks {
+		rows += len(rk.Rows)
 	}
-	for _, r := range rk.Rows {
-		rank := strconv.Itoa(r.Rank)
-		write(rk.Workload, ".", r.Offer)
-		write(rank, ". ", r.Name, " on ", r.Platform)
-		write(rank, ". ", r.Name, "（", r.Platform, "）")
-		write("score ", num(r.Score), " ÷ ", money(r.Price, cur), "/card-hour")
+	var b strings.Builder
+	b.Grow(rows * 160)
+	ends := make([]int, 0, 4*rows)
+	mark := func() { ends = append(ends, b.Len()) }
+	var nb [48]byte // a number's digits
+	for _, rk := range rks {
+		for _, r := range rk.Rows {
+			b.WriteString(rk.Workload)
+			b.WriteByte('.')
+			b.WriteString(r.Offer)
+			mark()
+			rank := strconv.AppendInt(nb[:0], int64(r.Rank), 10)
+			b.Write(rank)
+			b.WriteString(". ")
+			b.WriteString(r.Name)
+			b.WriteString(" on ")
+			b.WriteString(r.Platform)
+			mark()
+			b.Write(rank)
+			b.WriteString(". ")
+			b.WriteString(r.Name)
+			b.WriteString("（")
+			b.WriteString(r.Platform)
+			b.WriteString("）")
+			mark()
+			b.WriteString("score ")
+			b.Write(appendNum(nb[:0], r.Score))
+			b.WriteString(" ÷ ")
+			b.Write(appendMoney(nb[:0], r.Price, cur))
+			b.WriteString("/card-hour")
+			mark()
+		}
 	}
 	all := b.String()
-	lines := make([]Line, len(rk.Rows))
 	at := 0
 	cut := func(k int) string {
 		s := all[at:ends[k]]
 		at = ends[k]
 		return s
 	}
-	for i, r := range rk.Rows {
-		key, en, zh, how := cut(4*i), cut(4*i+1), cut(4*i+2), cut(4*i+3)
-		lines[i] = Line{Key: key, Label: txt(en, zh), Value: r.Value, Unit: unit, How: how}
-	}
-	return lines
-}
-
-// rowSources cites the offers the rankings' rows use, once each, in the
-// catalogue's order. Each row's offer is found among its card's offers in
-// the index, whose normalised prices carry the published figure.
-func rowSources(rks []Ranking, ix *offerIndex, p *pricing) []PriceSource {
-	type at struct{ offer, n int }
-	var found []at
+	k := 0
 	for _, rk := range rks {
 		for _, r := range rk.Rows {
-			for n, i := range ix.byGPU[r.GPU] {
-				if ix.offers[i].Key == r.Offer {
-					found = append(found, at{i, n})
-					break
-				}
+			key, en, zh, how := cut(k), cut(k+1), cut(k+2), cut(k+3)
+			k += 4
+			dst = append(dst, Line{Key: key, Label: txt(en, zh), Value: r.Value, Unit: unit, How: how})
+		}
+	}
+	return dst
+}
+
+// sources cites the offers the shown rows use, once each, in the
+// catalogue's order. A row's offer is cited as the first of its card's
+// offers with its key; the normalised price carries the published figure.
+func (rc *rankCall) sources() []PriceSource {
+	type at struct{ offer, card, n int }
+	found := make([]at, 0, len(rc.shown))
+	for _, s := range rc.shown {
+		cc := &rc.cards[s.card]
+		key := cc.norm[s.n].cp.Offer
+		for n, i := range cc.at {
+			if rc.ix.offers[i].Key == key {
+				found = append(found, at{i, int(s.card), n})
+				break
 			}
 		}
 	}
 	slices.SortFunc(found, func(x, y at) int { return cmp.Compare(x.offer, y.offer) })
 	var out []PriceSource
+	if len(found) > 0 {
+		out = make([]PriceSource, 0, len(found))
+	}
 	for k, f := range found {
 		if k > 0 && found[k-1].offer == f.offer {
 			continue
 		}
-		o := ix.offers[f.offer]
-		if norm := ix.normalisedFor(o.GPU, p.cur, p.fx)[f.n]; norm.ok {
+		if norm := rc.cards[f.card].norm[f.n]; norm.ok {
 			out = append(out, offerSource("hourly", norm.cp))
 		}
 	}
@@ -376,89 +409,76 @@ func (j rankJob) decodeOn(g knowledge.GPU, mem Memory, archs []knowledge.Arch, l
 	return s, err == nil
 }
 
-// rank scores every card, then every offer of the cards that fit.
-// keep is how many rows to write out (0: all of them, for the plans).
-func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing, keep int) (Ranking, error) {
-	rk := Ranking{Workload: j.name, Title: j.title, ScoreHow: j.how(ref)}
-	if j.memo == nil {
-		j.memo = &memo{quiet: true} // rows use the numbers; no step texts
-	}
-	var mem Memory
-	if j.kind != "diffusion" {
-		var err error
-		if mem, _, err = j.memo.sized(j.workload, m.Archs); err != nil {
-			return rk, err
+// rankCall is what the rankings of one recommend call share: the market's
+// offers and cards each checked once against what is kept for them, each
+// card's normalised offers (the set's view), and the candidate buffers,
+// reused by each ranking.
+type rankCall struct {
+	m     Market
+	in    RecommendInput
+	p     *pricing
+	ref   knowledge.GPU
+	ix    *offerIndex
+	set   *cardSet
+	cards []callCard // each card's offers, parallel to m.GPUs
+	rows  []cand
+	aside []cand
+	shown []shownOffer // the offers of the rows shown, for the sources
+	// notes are the range notes written in this call, by offer: the
+	// rankings of one call set aside the same ranges.
+	notes []offerNote
+}
+
+type offerNote struct {
+	at shownOffer
+	t  Text
+}
+
+// rangeNote is rangeAsideNote for candidate c, written once per call.
+func (rc *rankCall) rangeNote(c cand, r Ranked) Text {
+	at := shownOffer{c.card, c.n}
+	for _, n := range rc.notes {
+		if n.at == at {
+			return n.t
 		}
 	}
-	// A row's note is written only for the rows shown (the first
-	// in.Limit); the plans read numbers only.
-	// Each card that holds the workload gets one entry in cards (its
-	// score and note); each of its offers one small candidate. Candidates
-	// are sorted and only the rows kept are written out as Ranked.
-	ix := j.memo.index(m.Offers)
-	held := make([]heldCard, 0, len(m.GPUs))
-	rows, aside := make([]cand, 0, len(ix.offers)), []cand(nil)
-	type excluded struct {
-		g     int
-		score float64
+	t := rangeAsideNote(r, rc.m)
+	rc.notes = append(rc.notes, offerNote{at, t})
+	return t
+}
+
+// shownOffer is the offer of one shown row: its card, and its place among
+// that card's offers.
+type shownOffer struct{ card, n int32 }
+
+// newRankCall prepares the rankings of jobs workloads.
+func newRankCall(m Market, in RecommendInput, p *pricing, ref knowledge.GPU, jobs int) *rankCall {
+	ix, set := indexOf(m.Offers), cardSetOf(m.GPUs, m.Archs)
+	return &rankCall{m: m, in: in, p: p, ref: ref, ix: ix, set: set, cards: set.view(ix, p.cur, p.fx),
+		rows: make([]cand, 0, len(ix.offers)), shown: make([]shownOffer, 0, jobs*min(in.Limit, len(ix.offers)))}
+}
+
+// rank prices every offer of the cards that hold the workload against the
+// cards' figures (worked out once per card set and workload, see
+// cardTable). keep is how many rows to write out (0: all of them, for the
+// plans).
+func (rc *rankCall) rank(j rankJob, keep int) (Ranking, error) {
+	t := rc.set.table(j, rc.ref)
+	rk := Ranking{Workload: j.name, Title: j.title, ScoreHow: t.how}
+	if t.err != nil {
+		return rk, t.err
 	}
-	var out []excluded
-	var refTPS float64
-	if j.kind == "infer" {
-		// The reference scores 100 even where a replica takes more than
-		// one of its machines (a 405B model in BF16 on H100).
-		d, ok := j.decodeOn(ref, mem, m.Archs, MaxClusterCards)
-		if !ok {
-			return rk, fmt.Errorf("reference card %s cannot serve %s", ref.ID, j.name)
-		}
-		refTPS = d.TokensPerS / float64(d.Cards)
-	}
-	for gi, g := range m.GPUs {
-		if g.PeakTFLOPS() <= 0 || g.BandwidthGBs <= 0 {
+	in, p, ix := rc.in, rc.p, rc.ix
+	rows, aside := rc.rows[:0], rc.aside[:0]
+	for gi := range rc.m.GPUs {
+		f := &t.cards[gi]
+		if f.cards == 0 {
 			continue
 		}
-		cards, score := 1, j.score(g, ref)
-		var tpsCard float64
-		var note rowNote
-		switch {
-		case j.kind == "infer":
-			d, ok := j.decodeOn(g, mem, m.Archs, MaxReplicaCards)
-			if !ok {
-				cards = 0
-				break
-			}
-			cards, tpsCard = d.Cards, d.TokensPerS/float64(d.Cards)
-			score = 100 * tpsCard / refTPS
-			note = rowNote{cards: d.Cards, conc: d.Concurrency, tpsCard: tpsCard}
-		case j.kind == "diffusion" && g.VRAMGB < diffusionVRAMFloorGB:
-			cards = 0
-		case j.kind != "diffusion":
-			cards = minCards(mem, g.VRAMGB) // Fit's rule, on the estimate made once
-			if cards > MaxReplicaCards {
-				cards = 0
-			}
-			if cards > 1 && j.kind == "train" {
-				mfu := DefaultMFU(j.workload.Method, g)
-				fpt := trainingFLOPsOnly(j.workload.Method, j.workload.ParamsB*1e9, mem.Trainable, 1)
-				sc := clusterScaling(g, cards, j.workload, mem, fpt, g.PeakTFLOPS(), mfu, 1)
-				score *= sc.Efficiency
-				note = rowNote{cards: cards, eff: sc.Efficiency, link: &m.GPUs[gi]}
-			}
-		}
-		if cards == 0 {
-			if math.IsNaN(score) || math.IsInf(score, 0) {
-				score = 0 // a card that holds nothing has no throughput to score
-			}
-			if out == nil {
-				out = make([]excluded, 0, len(m.GPUs))
-			}
-			out = append(out, excluded{gi, score})
-			continue
-		}
-		norm := ix.normalisedFor(g.ID, p.cur, p.fx)
-		h := heldCard{g: &m.GPUs[gi], norm: norm, score: score, cards: cards, tpsCard: tpsCard, note: note}
-		for n, i := range ix.byGPU[g.ID] {
-			o, cp := ix.offers[i], norm[n].cp
+		cc := &rc.cards[gi]
+		norm := cc.norm
+		for n, i := range cc.at {
+			o, cp := &ix.offers[i], &norm[n].cp
 			if !norm[n].ok || !in.Where.keep(o, cp, p.cur) {
 				continue
 			}
@@ -466,8 +486,8 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing,
 				p.converted = true
 			}
 			price := cp.Price()
-			c := cand{value: round(score/price, 2), price: price, offer: cp.Offer, platform: cp.Platform, // value from the unrounded score
-				interruptible: cp.Interruptible, card: len(held), n: n}
+			c := cand{value: round(f.score/price, 2), price: price, // value from the unrounded score
+				interruptible: cp.Interruptible, card: int32(gi), n: int32(n)}
 			switch {
 			case IsMarketRange(cp.Platform) && in.Where.Platform != cp.Platform:
 				aside = append(aside, c) // its note is written after the cut
@@ -478,38 +498,33 @@ func rank(j rankJob, ref knowledge.GPU, m Market, in RecommendInput, p *pricing,
 				rows = append(rows, c)
 			}
 		}
-		held = append(held, h)
 	}
+	rc.rows, rc.aside = rows, aside // the grown buffers serve the next ranking
 	if keep <= 0 {
 		keep = len(rows)
 	}
-	rows = bestValueFirst(rows, keep)
-	aside = bestValueFirst(aside, in.Limit)
-	if len(out) > 0 {
-		rk.Excluded = make([]Ranked, len(out))
-	}
-	for i, e := range out {
-		g := &m.GPUs[e.g]
-		rk.Excluded[i] = Ranked{GPU: g.ID, Name: g.Name, Score: round(e.score, 2), Note: excludedNote(g.VRAMGB, j.kind == "diffusion")}
-	}
+	rows = rc.bestValueFirst(rows, keep)
+	aside = rc.bestValueFirst(aside, in.Limit)
+	rk.Excluded = copyOf(t.excluded)
 	if len(rows) > 0 {
 		rk.Rows = make([]Ranked, len(rows))
 	}
 	for i, c := range rows {
-		rk.Rows[i] = c.ranked(held[c.card], p.cur)
+		rk.Rows[i] = rc.ranked(c, t)
 		rk.Rows[i].Rank = i + 1
-		if held[c.card].note.cards > 0 && i < in.Limit {
-			rk.Rows[i].Note = held[c.card].note.text()
+		if i < in.Limit {
+			rk.Rows[i].Note = t.cards[c.card].note
+			rc.shown = append(rc.shown, shownOffer{c.card, c.n})
 		}
 	}
 	if len(aside) > 0 {
 		rk.Aside = make([]Ranked, len(aside))
 	}
 	for i, c := range aside {
-		rk.Aside[i] = c.ranked(held[c.card], p.cur)
+		rk.Aside[i] = rc.ranked(c, t)
 		switch {
-		case IsMarketRange(c.platform):
-			rk.Aside[i].Note = rangeAsideNote(rk.Aside[i], m)
+		case IsMarketRange(rk.Aside[i].Platform):
+			rk.Aside[i].Note = rc.rangeNote(c, rk.Aside[i])
 		case c.spot:
 			rk.Aside[i].Note = spotAsideNote
 		}
@@ -553,35 +568,28 @@ var excludedNotes struct {
 	m map[excludedKey]Text
 }
 
-// heldCard is a card that holds the workload in a ranking pass.
-type heldCard struct {
-	g       *knowledge.GPU
-	norm    []normPrice // its offers' prices, parallel to the index's byGPU
-	score   float64
-	cards   int
-	tpsCard float64
-	note    rowNote
-}
-
-// cand is one offer of a held card: the fields the ranking sorts and
-// de-duplicates on, and where to find the rest.
+// cand is one offer of a held card: the fields the ranking sorts on, and
+// where to find the rest (the card in the market, the offer among its
+// normalised prices). It holds no pointer, so sorting moves plain words.
 type cand struct {
-	value, price    float64
-	offer, platform string
-	interruptible   bool
-	spot            bool // set aside as spot capacity
-	card, n         int  // held card, and the offer's place in its norm
+	value, price  float64
+	card, n       int32
+	interruptible bool
+	spot          bool // set aside as spot capacity
 }
 
-func (c cand) ranked(h heldCard, cur knowledge.Currency) Ranked {
-	cp := h.norm[c.n].cp
-	r := Ranked{GPU: h.g.ID, Name: h.g.Name, Platform: cp.Platform, Offer: cp.Offer, Price: c.price, Currency: cur,
-		Interruptible: cp.Interruptible, Score: round(h.score, 2), Cards: h.cards, Value: c.value}
+// cp is c's normalised price.
+func (rc *rankCall) cp(c cand) *CardPrice { return &rc.cards[c.card].norm[c.n].cp }
+
+func (rc *rankCall) ranked(c cand, t *cardTable) Ranked {
+	g, f, cp := &rc.m.GPUs[c.card], &t.cards[c.card], rc.cp(c)
+	r := Ranked{GPU: g.ID, Name: g.Name, Platform: cp.Platform, Offer: cp.Offer, Price: c.price, Currency: rc.p.cur,
+		Interruptible: cp.Interruptible, Score: round(f.score, 2), Cards: f.cards, Value: c.value}
 	if cp.High != cp.Low {
 		r.PriceHigh = cp.High
 	}
-	if h.tpsCard > 0 {
-		r.PerMTokens = round(PerMTokens(r.Price, h.tpsCard), 4)
+	if f.tpsCard > 0 {
+		r.PerMTokens = round(PerMTokens(r.Price, f.tpsCard), 4)
 	}
 	return r
 }
@@ -608,7 +616,7 @@ func (n rowNote) text() Text {
 // bestValueFirst sorts candidates by the metric itself (value, then the
 // cheaper price, then the offer key, then their order) and keeps one per
 // card, platform, price and kind, the first keep of them.
-func bestValueFirst(rows []cand, keep int) []cand {
+func (rc *rankCall) bestValueFirst(rows []cand, keep int) []cand {
 	slices.SortFunc(rows, func(x, y cand) int {
 		switch {
 		case x.value != y.value:
@@ -616,10 +624,10 @@ func bestValueFirst(rows []cand, keep int) []cand {
 		case x.price != y.price:
 			return cmp.Compare(x.price, y.price)
 		}
-		if c := strings.Compare(x.offer, y.offer); c != 0 {
+		if c := strings.Compare(rc.cp(x).Offer, rc.cp(y).Offer); c != 0 {
 			return c
 		}
-		return cmp.Compare(x.card*1<<20+x.n, y.card*1<<20+y.n)
+		return cmp.Compare(int(x.card)<<20+int(x.n), int(y.card)<<20+int(y.n))
 	})
 	// One row per card, platform, price and kind: the catalogue can hold the
 	// same quote twice (a range point and a table row), which would only
@@ -634,7 +642,7 @@ func bestValueFirst(rows []cand, keep int) []cand {
 		dup := false
 		for i := len(kept) - 1; i >= 0 && kept[i].value == r.value && kept[i].price == r.price; i-- {
 			k := kept[i]
-			if k.card == r.card && k.platform == r.platform && k.interruptible == r.interruptible {
+			if k.card == r.card && k.interruptible == r.interruptible && rc.cp(k).Platform == rc.cp(r).Platform {
 				dup = true
 				break
 			}

@@ -37,21 +37,34 @@ type Line struct {
 
 // num prints a number for formulas: up to 3 decimals, no trailing zeros.
 func num(f float64) string {
+	var b [32]byte
+	return string(appendNum(b[:0], f))
+}
+
+// appendNum appends num(f) to b.
+func appendNum(b []byte, f float64) []byte {
 	switch {
 	case f == math.Trunc(f) && math.Abs(f) < 1e15:
-		return strconv.FormatFloat(f, 'f', 0, 64)
+		return strconv.AppendFloat(b, f, 'f', 0, 64)
 	case math.Abs(f) >= 100:
-		return strconv.FormatFloat(f, 'f', 1, 64)
+		return strconv.AppendFloat(b, f, 'f', 1, 64)
 	default:
-		return strconv.FormatFloat(round(f, 3), 'f', -1, 64)
+		return strconv.AppendFloat(b, round(f, 3), 'f', -1, 64)
 	}
 }
 
 // round rounds to n decimals for display-stable results.
 func round(f float64, n int) float64 {
-	p := math.Pow(10, float64(n))
+	var p float64
+	if n >= 0 && n < len(pow10) {
+		p = pow10[n] // the figure math.Pow gives, without its cost on every row
+	} else {
+		p = math.Pow(10, float64(n))
+	}
 	return math.Round(f*p) / p
 }
+
+var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8}
 
 // Round2 rounds to two decimals, the precision money and GB are shown in.
 func Round2(f float64) float64 { return round(f, 2) }

@@ -53,6 +53,16 @@ func keyOfGPU(g knowledge.GPU) gpuKey {
 		g.FP8TFLOPS, g.FP4TFLOPS, g.FP32TFLOPS, g.NVLinkGBs, g.FabricGBs, g.TDPWatts, g.PCIeGen}
 }
 
+// same reports whether g still has the figures k recorded: keyOfGPU(g) ==
+// k, comparing each field where it is (a card's strings, unchanged, share
+// their bytes with the record) instead of copying them into a key.
+func (k *gpuKey) same(g *knowledge.GPU) bool {
+	return g.VRAMGB == k.vram && g.BandwidthGBs == k.bw && g.BF16TFLOPS == k.bf16 && g.FP16TFLOPS == k.fp16 &&
+		g.FP8TFLOPS == k.fp8 && g.FP4TFLOPS == k.fp4 && g.FP32TFLOPS == k.fp32 && g.NVLinkGBs == k.nv &&
+		g.FabricGBs == k.fabricGBs && g.TDPWatts == k.tdp && g.PCIeGen == k.pcie && g.Tier == k.tier &&
+		eq(g.ID, k.id) && eq(g.Name, k.name) && eq(g.Vendor, k.vendor) && eq(g.Fabric, k.fabric)
+}
+
 type sizedKey struct {
 	archs sliceID[knowledge.Arch]
 	k     memKey
@@ -368,7 +378,7 @@ func (ix *offerIndex) cheapestAt(gpu string, p *pricing, f OfferFilter) (int, Ca
 	at, found := -1, false
 	for j, i := range ix.byGPU[gpu] {
 		c := norm[j].cp
-		if !norm[j].ok || !f.keep(ix.offers[i], c, p.cur) {
+		if !norm[j].ok || !f.keep(&ix.offers[i], &c, p.cur) {
 			continue
 		}
 		if !found || c.Low < best.Low || (c.Low == best.Low && (c.High < best.High || c.High == best.High && c.Offer < best.Offer)) {
