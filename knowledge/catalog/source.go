@@ -173,6 +173,44 @@ func (b *Batch) Seal() {
 	b.keys, b.unchecked = nil, false
 }
 
+// AppendBatch adds o's rows and its account (skips, unknown names,
+// problems) after b's, as if the records o was read from had followed b's:
+// a parser that reads a large catalogue in pieces at once, one batch per
+// piece, joins them in order with it. o must hold Appended rows only
+// (no Offers), none joined from other batches, and is not to be used
+// afterwards; b's duplicates, o's and
+// any across the two are removed by the Seal that follows, as if one
+// parser had appended every row.
+func (b *Batch) AppendBatch(o *Batch) {
+	for reason, n := range o.Skipped {
+		if b.Skipped == nil {
+			b.Skipped = map[string]int{}
+		}
+		b.Skipped[reason] += n
+	}
+	for name, n := range o.Unknown {
+		if b.Unknown == nil {
+			b.Unknown = map[string]int{}
+		}
+		b.Unknown[name] += n
+	}
+	// Each piece kept its first problems; b's come first, so the capped
+	// list is what one reader would have kept.
+	for _, p := range o.Problems {
+		if len(b.Problems) < maxProblems {
+			b.Problems = append(b.Problems, p)
+		}
+	}
+	if o.Rows.Len() == 0 {
+		return
+	}
+	if b.Rows == nil {
+		b.Rows = NewTable(0, 0)
+	}
+	b.Rows.appendTable(o.Rows)
+	b.keys, b.unchecked = nil, true
+}
+
 // Len is how many offers the batch holds, in Offers and Rows.
 func (b *Batch) Len() int { return len(b.Offers) + b.Rows.Len() }
 

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -42,6 +44,26 @@ func (g *GPUHunt) Fetch(ctx context.Context, now time.Time) (*catalog.Batch, err
 
 // Parse turns catalogue bytes into a batch.
 func (g *GPUHunt) Parse(raw []byte, ref string, now time.Time) (*catalog.Batch, error) {
+	// A catalogue of a million rows is read in pieces at once, one per
+	// core: parsing is most of a refresh's time. Two at most: each piece
+	// but the first holds its own rows until they are joined, and more
+	// pieces would raise the refresh's peak memory for little gain.
+	pieces := 1
+	if len(raw) >= parallelBytes {
+		pieces = min(runtime.GOMAXPROCS(0), 2)
+	}
+	return g.parse(raw, ref, now, pieces)
+}
+
+// parallelBytes is the size from which Parse reads a catalogue in pieces:
+// below it (about 10,000 rows) starting goroutines and joining batches
+// costs more than it saves.
+const parallelBytes = 1 << 20
+
+// parse is Parse reading quote-free bytes in up to pieces pieces at once
+// (split at line ends), each into its own batch, joined in order: the same
+// batch as one reader gives, rows, line numbers and all.
+func (g *GPUHunt) parse(raw []byte, ref string, now time.Time, pieces int) (*catalog.Batch, error) {
 	r, header, err := openCSVShared(raw)
 	if err != nil {
 		return nil, err
@@ -50,21 +72,93 @@ func (g *GPUHunt) Parse(raw []byte, ref string, now time.Time) (*catalog.Batch, 
 	if err != nil {
 		return nil, err
 	}
-	c := gpuhuntColsOf(idx) // positions once, not a map lookup per cell
-	b := &catalog.Batch{Ref: "gpuhunt:" + ref}
-	// Room for the first rows; once they have shown how long keys run,
-	// the rows reserve room for the rest.
-	lines := bytes.Count(raw, []byte{'\n'})
+	p := gpuhuntParse{
+		g: g, c: gpuhuntColsOf(idx), cells: len(header),
+		name: g.Name(), platform: platformID(g.Base, g.Provider),
+		observed: now.UTC().Format(time.RFC3339), source: "gpuhunt catalogue (" + g.Provider + ")",
+		ref: "gpuhunt:" + ref,
+	}
+	b := &catalog.Batch{Ref: p.ref}
+	plain, ok := r.(*plainCSV)
+	if !ok || pieces < 2 {
+		lines := bytes.Count(raw, []byte{'\n'})
+		p.rows(b, r, lines, lines)
+		b.Seal()
+		return b, nil
+	}
+	readers := splitPlain(plain, pieces)
+	batches := make([]*catalog.Batch, len(readers))
+	var wg sync.WaitGroup
+	for i := 1; i < len(readers); i++ {
+		batches[i] = &catalog.Batch{Ref: p.ref}
+		wg.Go(func() {
+			lines := bytes.Count(readers[i].raw, []byte{'\n'}) + 1
+			p.rows(batches[i], readers[i], lines, lines)
+		})
+	}
+	// A last line without an end is a record too: +1. The first piece
+	// reserves room for every row, so the others' rows
+	// join it without its rows being copied; their arenas join as they are.
+	p.rows(b, readers[0], bytes.Count(raw, []byte{'\n'}), bytes.Count(readers[0].raw, []byte{'\n'})+1)
+	wg.Wait()
+	for _, o := range batches[1:] {
+		b.AppendBatch(o)
+	}
+	b.Seal()
+	return b, nil
+}
+
+// splitPlain cuts what r has left to read into up to n readers of about
+// equal size, each starting on a line of its own and numbering lines as r
+// would have.
+func splitPlain(r *plainCSV, n int) []*plainCSV {
+	var out []*plainCSV
+	rest, line := r.raw, r.next
+	for k := n; k > 1 && len(rest) > 0; k-- {
+		cut := bytes.IndexByte(rest[len(rest)/k:], '\n')
+		if cut < 0 {
+			break
+		}
+		piece := rest[:len(rest)/k+cut+1]
+		out = append(out, &plainCSV{raw: piece, next: line, shared: r.shared})
+		line += bytes.Count(piece, []byte{'\n'})
+		rest = rest[len(piece):]
+	}
+	return append(out, &plainCSV{raw: rest, next: line, shared: r.shared})
+}
+
+// gpuhuntParse is what every piece of one catalogue is read with.
+type gpuhuntParse struct {
+	g                                     *GPUHunt
+	c                                     gpuhuntCols
+	cells                                 int
+	name, platform, observed, source, ref string
+}
+
+// gpuhuntCard is what a card name and memory cell resolve to.
+type gpuhuntCard struct {
+	mem     float64
+	gpu     string // "" when unknown
+	unknown string // the name Unknown counts it under
+}
+
+// rows reads r's records into b. Once the first have shown how long keys
+// run, b reserves room for rows offers (at least r's records) and arena
+// room for lines (r's records, at most).
+func (p *gpuhuntParse) rows(b *catalog.Batch, r csvRows, rows, lines int) {
 	const sample = 1024
-	b.GrowRows(min(lines, sample), 64)
-	name, platform := g.Name(), platformID(g.Base, g.Provider)
-	observed := now.UTC().Format(time.RFC3339)
-	source := "gpuhunt catalogue (" + g.Provider + ")"
+	b.GrowRows(min(rows, sample), 64)
+	c := p.c
 	// Cells point into raw (openCSVShared), so nothing kept may be a cell:
 	// regions repeat and are cloned once each, the batch's rows copy the
 	// key and the instance name into their arena, extras are cloned. The
 	// key and the raw hash are built in buffers that Append copies from.
+	// cards remembers, for this read only, each name and memory cell's
+	// card: a catalogue lists a few dozen for a million rows, and
+	// resolving one (and naming an unknown one) costs more than the rest
+	// of its row.
 	regions := map[string]string{}
+	cards := map[[2]string]gpuhuntCard{}
 	var key, hash []byte
 	for {
 		rec, err := r.Read()
@@ -76,8 +170,8 @@ func (g *GPUHunt) Parse(raw []byte, ref string, now time.Time) (*catalog.Batch, 
 			b.Problem("line %d: %v", line, err)
 			continue
 		}
-		if len(rec) != len(header) {
-			b.Problem("line %d: %d cells, header has %d", line, len(rec), len(header))
+		if len(rec) != p.cells {
+			b.Problem("line %d: %d cells, header has %d", line, len(rec), p.cells)
 			continue
 		}
 		inst := at(rec, c.InstanceName)
@@ -108,11 +202,19 @@ func (g *GPUHunt) Parse(raw []byte, ref string, now time.Time) (*catalog.Batch, 
 			b.Skip(catalog.SkipNoPrice)
 			continue
 		}
-		gname := at(rec, c.GpuName)
-		mem, _ := strconv.ParseFloat(at(rec, c.GpuMemory), 64)
-		gpu, ok := g.Mapper.Resolve(mem, gname)
+		ck := [2]string{at(rec, c.GpuName), at(rec, c.GpuMemory)}
+		card, ok := cards[ck]
 		if !ok {
-			b.SkipUnknown(catalog.SkipUnknownGPU, unknownName(gname, mem))
+			card.mem, _ = strconv.ParseFloat(ck[1], 64)
+			if gpu, ok := p.g.Mapper.Resolve(card.mem, ck[0]); ok {
+				card.gpu = gpu
+			} else {
+				card.unknown = unknownName(ck[0], card.mem)
+			}
+			cards[ck] = card
+		}
+		if card.gpu == "" {
+			b.SkipUnknown(catalog.SkipUnknownGPU, card.unknown)
 			continue
 		}
 		loc, ok := regions[at(rec, c.Location)]
@@ -124,26 +226,24 @@ func (g *GPUHunt) Parse(raw []byte, ref string, now time.Time) (*catalog.Batch, 
 		if spot {
 			model = knowledge.Spot
 		}
-		key = appendOfferKey(key[:0], name, gpu, inst, loc, string(model))
+		key = appendOfferKey(key[:0], p.name, card.gpu, inst, loc, string(model))
 		hash = strconv.AppendUint(hash[:0], rawHash64(rec...), 16)
 		o := knowledge.Offer{
 			Key:      unsafe.String(unsafe.SliceData(key), len(key)),
-			Platform: platform, GPU: gpu, GPUCount: count, SKU: inst, Region: loc,
+			Platform: p.platform, GPU: card.gpu, GPUCount: count, SKU: inst, Region: loc,
 			PriceLow: price, PriceHigh: price, Currency: knowledge.USD, Unit: knowledge.PerHour,
 			Basis: knowledge.PerInstance, Model: model, Interruptible: spot,
-			ObservedAt: observed, Source: source, SourceKind: "hosted_catalog", SourceRef: b.Ref,
-			CollectorVersion: gpuhuntCollector, RawHash: unsafe.String(unsafe.SliceData(hash), len(hash)), GPUMemoryGiB: mem,
+			ObservedAt: p.observed, Source: p.source, SourceKind: "hosted_catalog", SourceRef: p.ref,
+			CollectorVersion: gpuhuntCollector, RawHash: unsafe.String(unsafe.SliceData(hash), len(hash)), GPUMemoryGiB: card.mem,
 		}
 		o.VCPUs, _ = strconv.ParseFloat(at(rec, c.Cpu), 64)
 		o.RAMGiB, _ = strconv.ParseFloat(at(rec, c.Memory), 64)
 		o.ProviderData = gpuhuntExtras(rec, c)
 		b.Append(&o)
 		if b.Rows.Len() == sample {
-			b.Rows.Reserve(lines - sample)
+			b.Rows.Reserve(rows-sample, lines-sample)
 		}
 	}
-	b.Seal()
-	return b, nil
 }
 
 // gpuhuntExtras keeps what the offer has no field for and differs from

@@ -20,13 +20,16 @@ func offerKey(parts ...string) string { return string(appendOfferKey(nil, parts.
 func appendOfferKey(dst []byte, parts ...string) []byte {
 	start := len(dst)
 	for _, p := range parts {
-		if !strings.ContainsFunc(p, keptRune) {
-			continue
-		}
-		if len(dst) > start {
+		// A part without a kept rune slugs to nothing and is dropped,
+		// separator and all: one pass over it, not a check and a slug.
+		mark := len(dst)
+		if mark > start {
 			dst = append(dst, '/')
 		}
-		dst = appendSlug(dst, p)
+		s := len(dst)
+		if dst = appendSlug(dst, p); len(dst) == s {
+			dst = dst[:mark]
+		}
 	}
 	if k := dst[start:]; len(k) > 160 {
 		h := rawHash(string(k))
