@@ -160,6 +160,16 @@ func (b *Batch) Append(o *knowledge.Offer) {
 	b.keys, b.unchecked = nil, true
 }
 
+// AppendHashed is Append for an offer whose raw hash is the number
+// rawHash (Table.AppendHashed).
+func (b *Batch) AppendHashed(o *knowledge.Offer, rawHash uint64) {
+	if b.Rows == nil {
+		b.Rows = NewTable(len(b.Offers), 0)
+	}
+	b.Rows.AppendHashed(o, rawHash)
+	b.keys, b.unchecked = nil, true
+}
+
 // Seal finishes a batch once its parser has added the last offer: it
 // removes the duplicates Append let in and drops the key index Add keeps
 // (tens of megabytes at a million offers that a stored batch no longer

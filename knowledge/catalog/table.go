@@ -40,7 +40,7 @@ type Table struct {
 	rows     []row
 	shapes   []shape
 	shapeIDs map[shape]uint32
-	recent   *[4096]uint32 // 1 + id of a shape seen lately, by quick(); 0 = none
+	recent   *[1 << 14]uint32 // 1 + id of a shape seen lately, by quick(); 0 = none
 	extras   []extra
 	// distinct is set when dedupe left every key once, and stays set
 	// while rows are only removed.
@@ -92,7 +92,7 @@ func (sh *shape) quick() uint16 {
 	h = h*31 + math.Float64bits(sh.GPUCount) + math.Float64bits(sh.VCPUs)>>3 + math.Float64bits(sh.RAMGiB)>>7
 	h ^= h >> 29
 	h *= 0x9e3779b97f4a7c15
-	return uint16(h >> 52)
+	return uint16(h >> 50)
 }
 
 // NewTable returns an empty table with room for n offers of about
@@ -160,6 +160,21 @@ func read(arena []byte, off int) (string, int) {
 
 // Append adds one offer.
 func (t *Table) Append(o *knowledge.Offer) {
+	h, ok := plainHex(o.RawHash)
+	t.add(o, h, ok, o.RawHash)
+}
+
+// AppendHashed adds one offer whose raw hash is the number rawHash (as
+// strconv.FormatUint(rawHash, 16) writes it; o.RawHash is not read): a
+// parser that computes the hash need not format it for Append to read it
+// back.
+func (t *Table) AppendHashed(o *knowledge.Offer, rawHash uint64) {
+	t.add(o, rawHash, rawHash != 0, "0")
+}
+
+// add is Append with the raw hash read: the number h when plain, else the
+// string raw.
+func (t *Table) add(o *knowledge.Offer, h uint64, plain bool, raw string) {
 	if t.shapeIDs == nil {
 		t.shapeIDs = map[shape]uint32{}
 	}
@@ -175,9 +190,11 @@ func (t *Table) Append(o *knowledge.Offer) {
 	}
 	// Hashing a 30-field key per row was most of Append; a row mostly
 	// repeats a shape seen a few rows before (a hosted catalogue has a few
-	// thousand in all), which a struct compare finds.
+	// thousand in all), which a struct compare finds. 16,384 slots keep
+	// a few thousand shapes mostly apart; 4,096 had half of them evict
+	// each other into the map.
 	if t.recent == nil {
-		t.recent = new([4096]uint32)
+		t.recent = new([1 << 14]uint32)
 	}
 	q := sh.quick()
 	id := t.recent[q] - 1
@@ -193,11 +210,11 @@ func (t *Table) Append(o *knowledge.Offer) {
 	r := row{str: uint32(len(t.arena)), shape: id, low: o.PriceLow}
 	t.put(o.Key)
 	t.put(o.SKU)
-	if h, ok := plainHex(o.RawHash); ok {
+	if plain {
 		r.hash = h
 		t.put("")
 	} else {
-		t.put(o.RawHash)
+		t.put(raw)
 	}
 	if o.PriceHigh != o.PriceLow || o.Median != 0 || o.Listings != 0 || o.Regions != 0 || o.AvailableCount != 0 ||
 		o.ProviderData != nil || o.AvailableGPUCounts != nil {

@@ -106,3 +106,22 @@ func TestDiffTablesOverSealedBatches(t *testing.T) {
 		}
 	}
 }
+
+// A raw hash appended as a number reads back as FormatUint writes it in
+// hex, zero included ("0"), whatever the offer's RawHash field said.
+func TestTableAppendHashed(t *testing.T) {
+	want := map[uint64]string{0: "0", 1: "1", 0x9f3a: "9f3a", 0xffffffffffffffff: "ffffffffffffffff"}
+	tab := catalog.NewTable(len(want), 8)
+	var order []uint64
+	for h := range want {
+		o := offer("k", "h100", 1)
+		o.RawHash = "ignored"
+		tab.AppendHashed(&o, h)
+		order = append(order, h)
+	}
+	for i, h := range order {
+		if got := tab.Offer(i).RawHash; got != want[h] {
+			t.Errorf("hash %#x came back as %q, want %q", h, got, want[h])
+		}
+	}
+}

@@ -152,14 +152,15 @@ func (p *gpuhuntParse) rows(b *catalog.Batch, r csvRows, rows, lines int) {
 	// Cells point into raw (openCSVShared), so nothing kept may be a cell:
 	// regions repeat and are cloned once each, the batch's rows copy the
 	// key and the instance name into their arena, extras are cloned. The
-	// key and the raw hash are built in buffers that Append copies from.
+	// key is built in a buffer that AppendHashed copies from; the raw
+	// hash goes in as the number it is.
 	// cards remembers, for this read only, each name and memory cell's
 	// card: a catalogue lists a few dozen for a million rows, and
 	// resolving one (and naming an unknown one) costs more than the rest
 	// of its row.
 	regions := map[string]string{}
 	cards := map[[2]string]gpuhuntCard{}
-	var key, hash []byte
+	var key []byte
 	for {
 		rec, err := r.Read()
 		if errors.Is(err, io.EOF) {
@@ -179,12 +180,12 @@ func (p *gpuhuntParse) rows(b *catalog.Batch, r csvRows, rows, lines int) {
 			b.Problem("line %d: empty instance_name", line)
 			continue
 		}
-		count, err := strconv.ParseFloat(at(rec, c.GpuCount), 64)
+		count, err := parseNumber(at(rec, c.GpuCount))
 		if err != nil || count < 0 {
 			b.Problem("line %d: gpu_count %q", line, at(rec, c.GpuCount))
 			continue
 		}
-		price, err := strconv.ParseFloat(at(rec, c.Price), 64)
+		price, err := parseNumber(at(rec, c.Price))
 		if err != nil {
 			b.Problem("line %d: price %q", line, at(rec, c.Price))
 			continue
@@ -205,7 +206,7 @@ func (p *gpuhuntParse) rows(b *catalog.Batch, r csvRows, rows, lines int) {
 		ck := [2]string{at(rec, c.GpuName), at(rec, c.GpuMemory)}
 		card, ok := cards[ck]
 		if !ok {
-			card.mem, _ = strconv.ParseFloat(ck[1], 64)
+			card.mem, _ = parseNumber(ck[1])
 			if gpu, ok := p.g.Mapper.Resolve(card.mem, ck[0]); ok {
 				card.gpu = gpu
 			} else {
@@ -227,23 +228,41 @@ func (p *gpuhuntParse) rows(b *catalog.Batch, r csvRows, rows, lines int) {
 			model = knowledge.Spot
 		}
 		key = appendOfferKey(key[:0], p.name, card.gpu, inst, loc, string(model))
-		hash = strconv.AppendUint(hash[:0], rawHash64(rec...), 16)
 		o := knowledge.Offer{
 			Key:      unsafe.String(unsafe.SliceData(key), len(key)),
 			Platform: p.platform, GPU: card.gpu, GPUCount: count, SKU: inst, Region: loc,
 			PriceLow: price, PriceHigh: price, Currency: knowledge.USD, Unit: knowledge.PerHour,
 			Basis: knowledge.PerInstance, Model: model, Interruptible: spot,
 			ObservedAt: p.observed, Source: p.source, SourceKind: "hosted_catalog", SourceRef: p.ref,
-			CollectorVersion: gpuhuntCollector, RawHash: unsafe.String(unsafe.SliceData(hash), len(hash)), GPUMemoryGiB: card.mem,
+			CollectorVersion: gpuhuntCollector, GPUMemoryGiB: card.mem,
 		}
-		o.VCPUs, _ = strconv.ParseFloat(at(rec, c.Cpu), 64)
-		o.RAMGiB, _ = strconv.ParseFloat(at(rec, c.Memory), 64)
+		o.VCPUs, _ = parseNumber(at(rec, c.Cpu))
+		o.RAMGiB, _ = parseNumber(at(rec, c.Memory))
 		o.ProviderData = gpuhuntExtras(rec, c)
-		b.Append(&o)
+		b.AppendHashed(&o, rawHash64(rec...))
 		if b.Rows.Len() == sample {
 			b.Rows.Reserve(rows-sample, lines-sample)
 		}
 	}
+}
+
+// parseNumber is strconv.ParseFloat(s, 64) with a short cut for what most
+// numeric cells of a catalogue hold, a plain integer (counts, vCPUs, GiB):
+// up to 15 digits, which a float64 holds exactly, so the result is the
+// one ParseFloat gives.
+func parseNumber(s string) (float64, error) {
+	if len(s) == 0 || len(s) > 15 {
+		return strconv.ParseFloat(s, 64)
+	}
+	var n int64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return strconv.ParseFloat(s, 64)
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return float64(n), nil
 }
 
 // gpuhuntExtras keeps what the offer has no field for and differs from

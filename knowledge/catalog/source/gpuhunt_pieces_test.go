@@ -2,6 +2,8 @@ package source
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -9,6 +11,8 @@ import (
 	"github.com/gpubot/gpubot/knowledge"
 	"github.com/gpubot/gpubot/knowledge/catalog"
 )
+
+const lastRow = "last,eu-west-9,3.00,8,64,1,H100,80,False,100,nvidia,,x86,{}"
 
 // piecesCatalog is a gpuhunt CSV with every kind of row a reader treats
 // apart, spread over the file so that any cut falls among them: good rows,
@@ -56,7 +60,7 @@ func piecesCatalog() (csv string, badLines []int) {
 				[]string{"False", "True"}[k%4/2]))
 		}
 	}
-	b.WriteString("last,eu-west-9,3.00,8,64,1,H100,80,False,100,nvidia,,x86,{}")
+	b.WriteString(lastRow)
 	return b.String(), badLines
 }
 
@@ -85,6 +89,11 @@ func TestGPUHuntPiecesMatchOneReader(t *testing.T) {
 	// unknown cards named by 2 names × 3 memory sizes.
 	if one.Len() != 61 || one.Skipped[catalog.SkipDuplicate] != 60 || one.Skipped[catalog.SkipCPUOnly] != 30 || len(one.Unknown) != 6 {
 		t.Fatalf("one reader: %d offers, skipped %v, unknown %v", one.Len(), one.Skipped, one.Unknown)
+	}
+	// The raw hash is the one rawHash gives the record's cells.
+	all := one.All()
+	if o := all[len(all)-1]; o.SKU != "last" || o.RawHash != rawHash(strings.Split(lastRow, ",")...) {
+		t.Errorf("last offer %s raw hash %q, want %q", o.SKU, o.RawHash, rawHash(strings.Split(lastRow, ",")...))
 	}
 	for _, n := range []int{2, 3, 7} {
 		got, err := g.parse([]byte(raw), "r", now, n)
@@ -126,6 +135,36 @@ func TestSplitPlainCutsAtLineEnds(t *testing.T) {
 		}
 		if all != raw || len(ps) > n {
 			t.Errorf("n=%d: %d pieces joining to %q", n, len(ps), all)
+		}
+	}
+}
+
+// parseNumber reads every cell as strconv.ParseFloat does, errors alike.
+func TestParseNumberIsParseFloat(t *testing.T) {
+	for _, s := range []string{"0", "1", "8", "007", "640", "123456789012345", "1234567890123456", "9007199254740993",
+		"1.5", "0.4000", "-1", "+2", "1e3", "", "x", "1 ", "NaN", "inf", "0x10", "1_000"} {
+		want, werr := strconv.ParseFloat(s, 64)
+		got, gerr := parseNumber(s)
+		if math.Float64bits(got) != math.Float64bits(want) || (gerr == nil) != (werr == nil) {
+			t.Errorf("parseNumber(%q) = %v, %v; ParseFloat gives %v, %v", s, got, gerr, want, werr)
+		}
+	}
+}
+
+// Keys by the rule written out by hand: lower case, runs of other
+// characters one '-', none at either end, letters of any script kept,
+// parts with nothing kept dropped with their '/'.
+func TestOfferKeyRule(t *testing.T) {
+	for _, c := range []struct {
+		parts []string
+		want  string
+	}{
+		{[]string{"Src", "--", "A100 SXM4 (80GB)", "西北B区", "+x_y.z", "  "}, "src/a100-sxm4-80gb/西北b区/+x_y.z"},
+		{[]string{"", "-", "GPU_1x.H100", "us-EAST-1"}, "gpu_1x.h100/us-east-1"},
+		{[]string{"ÄB--c", "ok"}, "äb-c/ok"},
+	} {
+		if got := offerKey(c.parts...); got != c.want {
+			t.Errorf("offerKey(%q) = %q, want %q", c.parts, got, c.want)
 		}
 	}
 }
