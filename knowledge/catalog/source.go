@@ -183,6 +183,30 @@ func (b *Batch) Seal() {
 	b.keys, b.unchecked = nil, false
 }
 
+// Pieces returns one empty batch per piece of a catalogue a parser reads
+// in pieces at once, for up to records[i] offers in piece i, with room
+// for the first of them of about keyBytes of key and SKU each. Their rows
+// share one array, each piece its own stretch, so joining them in order
+// (AppendBatch) moves rows down that array instead of copying them into
+// a new one: at a million offers that saves a second array of rows.
+func Pieces(ref string, records []int, keyBytes int) []*Batch {
+	total := 0
+	for _, n := range records {
+		total += n
+	}
+	room := make([]row, total)
+	out := make([]*Batch, len(records))
+	at := 0
+	for i, n := range records {
+		t := NewTable(0, 0)
+		t.arena = make([]byte, 0, min(n, 1024)*(keyBytes+3))
+		t.rows, t.room, t.at = room[at:at:at+n], room, at
+		out[i] = &Batch{Ref: ref, Rows: t}
+		at += n
+	}
+	return out
+}
+
 // AppendBatch adds o's rows and its account (skips, unknown names,
 // problems) after b's, as if the records o was read from had followed b's:
 // a parser that reads a large catalogue in pieces at once, one batch per

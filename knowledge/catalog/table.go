@@ -45,6 +45,10 @@ type Table struct {
 	// distinct is set when dedupe left every key once, and stays set
 	// while rows are only removed.
 	distinct bool
+	// room is the row array the tables of one parse in pieces share
+	// (Pieces); this table's rows began at room[at].
+	room []row
+	at   int
 }
 
 // row is one offer.
@@ -105,18 +109,15 @@ func NewTable(n, keyBytes int) *Table {
 	}
 }
 
-// Reserve makes room for n more offers, with arena room for keyed of them
-// (keyed ≤ n), as many bytes per offer as the offers so far took and a
-// tenth more: a parser calls it once the first rows have shown how long
-// its keys run, so neither slice is copied while the rest is read, nor
-// much over-reserved. A parser reading in pieces reserves rows for every
-// piece in the first and arena room for that piece only: the others'
-// arenas join it as they are (appendTable).
-func (t *Table) Reserve(n, keyed int) {
+// Reserve makes room for n more offers, with arena room for as many bytes
+// per offer as the offers so far took (and a tenth more): a parser calls
+// it once the first rows have shown how long its keys run, so neither
+// slice is copied while the rest is read, nor much over-reserved.
+func (t *Table) Reserve(n int) {
 	t.rows = slices.Grow(t.rows, n)
 	if len(t.rows) > 0 {
 		perRow := len(t.arena)/len(t.rows) + 1
-		t.arena = slices.Grow(t.arena, keyed*perRow*11/10)
+		t.arena = slices.Grow(t.arena, n*perRow*11/10)
 	}
 }
 
@@ -260,6 +261,11 @@ func (t *Table) appendTable(u *Table) {
 	}
 	xoff := int32(len(t.extras))
 	t.extras = append(t.extras, u.extras...)
+	if t.inRoom(u) {
+		// u's rows lie in the same array after t's: t grows over them,
+		// each row moved down before the next is read.
+		t.rows = t.room[t.at : t.at+len(t.rows)]
+	}
 	t.rows = slices.Grow(t.rows, len(u.rows))
 	for _, r := range u.rows {
 		r.str += off
@@ -269,6 +275,13 @@ func (t *Table) appendTable(u *Table) {
 		}
 		t.rows = append(t.rows, r)
 	}
+}
+
+// inRoom reports whether t's and u's rows are still where Pieces put
+// them (neither outgrew its share), u's after t's.
+func (t *Table) inRoom(u *Table) bool {
+	return t.room != nil && unsafe.SliceData(t.room) == unsafe.SliceData(u.room) && t.at+len(t.rows) <= u.at &&
+		unsafe.SliceData(t.rows) == unsafe.SliceData(t.room[t.at:]) && unsafe.SliceData(u.rows) == unsafe.SliceData(u.room[u.at:])
 }
 
 // plainHex reads s as strconv.FormatUint(h, 16) writes a non-zero h:

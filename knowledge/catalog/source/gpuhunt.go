@@ -45,9 +45,9 @@ func (g *GPUHunt) Fetch(ctx context.Context, now time.Time) (*catalog.Batch, err
 // Parse turns catalogue bytes into a batch.
 func (g *GPUHunt) Parse(raw []byte, ref string, now time.Time) (*catalog.Batch, error) {
 	// A catalogue of a million rows is read in pieces at once, one per
-	// core: parsing is most of a refresh's time. Two at most: each piece
-	// but the first holds its own rows until they are joined, and more
-	// pieces would raise the refresh's peak memory for little gain.
+	// core: parsing is most of a refresh's time. Two at most: the second
+	// piece's keys join the first's uncopied, a third's would be copied,
+	// raising the refresh's peak memory for little gain.
 	pieces := 1
 	if len(raw) >= parallelBytes {
 		pieces = min(runtime.GOMAXPROCS(0), 2)
@@ -78,29 +78,27 @@ func (g *GPUHunt) parse(raw []byte, ref string, now time.Time, pieces int) (*cat
 		observed: now.UTC().Format(time.RFC3339), source: "gpuhunt catalogue (" + g.Provider + ")",
 		ref: "gpuhunt:" + ref,
 	}
-	b := &catalog.Batch{Ref: p.ref}
 	plain, ok := r.(*plainCSV)
 	if !ok || pieces < 2 {
-		lines := bytes.Count(raw, []byte{'\n'})
-		p.rows(b, r, lines, lines)
+		b := &catalog.Batch{Ref: p.ref}
+		p.rows(b, r, bytes.Count(raw, []byte{'\n'}))
 		b.Seal()
 		return b, nil
 	}
 	readers := splitPlain(plain, pieces)
-	batches := make([]*catalog.Batch, len(readers))
+	// A last line without an end is a record too: +1.
+	records := make([]int, len(readers))
+	for i, r := range readers {
+		records[i] = bytes.Count(r.raw, []byte{'\n'}) + 1
+	}
+	batches := catalog.Pieces(p.ref, records, 64)
 	var wg sync.WaitGroup
 	for i := 1; i < len(readers); i++ {
-		batches[i] = &catalog.Batch{Ref: p.ref}
-		wg.Go(func() {
-			lines := bytes.Count(readers[i].raw, []byte{'\n'}) + 1
-			p.rows(batches[i], readers[i], lines, lines)
-		})
+		wg.Go(func() { p.rows(batches[i], readers[i], records[i]) })
 	}
-	// A last line without an end is a record too: +1. The first piece
-	// reserves room for every row, so the others' rows
-	// join it without its rows being copied; their arenas join as they are.
-	p.rows(b, readers[0], bytes.Count(raw, []byte{'\n'}), bytes.Count(readers[0].raw, []byte{'\n'})+1)
+	p.rows(batches[0], readers[0], records[0])
 	wg.Wait()
+	b := batches[0]
 	for _, o := range batches[1:] {
 		b.AppendBatch(o)
 	}
@@ -142,12 +140,11 @@ type gpuhuntCard struct {
 	unknown string // the name Unknown counts it under
 }
 
-// rows reads r's records into b. Once the first have shown how long keys
-// run, b reserves room for rows offers (at least r's records) and arena
-// room for lines (r's records, at most).
-func (p *gpuhuntParse) rows(b *catalog.Batch, r csvRows, rows, lines int) {
+// rows reads r's records (lines at most) into b, which reserves room for
+// them once the first have shown how long keys run.
+func (p *gpuhuntParse) rows(b *catalog.Batch, r csvRows, lines int) {
 	const sample = 1024
-	b.GrowRows(min(rows, sample), 64)
+	b.GrowRows(min(lines, sample), 64)
 	c := p.c
 	// Cells point into raw (openCSVShared), so nothing kept may be a cell:
 	// regions repeat and are cloned once each, the batch's rows copy the
@@ -241,7 +238,7 @@ func (p *gpuhuntParse) rows(b *catalog.Batch, r csvRows, rows, lines int) {
 		o.ProviderData = gpuhuntExtras(rec, c)
 		b.AppendHashed(&o, rawHash64(rec...))
 		if b.Rows.Len() == sample {
-			b.Rows.Reserve(rows-sample, lines-sample)
+			b.Rows.Reserve(lines - sample)
 		}
 	}
 }
