@@ -160,6 +160,16 @@ func (b *Batch) Append(o *knowledge.Offer) {
 	b.keys, b.unchecked = nil, true
 }
 
+// AppendHashed is Append for an offer whose raw hash is the number
+// rawHash (Table.AppendHashed).
+func (b *Batch) AppendHashed(o *knowledge.Offer, rawHash uint64) {
+	if b.Rows == nil {
+		b.Rows = NewTable(len(b.Offers), 0)
+	}
+	b.Rows.AppendHashed(o, rawHash)
+	b.keys, b.unchecked = nil, true
+}
+
 // Seal finishes a batch once its parser has added the last offer: it
 // removes the duplicates Append let in and drops the key index Add keeps
 // (tens of megabytes at a million offers that a stored batch no longer
@@ -171,6 +181,68 @@ func (b *Batch) Seal() {
 		}
 	}
 	b.keys, b.unchecked = nil, false
+}
+
+// Pieces returns one empty batch per piece of a catalogue a parser reads
+// in pieces at once, for up to records[i] offers in piece i, with room
+// for the first of them of about keyBytes of key and SKU each. Their rows
+// share one array, each piece its own stretch, so joining them in order
+// (AppendBatch) moves rows down that array instead of copying them into
+// a new one: at a million offers that saves a second array of rows.
+func Pieces(ref string, records []int, keyBytes int) []*Batch {
+	total := 0
+	for _, n := range records {
+		total += n
+	}
+	room := make([]row, total)
+	out := make([]*Batch, len(records))
+	at := 0
+	for i, n := range records {
+		t := NewTable(0, 0)
+		t.arena = make([]byte, 0, min(n, 1024)*(keyBytes+3))
+		t.rows, t.room, t.at = room[at:at:at+n], room, at
+		out[i] = &Batch{Ref: ref, Rows: t}
+		at += n
+	}
+	return out
+}
+
+// AppendBatch adds o's rows and its account (skips, unknown names,
+// problems) after b's, as if the records o was read from had followed b's:
+// a parser that reads a large catalogue in pieces at once, one batch per
+// piece, joins them in order with it. o must hold Appended rows only
+// (no Offers), none joined from other batches, and is not to be used
+// afterwards; b's duplicates, o's and
+// any across the two are removed by the Seal that follows, as if one
+// parser had appended every row.
+func (b *Batch) AppendBatch(o *Batch) {
+	for reason, n := range o.Skipped {
+		if b.Skipped == nil {
+			b.Skipped = map[string]int{}
+		}
+		b.Skipped[reason] += n
+	}
+	for name, n := range o.Unknown {
+		if b.Unknown == nil {
+			b.Unknown = map[string]int{}
+		}
+		b.Unknown[name] += n
+	}
+	// Each piece kept its first problems; b's come first, so the capped
+	// list is what one reader would have kept.
+	for _, p := range o.Problems {
+		if len(b.Problems) < maxProblems {
+			b.Problems = append(b.Problems, p)
+		}
+	}
+	if o.Rows.Len() == 0 {
+		return
+	}
+	if b.Rows == nil {
+		b.Rows = NewTable(0, 0)
+	}
+	b.Rows.appendTable(o.Rows)
+	b.keys, b.unchecked = nil, true
 }
 
 // Len is how many offers the batch holds, in Offers and Rows.

@@ -1,10 +1,10 @@
 package catalog
 
 import (
-	"cmp"
 	"encoding/binary"
 	"hash/maphash"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"unsafe"
@@ -33,12 +33,22 @@ import (
 // Offer(i) rebuilds the full offer, so code that shows offers keeps using
 // knowledge.Offer; the diff and validation read rows one at a time.
 type Table struct {
-	arena    []byte
+	arena []byte
+	// tail is the arena of a table joined after this one, whose rows'
+	// offsets start at tailBase: joining it took no copy.
+	tail     []byte
 	rows     []row
 	shapes   []shape
 	shapeIDs map[shape]uint32
-	recent   *[4096]uint32 // 1 + id of a shape seen lately, by quick(); 0 = none
+	recent   *[1 << 14]uint32 // 1 + id of a shape seen lately, by quick(); 0 = none
 	extras   []extra
+	// distinct is set when dedupe left every key once, and stays set
+	// while rows are only removed.
+	distinct bool
+	// room is the row array the tables of one parse in pieces share
+	// (Pieces); this table's rows began at room[at].
+	room []row
+	at   int
 }
 
 // row is one offer.
@@ -86,7 +96,7 @@ func (sh *shape) quick() uint16 {
 	h = h*31 + math.Float64bits(sh.GPUCount) + math.Float64bits(sh.VCPUs)>>3 + math.Float64bits(sh.RAMGiB)>>7
 	h ^= h >> 29
 	h *= 0x9e3779b97f4a7c15
-	return uint16(h >> 52)
+	return uint16(h >> 50)
 }
 
 // NewTable returns an empty table with room for n offers of about
@@ -129,16 +139,43 @@ func (t *Table) put(s string) {
 // change, and a grown arena leaves the old backing array to the strings
 // that still point into it, so a string viewed here stays valid.
 func (t *Table) next(off int) (string, int) {
-	n, w := binary.Uvarint(t.arena[off:])
+	if off >= tailBase {
+		s, n := read(t.tail, off-tailBase)
+		return s, n + tailBase
+	}
+	return read(t.arena, off)
+}
+
+// tailBase is where the offsets into Table.tail start: a table's own
+// arena stays below 2 GiB.
+const tailBase = 1 << 31
+
+func read(arena []byte, off int) (string, int) {
+	n, w := binary.Uvarint(arena[off:])
 	off += w
 	if n == 0 {
 		return "", off
 	}
-	return unsafe.String(&t.arena[off], int(n)), off + int(n)
+	return unsafe.String(&arena[off], int(n)), off + int(n)
 }
 
 // Append adds one offer.
 func (t *Table) Append(o *knowledge.Offer) {
+	h, ok := plainHex(o.RawHash)
+	t.add(o, h, ok, o.RawHash)
+}
+
+// AppendHashed adds one offer whose raw hash is the number rawHash (as
+// strconv.FormatUint(rawHash, 16) writes it; o.RawHash is not read): a
+// parser that computes the hash need not format it for Append to read it
+// back.
+func (t *Table) AppendHashed(o *knowledge.Offer, rawHash uint64) {
+	t.add(o, rawHash, rawHash != 0, "0")
+}
+
+// add is Append with the raw hash read: the number h when plain, else the
+// string raw.
+func (t *Table) add(o *knowledge.Offer, h uint64, plain bool, raw string) {
 	if t.shapeIDs == nil {
 		t.shapeIDs = map[shape]uint32{}
 	}
@@ -154,9 +191,11 @@ func (t *Table) Append(o *knowledge.Offer) {
 	}
 	// Hashing a 30-field key per row was most of Append; a row mostly
 	// repeats a shape seen a few rows before (a hosted catalogue has a few
-	// thousand in all), which a struct compare finds.
+	// thousand in all), which a struct compare finds. 16,384 slots keep
+	// a few thousand shapes mostly apart; 4,096 had half of them evict
+	// each other into the map.
 	if t.recent == nil {
-		t.recent = new([4096]uint32)
+		t.recent = new([1 << 14]uint32)
 	}
 	q := sh.quick()
 	id := t.recent[q] - 1
@@ -172,11 +211,11 @@ func (t *Table) Append(o *knowledge.Offer) {
 	r := row{str: uint32(len(t.arena)), shape: id, low: o.PriceLow}
 	t.put(o.Key)
 	t.put(o.SKU)
-	if h, ok := plainHex(o.RawHash); ok {
+	if plain {
 		r.hash = h
 		t.put("")
 	} else {
-		t.put(o.RawHash)
+		t.put(raw)
 	}
 	if o.PriceHigh != o.PriceLow || o.Median != 0 || o.Listings != 0 || o.Regions != 0 || o.AvailableCount != 0 ||
 		o.ProviderData != nil || o.AvailableGPUCounts != nil {
@@ -185,6 +224,64 @@ func (t *Table) Append(o *knowledge.Offer) {
 		r.extra = int32(len(t.extras))
 	}
 	t.rows = append(t.rows, r)
+	t.distinct = false
+}
+
+// appendTable adds u's rows after t's, in order, re-pointing them at t's
+// arena, shapes and extras. Shapes equal to one t has take its id (the
+// two tables' strings are equal, not shared). The first table joined
+// keeps its arena as t's tail, uncopied (two copies of a million keys
+// would raise a refresh's peak memory by tens of megabytes); a later one
+// is copied into t's arena.
+func (t *Table) appendTable(u *Table) {
+	t.distinct = false
+	if u.tail != nil {
+		panic("catalog: a joined table joined again") // AppendBatch's o is one parser's rows
+	}
+	if t.shapeIDs == nil {
+		t.shapeIDs = map[shape]uint32{}
+	}
+	ids := make([]uint32, len(u.shapes))
+	for i, sh := range u.shapes {
+		id, ok := t.shapeIDs[sh]
+		if !ok {
+			id = uint32(len(t.shapes))
+			t.shapes = append(t.shapes, sh)
+			t.shapeIDs[sh] = id
+		}
+		ids[i] = id
+	}
+	var off uint32
+	switch {
+	case t.tail == nil && len(t.arena) < tailBase && len(u.arena) < tailBase:
+		t.tail, off = u.arena, tailBase
+	default:
+		off = uint32(len(t.arena))
+		t.arena = append(t.arena, u.arena...)
+	}
+	xoff := int32(len(t.extras))
+	t.extras = append(t.extras, u.extras...)
+	if t.inRoom(u) {
+		// u's rows lie in the same array after t's: t grows over them,
+		// each row moved down before the next is read.
+		t.rows = t.room[t.at : t.at+len(t.rows)]
+	}
+	t.rows = slices.Grow(t.rows, len(u.rows))
+	for _, r := range u.rows {
+		r.str += off
+		r.shape = ids[r.shape]
+		if r.extra > 0 {
+			r.extra += xoff
+		}
+		t.rows = append(t.rows, r)
+	}
+}
+
+// inRoom reports whether t's and u's rows are still where Pieces put
+// them (neither outgrew its share), u's after t's.
+func (t *Table) inRoom(u *Table) bool {
+	return t.room != nil && unsafe.SliceData(t.room) == unsafe.SliceData(u.room) && t.at+len(t.rows) <= u.at &&
+		unsafe.SliceData(t.rows) == unsafe.SliceData(t.room[t.at:]) && unsafe.SliceData(u.rows) == unsafe.SliceData(u.room[u.at:])
 }
 
 // plainHex reads s as strconv.FormatUint(h, 16) writes a non-zero h:
@@ -296,6 +393,9 @@ func (t *Table) keep(keep []bool) {
 	t.rows = out
 }
 
+// unique reports whether the table is known to list every key once.
+func (t *Table) unique() bool { return t.distinct }
+
 // gone reports whether offer i is marked disappeared, without building it.
 func (t *Table) gone(i int) bool { return t.shapes[t.rows[i].shape].Status == "disappeared" }
 
@@ -303,34 +403,30 @@ func (t *Table) gone(i int) bool { return t.shapes[t.rows[i].shape].Status == "d
 // in the place of the key's first offer, and returns how many it dropped:
 // what Batch.Add does one offer at a time.
 func (t *Table) dedupe() int {
-	type entry struct {
-		h uint64
-		i int32
-	}
+	// One word per row: the key's hash in the high bits, the row in the
+	// low ones. Sorted, rows with equal hashes run together in row order,
+	// in half the memory of a hash and row pair and with a plain sort.
+	ib := bits.Len(uint(len(t.rows)))
+	mask := uint64(1)<<ib - 1
 	seed := maphash.MakeSeed()
-	es := make([]entry, len(t.rows))
+	es := make([]uint64, len(t.rows))
 	for i := range t.rows {
-		es[i] = entry{maphash.String(seed, t.Key(i)), int32(i)}
+		es[i] = maphash.String(seed, t.Key(i))&^mask | uint64(i)
 	}
-	slices.SortFunc(es, func(x, y entry) int {
-		if c := cmp.Compare(x.h, y.h); c != 0 {
-			return c
-		}
-		return cmp.Compare(x.i, y.i)
-	})
+	slices.Sort(es)
 	var drop []bool
 	dropped := 0
 	for lo := 0; lo < len(es); {
 		hi := lo + 1
-		for hi < len(es) && es[hi].h == es[lo].h {
+		for hi < len(es) && es[hi]&^mask == es[lo]&^mask {
 			hi++
 		}
 		// A run shares a hash: equal keys, or (rarely) different keys
 		// that collide. Each offer joins the first earlier one with its key.
 		for j := lo + 1; j < hi; j++ {
-			rj := es[j].i
+			rj := int32(es[j] & mask)
 			for k := lo; k < j; k++ {
-				first := es[k].i
+				first := int32(es[k] & mask)
 				if drop != nil && drop[first] || t.Key(int(first)) != t.Key(int(rj)) {
 					continue
 				}
@@ -347,6 +443,7 @@ func (t *Table) dedupe() int {
 		}
 		lo = hi
 	}
+	t.distinct = true
 	if drop == nil {
 		return 0
 	}

@@ -74,3 +74,54 @@ func TestTableKeepsOddRawHashes(t *testing.T) {
 		}
 	}
 }
+
+// Over sealed batches (each key once, so the previous catalogue is
+// indexed only when the current one leaves its order), DiffTables still
+// finds what Diff finds: the same order, a row moved, one new, one gone,
+// one marked disappeared, and a current key listed twice.
+func TestDiffTablesOverSealedBatches(t *testing.T) {
+	prev := offers("k", "h100", 8, 2.0)
+	prev[5].Status = "disappeared"
+	sealed := func(os []knowledge.Offer) *catalog.Table {
+		b := &catalog.Batch{}
+		for i := range os {
+			b.Append(&os[i])
+		}
+		b.Seal()
+		return b.Rows
+	}
+	same := offers("k", "h100", 8, 2.0)
+	same[2].PriceLow, same[2].PriceHigh = 2.5, 2.5
+	moved := append(append([]knowledge.Offer{}, same[4:]...), same[:4]...) // k-04…k-07 first
+	moved[1] = offer("new", "h100", 1.0)                                   // k-05 (disappeared before) replaced
+	moved = append(moved[:len(moved)-1], moved[0])                         // k-03 gone, k-04 twice
+	for name, cur := range map[string][]knowledge.Offer{"same order": same, "moved": moved} {
+		want := catalog.Diff(prev, cur, catalog.DefaultThresholds())
+		got := catalog.DiffTables(sealed(prev), sealed(cur), catalog.DefaultThresholds())
+		if len(want.Changes) == 0 {
+			t.Fatalf("%s: Diff found no change", name)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: DiffTables (-Diff +DiffTables):\n%s", name, diff)
+		}
+	}
+}
+
+// A raw hash appended as a number reads back as FormatUint writes it in
+// hex, zero included ("0"), whatever the offer's RawHash field said.
+func TestTableAppendHashed(t *testing.T) {
+	want := map[uint64]string{0: "0", 1: "1", 0x9f3a: "9f3a", 0xffffffffffffffff: "ffffffffffffffff"}
+	tab := catalog.NewTable(len(want), 8)
+	var order []uint64
+	for h := range want {
+		o := offer("k", "h100", 1)
+		o.RawHash = "ignored"
+		tab.AppendHashed(&o, h)
+		order = append(order, h)
+	}
+	for i, h := range order {
+		if got := tab.Offer(i).RawHash; got != want[h] {
+			t.Errorf("hash %#x came back as %q, want %q", h, got, want[h])
+		}
+	}
+}

@@ -20,13 +20,16 @@ func offerKey(parts ...string) string { return string(appendOfferKey(nil, parts.
 func appendOfferKey(dst []byte, parts ...string) []byte {
 	start := len(dst)
 	for _, p := range parts {
-		if !strings.ContainsFunc(p, keptRune) {
-			continue
-		}
-		if len(dst) > start {
+		// A part without a kept rune slugs to nothing and is dropped,
+		// separator and all: one pass over it, not a check and a slug.
+		mark := len(dst)
+		if mark > start {
 			dst = append(dst, '/')
 		}
-		dst = appendSlug(dst, p)
+		s := len(dst)
+		if dst = appendSlug(dst, p); len(dst) == s {
+			dst = dst[:mark]
+		}
 	}
 	if k := dst[start:]; len(k) > 160 {
 		h := rawHash(string(k))
@@ -45,28 +48,35 @@ func keptRune(r rune) bool {
 }
 
 // appendSlug appends s lower-cased with runs of other characters as one
-// '-'. ASCII bytes take a byte path; a catalogue of a million rows spends
-// most of its key building here.
+// '-'. ASCII bytes take a byte path, runs that need no change copied at
+// once; a catalogue of a million rows spends most of its key building
+// here.
 func appendSlug(b []byte, s string) []byte {
 	wrote, dash := false, false
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			i++
-			kept := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '+' || c == '_'
-			if !kept {
+			l := slugByte[c]
+			if l == 0 {
+				i++
 				dash = true
 				continue
 			}
 			if dash && wrote {
 				b = append(b, '-')
 			}
-			dash = false
-			if c >= 'A' && c <= 'Z' {
-				c += 'a' - 'A'
+			dash, wrote = false, true
+			if l != c {
+				b = append(b, l)
+				i++
+				continue
 			}
-			b = append(b, c)
-			wrote = true
+			j := i + 1
+			for j < len(s) && s[j] < utf8.RuneSelf && slugByte[s[j]] == s[j] {
+				j++
+			}
+			b = append(b, s[i:j]...)
+			i = j
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
@@ -84,6 +94,17 @@ func appendSlug(b []byte, s string) []byte {
 	}
 	return b
 }
+
+// slugByte is what a slug writes for an ASCII byte: itself or its lower
+// case when kept, 0 when not (NUL is not kept either).
+var slugByte = func() (t [utf8.RuneSelf]byte) {
+	for c := range byte(utf8.RuneSelf) {
+		if keptRune(rune(c)) {
+			t[c] = byte(unicode.ToLower(rune(c)))
+		}
+	}
+	return t
+}()
 
 // rawHash is a short content hash (FNV-1a, 64 bit, in hex) of a raw
 // record's parts.
