@@ -1,9 +1,7 @@
 package advisor
 
 import (
-	"math"
 	"os"
-	"sort"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -99,8 +97,7 @@ func TestImageMatchesPublishedTimings(t *testing.T) {
 	}
 	kb := knowledge.MustShipped()
 	m := MarketOf(kb)
-	errs := map[string][]float64{}
-	within := map[string]int{}
+	cal := newCalibration()
 	for _, p := range points {
 		if p.Source == "" || (p.Split != "tune" && p.Split != "holdout") {
 			t.Fatalf("%s: needs a source and split tune|holdout", p.Name)
@@ -110,27 +107,8 @@ func TestImageMatchesPublishedTimings(t *testing.T) {
 			t.Fatalf("%s: %v (best %+v)", p.Name, err, res.Best)
 		}
 		ratio := res.Best.SecondsImage / p.WantS
-		e := math.Abs(ratio - 1)
-		ok := ratio >= 0.5 && ratio <= 2
-		for _, s := range []string{p.Split, "all"} {
-			errs[s] = append(errs[s], e)
-			if ok {
-				within[s]++
-			}
-		}
+		ok := cal.add(p.Split, ratio)
 		t.Logf("%-7s %-48s %6.3f s vs %6.3f s (%+6.1f%%) %s", p.Split, p.Name, res.Best.SecondsImage, p.WantS, (ratio-1)*100, mark(ok))
 	}
-	for _, split := range []string{"all", "holdout"} {
-		es := errs[split]
-		sort.Float64s(es)
-		med := es[len(es)/2]
-		if len(es)%2 == 0 {
-			med = (es[len(es)/2-1] + es[len(es)/2]) / 2
-		}
-		share := float64(within[split]) / float64(len(es))
-		t.Logf("%s: %d points, %d within 2× (%.0f%%), median |error| %.1f%%", split, len(es), within[split], share*100, med*100)
-		if share < 0.8 || med > 0.35 {
-			t.Errorf("%s: %.0f%% within 2×, median error %.1f%%; want ≥ 80%% and ≤ 35%%", split, share*100, med*100)
-		}
-	}
+	cal.check(t, "image timings")
 }

@@ -3,7 +3,6 @@ package advisor
 import (
 	"math"
 	"os"
-	"sort"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -42,8 +41,7 @@ func TestServingMatchesPublishedResults(t *testing.T) {
 		t.Fatalf("%d serving points, want ≥ 20", len(points))
 	}
 	kb := knowledge.MustShipped()
-	errs := map[string][]float64{}
-	within2 := map[string]int{}
+	cal := newCalibration()
 	for _, p := range points {
 		if p.Source == "" || (p.Split != "tune" && p.Split != "holdout") {
 			t.Fatalf("%s: needs a source and split tune|holdout", p.Name)
@@ -58,32 +56,10 @@ func TestServingMatchesPublishedResults(t *testing.T) {
 			t.Fatalf("%s: %v", p.Name, err)
 		}
 		ratio := s.TokensPerS / p.WantTPS
-		e := math.Abs(ratio - 1)
-		errs[p.Split] = append(errs[p.Split], e)
-		errs["all"] = append(errs["all"], e)
-		within := ratio <= 2 && ratio >= 0.5
-		if within {
-			within2[p.Split]++
-			within2["all"]++
-		}
+		within := cal.add(p.Split, ratio)
 		t.Logf("%-7s %-48s %9.1f vs %9.1f tok/s (%+6.1f%%, batch %d, %s bound) %s", p.Split, p.Name, s.TokensPerS, p.WantTPS, (ratio-1)*100, s.Concurrency, s.Bound, mark(within))
 	}
-	for _, split := range []string{"all", "holdout"} {
-		es := errs[split]
-		sort.Float64s(es)
-		med := es[len(es)/2]
-		if len(es)%2 == 0 {
-			med = (es[len(es)/2-1] + es[len(es)/2]) / 2
-		}
-		share := float64(within2[split]) / float64(len(es))
-		t.Logf("%s: %d points, %d within 2× (%.0f%%), median |error| %.1f%%", split, len(es), within2[split], share*100, med*100)
-		if share < 0.8 {
-			t.Errorf("%s: %.0f%% of serving points within 2×, want ≥ 80%%", split, share*100)
-		}
-		if med > 0.35 {
-			t.Errorf("%s: median serving error %.1f%%, want ≤ 35%%", split, med*100)
-		}
-	}
+	cal.check(t, "serving")
 }
 
 // One Llama-2-7B request on one H100 SXM, by hand (BF16 class: 80 % of
