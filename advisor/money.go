@@ -3,7 +3,6 @@ package advisor
 import (
 	"fmt"
 	"math"
-	"sync"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -131,33 +130,20 @@ func (p *pricing) assumption() []Text {
 	if !p.converted {
 		return nil
 	}
-	k := rateKey{p.fx, p.fxGiven}
-	rateNotes.Lock()
-	t, ok := rateNotes.m[k]
-	rateNotes.Unlock()
-	if !ok {
+	t := rateNotes.get(rateKey{p.fx, p.fxGiven}, func() Text {
 		how := "the default rate; set fx= to change it"
 		howZH := "默认汇率，可用 fx= 修改"
 		if p.fxGiven {
 			how, howZH = "as given", "按你给的汇率"
 		}
-		t = txt(fmt.Sprintf("1 USD = %s CNY (%s)", num(p.fx), how), fmt.Sprintf("1 美元 = %s 元（%s）", num(p.fx), howZH))
-		rateNotes.Lock()
-		if rateNotes.m == nil || len(rateNotes.m) >= maxShared {
-			rateNotes.m = map[rateKey]Text{}
-		}
-		rateNotes.m[k] = t
-		rateNotes.Unlock()
-	}
+		return txt(fmt.Sprintf("1 USD = %s CNY (%s)", num(p.fx), how), fmt.Sprintf("1 美元 = %s 元（%s）", num(p.fx), howZH))
+	})
 	return []Text{t}
 }
 
 // rateNotes keeps the rate's note per rate: every converted answer states
 // it, and it depends on the rate and whether it was given only.
-var rateNotes struct {
-	sync.Mutex
-	m map[rateKey]Text
-}
+var rateNotes noteMemo[rateKey, Text]
 
 type rateKey struct {
 	fx    float64

@@ -5,7 +5,6 @@ import (
 	"math"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -27,26 +26,10 @@ type Figure struct {
 func (f Figure) String() string {
 	// A price answer writes this for every offer of a card (about 190 for
 	// the H100) on every question: the text is kept per figure.
-	figureText.Lock()
-	s, ok := figureText.m[f]
-	figureText.Unlock()
-	if ok {
-		return s
-	}
-	s = f.text()
-	figureText.Lock()
-	if figureText.m == nil || len(figureText.m) >= maxShared {
-		figureText.m = map[Figure]string{}
-	}
-	figureText.m[f] = s
-	figureText.Unlock()
-	return s
+	return figureText.get(f, f.text)
 }
 
-var figureText struct {
-	sync.Mutex
-	m map[Figure]string
-}
+var figureText noteMemo[Figure, string]
 
 func (f Figure) text() string {
 	p := money(f.Low, f.Currency)

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -536,26 +535,14 @@ func (rc *rankCall) rank(j rankJob, keep int) (Ranking, error) {
 // text depends on those two figures only, so it is written once per
 // process for each (a handful of card sizes).
 func excludedNote(vram float64, diffusion bool) Text {
-	k := excludedKey{vram, diffusion}
-	excludedNotes.Lock()
-	t, ok := excludedNotes.m[k]
-	excludedNotes.Unlock()
-	if ok {
-		return t
-	}
-	v := num(vram)
-	t = txt("cannot hold the workload on one 8-card machine ("+v+" GB per card)", "一台 8 卡机器也放不下（每卡 "+v+" GB）")
-	if diffusion {
-		floor := strconv.Itoa(diffusionVRAMFloorGB)
-		t = txt(v+" GB is below the "+floor+" GB the workload needs", v+" GB 低于该任务需要的 "+floor+" GB")
-	}
-	excludedNotes.Lock()
-	if excludedNotes.m == nil || len(excludedNotes.m) >= maxShared {
-		excludedNotes.m = map[excludedKey]Text{}
-	}
-	excludedNotes.m[k] = t
-	excludedNotes.Unlock()
-	return t
+	return excludedNotes.get(excludedKey{vram, diffusion}, func() Text {
+		v := num(vram)
+		if diffusion {
+			floor := strconv.Itoa(diffusionVRAMFloorGB)
+			return txt(v+" GB is below the "+floor+" GB the workload needs", v+" GB 低于该任务需要的 "+floor+" GB")
+		}
+		return txt("cannot hold the workload on one 8-card machine ("+v+" GB per card)", "一台 8 卡机器也放不下（每卡 "+v+" GB）")
+	})
 }
 
 type excludedKey struct {
@@ -563,10 +550,7 @@ type excludedKey struct {
 	diffusion bool
 }
 
-var excludedNotes struct {
-	sync.Mutex
-	m map[excludedKey]Text
-}
+var excludedNotes noteMemo[excludedKey, Text]
 
 // cand is one offer of a held card: the fields the ranking sorts on, and
 // where to find the rest (the card in the market, the offer among its
@@ -667,26 +651,14 @@ func rangeAsideNote(r Ranked, m Market) Text {
 			zh = pl.NameZH
 		}
 	}
-	k := rangeNoteKey{en, zh, r.Price, r.PriceHigh, r.Currency}
-	rangeNotes.Lock()
-	t, ok := rangeNotes.m[k]
-	rangeNotes.Unlock()
-	if ok {
-		return t
-	}
-	rng := money(r.Price, r.Currency)
-	if r.PriceHigh > 0 {
-		rng += "–" + num(r.PriceHigh)
-	}
-	t = txt(fmt.Sprintf("%s: %s/card-hour is a range across the market, not an offer: no platform rents at it; get a quote", en, rng),
-		fmt.Sprintf("%s：%s/卡时是全市场的价格区间，不是报价：没有平台按这个价出租，请询价", zh, rng))
-	rangeNotes.Lock()
-	if rangeNotes.m == nil || len(rangeNotes.m) >= maxShared {
-		rangeNotes.m = map[rangeNoteKey]Text{}
-	}
-	rangeNotes.m[k] = t
-	rangeNotes.Unlock()
-	return t
+	return rangeNotes.get(rangeNoteKey{en, zh, r.Price, r.PriceHigh, r.Currency}, func() Text {
+		rng := money(r.Price, r.Currency)
+		if r.PriceHigh > 0 {
+			rng += "–" + num(r.PriceHigh)
+		}
+		return txt(fmt.Sprintf("%s: %s/card-hour is a range across the market, not an offer: no platform rents at it; get a quote", en, rng),
+			fmt.Sprintf("%s：%s/卡时是全市场的价格区间，不是报价：没有平台按这个价出租，请询价", zh, rng))
+	})
 }
 
 type rangeNoteKey struct {
@@ -695,7 +667,4 @@ type rangeNoteKey struct {
 	cur       knowledge.Currency
 }
 
-var rangeNotes struct {
-	sync.Mutex
-	m map[rangeNoteKey]Text
-}
+var rangeNotes noteMemo[rangeNoteKey, Text]

@@ -23,6 +23,32 @@ import (
 // maxShared bounds each cache; a full cache is emptied and refilled.
 const maxShared = 4096
 
+// noteMemo is a bounded, concurrency-safe table of a pure function's results
+// (a note's text per figure): when full it starts over, since every value
+// is cheap to make again. The zero value is ready to use.
+type noteMemo[K comparable, V any] struct {
+	mu sync.Mutex
+	m  map[K]V
+}
+
+// get returns the value kept for k, making and keeping it first if needed.
+func (c *noteMemo[K, V]) get(k K, build func() V) V {
+	c.mu.Lock()
+	v, ok := c.m[k]
+	c.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = build()
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxShared {
+		c.m = map[K]V{}
+	}
+	c.m[k] = v
+	c.mu.Unlock()
+	return v
+}
+
 type sliceID[T any] struct {
 	p *T
 	n int

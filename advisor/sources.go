@@ -3,7 +3,6 @@ package advisor
 import (
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -46,28 +45,14 @@ func defaultSource(what, figure, why string) PriceSource {
 // catalogue has a handful).
 func confirmNote(observed []string) Text {
 	dates := strings.Join(uniq(observed), ", ")
-	confirmNotes.Lock()
-	t, ok := confirmNotes.m[dates]
-	confirmNotes.Unlock()
-	if ok {
-		return t
-	}
-	t = txt(
-		fmt.Sprintf("catalogue prices are dated market ranges (observed %s), not live quotes: confirm on the platform before you buy", dates),
-		fmt.Sprintf("目录价格是带日期的市场区间（观测于 %s），不是实时报价：下单前请在平台上确认", dates))
-	confirmNotes.Lock()
-	if confirmNotes.m == nil || len(confirmNotes.m) >= maxShared {
-		confirmNotes.m = map[string]Text{}
-	}
-	confirmNotes.m[dates] = t
-	confirmNotes.Unlock()
-	return t
+	return confirmNotes.get(dates, func() Text {
+		return txt(
+			fmt.Sprintf("catalogue prices are dated market ranges (observed %s), not live quotes: confirm on the platform before you buy", dates),
+			fmt.Sprintf("目录价格是带日期的市场区间（观测于 %s），不是实时报价：下单前请在平台上确认", dates))
+	})
 }
 
-var confirmNotes struct {
-	sync.Mutex
-	m map[string]Text
-}
+var confirmNotes noteMemo[string, Text]
 
 func uniq(ss []string) []string {
 	seen := map[string]bool{}
