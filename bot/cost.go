@@ -8,6 +8,11 @@ import (
 )
 
 func (b *Bot) cost(ctx context.Context, a *Answer, req parse.Request) error {
+	if name := cmpOr(req.Slots.Model, req.Slots.Arch); b.imageModel(name) {
+		// An image model's cost is per image (and images=), not per token.
+		req.Slots.Model = name
+		return b.image(ctx, a, req)
+	}
 	s := req.Slots
 	in := advisor.CostInput{
 		Workload: workload(s), GPU: firstGPU(s), GPUs: s.Cards,

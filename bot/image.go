@@ -38,6 +38,6 @@ func (b *Bot) image(ctx context.Context, a *Answer, req parse.Request) error {
 	}
 	a.Result = res
 	a.Currency = string(res.Currency)
-	a.show(renderImage(a.Lang, res))
+	a.show(renderImage(a.Lang, res, s.Images > 0))
 	return nil
 }

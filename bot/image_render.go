@@ -8,9 +8,10 @@ import (
 )
 
 // renderImage answers an image-model question: the memory and the best
-// card's speed and cost per 1,000 images first, the cards that fit as the
+// card's speed and cost per 1,000 images first (the total for the images
+// asked for, when they were), the cards that fit as the
 // list, the formula lines in the working.
-func renderImage(lang string, res advisor.ImageResult) present.Doc {
+func renderImage(lang string, res advisor.ImageResult, askedImages bool) present.Doc {
 	var d present.Doc
 	in := res.Inputs
 	size := fmt.Sprintf("%d×%d", in.Resolution, in.Resolution)
@@ -18,6 +19,13 @@ func renderImage(lang string, res advisor.ImageResult) present.Doc {
 		fmt.Sprintf("%s %s at %s needs about %s GB of VRAM", res.Model, methodName(lang, string(in.Method)), size, fmtNum(res.MemoryGB)),
 		fmt.Sprintf("%s %s（%s）约需 %s GB 显存", res.Model, methodName(lang, string(in.Method)), size, fmtNum(res.MemoryGB)))
 	if bst := res.Best; bst != nil {
+		if res.Total > 0 && askedImages {
+			// "how much for 10,000 images": the figure asked for, first.
+			total, n := moneyStr(res.Total, string(res.Currency)), present.Num(in.Images)
+			d.Headline = tr(lang,
+				fmt.Sprintf("%s images ≈ %s on %s — ", n, total, gpuName(bst.GPU)),
+				fmt.Sprintf("%s 张图约 %s（%s）——", n, total, gpuName(bst.GPU))) + d.Headline
+		}
 		d.Headline += tr(lang,
 			fmt.Sprintf(": on %s %s images/s, %s per 1,000 images", gpuName(bst.GPU), fmtNum(bst.ImagesPerS), moneyStr(bst.PerThousand, string(res.Currency))),
 			fmt.Sprintf("：%s 每秒 %s 张，每千张 %s", gpuName(bst.GPU), fmtNum(bst.ImagesPerS), moneyStr(bst.PerThousand, string(res.Currency))))

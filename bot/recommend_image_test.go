@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/gpubot/gpubot/advisor"
@@ -51,5 +52,28 @@ func TestRecommendForImages(t *testing.T) {
 	a = ask("个人学生 推荐卡 推理 7b")
 	if res, ok := a.Result.(advisor.Recommendation); !ok || res.Inputs.Persona != "individual" {
 		t.Errorf("a student's question: result %T, want the individual persona", a.Result)
+	}
+}
+
+// "How much for 10,000 SDXL images on a 4090" is a cost question about an
+// image model: answered per image, the total first — 10,000 images are
+// ten times the price of 1,000.
+func TestImageCostAnswersTheTotal(t *testing.T) {
+	b := newTestBot(t)
+	for _, q := range []string{"sdxl 出图 1万张 4090 多少钱", "/gpu cost sdxl 10000 images on 4090", "/gpu cost sdxl images=10k on 4090"} {
+		a := b.Answer(context.Background(), Message{Text: q})
+		res, ok := a.Result.(advisor.ImageResult)
+		if !ok || res.Best == nil {
+			t.Fatalf("%q: result %T (%s), want an image answer", q, a.Result, a.Err)
+		}
+		if res.Best.GPU != "rtx4090" || res.Inputs.Images != 10000 {
+			t.Errorf("%q: best %s for %v images, want the RTX 4090 for 10,000", q, res.Best.GPU, res.Inputs.Images)
+		}
+		if want := res.Best.PerThousand * 10; res.Total < want*0.99 || res.Total > want*1.01 {
+			t.Errorf("%q: total %v, want ≈ 10 × %v per 1,000", q, res.Total, res.Best.PerThousand)
+		}
+		if !strings.HasPrefix(a.Headline, "10,000") || !strings.Contains(a.Headline, moneyStr(res.Total, string(res.Currency))) {
+			t.Errorf("%q: headline %q does not lead with the total", q, a.Headline)
+		}
 	}
 }

@@ -160,6 +160,14 @@ func (x extractor) setKV(s *Slots, key, val string) bool {
 		return true
 	case "rank":
 		return intv(&s.LoRARank)
+	case "res":
+		return intv(&s.Resolution)
+	case "images":
+		v, ok := num()
+		if ok {
+			s.Images = v
+		}
+		return ok
 	case "cards":
 		return intv(&s.Cards)
 	case "gc":

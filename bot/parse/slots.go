@@ -46,6 +46,10 @@ var (
 	reBareK      = gated(regexp.MustCompile(`(?P<pre>^|[^a-z0-9.$¥])(1|2|4|8|16|32|64|128|256)k(?P<end>$|[^a-z0-9])`), true, "k")
 	reBatch      = gated(regexp.MustCompile(`(?:batch[\s_]?size|batch|bs|批大小|批次大小|批量大小|批次|批量)\s?(?:是|为|=|:|of|开到)?\s?(\d+)`), true, "batch", "bs", "批")
 	reConc       = gated(regexp.MustCompile(`(\d+)\s?(?:路|个)?\s?并发|并发(?:数|量|用户)?\s?(?:是|为|=|:|到|大概|约)?\s?(\d+)|(\d+)\s?(?:concurrent|simultaneous|parallel)(?:\s?(?:users?|requests?|sessions?|streams?))?|(\d+)\s?users\b|同时\s?(\d+)\s?(?:个)?\s?(?:人|用户|请求)`), true, "并发", "concurrent", "simultaneous", "parallel", "users", "同时")
+	// An image size: 1024x1024, 768×1344, 512px, 1024² (pixels per side).
+	reResolution = gated(regexp.MustCompile(`(?P<pre>^|[^0-9.])(\d{3,4})\s?[x×*]\s?(\d{3,4})(?P<end>$|[^0-9])|(\d{3,4})\s?(?:px\b|像素|²)`), true, "x", "×", "*", "px", "像素", "²")
+	// How many images: 1000 张, 1万张图, 50k images.
+	reImages     = gated(regexp.MustCompile(num+`\s?(千|万|k|m)?\s?(?:张(?:图|图片)?|images?\b|pictures?\b)`), true, "张", "image", "picture")
 	reRank       = gated(regexp.MustCompile(`(?:rank|秩)\s?(?:是|为|=|:)?\s?(\d+)`), true, "rank", "秩")
 	reGCOff      = regexp.MustCompile(`(?:关掉|关闭|不开|不用|禁用|去掉|without|no|disable|turn off)\s?(?:梯度检查点|gradient checkpointing|grad(?:ient)? ckpt|gc)|(?:梯度检查点|gradient checkpointing|gc)\s?(?:关|off|关掉|关闭)`)
 	reGCOn       = regexp.MustCompile(`(?:开启|打开|开|用|with|enable)\s?(?:梯度检查点|gradient checkpointing)`)
@@ -458,6 +462,44 @@ func (x extractor) shape(t *text, f *features) {
 	t.first(reBatch, 1, intSlot(&s.Batch, 1<<16))
 	t.first(reConc, 0, intSlot(&s.Concurrency, 1<<20))
 	t.first(reRank, 1, intSlot(&s.LoRARank, 1<<16))
+	t.first(reResolution, 0, func(m []string, _ int) bool {
+		if s.Resolution != 0 {
+			return false
+		}
+		side := func(x string) int { v, _ := Number(x); return int(v) }
+		w, h := side(m[2]), side(m[3]) // groups: pre, w, h, end, then the single side
+		if m[5] != "" {
+			w, h = side(m[5]), side(m[5])
+		}
+		if w < 64 || h < 64 || w > 4096 || h > 4096 {
+			return false
+		}
+		// The advisor sizes a square image: a w×h one costs what a
+		// square of the same pixel count does.
+		s.Resolution = int(math.Round(math.Sqrt(float64(w * h))))
+		if w != h {
+			f.note(fmt.Sprintf("%d×%d read as %d×%d (the same pixel count)", w, h, s.Resolution, s.Resolution))
+		}
+		return true
+	})
+	t.first(reImages, 1, func(m []string, _ int) bool {
+		v, ok := Number(m[1])
+		// 张 also counts cards ("两张 4090"): images only where the
+		// message is about pictures.
+		if !ok || v <= 0 || s.Images != 0 || !containsAny(t.s, "图", "image", "picture") {
+			return false
+		}
+		switch m[2] {
+		case "千", "k":
+			v *= 1e3
+		case "万":
+			v *= 1e4
+		case "m":
+			v *= 1e6
+		}
+		s.Images = v
+		return true
+	})
 	if s.GC == "" && containsAny(t.s, "检查点", "checkpoint", "ckpt", "gc") {
 		if reGCOff.MatchString(t.s) {
 			s.GC = "off"
