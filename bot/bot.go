@@ -80,6 +80,16 @@ type Answer struct {
 	Blocks    []slack.Block `json:"-"`
 	Ephemeral bool          `json:"-"` // errors and help go only to the asker
 	Err       string        `json:"error,omitempty"`
+	// Typed is the answer as a value: what was asked and its figure, the
+	// verdict of a yes/no, the other asked figures (DESIGN.md "answer").
+	Typed *Typed `json:"answer"`
+	// Used and Ignored account for every slot read from the message: how
+	// it entered the answer, or why not (an ignored one is said in the text).
+	Used    map[string]string `json:"used"`
+	Ignored map[string]string `json:"ignored"`
+	// verdictAsked marks answers that are a yes/no by nature (a budget
+	// check, the asker's own card) even without a question word.
+	verdictAsked bool
 }
 
 // Config holds the bot's plain settings, read by cmd/bot.
@@ -184,15 +194,26 @@ func (b *Bot) answer(ctx context.Context, m Message) Answer {
 	if m.Locale != "" && neutral(m) {
 		req.Lang = string(present.LangOf(m.Locale))
 	}
+	req, planned := plan(req)
+	req = normalizeQuotes(req)
 	a := Answer{Intent: req.Intent, Confidence: req.Confidence, Lang: req.Lang, Slots: req.Slots, Assumed: map[string]any{}}
 	if len(req.Problems) > 0 {
-		return b.problem(a, req.Problems[0])
+		a = b.problem(a, req.Problems[0])
+		a.account(req, planned)
+		a.typed(req.Slots)
+		return a
 	}
+	settle := func(a Answer) Answer {
+		a.account(req, planned)
+		a.typed(req.Slots)
+		return a
+	}
+	done := func(a Answer) Answer { return settle(b.finish(a)) }
 	if h, ok := b.routes[req.Intent]; ok {
 		if err := h.Handle(ctx, m, req, &a); err != nil {
-			return b.fail(ctx, a, m, err)
+			return settle(b.fail(ctx, a, m, err))
 		}
-		return b.finish(a)
+		return done(a)
 	}
 	row, ok := intentRow(req.Intent)
 	if !ok || row.handle == nil {
@@ -200,10 +221,10 @@ func (b *Bot) answer(ctx context.Context, m Message) Answer {
 	}
 	ctx = b.withTeam(ctx, m)
 	if err := row.handle(b, ctx, m, &a, req); err != nil {
-		return b.fail(ctx, a, m, err)
+		return settle(b.fail(ctx, a, m, err))
 	}
 	notePlatforms(ctx, &a)
-	return b.finish(a)
+	return done(a)
 }
 
 // problem answers a value the parser could not read: what was wrong, and the

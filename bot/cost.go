@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/parse"
@@ -14,20 +15,22 @@ func (b *Bot) cost(ctx context.Context, a *Answer, req parse.Request) error {
 		return b.image(ctx, a, req)
 	}
 	s := req.Slots
-	in := advisor.CostInput{
-		Workload: workload(s), GPU: firstGPU(s), GPUs: s.Cards,
-		Tokens: s.Tokens, Samples: s.Samples, TokensPerSample: s.SampleTokens, Epochs: s.Epochs,
-		MFU: s.MFU, TPS: s.TPS, Price: money(s.Price),
-		InputTokens: s.InputTokens, OutputTokens: s.OutputTokens,
-		TokensPerDay: s.TokensPerDay, RequestsPerS: s.RequestsPerS, Spot: s.Spot, Days: s.Days, Budget: money(s.Budget),
-		Where:    advisor.OfferFilter{Platform: s.Platform},
-		Currency: b.currency(req), FX: b.fx(s),
+	if len(s.GPUs) >= 2 && (s.ParamsB > 0 || s.Model != "" || s.Arch != "") {
+		return b.options(ctx, a, req) // "A100 vs H100 vs L40S": every option answered
 	}
+	if servingTargets(s) {
+		return b.slo(ctx, a, req)
+	}
+	in := b.costInput(req)
 	if in.Workload.Bits == 8 && (in.Workload.Method == advisor.Full || in.Workload.Method == advisor.LoRA) {
 		in.FP8, in.Workload.Bits = true, 0 // "full fp8": train in FP8 on cards that have it
 	}
 	m := b.market(ctx)
 	res, err := nativeFirst(&in.Where, func() (advisor.CostResult, error) { return advisor.Cost(in, m) })
+	var noPrice *advisor.InputError
+	if errors.As(err, &noPrice) && noPrice.Field == "price" && !in.Where.NativeOnly && (s.RequestsPerS > 0 || s.TokensPerDay > 0 || s.PeakRequestsPerS > 0) && in.Workload.Method == advisor.Inference {
+		return b.slo(ctx, a, req) // no price for the card: the fleet is still sized
+	}
 	if err != nil {
 		return err
 	}
@@ -46,6 +49,35 @@ func (b *Bot) cost(ctx context.Context, a *Answer, req parse.Request) error {
 	}
 	a.Result = res
 	a.Currency = string(res.Currency)
-	a.show(renderCost(a.Lang, res, a.Assumed, bareMoneyNote(a.Lang, in.Currency, s.Price)))
+	d := renderCost(a.Lang, res, a.Assumed, bareMoneyNote(a.Lang, in.Currency, s.Price))
+	if res.WithinBudget != nil {
+		a.verdictAsked = true
+	}
+	a.show(leadWithAsked(a.Lang, d, s, res))
 	return nil
+}
+
+// costInput is the engine's cost question for req's slots.
+func (b *Bot) costInput(req parse.Request) advisor.CostInput {
+	s := req.Slots
+	in := advisor.CostInput{
+		Workload: workload(s), GPU: firstGPU(s), GPUs: s.Cards,
+		Tokens: s.Tokens, Samples: s.Samples, TokensPerSample: s.SampleTokens, Epochs: s.Epochs,
+		MFU: s.MFU, TPS: s.TPS, Price: money(s.Price),
+		InputTokens: s.InputTokens, OutputTokens: s.OutputTokens,
+		TokensPerDay: s.TokensPerDay, RequestsPerS: s.RequestsPerS, Spot: s.Spot, Days: s.Days, Budget: money(s.Budget),
+		Where:    advisor.OfferFilter{Platform: s.Platform},
+		Currency: b.currency(req), FX: b.fx(s),
+	}
+	// A peak beside an average sizes for the peak; a peak alone is the
+	// load to size for.
+	switch {
+	case s.PeakRequestsPerS > 0 && s.RequestsPerS > 0 && s.PeakRequestsPerS >= s.RequestsPerS:
+		in.PeakFactor = s.PeakRequestsPerS / s.RequestsPerS
+	case s.PeakRequestsPerS > 0 && s.RequestsPerS == 0:
+		in.RequestsPerS, in.PeakFactor = s.PeakRequestsPerS, 1
+	case s.RequestsPerS > 0 && !s.AverageLoad && s.PeakRequestsPerS == 0:
+		in.PeakFactor = 1 // "at 20 QPS" is the load to size for, not an average to triple
+	}
+	return in
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/knowledge"
 )
 
 // FitResult is the fit answer's result object (the ask --json contract).
@@ -19,6 +20,22 @@ type FitResult struct {
 	Shape       advisor.Shape     `json:"shape"`
 	Lines       []advisor.Line    `json:"lines"`
 	Assumptions []string          `json:"assumptions"`
+	// Verdict answers for the asker's own cards when the message says
+	// what they have (their VRAM, their card count, a named card in a
+	// yes/no question); nil otherwise.
+	Verdict *FitVerdict `json:"verdict,omitempty"`
+}
+
+// FitVerdict is the yes/no for the cards the asker has.
+type FitVerdict struct {
+	GPU       string  `json:"gpu"`
+	Name      string  `json:"name"`
+	VRAMGB    float64 `json:"vram_gb"`
+	Have      int     `json:"have"`  // cards the asker has (1 unless said)
+	Cards     int     `json:"cards"` // cards the job needs (0: not even 64)
+	Fits      bool    `json:"fits"`
+	PerCardGB float64 `json:"per_card_gb"`
+	SpareGB   float64 `json:"spare_gb"`
 }
 
 // FitOption is one card's verdict, with its cheapest known offer.
@@ -142,6 +159,11 @@ func (b *Bot) fit(ctx context.Context, a *Answer, req parse.Request) error {
 			break
 		}
 	}
+	if v, err := b.fitVerdict(w, req.Slots, res); err != nil {
+		return err
+	} else {
+		view.Verdict = v
+	}
 	tip := b.activationTip(a.Lang, res)
 	if tip != "" {
 		view.Assumptions = append(view.Assumptions, tip)
@@ -181,4 +203,52 @@ func (b *Bot) activationTip(lang string, res advisor.FitResult) string {
 	return tr(lang,
 		fmt.Sprintf("activations are %s GB of the %s GB; with %s the job needs about %s GB (add %s to the command)", fmtNum(res.Breakdown.ActivationsGB), fmtNum(res.TotalGB), opts, fmtNum(m.TotalGB), opts),
 		fmt.Sprintf("激活值占了 %s GB（共 %s GB）；改用 %s 约需 %s GB（在命令后加 %s）", fmtNum(res.Breakdown.ActivationsGB), fmtNum(res.TotalGB), opts, fmtNum(m.TotalGB), opts))
+}
+
+// fitVerdict checks the job against the asker's own cards: a VRAM they
+// state ("24g够不", "2080ti 22g魔改"), a card count ("两张3090"), or the
+// one card a yes/no question names ("3060 能 qlora 7b 吗"). A stated VRAM
+// replaces the named card's (a modded 22 GB 2080 Ti is sized as 22 GB).
+func (b *Bot) fitVerdict(w advisor.Workload, s parse.Slots, res advisor.FitResult) (*FitVerdict, error) {
+	if s.VRAMGB <= 0 && s.Cards <= 0 && !(s.YesNo && len(s.GPUs) == 1) {
+		return nil, nil
+	}
+	have := max(s.Cards, 1)
+	var g knowledge.GPU
+	if len(s.GPUs) > 0 {
+		if kg, ok := b.kb.GPU(s.GPUs[0]); ok {
+			g = kg
+		}
+	}
+	if g.ID == "" && s.VRAMGB <= 0 {
+		return nil, nil // "8 cards" of no card named: the list answers
+	}
+	if s.VRAMGB > 0 && s.VRAMGB != g.VRAMGB {
+		if g.ID == "" {
+			g = knowledge.GPU{ID: "your-card", Name: fmtNum(s.VRAMGB) + " GB"}
+		} else {
+			g.Name = g.Name + " (" + fmtNum(s.VRAMGB) + " GB)"
+		}
+		g.VRAMGB = s.VRAMGB
+	}
+	var opt advisor.FitOption
+	found := false
+	for _, o := range res.Options {
+		if o.GPU == g.ID && o.VRAMGB == g.VRAMGB {
+			opt, found = o, true
+		}
+	}
+	if !found {
+		one, err := advisor.Fit(w, []knowledge.GPU{g}, b.kb.Archs)
+		if err != nil {
+			return nil, err
+		}
+		if len(one.Options) == 0 {
+			return nil, nil
+		}
+		opt = one.Options[0]
+	}
+	v := &FitVerdict{GPU: g.ID, Name: g.Name, VRAMGB: g.VRAMGB, Have: have, Cards: opt.Count, Fits: opt.Count > 0 && opt.Count <= have,
+		PerCardGB: opt.PerCardGB, SpareGB: opt.SpareGB}
+	return v, nil
 }

@@ -111,6 +111,10 @@ func renderFit(lang string, s parse.Slots, as map[string]any, v FitResult, tip s
 		}
 	}
 	d := present.Doc{Headline: head}
+	if v.Verdict != nil {
+		d.Headline = yourCardsHeadline(lang, job, v.MemoryGB, *v.Verdict)
+		d.Summary = append(d.Summary, head)
+	}
 	d.Figures = append(d.Figures, present.Figure{Label: tr(lang, "total per replica", "单副本合计"), Value: fmtNum(v.MemoryGB) + " GB"})
 	lines := append(v.Lines[:0:0], v.Lines...)
 	sort.SliceStable(lines, func(i, j int) bool { return lines[i].Value > lines[j].Value })
@@ -187,4 +191,27 @@ func fitGroups(lang string, v FitResult) (one, several, none, notes []string) {
 		notes = append(notes, n+" ("+strings.Join(noteCards[n], ", ")+")")
 	}
 	return one, several, none, notes
+}
+
+// yourCardsHeadline is the yes/no for the asker's own cards, first.
+func yourCardsHeadline(lang, job string, need float64, v FitVerdict) string {
+	cards := func(n int) string {
+		if n == 1 {
+			return tr(lang, "one "+v.Name, "一张 "+v.Name)
+		}
+		return tr(lang, fmt.Sprintf("%d× %s", n, v.Name), fmt.Sprintf("%d 张 %s", n, v.Name))
+	}
+	switch {
+	case v.Fits && v.Cards == 1:
+		return tr(lang, fmt.Sprintf("Yes: %s holds a %s (≈%s GB of %s GB, %s GB spare)", cards(1), job, fmtNum(v.PerCardGB), fmtNum(v.VRAMGB), fmtNum(v.SpareGB)),
+			fmt.Sprintf("可以：%s放得下 %s（约需 %s GB，共 %s GB，余 %s GB）", cards(1), job, fmtNum(v.PerCardGB), fmtNum(v.VRAMGB), fmtNum(v.SpareGB)))
+	case v.Fits:
+		return tr(lang, fmt.Sprintf("Yes: %s hold a %s split across %d cards (≈%s GB per card of %s GB)", cards(v.Have), job, v.Cards, fmtNum(v.PerCardGB), fmtNum(v.VRAMGB)),
+			fmt.Sprintf("可以：%s放得下 %s，分到 %d 张卡上（每卡约 %s GB，共 %s GB）", cards(v.Have), job, v.Cards, fmtNum(v.PerCardGB), fmtNum(v.VRAMGB)))
+	case v.Cards == 0:
+		return tr(lang, fmt.Sprintf("No: a %s needs ≈%s GB, more than even 64 cards of %s GB hold", job, fmtNum(need), fmtNum(v.VRAMGB)),
+			fmt.Sprintf("不行：%s约需 %s GB，%s GB 的卡 64 张也放不下", job, fmtNum(need), fmtNum(v.VRAMGB)))
+	}
+	return tr(lang, fmt.Sprintf("No: a %s needs ≈%s GB — %s, you have %d", job, fmtNum(need), cards(v.Cards), v.Have),
+		fmt.Sprintf("不行：%s约需 %s GB，需要 %s，你只有 %d 张", job, fmtNum(need), cards(v.Cards), v.Have))
 }

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"context"
 
 	"github.com/gpubot/gpubot/advisor"
@@ -32,12 +33,43 @@ func (b *Bot) image(ctx context.Context, a *Answer, req parse.Request) error {
 	in := advisor.ImageInput{Model: s.Model, Method: method, Resolution: s.Resolution, Batch: s.Batch,
 		GPU: firstGPU(s), Images: s.Images, Price: money(s.Price), Spot: s.Spot,
 		Currency: b.currency(req), FX: b.fx(s)}
-	res, err := advisor.Image(in, b.market(ctx), b.kb.Images)
-	if err != nil {
-		return err
+	if len(s.GPUs) < 2 {
+		res, err := advisor.Image(in, b.market(ctx), b.kb.Images)
+		if err != nil {
+			return err
+		}
+		a.Result = res
+		a.Currency = string(res.Currency)
+		a.show(renderImage(a.Lang, res, s.Images > 0))
+		return nil
 	}
-	a.Result = res
-	a.Currency = string(res.Currency)
-	a.show(renderImage(a.Lang, res, s.Images > 0))
+	// "4090 还是 L40S": every named card answered, the cheapest per image shown
+	var best *advisor.ImageResult
+	var all []advisor.ImageResult
+	var firstErr error
+	for _, id := range s.GPUs {
+		in.GPU = id
+		res, err := advisor.Image(in, b.market(ctx), b.kb.Images)
+		if err != nil {
+			firstErr = cmp.Or(firstErr, err)
+			continue
+		}
+		all = append(all, res)
+		if res.Best != nil && (best == nil || best.Best == nil || res.Best.PerThousand < best.Best.PerThousand) {
+			r := res
+			best = &r
+		}
+	}
+	if best == nil {
+		if len(all) == 0 {
+			return firstErr
+		}
+		best = &all[0]
+	}
+	a.Result = *best
+	a.Currency = string(best.Currency)
+	d := renderImage(a.Lang, *best, s.Images > 0)
+	d.Summary = append(d.Summary, imageOthers(a.Lang, *best, all))
+	a.show(d)
 	return nil
 }

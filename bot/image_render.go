@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/present"
@@ -54,4 +55,24 @@ func renderImage(lang string, res advisor.ImageResult, askedImages bool) present
 	wk.result(lang, res.Lines, res.Assumptions, res.Sources)
 	d.Working = wk
 	return d
+}
+
+// imageOthers names every card asked about with its cost per 1,000 images,
+// or that it does not hold the model.
+func imageOthers(lang string, best advisor.ImageResult, all []advisor.ImageResult) string {
+	var parts []string
+	for _, r := range all {
+		if r.Best == nil {
+			name := ""
+			if len(r.Options) > 0 {
+				name = gpuName(r.Options[0].GPU)
+			}
+			parts = append(parts, tr(lang, name+": does not hold it", name+"：放不下"))
+			continue
+		}
+		parts = append(parts, tr(lang,
+			fmt.Sprintf("%s: %s per 1,000 images", gpuName(r.Best.GPU), moneyStr(r.Best.PerThousand, string(r.Currency))),
+			fmt.Sprintf("%s：每千张 %s", gpuName(r.Best.GPU), moneyStr(r.Best.PerThousand, string(r.Currency)))))
+	}
+	return tr(lang, "Compared: ", "对比：") + strings.Join(parts, tr(lang, "; ", "；"))
 }

@@ -36,9 +36,7 @@ func (f *features) finish(in Intent) Slots {
 	} else if !f.kvSet["date"] {
 		s.Date = "" // a date means something only for a ledger entry
 	}
-	if in != Buy && !f.kvSet["years"] {
-		s.Years = 0
-	}
+
 	if (in == Monthly || in == Buy) && s.HoursPerMonth == 0 && s.Hours > 0 {
 		s.HoursPerMonth, s.Hours = s.Hours, 0
 		s.Notes = append(s.Notes, fmt.Sprintf("%s h read as hours per month", trim(s.HoursPerMonth)))

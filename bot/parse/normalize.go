@@ -27,10 +27,11 @@ var (
 var markup = strings.NewReplacer("```", " ", "`", " ", "*", " ")
 
 // halfWidth maps CJK punctuation to ASCII forms so "１３ｂ，ｌｏｒａ" reads
-// like "13b,lora". Full-width ASCII (U+FF01–FF5E) is shifted in Clean.
+// like "13b, lora" (a full-width comma, colon or semicolon ends a clause,
+// so "$300，13b" is never $30,013). Full-width ASCII (U+FF01–FF5E) is shifted in Clean.
 var halfWidth = strings.NewReplacer(
-	"，", ",", "。", ".", "：", ":", "；", ";", "（", "(", "）", ")",
-	"？", "?", "！", "!", "＝", "=", "％", "%", "　", " ", "、", ",",
+	"，", ", ", "。", ". ", "：", ": ", "；", "; ", "（", "(", "）", ")",
+	"？", "?", "！", "!", "＝", "=", "％", "%", "　", " ", "、", ", ",
 	"＄", "$", "￥", "¥", "“", "\"", "”", "\"", "‘", "'", "’", "'",
 	"【", "[", "】", "]", "《", "<", "》", ">", "「", "\"", "」", "\"",
 	"～", "~", "—", "-", "–", "-", "·", " ", "…", " ", "×", "x",
@@ -56,6 +57,11 @@ func Clean(s string) string {
 	b.Grow(len(s))
 	for _, r := range s {
 		switch {
+		case r == '，' || r == '：' || r == '；':
+			// a full-width comma, colon or semicolon ends a clause: it is
+			// never a thousands or decimal separator ("$300，13b")
+			b.WriteRune(r - 0xFEE0)
+			r = ' '
 		case r >= 0xFF01 && r <= 0xFF5E: // full-width ASCII
 			r -= 0xFEE0
 		case r == '\u3000':

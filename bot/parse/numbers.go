@@ -94,6 +94,11 @@ func arabize(t string) string {
 		run, after := t[loc[0]:loc[1]], t[loc[1]:]
 		if out, ok := arabizeRun(run, after); ok {
 			b.WriteString(t[last:loc[0]])
+			// "h200一台8卡", "4090d一张": a numeral after a model name is a
+			// count of its own, never more digits of the name
+			if loc[0] > 0 && isASCIIAlnum(t[loc[0]-1]) {
+				b.WriteByte(' ')
+			}
 			b.WriteString(out)
 			last = loc[1]
 		}
@@ -177,3 +182,5 @@ func arabizeRun(run, after string) (string, bool) {
 	}
 	return strconv.FormatFloat(v, 'f', -1, 64) + suffix, true
 }
+
+func isASCIIAlnum(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

@@ -160,7 +160,7 @@ func TestClean(t *testing.T) {
 		{"see <https://autodl.com/x>", "see"},
 		{"`/gpu fit 13b`", "/gpu fit 13b"},
 		{"*4090* 包月", "4090 包月"},
-		{"１３ｂ，ｌｏｒａ", "13b,lora"},
+		{"１３ｂ，ｌｏｒａ", "13b, lora"}, // a full-width comma ends a clause
 		{"h100 &amp; h800", "h100 & h800"},
 		{"ok :thumbsup: 4090", "ok 4090"},
 		{"a\u3000b", "a b"},

@@ -109,8 +109,36 @@ type Slots struct {
 	// Model is a named model's canonical id in the model catalogue
 	// ("deepseek-v3", "qwen3-30b-a3b"); ParamsB then holds its size.
 	Model string `json:"model,omitempty"`
-	// Days is a deadline for a training job ("days=30", "一个月内").
+	// Days is a deadline for a training job ("days=30", "一个月内",
+	// "within 10 days", "两周内", "by Dec 31").
 	Days float64 `json:"days,omitempty"`
+	// Pretrain marks a full training run said as pretraining or "train on
+	// N tokens" (Method is then full).
+	Pretrain bool `json:"pretrain,omitempty"`
+	// Serving targets: time to first token (ms) and the decode speed each
+	// user must see (tokens/s), and a peak load beside the average
+	// (RequestsPerS is then the average).
+	TTFTMs           float64 `json:"ttft_ms,omitempty"`
+	TPSPerUser       float64 `json:"tps_per_user,omitempty"`
+	PeakRequestsPerS float64 `json:"peak_requests_per_s,omitempty"`
+	// AverageLoad marks RequestsPerS said as an average ("平均 8 qps");
+	// a bare rate is the load to size for.
+	AverageLoad bool `json:"average_load,omitempty"`
+	// A chat load: daily users × turns × tokens a turn (TokensPerDay
+	// holds the product, with a note).
+	UsersPerDay float64 `json:"users_per_day,omitempty"`
+	Turns       float64 `json:"turns,omitempty"`
+	TurnTokens  float64 `json:"turn_tokens,omitempty"`
+	// Residual is the resale value at the end, 0–1 of the purchase price.
+	Residual *float64 `json:"residual,omitempty"`
+	// QuotePer says how a quote with a card count was meant: "machine" (a
+	// total for all Cards: "8卡包月68000元") or "card".
+	QuotePer string `json:"quote_per,omitempty"`
+	// Targets are what the message asks for, most important first (the
+	// answer contract's asked values: cards, money_monthly, hours, which …);
+	// YesNo marks a yes/no question ("能不能", "够吗", "possible?").
+	Targets []string `json:"targets,omitempty"`
+	YesNo   bool     `json:"yes_no,omitempty"`
 	// Spot asks for interruptible capacity ("spot", "可中断").
 	Spot bool `json:"spot,omitempty"`
 	// Resolution and Images (image models): pixels per side and how many.

@@ -85,6 +85,7 @@ type features struct {
 	project    string
 	id         string
 	saturated  bool
+	langAsked  string // the language the message asks the answer in
 	gpuCount   int // GPU mentions, counting repeats
 	lang       string
 	now        time.Time // the caller's, for relative dates
@@ -132,6 +133,7 @@ func (x extractor) extract(cleaned string, slash bool, now time.Time) features {
 	f.lang = langOf(t.s, slash)
 	f.cueText = t.s
 	x.refuse(t, &f)
+	x.frame(t, &f) // before dates: "by Dec 31" is a deadline, not an entry's day
 	x.dates(t, &f, now)
 	f.money = x.scanMoney(t)
 	x.rates(t, &f)
@@ -145,6 +147,11 @@ func (x extractor) extract(cleaned string, slash bool, now time.Time) features {
 	x.fractions(t, &f)
 	x.misc(t, &f)
 	x.words(t, &f)
+	x.afterFrame(t, &f)
+	x.targets(&f)
+	if f.langAsked != "" {
+		f.lang = f.langAsked
+	}
 	f.rest = t.s
 	return f
 }

@@ -31,6 +31,8 @@ type vocabulary struct {
 	monthBack  []knowledge.Term
 	spendModes []knowledge.Term
 	asking     []string
+	targets    []knowledge.Term
+	yesNo      []string
 }
 
 func newVocabulary(lex *knowledge.Lexicon) vocabulary {
@@ -50,6 +52,8 @@ func newVocabulary(lex *knowledge.Lexicon) vocabulary {
 		monthBack:     lex.Dates.MonthBack,
 		spendModes:    lex.SpendModes,
 		asking:        lex.Asking,
+		targets:       lex.Targets,
+		yesNo:         lex.YesNo,
 	}
 	for n, words := range lex.Dates.DaysBack {
 		for _, w := range words {

@@ -1,0 +1,205 @@
+package bot
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gpubot/gpubot/bot/parse"
+)
+
+// The planner: a question's frame (what it asks — its targets — and what
+// it states: a load, a deadline, the user's own VRAM or cards, a budget)
+// picks the calculation, not the router's single label. The router's
+// intent is one feature of the frame and the fallback when the frame says
+// nothing more.
+
+// readOnly are the intents the planner may move a question between: it
+// never turns a question into a write, nor a write into anything else.
+var readOnly = map[parse.Intent]bool{
+	parse.Fit: true, parse.Cost: true, parse.Price: true, parse.Compare: true, parse.Recommend: true,
+	parse.Monthly: true, parse.Buy: true, parse.Knowledge: true, parse.Unknown: true,
+}
+
+// plan returns req with the intent its frame asks for, and a note saying
+// why it changed ("" when it did not).
+func plan(req parse.Request) (parse.Request, string) {
+	s := req.Slots
+	if req.Slash && !slashSentence(req) {
+		return req, "" // "/gpu fit …" asked for that answer by name
+	}
+	if in, args, ok := budgetInWords(req); ok && (readOnly[req.Intent] || req.Intent == parse.Spend && s.Mode == "report") {
+		req.Intent = in
+		req.Slots.Args = args
+		req.Slots.Missing = nil
+		return req, "a budget question"
+	}
+	if spendInWords(req) && (readOnly[req.Intent] || req.Intent == parse.Spend) && req.Intent != parse.Spend {
+		req.Intent = parse.Spend
+		req.Slots.Mode = "report"
+		req.Slots.Missing = nil
+		return req, "a question about the team's spend"
+	}
+	if !readOnly[req.Intent] {
+		return req, ""
+	}
+	model := s.ParamsB > 0 || s.Arch != "" || s.Model != ""
+	inference := s.Method == "" || s.Method == "inference"
+	load := s.RequestsPerS > 0 || s.PeakRequestsPerS > 0 || s.TokensPerDay > 0
+	slo := s.TTFTMs > 0 || s.TPSPerUser > 0 || s.Concurrency > 1 && (has(s.Targets, "cards") || has(s.Targets, "money_monthly") || s.TPSPerUser > 0)
+	to := func(in parse.Intent, why string) (parse.Request, string) {
+		if req.Intent == in {
+			return req, ""
+		}
+		req.Intent = in
+		req.Slots.Missing = parse.Missing(in, req.Slots)
+		return req, why
+	}
+	if model && s.Method == "" && (has(s.Targets, "tokens_per_s") || has(s.Targets, "concurrency") || has(s.Targets, "ttft_ms") || has(s.Targets, "money_per_m_tokens") ||
+		s.Concurrency > 0 || s.TTFTMs > 0 || s.TPSPerUser > 0 || load) && s.Tokens == 0 && s.Samples == 0 {
+		req.Slots.Method = "inference" // a speed, latency or load is asked of serving
+		s.Method = "inference"
+		inference = true
+	}
+	memoryQ := s.VRAMGB > 0 && (s.YesNo || has(s.Targets, "memory_gb")) && !has(s.Targets, "money_total") && !has(s.Targets, "hours")
+	switch {
+	case model && memoryQ && !load:
+		return to(parse.Fit, "a question about your card's memory")
+	case model && inference && (load || slo) && req.Intent != parse.Recommend:
+		// a serving load: replicas × cards, the bill, the targets checked
+		if req.Slots.Method == "" {
+			req.Slots.Method = "inference"
+		}
+		return to(parse.Cost, "a serving load")
+	case model && !inference && s.Days > 0 && (s.Tokens > 0 || s.Samples > 0):
+		return to(parse.Cost, "a training deadline")
+	case model && !inference && (s.Tokens > 0 || s.Samples > 0) && (has(s.Targets, "cards") || has(s.Targets, "hours") || has(s.Targets, "money_total")) && req.Intent == parse.Fit:
+		return to(parse.Cost, "a training job's time and money")
+	}
+	return req, ""
+}
+
+// slashSentence reports whether a slash command was a sentence the router
+// read ("/gpu 13b lora"), not a sub-command.
+func slashSentence(req parse.Request) bool {
+	if len(req.Slots.Args) == 0 {
+		return false
+	}
+	switch strings.ToLower(req.Slots.Args[0]) {
+	case "fit", "cost", "monthly", "buy", "price", "compare", "recommend", "spend", "budget", "help", "watch", "subscribe", "settings", "listen", "unsubscribe", "subscriptions":
+		return false
+	}
+	return true
+}
+
+func has(list []string, v string) bool { return slices.Contains(list, v) }
+
+var (
+	// a budget is being changed: "改成", "设个", "set", "raise … to"
+	reBudgetChange = regexp.MustCompile(`预算.{0,12}(?:改成|改为|设成|设为|调到|调整为|定为|设置为|提到|提高到|降到|加到)|(?:设个|设一个|建|建个|新建|加进|加入|设置|设|定个).{0,8}预算|预算.{0,6}(?:封顶|上限)|(?:set|create|add|raise|lower|increase|reduce|change|update|make)\b.{0,40}\bbudget|budget.{0,40}\b(?:should be|to \$|to ¥|set to|raised to|lowered to)`)
+	// a budget is asked about: status, what is left, over or under
+	reBudgetAsk = regexp.MustCompile(`预算|budget`)
+	// money the team spent is asked about
+	reSpentAsk = regexp.MustCompile(`花了多少|一共花了|总共花了|花在|花到|花费多少|支出多少|开销多少|用了多少钱|账单多少|花了$|各花了|花最多|最大的.{0,4}(?:开支|支出|花费)|spent|spend (?:on|in|for|by|last|this)|how much did (?:we|the team|our)|what did (?:we|the team|our) spend|line items?|biggest (?:cost|spend|line)|burn rate|run rate|our bill|this quarter's bill`)
+	// a project named before a budget word: "把 llm-ft 的预算", "rag-sg 12月预算", "for rag-sg", "the translate project's budget"
+	reProjectBefore = regexp.MustCompile(`(?:把|将|给|让)?\s?([a-z][a-z0-9_\-.]*[a-z0-9])\s?(?:项目|组|团队)?\s?(?:的)?\s?(?:\d{1,2}\s?月|每月|月度|季度|年度|今年|明年)?\s?预算|\bfor\s([a-z][a-z0-9_\-.]*[a-z0-9])\b|\bthe\s([a-z][a-z0-9_\-.]*)\s(?:project|team)\b|\b([a-z][a-z0-9_\-.]*[a-z0-9])'s budget`)
+)
+
+// budgetInWords reads a budget question written as a sentence: its status
+// ("上个月超预算了吗", "预算还剩多少", "are we over budget") or a change
+// ("把 llm-ft 的预算改成每月1.2万", "set a budget of $15k for rag-sg"), as the
+// /gpu budget arguments that answer it. A question that sizes a job
+// within a budget ("预算 $300, 13b qlora") is not one.
+func budgetInWords(req parse.Request) (parse.Intent, []string, bool) {
+	t := strings.ToLower(req.Text)
+	s := req.Slots
+	if s.ParamsB > 0 || s.Model != "" || s.Arch != "" || !reBudgetAsk.MatchString(t) {
+		return "", nil, false
+	}
+	if len(s.GPUs) > 0 && (s.Price != nil || s.Monthly != nil || s.Hours > 0 || s.HoursPerMonth > 0) && !reBudgetChange.MatchString(t) {
+		return "", nil, false // "预算 1万, 4090 按 2 块一小时, 能跑多久": a cost question with a budget
+	}
+	project := s.Project
+	if project == "" {
+		if m := reProjectBefore.FindStringSubmatch(t); m != nil {
+			project = m[1] + m[2] + m[3] + m[4]
+			if project == "a" || project == "the" || project == "our" || project == "my" || project == "gpu" {
+				project = ""
+			}
+		}
+	}
+	if reBudgetChange.MatchString(t) {
+		amount := s.Budget
+		if amount == nil {
+			amount = s.Monthly
+		}
+		if amount == nil {
+			amount = s.Amount
+		}
+		if amount == nil {
+			amount = s.Price
+		}
+		if amount != nil {
+			args := []string{"set"}
+			if project != "" {
+				args = append(args, project)
+			}
+			return parse.Budget, append(args, budgetAmountArg(*amount, req.Lang)), true
+		}
+	}
+	return parse.Budget, []string{"show"}, true
+}
+
+// spendInWords reads a question about what the team spent ("上个季度 Vast.ai
+// 跟 RunPod 各花了多少", "what did we spend on AWS in November") as a spend
+// report.
+func spendInWords(req parse.Request) bool {
+	s := req.Slots
+	if s.ParamsB > 0 || s.Model != "" || s.Arch != "" {
+		return false
+	}
+	return reSpentAsk.MatchString(strings.ToLower(req.Text))
+}
+
+// budgetAmountArg writes an amount the budget command reads.
+func budgetAmountArg(m parse.Money, lang string) string {
+	sym := "¥"
+	switch {
+	case m.Currency == "USD":
+		sym = "$"
+	case m.Currency == "" && lang == "en":
+		sym = "$"
+	}
+	return sym + strconv.FormatFloat(m.Amount, 'f', -1, 64)
+}
+
+// normalizeQuotes makes a quote per card what the engine reads: a monthly
+// plan quoted for a whole machine ("8卡包月68000元") is divided by its cards,
+// and a purchase quoted per card is multiplied to the machine the buy
+// answer reads with cards=, each with a note.
+func normalizeQuotes(req parse.Request) parse.Request {
+	s := &req.Slots
+	n := s.Cards
+	if n <= 1 || s.QuotePer == "" {
+		return req
+	}
+	switch {
+	case req.Intent == parse.Monthly && s.Monthly != nil && s.QuotePer == "machine":
+		m := *s.Monthly
+		per := m.Amount / float64(n)
+		s.Notes = append(s.Notes, fmt.Sprintf("the monthly quote %s is for %d cards: %s per card-month", trimNum(m.Amount), n, trimNum(per)))
+		m.Amount = per
+		s.Monthly = &m
+	case req.Intent == parse.Buy && s.Price != nil && s.QuotePer == "card":
+		m := *s.Price
+		total := m.Amount * float64(n)
+		s.Notes = append(s.Notes, fmt.Sprintf("the purchase quote %s is per card: %s for %d cards", trimNum(m.Amount), trimNum(total), n))
+		m.Amount = total
+		s.Price = &m
+	}
+	return req
+}
+
+func trimNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }

@@ -1,0 +1,151 @@
+package bot
+
+import (
+	"context"
+	"sort"
+
+	"github.com/gpubot/gpubot/advisor"
+	"github.com/gpubot/gpubot/bot/parse"
+)
+
+// SLOAnswer is the result of a serving question with per-user targets
+// (concurrent users at a speed each, a first-token deadline).
+type SLOAnswer struct {
+	advisor.SLOResult
+	Name string `json:"name"` // the card's display name
+}
+
+// servingTargets reports whether a question asks for a fleet by per-user
+// targets: a speed each user must see, a first-token deadline, or a number
+// of concurrent users with no request rate.
+func servingTargets(s parse.Slots) bool {
+	if s.Method != "" && s.Method != "inference" {
+		return false
+	}
+	return s.TPSPerUser > 0 || s.TTFTMs > 0 || alwaysOnBudget(s) ||
+		s.Concurrency > 1 && s.RequestsPerS == 0 && s.TokensPerDay == 0 && s.PeakRequestsPerS == 0 &&
+			(has(s.Targets, "cards") || has(s.Targets, "money_monthly") || has(s.Targets, "money_total"))
+}
+
+// alwaysOnBudget reports a question whether a monthly budget holds a
+// service that is always on ("¥8000一个月能撑住一个14B的常驻服务吗").
+func alwaysOnBudget(s parse.Slots) bool {
+	return (s.Budget != nil || s.Monthly != nil) && s.HoursPerMonth >= 700 && s.RequestsPerS == 0 && s.TokensPerDay == 0
+}
+
+// slo answers a serving question with per-user targets.
+func (b *Bot) slo(ctx context.Context, a *Answer, req parse.Request) error {
+	s := req.Slots
+	in := advisor.SLOInput{Cost: b.costInput(req), TPSPerUser: s.TPSPerUser, TTFTms: s.TTFTMs}
+	in.Cost.Workload.Method = advisor.Inference
+	if s.RequestsPerS == 0 && s.TokensPerDay == 0 && s.PeakRequestsPerS == 0 {
+		in.Concurrency = max(s.Concurrency, 1) // an always-on service holds at least one user
+		in.Cost.Workload.Batch = 0             // the batch per replica is what is solved for
+	}
+	switch {
+	case s.Budget != nil:
+		in.MonthlyBudget = money(s.Budget)
+	case s.Monthly != nil && alwaysOnBudget(s):
+		in.MonthlyBudget = money(s.Monthly) // "¥8000 一个月": what a month may cost
+	}
+	in.Cost.Budget = advisor.Money{}
+	m := b.market(ctx)
+	res, err := nativeFirst(&in.Cost.Where, func() (advisor.SLOResult, error) { return advisor.SLO(in, m) })
+	if err != nil {
+		return err
+	}
+	a.Assumed = assumed(res.Replica.Inputs.Workload, false)
+	delete(a.Assumed, "concurrency")
+	defaultedValues(res.Replica.Inputs, res.Replica.Inputs.Defaulted, a.Assumed)
+	delete(a.Assumed, "tokens")
+	out := SLOAnswer{SLOResult: res, Name: gpuName(res.Replica.GPU)}
+	a.Result = out
+	a.Currency = res.Currency
+	a.verdictAsked = s.TTFTMs > 0 || s.TPSPerUser > 0 || res.WithinBudget != nil
+	a.show(renderSLO(a.Lang, out, a.Assumed))
+	return nil
+}
+
+// OptionsAnswer answers "X vs Y vs Z" for one workload: every named card
+// costed the same way, best first.
+type OptionsAnswer struct {
+	Asked    string         `json:"asked"` // the figure ranked by
+	Unit     string         `json:"unit"`
+	Currency string         `json:"currency"`
+	Rows     []OptionRow    `json:"rows"`
+	Failed   []OptionFailed `json:"failed,omitempty"` // cards that could not be costed, and why
+}
+
+// OptionRow is one card's figure.
+type OptionRow struct {
+	GPU    string             `json:"gpu"`
+	Name   string             `json:"name"`
+	Value  float64            `json:"value"`
+	Result advisor.CostResult `json:"result"`
+}
+
+// OptionFailed is a named card the engine could not answer for.
+type OptionFailed struct {
+	GPU    string `json:"gpu"`
+	Reason string `json:"reason"`
+}
+
+// options costs the workload on every named card and ranks them by the
+// figure asked: $ per million tokens for serving, the total for a job, the
+// monthly bill for a serving load.
+func (b *Bot) options(ctx context.Context, a *Answer, req parse.Request) error {
+	s := req.Slots
+	m := b.market(ctx)
+	var out OptionsAnswer
+	for _, id := range s.GPUs {
+		one := req
+		one.Slots.GPUs = []string{id}
+		in := b.costInput(one)
+		if in.Workload.Method == "" {
+			in.Workload.Method = advisor.Inference
+		}
+		if in.Workload.Method == advisor.Inference && in.Tokens == 0 && in.TokensPerDay == 0 && in.RequestsPerS == 0 {
+			in.Tokens = 1e6 // a price per million tokens needs no volume
+		}
+		res, err := nativeFirst(&in.Where, func() (advisor.CostResult, error) { return advisor.Cost(in, m) })
+		if err != nil {
+			out.Failed = append(out.Failed, OptionFailed{GPU: id, Reason: errReason(a.Lang, err)})
+			continue
+		}
+		if out.Currency == "" {
+			out.Currency = string(res.Currency)
+			a.Assumed = assumed(res.Inputs.Workload, s.GC != "")
+			defaultedValues(res.Inputs, res.Inputs.Defaulted, a.Assumed)
+			delete(a.Assumed, "gpu")
+		}
+		row := OptionRow{GPU: res.GPU, Name: gpuName(res.GPU), Result: res}
+		switch {
+		case res.Plan != nil:
+			out.Asked, out.Unit, row.Value = "money_monthly", "month", res.Plan.MonthlyOnDemand
+		case res.Inputs.Workload.Method == advisor.Inference:
+			out.Asked, out.Unit, row.Value = "money_per_m_tokens", "M tokens", res.PerMTokens
+		default:
+			out.Asked, out.Unit, row.Value = "money_total", "job", res.Total
+		}
+		out.Rows = append(out.Rows, row)
+	}
+	if len(out.Rows) == 0 {
+		if len(out.Failed) > 0 {
+			return &advisor.InputError{Field: "gpu", Reason: out.Failed[0].Reason, Hint: "/gpu cost 13b inference on h100"}
+		}
+		return &advisor.InputError{Field: "gpu", Reason: "no card could be costed", Hint: "/gpu cost 13b inference on h100"}
+	}
+	sort.SliceStable(out.Rows, func(i, j int) bool { return out.Rows[i].Value < out.Rows[j].Value })
+	a.Result = out
+	a.Currency = out.Currency
+	a.show(renderOptions(a.Lang, out, a.Assumed))
+	return nil
+}
+
+// errReason is an engine error's reason for a user, or a generic one.
+func errReason(lang string, err error) string {
+	if in, ok := err.(*advisor.InputError); ok {
+		return in.Reason
+	}
+	return tr(lang, "could not be costed", "无法计算")
+}

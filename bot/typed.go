@@ -1,0 +1,284 @@
+package bot
+
+import (
+	"math"
+
+	"github.com/gpubot/gpubot/advisor"
+	"github.com/gpubot/gpubot/bot/parse"
+)
+
+// Typed is the answer as a value (the ask --json contract's "answer"):
+// what was asked, its value, and the verdict when a yes/no was asked. Also
+// carries the other figures a compound question asked for.
+type Typed struct {
+	Asked    string   `json:"asked"`
+	Value    *float64 `json:"value"`
+	Unit     string   `json:"unit,omitempty"`
+	Currency string   `json:"currency,omitempty"`
+	Verdict  *string  `json:"verdict"`
+	Choice   string   `json:"choice,omitempty"`
+	Also     []Typed  `json:"also,omitempty"`
+}
+
+func val(v float64) *float64 { return &v }
+
+func verdict(yes bool) *string {
+	v := "no"
+	if yes {
+		v = "yes"
+	}
+	return &v
+}
+
+// typedFigure is one typed typedFigure a result offers, by asked name.
+type typedFigure struct {
+	asked, unit, currency, choice string
+	value                         float64
+}
+
+// typed builds the answer's value from its result: the figures the
+// result has, the one the question asked for first, the other asked ones
+// in Also, and the verdict when the question was yes/no (or the result
+// is one by nature: a budget check, a fit on the user's own card).
+func (a *Answer) typed(s parse.Slots) {
+	figs, v, primary := resultFigures(a.Result)
+	if len(figs) == 0 {
+		if a.Typed == nil {
+			a.Typed = &Typed{Asked: intentAsked(a.Intent)}
+		}
+		return
+	}
+	byName := map[string]typedFigure{}
+	for _, f := range figs {
+		if _, ok := byName[f.asked]; !ok {
+			byName[f.asked] = f
+		}
+	}
+	order := []string{}
+	for _, t := range s.Targets {
+		if _, ok := byName[t]; ok && !has(order, t) {
+			order = append(order, t)
+		}
+	}
+	if len(order) == 0 || primary != "" && !has(s.Targets, order[0]) {
+		order = append([]string{primary}, order...)
+	}
+	if primary != "" && len(s.Targets) == 0 {
+		order = []string{primary}
+	}
+	t := toTyped(byName[order[0]])
+	for _, o := range order[1:] {
+		if o != order[0] {
+			t.Also = append(t.Also, toTyped(byName[o]))
+		}
+	}
+	if v != nil && (s.YesNo || a.verdictAsked) {
+		t.Verdict = v
+	}
+	a.Typed = &t
+}
+
+func toTyped(f typedFigure) Typed {
+	return Typed{Asked: f.asked, Value: val(f.value), Unit: f.unit, Currency: f.currency, Choice: f.choice}
+}
+
+// intentAsked is what an answer without figures answers.
+func intentAsked(in parse.Intent) string {
+	switch in {
+	case parse.Spend:
+		return "spend"
+	case parse.Budget:
+		return "budget"
+	case parse.Knowledge, parse.Help, parse.Unknown:
+		return "info"
+	}
+	return string(in)
+}
+
+// resultFigures lists the figures a result carries, the one its headline
+// leads with, and its yes/no when it has one.
+func resultFigures(r any) ([]typedFigure, *string, string) {
+	switch res := r.(type) {
+	case FitResult:
+		var figs []typedFigure
+		figs = append(figs, typedFigure{asked: "memory_gb", value: res.MemoryGB, unit: "GB"})
+		if res.Verdict != nil {
+			figs = append(figs, typedFigure{asked: "cards", value: float64(res.Verdict.Cards), unit: "cards", choice: res.Verdict.GPU})
+			return figs, verdict(res.Verdict.Fits), "memory_gb"
+		}
+		for _, o := range res.Options {
+			if o.Fits || o.Count > 0 {
+				figs = append(figs, typedFigure{asked: "cards", value: float64(o.Count), unit: "cards", choice: o.GPU})
+				if o.Cheapest != nil {
+					figs = append(figs, typedFigure{asked: "price_per_card_hour", value: o.Cheapest.Price, unit: "card_hour", currency: o.Cheapest.Currency})
+				}
+				break
+			}
+		}
+		return figs, nil, "memory_gb"
+	case advisor.CostResult:
+		return costFigures(res)
+	case SLOAnswer:
+		r := res.SLOResult
+		figs := []typedFigure{{asked: "cards", value: float64(r.Cards), unit: "cards", choice: r.Replica.GPU}}
+		if r.Priced {
+			figs = append(figs, typedFigure{asked: "money_monthly", value: r.MonthlyTotal, unit: "month", currency: r.Currency})
+		}
+		if r.WithinBudget != nil {
+			return append(figs, typedFigure{asked: "money_monthly", value: r.MonthlyTotal, unit: "month", currency: r.Currency}), verdict(*r.WithinBudget), "money_monthly"
+		}
+		figs = append(figs, []typedFigure{
+			{asked: "concurrency", value: float64(r.PerReplica), unit: "sequences per replica"},
+			{asked: "tokens_per_s", value: r.PerSequenceTPS, unit: "tokens/s per user"},
+			{asked: "ttft_ms", value: r.TTFTms, unit: "ms"},
+		}...)
+		return figs, verdict(r.Feasible && (r.Cards > 0 || r.Plan != nil)), "cards"
+	case advisor.MonthlyResult:
+		figs := []typedFigure{
+			{asked: "break_even_hours", value: res.BreakevenHoursPerMonth, unit: "h/month"},
+			{asked: "money_monthly", value: res.MonthlyPrice, unit: "card_month", currency: string(res.Currency)},
+			{asked: "price_per_card_hour", value: res.Hourly, unit: "card_hour", currency: string(res.Currency)},
+		}
+		if res.Cheaper != "" {
+			choice := res.Cheaper
+			if res.Best != "" {
+				choice = res.Best
+			}
+			figs = append(figs, typedFigure{asked: "saving", value: res.Saving, unit: "month", currency: string(res.Currency), choice: choice},
+				typedFigure{asked: "which", value: res.Saving, unit: "month", currency: string(res.Currency), choice: choice},
+				typedFigure{asked: "money_total", value: math.Min(res.OnDemandCost, res.MonthlyCost), unit: "month", currency: string(res.Currency), choice: choice})
+			return figs, verdict(res.Cheaper == "monthly"), "break_even_hours"
+		}
+		return figs, nil, "break_even_hours"
+	case BuyView:
+		return resultFigures(res.BuyResult)
+	case advisor.BuyResult:
+		figs := []typedFigure{
+			{asked: "break_even_util", value: res.BreakevenUtilization, unit: "share"},
+			{asked: "payback_months", value: res.PaybackMonths, unit: "months"},
+			{asked: "money_total", value: res.PricePerCard * float64(max(res.Cards, 1)), unit: "purchase", currency: string(res.Currency)},
+			{asked: "which", value: math.Abs(res.RentPerYear - res.OwnPerYear), unit: "year", currency: string(res.Currency), choice: res.Cheaper},
+			{asked: "saving", value: math.Abs(res.RentPerYear - res.OwnPerYear), unit: "year", currency: string(res.Currency), choice: res.Cheaper},
+		}
+		return figs, verdict(res.Cheaper == "buy"), "break_even_util"
+	case PriceView:
+		if len(res.Offers) == 0 {
+			return nil, nil, ""
+		}
+		o := res.Offers[0]
+		return []typedFigure{{asked: "price_per_card_hour", value: o.Price, unit: o.Unit, currency: o.Currency, choice: o.Platform}}, nil, "price_per_card_hour"
+	case advisor.Comparison:
+		// the most compute for the money
+		best := -1
+		for i, r := range res.Rows {
+			if r.PerTFLOPHour > 0 && (best < 0 || r.PerTFLOPHour < res.Rows[best].PerTFLOPHour) {
+				best = i
+			}
+		}
+		if best < 0 {
+			return nil, nil, ""
+		}
+		r := res.Rows[best]
+		return []typedFigure{{asked: "which", value: r.PriceLow, unit: "card_hour", currency: string(res.Inputs.Currency), choice: r.GPU},
+			{asked: "price_per_card_hour", value: r.PriceLow, unit: "card_hour", currency: string(res.Inputs.Currency), choice: r.GPU}}, nil, "which"
+	case advisor.Recommendation:
+		for _, rk := range res.Rankings {
+			if len(rk.Rows) > 0 {
+				r := rk.Rows[0]
+				return []typedFigure{{asked: "which", value: r.Price, unit: "card_hour", currency: string(r.Currency), choice: r.GPU},
+					{asked: "price_per_card_hour", value: r.Price, unit: "card_hour", currency: string(r.Currency), choice: r.GPU}}, nil, "which"
+			}
+		}
+		return nil, nil, ""
+	case advisor.ImageResult:
+		if res.Best == nil {
+			return []typedFigure{{asked: "memory_gb", value: res.MemoryGB, unit: "GB"}}, nil, "memory_gb"
+		}
+		cur := string(res.Currency)
+		figs := []typedFigure{
+			{asked: "money_per_image", value: res.Best.PerThousand / 1000, unit: "image", currency: cur, choice: res.Best.GPU},
+			{asked: "images_per_hour", value: res.Best.ImagesPerS * 3600, unit: "images/h", choice: res.Best.GPU},
+			{asked: "memory_gb", value: res.MemoryGB, unit: "GB"},
+			{asked: "price_per_card_hour", value: res.Best.Hourly, unit: "card_hour", currency: cur},
+		}
+		if res.Total > 0 {
+			figs = append([]typedFigure{{asked: "money_total", value: res.Total, currency: cur}}, figs...)
+			return figs, nil, "money_total"
+		}
+		return figs, nil, "money_per_image"
+	case OptionsAnswer:
+		var figs []typedFigure
+		if len(res.Rows) > 0 {
+			best := res.Rows[0]
+			figs = append(figs, typedFigure{asked: "which", value: best.Value, unit: res.Unit, currency: res.Currency, choice: best.GPU})
+			figs = append(figs, typedFigure{asked: res.Asked, value: best.Value, unit: res.Unit, currency: res.Currency, choice: best.GPU})
+			if best.Result.TokensPerS > 0 {
+				figs = append(figs, typedFigure{asked: "tokens_per_s", value: best.Result.TokensPerS, unit: "tokens/s per replica", choice: best.GPU})
+			}
+			figs = append(figs, typedFigure{asked: "cards", value: float64(best.Result.GPUs), unit: "cards", choice: best.GPU})
+			if best.Result.Plan != nil {
+				figs[len(figs)-1].value = float64(best.Result.Plan.Cards)
+			}
+		}
+		return figs, nil, "which"
+	}
+	return nil, nil, ""
+}
+
+// costFigures are a cost result's figures: a serving plan's cards and
+// monthly bill, a deadline's cluster, a job's money and time.
+func costFigures(res advisor.CostResult) ([]typedFigure, *string, string) {
+	cur := string(res.Currency)
+	var figs []typedFigure
+	var v *string
+	primary := "money_total"
+	if res.WithinBudget != nil {
+		v = verdict(*res.WithinBudget)
+	}
+	switch {
+	case res.Plan != nil:
+		primary = "cards"
+		figs = append(figs,
+			typedFigure{asked: "cards", value: float64(res.Plan.Cards), unit: "cards", choice: res.GPU},
+			typedFigure{asked: "money_monthly", value: res.Plan.MonthlyOnDemand, unit: "month", currency: cur},
+			typedFigure{asked: "money_per_m_tokens", value: res.Plan.PerMTokens, unit: "M tokens", currency: cur})
+		if res.Serving != nil {
+			figs = append(figs, typedFigure{asked: "ttft_ms", value: res.Serving.TTFTms, unit: "ms"},
+				typedFigure{asked: "tokens_per_s", value: res.Serving.PerSequenceTPS, unit: "tokens/s per user"})
+		}
+	case res.Deadline != nil && res.Inputs.GPUs > 0:
+		// the cards were given: does the job finish on them in time?
+		primary = "hours"
+		figs = append(figs, typedFigure{asked: "hours", value: res.WallHours, unit: "h"},
+			typedFigure{asked: "cards", value: float64(res.Deadline.Cards), unit: "cards", choice: res.GPU})
+		if v == nil {
+			v = verdict(res.WallHours <= res.Deadline.Days*24)
+		}
+	case res.Deadline != nil:
+		primary = "cards"
+		figs = append(figs,
+			typedFigure{asked: "cards", value: float64(res.Deadline.Cards), unit: "cards", choice: res.GPU},
+			typedFigure{asked: "hours", value: res.Deadline.WallHours, unit: "h"})
+		if v == nil {
+			v = verdict(res.Deadline.Meets)
+		}
+	}
+	if res.PerMTokens > 0 && res.Plan == nil {
+		primary = "money_per_m_tokens"
+		figs = append(figs, typedFigure{asked: "money_per_m_tokens", value: res.PerMTokens, unit: "M tokens", currency: cur})
+	}
+	figs = append(figs,
+		typedFigure{asked: "money_total", value: res.Total, currency: cur},
+		typedFigure{asked: "hours", value: res.WallHours, unit: "h"},
+		typedFigure{asked: "gpu_hours", value: res.GPUHours, unit: "GPU-h"},
+		typedFigure{asked: "cards", value: float64(res.GPUs), unit: "cards", choice: res.GPU},
+		typedFigure{asked: "price_per_card_hour", value: res.Hourly, unit: "card_hour", currency: cur})
+	if res.TokensPerS > 0 {
+		figs = append(figs, typedFigure{asked: "tokens_per_s", value: res.TokensPerS, unit: "tokens/s per replica"})
+	}
+	if res.Serving != nil {
+		figs = append(figs, typedFigure{asked: "ttft_ms", value: res.Serving.TTFTms, unit: "ms"},
+			typedFigure{asked: "concurrency", value: float64(res.Serving.Concurrency), unit: "sequences per replica"})
+	}
+	return figs, v, primary
+}
