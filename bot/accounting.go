@@ -75,22 +75,31 @@ func merge(ms ...map[string]string) map[string]string {
 }
 
 // whyIgnored gives a specific reason for slots an intent commonly leaves
-// out; others get the generic one.
-var whyIgnored = map[string]map[string]string{
+// out (English, Chinese); others get the generic one.
+var whyIgnored = map[string]map[string][2]string{
 	"fit": {
-		"requests_per_s": "a memory fit sizes one replica; a serving plan needs the model named (ask “… at N QPS, how many cards”)",
-		"tokens_per_day": "a memory fit sizes one replica; a serving plan needs the model named",
-		"tokens":         "a memory fit does not depend on the data size; ask for the cost to use it",
-		"samples":        "a memory fit does not depend on the data size; ask for the cost to use it",
-		"days":           "a memory fit has no deadline; ask for the cost to size the cluster",
-		"budget":         "a memory fit is not priced against a budget; ask for the cost",
-		"ttft_ms":        "a memory fit does not model latency",
+		"requests_per_s": {"a memory fit sizes one replica; a serving plan needs the model named (ask “… at N QPS, how many cards”)", "显存估算只算单副本；要部署方案请给出模型（如“… N QPS 要几张卡”）"},
+		"tokens_per_day": {"a memory fit sizes one replica; a serving plan needs the model named", "显存估算只算单副本；要部署方案请给出模型"},
+		"tokens":         {"a memory fit does not depend on the data size; ask for the cost to use it", "显存与数据量无关；问成本时会用到"},
+		"samples":        {"a memory fit does not depend on the data size; ask for the cost to use it", "显存与数据量无关；问成本时会用到"},
+		"epochs":         {"a memory fit does not depend on the epochs; ask for the cost to use them", "显存与轮数无关；问成本时会用到"},
+		"days":           {"a memory fit has no deadline; ask for the cost to size the cluster", "显存估算不涉及工期；问成本可按工期算集群规模"},
+		"budget":         {"a memory fit is not priced against a budget; ask for the cost", "显存估算不对比预算；问成本时会用到"},
+		"ttft_ms":        {"a memory fit does not model latency", "显存估算不计算延迟"},
 	},
 	"price": {
-		"hours_per_month": "a price list does not depend on usage; ask whether a monthly plan pays off",
-		"utilization":     "a price list does not depend on usage",
-		"params_b":        "a price list is per card, not per model",
+		"hours_per_month": {"a price list does not depend on usage; ask whether a monthly plan pays off", "报价列表与用量无关；可以问包月是否划算"},
+		"utilization":     {"a price list does not depend on usage", "报价列表与用量无关"},
+		"params_b":        {"a price list is per card, not per model", "报价按卡，不按模型"},
 	},
+}
+
+// ignoredReason is why intent leaves slot k out, in lang.
+func ignoredReason(lang string, intent parse.Intent, k string) string {
+	if r, ok := whyIgnored[string(intent)][k]; ok {
+		return tr(lang, r[0], r[1])
+	}
+	return tr(lang, "the "+string(intent)+" answer does not use it", "这类回答（"+string(intent)+"）用不到这一项")
 }
 
 // slotKeys are the values a message gave, by contract name (not the
@@ -144,11 +153,7 @@ func (a *Answer) account(req parse.Request, planned string) {
 			a.Used[k] = how
 			continue
 		}
-		why := whyIgnored[string(a.Intent)][k]
-		if why == "" {
-			why = "the " + string(a.Intent) + " answer does not use it"
-		}
-		a.Ignored[k] = why
+		a.Ignored[k] = ignoredReason(a.Lang, a.Intent, k)
 	}
 	if planned != "" {
 		a.Used["plan"] = planned
@@ -168,7 +173,7 @@ func (a *Answer) sayIgnored() {
 	sort.Strings(keys)
 	var parts []string
 	for _, k := range keys {
-		parts = append(parts, slotLabel(a.Lang, k)+" ("+a.Ignored[k]+")")
+		parts = append(parts, slotLabel(a.Lang, k)+tr(a.Lang, " ("+a.Ignored[k]+")", "（"+a.Ignored[k]+"）"))
 	}
 	line := tr(a.Lang, "Not used: ", "未使用：") + strings.Join(parts, "; ")
 	if len([]rune(line)) > 300 {

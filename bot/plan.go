@@ -77,9 +77,18 @@ func plan(req parse.Request) (parse.Request, string) {
 		return to(parse.Cost, "a training deadline")
 	case model && !inference && (s.Tokens > 0 || s.Samples > 0) && (has(s.Targets, "cards") || has(s.Targets, "hours") || has(s.Targets, "money_total")) && req.Intent == parse.Fit:
 		return to(parse.Cost, "a training job's time and money")
+	case !model && len(s.GPUs) > 0 && s.Hours == 0 && s.GPUHours == 0 && (req.Intent == parse.Cost || req.Intent == parse.Fit || req.Intent == parse.Unknown):
+		// a card with no model to size: its plans or its price
+		if s.Monthly != nil || reCommitWords.MatchString(strings.ToLower(req.Text)) {
+			return to(parse.Monthly, "a card's monthly or yearly plan")
+		}
+		return to(parse.Price, "a card's price")
 	}
 	return req, ""
 }
+
+// reCommitWords are the words of a monthly, yearly or reserved plan.
+var reCommitWords = regexp.MustCompile(`包月|包年|月租|年租|预留|框架协议|reserved|reservation|commit|savings plan|monthly plan|per month|a month|/month`)
 
 // slashSentence reports whether a slash command was a sentence the router
 // read ("/gpu 13b lora"), not a sub-command.
@@ -100,7 +109,10 @@ var (
 	// a budget is being changed: "改成", "设个", "set", "raise … to"
 	reBudgetChange = regexp.MustCompile(`预算.{0,12}(?:改成|改为|设成|设为|调到|调整为|定为|设置为|提到|提高到|降到|加到)|(?:设个|设一个|建|建个|新建|加进|加入|设置|设|定个).{0,8}预算|预算.{0,6}(?:封顶|上限)|(?:set|create|add|raise|lower|increase|reduce|change|update|make)\b.{0,40}\bbudget|budget.{0,40}\b(?:should be|to \$|to ¥|set to|raised to|lowered to)`)
 	// a budget is asked about: status, what is left, over or under
-	reBudgetAsk = regexp.MustCompile(`预算|budget`)
+	reBudgetAsk    = regexp.MustCompile(`预算|budget`)
+	reBudgetStatus = regexp.MustCompile(`还剩|剩多少|剩下|剩余|超了|超没超|超支|超出|会不会超|超预算|用了多少|用掉|花到|花了|花掉|执行|进度|情况|状态|多少了|百分之多少|\bleft\b|remaining|\bover\b|\bunder\b|on track|status|burn|pace|land|how much of|used|spent|headroom`)
+	// a budget that sizes a purchase or a job, not the ledger's
+	reBudgetForJob = regexp.MustCompile(`推荐|什么卡|哪张卡|用什么|怎么配|怎么搭配|买什么|能买|能租|够买|够租|够跑|跑多少|which (?:gpu|card)|recommend|what (?:gpu|card)|can (?:we|i) (?:buy|rent|afford)|afford`)
 	// money the team spent is asked about
 	reSpentAsk = regexp.MustCompile(`花了多少|一共花了|总共花了|花在|花到|花费多少|支出多少|开销多少|用了多少钱|账单多少|花了$|各花了|花最多|最大的.{0,4}(?:开支|支出|花费)|spent|spend (?:on|in|for|by|last|this)|how much did (?:we|the team|our)|what did (?:we|the team|our) spend|line items?|biggest (?:cost|spend|line)|burn rate|run rate|our bill|this quarter's bill`)
 	// a project named before a budget word: "把 llm-ft 的预算", "rag-sg 12月预算", "for rag-sg", "the translate project's budget"
@@ -118,7 +130,11 @@ func budgetInWords(req parse.Request) (parse.Intent, []string, bool) {
 	if s.ParamsB > 0 || s.Model != "" || s.Arch != "" || !reBudgetAsk.MatchString(t) {
 		return "", nil, false
 	}
-	if len(s.GPUs) > 0 && (s.Price != nil || s.Monthly != nil || s.Hours > 0 || s.HoursPerMonth > 0) && !reBudgetChange.MatchString(t) {
+	change := reBudgetChange.MatchString(t)
+	if !change && (!reBudgetStatus.MatchString(t) || reBudgetForJob.MatchString(t)) {
+		return "", nil, false // "预算 5000 推荐什么卡": a budget for a purchase, not the ledger's
+	}
+	if len(s.GPUs) > 0 && (s.Price != nil || s.Monthly != nil || s.Hours > 0 || s.HoursPerMonth > 0) && !change {
 		return "", nil, false // "预算 1万, 4090 按 2 块一小时, 能跑多久": a cost question with a budget
 	}
 	project := s.Project
@@ -130,7 +146,7 @@ func budgetInWords(req parse.Request) (parse.Intent, []string, bool) {
 			}
 		}
 	}
-	if reBudgetChange.MatchString(t) {
+	if change {
 		amount := s.Budget
 		if amount == nil {
 			amount = s.Monthly

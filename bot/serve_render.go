@@ -182,4 +182,3 @@ func leadWithAsked(lang string, d present.Doc, s parse.Slots, r advisor.CostResu
 	d.Headline = lead
 	return d
 }
-

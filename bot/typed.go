@@ -166,7 +166,8 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 			return nil, nil, ""
 		}
 		o := res.Offers[0]
-		return []typedFigure{{asked: "price_per_card_hour", value: o.Price, unit: o.Unit, currency: o.Currency, choice: o.Platform}}, nil, "price_per_card_hour"
+		return []typedFigure{{asked: "price_per_card_hour", value: o.Price, unit: o.Unit, currency: o.Currency, choice: o.Platform},
+			{asked: "which", value: o.Price, unit: o.Unit, currency: o.Currency, choice: o.Platform}}, nil, "price_per_card_hour"
 	case advisor.Comparison:
 		// the most compute for the money
 		best := -1

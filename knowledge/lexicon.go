@@ -83,12 +83,12 @@ type Lexicon struct {
 	} `yaml:"dates"`
 	// SpendModes say what a ledger sentence asks for; Asking marks a
 	// question rather than an entry.
-	SpendModes []Term   `yaml:"spend_modes"`
+	SpendModes []Term `yaml:"spend_modes"`
 	// Targets are what a question asks for (the answer contract's asked
 	// values), tried in order; YesNo are the words of a yes/no question.
 	Targets []Term   `yaml:"targets"`
 	YesNo   []string `yaml:"yes_no"`
-	Asking     []string `yaml:"asking"`
+	Asking  []string `yaml:"asking"`
 	// Projects are the phrases that name the project an entry is booked to
 	// ("记在 X 名下"): a lead before the name and the words that may close it.
 	Projects struct {

@@ -183,4 +183,6 @@ func arabizeRun(run, after string) (string, bool) {
 	return strconv.FormatFloat(v, 'f', -1, 64) + suffix, true
 }
 
-func isASCIIAlnum(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isASCIIAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
