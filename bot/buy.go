@@ -24,7 +24,9 @@ func (b *Bot) buy(ctx context.Context, msg Message, a *Answer, req parse.Request
 		Cards: s.Cards, HoursPerMonth: s.HoursPerMonth,
 		Where:    advisor.OfferFilter{Platform: s.Platform},
 		Currency: b.currency(req), FX: b.fx(s),
+		Purchases: b.kb.Procurement.Purchases,
 	}
+	readPurchase(&in, req.Text) // new or used, a server, a per-card quote (buy_words.go)
 	if s.PUE > 0 {
 		pue := s.PUE
 		in.PUE = &pue

@@ -85,7 +85,11 @@ func intentTable() []intent {
 			en: "every offer, cheapest first, with dates", zh: "全部报价，从低到高，附日期",
 			essential: []string{"offers[].price"}, // the headline shows the cheapest
 			buttons:   readButtons,
-			handle: func(b *Bot, ctx context.Context, _ Message, a *Answer, req parse.Request) error {
+			handle: func(b *Bot, ctx context.Context, m Message, a *Answer, req parse.Request) error {
+				if asksWorthBuying(req.Text) { // "二手3090多少钱 值得买吗" (buy_words.go)
+					a.Intent = parse.Buy
+					return b.buy(ctx, m, a, req)
+				}
 				return b.price(ctx, a, req)
 			}},
 		{id: parse.Compare, example: "/gpu compare h100 h800 h20",

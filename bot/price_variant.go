@@ -52,4 +52,3 @@ func platformVariants(offers []knowledge.Offer, platform string, gpus []string, 
 	}
 	return out, notes
 }
-

@@ -96,7 +96,7 @@ func loadEmbedded() (*Base, error) {
 	if b.Procurement, err = loadProcurement(&b); err != nil {
 		return nil, err
 	}
-	b.Offers = append(b.Offers, cnOffers(b.Procurement.CNCloud)...)
+	b.Offers = append(b.Offers, cnOffers(&b, b.Procurement.CNCloud)...)
 	if err := b.index(); err != nil {
 		return nil, err
 	}

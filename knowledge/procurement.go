@@ -49,6 +49,14 @@ func (p Provenance) Year() int {
 // else YYYY-MM-01, else YYYY-01-01 (a quarter "2026-Q1" counts from its
 // first month); "" when the row names no year.
 func (p Provenance) Sortable() string {
+	// The date itself comes before any parenthesis ("≈2026-10 (inferred:
+	// … dated 2026-10-20)"); only an undated row ("n.d. (… updated
+	// 2025-12-19)") is bounded by a date in its explanation.
+	if head, _, ok := strings.Cut(p.Date, " ("); ok {
+		if d := (Provenance{Date: head}).Sortable(); d != "" {
+			return d
+		}
+	}
 	if m := dayRe.FindString(p.Date); m != "" {
 		return m
 	}
@@ -382,16 +390,35 @@ func loadProcurement(b *Base) (Procurement, error) {
 
 // cnOffers turns the Chinese platforms' rows into catalogue offers: rows on
 // a platform the bot knows, for a card it knows, with a year in their date.
-// Undated rows keep DateBasis "undated" and say their date as written.
-func cnOffers(rows []CNCloudPrice) []Offer {
+// Low-confidence rows (user notes, estimates) price nothing, except on a
+// big cloud (cn_cloud) that has no better row for the card, where they are
+// the only figure there is and say so. Undated rows keep DateBasis
+// "undated" and say their date as written.
+// cnOfferSince is the oldest date a Chinese-platform row may price an
+// answer from: older tables (Featurize 2021, JD Cloud's P40 era) stay in the
+// dataset as history.
+const cnOfferSince = "2025-01-01"
+
+func cnOffers(b *Base, rows []CNCloudPrice) []Offer {
+	better := map[string]bool{}
+	for _, c := range rows {
+		if c.Confidence != Low {
+			better[c.PlatformID+"/"+c.GPU] = true
+		}
+	}
 	var out []Offer
 	for i, c := range rows {
 		if c.PlatformID == "" || c.GPU == "" {
 			continue
 		}
+		if c.Confidence == Low {
+			if pl, _ := b.Platform(c.PlatformID); pl.Category != CNCloud || better[c.PlatformID+"/"+c.GPU] {
+				continue
+			}
+		}
 		at := c.Sortable()
-		if at == "" {
-			continue
+		if at == "" || at < cnOfferSince {
+			continue // undated, or a list-price baseline from before 2025 (NOTES_cn_and_api §3): data, not an offer
 		}
 		o := Offer{
 			Key:      fmt.Sprintf("cnref-%s-%s-%dx-%s-%d", c.PlatformID, c.GPU, max(c.GPUs, 1), c.Billing, i+2),
