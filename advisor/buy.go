@@ -119,15 +119,15 @@ type BuyResult struct {
 	Cheaper               string  `json:"cheaper"` // buy or rent, at Utilization
 	// PricePerCard is the purchase price per card (a machine's price ÷
 	// its cards); Utilization the share of the year used in the figures.
-	PricePerCard float64       `json:"price_per_card"`
+	PricePerCard float64 `json:"price_per_card"`
 	// MarketPurchase is the dated market price used when no quote was given.
 	MarketPurchase *PurchaseQuote `json:"market_purchase,omitempty"`
-	Utilization  float64       `json:"utilization"`
-	Cards        int           `json:"cards,omitempty"`
-	MachineWatts float64       `json:"machine_watts,omitempty"`
-	Lines        []Line        `json:"lines"`
-	Assumptions  []Text        `json:"assumptions"`
-	Sources      []PriceSource `json:"sources"`
+	Utilization    float64        `json:"utilization"`
+	Cards          int            `json:"cards,omitempty"`
+	MachineWatts   float64        `json:"machine_watts,omitempty"`
+	Lines          []Line         `json:"lines"`
+	Assumptions    []Text         `json:"assumptions"`
+	Sources        []PriceSource  `json:"sources"`
 }
 
 // AnnualLines returns the four annual cost lines of owning.

@@ -333,7 +333,11 @@ func loadProcurement(b *Base) (Procurement, error) {
 		if err != nil {
 			return p, fmt.Errorf("reserved_prices.csv row %d: %w", i+2, err)
 		}
-		p.Reserved = append(p.Reserved, ReservedPrice{Provider: r["provider"], Instance: r["instance_or_card"], GPU: CardID(r["instance_or_card"]),
+		gpu := CardID(r["instance_or_card"])
+		if gpu == "" { // "a3-highgpu-8g (8x H100)": instance rows name the card in parentheses
+			gpu = CardID(strings.NewReplacer("(", " ", ")", " ").Replace(r["instance_or_card"]))
+		}
+		p.Reserved = append(p.Reserved, ReservedPrice{Provider: r["provider"], Instance: r["instance_or_card"], GPU: gpu,
 			GPUs: atoiOr0(r["gpus"]), Term: r["term"], Low: lo, High: hi, Unit: r["unit"], Currency: cur, Region: r["region"], Provenance: provenance(r)})
 	}
 	if rows, err = readCSV("cn_cloud_prices.csv"); err != nil {
@@ -392,8 +396,8 @@ func loadProcurement(b *Base) (Procurement, error) {
 // a platform the bot knows, for a card it knows, with a year in their date.
 // Low-confidence rows (user notes, estimates) price nothing, except on a
 // big cloud (cn_cloud) that has no better row for the card, where they are
-// the only figure there is and say so. Undated rows keep DateBasis
-// "undated" and say their date as written.
+// the only figure there is and say so. An undated row is dated by the
+// latest day it can be from and says its date as written.
 // cnOfferSince is the oldest date a Chinese-platform row may price an
 // answer from: older tables (Featurize 2021, JD Cloud's P40 era) stay in the
 // dataset as history.
@@ -453,8 +457,9 @@ func cnOffers(b *Base, rows []CNCloudPrice) []Offer {
 		}
 		note := fmt.Sprintf("confidence %s; dated %q", c.Confidence, c.Date)
 		if c.Undated() {
-			o.DateBasis = "undated"
-			note += " (no date in the source: shown no newer than it can be)"
+			// DateBasis "undated" is the market snapshot's (its date is the
+			// snapshot's); here the date is the latest the row can be.
+			note += " (no date in the source: dated by the latest day it can be from)"
 		}
 		if c.Note != "" {
 			note += "; " + c.Note

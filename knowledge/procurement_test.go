@@ -99,7 +99,7 @@ func TestChinesePlatformsAndOffers(t *testing.T) {
 	var tencent, gongji bool
 	for _, o := range b.Offers {
 		if o.Platform == "tencent-cloud" && o.GPU == "a100-40g" && o.Model == Package && o.GPUCount == 1 {
-			tencent = o.PriceLow == 13748 && o.Unit == PerMonth && o.Term == "P1M" && strings.Contains(o.Source, "qcloud-documents") && o.DateBasis == "undated"
+			tencent = o.PriceLow == 13748 && o.Unit == PerMonth && o.Term == "P1M" && strings.Contains(o.Source, "qcloud-documents") && strings.Contains(o.Note, "no date in the source")
 		}
 		if o.Platform == "gongjiyun" && o.GPU == "l20" {
 			gongji = o.PriceLow == 4.0 && o.ObservedAt == "2026-10-04" && strings.Contains(o.Note, "confidence")
