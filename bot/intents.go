@@ -86,6 +86,9 @@ func intentTable() []intent {
 			essential: []string{"offers[].price"}, // the headline shows the cheapest
 			buttons:   readButtons,
 			handle: func(b *Bot, ctx context.Context, m Message, a *Answer, req parse.Request) error {
+				if asksExport(req.Text) { // "H20现在能买吗" (export.go)
+					return b.export(a, req)
+				}
 				if asksWorthBuying(req.Text) { // "二手3090多少钱 值得买吗" (buy_words.go)
 					a.Intent = parse.Buy
 					return b.buy(ctx, m, a, req)
@@ -102,7 +105,11 @@ func intentTable() []intent {
 			en: "best value for a workload or budget", zh: "按任务或预算的性价比排行",
 			buttons: readButtons,
 			handle: func(b *Bot, ctx context.Context, _ Message, a *Answer, req parse.Request) error {
-				return b.recommend(ctx, a, req)
+				if err := b.recommend(ctx, a, req); err != nil {
+					return err
+				}
+				b.markExport(a) // a team in China: restricted cards marked (export.go)
+				return nil
 			}},
 		{id: parse.Knowledge, example: "what should a rental contract cover?", exampleZH: "租卡合同要注意什么",
 			en: "guide notes: contracts, hidden costs, pitfalls", zh: "指南：合同、隐藏成本、避坑",

@@ -26,6 +26,8 @@ type Base struct {
 	// Chinese-platform and token API prices); its Chinese-platform rows
 	// also enter Offers (procurement.go).
 	Procurement Procurement
+	// Export is the per-card export-control status for mainland China.
+	Export ExportControls
 
 	gpuByName      map[string]int
 	platformByName map[string]int
@@ -94,6 +96,9 @@ func loadEmbedded() (*Base, error) {
 		return nil, err
 	}
 	if b.Procurement, err = loadProcurement(&b); err != nil {
+		return nil, err
+	}
+	if b.Export, err = loadExport(&b); err != nil {
 		return nil, err
 	}
 	b.Offers = append(b.Offers, cnOffers(&b, b.Procurement.CNCloud)...)

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // The procurement data: purchase prices, reserved/committed prices, Chinese
@@ -468,4 +470,72 @@ func cnOffers(b *Base, rows []CNCloudPrice) []Offer {
 		out = append(out, o)
 	}
 	return out
+}
+
+// Export statuses for selling a card new into mainland China.
+const (
+	ExportAllowed  = "allowed"
+	ExportLicence  = "licence_required"
+	ExportBanned   = "banned"
+	exportDataFile = "data/export_controls.yaml"
+)
+
+// ExportRule is one card's status under US (and Chinese) export controls
+// for mainland China, as the sourced table states it.
+type ExportRule struct {
+	GPUs     []string `yaml:"gpus" json:"gpus"`
+	Status   string   `yaml:"status" json:"status"` // allowed, licence_required, banned
+	Policy   string   `yaml:"policy" json:"policy"`
+	PolicyZH string   `yaml:"policy_zh" json:"policy_zh"`
+	Rule     string   `yaml:"rule" json:"rule"`
+	Date     string   `yaml:"date" json:"date"` // the latest dated event behind the status
+	Sources  []string `yaml:"sources" json:"sources"`
+}
+
+// ExportControls is the per-card table and how current it is.
+type ExportControls struct {
+	AsOf     string       `yaml:"as_of" json:"as_of"`
+	AsOfNote string       `yaml:"as_of_note" json:"as_of_note"`
+	Cards    []ExportRule `yaml:"cards" json:"cards"`
+}
+
+// For returns the rule for a card id.
+func (e ExportControls) For(gpu string) (ExportRule, bool) {
+	for _, r := range e.Cards {
+		for _, g := range r.GPUs {
+			if g == gpu {
+				return r, true
+			}
+		}
+	}
+	return ExportRule{}, false
+}
+
+func loadExport(b *Base) (ExportControls, error) {
+	var e ExportControls
+	raw, err := dataFS.ReadFile(exportDataFile)
+	if err != nil {
+		return e, err
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(raw))
+	dec.KnownFields(true)
+	if err := dec.Decode(&e); err != nil {
+		return e, fmt.Errorf("decode %s: %w", exportDataFile, err)
+	}
+	seen := map[string]bool{}
+	for _, r := range e.Cards {
+		switch {
+		case r.Status != ExportAllowed && r.Status != ExportLicence && r.Status != ExportBanned:
+			return e, fmt.Errorf("%s: %v: status %q is not allowed, licence_required or banned", exportDataFile, r.GPUs, r.Status)
+		case r.Date == "" || len(r.Sources) == 0 || r.Rule == "" || r.Policy == "" || r.PolicyZH == "":
+			return e, fmt.Errorf("%s: %v needs a date, sources, a rule and the policy in both languages", exportDataFile, r.GPUs)
+		}
+		for _, g := range r.GPUs {
+			if _, ok := b.GPU(g); !ok || seen[g] {
+				return e, fmt.Errorf("%s: card %q unknown or repeated", exportDataFile, g)
+			}
+			seen[g] = true
+		}
+	}
+	return e, nil
 }

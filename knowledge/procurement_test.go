@@ -109,3 +109,19 @@ func TestChinesePlatformsAndOffers(t *testing.T) {
 		t.Errorf("offers: tencent A100 40GB monthly %v, 共绩算力 L20 ¥4.0/h %v", tencent, gongji)
 	}
 }
+
+// The export table (export_controls.md status table): H20 needs a licence,
+// the 4090D and L20 are allowed, B200 is not sold, the 910B is domestic.
+func TestExportControlsTable(t *testing.T) {
+	e := MustShipped().Export
+	for gpu, want := range map[string]string{"h20": ExportLicence, "h800": ExportLicence, "rtx4090": ExportLicence,
+		"rtx4090d": ExportAllowed, "l20": ExportAllowed, "ascend-910b": ExportAllowed, "b200": ExportBanned} {
+		r, ok := e.For(gpu)
+		if !ok || r.Status != want || r.Date == "" || len(r.Sources) == 0 {
+			t.Errorf("%s: %+v, want %s with a date and sources", gpu, r, want)
+		}
+	}
+	if _, ok := e.For("rtx3090"); ok {
+		t.Error("the table has no RTX 3090 row")
+	}
+}
