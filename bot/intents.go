@@ -65,6 +65,9 @@ func intentTable() []intent {
 			essential: []string{"total", "per_m_tokens"},
 			buttons:   append(readButtons[:3:3], ButtonBits8),
 			handle: func(b *Bot, ctx context.Context, _ Message, a *Answer, req parse.Request) error {
+				if req.Slots.TokensPerDay > 0 && asksAPI(req.Text) { // "每天1亿token 自建还是调API" (api.go)
+					return b.api(ctx, a, req)
+				}
 				return b.cost(ctx, a, req)
 			}},
 		{id: parse.Monthly, example: "/gpu monthly 4090 200h",

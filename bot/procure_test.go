@@ -86,6 +86,12 @@ func TestProcurementQuestions(t *testing.T) {
 	if a = ask("H800现在还能买到吗"); !strings.Contains(a.Headline, "推定拒绝") {
 		t.Errorf("H800现在还能买到吗: %q", a.Headline)
 	}
+	// Self-host vs API (advisor TestCompareAPIByHand): OpenRouter ¥4,599 a
+	// month against the plan's 3 × 8 RTX 3090 × ¥0.76 × 730 h = ¥13,315.20.
+	if v, ok := ask("每天1亿token用qwen2.5-72b 自建还是调API").Result.(APIView); !ok || !near(v.Quotes[0].Monthly, 4599) ||
+		!near(v.SelfHostMonthly, 13315.2) || v.Cheaper != "api" {
+		t.Errorf("1亿token qwen2.5-72b: %+v", v.APIResult)
+	}
 	if a = ask("推荐70b推理用什么卡"); !strings.Contains(a.Text, "出口管制") {
 		t.Errorf("a Chinese recommendation marks no restricted card: %q", a.Text)
 	}

@@ -380,15 +380,7 @@ func loadProcurement(b *Base) (Procurement, error) {
 		}
 		cached, _ := strconv.ParseFloat(r["cached_input_per_m"], 64)
 		a := APIPrice{Provider: r["provider"], Model: r["model"], Input: in, Output: out, Cached: cached, Currency: cur, Provenance: provenance(r)}
-		name := r["model"]
-		if i := strings.LastIndex(name, "/"); i >= 0 {
-			name = name[i+1:]
-		}
-		if arch, ok := b.Arch(strings.TrimSuffix(strings.TrimSuffix(name, "-Turbo"), "-Instruct")); ok {
-			a.ModelID = arch.ID
-		} else if arch, ok := b.Arch(name); ok {
-			a.ModelID = arch.ID
-		}
+		a.ModelID = apiModelID(b, r["model"])
 		p.APIs = append(p.APIs, a)
 	}
 	return p, nil
@@ -538,4 +530,27 @@ func loadExport(b *Base) (ExportControls, error) {
 		}
 	}
 	return e, nil
+}
+
+// apiModelID finds the catalogue model a hosted price is for: the name
+// after any "org/", with "-Turbo" / "-Instruct" dropped, or the name in
+// parentheses ("deepseek-chat (DeepSeek-V3)").
+func apiModelID(b *Base, model string) string {
+	var names []string
+	if head, inner, ok := strings.Cut(model, " ("); ok {
+		names = append(names, head, strings.TrimSuffix(inner, ")"))
+	} else {
+		names = append(names, model)
+	}
+	for _, name := range names {
+		if i := strings.LastIndex(name, "/"); i >= 0 {
+			name = name[i+1:]
+		}
+		for _, n := range []string{strings.TrimSuffix(strings.TrimSuffix(name, "-Turbo"), "-Instruct"), name} {
+			if arch, ok := b.Arch(n); ok {
+				return arch.ID
+			}
+		}
+	}
+	return ""
 }
