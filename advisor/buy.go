@@ -92,6 +92,9 @@ type BuyInput struct {
 	// Purchases are the sourced market purchase prices (knowledge
 	// Procurement) used when no price= is given.
 	Purchases []knowledge.PurchasePrice `json:"-"`
+	// Reserved are the sourced cloud prices (knowledge Procurement): a
+	// cluster (more than ClusterCards cards) rents from their on-demand rows.
+	Reserved []knowledge.ReservedPrice `json:"-"`
 
 	Currency  knowledge.Currency `json:"currency"`
 	FX        float64            `json:"fx"`
@@ -122,12 +125,15 @@ type BuyResult struct {
 	PricePerCard float64 `json:"price_per_card"`
 	// MarketPurchase is the dated market price used when no quote was given.
 	MarketPurchase *PurchaseQuote `json:"market_purchase,omitempty"`
-	Utilization    float64        `json:"utilization"`
-	Cards          int            `json:"cards,omitempty"`
-	MachineWatts   float64        `json:"machine_watts,omitempty"`
-	Lines          []Line         `json:"lines"`
-	Assumptions    []Text         `json:"assumptions"`
-	Sources        []PriceSource  `json:"sources"`
+	// ClusterRent is the cluster seller's rent used for a plan bigger than
+	// one listing.
+	ClusterRent  *ClusterPrice `json:"cluster_rent,omitempty"`
+	Utilization  float64       `json:"utilization"`
+	Cards        int           `json:"cards,omitempty"`
+	MachineWatts float64       `json:"machine_watts,omitempty"`
+	Lines        []Line        `json:"lines"`
+	Assumptions  []Text        `json:"assumptions"`
+	Sources      []PriceSource `json:"sources"`
 }
 
 // AnnualLines returns the four annual cost lines of owning.
@@ -250,6 +256,20 @@ func Buy(in BuyInput, m Market) (BuyResult, error) {
 		in.Defaulted = append(in.Defaulted, "rent")
 		rentHow = fmt.Sprintf("cheapest non-interruptible offer: %s, %s, low end", offerLabel(cp, "en"), cp.How)
 		res.Sources = append(res.Sources, offerSource("rent", cp))
+		if in.Cards > ClusterCards {
+			// A single listing cannot supply a cluster: rent from the
+			// cheapest seller of whole 8-GPU machines, the listing shown
+			// beside it (scale.go).
+			if cr, ok := ClusterRent(in.Reserved, g.ID, p.cur, p.fx); ok && cr.PerGPUHour > in.Rent.Amount {
+				res.ClusterRent = &cr
+				res.Assumptions = append(res.Assumptions, txt(
+					fmt.Sprintf("%d cards are more than one marketplace listing supplies: rent priced on a cluster seller, %s (the single-listing low, %s/card-hour, is not used)", in.Cards, cr.How, money(round(in.Rent.Amount, 4), p.cur)),
+					fmt.Sprintf("%d 张卡超出单个市场挂单的供给：租金按整机集群卖家计，%s（单挂单最低价 %s/卡时不采用）", in.Cards, cr.How, money(round(in.Rent.Amount, 4), p.cur))))
+				in.Rent = Money{cr.PerGPUHour, p.cur}
+				rentHow = "cluster seller: " + cr.How
+				res.Sources = append(res.Sources, PriceSource{What: "rent", GPU: g.ID, Figure: cr.Figure, ObservedAt: cr.Date, Source: cr.Source})
+			}
+		}
 	}
 	rent := p.money(in.Rent)
 

@@ -110,3 +110,27 @@ func TestBuyWithMarketPriceByHand(t *testing.T) {
 		t.Error("a used H20 has no sourced price: want an input error")
 	}
 }
+
+// 64 H100s cannot rent from one marketplace listing: rent is the cheapest
+// cluster seller in the shipped rows, CoreWeave 8x H100 $22–28/instance-h
+// (Disintermediate, Q1 2026) = $22 ÷ 8 = $2.75/card-h (below Nebius
+// $2.95). By hand at 70 %: price $32,500; fixed 32500 ÷ 3 + 20 % + 5 % =
+// 10833.33 + 6500 + 1625 = 18958.33; power 0.7 kW × 1.5 × 1.4 × $0.12 =
+// $0.1764/h; break-even 18958.33 ÷ (8760 × (2.75 − 0.1764)) = 84.09 %.
+// Eight cards (one machine) keep the listing's rent.
+func TestBuyClusterRentsFromClusterSellers(t *testing.T) {
+	kb := knowledge.MustShipped()
+	m := MarketOf(kb)
+	in := BuyInput{GPU: "h100", Cards: 64, Currency: knowledge.USD, Purchases: kb.Procurement.Purchases, Reserved: kb.Procurement.Reserved}
+	r, err := Buy(in, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.ClusterRent == nil || r.ClusterRent.Provider != "CoreWeave" || r.ClusterRent.PerGPUHour != 2.75 || r.BreakevenUtilization != 0.8409 {
+		t.Errorf("64 × H100: cluster rent %+v, break-even %v; want CoreWeave $2.75, 0.8409", r.ClusterRent, r.BreakevenUtilization)
+	}
+	in.Cards = 8
+	if r, err = Buy(in, m); err != nil || r.ClusterRent != nil {
+		t.Errorf("8 × H100: cluster rent %+v (%v), want the listing's rent", r.ClusterRent, err)
+	}
+}

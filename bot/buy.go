@@ -27,7 +27,7 @@ func (b *Bot) buy(ctx context.Context, msg Message, a *Answer, req parse.Request
 		Cards: s.Cards, HoursPerMonth: s.HoursPerMonth,
 		Where:    advisor.OfferFilter{Platform: s.Platform},
 		Currency: b.currency(req), FX: b.fx(s),
-		Purchases: b.kb.Procurement.Purchases,
+		Purchases: b.kb.Procurement.Purchases, Reserved: b.kb.Procurement.Reserved,
 	}
 	readPurchase(&in, req.Text) // new or used, a server, a per-card quote (buy_words.go)
 	if s.PUE > 0 {
