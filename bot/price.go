@@ -90,6 +90,7 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 			view.Assumptions = appendOnce(view.Assumptions, t.In(a.Lang))
 		}
 	}
+	view.Offers = packageAsked(view.Offers, s.Billing, s.Platform) // "腾讯云 A100 包月多少钱" (price_variant.go)
 	notListed(&view, s.Platform, all)
 	a.Result = view
 	a.Currency = view.Currency

@@ -52,3 +52,21 @@ func platformVariants(offers []knowledge.Offer, platform string, gpus []string, 
 	}
 	return out, notes
 }
+
+// packageAsked keeps only the monthly plans when a platform's 包月 price
+// is asked and the platform lists one; otherwise offers are unchanged.
+func packageAsked(offers []PriceOffer, billing, platform string) []PriceOffer {
+	if billing != "monthly" || platform == "" {
+		return offers
+	}
+	var monthly []PriceOffer
+	for _, o := range offers {
+		if o.Monthly {
+			monthly = append(monthly, o)
+		}
+	}
+	if len(monthly) == 0 {
+		return offers
+	}
+	return monthly
+}
