@@ -78,6 +78,23 @@ type BuyInput struct {
 	Cards int `json:"cards,omitempty"`
 	// HoursPerMonth is the stated usage; utilisation is hours ÷ 730.
 	HoursPerMonth float64 `json:"hours_per_month,omitempty"`
+	// PerCardQuote reads a given price as per card even for a machine of
+	// Cards cards ("8 cards at ¥13,000 each"); otherwise a price given with
+	// Cards > 1 is the machine's total.
+	PerCardQuote bool `json:"per_card_quote,omitempty"`
+	// Condition is "new" (default) or "used": which market price prices a
+	// card when no quote is given. Server asks for an 8-GPU server's price.
+	Condition string `json:"condition,omitempty"`
+	Server    bool   `json:"server,omitempty"`
+	// Residual is the share of the purchase price the hardware is worth at
+	// the end of Years (0–0.9); default 0, the conservative case.
+	Residual *float64 `json:"residual"`
+	// Purchases are the sourced market purchase prices (knowledge
+	// Procurement) used when no price= is given.
+	Purchases []knowledge.PurchasePrice `json:"-"`
+	// Reserved are the sourced cloud prices (knowledge Procurement): a
+	// cluster (more than ClusterCards cards) rents from their on-demand rows.
+	Reserved []knowledge.ReservedPrice `json:"-"`
 
 	Currency  knowledge.Currency `json:"currency"`
 	FX        float64            `json:"fx"`
@@ -105,7 +122,12 @@ type BuyResult struct {
 	Cheaper               string  `json:"cheaper"` // buy or rent, at Utilization
 	// PricePerCard is the purchase price per card (a machine's price ÷
 	// its cards); Utilization the share of the year used in the figures.
-	PricePerCard float64       `json:"price_per_card"`
+	PricePerCard float64 `json:"price_per_card"`
+	// MarketPurchase is the dated market price used when no quote was given.
+	MarketPurchase *PurchaseQuote `json:"market_purchase,omitempty"`
+	// ClusterRent is the cluster seller's rent used for a plan bigger than
+	// one listing.
+	ClusterRent  *ClusterPrice `json:"cluster_rent,omitempty"`
 	Utilization  float64       `json:"utilization"`
 	Cards        int           `json:"cards,omitempty"`
 	MachineWatts float64       `json:"machine_watts,omitempty"`
@@ -151,26 +173,51 @@ func Buy(in BuyInput, m Market) (BuyResult, error) {
 		return res, inputErr("gpu", "name the card (or give price=, rent= and watts=)", buyHint)
 	}
 
-	// Purchase price.
+	// Purchase price: the quote, else the dated market price, else the
+	// rental guide's figure.
 	var purchaseHow string
-	if in.Purchase.Given() {
+	quoted := in.Purchase.Given()
+	if quoted {
 		purchaseHow = "given" + p.convHow(in.Purchase.Currency)
 		res.Sources = append(res.Sources, givenSource("purchase", in.Purchase, p.cur, " per card"))
-	} else if sp, ok := seedPurchase[g.ID]; ok {
+	} else if q, ok := MarketPurchase(in.Purchases, g.ID, in.Condition, in.Server && in.Cards > 1, p.cur, p.fx); ok {
+		res.MarketPurchase = &q
+		in.Purchase = Money{q.PerCard(), p.cur}
+		in.Defaulted = append(in.Defaulted, "purchase")
+		purchaseHow = q.how("en")
+		if q.Server {
+			purchaseHow = fmt.Sprintf("%s ÷ 8 cards; %s", money(q.Price, p.cur), purchaseHow)
+		}
+		for _, r := range q.Rows {
+			res.Sources = append(res.Sources, PriceSource{What: "purchase", GPU: g.ID, Figure: r.Figure + " (" + r.Item + ", " + r.Region + ")", ObservedAt: r.Date,
+				Source: fmt.Sprintf("%s — %s (confidence %s)", r.Source, r.URL, r.Confidence)})
+		}
+		for _, r := range q.Rows {
+			if r.Currency != p.cur {
+				p.converted = true
+			}
+		}
+	} else if sp, ok := seedPurchase[g.ID]; ok && in.Condition != "used" {
 		in.Purchase = sp.price
 		in.Defaulted = append(in.Defaulted, "purchase")
 		purchaseHow = fmt.Sprintf("rental guide: %s–%s per card, low end%s", money(sp.price.Amount, sp.price.Currency), num(sp.high), p.convHow(sp.price.Currency))
 		res.Sources = append(res.Sources, PriceSource{What: "purchase", GPU: g.ID, Figure: fmt.Sprintf("%s–%s per card", money(sp.price.Amount, sp.price.Currency), num(sp.high)), Source: sp.src})
 	} else {
-		return res, inputErr("price", fmt.Sprintf("no purchase price is known for %s; give price= (per card)", g.Name), "/gpu buy 4090 price=16000 rent=1.8")
+		cond := "new"
+		if in.Condition == "used" {
+			cond = "used"
+		}
+		return res, inputErr("price", fmt.Sprintf("no %s purchase price is known for %s; give price= (per card, or the machine's total with cards=)", cond, g.Name), "/gpu buy 4090 price=16000 rent=1.8")
 	}
 	price := p.money(in.Purchase)
 	if in.Cards > 1 {
 		res.Cards = in.Cards
-		if in.Purchase.Given() {
+		if quoted && !in.PerCardQuote {
 			machine := price
 			price = machine / float64(in.Cards)
 			purchaseHow = fmt.Sprintf("the machine's %s ÷ %d cards%s", money(Round2(machine), p.cur), in.Cards, p.convHow(in.Purchase.Currency))
+		} else if quoted {
+			purchaseHow = "given per card" + p.convHow(in.Purchase.Currency)
 		}
 	}
 	res.PricePerCard = Round2(price)
@@ -209,6 +256,20 @@ func Buy(in BuyInput, m Market) (BuyResult, error) {
 		in.Defaulted = append(in.Defaulted, "rent")
 		rentHow = fmt.Sprintf("cheapest non-interruptible offer: %s, %s, low end", offerLabel(cp, "en"), cp.How)
 		res.Sources = append(res.Sources, offerSource("rent", cp))
+		if in.Cards > ClusterCards {
+			// A single listing cannot supply a cluster: rent from the
+			// cheapest seller of whole 8-GPU machines, the listing shown
+			// beside it (scale.go).
+			if cr, ok := ClusterRent(in.Reserved, g.ID, p.cur, p.fx); ok && cr.PerGPUHour > in.Rent.Amount {
+				res.ClusterRent = &cr
+				res.Assumptions = append(res.Assumptions, txt(
+					fmt.Sprintf("%d cards are more than one marketplace listing supplies: rent priced on a cluster seller, %s (the single-listing low, %s/card-hour, is not used)", in.Cards, cr.How, money(round(in.Rent.Amount, 4), p.cur)),
+					fmt.Sprintf("%d 张卡超出单个市场挂单的供给：租金按整机集群卖家计，%s（单挂单最低价 %s/卡时不采用）", in.Cards, cr.How, money(round(in.Rent.Amount, 4), p.cur))))
+				in.Rent = Money{cr.PerGPUHour, p.cur}
+				rentHow = "cluster seller: " + cr.How
+				res.Sources = append(res.Sources, PriceSource{What: "rent", GPU: g.ID, Figure: cr.Figure, ObservedAt: cr.Date, Source: cr.Source})
+			}
+		}
 	}
 	rent := p.money(in.Rent)
 
@@ -254,6 +315,12 @@ func Buy(in BuyInput, m Market) (BuyResult, error) {
 	} else {
 		in.Defaulted = append(in.Defaulted, "ops")
 	}
+	residual := 0.0
+	if in.Residual != nil {
+		residual = *in.Residual
+	} else {
+		in.Defaulted = append(in.Defaulted, "residual")
+	}
 	rate := DefaultRate
 	if in.Rate != nil {
 		rate = *in.Rate
@@ -262,7 +329,7 @@ func Buy(in BuyInput, m Market) (BuyResult, error) {
 	}
 	res.Inputs = in
 	res.Utilization = in.Utilization
-	res.compute(price, rent, watts, pue, elec, ops, rate, in, p)
+	res.compute(price, price*residual, rent, watts, pue, elec, ops, rate, in, p)
 
 	// Make the defaults readable next to the lines.
 	res.Assumptions = append(res.Assumptions,
@@ -270,6 +337,7 @@ func Buy(in BuyInput, m Market) (BuyResult, error) {
 			fmt.Sprintf("功耗 %s W（%s）× PUE %s（散热与机房）× %s/度（%s）；电费只按工作小时计", num(watts), wattsHow, num(pue), money(elec, p.cur), elecHow)),
 		txt(fmt.Sprintf("operations %s a year (%s): support, spares, rack space and engineer time", money(Round2(ops), p.cur), opsHow),
 			fmt.Sprintf("运维每年 %s（%s）：维保、备件、机柜与工程师时间", money(Round2(ops), p.cur), opsHow)),
+		residualText(residual, price, in.Years, p.cur),
 		txt(fmt.Sprintf("purchase %s (%s); rent %s/card-hour (%s)", money(price, p.cur), purchaseHow, money(round(rent, 4), p.cur), rentHow),
 			fmt.Sprintf("购置价 %s（%s）；租金每卡每小时 %s（%s）", money(price, p.cur), purchaseHow, money(round(rent, 4), p.cur), rentHow)))
 	if in.HoursPerMonth > 0 {
@@ -314,6 +382,10 @@ func (in BuyInput) normalize() (BuyInput, *pricing, error) {
 		return in, nil, inputErr("watts", "watts must be between 0 and 20000 per card", buyHint+" watts=700")
 	case in.PUE != nil && bad(*in.PUE, 1, 3):
 		return in, nil, inputErr("pue", "PUE must be between 1 and 3", buyHint+" pue=1.4")
+	case in.Residual != nil && bad(*in.Residual, 0, 0.9):
+		return in, nil, inputErr("residual", "residual value is a share of the purchase price between 0 and 90%", buyHint+" residual=20%")
+	case in.Condition != "" && in.Condition != "new" && in.Condition != "used":
+		return in, nil, inputErr("condition", fmt.Sprintf("condition is new or used, got %q", in.Condition), buyHint)
 	case in.Rate != nil && bad(*in.Rate, 0, 1):
 		return in, nil, inputErr("rate", "cost of capital is a yearly share between 0 and 1 (or 0–100%)", buyHint+" rate=5%")
 	}

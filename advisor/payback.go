@@ -2,18 +2,20 @@ package advisor
 
 import (
 	"fmt"
+
+	"github.com/gpubot/gpubot/knowledge"
 )
 
 // compute fills the four annual lines, the break-evens and the payback.
 // All amounts are per card, in the answer's currency.
-func (r *BuyResult) compute(price, rent, watts, pue, elec, ops, rate float64, in BuyInput, p *pricing) {
+func (r *BuyResult) compute(price, residual, rent, watts, pue, elec, ops, rate float64, in BuyInput, p *pricing) {
 	c := string(p.cur)
 	u := in.Utilization
 	hours := u * hoursPerYear
 	kwhPerHour := watts / 1000 * pue // energy drawn per working hour, facility included
 	powerPerHour := kwhPerHour * elec
 
-	dep := price / in.Years
+	dep := (price - residual) / in.Years
 	power := powerPerHour * hours
 	opp := rate * price
 	fixed := dep + ops + opp
@@ -26,7 +28,7 @@ func (r *BuyResult) compute(price, rent, watts, pue, elec, ops, rate float64, in
 
 	r.Lines = append(r.Lines,
 		Line{Key: "depreciation", Label: txt("depreciation per year", "每年折旧"), Value: Round2(dep), Unit: c,
-			How: fmt.Sprintf("%s ÷ %s years (straight line)", money(price, p.cur), num(in.Years))},
+			How: depHow(price, residual, in.Years, p.cur)},
 		Line{Key: "power_cooling", Label: txt("power and cooling per year", "每年电费与散热"), Value: Round2(power), Unit: c,
 			How: fmt.Sprintf("%s kW × PUE %s × %s h (%s%% of 8760) × %s/kWh", num(watts/1000), num(pue), num(round(hours, 1)), num(round(u*100, 1)), money(elec, p.cur))},
 		Line{Key: "operations", Label: txt("operations per year", "每年运维"), Value: Round2(ops), Unit: c,
@@ -84,4 +86,22 @@ func (r *BuyResult) compute(price, rent, watts, pue, elec, ops, rate float64, in
 			How: fmt.Sprintf("guide: evaluate buying above ≈%s%% utilisation; computed here: %s%% all-in, %s%% hardware only",
 				num(RuleBuyUtilization*100), num(round(r.BreakevenUtilization*100, 1)), num(round(r.HardwareBreakeven*100, 1)))},
 	)
+}
+
+// depHow writes the depreciation step: (price − residual) ÷ years.
+func depHow(price, residual, years float64, c knowledge.Currency) string {
+	if residual == 0 {
+		return fmt.Sprintf("%s ÷ %s years (straight line, no residual value)", money(price, c), num(years))
+	}
+	return fmt.Sprintf("(%s − %s residual) ÷ %s years (straight line)", money(price, c), money(Round2(residual), c), num(years))
+}
+
+// residualText states the residual value assumed.
+func residualText(share, price, years float64, c knowledge.Currency) Text {
+	if share == 0 {
+		return txt(fmt.Sprintf("residual value after %s years: 0 assumed (conservative; give residual=20%% if you expect to resell)", num(years)),
+			fmt.Sprintf("%s 年后残值：按 0 计（保守；预计能转卖可用 residual=20%% 给出）", num(years)))
+	}
+	return txt(fmt.Sprintf("residual value after %s years: %s%% of the price = %s", num(years), num(share*100), money(Round2(share*price), c)),
+		fmt.Sprintf("%s 年后残值：购置价的 %s%% = %s", num(years), num(share*100), money(Round2(share*price), c)))
 }

@@ -17,6 +17,9 @@ type BuyView struct {
 }
 
 func (b *Bot) buy(ctx context.Context, msg Message, a *Answer, req parse.Request) error {
+	if asksCommit(req.Text) { // "1-yr reserved vs on-demand for 16 H100s" (commit.go)
+		return b.commit(a, req)
+	}
 	s := req.Slots
 	in := advisor.BuyInput{
 		GPU: firstGPU(s), Purchase: money(s.Price), Rent: money(s.Rent), Years: s.Years,
@@ -24,7 +27,9 @@ func (b *Bot) buy(ctx context.Context, msg Message, a *Answer, req parse.Request
 		Cards: s.Cards, HoursPerMonth: s.HoursPerMonth,
 		Where:    advisor.OfferFilter{Platform: s.Platform},
 		Currency: b.currency(req), FX: b.fx(s),
+		Purchases: b.kb.Procurement.Purchases, Reserved: b.kb.Procurement.Reserved,
 	}
+	readPurchase(&in, req.Text) // new or used, a server, a per-card quote (buy_words.go)
 	if s.PUE > 0 {
 		pue := s.PUE
 		in.PUE = &pue

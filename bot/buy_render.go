@@ -12,10 +12,30 @@ func renderBuy(lang string, v BuyView, as map[string]any, notes ...string) prese
 	gpu := gpuName(r.GPU)
 	be, u := fmtNum(r.BreakevenUtilization*100), fmtNum(r.Inputs.Utilization*100)
 	var d present.Doc
+	if q := r.MarketPurchase; q != nil {
+		// No quote was given: the dated market price is the headline's
+		// first assumption.
+		what := tr(lang, "a card", "每卡")
+		if q.Server {
+			what = tr(lang, "an 8-card server", "8 卡整机")
+			if q.CardsOnly {
+				what = tr(lang, "8 cards (cards only)", "8 张卡（仅显卡）")
+			}
+		}
+		cond := tr(lang, "market price", "市场价")
+		if q.Condition == "used" {
+			cond = tr(lang, "used market price", "二手市场价")
+		}
+		gpu = tr(lang, fmt.Sprintf("%s (%s %s–%s for %s, %s)", gpu, cond, moneyStr(q.Low, cur), fmtNum(q.High), what, q.Newest),
+			fmt.Sprintf("%s（%s %s–%s/%s，%s）", gpu, cond, moneyStr(q.Low, cur), fmtNum(q.High), what, q.Newest))
+	}
 	switch {
 	case r.NeverPays || r.BreakevenUtilization > 1:
 		d.Headline = tr(lang, fmt.Sprintf("Buying %s never pays off at these prices — keep renting", gpu),
 			fmt.Sprintf("按这些价格，买 %s 永远回不了本——继续租", gpu))
+		if r.BreakevenUtilization > 1 {
+			d.Headline += tr(lang, fmt.Sprintf(" (break-even would need %s%% utilisation)", be), fmt.Sprintf("（打平需要 %s%% 利用率）", be))
+		}
 	case r.Cheaper == "buy":
 		d.Headline = tr(lang,
 			fmt.Sprintf("Buying %s pays off above %s%% utilisation — at %s%%, buy: it pays back in %s months", gpu, be, u, fmtNum(r.PaybackMonths)),

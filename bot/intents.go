@@ -65,6 +65,9 @@ func intentTable() []intent {
 			essential: []string{"total", "per_m_tokens"},
 			buttons:   append(readButtons[:3:3], ButtonBits8),
 			handle: func(b *Bot, ctx context.Context, _ Message, a *Answer, req parse.Request) error {
+				if req.Slots.TokensPerDay > 0 && asksAPI(req.Text) { // "每天1亿token 自建还是调API" (api.go)
+					return b.api(ctx, a, req)
+				}
 				return b.cost(ctx, a, req)
 			}},
 		{id: parse.Monthly, example: "/gpu monthly 4090 200h",
@@ -85,7 +88,14 @@ func intentTable() []intent {
 			en: "every offer, cheapest first, with dates", zh: "全部报价，从低到高，附日期",
 			essential: []string{"offers[].price"}, // the headline shows the cheapest
 			buttons:   readButtons,
-			handle: func(b *Bot, ctx context.Context, _ Message, a *Answer, req parse.Request) error {
+			handle: func(b *Bot, ctx context.Context, m Message, a *Answer, req parse.Request) error {
+				if asksExport(req.Text) { // "H20现在能买吗" (export.go)
+					return b.export(a, req)
+				}
+				if asksWorthBuying(req.Text) { // "二手3090多少钱 值得买吗" (buy_words.go)
+					a.Intent = parse.Buy
+					return b.buy(ctx, m, a, req)
+				}
 				return b.price(ctx, a, req)
 			}},
 		{id: parse.Compare, example: "/gpu compare h100 h800 h20",
@@ -98,7 +108,11 @@ func intentTable() []intent {
 			en: "best value for a workload or budget", zh: "按任务或预算的性价比排行",
 			buttons: readButtons,
 			handle: func(b *Bot, ctx context.Context, _ Message, a *Answer, req parse.Request) error {
-				return b.recommend(ctx, a, req)
+				if err := b.recommend(ctx, a, req); err != nil {
+					return err
+				}
+				b.markExport(a) // a team in China: restricted cards marked (export.go)
+				return nil
 			}},
 		{id: parse.Knowledge, example: "what should a rental contract cover?", exampleZH: "租卡合同要注意什么",
 			en: "guide notes: contracts, hidden costs, pitfalls", zh: "指南：合同、隐藏成本、避坑",

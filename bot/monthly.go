@@ -13,6 +13,9 @@ import (
 const referenceGPU = "rtx4090"
 
 func (b *Bot) monthly(ctx context.Context, msg Message, a *Answer, req parse.Request) error {
+	if asksCommit(req.Text) { // "包年还是按量 A100 每月500小时" (commit.go)
+		return b.commit(a, req)
+	}
 	s := req.Slots
 	in := advisor.MonthlyInput{
 		GPU: firstGPU(s), Platform: s.Platform, HoursPerMonth: s.HoursPerMonth,

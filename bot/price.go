@@ -50,7 +50,9 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 	}
 	cur, fx := b.currency(req), b.fx(s)
 	m := b.market(ctx)
-	view := PriceView{GPUs: s.GPUs, Currency: string(cur), FX: fx, Platform: s.Platform}
+	var variantNotes []string // a platform asked for that lists only a variant of the card (price_variant.go)
+	s.GPUs, variantNotes = platformVariants(m.Offers, s.Platform, s.GPUs, a.Lang)
+	view := PriceView{GPUs: s.GPUs, Assumptions: variantNotes, Currency: string(cur), FX: fx, Platform: s.Platform}
 	now := b.now()
 	var all []PriceOffer
 	ages := map[string]int{} // offers share a few observation dates
@@ -88,6 +90,7 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 			view.Assumptions = appendOnce(view.Assumptions, t.In(a.Lang))
 		}
 	}
+	view.Offers = packageAsked(view.Offers, s.Billing, s.Platform) // "腾讯云 A100 包月多少钱" (price_variant.go)
 	notListed(&view, s.Platform, all)
 	a.Result = view
 	a.Currency = view.Currency

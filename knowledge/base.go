@@ -22,6 +22,12 @@ type Base struct {
 	Guide     []GuideItem
 	Archs     []Arch
 	Images    []ImageModel // text-to-image models
+	// Procurement is the sourced procurement dataset (purchase, reserved,
+	// Chinese-platform and token API prices); its Chinese-platform rows
+	// also enter Offers (procurement.go).
+	Procurement Procurement
+	// Export is the per-card export-control status for mainland China.
+	Export ExportControls
 
 	gpuByName      map[string]int
 	platformByName map[string]int
@@ -86,6 +92,16 @@ func loadEmbedded() (*Base, error) {
 	if b.Images, err = decodeImageModels(raw); err != nil {
 		return nil, fmt.Errorf("decode data/image_models.json: %w", err)
 	}
+	if err := b.index(); err != nil {
+		return nil, err
+	}
+	if b.Procurement, err = loadProcurement(&b); err != nil {
+		return nil, err
+	}
+	if b.Export, err = loadExport(&b); err != nil {
+		return nil, err
+	}
+	b.Offers = append(b.Offers, cnOffers(&b, b.Procurement.CNCloud)...)
 	if err := b.index(); err != nil {
 		return nil, err
 	}

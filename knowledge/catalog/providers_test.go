@@ -39,8 +39,9 @@ func TestProvidersOfTheShippedSnapshot(t *testing.T) {
 	if o := by["tensordock"]; o.Newest != "2026-03-23" {
 		t.Errorf("tensordock = %+v", o)
 	}
-	// The seeds' AutoDL price is dated 2026-09-01.
-	if o := by["autodl"]; o.Newest != "2026-09-01" {
+	// AutoDL's newest price is the procurement dataset's market-API scrape
+	// of 2026-10-04 (the seeds' is 2026-09-01).
+	if o := by["autodl"]; o.Newest != "2026-10-04" {
 		t.Errorf("autodl = %+v", o)
 	}
 	if len(ps) < 40 {

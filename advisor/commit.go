@@ -1,0 +1,282 @@
+package advisor
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+const commitHint = "/gpu buy h100 cards=16 util=70% 1y reserved"
+
+// CommitInput is a commitment question: reserved instances, a savings plan,
+// committed use, 包年 or 包月 against on-demand, for Cards cards.
+type CommitInput struct {
+	GPU           string             `json:"gpu"`
+	Cards         int                `json:"cards"`           // default 1
+	Term          string             `json:"term"`            // 1y, 3y or monthly; default 1y
+	Utilization   float64            `json:"utilization"`     // share of the term the cards work; 0 = from HoursPerMonth, else 100 %
+	HoursPerMonth float64            `json:"hours_per_month"` // stated usage per card
+	Currency      knowledge.Currency `json:"currency"`
+	FX            float64            `json:"fx"`
+	// Reserved and CN are the sourced rows (knowledge Procurement): cloud
+	// terms, and Chinese platforms' 包月 beside their on-demand price.
+	Reserved  []knowledge.ReservedPrice `json:"-"`
+	CN        []knowledge.CNCloudPrice  `json:"-"`
+	Defaulted []string                  `json:"defaulted"`
+	// PreferCN puts Chinese platforms' pairs first (a team in China).
+	PreferCN bool `json:"prefer_cn,omitempty"`
+}
+
+// CommitPair is one provider's on-demand and committed price for the same
+// instance, per card-hour in the answer's currency.
+type CommitPair struct {
+	Provider   string               `json:"provider"`
+	CN         bool                 `json:"cn,omitempty"` // a Chinese platform's 包月 row
+	Instance   string               `json:"instance"`
+	Term       string               `json:"term"`
+	OnDemand   float64              `json:"on_demand"` // per card-hour, low end
+	Committed  float64              `json:"committed"` // per card-hour over every hour of the term
+	Discount   float64              `json:"discount"`  // 1 − committed ÷ on-demand
+	Breakeven  float64              `json:"breakeven_utilization"`
+	Confidence knowledge.Confidence `json:"confidence"`
+	Date       string               `json:"date"`
+	Source     string               `json:"source"`
+	ODSource   string               `json:"on_demand_source"`
+}
+
+// CommitResult compares a commitment with on-demand for the same use.
+type CommitResult struct {
+	Inputs      CommitInput        `json:"inputs"`
+	GPU         string             `json:"gpu"`
+	Currency    knowledge.Currency `json:"currency"`
+	Chosen      CommitPair         `json:"chosen"`
+	Pairs       []CommitPair       `json:"pairs"` // every provider priced, chosen first
+	TermHours   float64            `json:"term_hours"`
+	Utilization float64            `json:"utilization"`
+	// Costs over the whole term for all cards.
+	OnDemandCost  float64 `json:"on_demand_cost"`
+	CommittedCost float64 `json:"committed_cost"`
+	Saving        float64 `json:"saving"` // on-demand − committed (negative: the commitment costs more)
+	Cheaper       string  `json:"cheaper"`
+	// BreakevenUtilization is the share of the term the cards must work for
+	// the commitment to cost no more than on-demand.
+	BreakevenUtilization float64 `json:"breakeven_utilization"`
+	Lines                []Line  `json:"lines"`
+	Assumptions          []Text  `json:"assumptions"`
+}
+
+var termHours = map[string]float64{"1y": 8760, "3y": 3 * 8760, "monthly": knowledge.HoursPerMonth}
+
+// Commit answers reserved vs on-demand. Per card-hour, with the committed
+// price paid for every hour of the term and on-demand only for hours used:
+//
+//	break-even utilisation = committed ÷ on-demand
+//	on-demand cost = cards × term hours × utilisation × on-demand
+//	committed cost = cards × term hours × committed
+//
+// The pair used is the best-sourced one (confidence, then newest, then
+// cheapest commitment); every other pair found is listed. Chinese
+// platforms' 包月 answers monthly and 包年 questions (no Chinese platform in
+// the data publishes a yearly price: 包年 is priced as 12 × 包月).
+func Commit(in CommitInput) (CommitResult, error) {
+	res := CommitResult{Currency: in.Currency}
+	switch {
+	case in.GPU == "":
+		return res, inputErr("gpu", "name the card to commit to", commitHint)
+	case in.Cards < 0 || in.Cards > MaxGPUs:
+		return res, inputErr("cards", fmt.Sprintf("cards must be between 1 and %d, got %d", MaxGPUs, in.Cards), commitHint)
+	case math.IsNaN(in.Utilization) || in.Utilization < 0 || in.Utilization > 1:
+		return res, inputErr("utilization", fmt.Sprintf("utilisation is between 0 and 100%%, got %s", num(in.Utilization)), commitHint)
+	case math.IsNaN(in.HoursPerMonth) || in.HoursPerMonth < 0 || in.HoursPerMonth > 744:
+		return res, inputErr("hours_per_month", fmt.Sprintf("hours per month must be between 0 and 744, got %s", num(in.HoursPerMonth)), commitHint)
+	}
+	if in.Term == "" {
+		in.Term = "1y"
+		in.Defaulted = append(in.Defaulted, "term")
+	}
+	if _, ok := termHours[in.Term]; !ok {
+		return res, inputErr("term", fmt.Sprintf("term is 1y, 3y or monthly, got %q", in.Term), commitHint)
+	}
+	if in.Cards == 0 {
+		in.Cards = 1
+		in.Defaulted = append(in.Defaulted, "cards")
+	}
+	if in.Currency == "" {
+		in.Currency = knowledge.USD
+	}
+	if in.FX <= 0 {
+		in.FX = DefaultCNYPerUSD
+	}
+	res.Currency = in.Currency
+	u := in.Utilization
+	switch {
+	case u == 0 && in.HoursPerMonth > 0:
+		u = math.Min(1, in.HoursPerMonth/knowledge.HoursPerMonth)
+	case u == 0:
+		u = 1
+		in.Defaulted = append(in.Defaulted, "utilization")
+	}
+	res.Utilization = round(u, 4)
+	res.GPU = in.GPU
+
+	res.Pairs = commitPairs(in)
+	if len(res.Pairs) == 0 {
+		return res, inputErr("gpu", fmt.Sprintf("no sourced on-demand and %s price pair is known for %s", termName(in.Term), in.GPU), commitHint)
+	}
+	c := res.Pairs[0]
+	res.Chosen = c
+	res.TermHours = termHours[in.Term]
+	if in.Term == "1y" && c.Term == "monthly" {
+		res.Assumptions = append(res.Assumptions, txt(
+			"no yearly price is published by this platform: 包年 priced as 12 × its monthly plan (包月); ask for a yearly discount",
+			"该平台没有公开包年价：按 12 个月包月价计算；包年折扣请向平台询价"))
+	}
+	n := float64(in.Cards)
+	res.OnDemandCost = Round2(n * res.TermHours * u * c.OnDemand)
+	res.CommittedCost = Round2(n * res.TermHours * c.Committed)
+	res.Saving = Round2(res.OnDemandCost - res.CommittedCost)
+	res.BreakevenUtilization = c.Breakeven
+	res.Cheaper = "on_demand"
+	if res.Saving > 0 {
+		res.Cheaper = "commit"
+	}
+	cur := in.Currency
+	res.Lines = []Line{
+		{Key: "on_demand", Label: txt("on-demand per card-hour", "按需每卡时"), Value: round(c.OnDemand, 4), Unit: string(cur), How: c.ODSource},
+		{Key: "committed", Label: txt("committed per card-hour", "承诺价每卡时"), Value: round(c.Committed, 4), Unit: string(cur), How: c.Source},
+		{Key: "discount", Label: txt("discount vs on-demand", "相对按需的折扣"), Value: c.Discount, Unit: "",
+			How: fmt.Sprintf("1 − %s ÷ %s", money(round(c.Committed, 4), cur), money(round(c.OnDemand, 4), cur))},
+		{Key: "breakeven_utilization", Label: txt("break-even utilisation", "打平利用率"), Value: c.Breakeven, Unit: "",
+			How: fmt.Sprintf("%s ÷ %s (the commitment is paid for every hour of the term)", money(round(c.Committed, 4), cur), money(round(c.OnDemand, 4), cur))},
+		{Key: "on_demand_cost", Label: txt("on-demand over the term", "整个期限按需"), Value: res.OnDemandCost, Unit: string(cur),
+			How: fmt.Sprintf("%d cards × %s h × %s%% × %s", in.Cards, num(res.TermHours), num(round(u*100, 2)), money(round(c.OnDemand, 4), cur))},
+		{Key: "committed_cost", Label: txt("committed over the term", "整个期限承诺"), Value: res.CommittedCost, Unit: string(cur),
+			How: fmt.Sprintf("%d cards × %s h × %s", in.Cards, num(res.TermHours), money(round(c.Committed, 4), cur))},
+		{Key: "saving", Label: txt("saving of committing", "承诺节省"), Value: res.Saving, Unit: string(cur), How: "on-demand − committed"},
+	}
+	res.Assumptions = append(res.Assumptions, txt(
+		fmt.Sprintf("prices are sourced rows (%s, confidence %s), not live quotes: commitments are negotiated; confirm the provider's current terms (payment option, region)", c.Date, c.Confidence),
+		fmt.Sprintf("价格来自有出处的记录（%s，可信度 %s），不是实时报价：承诺折扣可谈，请向平台确认当前条款（付款方式、地域）", c.Date, c.Confidence)))
+	if in.Currency == knowledge.CNY || c.Provider == "" {
+		res.Assumptions = append(res.Assumptions, txt(fmt.Sprintf("exchange rate ¥%s per $ where a row is in the other currency", num(in.FX)), fmt.Sprintf("汇率按 ¥%s/$ 换算另一币种的记录", num(in.FX))))
+	}
+	res.Inputs = in
+	return res, nil
+}
+
+func termName(t string) string {
+	return map[string]string{"1y": "1-year", "3y": "3-year", "monthly": "monthly"}[t]
+}
+
+// commitPairs pairs on-demand and committed rows of the same provider and
+// instance, best-sourced first.
+func commitPairs(in CommitInput) []CommitPair {
+	cur, fx := in.Currency, in.FX
+	confRank := map[knowledge.Confidence]int{knowledge.High: 0, knowledge.Medium: 1, knowledge.Low: 2}
+	type key struct{ p, i string }
+	type side struct {
+		lo   float64
+		conf knowledge.Confidence
+		date string
+		src  string
+		cn   bool
+	}
+	od, cm := map[key]side{}, map[key]side{}
+	put := func(m map[key]side, k key, s side) {
+		if old, ok := m[k]; !ok || s.lo < old.lo {
+			m[k] = s
+		}
+	}
+	wantTerm := in.Term
+	for _, r := range in.Reserved {
+		if r.GPU != in.GPU {
+			continue
+		}
+		lo, _, ok := r.GPUHour()
+		if !ok {
+			continue
+		}
+		lo = Convert(lo, r.Currency, cur, fx)
+		s := side{lo, r.Confidence, r.Date, fmt.Sprintf("%s %s %s %s (%s, %s)", r.Provider, r.Instance, r.Term, priceText(r.Low, r.High, r.Currency, r.Unit), r.SourceTitle, r.Date), false}
+		k := key{r.Provider, r.Instance}
+		switch r.Term {
+		case "on_demand":
+			put(od, k, s)
+		case wantTerm:
+			put(cm, k, s)
+		}
+	}
+	for _, r := range in.CN {
+		if r.GPU != in.GPU || r.PlatformID == "" || r.Confidence == knowledge.Low {
+			continue
+		}
+		n := float64(max(r.GPUs, 1))
+		var lo float64
+		switch r.Unit {
+		case "per_gpu_hour":
+			lo = r.Low
+		case "per_instance_hour":
+			lo = r.Low / n
+		case "per_month":
+			lo = r.Low / n / knowledge.HoursPerMonth
+		default:
+			continue
+		}
+		lo = Convert(lo, r.Currency, cur, fx)
+		s := side{lo, r.Confidence, r.Date, fmt.Sprintf("%s %d× %s %s %s (%s)", r.Platform, max(r.GPUs, 1), r.Card, r.Billing, priceText(r.Low, r.High, r.Currency, r.Unit), r.SourceTitle), true}
+		k := key{r.Platform, fmt.Sprintf("%d× %s", max(r.GPUs, 1), r.Card)}
+		switch {
+		case r.Billing == "on_demand":
+			put(od, k, s)
+		case r.Billing == "monthly" && (wantTerm == "monthly" || wantTerm == "1y"):
+			s.src += map[bool]string{true: "; 包年 = 12 × 包月", false: ""}[wantTerm == "1y"]
+			put(cm, k, s)
+		}
+	}
+	var out []CommitPair
+	for k, c := range cm {
+		o, ok := od[k]
+		if !ok || o.lo <= 0 {
+			continue
+		}
+		conf := c.conf
+		if confRank[o.conf] > confRank[conf] {
+			conf = o.conf
+		}
+		term := wantTerm
+		if wantTerm == "1y" && c.cn {
+			term = "monthly"
+		}
+		out = append(out, CommitPair{CN: c.cn, Provider: k.p, Instance: k.i, Term: term, OnDemand: o.lo, Committed: c.lo,
+			Discount: round(1-c.lo/o.lo, 4), Breakeven: round(c.lo/o.lo, 4), Confidence: conf, Date: c.date, Source: c.src, ODSource: o.src})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if in.PreferCN && a.CN != b.CN {
+			return a.CN
+		}
+		if confRank[a.Confidence] != confRank[b.Confidence] {
+			return confRank[a.Confidence] < confRank[b.Confidence]
+		}
+		da, db := (knowledge.Provenance{Date: a.Date}).Sortable(), (knowledge.Provenance{Date: b.Date}).Sortable()
+		if da != db {
+			return da > db
+		}
+		if a.Committed != b.Committed {
+			return a.Committed < b.Committed
+		}
+		return a.Provider+a.Instance < b.Provider+b.Instance
+	})
+	return out
+}
+
+// priceText writes a sourced figure: "$88.49/instance-hour", "¥13748/month".
+func priceText(lo, hi float64, c knowledge.Currency, unit string) string {
+	s := money(lo, c)
+	if hi != lo {
+		s += "–" + num(hi)
+	}
+	return s + map[string]string{"per_gpu_hour": "/GPU-hour", "per_instance_hour": "/instance-hour", "per_month": "/month", "per_year": "/year"}[unit]
+}

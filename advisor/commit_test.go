@@ -1,0 +1,60 @@
+package advisor
+
+import (
+	"testing"
+
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+// 16 H100s, 1-yr, 70 % utilisation, from the shipped GCP billing-catalog
+// rows (Cyclenerd pricing.yml, 2026-07-30): a3-highgpu-8g on demand
+// $88.49/h ÷ 8 = $11.06125/card-h; 1-yr CUD $44,810.08/month ÷ 8 ÷ 730 =
+// $7.67296/card-h. Break-even 7.67296 ÷ 11.06125 = 69.37 %; discount
+// 30.63 %. On demand 16 × 8760 × 0.7 × 11.06125 = $1,085,241.36;
+// committed 16 × 8760 × 7.67296 = $1,075,441.92; saving $9,799.44.
+func TestCommitH100GCPByHand(t *testing.T) {
+	p := knowledge.MustShipped().Procurement
+	r, err := Commit(CommitInput{GPU: "h100-sxm", Cards: 16, Term: "1y", Utilization: 0.7, Currency: knowledge.USD, Reserved: p.Reserved, CN: p.CNCloud})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := r.Chosen
+	if c.Provider != "GCP" || !near(c.OnDemand, 11.06125, 1e-4) || !near(c.Committed, 7.67296, 1e-4) ||
+		r.BreakevenUtilization != 0.6937 || c.Discount != 0.3063 ||
+		!near(r.OnDemandCost, 1085241.36, 0.01) || !near(r.CommittedCost, 1075441.92, 0.05) || !near(r.Saving, 9799.44, 0.05) || r.Cheaper != "commit" {
+		t.Errorf("H100 1y: %+v; od %v committed %v saving %v", c, r.OnDemandCost, r.CommittedCost, r.Saving)
+	}
+	if len(r.Pairs) < 2 {
+		t.Errorf("want the other providers' pairs listed too, got %d", len(r.Pairs))
+	}
+	// At 60 % the commitment no longer pays: 16 × 8760 × 0.6 × 11.06125 =
+	// $930,206.88 < $1,075,441.92.
+	r, _ = Commit(CommitInput{GPU: "h100-sxm", Cards: 16, Term: "1y", Utilization: 0.6, Currency: knowledge.USD, Reserved: p.Reserved})
+	if r.Cheaper != "on_demand" || !near(r.OnDemandCost, 930206.88, 0.05) {
+		t.Errorf("H100 1y at 60%%: %s, on demand %v; want on_demand, 930206.88", r.Cheaper, r.OnDemandCost)
+	}
+}
+
+// 包年 A100 40GB on Tencent Cloud at 500 h a month (qcloud-documents): on
+// demand ¥28.64/h, 包月 ¥13,748 = ¥18.8329/h; no yearly price, so 包年 =
+// 12 × 包月 = ¥164,976 against 12 × 500 × 28.64 = ¥171,840 on demand:
+// saving ¥6,864; break-even 18.8329 ÷ 28.64 = 65.76 %.
+func TestCommitTencentMonthlyAsYearByHand(t *testing.T) {
+	p := knowledge.MustShipped().Procurement
+	r, err := Commit(CommitInput{GPU: "a100-40g", Term: "1y", HoursPerMonth: 500, Currency: knowledge.CNY, Reserved: p.Reserved, CN: p.CNCloud, PreferCN: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Chosen.CN || r.Chosen.Term != "monthly" || !near(r.CommittedCost, 164976, 0.05) || !near(r.OnDemandCost, 171840, 0.05) ||
+		!near(r.Saving, 6864, 0.1) || r.BreakevenUtilization != 0.6576 {
+		t.Errorf("Tencent A100 包年: %+v, od %v committed %v saving %v", r.Chosen, r.OnDemandCost, r.CommittedCost, r.Saving)
+	}
+}
+
+func TestCommitErrors(t *testing.T) {
+	for _, in := range []CommitInput{{}, {GPU: "h100-sxm", Term: "5y"}, {GPU: "h100-sxm", Utilization: 1.5}, {GPU: "rtx4090"}} {
+		if _, err := Commit(in); err == nil {
+			t.Errorf("Commit(%+v): want an input error", in)
+		}
+	}
+}

@@ -1,0 +1,96 @@
+package bot
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gpubot/gpubot/advisor"
+	"github.com/gpubot/gpubot/bot/parse"
+)
+
+// Words that make a buy or monthly question a commitment question.
+var commitWords = []string{"reserved", "reservation", "savings plan", "committed use", "commit ", "commitment", "包年", "预留", "1-yr", "3-yr", "1yr", "3yr", "1-year", "3-year", "1 year", "3 year"}
+
+func asksCommit(text string) bool { return hasAny(text+" ", commitWords) }
+
+// commitTerm reads the term: three years, else one year (包年, 1-yr,
+// reserved), else monthly (包月 asked beside a commitment).
+func commitTerm(text string) string {
+	t := strings.ToLower(text)
+	switch {
+	case hasAny(t, []string{"3-yr", "3yr", "3-year", "3 year", "3 years", "3年", "三年"}):
+		return "3y"
+	case hasAny(t, []string{"包年", "1-yr", "1yr", "1-year", "1 year", "1年", "一年", "reserved", "savings plan", "committed use", "commit"}):
+		return "1y"
+	case strings.Contains(t, "包月"):
+		return "monthly"
+	}
+	return ""
+}
+
+// CommitView is the commit answer's result.
+type CommitView struct {
+	advisor.CommitResult
+}
+
+func (b *Bot) commit(a *Answer, req parse.Request) error {
+	s := req.Slots
+	in := advisor.CommitInput{
+		GPU: firstGPU(s), Cards: s.Cards, Term: commitTerm(req.Text), Utilization: s.Utilization, HoursPerMonth: s.HoursPerMonth,
+		Currency: b.currency(req), FX: b.fx(s), Reserved: b.kb.Procurement.Reserved, CN: b.kb.Procurement.CNCloud,
+		PreferCN: req.Lang == "zh",
+	}
+	if in.GPU == "" {
+		return &advisor.InputError{Field: "gpu", Reason: tr(a.Lang, "which card would you commit to? name one", "想包哪张卡？请指明型号"), Hint: "/gpu buy h100 cards=16 util=70% 1y reserved"}
+	}
+	if g, ok := b.kb.GPU(in.GPU); ok {
+		in.GPU = g.ID
+	}
+	res, err := advisor.Commit(in)
+	var note string
+	if in.PreferCN && (err != nil || !res.Chosen.CN) {
+		// A team in China asking about "A100": a Chinese platform that
+		// sells only the 40GB card answers from its own rows.
+		for _, fam := range cardVariants {
+			for _, v := range fam {
+				if v == in.GPU || !containsStr(fam, in.GPU) {
+					continue
+				}
+				alt := in
+				alt.GPU = v
+				if r2, err2 := advisor.Commit(alt); err2 == nil && r2.Chosen.CN {
+					note = tr(a.Lang, fmt.Sprintf("No Chinese platform prices %s with a plan; %s is used.", gpuName(in.GPU), gpuName(v)),
+						fmt.Sprintf("国内平台没有 %s 的包月/包年价，改用 %s。", gpuName(in.GPU), gpuName(v)))
+					res, err = r2, nil
+				}
+			}
+		}
+	}
+	if err != nil {
+		return err
+	}
+	a.Intent = "commit"
+	for _, d := range res.Inputs.Defaulted {
+		switch d {
+		case "term":
+			a.Assumed["term"] = res.Inputs.Term
+		case "cards":
+			a.Assumed["cards"] = 1
+		case "utilization":
+			a.Assumed["utilization"] = 1
+		}
+	}
+	a.Result = CommitView{res}
+	a.Currency = string(res.Currency)
+	a.show(renderCommit(a.Lang, res, a.Assumed, note))
+	return nil
+}
+
+func containsStr(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,54 @@
+package bot
+
+import (
+	"fmt"
+
+	"github.com/gpubot/gpubot/advisor"
+	"github.com/gpubot/gpubot/bot/present"
+)
+
+func renderCommit(lang string, r advisor.CommitResult, as map[string]any, notes ...string) present.Doc {
+	cur := string(r.Currency)
+	c := r.Chosen
+	gpu := gpuName(r.GPU)
+	term := map[string][2]string{"1y": {"1-year commitment", "包年（1 年）"}, "3y": {"3-year commitment", "3 年承诺"}, "monthly": {"monthly plan", "包月"}}[r.Inputs.Term]
+	if r.Inputs.Term == "1y" && c.Term == "monthly" {
+		term = [2]string{"1 year of monthly plans", "包年（按 12 个月包月计）"}
+	}
+	be, u, disc := fmtNum(r.BreakevenUtilization*100), fmtNum(r.Utilization*100), fmtNum(c.Discount*100)
+	var d present.Doc
+	if r.Cheaper == "commit" {
+		d.Headline = tr(lang,
+			fmt.Sprintf("Commit: a %s on %d× %s (%s) saves %s over the term at %s%% utilisation — it pays above %s%% (%s%% off on-demand)", term[0], r.Inputs.Cards, gpu, c.Provider, moneyStr(r.Saving, cur), u, be, disc),
+			fmt.Sprintf("选%s：%d 张 %s（%s）按 %s%% 利用率整个期限省 %s——利用率高于 %s%% 就划算（比按需便宜 %s%%）", term[1], r.Inputs.Cards, gpu, c.Provider, u, moneyStr(r.Saving, cur), be, disc))
+	} else {
+		d.Headline = tr(lang,
+			fmt.Sprintf("Stay on demand: a %s on %d× %s (%s) costs %s more at %s%% utilisation — it pays only above %s%% (%s%% off on-demand)", term[0], r.Inputs.Cards, gpu, c.Provider, moneyStr(-r.Saving, cur), u, be, disc),
+			fmt.Sprintf("按量更省：%d 张 %s（%s）选%s，按 %s%% 利用率要多花 %s——利用率高于 %s%% 才划算（比按需便宜 %s%%）", r.Inputs.Cards, gpu, c.Provider, term[1], u, moneyStr(-r.Saving, cur), be, disc))
+	}
+	d.Figures = []present.Figure{
+		{Label: tr(lang, "break-even utilisation", "打平利用率"), Value: be + "%"},
+		{Label: tr(lang, "on-demand over the term", "期限内按需"), Value: moneyStr(r.OnDemandCost, cur)},
+		{Label: tr(lang, "committed over the term", "期限内承诺"), Value: moneyStr(r.CommittedCost, cur)},
+		{Label: tr(lang, "discount vs on-demand", "相对按需折扣"), Value: disc + "%"},
+	}
+	for _, n := range notes {
+		if n != "" {
+			d.Summary = append(d.Summary, n)
+		}
+	}
+	d.Summary = append(d.Summary, tr(lang,
+		fmt.Sprintf("Terms: %s — on-demand %s/card-h vs committed %s/card-h, paid for every hour of the term.", c.Provider+" "+c.Instance, moneyStr(c.OnDemand, cur), moneyStr(c.Committed, cur)),
+		fmt.Sprintf("条款：%s——按需 %s/卡时，承诺价 %s/卡时（期限内每小时都计费）。", c.Provider+" "+c.Instance, moneyStr(c.OnDemand, cur), moneyStr(c.Committed, cur))))
+	for i, p := range r.Pairs {
+		if i == 0 || i > 4 {
+			continue
+		}
+		d.Summary = append(d.Summary, fmt.Sprintf("• %s %s: %s → %s/card-h (−%s%%, %s, %s)", p.Provider, p.Instance, moneyStr(p.OnDemand, cur), moneyStr(p.Committed, cur), fmtNum(p.Discount*100), p.Date, p.Confidence))
+	}
+	d.Assumed = assumedPairs(as)
+	var wk working
+	wk.result(lang, r.Lines, r.Assumptions, nil)
+	d.Working = wk
+	return d
+}
