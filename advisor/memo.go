@@ -67,14 +67,16 @@ func (c *memo) sized(w Workload, archs []knowledge.Arch) (Memory, limits, error)
 	return e.mem, e.lim, e.err
 }
 
-// minCards is the fewest cards of vram GB that hold mem by the fit rule
-// (0 when even the largest layout does not).
+// minCards is the fewest cards of vram GB that hold mem's job at its own
+// batch by the fit rule (0 when even the largest layout does not): read
+// from the breakdown, for callers that hold the estimate only. Serving
+// then checks each layout's KV room with the full prefill chunk.
 func minCards(mem Memory, vram float64) int {
-	core := mem.Breakdown.Total() - mem.Breakdown.OverheadGB
-	for _, n := range cardCounts {
-		if core/float64(n)*(1+overheadFrac)+overheadFixedGB <= vram {
-			return n
-		}
+	b := max(mem.Workload.Batch, 1)
+	if mem.Workload.trains() {
+		return trainLimits(mem).minCards(vram, b)
 	}
-	return 0
+	bd := mem.raw
+	l := limits{fixed: bd.WeightsGB + bd.ActivationsGB, perSeq: bd.KVCacheGB / float64(b), shape: mem.Shape}
+	return l.minCards(vram, b)
 }

@@ -21,11 +21,14 @@ const (
 	// one FP16 scale and zero point per 128 weights adds 0.25 bits.
 	int4BitsPerParam = 4.25
 
-	// actBytesPerTokenHidden is one transformer layer's stored activations per
-	// token per hidden unit in 16-bit training: 34·s·b·h bytes (Korthikanti et
-	// al. 2022, "Reducing Activation Recomputation", eq. 1) without the 5·a·s/h
-	// attention-score term, which FlashAttention does not materialise.
-	actBytesPerTokenHidden = 34
+	// gptActBytesPerTokenHidden is one GPT-3-style layer's stored
+	// activations per token per hidden unit in 16-bit training: 34·s·b·h
+	// bytes (Korthikanti et al. 2022, "Reducing Activation Recomputation in
+	// Large Transformer Models", eq. 1) without the 5·a·s/h attention-score
+	// term, which FlashAttention does not materialise. Every model of the
+	// catalogue has a gated MLP and no dropout, so Shape.actBytesPerToken
+	// counts their layers instead; this is the form it reduces to for GPT.
+	gptActBytesPerTokenHidden = 34
 	// logitBytes: the loss upcasts logits to FP32 (Hugging Face transformers),
 	// so b·s·vocab·4 bytes are live at the end of the forward pass.
 	logitBytes = 4
@@ -71,7 +74,8 @@ type Memory struct {
 	Lines       []Line    `json:"lines"`
 	Assumptions []Text    `json:"assumptions"`
 
-	weightBytes float64 // unrounded, for throughput maths
+	weightBytes float64   // unrounded, for throughput maths
+	raw         Breakdown // unrounded, for the per-card rule (limits)
 }
 
 // EstimateMemory sizes one replica of the workload. w must be normalized.
@@ -168,6 +172,8 @@ func EstimateMemory(w Workload, archs []knowledge.Arch) (Memory, error) {
 
 	// Activations and KV cache.
 	logits := b * s * float64(shape.Vocab) * logitBytes
+	c := shape.actBytesPerToken()
+	cHow := fmt.Sprintf("12×%d + 4×%s + 8×%d", shape.Hidden, num(shape.actKV()), shape.MLPWidth)
 	switch {
 	case w.Method == Inference:
 		chunk := min(b*s, inferChunkTokens)
@@ -187,22 +193,26 @@ func EstimateMemory(w Workload, archs []knowledge.Arch) (Memory, error) {
 				fmt.Sprintf("滑动窗口层最多保留 %d token 的 KV（需推理引擎支持窗口缓存，如 vLLM 的混合分配器）", shape.Window))
 		}
 	case w.Method == Freeze:
-		act := freezeTrainableLayers*actBytesPerTokenHidden*b*s*h + logits
+		act := freezeTrainableLayers*c*b*s + logits
 		bd.ActivationsGB = add("activations", "activations", "激活值", act,
-			fmt.Sprintf("%d trained layers × 34 × batch %d × seq %d × hidden %d + logits %d×%d×%d×4 bytes", freezeTrainableLayers, w.Batch, w.SeqLen, shape.Hidden, w.Batch, w.SeqLen, shape.Vocab))
+			fmt.Sprintf("%d trained layers × %s bytes/token (%s) × batch %d × seq %d + logits %d×%d×%d×4 bytes", freezeTrainableLayers, num(c), cHow, w.Batch, w.SeqLen, w.Batch, w.SeqLen, shape.Vocab))
 		note("frozen layers keep no activations for backward", "冻结层不为反向传播保存激活值")
 	case !w.NoGC:
-		act := L*2*b*s*h + actBytesPerTokenHidden*b*s*h + logits
+		act := L*2*b*s*h + c*b*s + logits
 		bd.ActivationsGB = add("activations", "activations", "激活值", act,
-			fmt.Sprintf("%d layers × 2 bytes × %d×%d×%d (checkpoints) + 34×%d×%d×%d (one layer recomputed) + logits %d×%d×%d×4", shape.Layers, w.Batch, w.SeqLen, shape.Hidden, w.Batch, w.SeqLen, shape.Hidden, w.Batch, w.SeqLen, shape.Vocab))
+			fmt.Sprintf("%d layers × 2 bytes × %d×%d×%d (checkpoints) + %s bytes/token (%s) × %d×%d (one layer recomputed) + logits %d×%d×%d×4", shape.Layers, w.Batch, w.SeqLen, shape.Hidden, num(c), cHow, w.Batch, w.SeqLen, w.Batch, w.SeqLen, shape.Vocab))
 		note(fmt.Sprintf("gradient checkpointing on (the default); batch %d × %d tokens; FlashAttention", w.Batch, w.SeqLen),
 			fmt.Sprintf("梯度检查点开启（默认）；batch %d × %d token；FlashAttention", w.Batch, w.SeqLen))
 	default:
-		act := L*actBytesPerTokenHidden*b*s*h + logits
+		act := L*c*b*s + logits
 		bd.ActivationsGB = add("activations", "activations", "激活值", act,
-			fmt.Sprintf("%d layers × 34 × %d×%d×%d bytes + logits %d×%d×%d×4", shape.Layers, w.Batch, w.SeqLen, shape.Hidden, w.Batch, w.SeqLen, shape.Vocab))
+			fmt.Sprintf("%d layers × %s bytes/token (%s) × %d×%d + logits %d×%d×%d×4", shape.Layers, num(c), cHow, w.Batch, w.SeqLen, w.Batch, w.SeqLen, shape.Vocab))
 		note(fmt.Sprintf("gradient checkpointing off: every layer's activations kept; batch %d × %d tokens", w.Batch, w.SeqLen),
 			fmt.Sprintf("梯度检查点关闭：保存每层激活值；batch %d × %d token", w.Batch, w.SeqLen))
+	}
+	if w.trains() && (w.NoGC || w.Method == Freeze) {
+		note(fmt.Sprintf("stored activations per layer: 12·h + 4·kv + 8·i = %s bytes/token for a gated (SwiGLU) MLP and %s attention (Korthikanti et al. 2022's count, 34·h for GPT-3, redone for this block)", num(c), shape.Attention),
+			fmt.Sprintf("每层保存的激活值：12·h + 4·kv + 8·i = 每 token %s 字节（门控 SwiGLU MLP、%s 注意力；按 Korthikanti 等 2022 的方法对该结构重新计数，GPT-3 为 34·h）", num(c), shape.Attention))
 	}
 	if w.Method != Inference {
 		add("kv_cache", "KV cache", "KV 缓存", 0, "training keeps no KV cache")
@@ -218,6 +228,7 @@ func EstimateMemory(w Workload, archs []knowledge.Arch) (Memory, error) {
 		"显存单位 GB（10⁹ 字节）；显卡容量按标称值计，实际还有几个百分点余量")
 
 	m.weightBytes = bd.WeightsGB * bytesPerGB
+	m.raw = bd
 	m.Breakdown = roundBreakdown(bd)
 	m.TotalGB = round(bd.Total(), 2)
 	m.Lines = append(m.Lines, Line{Key: "total", Label: txt("total per replica", "单副本合计"), Value: m.TotalGB, Unit: "GB",

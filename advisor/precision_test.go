@@ -1,6 +1,7 @@
 package advisor
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -15,19 +16,38 @@ import (
 //	weights, BF16 P × 2 bytes (upcast where the card has no FP8 kernels)
 //	activations   4,096 × (2 × hidden + 2 × MLP width) × 2 + vocab × 4
 //	KV cache      4,096 × bytes per token
-//	per card      core ÷ n × 1.05 + 0.8 GB ≤ VRAM, n from 1, 2, 4, 8, 16, 24, 32, 40, 48, 56, 64
+//	core          weights + activations + KV cache (one replica, memory_gb)
+//
+// A layout is sized by the rule max_concurrency uses (vLLM's): the
+// activations of a full 8,192-token prefill chunk (2 requests' logits)
+// next to the weights, split over n cards, plus the request's KV, of which
+// a card holds kvShare(n):
+//
+//	per card  ((core − act₄ₖ − kv + act₈ₖ) ÷ n + kv × share(n)) × 1.05 + 0.8 GB ≤ VRAM
 //
 // DeepSeek-V3: P = 671.026e9, E = 2 × 129,280 × 7,168 = 1.853e9, MLP width
 // 8 × 2,048 + 2,048 = 18,432, MLA 70,272 B/token → core 673.59 GB in FP8,
-// 1,342.76 GB upcast. Llama-3.1-70B bits=8: P = 70.554e9, E = 2 × 128,256 ×
-// 8,192 = 2.101e9, MLP 28,672, 327,680 B/token → 74.60 GB, 143.05 GB upcast.
+// 1,342.76 GB upcast; the MLA latent is whole on each of up to 8
+// tensor-parallel ranks (share 1), halved again per pipeline stage past 8
+// cards. Llama-3.1-70B bits=8: P = 70.554e9, E = 2 × 128,256 × 8,192 =
+// 2.101e9, MLP 28,672, 327,680 B/token → 74.60 GB, 143.05 GB upcast; 8 KV
+// heads split evenly up to 8 cards (share 1/n).
 func TestFP8WeightsOnCardsWithoutFP8(t *testing.T) {
 	kb := knowledge.MustShipped()
 	const (
 		dsCore8, dsCore16 = 673.587139712, 1342.759781632
 		llCore8, llCore16 = 74.602016384, 143.05467008
 	)
-	per := func(core float64, n int) float64 { return core/float64(n)*1.05 + 0.8 }
+	type shapeOf struct{ act4k, act8k, kv float64 }
+	ds := shapeOf{(4096*(2*7168+2*18432)*2 + 129280*4) / 1e9, (8192*(2*7168+2*18432)*2 + 2*129280*4) / 1e9, 4096 * 70272 / 1e9}
+	ll := shapeOf{(4096*(2*8192+2*28672)*2 + 128256*4) / 1e9, (8192*(2*8192+2*28672)*2 + 2*128256*4) / 1e9, 4096 * 327680 / 1e9}
+	per := func(core float64, n int, model string) float64 {
+		sh, share := ll, 1/float64(n)
+		if model == "deepseek-v3" {
+			sh, share = ds, 1/math.Max(1, float64(n)/8)
+		}
+		return ((core-sh.act4k-sh.kv+sh.act8k)/float64(n)+sh.kv*share)*1.05 + 0.8
+	}
 	tests := []struct {
 		model string
 		bits  int
@@ -60,8 +80,8 @@ func TestFP8WeightsOnCardsWithoutFP8(t *testing.T) {
 			t.Fatalf("%s on %s: %v", tc.model, tc.gpu, err)
 		}
 		o := res.Options[0]
-		if o.Count != tc.cards || !near(o.PerCardGB, per(tc.core, tc.cards), 0.01) {
-			t.Errorf("%s on %s: %d cards at %.2f GB each, want %d at %.2f GB", tc.model, tc.gpu, o.Count, o.PerCardGB, tc.cards, per(tc.core, tc.cards))
+		if want := per(tc.core, tc.cards, tc.model); o.Count != tc.cards || !near(o.PerCardGB, want, 0.01) {
+			t.Errorf("%s on %s: %d cards at %.2f GB each, want %d at %.2f GB", tc.model, tc.gpu, o.Count, o.PerCardGB, tc.cards, want)
 		}
 		switch {
 		case tc.note == "" && (strings.Contains(o.Note.EN, "FP8") || o.UpcastGB != 0):

@@ -197,11 +197,10 @@ func serveOn(g knowledge.GPU, n int, mem Memory, lim limits, in ServeInput) Serv
 
 	// Concurrency: what the KV cache holds at the average context (paged
 	// KV grows with each sequence), capped by the engine.
+	// Each card holds its share of a sequence's KV (kvShare: split by
+	// head, copied past tp = kv_heads, an MLA latent whole on every rank).
 	kvSeq := sh.KVBytes(ctx) / bytesPerGB
-	limit := 0
-	if kvSeq > 0 {
-		limit = int(math.Floor((room(g.VRAMGB, n) - lim.fixed) / kvSeq))
-	}
+	limit := int(math.Floor(lim.seqs(g.VRAMGB, kvSeq, n) + 1e-9))
 	maxSeqs := in.MaxSeqs
 	if maxSeqs <= 0 {
 		maxSeqs = DefaultMaxSeqs
@@ -240,8 +239,10 @@ func serveOn(g knowledge.GPU, n int, mem Memory, lim limits, in ServeInput) Serv
 		s.ExpertCoverage = 1 - math.Pow(1-float64(sh.ActiveExperts)/float64(sh.Experts), float64(B))
 		stepWeights = weightBytes - routedBytes + routedBytes*s.ExpertCoverage
 	}
+	// A card streams its slice of the weights and the KV it holds: a
+	// copied head or an MLA latent is read on every card that keeps it.
 	kvBytes := float64(B) * sh.KVBytes(ctx)
-	s.StepMemoryS = (stepWeights + kvBytes) / bw
+	s.StepMemoryS = (stepWeights + kvBytes*sh.kvShare(n)*float64(n)) / bw
 	s.StepComputeS = float64(B) * (2*active + 4*L*h*float64(ctx)) / (peak * eff.Decode)
 	s.StepCommS = allReduce(float64(B))
 	if s.ExpertCoverage > 0 {

@@ -36,6 +36,9 @@ type FitOption struct {
 	// advisor's fit option.
 	MaxBatch       int     `json:"max_batch,omitempty"`
 	MaxConcurrency float64 `json:"max_concurrency,omitempty"`
+	// UpcastGB is one replica's memory where the card holds FP8 weights
+	// upcast to 16 bits (the advisor's fit option).
+	UpcastGB float64 `json:"upcast_gb,omitempty"`
 }
 
 // PriceRef is a price as the contract shows it.
@@ -125,7 +128,7 @@ func (b *Bot) fit(ctx context.Context, a *Answer, req parse.Request) error {
 		opt := FitOption{
 			GPU: o.GPU, Name: o.Name, VRAMGB: o.VRAMGB, Count: o.Count, Fits: o.Fits,
 			PerCardGB: o.PerCardGB, SpareGB: o.SpareGB, Note: o.Note.In(a.Lang),
-			MaxBatch: o.MaxBatch, MaxConcurrency: o.MaxConcurrency,
+			MaxBatch: o.MaxBatch, MaxConcurrency: o.MaxConcurrency, UpcastGB: o.UpcastGB,
 		}
 		// The cheapest on-demand offer for the card (spot and prepaid plans
 		// would understate what running the job costs), in the answer's currency.
