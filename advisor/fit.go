@@ -89,8 +89,8 @@ func Fit(w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, e
 		// One rule decides the count, the per-card figure and the batch
 		// left: a layout holds the job when its Batch sequences fit.
 		if n := cLim.minCards(g.VRAMGB, mem.Workload.Batch); n > 0 {
-			per := cLim.perCard(n, mem.Workload.Batch)
-			opt.Count, opt.PerCardGB, opt.SpareGB = n, round(per, 2), round(g.VRAMGB-per, 2)
+			b := mem.Workload.Batch
+			opt.Count, opt.PerCardGB, opt.SpareGB = n, round(cLim.perCard(n, b), 2), round(cLim.spare(g.VRAMGB, n, b), 2)
 			if mem.Workload.trains() {
 				opt.MaxBatch = cLim.maxBatch(g.VRAMGB, n)
 			} else {
@@ -165,7 +165,16 @@ type limits struct {
 	fixed, perSeq float64
 	train         bool
 	shape         Shape
+	// Inference: the serving engine's memory rule (Workload.Engine,
+	// Workload.MemUtil).
+	engine string
+	util   float64
 }
+
+// gibPerGB reads a card's advertised memory in GiB, as the serving engines
+// see it: HBM and GDDR come in binary sizes (an "80 GB" A100 reports
+// 81,920 MiB, an H100 81,559 MiB), 1.074 × 10⁹ bytes per advertised GB.
+const gibPerGB = float64(1<<30) / bytesPerGB
 
 // newLimits measures fixed and per-sequence memory. Training memory is
 // linear in the batch: fixed is the weights, gradients and optimizer
@@ -183,7 +192,7 @@ func newLimits(mem Memory, archs []knowledge.Arch) (limits, error) {
 			return limits{}, err
 		}
 		per := m.raw.KVCacheGB / float64(full.Batch)
-		return limits{fixed: m.raw.WeightsGB + m.raw.ActivationsGB, perSeq: per, shape: mem.Shape}, nil
+		return limits{fixed: m.raw.WeightsGB + m.raw.ActivationsGB, perSeq: per, shape: mem.Shape, engine: w.Engine, util: w.MemUtil}, nil
 	}
 	return trainLimits(mem), nil
 }
@@ -204,10 +213,46 @@ func (l limits) share(n int) float64 {
 	return l.shape.kvShare(n)
 }
 
+// room is the memory one of n cards of vram GB has for what grows with
+// the batch, after its share of the fixed part and its overhead:
+//
+//	training (PyTorch allocator)  (vram − 0.8) ÷ 1.05 − fixed ÷ n
+//	vLLM                          util × vram GiB − 0.8 − fixed ÷ n
+//	TensorRT-LLM                  util × (vram GiB − 0.8 − fixed ÷ n)
+//
+// vLLM lets weights, activations and KV cache take gpu_memory_utilization
+// of the whole card, the CUDA context inside it; TensorRT-LLM gives the KV
+// cache free_gpu_memory_fraction of what is free after the weights. Both
+// preallocate the paged cache, so no allocator margin is held back.
+func (l limits) room(vram float64, n int) float64 {
+	own := l.fixed / float64(n)
+	switch {
+	case l.train || l.util == 0:
+		return (vram-overheadFixedGB)/(1+overheadFrac) - own
+	case l.engine == EngineTRTLLM:
+		return l.util * (vram*gibPerGB - overheadFixedGB - own)
+	}
+	return l.util*vram*gibPerGB - overheadFixedGB - own
+}
+
 // perCard is one card's memory with batch sequences on n cards, overhead
-// included (each card keeps 0.8 GB and 5 % of its share).
+// included (training: 0.8 GB and 5 % of its share; serving: the 0.8 GB
+// CUDA context).
 func (l limits) perCard(n, batch int) float64 {
-	return (l.fixed/float64(n)+float64(batch)*l.perSeq*l.share(n))*(1+overheadFrac) + overheadFixedGB
+	v := l.fixed/float64(n) + float64(batch)*l.perSeq*l.share(n)
+	if l.train || l.util == 0 {
+		return v*(1+overheadFrac) + overheadFixedGB
+	}
+	return v + overheadFixedGB
+}
+
+// spare is what n cards of vram GB still have with batch sequences: the
+// card's memory left (training), the engine's KV room left (serving).
+func (l limits) spare(vram float64, n, batch int) float64 {
+	if l.train || l.util == 0 {
+		return vram - l.perCard(n, batch)
+	}
+	return l.room(vram, n) - float64(batch)*l.perSeq*l.share(n)
 }
 
 // seqs is how many sequences of per GB (a replica's worth) n cards of vram
@@ -216,14 +261,14 @@ func (l limits) seqs(vram, per float64, n int) float64 {
 	if per <= 0 {
 		return 0
 	}
-	return ((vram-overheadFixedGB)/(1+overheadFrac) - l.fixed/float64(n)) / (per * l.share(n))
+	return l.room(vram, n) / (per * l.share(n))
 }
 
 // minCards is the fewest layout cards of vram GB that hold batch
 // sequences, or 0 when even the largest does not.
 func (l limits) minCards(vram float64, batch int) int {
 	for _, n := range cardCounts {
-		if l.perCard(n, batch) <= vram {
+		if l.seqs(vram, l.perSeq, n) >= float64(max(batch, 1))-1e-9 {
 			return n
 		}
 	}

@@ -182,7 +182,10 @@ func TestFitCardCounts(t *testing.T) {
 	// 1.209 GB, split over the cards like the weights.
 	fixed := 140 + (8192*(2*8192+2*28672)*2+2*128256*4)/1e9
 	kv := 4096 * 2 * 80 * 1024 * 2 / 1e9
-	perCard := func(n float64) float64 { return (fixed/n+kv/n)*1.05 + 0.8 }
+	perCard := func(n float64) float64 { return fixed/n + kv/n + 0.8 }
+	// vLLM's rule (the default engine): a card gives gpu_memory_utilization
+	// 0.9 of its memory read in GiB (80 GB = 80 × 2³⁰ bytes).
+	capOf := func(vram float64) float64 { return 0.9 * vram * (1 << 30) / 1e9 }
 	tests := []struct {
 		name string
 		w    Workload
@@ -196,10 +199,10 @@ func TestFitCardCounts(t *testing.T) {
 		{"7B inference fits one RTX 4090", Workload{ParamsB: 7, Method: Inference, Batch: 1, SeqLen: 4096}, "rtx4090", 1},
 		{"7B full fine-tune does not fit one A100 80GB", Workload{ParamsB: 7, Method: Full}, "a100-80g", 2},
 	}
-	// Cross-check the first three rows against the hand formula.
-	// One card needs ≈149.8 GB (over H100's 80 and H200's 141, under B200's
-	// 180); two need ≈75.3 GB each; a 24 GB card needs 8 (≈19.4 GB each).
-	if perCard(1) <= 141 || perCard(1) > 180 || perCard(2) > 80 || perCard(4) <= 24 || perCard(8) > 24 {
+	// Cross-check the first rows against the hand formula. One card needs
+	// ≈144.4 GB (over H100's 77.3 and H200's 136.3, under B200's 173.9);
+	// two need ≈72.1 GB each; a 24 GB card (23.19) needs 8 (≈18.6 GB each).
+	if perCard(1) <= capOf(141) || perCard(1) > capOf(180) || perCard(2) > capOf(80) || perCard(4) <= capOf(24) || perCard(8) > capOf(24) {
 		t.Fatalf("hand calculation disagrees with the table: %.1f %.1f %.1f", perCard(1), perCard(2), perCard(8))
 	}
 	for _, tt := range tests {
@@ -343,17 +346,18 @@ func TestKVShareUnderTensorParallel(t *testing.T) {
 	}
 }
 
-// DeepSeek-V3 (FP8, MLA) on 8 × H200 at a 4,096-token context, by hand.
+// DeepSeek-V3 (FP8, MLA) on 8 × H200 at a 4,096-token context, by hand,
+// under vLLM's defaults (gpu_memory_utilization 0.9, BF16 KV cache).
 //
-//	room per card     (141 − 0.8) ÷ 1.05                        = 133.524 GB
+//	budget per card   0.9 × 141 × 2³⁰ ÷ 10⁹ − 0.8 (CUDA context) = 135.458 GB
 //	weights           P + E = 671.026e9 + 2 × 129,280 × 7,168    = 672.879 GB
 //	prefill chunk     8,192 × (2×7,168 + 2×18,432) × 2 + 2 × 129,280 × 4 = 0.840 GB
 //	per card, fixed   (672.879 + 0.840) ÷ 8                     = 84.215 GB
-//	KV left per card  133.524 − 84.215                          = 49.31 GB
+//	KV left per card  135.458 − 84.215                          = 51.24 GB
 //	one request       4,096 × 70,272 B (the latent, whole on each rank) = 0.2878 GB
-//	concurrency       49.31 ÷ 0.2878                            ≈ 171
+//	concurrency       51.24 ÷ 0.2878                            ≈ 178
 //
-// Split eight ways as if it had heads, the same room gave ≈ 1,370.
+// Split eight ways as if it had heads, the same room gave ≈ 1,420.
 func TestDeepSeekV3ConcurrencyOn8H200(t *testing.T) {
 	kb := knowledge.MustShipped()
 	g, _ := kb.GPU("h200")
@@ -362,20 +366,20 @@ func TestDeepSeekV3ConcurrencyOn8H200(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := res.Options[0]
-	room := (141 - 0.8) / 1.05
+	room := 0.9*141*(1<<30)/1e9 - 0.8
 	fixed := (672.879 + (8192*(2*7168+2*18432)*2+2*129280*4)/1e9) / 8
 	want := (room - fixed) / (4096 * 70272 / 1e9)
-	if o.Count != 8 || !near(o.MaxConcurrency, want, 1) || o.MaxConcurrency < 165 || o.MaxConcurrency > 175 {
-		t.Errorf("8 × H200: count %d, max_concurrency %v; want 8 and %.0f (≈170)", o.Count, o.MaxConcurrency, want)
+	if o.Count != 8 || !near(o.MaxConcurrency, want, 1) || o.MaxConcurrency < 170 || o.MaxConcurrency > 185 {
+		t.Errorf("8 × H200: count %d, max_concurrency %v; want 8 and %.0f (≈178)", o.Count, o.MaxConcurrency, want)
 	}
 	s, err := Serve(ServeInput{Workload: Workload{Model: "deepseek-v3"}, GPU: g, Cards: 8, InputTokens: 3584, OutputTokens: 1024}, kb.Archs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Serving at 3,584 in + 1,024 out caches 3,584 + 512 = 4,096 tokens on
-	// average: the same ≈171.
-	if s.ConcurrencyLimit < 165 || s.ConcurrencyLimit > 175 {
-		t.Errorf("serving concurrency limit = %d, want ≈171", s.ConcurrencyLimit)
+	// average: the same ≈178.
+	if s.ConcurrencyLimit < 170 || s.ConcurrencyLimit > 185 {
+		t.Errorf("serving concurrency limit = %d, want ≈178", s.ConcurrencyLimit)
 	}
 }
 

@@ -48,6 +48,9 @@ type memKey struct {
 	noGC                      bool
 	optimizer                 Optimizer
 	arch, model, native       string
+	engine                    string
+	kvBits, maxSeqs           int
+	memUtil                   float64
 }
 
 type memEntry struct {
@@ -57,7 +60,8 @@ type memEntry struct {
 }
 
 func keyOf(w Workload) memKey {
-	return memKey{w.ParamsB, w.Method, w.Bits, w.Batch, w.SeqLen, w.LoRARank, w.NoGC, w.Optimizer, w.Arch, w.Model, w.Native}
+	return memKey{w.ParamsB, w.Method, w.Bits, w.Batch, w.SeqLen, w.LoRARank, w.NoGC, w.Optimizer, w.Arch, w.Model, w.Native,
+		w.Engine, w.KVBits, w.MaxSeqs, w.MemUtil}
 }
 
 // sized returns the memory estimate and limits of w, computed once per
@@ -77,6 +81,7 @@ func minCards(mem Memory, vram float64) int {
 		return trainLimits(mem).minCards(vram, b)
 	}
 	bd := mem.raw
-	l := limits{fixed: bd.WeightsGB + bd.ActivationsGB, perSeq: bd.KVCacheGB / float64(b), shape: mem.Shape}
+	l := limits{fixed: bd.WeightsGB + bd.ActivationsGB, perSeq: bd.KVCacheGB / float64(b), shape: mem.Shape,
+		engine: mem.Workload.Engine, util: mem.Workload.MemUtil}
 	return l.minCards(vram, b)
 }

@@ -2,6 +2,7 @@ package advisor
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -180,10 +181,17 @@ func EstimateMemory(w Workload, archs []knowledge.Arch) (Memory, error) {
 		act := chunk*(2*h+2*float64(shape.MLPWidth))*2 + b*float64(shape.Vocab)*logitBytes
 		bd.ActivationsGB = add("activations", "activations", "激活值", act,
 			fmt.Sprintf("%s-token prefill chunk × (2×%d + 2×%d) × 2 bytes + %d × vocab %d × 4 bytes", num(chunk), shape.Hidden, shape.MLPWidth, w.Batch, shape.Vocab))
-		kv := b * shape.KVBytes(w.SeqLen)
-		bd.KVCacheGB = add("kv_cache", "KV cache", "KV 缓存", kv, kvHow(w, shape))
-		note(fmt.Sprintf("%d concurrent requests of %d tokens each; KV cache in BF16 (vLLM formula)", w.Batch, w.SeqLen),
-			fmt.Sprintf("%d 路并发，每路 %d token；KV 缓存 BF16（vLLM 公式）", w.Batch, w.SeqLen))
+		kv := b * shape.KVBytes(w.SeqLen) * w.kvScale()
+		how := kvHow(w, shape)
+		kvName := "BF16"
+		if w.KVBits == 8 {
+			how += " × ½ (FP8)"
+			kvName = "FP8 (1 byte per value, half of BF16)"
+		}
+		bd.KVCacheGB = add("kv_cache", "KV cache", "KV 缓存", kv, how)
+		note(fmt.Sprintf("%d concurrent requests of %d tokens each; KV cache in %s (vLLM formula)", w.Batch, w.SeqLen, kvName),
+			fmt.Sprintf("%d 路并发，每路 %d token；KV 缓存 %s（vLLM 公式）", w.Batch, w.SeqLen, strings.Replace(kvName, "FP8 (1 byte per value, half of BF16)", "FP8（每个值 1 字节，BF16 的一半）", 1)))
+		note(servingNote(w))
 		if shape.Attention == "MLA" {
 			note("multi-head latent attention: the cache holds the compressed latent (kv_lora_rank + rope dims per layer), as vLLM's and SGLang's MLA backends do",
 				"多头潜在注意力（MLA）：缓存只存压缩后的潜向量（每层 kv_lora_rank + rope 维），与 vLLM/SGLang 的 MLA 后端一致")
@@ -253,4 +261,20 @@ func kvHow(w Workload, s Shape) string {
 func roundBreakdown(b Breakdown) Breakdown {
 	return Breakdown{round(b.WeightsGB, 2), round(b.ActivationsGB, 2), round(b.GradientsGB, 2),
 		round(b.OptimizerGB, 2), round(b.KVCacheGB, 2), round(b.OverheadGB, 2)}
+}
+
+// servingNote states the serving engine's settings as used.
+func servingNote(w Workload) (string, string) {
+	engine, fracEN, fracZH, seqs := "vLLM", "gpu_memory_utilization", "gpu_memory_utilization", "max_num_seqs"
+	if w.Engine == EngineTRTLLM {
+		engine, fracEN, fracZH, seqs = "TensorRT-LLM", "free_gpu_memory_fraction (of the memory the weights and activations leave)", "free_gpu_memory_fraction（权重和激活值之外的剩余显存）", "max_batch_size"
+	}
+	kv := "kv_bits=16: BF16 KV cache, vLLM's kv_cache_dtype=auto; kv_bits=8 stores it in FP8 (--kv-cache-dtype fp8) at half the memory"
+	kvZH := "kv_bits=16：BF16 KV 缓存（vLLM kv_cache_dtype=auto）；kv_bits=8 以 FP8 存储（--kv-cache-dtype fp8），显存减半"
+	if w.KVBits == 8 {
+		kv = "kv_bits=8: FP8 KV cache (vLLM --kv-cache-dtype fp8; TensorRT-LLM's default with an FP8 checkpoint)"
+		kvZH = "kv_bits=8：FP8 KV 缓存（vLLM --kv-cache-dtype fp8；TensorRT-LLM 的 FP8 检查点默认如此）"
+	}
+	return fmt.Sprintf("serving engine %s: %s %s, %s %d; %s", engine, fracEN, num(w.MemUtil), seqs, w.MaxSeqs, kv),
+		fmt.Sprintf("推理引擎 %s：%s %s，%s %d；%s", engine, fracZH, num(w.MemUtil), seqs, w.MaxSeqs, kvZH)
 }

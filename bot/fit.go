@@ -87,6 +87,14 @@ func assumed(w advisor.Workload, gcGiven bool) map[string]any {
 			out["optimizer"] = string(w.Optimizer)
 		case "lora_rank":
 			out["lora_rank"] = w.LoRARank
+		case "engine": // serving settings
+			out["engine"] = w.Engine
+		case "kv_bits":
+			out["kv_bits"] = w.KVBits
+		case "gpu_mem_util":
+			out["gpu_mem_util"] = w.MemUtil
+		case "max_seqs":
+			out["max_seqs"] = w.MaxSeqs
 		}
 	}
 	if w.Method != advisor.Inference && w.Method != advisor.Freeze && !gcGiven {
