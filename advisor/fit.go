@@ -40,6 +40,36 @@ type FitOption struct {
 	// for the FP8 weights and holds them upcast to 16 bits (Note says so);
 	// 0 when the card runs the workload as asked (memory_gb).
 	UpcastGB float64 `json:"upcast_gb,omitempty"`
+	// TrainTokensPerS (training) is how fast the layout trains: Count ×
+	// the card's 16-bit tensor peak × the default MFU × the multi-card
+	// efficiency ÷ training FLOPs per token. With an hourly price it gives
+	// the cost to finish a job (JobCostPerMTokens), which ranks the cards.
+	TrainTokensPerS float64 `json:"train_tokens_per_s,omitempty"`
+}
+
+// JobCostPerMTokens is what a million training tokens cost on option o at
+// hourly per card: hourly × cards ÷ (tokens/s × 3600) × 10⁶. 0 when the
+// option has no training speed.
+func JobCostPerMTokens(o FitOption, hourly float64) float64 {
+	if o.TrainTokensPerS <= 0 || o.Count <= 0 {
+		return 0
+	}
+	return hourly * float64(o.Count) / (o.TrainTokensPerS * 3600) * 1e6
+}
+
+// trainSpeed is n cards of g's training tokens/s for mem's job at the
+// default MFU, with the card's real precision (PeakTFLOPS: BF16, else FP16
+// tensor cores as on V100/T4, else FP32).
+func trainSpeed(g knowledge.GPU, n int, mem Memory) float64 {
+	w := mem.Workload
+	peak := g.PeakTFLOPS()
+	fpt := trainingFLOPsOnly(w.Method, mem.Shape.ComputeB*1e9, mem.Trainable, 1)
+	if peak <= 0 || fpt <= 0 || n <= 0 {
+		return 0
+	}
+	mfu := DefaultMFU(w.Method, g)
+	eff := clusterScaling(g, n, w, mem, fpt, peak, mfu, 0).Efficiency
+	return float64(n) * peak * 1e12 * mfu * eff / fpt
 }
 
 // FitResult answers "will it fit, and on what?".
@@ -93,6 +123,7 @@ func Fit(w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, e
 			opt.Count, opt.PerCardGB, opt.SpareGB = n, round(cLim.perCard(n, b), 2), round(cLim.spare(g.VRAMGB, n, b), 2)
 			if mem.Workload.trains() {
 				opt.MaxBatch = cLim.maxBatch(g.VRAMGB, n)
+				opt.TrainTokensPerS = round(trainSpeed(g, n, mem), 1)
 			} else {
 				opt.MaxConcurrency = cLim.maxConcurrency(g.VRAMGB, n)
 			}
@@ -130,6 +161,9 @@ func Fit(w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, e
 		res.Assumptions = append(res.Assumptions, txt(
 			fmt.Sprintf("max_batch: the largest micro-batch per card at %d tokens that still fits (each sequence adds %s GB of activations on its card); a layout with no room for one sequence is not offered", w.SeqLen, num(round(lim.perSeq, 2))),
 			fmt.Sprintf("max_batch：在 %d token 长度下每卡还能放下的最大 micro-batch（每多一条序列本卡增加 %s GB 激活值）；放不下一条序列的布局不予推荐", w.SeqLen, num(round(lim.perSeq, 2)))))
+		res.Assumptions = append(res.Assumptions, txt(
+			"cost to finish: cards are ranked by what a million training tokens cost — hourly price × cards ÷ tokens trained per hour (train_tokens_per_s: cards × 16-bit tensor peak × default MFU × multi-card efficiency ÷ training FLOPs per token). The peak is the card's real one: BF16, or FP16 where it has no BF16 (V100, T4), or FP32 without tensor cores (P40)",
+			"完成任务的成本：按每百万训练 token 的花费排序——每卡时单价 × 卡数 ÷ 每小时训练的 token 数（train_tokens_per_s：卡数 × 16 位张量峰值 × 默认 MFU × 多卡效率 ÷ 每 token 训练计算量）。峰值按卡的真实支持：BF16；不支持 BF16 的（V100、T4）按 FP16；没有张量核心的（P40）按 FP32"))
 		if slices.Contains(w.Defaulted, "batch") && slices.Contains(w.Defaulted, "seq_len") {
 			seed := w
 			seed.Batch, seed.SeqLen, seed.Defaulted = 4, 4096, nil

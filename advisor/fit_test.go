@@ -451,3 +451,41 @@ func TestTrainingActivationsNotShardedByFSDP(t *testing.T) {
 		t.Errorf("max_batch on one 80 GB card = %d, want 0 (the states alone are %.1f GB)", got, states*1.05+0.8)
 	}
 }
+
+// A training fit ranks by the cost to finish, with each card's real
+// precision. 13B LoRA (4·N FLOPs per token, N = 13e9), one card each:
+//
+//	V100 SXM2  no BF16: FP16 tensor 125 TFLOPS × MFU 0.26 (non-A100 class) ÷ 5.2e10 = 625 tokens/s
+//	A100 80GB  BF16 312 × 0.35 ÷ 5.2e10                                  = 2,100 tokens/s
+//	H100 SXM   BF16 989 × 0.30 (compute-heavy class) ÷ 5.2e10            = 5,705.8 tokens/s
+//
+// At $0.50/h the V100 costs 0.5 ÷ (625 × 3600) × 10⁶ = $0.222 per million
+// tokens; the H100 at $2/h, four times the hourly price, 2 ÷ (5,705.8 ×
+// 3600) × 10⁶ = $0.097: cheaper per job.
+func TestFitRanksTrainingByCostToFinish(t *testing.T) {
+	kb := knowledge.MustShipped()
+	var gpus []knowledge.GPU
+	for _, id := range []string{"v100-sxm2", "a100-80g", "h100-sxm"} {
+		g, _ := kb.GPU(id)
+		gpus = append(gpus, g)
+	}
+	res, err := Fit(Workload{ParamsB: 13, Method: LoRA}, gpus, kb.Archs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{"v100-sxm2": 625, "a100-80g": 2100, "h100-sxm": 5705.8}
+	byID := map[string]FitOption{}
+	for _, o := range res.Options {
+		byID[o.GPU] = o
+		if o.Count != 1 || !near(o.TrainTokensPerS, want[o.GPU], 0.5) {
+			t.Errorf("%s: %d card(s), %v tokens/s, want 1 and %v", o.GPU, o.Count, o.TrainTokensPerS, want[o.GPU])
+		}
+	}
+	v100, h100 := JobCostPerMTokens(byID["v100-sxm2"], 0.5), JobCostPerMTokens(byID["h100-sxm"], 2)
+	if !near(v100, 0.5/(625*3600)*1e6, 0.001) || !near(h100, 2/(5705.8*3600)*1e6, 0.001) || h100 >= v100 {
+		t.Errorf("per million tokens: V100 at $0.5/h %v, H100 at $2/h %v; want 0.222 and 0.097", v100, h100)
+	}
+	if JobCostPerMTokens(FitOption{}, 1) != 0 {
+		t.Error("an option with no layout has no job cost")
+	}
+}
