@@ -22,14 +22,10 @@ const (
 	// one FP16 scale and zero point per 128 weights adds 0.25 bits.
 	int4BitsPerParam = 4.25
 
-	// gptActBytesPerTokenHidden is one GPT-3-style layer's stored
-	// activations per token per hidden unit in 16-bit training: 34·s·b·h
-	// bytes (Korthikanti et al. 2022, "Reducing Activation Recomputation in
-	// Large Transformer Models", eq. 1) without the 5·a·s/h attention-score
-	// term, which FlashAttention does not materialise. Every model of the
-	// catalogue has a gated MLP and no dropout, so Shape.actBytesPerToken
-	// counts their layers instead; this is the form it reduces to for GPT.
-	gptActBytesPerTokenHidden = 34
+	// Stored activations per layer: Shape.actBytesPerToken (12·h + 4·kv +
+	// 8·i for the gated blocks of the catalogue), which replaces GPT-3's
+	// 34·s·b·h (Korthikanti et al. 2022, eq. 1, without the attention
+	// scores FlashAttention does not keep).
 	// logitBytes: the loss upcasts logits to FP32 (Hugging Face transformers),
 	// so b·s·vocab·4 bytes are live at the end of the forward pass.
 	logitBytes = 4
