@@ -175,19 +175,28 @@ const (
 // mfuFor is the default MFU for method on g for a job on shape over d
 // tokens, with the text that explains it.
 func mfuFor(method Method, g knowledge.GPU, sh Shape, d float64) (float64, Text) {
-	mfu, why := DefaultMFU(method, g), classText(method, g)
-	if method != Full || d < pretrainTokens || sh.MoE() || cardClass(g) != "hopper" || sh.Layers <= 0 {
-		return mfu, why
+	mfu := mfuValue(method, g, sh, d)
+	base := DefaultMFU(method, g)
+	if mfu == base {
+		return mfu, classText(method, g)
 	}
 	p := sh.ComputeB / float64(sh.Layers)
-	f := math.Min(1, math.Pow(p/pretrainMFURefParamsPerLayerB, pretrainMFUExponent))
-	if f >= 1 {
-		return mfu, why
+	return mfu, txt(
+		fmt.Sprintf("pretraining-scale default on a compute-heavy card: %s × (%sB params per layer ÷ 3.2B)^0.3 = %s — small dense models keep cluster-scale cards less busy (fitted on Meta's Llama 3/3.1 8B, 70B, 405B H100 GPU-hours)", num(base), num(round(p, 3)), num(mfu)),
+		fmt.Sprintf("预训练规模、高算力卡上的默认值：%s × (每层 %sB 参数 ÷ 3.2B)^0.3 = %s——小的稠密模型在大集群上利用率更低（按 Meta Llama 3/3.1 8B、70B、405B 的 H100 GPU 小时拟合）", num(base), num(round(p, 3)), num(mfu)))
+}
+
+// mfuValue is mfuFor's figure without its text (the ranking pass).
+func mfuValue(method Method, g knowledge.GPU, sh Shape, d float64) float64 {
+	mfu := DefaultMFU(method, g)
+	if method != Full || d < pretrainTokens || sh.MoE() || sh.Layers <= 0 || cardClass(g) != "hopper" {
+		return mfu
 	}
-	scaled := math.Max(pretrainMFUFloor, round(mfu*f, 3))
-	return scaled, txt(
-		fmt.Sprintf("pretraining-scale default on a compute-heavy card: %s × (%sB params per layer ÷ 3.2B)^0.3 = %s — small dense models keep cluster-scale cards less busy (fitted on Meta's Llama 3/3.1 8B, 70B, 405B H100 GPU-hours)", num(mfu), num(round(p, 3)), num(scaled)),
-		fmt.Sprintf("预训练规模、高算力卡上的默认值：%s × (每层 %sB 参数 ÷ 3.2B)^0.3 = %s——小的稠密模型在大集群上利用率更低（按 Meta Llama 3/3.1 8B、70B、405B 的 H100 GPU 小时拟合）", num(mfu), num(round(p, 3)), num(scaled)))
+	f := math.Pow(sh.ComputeB/float64(sh.Layers)/pretrainMFURefParamsPerLayerB, pretrainMFUExponent)
+	if f >= 1 {
+		return mfu
+	}
+	return math.Max(pretrainMFUFloor, round(mfu*f, 3))
 }
 
 // classText explains which default MFU applied.
