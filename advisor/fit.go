@@ -26,7 +26,7 @@ type FitOption struct {
 	Count     int     `json:"count"` // cards needed; 0 when even 64 are not enough
 	Fits      bool    `json:"fits"`  // fits on a single card
 	PerCardGB float64 `json:"per_card_gb"`
-	SpareGB   float64 `json:"spare_gb"` // per card, at Count
+	SpareGB   float64 `json:"spare_gb"` // per card, at Count: memory left (training), KV room left inside the engine's fraction (inference)
 	Tier      string  `json:"tier"`
 	Note      Text    `json:"note"`
 	// MaxBatch (training): the largest micro-batch per card at the

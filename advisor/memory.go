@@ -228,8 +228,13 @@ func EstimateMemory(w Workload, archs []knowledge.Arch) (Memory, error) {
 
 	bd.OverheadGB = add("overhead", "framework overhead", "框架开销", (overheadFixedGB+overheadFrac*bd.core())*bytesPerGB,
 		fmt.Sprintf("%s GB CUDA context + 5%% × %s", num(overheadFixedGB), gb(bd.core())))
-	note("memory in GB (10⁹ bytes); a card's memory is taken as its advertised size, which leaves a few percent of real headroom",
-		"显存单位 GB（10⁹ 字节）；显卡容量按标称值计，实际还有几个百分点余量")
+	if w.Method == Inference {
+		note("memory in GB (10⁹ bytes); a card's advertised size is read in GiB as the serving engines see it (an 80 GB card is 80 × 2³⁰ bytes), of which the engine's memory fraction is used",
+			"显存单位 GB（10⁹ 字节）；显卡标称容量按推理引擎看到的 GiB 计（80 GB 卡即 80 × 2³⁰ 字节），按引擎的显存比例使用")
+	} else {
+		note("memory in GB (10⁹ bytes); a card's memory is taken as its advertised size, which leaves a few percent of real headroom",
+			"显存单位 GB（10⁹ 字节）；显卡容量按标称值计，实际还有几个百分点余量")
+	}
 
 	m.weightBytes = bd.WeightsGB * bytesPerGB
 	m.raw = bd
