@@ -466,8 +466,7 @@ func (r *CostResult) training(g knowledge.GPU, in CostInput, m Market) error {
 	r.MFU = in.MFU
 	mfuHow := txt("given: the whole job's MFU (PaLM's definition), not discounted again", "用户给定：整个任务的 MFU（PaLM 定义），不再另行折算")
 	if r.MFU == 0 {
-		r.MFU = DefaultMFU(w.Method, g)
-		mfuHow = classText(w.Method, g)
+		r.MFU, mfuHow = mfuFor(w.Method, g, mem.Shape, d)
 		r.Inputs.Defaulted = append(r.Inputs.Defaulted, "mfu")
 	}
 	r.GPUs, err = cards(w, g, in.GPUs, m, in.memo, hint)

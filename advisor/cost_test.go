@@ -212,20 +212,21 @@ func TestCostInferenceBatchFromKVRoom(t *testing.T) {
 	m := testMarket(t)
 	wantSpec(t, m, "h100-sxm", "VRAM GB", func(g knowledge.GPU) float64 { return g.VRAMGB }, 80)
 	// Llama-3.1-70B (70.554B) in BF16 on two H100, 1,000 in + 500 out
-	// (defaults). Usable by the fit rule: 2 × (80 − 0.8) ÷ 1.05 = 150.86 GB;
+	// (defaults). Usable under vLLM's rule: 2 × (0.9 × 80 × 2³⁰ ÷ 10⁹ − 0.8)
+	// = 153.02 GB (8 KV heads split 4 + 4 over the two cards);
 	// weights 141.108 GB; activations of a full 8,192-token prefill chunk
 	// 8192 × (2×8192 + 2×28672) × 2 bytes + 6 × 128,256 × 4 bytes of logits
 	// (6 requests of 1,500 tokens fill the chunk). Each sequence caches
 	// 1,000 + 500/2 = 1,250 tokens × 327,680 bytes.
-	usable := 2 * (80 - 0.8) / 1.05
+	usable := 2 * (0.9*80*(1<<30)/1e9 - 0.8)
 	act := (8192*(2*8192+2*28672)*2 + 6*128256*4) / 1e9
 	want := int(math.Floor((usable - 141.108 - act) / (1250 * 327680 / 1e9)))
 	res, err := Cost(CostInput{Workload: Workload{Model: "llama-3.1-70b", Method: Inference, Bits: 16}, GPU: "h100", GPUs: 2, Price: Money{Amount: 2, Currency: knowledge.USD}}, m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Serving.Concurrency != want || want != 20 {
-		t.Errorf("Cost(70B on 2 × H100) concurrency = %d, want %d (hand: 20)", res.Serving.Concurrency, want)
+	if res.Serving.Concurrency != want || want != 26 {
+		t.Errorf("Cost(70B on 2 × H100) concurrency = %d, want %d (hand: 26)", res.Serving.Concurrency, want)
 	}
 	for _, d := range []string{"batch", "input_tokens", "output_tokens", "tokens"} {
 		if !hasDefault(res.Inputs.Defaulted, d) {

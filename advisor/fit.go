@@ -26,7 +26,7 @@ type FitOption struct {
 	Count     int     `json:"count"` // cards needed; 0 when even 64 are not enough
 	Fits      bool    `json:"fits"`  // fits on a single card
 	PerCardGB float64 `json:"per_card_gb"`
-	SpareGB   float64 `json:"spare_gb"` // per card, at Count
+	SpareGB   float64 `json:"spare_gb"` // per card, at Count: memory left (training), KV room left inside the engine's fraction (inference)
 	Tier      string  `json:"tier"`
 	Note      Text    `json:"note"`
 	// MaxBatch (training): the largest micro-batch per card at the
@@ -40,6 +40,36 @@ type FitOption struct {
 	// for the FP8 weights and holds them upcast to 16 bits (Note says so);
 	// 0 when the card runs the workload as asked (memory_gb).
 	UpcastGB float64 `json:"upcast_gb,omitempty"`
+	// TrainTokensPerS (training) is how fast the layout trains: Count ×
+	// the card's 16-bit tensor peak × the default MFU × the multi-card
+	// efficiency ÷ training FLOPs per token. With an hourly price it gives
+	// the cost to finish a job (JobCostPerMTokens), which ranks the cards.
+	TrainTokensPerS float64 `json:"train_tokens_per_s,omitempty"`
+}
+
+// JobCostPerMTokens is what a million training tokens cost on option o at
+// hourly per card: hourly × cards ÷ (tokens/s × 3600) × 10⁶. 0 when the
+// option has no training speed.
+func JobCostPerMTokens(o FitOption, hourly float64) float64 {
+	if o.TrainTokensPerS <= 0 || o.Count <= 0 {
+		return 0
+	}
+	return hourly * float64(o.Count) / (o.TrainTokensPerS * 3600) * 1e6
+}
+
+// trainSpeed is n cards of g's training tokens/s for mem's job at the
+// default MFU, with the card's real precision (PeakTFLOPS: BF16, else FP16
+// tensor cores as on V100/T4, else FP32).
+func trainSpeed(g knowledge.GPU, n int, mem Memory) float64 {
+	w := mem.Workload
+	peak := g.PeakTFLOPS()
+	fpt := trainingFLOPsOnly(w.Method, mem.Shape.ComputeB*1e9, mem.Trainable, 1)
+	if peak <= 0 || fpt <= 0 || n <= 0 {
+		return 0
+	}
+	mfu := DefaultMFU(w.Method, g)
+	eff := clusterScaling(g, n, w, mem, fpt, peak, mfu, 0).Efficiency
+	return float64(n) * peak * 1e12 * mfu * eff / fpt
 }
 
 // FitResult answers "will it fit, and on what?".
@@ -52,10 +82,10 @@ type FitResult struct {
 	SeedSetupGB float64 `json:"seed_setup_gb,omitempty"`
 }
 
-// Fit sizes the workload and checks it against every card. Multi-card
-// layouts shard weights, gradients, optimizer states, KV cache and
-// activations evenly (FSDP/ZeRO-3 or tensor parallel); each card keeps its own
-// fixed overhead.
+// Fit sizes the workload and checks it against every card. A layout of n
+// cards holds the job when its batch fits under the limits rule (FSDP/ZeRO-3
+// for training: states sharded, activations per card; tensor parallel for
+// inference: KV split by head); each card keeps its own fixed overhead.
 func Fit(w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, error) {
 	// The estimate and its limits are the same for every call with this
 	// workload: computed once (sharedSized).
@@ -65,7 +95,6 @@ func Fit(w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, e
 	}
 	mem, lim := e.mem, e.lim
 	res := FitResult{Memory: mem, Model: mem.Workload.Model}
-	core := mem.Breakdown.Total() - mem.Breakdown.OverheadGB
 	// How the precision runs, once per distinct note, with its cards: an
 	// option's note is shown beside multi-card layouts only, so the
 	// assumptions carry it for every card (a single named card included).
@@ -78,22 +107,25 @@ func Fit(w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, e
 		// A card without kernels for the precision holds what it really
 		// runs (FP8 upcast to 16 bits); its option says so.
 		on := runsOn(mem.Workload, g)
-		cCore, cLim := core, lim
+		cLim := lim
 		if on.upcast {
 			u := sharedSized(on.w, archs)
 			if u.err != nil {
 				return FitResult{}, u.err
 			}
-			cCore, cLim = u.mem.Breakdown.Total()-u.mem.Breakdown.OverheadGB, u.lim
+			cLim = u.lim
 			opt.UpcastGB, upcastGB = u.mem.TotalGB, u.mem.TotalGB
 		}
-		for _, n := range cardCounts {
-			per := cCore/float64(n)*(1+overheadFrac) + overheadFixedGB
-			if per <= g.VRAMGB {
-				opt.Count = n
-				opt.PerCardGB = round(per, 2)
-				opt.SpareGB = round(g.VRAMGB-per, 2)
-				break
+		// One rule decides the count, the per-card figure and the batch
+		// left: a layout holds the job when its Batch sequences fit.
+		if n := cLim.minCards(g.VRAMGB, mem.Workload.Batch); n > 0 {
+			b := mem.Workload.Batch
+			opt.Count, opt.PerCardGB, opt.SpareGB = n, round(cLim.perCard(n, b), 2), round(cLim.spare(g.VRAMGB, n, b), 2)
+			if mem.Workload.trains() {
+				opt.MaxBatch = cLim.maxBatch(g.VRAMGB, n)
+				opt.TrainTokensPerS = round(trainSpeed(g, n, mem), 1)
+			} else {
+				opt.MaxConcurrency = cLim.maxConcurrency(g.VRAMGB, n)
 			}
 		}
 		opt.Fits = opt.Count == 1
@@ -103,13 +135,6 @@ func Fit(w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, e
 				precNotes = append(precNotes, on.note)
 			}
 			precCards[on.note.EN] = append(precCards[on.note.EN], g.Name)
-		}
-		if opt.Count > 0 {
-			if mem.Workload.trains() {
-				opt.MaxBatch = cLim.maxBatch(g.VRAMGB, opt.Count)
-			} else {
-				opt.MaxConcurrency = cLim.maxConcurrency(g.VRAMGB, opt.Count)
-			}
 		}
 		res.Options = append(res.Options, opt)
 	}
@@ -122,14 +147,23 @@ func Fit(w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, e
 		}
 		res.Assumptions = append(res.Assumptions, t)
 	}
-	res.Assumptions = append(res.Assumptions, txt(
-		"several cards: weights, gradients, optimizer states, KV cache and activations split evenly (FSDP/ZeRO-3 for training, tensor parallel for inference); each card keeps its own 0.8 GB overhead",
-		"多卡：权重、梯度、优化器状态、KV 缓存和激活值平均切分（训练用 FSDP/ZeRO-3，推理用张量并行），每张卡各有 0.8 GB 固定开销"))
+	if mem.Workload.trains() {
+		res.Assumptions = append(res.Assumptions, txt(
+			"several cards: FSDP/ZeRO-3 shards the weights, gradients and optimizer states evenly; each card runs its own micro-batch and keeps its activations whole (ZeRO-3 does not shard them; Megatron tensor parallel would, in part); each card keeps its own 0.8 GB overhead",
+			"多卡：FSDP/ZeRO-3 把权重、梯度和优化器状态平均切分；每张卡跑自己的 micro-batch，激活值完整保留在本卡（ZeRO-3 不切分激活值，Megatron 张量并行可部分切分）；每张卡各有 0.8 GB 固定开销"))
+	} else {
+		res.Assumptions = append(res.Assumptions, txt(
+			"several cards (tensor parallel, pipeline stages past 8): weights and prefill activations split evenly; the KV cache splits by KV head — past as many cards as KV heads the heads are copied, and an MLA latent (DeepSeek) is kept whole on every tensor-parallel rank (data-parallel attention, e.g. SGLang --enable-dp-attention, would split it; not assumed); each card keeps its own 0.8 GB overhead",
+			"多卡（张量并行，超过 8 卡时流水线并行）：权重和预填充激活值平均切分；KV 缓存按 KV 头切分——卡数超过 KV 头数时头会复制，MLA 潜向量（DeepSeek）在每个张量并行 rank 上完整保留（数据并行注意力如 SGLang --enable-dp-attention 可切分，此处未假设）；每张卡各有 0.8 GB 固定开销"))
+	}
 	w = mem.Workload
 	if w.trains() {
 		res.Assumptions = append(res.Assumptions, txt(
-			fmt.Sprintf("max_batch: the largest micro-batch per card at %d tokens that still fits (memory grows by %s GB per sequence)", w.SeqLen, num(round(lim.perSeq, 2))),
-			fmt.Sprintf("max_batch：在 %d token 长度下每卡还能放下的最大 micro-batch（每多一条序列增加 %s GB）", w.SeqLen, num(round(lim.perSeq, 2)))))
+			fmt.Sprintf("max_batch: the largest micro-batch per card at %d tokens that still fits (each sequence adds %s GB of activations on its card); a layout with no room for one sequence is not offered", w.SeqLen, num(round(lim.perSeq, 2))),
+			fmt.Sprintf("max_batch：在 %d token 长度下每卡还能放下的最大 micro-batch（每多一条序列本卡增加 %s GB 激活值）；放不下一条序列的布局不予推荐", w.SeqLen, num(round(lim.perSeq, 2)))))
+		res.Assumptions = append(res.Assumptions, txt(
+			"cost to finish: cards are ranked by what a million training tokens cost — hourly price × cards ÷ tokens trained per hour (train_tokens_per_s: cards × 16-bit tensor peak × default MFU × multi-card efficiency ÷ training FLOPs per token). The peak is the card's real one: BF16, or FP16 where it has no BF16 (V100, T4), or FP32 without tensor cores (P40)",
+			"完成任务的成本：按每百万训练 token 的花费排序——每卡时单价 × 卡数 ÷ 每小时训练的 token 数（train_tokens_per_s：卡数 × 16 位张量峰值 × 默认 MFU × 多卡效率 ÷ 每 token 训练计算量）。峰值按卡的真实支持：BF16；不支持 BF16 的（V100、T4）按 FP16；没有张量核心的（P40）按 FP32"))
 		if slices.Contains(w.Defaulted, "batch") && slices.Contains(w.Defaulted, "seq_len") {
 			seed := w
 			seed.Batch, seed.SeqLen, seed.Defaulted = 4, 4096, nil
@@ -142,26 +176,48 @@ func Fit(w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, e
 		}
 	} else {
 		res.Assumptions = append(res.Assumptions, txt(
-			fmt.Sprintf("max_concurrency: requests of %d tokens the KV cache left after weights and activations holds (%s per request), as vLLM reports it", w.SeqLen, gb(lim.perSeq)),
-			fmt.Sprintf("max_concurrency：权重和激活值之外剩下的 KV 缓存能容纳多少个 %d token 的请求（每个 %s），与 vLLM 的报告口径一致", w.SeqLen, gb(lim.perSeq))))
+			fmt.Sprintf("max_concurrency: requests of %d tokens the KV cache left after the weights and a full %d-token prefill chunk holds (%s per request per replica), as vLLM reports it; the card count is the fewest that hold %d such requests by the same rule", w.SeqLen, inferChunkTokens, gb(lim.perSeq), w.Batch),
+			fmt.Sprintf("max_concurrency：权重和 %d token 完整预填充块之外剩下的 KV 缓存能容纳多少个 %d token 的请求（每副本每个 %s），与 vLLM 的报告口径一致；卡数按同一规则取能容纳 %d 个请求的最少卡数", inferChunkTokens, w.SeqLen, gb(lim.perSeq), w.Batch)))
 	}
 	return res, nil
 }
 
-// limits is what a card count can still take: the memory that does not
-// grow with the batch (fixed) and what each more sequence adds (perSeq).
+// limits is the one memory rule of every answer: what a replica needs
+// apart from what grows with the batch (fixed), what each more sequence
+// adds (perSeq), and how both divide over n cards.
+//
+// Training (FSDP / ZeRO-3): weights, gradients and optimizer states shard
+// evenly, but each card runs its own micro-batch of Batch sequences and
+// keeps that micro-batch's activations whole — ZeRO-3 shards states, not
+// activations (Rajbhandari et al. 2020, §5; only tensor parallelism splits
+// activations, in part: Korthikanti et al. 2022, §4).
+//
+// Inference (tensor parallel): weights and the prefill activations split
+// over the cards; the KV cache splits by KV head (Shape.kvShare), which
+// copies heads past tp = kv_heads and keeps an MLA latent whole.
 type limits struct {
 	fixed, perSeq float64
+	train         bool
+	shape         Shape
+	// Inference: the serving engine's memory rule (Workload.Engine,
+	// Workload.MemUtil).
+	engine string
+	util   float64
 }
 
-// newLimits measures fixed and per-sequence memory from the estimate at
-// the workload's own batch and one more. Training memory is linear in the
-// batch. For inference vLLM's rule is used: the KV cache gets what is left
-// after the weights and the activations of a full prefill chunk, and one
-// request of the context costs its KV cache.
+// gibPerGB reads a card's advertised memory in GiB, as the serving engines
+// see it: HBM and GDDR come in binary sizes (an "80 GB" A100 reports
+// 81,920 MiB, an H100 81,559 MiB), 1.074 × 10⁹ bytes per advertised GB.
+const gibPerGB = float64(1<<30) / bytesPerGB
+
+// newLimits measures fixed and per-sequence memory. Training memory is
+// linear in the batch: fixed is the weights, gradients and optimizer
+// states; perSeq one sequence's activations. For inference vLLM's rule is
+// used: the KV cache gets what is left after the weights and the
+// activations of a full prefill chunk, and one request of the context
+// costs its KV cache.
 func newLimits(mem Memory, archs []knowledge.Arch) (limits, error) {
 	w := mem.Workload
-	core := func(m Memory) float64 { return m.Breakdown.Total() - m.Breakdown.OverheadGB }
 	if !w.trains() {
 		full := w
 		full.Batch = max(1, (inferChunkTokens+w.SeqLen-1)/w.SeqLen)
@@ -169,41 +225,99 @@ func newLimits(mem Memory, archs []knowledge.Arch) (limits, error) {
 		if err != nil {
 			return limits{}, err
 		}
-		per := m.Breakdown.KVCacheGB / float64(full.Batch)
-		return limits{fixed: m.Breakdown.WeightsGB + m.Breakdown.ActivationsGB, perSeq: per}, nil
+		per := m.raw.KVCacheGB / float64(full.Batch)
+		return limits{fixed: m.raw.WeightsGB + m.raw.ActivationsGB, perSeq: per, shape: mem.Shape, engine: w.Engine, util: w.MemUtil}, nil
 	}
-	more := w
-	more.Batch = w.Batch + 1
-	m2, err := EstimateMemory(more, archs)
-	if err != nil {
-		return limits{}, err
-	}
-	per := core(m2) - core(mem)
-	return limits{fixed: core(mem) - per*float64(w.Batch), perSeq: per}, nil
+	return trainLimits(mem), nil
 }
 
-// room is the memory n cards of vram GB give the model under the fit rule
-// (each card keeps 0.8 GB and 5 % of its share for overhead).
-func room(vram float64, n int) float64 {
-	return float64(n) * (vram - overheadFixedGB) / (1 + overheadFrac)
+// trainLimits reads a training estimate's limits from its breakdown (every
+// activation term is proportional to the batch).
+func trainLimits(mem Memory) limits {
+	b := mem.raw
+	return limits{fixed: b.WeightsGB + b.GradientsGB + b.OptimizerGB, perSeq: b.ActivationsGB / float64(max(mem.Workload.Batch, 1)),
+		train: true, shape: mem.Shape}
 }
 
-// maxBatch is the largest micro-batch per card on n cards (sequences per
-// step ÷ n, the data-parallel split), at least 1 when the job fits.
-func (l limits) maxBatch(vram float64, n int) int {
-	if l.perSeq <= 0 {
+// share is the part of one sequence's memory each of n cards holds.
+func (l limits) share(n int) float64 {
+	if l.train {
+		return 1
+	}
+	return l.shape.kvShare(n)
+}
+
+// room is the memory one of n cards of vram GB has for what grows with
+// the batch, after its share of the fixed part and its overhead:
+//
+//	training (PyTorch allocator)  (vram − 0.8) ÷ 1.05 − fixed ÷ n
+//	vLLM                          util × vram GiB − 0.8 − fixed ÷ n
+//	TensorRT-LLM                  util × (vram GiB − 0.8 − fixed ÷ n)
+//
+// vLLM lets weights, activations and KV cache take gpu_memory_utilization
+// of the whole card, the CUDA context inside it; TensorRT-LLM gives the KV
+// cache free_gpu_memory_fraction of what is free after the weights. Both
+// preallocate the paged cache, so no allocator margin is held back.
+func (l limits) room(vram float64, n int) float64 {
+	own := l.fixed / float64(n)
+	switch {
+	case l.train || l.util == 0:
+		return (vram-overheadFixedGB)/(1+overheadFrac) - own
+	case l.engine == EngineTRTLLM:
+		return l.util * (vram*gibPerGB - overheadFixedGB - own)
+	}
+	return l.util*vram*gibPerGB - overheadFixedGB - own
+}
+
+// perCard is one card's memory with batch sequences on n cards, overhead
+// included (training: 0.8 GB and 5 % of its share; serving: the 0.8 GB
+// CUDA context).
+func (l limits) perCard(n, batch int) float64 {
+	v := l.fixed/float64(n) + float64(batch)*l.perSeq*l.share(n)
+	if l.train || l.util == 0 {
+		return v*(1+overheadFrac) + overheadFixedGB
+	}
+	return v + overheadFixedGB
+}
+
+// spare is what n cards of vram GB still have with batch sequences: the
+// card's memory left (training), the engine's KV room left (serving).
+func (l limits) spare(vram float64, n, batch int) float64 {
+	if l.train || l.util == 0 {
+		return vram - l.perCard(n, batch)
+	}
+	return l.room(vram, n) - float64(batch)*l.perSeq*l.share(n)
+}
+
+// seqs is how many sequences of per GB (a replica's worth) n cards of vram
+// GB hold next to the fixed part, under the same rule.
+func (l limits) seqs(vram, per float64, n int) float64 {
+	if per <= 0 {
 		return 0
 	}
-	b := int(math.Floor((room(vram, n) - l.fixed) / l.perSeq / float64(n)))
-	return max(b, 1)
+	return l.room(vram, n) / (per * l.share(n))
+}
+
+// minCards is the fewest layout cards of vram GB that hold batch
+// sequences, or 0 when even the largest does not.
+func (l limits) minCards(vram float64, batch int) int {
+	for _, n := range cardCounts {
+		if l.seqs(vram, l.perSeq, n) >= float64(max(batch, 1))-1e-9 {
+			return n
+		}
+	}
+	return 0
+}
+
+// maxBatch is the largest micro-batch per card on n cards; 0 when not one
+// sequence fits (the layout does not hold the job).
+func (l limits) maxBatch(vram float64, n int) int {
+	return max(0, int(math.Floor(l.seqs(vram, l.perSeq, n)+1e-9)))
 }
 
 // maxConcurrency is the KV room over one request's KV cache, 2 decimals.
 func (l limits) maxConcurrency(vram float64, n int) float64 {
-	if l.perSeq <= 0 {
-		return 0
-	}
-	return math.Max(0, math.Floor((room(vram, n)-l.fixed)/l.perSeq*100)/100)
+	return math.Max(0, math.Floor(l.seqs(vram, l.perSeq, n)*100+1e-9)/100)
 }
 
 func fitNote(w Workload, g knowledge.GPU, n int) Text {

@@ -78,12 +78,16 @@ func TestMemoryHandCalculations(t *testing.T) {
 		},
 		{
 			name: "gradient checkpointing off stores every layer's activations",
-			// Llama-2-13B shape, b=1, s=1024, h=5120, L=40:
-			// on:  40×2×1024×5120 + 34×1024×5120 + 1024×32000×4 bytes
-			// off: 40×34×1024×5120 + 1024×32000×4 bytes
+			// Llama-2-13B shape, b=1, s=1024, h=5120, kv=5120 (MHA), i=13824,
+			// L=40. Stored per layer and token (norm in 2h, q/k/v input 2h,
+			// Q 2h, K and V 2·2kv, o input 2h, MLP norm in 2h, gate/up input
+			// 2h, gate, up, SiLU(gate) and the product 4 × 2i):
+			// 12×5120 + 4×5120 + 8×13824 = 192,512 bytes (37.6 per hidden
+			// unit; GPT-3's 34 would be 10 % low).
+			// off: 40 × 192,512 × 1024 + logits 1024 × 32000 × 4 bytes
 			w: Workload{ParamsB: 13, Method: LoRA, Batch: 1, SeqLen: 1024, NoGC: true},
 			check: func(t *testing.T, m Memory) {
-				want := (40*34*1024*5120.0 + 1024*32000*4.0) / 1e9
+				want := (40*192512*1024.0 + 1024*32000*4.0) / 1e9
 				if !near(m.Breakdown.ActivationsGB, want, 0.01) {
 					t.Errorf("activations = %v GB, want %.2f GB", m.Breakdown.ActivationsGB, want)
 				}
@@ -91,9 +95,39 @@ func TestMemoryHandCalculations(t *testing.T) {
 		},
 		{
 			name: "gradient checkpointing on keeps one input per layer",
-			w:    Workload{ParamsB: 13, Method: LoRA, Batch: 1, SeqLen: 1024},
+			// on: 40 × 2 × 1024 × 5120 (checkpoints) + 192,512 × 1024 (one
+			// layer recomputed) + logits
+			w: Workload{ParamsB: 13, Method: LoRA, Batch: 1, SeqLen: 1024},
 			check: func(t *testing.T, m Memory) {
-				want := (40*2*1024*5120.0 + 34*1024*5120.0 + 1024*32000*4.0) / 1e9
+				want := (40*2*1024*5120.0 + 192512*1024.0 + 1024*32000*4.0) / 1e9
+				if !near(m.Breakdown.ActivationsGB, want, 0.01) {
+					t.Errorf("activations = %v GB, want %.2f GB", m.Breakdown.ActivationsGB, want)
+				}
+			},
+		},
+		{
+			name: "GQA and SwiGLU: Llama-3-8B without checkpointing stores 41·h per layer",
+			// h=4096, 8 KV heads × 128 = kv 1024, i=14336, L=32, vocab 128256:
+			// 12×4096 + 4×1024 + 8×14336 = 167,936 bytes/token/layer
+			// (= 41 × 4096, where GPT-3's 34 × 4096 = 139,264 is 17 % short).
+			// b=2, s=2048: 32 × 167,936 × 4096 = 22.01 GB; logits
+			// 4096 × 128256 × 4 = 2.10 GB.
+			w: Workload{Model: "llama-3-8b", Method: Full, Batch: 2, SeqLen: 2048, NoGC: true},
+			check: func(t *testing.T, m Memory) {
+				want := (32*167936*4096.0 + 4096*128256*4.0) / 1e9
+				if !near(m.Breakdown.ActivationsGB, want, 0.01) {
+					t.Errorf("activations = %v GB, want %.2f GB", m.Breakdown.ActivationsGB, want)
+				}
+			},
+		},
+		{
+			name: "MoE: Mixtral stores the two experts a token visits",
+			// h=4096, kv=1024, MLP width 2 experts × 14336 = 28672, L=32,
+			// vocab 32000: 12×4096 + 4×1024 + 8×28672 = 282,624 bytes;
+			// b=1, s=1024: 32 × 282,624 × 1024 + 1024 × 32000 × 4.
+			w: Workload{Model: "mixtral-8x7b", Method: LoRA, Batch: 1, SeqLen: 1024, NoGC: true},
+			check: func(t *testing.T, m Memory) {
+				want := (32*282624*1024.0 + 1024*32000*4.0) / 1e9
 				if !near(m.Breakdown.ActivationsGB, want, 0.01) {
 					t.Errorf("activations = %v GB, want %.2f GB", m.Breakdown.ActivationsGB, want)
 				}
@@ -142,10 +176,16 @@ func TestMemoryHandCalculations(t *testing.T) {
 func TestFitCardCounts(t *testing.T) {
 	kb := knowledge.MustShipped()
 	// 70B fp16 inference, 1 request × 4096 tokens on the Llama-3-70B shape:
-	// weights 140 GB; KV 4096 × 2×80×1024×2 B = 1.342 GB; activations
-	// 4096 × (2×8192 + 2×28672) × 2 B + 128256 × 4 B = 0.605 GB.
-	core := 140 + 4096*2*80*1024*2/1e9 + (4096*(2*8192+2*28672)*2+128256*4)/1e9
-	perCard := func(n float64) float64 { return core/n*1.05 + 0.8 }
+	// weights 140 GB; KV 4096 × 2×80×1024×2 B = 1.342 GB, 8 KV heads split
+	// evenly over up to 8 cards; activations of vLLM's full 8,192-token
+	// prefill chunk 8192 × (2×8192 + 2×28672) × 2 B + 2 × 128256 × 4 B =
+	// 1.209 GB, split over the cards like the weights.
+	fixed := 140 + (8192*(2*8192+2*28672)*2+2*128256*4)/1e9
+	kv := 4096 * 2 * 80 * 1024 * 2 / 1e9
+	perCard := func(n float64) float64 { return fixed/n + kv/n + 0.8 }
+	// vLLM's rule (the default engine): a card gives gpu_memory_utilization
+	// 0.9 of its memory read in GiB (80 GB = 80 × 2³⁰ bytes).
+	capOf := func(vram float64) float64 { return 0.9 * vram * (1 << 30) / 1e9 }
 	tests := []struct {
 		name string
 		w    Workload
@@ -159,10 +199,10 @@ func TestFitCardCounts(t *testing.T) {
 		{"7B inference fits one RTX 4090", Workload{ParamsB: 7, Method: Inference, Batch: 1, SeqLen: 4096}, "rtx4090", 1},
 		{"7B full fine-tune does not fit one A100 80GB", Workload{ParamsB: 7, Method: Full}, "a100-80g", 2},
 	}
-	// Cross-check the first three rows against the hand formula.
-	// One card needs ≈149.8 GB (over H100's 80 and H200's 141, under B200's
-	// 180); two need ≈75.3 GB each; a 24 GB card needs 8 (≈19.4 GB each).
-	if perCard(1) <= 141 || perCard(1) > 180 || perCard(2) > 80 || perCard(4) <= 24 || perCard(8) > 24 {
+	// Cross-check the first rows against the hand formula. One card needs
+	// ≈144.4 GB (over H100's 77.3 and H200's 136.3, under B200's 173.9);
+	// two need ≈72.1 GB each; a 24 GB card (23.19) needs 8 (≈18.6 GB each).
+	if perCard(1) <= capOf(141) || perCard(1) > capOf(180) || perCard(2) > capOf(80) || perCard(4) <= capOf(24) || perCard(8) > capOf(24) {
 		t.Fatalf("hand calculation disagrees with the table: %.1f %.1f %.1f", perCard(1), perCard(2), perCard(8))
 	}
 	for _, tt := range tests {
@@ -276,5 +316,176 @@ func TestFitNoteHCCS(t *testing.T) {
 	}
 	if n := f.Options[0].Note.EN; f.Options[0].Count < 2 || strings.Contains(n, "PCIe only") || !strings.Contains(n, "HCCS") {
 		t.Errorf("910B note = %q (count %d), want the HCCS link named", n, f.Options[0].Count)
+	}
+}
+
+// The KV cache under tensor parallelism, by hand: a card keeps
+// ceil(kv_heads ÷ tp) heads of kv_heads (copies past tp = kv_heads), an MLA
+// latent whole on every rank; past one machine (tp 8) pipeline stages split
+// the layers.
+func TestKVShareUnderTensorParallel(t *testing.T) {
+	tests := []struct {
+		name string
+		s    Shape
+		n    int
+		want float64
+	}{
+		{"8 KV heads on 8 cards: one head each", Shape{Attention: "GQA", KVHeads: 8}, 8, 1.0 / 8},
+		{"4 KV heads on 8 cards: each head on two cards", Shape{Attention: "GQA", KVHeads: 4}, 8, 1.0 / 4},
+		{"4 KV heads on 2 cards", Shape{Attention: "GQA", KVHeads: 4}, 2, 1.0 / 2},
+		{"10 KV heads on 4 cards: ceil(2.5) = 3 of 10", Shape{Attention: "GQA", KVHeads: 10}, 4, 3.0 / 10},
+		{"4 KV heads on 16 cards: tp 8 copies, 2 stages", Shape{Attention: "GQA", KVHeads: 4}, 16, 1.0 / 4 / 2},
+		{"MLA on 8 cards: the latent whole on each", Shape{Attention: "MLA"}, 8, 1},
+		{"MLA on 16 cards: whole per rank, halved by 2 stages", Shape{Attention: "MLA"}, 16, 0.5},
+		{"one card holds all", Shape{Attention: "MLA"}, 1, 1},
+	}
+	for _, tt := range tests {
+		if got := tt.s.kvShare(tt.n); !near(got, tt.want, 1e-12) {
+			t.Errorf("%s: kvShare = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// DeepSeek-V3 (FP8, MLA) on 8 × H200 at a 4,096-token context, by hand,
+// under vLLM's defaults (gpu_memory_utilization 0.9, BF16 KV cache).
+//
+//	budget per card   0.9 × 141 × 2³⁰ ÷ 10⁹ − 0.8 (CUDA context) = 135.458 GB
+//	weights           P + E = 671.026e9 + 2 × 129,280 × 7,168    = 672.879 GB
+//	prefill chunk     8,192 × (2×7,168 + 2×18,432) × 2 + 2 × 129,280 × 4 = 0.840 GB
+//	per card, fixed   (672.879 + 0.840) ÷ 8                     = 84.215 GB
+//	KV left per card  135.458 − 84.215                          = 51.24 GB
+//	one request       4,096 × 70,272 B (the latent, whole on each rank) = 0.2878 GB
+//	concurrency       51.24 ÷ 0.2878                            ≈ 178
+//
+// Split eight ways as if it had heads, the same room gave ≈ 1,420.
+func TestDeepSeekV3ConcurrencyOn8H200(t *testing.T) {
+	kb := knowledge.MustShipped()
+	g, _ := kb.GPU("h200")
+	res, err := Fit(Workload{Model: "deepseek-v3", Method: Inference, SeqLen: 4096}, []knowledge.GPU{g}, kb.Archs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := res.Options[0]
+	room := 0.9*141*(1<<30)/1e9 - 0.8
+	fixed := (672.879 + (8192*(2*7168+2*18432)*2+2*129280*4)/1e9) / 8
+	want := (room - fixed) / (4096 * 70272 / 1e9)
+	if o.Count != 8 || !near(o.MaxConcurrency, want, 1) || o.MaxConcurrency < 170 || o.MaxConcurrency > 185 {
+		t.Errorf("8 × H200: count %d, max_concurrency %v; want 8 and %.0f (≈178)", o.Count, o.MaxConcurrency, want)
+	}
+	s, err := Serve(ServeInput{Workload: Workload{Model: "deepseek-v3"}, GPU: g, Cards: 8, InputTokens: 3584, OutputTokens: 1024}, kb.Archs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Serving at 3,584 in + 1,024 out caches 3,584 + 512 = 4,096 tokens on
+	// average: the same ≈178.
+	if s.ConcurrencyLimit < 170 || s.ConcurrencyLimit > 185 {
+		t.Errorf("serving concurrency limit = %d, want ≈178", s.ConcurrencyLimit)
+	}
+}
+
+// No answer says "fits" where not one request or sequence fits: every
+// option with a count holds the workload's batch under the same rule that
+// gives max_batch / max_concurrency, and its per-card figure is within the
+// card.
+func TestFitOptionsNeverContradictThemselves(t *testing.T) {
+	kb := knowledge.MustShipped()
+	loads := []Workload{
+		{Model: "deepseek-v3", Method: Inference, SeqLen: 32768},
+		{Model: "qwen3-235b-a22b", Method: Inference, Batch: 16, SeqLen: 8192},
+		{ParamsB: 70, Method: Inference, SeqLen: 131072},
+		{ParamsB: 7, Method: Inference, Batch: 64, SeqLen: 4096},
+		{ParamsB: 70, Method: Full},
+		{ParamsB: 13, Method: LoRA, Batch: 8, SeqLen: 8192, NoGC: true},
+		{ParamsB: 8, Method: QLoRA, Batch: 4, SeqLen: 4096},
+		{ParamsB: 405, Method: Full, Batch: 2, SeqLen: 8192},
+	}
+	for _, w := range loads {
+		res, err := Fit(w, kb.GPUs, kb.Archs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := res.Workload.Batch
+		for _, o := range res.Options {
+			switch {
+			case o.Count == 0 && (o.Fits || o.MaxBatch != 0 || o.MaxConcurrency != 0):
+				t.Errorf("%+v on %s: no layout, yet fits=%v max_batch %d max_concurrency %v", w, o.GPU, o.Fits, o.MaxBatch, o.MaxConcurrency)
+			case o.Count > 0 && res.Workload.trains() && o.MaxBatch < b:
+				t.Errorf("%+v on %d × %s: max_batch %d below the batch %d it was sized at", w, o.Count, o.GPU, o.MaxBatch, b)
+			case o.Count > 0 && !res.Workload.trains() && o.MaxConcurrency < float64(b):
+				t.Errorf("%+v on %d × %s: max_concurrency %v below the %d requests it was sized at", w, o.Count, o.GPU, o.MaxConcurrency, b)
+			case o.Count > 0 && o.PerCardGB > o.VRAMGB:
+				t.Errorf("%+v on %d × %s: %v GB per card over %v", w, o.Count, o.GPU, o.PerCardGB, o.VRAMGB)
+			}
+		}
+	}
+}
+
+// FSDP/ZeRO-3 shards states, not activations, and max_batch is not floored
+// at 1. Llama-3-8B full fine-tune, 1 × 2,048 tokens, checkpointing on:
+//
+//	states       8.03e9 × 16 bytes                      = 128.48 GB (sharded)
+//	activations  32 × 2 × 2048 × 4096 + 167,936 × 2048
+//	             + 2048 × 128,256 × 4                   = 1.88 GB per sequence (whole on every card)
+//
+// On 2 × 80 GB: (128.48 ÷ 2 + b × 1.88) × 1.05 + 0.8 ≤ 80 → b ≤ 5.9: 5
+// sequences per card, where dividing the activations by 2 as well would
+// have claimed 11. On 1 card the states alone are 134.9 GB: max_batch 0.
+func TestTrainingActivationsNotShardedByFSDP(t *testing.T) {
+	kb := knowledge.MustShipped()
+	g, _ := kb.GPU("h100-sxm")
+	res, err := Fit(Workload{Model: "llama-3-8b", Method: Full}, []knowledge.GPU{g}, kb.Archs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	P := res.Shape.ParamsB * 1e9
+	states := P * 16 / 1e9
+	act := (32*2*2048*4096.0 + 167936*2048.0 + 2048*128256*4.0) / 1e9
+	o := res.Options[0]
+	wantPer := (states/2+act)*1.05 + 0.8
+	wantBatch := int(((80-0.8)/1.05 - states/2) / act)
+	if o.Count != 2 || !near(o.PerCardGB, wantPer, 0.02) || o.MaxBatch != wantBatch || wantBatch != 5 {
+		t.Errorf("2 × H100: count %d, %v GB/card, max_batch %d; want 2, %.2f GB, %d", o.Count, o.PerCardGB, o.MaxBatch, wantPer, wantBatch)
+	}
+	lim := trainLimits(res.Memory)
+	if got := lim.maxBatch(80, 1); got != 0 {
+		t.Errorf("max_batch on one 80 GB card = %d, want 0 (the states alone are %.1f GB)", got, states*1.05+0.8)
+	}
+}
+
+// A training fit ranks by the cost to finish, with each card's real
+// precision. 13B LoRA (4·N FLOPs per token, N = 13e9), one card each:
+//
+//	V100 SXM2  no BF16: FP16 tensor 125 TFLOPS × MFU 0.26 (non-A100 class) ÷ 5.2e10 = 625 tokens/s
+//	A100 80GB  BF16 312 × 0.35 ÷ 5.2e10                                  = 2,100 tokens/s
+//	H100 SXM   BF16 989 × 0.30 (compute-heavy class) ÷ 5.2e10            = 5,705.8 tokens/s
+//
+// At $0.50/h the V100 costs 0.5 ÷ (625 × 3600) × 10⁶ = $0.222 per million
+// tokens; the H100 at $2/h, four times the hourly price, 2 ÷ (5,705.8 ×
+// 3600) × 10⁶ = $0.097: cheaper per job.
+func TestFitRanksTrainingByCostToFinish(t *testing.T) {
+	kb := knowledge.MustShipped()
+	var gpus []knowledge.GPU
+	for _, id := range []string{"v100-sxm2", "a100-80g", "h100-sxm"} {
+		g, _ := kb.GPU(id)
+		gpus = append(gpus, g)
+	}
+	res, err := Fit(Workload{ParamsB: 13, Method: LoRA}, gpus, kb.Archs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{"v100-sxm2": 625, "a100-80g": 2100, "h100-sxm": 5705.8}
+	byID := map[string]FitOption{}
+	for _, o := range res.Options {
+		byID[o.GPU] = o
+		if o.Count != 1 || !near(o.TrainTokensPerS, want[o.GPU], 0.5) {
+			t.Errorf("%s: %d card(s), %v tokens/s, want 1 and %v", o.GPU, o.Count, o.TrainTokensPerS, want[o.GPU])
+		}
+	}
+	v100, h100 := JobCostPerMTokens(byID["v100-sxm2"], 0.5), JobCostPerMTokens(byID["h100-sxm"], 2)
+	if !near(v100, 0.5/(625*3600)*1e6, 0.001) || !near(h100, 2/(5705.8*3600)*1e6, 0.001) || h100 >= v100 {
+		t.Errorf("per million tokens: V100 at $0.5/h %v, H100 at $2/h %v; want 0.222 and 0.097", v100, h100)
+	}
+	if JobCostPerMTokens(FitOption{}, 1) != 0 {
+		t.Error("an option with no layout has no job cost")
 	}
 }

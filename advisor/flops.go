@@ -146,6 +146,59 @@ func DefaultMFU(method Method, g knowledge.GPU) float64 {
 	return defaultMFU.other.of(method)
 }
 
+// Pretraining at cluster scale: the MFU of a dense model on a
+// compute-heavy card falls with the work each card does per layer. A
+// pretraining run spreads over thousands of cards at a fixed micro-batch,
+// so a small model's matrix multiplies are small next to the per-layer
+// communication, kernel launches and pipeline bubbles that do not shrink
+// with it. Meta's Llama 3 / 3.1 model cards give, on H100-80GB at 15T
+// tokens, GPU-hours that imply (6·N·D ÷ (989 TFLOPS × hours)) MFU 0.14–0.16
+// for 8B, 0.26–0.28 for 70B and 0.35 for 405B. Fitted on those five tune
+// rows by least squares in log space, with the active parameters per layer
+// p = N ÷ layers (8B 0.25B, 70B 0.88B, 405B 3.2B):
+//
+//	MFU = 0.35 × min(1, (p ÷ 3.2B)^0.3), at least 0.10
+//
+// It applies to full training of ≥ 10B tokens (pretraining scale) of dense
+// models on compute-heavy cards. A100-class runs (LLaMA, Llama 2, Pythia,
+// held out) show no such trend and keep their class figure; mixtures of
+// experts keep it too (DeepSeek-V3's run matches 0.35: its experts are
+// grouped GEMMs over many tokens, not one thin layer); so do fine-tuning
+// jobs on a few cards, whose per-card work is large.
+const (
+	pretrainMFURefParamsPerLayerB = 3.2
+	pretrainMFUExponent           = 0.3
+	pretrainMFUFloor              = 0.10
+	pretrainTokens                = 1e10
+)
+
+// mfuFor is the default MFU for method on g for a job on shape over d
+// tokens, with the text that explains it.
+func mfuFor(method Method, g knowledge.GPU, sh Shape, d float64) (float64, Text) {
+	mfu := mfuValue(method, g, sh, d)
+	base := DefaultMFU(method, g)
+	if mfu == base {
+		return mfu, classText(method, g)
+	}
+	p := sh.ComputeB / float64(sh.Layers)
+	return mfu, txt(
+		fmt.Sprintf("pretraining-scale default on a compute-heavy card: %s × (%sB params per layer ÷ 3.2B)^0.3 = %s — small dense models keep cluster-scale cards less busy (fitted on Meta's Llama 3/3.1 8B, 70B, 405B H100 GPU-hours)", num(base), num(round(p, 3)), num(mfu)),
+		fmt.Sprintf("预训练规模、高算力卡上的默认值：%s × (每层 %sB 参数 ÷ 3.2B)^0.3 = %s——小的稠密模型在大集群上利用率更低（按 Meta Llama 3/3.1 8B、70B、405B 的 H100 GPU 小时拟合）", num(base), num(round(p, 3)), num(mfu)))
+}
+
+// mfuValue is mfuFor's figure without its text (the ranking pass).
+func mfuValue(method Method, g knowledge.GPU, sh Shape, d float64) float64 {
+	mfu := DefaultMFU(method, g)
+	if method != Full || d < pretrainTokens || sh.MoE() || sh.Layers <= 0 || cardClass(g) != "hopper" {
+		return mfu
+	}
+	f := math.Pow(sh.ComputeB/float64(sh.Layers)/pretrainMFURefParamsPerLayerB, pretrainMFUExponent)
+	if f >= 1 {
+		return mfu
+	}
+	return math.Max(pretrainMFUFloor, round(mfu*f, 3))
+}
+
 // classText explains which default MFU applied.
 func classText(method Method, g knowledge.GPU) Text {
 	switch cardClass(g) {

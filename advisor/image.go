@@ -44,6 +44,26 @@ const (
 	defaultStepsUNet = 30
 	defaultStepsDiT  = 28
 	imageLoRARank    = 16
+	// DefaultImageTrainSteps is a fine-tune's optimizer steps when none are
+	// given: 1,000 (diffusers' and kohya's FLUX/SDXL LoRA examples run 500–
+	// 2,000).
+	DefaultImageTrainSteps = 1000
+	// nf4ImageBits is bitsandbytes NF4 as diffusers loads it (blocksize 64,
+	// one FP32 absmax per block, no double quantization): 4 + 32/64 bits.
+	nf4ImageBits = 4.5
+	// Training compute per step in forward passes of the backbone:
+	// forward 1 + activation gradients 1 + weight gradients 1 (full only)
+	// + the forward recomputed under gradient checkpointing 1. The same
+	// count of passes pays the kernel-launch overhead. No guidance pass.
+	imageTrainPassesFull = 4
+	imageTrainPassesLoRA = 3
+)
+
+// Where an image model's text encoders live.
+const (
+	TextEncoderGPU     = "gpu"     // resident on the card (diffusers pipe.to("cuda"))
+	TextEncoderOffload = "offload" // prompts encoded, then moved to CPU (enable_model_cpu_offload)
+	TextEncoderCached  = "cached"  // embeddings computed once before training; encoders never loaded
 )
 
 // ImageInput is an image-model question.
@@ -55,8 +75,19 @@ type ImageInput struct {
 	Steps      int     `json:"steps"`      // denoising steps; default per model
 	GPU        string  `json:"gpu"`        // card for throughput and cost; empty = every card
 	Images     float64 `json:"images"`     // how many images to price; default 1,000
-	Price      Money   `json:"price"`      // rent per card-hour, replacing the catalogue
-	Spot       bool    `json:"spot"`
+	// Bits is the backbone's weight precision: 16 (default), 8 (FP8, as
+	// ComfyUI's fp8_e4m3fn FLUX checkpoints; the T5 encoder too) or 4
+	// (NF4, bitsandbytes; the T5 encoder in 8 bits). Full fine-tuning
+	// takes 16 only.
+	Bits int `json:"bits"`
+	// TextEncoder is where the text encoders live: gpu (default), offload
+	// or cached (see TextEncoderGPU).
+	TextEncoder string `json:"text_encoder"`
+	// TrainSteps is a fine-tune's optimizer steps (lora, full); default
+	// DefaultImageTrainSteps.
+	TrainSteps int   `json:"train_steps"`
+	Price      Money `json:"price"` // rent per card-hour, replacing the catalogue
+	Spot       bool  `json:"spot"`
 
 	Currency  knowledge.Currency `json:"currency"`
 	FX        float64            `json:"fx"`
@@ -73,6 +104,12 @@ type ImageOption struct {
 	Platform     string  `json:"platform,omitempty"`
 	PerThousand  float64 `json:"per_1000_images,omitempty"`
 	SecondsImage float64 `json:"seconds_per_image,omitempty"`
+	ImagesPerH   float64 `json:"images_per_hour,omitempty"`
+	// Fine-tuning (lora, full): seconds per optimizer step, the time to
+	// run TrainSteps and what it costs at Hourly.
+	SecondsStep float64 `json:"seconds_per_step,omitempty"`
+	TrainHours  float64 `json:"train_hours,omitempty"`
+	TrainCost   float64 `json:"train_cost,omitempty"`
 }
 
 // ImageResult answers fit, speed and cost for an image model.
@@ -144,6 +181,32 @@ func Image(in ImageInput, m Market, models []knowledge.ImageModel) (ImageResult,
 	if math.IsNaN(in.Images) || in.Images < 0 || in.Images > 1e9 || in.Steps < 1 || in.Steps > 1000 {
 		return ImageResult{}, inputErr("images", "images must be between 1 and 1e9 and steps between 1 and 1000", hint)
 	}
+	if in.Bits == 0 {
+		in.Bits = 16
+		in.Defaulted = append(in.Defaulted, "bits")
+	}
+	switch {
+	case in.Bits != 16 && in.Bits != 8 && in.Bits != 4:
+		return ImageResult{}, inputErr("bits", fmt.Sprintf("image-model weights take bits 16, 8 (FP8) or 4 (NF4), got %d", in.Bits), hint+" bits=8")
+	case in.Method == Full && in.Bits != 16:
+		return ImageResult{}, inputErr("bits", fmt.Sprintf("full fine-tuning trains 16-bit weights; for a %d-bit base use lora", in.Bits), "/gpu fit flux lora bits=8")
+	}
+	if in.TextEncoder == "" {
+		in.TextEncoder = TextEncoderGPU
+		in.Defaulted = append(in.Defaulted, "text_encoder")
+	}
+	switch in.TextEncoder {
+	case TextEncoderGPU, TextEncoderOffload, TextEncoderCached:
+	default:
+		return ImageResult{}, inputErr("text_encoder", fmt.Sprintf("text_encoder is gpu, offload or cached, got %q", in.TextEncoder), hint+" text_encoder=offload")
+	}
+	if in.Method != Inference && in.TrainSteps == 0 {
+		in.TrainSteps = DefaultImageTrainSteps
+		in.Defaulted = append(in.Defaulted, "train_steps")
+	}
+	if in.TrainSteps < 0 || in.TrainSteps > 1e6 {
+		return ImageResult{}, inputErr("train_steps", fmt.Sprintf("train_steps must be between 1 and 1,000,000, got %d", in.TrainSteps), "/gpu fit flux lora train_steps=2000")
+	}
 	p, err := newPricing(in.Currency, in.Price.Currency, in.FX, hint, &in.Defaulted)
 	if err != nil {
 		return ImageResult{}, err
@@ -172,9 +235,51 @@ func Image(in ImageInput, m Market, models []knowledge.ImageModel) (ImageResult,
 		cfg = 1 // guidance-distilled: one pass per step
 	}
 	var bd Breakdown
-	bd.WeightsGB = (im.BackboneM + te + vae) * 1e6 * 2 / bytesPerGB
-	add("weights", "weights (backbone + text encoders + VAE, 16-bit)", "权重（主干 + 文本编码器 + VAE，16 位）", bd.WeightsGB, "GB",
-		fmt.Sprintf("(%sM + %sM + %sM) × 2 bytes", num(round(im.BackboneM, 1)), num(round(te, 1)), num(round(vae, 1))))
+	// Weights: the backbone at Bits; the T5 encoder (where there is one)
+	// in 8 bits when the backbone is quantised, CLIP and the VAE in 16;
+	// text encoders off the card when offloaded or cached.
+	t5 := 0.0
+	if te > 1000 {
+		t5 = min(te, t5EncoderM)
+	}
+	clip := te - t5
+	bbBytes, bbHow := 2.0, "2 bytes"
+	switch in.Bits {
+	case 8:
+		bbBytes, bbHow = 1, "1 byte (FP8)"
+	case 4:
+		bbBytes, bbHow = nf4ImageBits/8, "4.5 bits ÷ 8 (NF4, one FP32 absmax per 64)"
+	}
+	t5Bytes := 2.0
+	if in.Bits < 16 {
+		t5Bytes = 1
+	}
+	teBytes, teHow := clip*2+t5*t5Bytes, fmt.Sprintf("%sM text encoders × 2 bytes", num(round(te, 1)))
+	if t5 > 0 && in.Bits < 16 {
+		teHow = fmt.Sprintf("CLIP %sM × 2 + T5 %sM × 1 byte (FP8)", num(round(clip, 1)), num(round(t5, 1)))
+	}
+	if in.TextEncoder != TextEncoderGPU {
+		teBytes, teHow = 0, "text encoders off the card ("+in.TextEncoder+")"
+	}
+	bd.WeightsGB = (im.BackboneM*bbBytes + teBytes + vae*2) * 1e6 / bytesPerGB
+	add("weights", "weights (backbone + text encoders + VAE)", "权重（主干 + 文本编码器 + VAE）", bd.WeightsGB, "GB",
+		fmt.Sprintf("backbone %sM × %s + %s + VAE %sM × 2 bytes", num(round(im.BackboneM, 1)), bbHow, teHow, num(round(vae, 1))))
+	switch {
+	case in.Bits == 8:
+		note("FP8 weights (ComfyUI's fp8_e4m3fn checkpoints, or --fp8_base for LoRA training): 1 byte per parameter for the backbone and T5, computed at the 16-bit rate after dequantisation",
+			"FP8 权重（ComfyUI 的 fp8_e4m3fn 检查点，或 LoRA 训练时 --fp8_base）：主干和 T5 每参数 1 字节，反量化后按 16 位算力计算")
+	case in.Bits == 4:
+		note("NF4 backbone (bitsandbytes via diffusers, 4.5 bits per parameter), T5 in FP8; speed taken as 16-bit (NF4 matmuls dequantise per call and can run up to about a third slower)",
+			"主干 NF4（diffusers 调用 bitsandbytes，每参数 4.5 bit），T5 为 FP8；速度按 16 位估计（NF4 每次矩阵乘都要反量化，可能慢三分之一左右）")
+	}
+	switch in.TextEncoder {
+	case TextEncoderOffload:
+		note("text encoders offloaded: prompts are encoded, then the encoders move to CPU memory (diffusers enable_model_cpu_offload); batches of prompts pay the move once",
+			"文本编码器卸载：先编码提示词，再把编码器移到内存（diffusers enable_model_cpu_offload）；一批提示词只搬一次")
+	case TextEncoderCached:
+		note("text embeddings cached: every caption is encoded once before training and the encoders are never loaded on the card (kohya --cache_text_encoder_outputs)",
+			"文本嵌入预先缓存：训练前把每条描述编码一次，训练时编码器不上卡（kohya --cache_text_encoder_outputs）")
+	}
 	switch in.Method {
 	case Inference:
 		bd.ActivationsGB = stepActGB1024*scale*float64(in.Batch*cfg) + vaePeakGB1024*scale
@@ -207,10 +312,10 @@ func Image(in ImageInput, m Market, models []knowledge.ImageModel) (ImageResult,
 	res.Breakdown = roundBreakdown(bd)
 	res.MemoryGB = round(bd.Total(), 2)
 	add("total", "total on one card", "单卡合计", res.MemoryGB, "GB", "weights + activations + gradients + optimizer + overhead")
-	if te > 1000 {
+	if te > 1000 && in.TextEncoder == TextEncoderGPU {
 		teGB := te * 1e6 * 2 / bytesPerGB
-		note(fmt.Sprintf("the T5-XXL text encoder is %s GB in 16-bit; encoding prompts first and offloading it (or running it in 8-bit) saves that much", num(round(teGB, 1))),
-			fmt.Sprintf("T5-XXL 文本编码器 16 位占 %s GB；先编码提示词再卸载（或 8 位运行）可省下这部分", num(round(teGB, 1))))
+		note(fmt.Sprintf("the text encoders are %s GB in 16-bit (T5-XXL most of it); text_encoder=offload (encode, then move to CPU) or cached (training) saves that much, bits=8 half of T5", num(round(teGB, 1))),
+			fmt.Sprintf("文本编码器 16 位共 %s GB（主要是 T5-XXL）；text_encoder=offload（编码后移到内存）或 cached（训练）可省下这部分，bits=8 可省一半 T5", num(round(teGB, 1))))
 	}
 
 	// Speed: FLOPs per pass.
@@ -225,6 +330,23 @@ func Image(in ImageInput, m Market, models []knowledge.ImageModel) (ImageResult,
 	add("flops_per_image", "compute per image", "每张图计算量", imgFLOPs/1e12, "TFLOP",
 		fmt.Sprintf("%d steps × %d passes × 2 × %sM params × %s", in.Steps, cfg, num(round(im.BackboneM, 1)), posHow))
 	passS := float64(in.Steps*cfg) * imagePassS / float64(in.Batch)
+	trainPasses := imageTrainPassesLoRA
+	if in.Method == Full {
+		trainPasses = imageTrainPassesFull
+	}
+	if in.Method != Inference {
+		grads := "activation gradients"
+		if in.Method == Full {
+			grads = "activation and weight gradients"
+		}
+		add("flops_per_step", "compute per training step", "每个训练步的计算量", float64(in.Batch)*passFLOPs*float64(trainPasses)/1e12, "TFLOP",
+			fmt.Sprintf("batch %d × %d forward-pass equivalents (forward, %s, checkpoint recompute) × 2 × %sM params × %s", in.Batch, trainPasses,
+				grads, num(round(im.BackboneM, 1)), posHow))
+		note(fmt.Sprintf("training: %d optimizer steps of batch %d at %d×%d, %d forward-pass equivalents per step at %s%% of the 16-bit peak plus %s ms of launches per pass; latents pre-encoded (the VAE does not run per step)",
+			in.TrainSteps, in.Batch, in.Resolution, in.Resolution, trainPasses, num(imageMFU*100), num(imagePassS*1000)),
+			fmt.Sprintf("训练：%d 个优化步，batch %d，%d×%d；每步相当于 %d 次前向，按 16 位峰值的 %s%% 计算，另加每次 %s ms 的内核启动开销；潜变量预先编码（VAE 不参与每步）",
+				in.TrainSteps, in.Batch, in.Resolution, in.Resolution, trainPasses, num(imageMFU*100), num(imagePassS*1000)))
+	}
 	note(fmt.Sprintf("%d denoising steps, %d pass(es) per step, batch %d at %d×%d; compute at %s%% of the BF16 peak, plus %s ms per pass of kernel launches shared by the batch (eager PyTorch, calibrated on published diffusers timings)", in.Steps, cfg, in.Batch, in.Resolution, in.Resolution, num(imageMFU*100), num(imagePassS*1000)),
 		fmt.Sprintf("%d 步去噪，每步 %d 次前向，batch %d，%d×%d；按 BF16 峰值的 %s%% 计算，另加每次前向 %s ms 的内核启动开销（同批共担，按 PyTorch 即时执行、以公开的 diffusers 实测校准）", in.Steps, cfg, in.Batch, in.Resolution, in.Resolution, num(imageMFU*100), num(imagePassS*1000)))
 
@@ -235,18 +357,30 @@ func Image(in ImageInput, m Market, models []knowledge.ImageModel) (ImageResult,
 			continue
 		}
 		o := ImageOption{GPU: g.ID, VRAMGB: g.VRAMGB, Fits: res.MemoryGB <= g.VRAMGB}
-		if o.Fits && g.PeakTFLOPS() > 0 && in.Method == Inference {
-			o.SecondsImage = round(imgFLOPs/(g.PeakTFLOPS()*1e12*imageMFU)+passS, 3)
-			o.ImagesPerS = round(1/o.SecondsImage, 3)
-			price, platform, ok := 0.0, "", false
+		if o.Fits && g.PeakTFLOPS() > 0 {
+			price, platform, priced := 0.0, "", false
 			if in.Price.Given() {
-				price, ok = p.money(in.Price), true
+				price, priced = p.money(in.Price), true
 			} else if cp, found := ix.cheapest(g.ID, p, where); found {
-				price, platform, ok = cp.Price(), cp.Platform, true
+				price, platform, priced = cp.Price(), cp.Platform, true
 			}
-			if ok {
+			if priced {
 				o.Hourly, o.Platform = round(price, 4), platform
-				o.PerThousand = round(price/(o.ImagesPerS*3600)*1000, 4)
+			}
+			if in.Method == Inference {
+				o.SecondsImage = round(imgFLOPs/(g.PeakTFLOPS()*1e12*imageMFU)+passS, 3)
+				o.ImagesPerS = round(1/o.SecondsImage, 3)
+				o.ImagesPerH = math.Round(3600 / o.SecondsImage)
+				if priced {
+					o.PerThousand = round(price/(o.ImagesPerS*3600)*1000, 4)
+				}
+			} else {
+				step := float64(in.Batch)*passFLOPs*float64(trainPasses)/(g.PeakTFLOPS()*1e12*imageMFU) + float64(trainPasses)*imagePassS
+				o.SecondsStep = round(step, 3)
+				o.TrainHours = round(float64(in.TrainSteps)*step/3600, 3)
+				if priced {
+					o.TrainCost = round(price*float64(in.TrainSteps)*step/3600, 2)
+				}
 			}
 		}
 		res.Options = append(res.Options, o)
@@ -254,21 +388,33 @@ func Image(in ImageInput, m Market, models []knowledge.ImageModel) (ImageResult,
 	if len(res.Options) == 0 {
 		return ImageResult{}, inputErr("gpu", fmt.Sprintf("unknown card %q", in.GPU), hint)
 	}
+	cost := func(o ImageOption) float64 { return o.PerThousand + o.TrainCost } // one of them is set
 	sort.SliceStable(res.Options, func(i, j int) bool {
 		a, b := res.Options[i], res.Options[j]
 		if a.Fits != b.Fits {
 			return a.Fits
 		}
-		if (a.PerThousand > 0) != (b.PerThousand > 0) {
-			return a.PerThousand > 0
+		if (cost(a) > 0) != (cost(b) > 0) {
+			return cost(a) > 0
 		}
-		return a.PerThousand < b.PerThousand
+		return cost(a) < cost(b)
 	})
-	if b := res.Options[0]; b.Fits && (b.PerThousand > 0 || in.GPU != "") {
+	// A fine-tune's time and cost on the first card (cheapest to finish);
+	// Best stays for generation answers, whose figures are per image.
+	if b := res.Options[0]; b.Fits && b.SecondsStep > 0 && (b.TrainCost > 0 || in.GPU != "") {
+		add("seconds_per_step", "seconds per training step, "+b.GPU, "每个训练步耗时，"+b.GPU, b.SecondsStep, "s",
+			fmt.Sprintf("batch %d × %d × %s TFLOP ÷ (%s TFLOPS × %s) + %d × %s ms", in.Batch, trainPasses, num(round(passFLOPs/1e12, 2)), num(peakOf(m, b.GPU)), num(imageMFU), trainPasses, num(imagePassS*1000)))
+		add("train_hours", "training time", "训练耗时", b.TrainHours, "h", fmt.Sprintf("%d steps × %s s ÷ 3600", in.TrainSteps, num(b.SecondsStep)))
+		if b.TrainCost > 0 {
+			add("train_cost", "training cost", "训练费用", b.TrainCost, string(p.cur), fmt.Sprintf("%s h × %s/h (%s)", num(b.TrainHours), money(b.Hourly, p.cur), b.Platform))
+		}
+	}
+	if b := res.Options[0]; b.Fits && b.ImagesPerS > 0 && (b.PerThousand > 0 || in.GPU != "") {
 		res.Best = &b
 		if b.ImagesPerS > 0 {
 			add("images_per_s", "images per second, "+b.GPU, "每秒出图数，"+b.GPU, b.ImagesPerS, "images/s",
 				fmt.Sprintf("1 ÷ (%s TFLOP ÷ (%s TFLOPS × %s) + %d passes × %s ms ÷ %d images)", num(round(imgFLOPs/1e12, 2)), num(peakOf(m, b.GPU)), num(imageMFU), in.Steps*cfg, num(imagePassS*1000), in.Batch))
+			add("images_per_hour", "images per hour, "+b.GPU, "每小时出图数，"+b.GPU, b.ImagesPerH, "images/h", fmt.Sprintf("3600 s ÷ %s s per image", num(b.SecondsImage)))
 		}
 		if b.PerThousand > 0 {
 			add("per_1000_images", "cost per 1,000 images", "每千张图成本", b.PerThousand, string(p.cur),

@@ -112,3 +112,91 @@ func TestImageMatchesPublishedTimings(t *testing.T) {
 	}
 	cal.check(t, "image timings")
 }
+
+// FLUX.1-dev at 1024², by hand: weights in FP8 or NF4 with the text
+// encoders offloaded or in 8 bits, against the 16-bit, T5-resident 40 GB.
+//
+//	16-bit, resident  (11,901.41 + 123.06 + 4,762.31 + 83.82)M × 2 = 33.741 GB
+//	FP8, T5 offloaded 11,901.41M × 1 + VAE 83.82M × 2               = 12.069 GB
+//	NF4, T5 in FP8    11,901.41M × 4.5/8 + CLIP 123.06M × 2 + T5 4,762.31M × 1 + VAE × 2 = 11.623 GB
+//
+// activations 1 GB (one pass: guidance-distilled) + 3 GB VAE decode;
+// total (weights + 4) × 1.05 + 0.8: 40.23, 17.67 and 17.20 GB.
+func TestImageFluxPrecisionAndOffload(t *testing.T) {
+	kb := knowledge.MustShipped()
+	const bb, clip, t5, vae = 11901.40832, 123.06048, 4762.310656, 83.819683
+	tests := []struct {
+		bits    int
+		te      string
+		weights float64
+		on4090  bool
+	}{
+		{0, "", (bb + clip + t5 + vae) * 2 / 1e3, false},
+		{8, TextEncoderOffload, (bb + vae*2) / 1e3, true},
+		{4, "", (bb*4.5/8 + clip*2 + t5 + vae*2) / 1e3, true},
+	}
+	for _, tt := range tests {
+		res, err := Image(ImageInput{Model: "flux.1-dev", Bits: tt.bits, TextEncoder: tt.te}, testMarket(t), kb.Images)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total := (tt.weights+4)*1.05 + 0.8
+		fits := false
+		for _, o := range res.Options {
+			if o.GPU == "rtx4090" {
+				fits = o.Fits
+			}
+		}
+		if !near(res.Breakdown.WeightsGB, tt.weights, 0.01) || !near(res.MemoryGB, total, 0.02) || fits != tt.on4090 {
+			t.Errorf("bits %d te %q: weights %v GB, total %v GB, fits a 4090 %v; want %.2f, %.2f, %v", tt.bits, tt.te, res.Breakdown.WeightsGB, res.MemoryGB, fits, tt.weights, total, tt.on4090)
+		}
+	}
+	_, err := Image(ImageInput{Model: "flux.1-dev", Method: Full, Bits: 4}, testMarket(t), kb.Images)
+	wantInputErr(t, "Image(full, bits=4)", err, "bits")
+	_, err = Image(ImageInput{Model: "flux.1-dev", TextEncoder: "disk"}, testMarket(t), kb.Images)
+	wantInputErr(t, "Image(text_encoder=disk)", err, "text_encoder")
+}
+
+// FLUX.1-dev LoRA on one H100 at $2/h, 1,000 steps of batch 1 at 1024²:
+//
+//	one pass   2 × 11,901.41M × (1024/16)² = 97.50 TFLOP
+//	one step   3 passes (forward, activation gradients, recompute):
+//	           3 × 97.50 ÷ (989 × 0.40) + 3 × 12 ms = 0.7754 s
+//	1,000 steps 775.4 s = 0.2154 h → $0.43
+func TestImageFluxLoRATrainingTimeAndCost(t *testing.T) {
+	kb := knowledge.MustShipped()
+	m := testMarket(t, hourly("h100", "vastai", "h100-sxm", 2, 2, knowledge.USD, knowledge.OnDemand))
+	res, err := Image(ImageInput{Model: "flux.1-dev", Method: LoRA, GPU: "h100", Currency: knowledge.USD}, m, kb.Images)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pass := 2 * 11901.40832e6 * 64 * 64
+	step := 3*pass/(989e12*0.4) + 3*0.012
+	o := res.Options[0]
+	if o.GPU != "h100-sxm" || !near(o.SecondsStep, step, 0.001) || !near(o.TrainHours, 1000*step/3600, 0.001) || !near(o.TrainCost, 2*1000*step/3600, 0.01) {
+		t.Errorf("H100: %+v; want %.4f s/step, %.4f h, $%.2f", o, step, 1000*step/3600, 2*1000*step/3600)
+	}
+	if o.ImagesPerS != 0 || res.Best != nil {
+		t.Errorf("a training answer has no images/s and no per-image best: %+v", o)
+	}
+	if l, ok := lineByKey(res.Lines, "train_cost"); !ok || !near(l.Value, 0.43, 0.005) {
+		t.Errorf("train_cost line %+v, want $0.43", l)
+	}
+}
+
+// Images per hour: the SDXL-on-4090 figure above, 3600 ÷ seconds per image.
+func TestImageImagesPerHour(t *testing.T) {
+	kb := knowledge.MustShipped()
+	m := testMarket(t, hourly("4090", "autodl", "rtx4090", 2, 2, knowledge.CNY, knowledge.OnDemand))
+	res, err := Image(ImageInput{Model: "SDXL", GPU: "4090", Currency: knowledge.CNY}, m, kb.Images)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec := 30*2*2*2567.463684e6*1024/(165.2e12*0.4) + 60*0.012 // 2.584 s
+	if res.Best == nil || !near(res.Best.ImagesPerH, 3600/sec, 2) {
+		t.Errorf("images per hour %+v, want %.0f", res.Best, 3600/sec)
+	}
+	if l, ok := lineByKey(res.Lines, "images_per_hour"); !ok || !near(l.Value, 3600/sec, 2) {
+		t.Errorf("images_per_hour line %+v, want %.0f", l, 3600/sec)
+	}
+}

@@ -48,6 +48,9 @@ type memKey struct {
 	noGC                      bool
 	optimizer                 Optimizer
 	arch, model, native       string
+	engine                    string
+	kvBits, maxSeqs           int
+	memUtil                   float64
 }
 
 type memEntry struct {
@@ -57,7 +60,8 @@ type memEntry struct {
 }
 
 func keyOf(w Workload) memKey {
-	return memKey{w.ParamsB, w.Method, w.Bits, w.Batch, w.SeqLen, w.LoRARank, w.NoGC, w.Optimizer, w.Arch, w.Model, w.Native}
+	return memKey{w.ParamsB, w.Method, w.Bits, w.Batch, w.SeqLen, w.LoRARank, w.NoGC, w.Optimizer, w.Arch, w.Model, w.Native,
+		w.Engine, w.KVBits, w.MaxSeqs, w.MemUtil}
 }
 
 // sized returns the memory estimate and limits of w, computed once per
@@ -67,14 +71,17 @@ func (c *memo) sized(w Workload, archs []knowledge.Arch) (Memory, limits, error)
 	return e.mem, e.lim, e.err
 }
 
-// minCards is the fewest cards of vram GB that hold mem by the fit rule
-// (0 when even the largest layout does not).
+// minCards is the fewest cards of vram GB that hold mem's job at its own
+// batch by the fit rule (0 when even the largest layout does not): read
+// from the breakdown, for callers that hold the estimate only. Serving
+// then checks each layout's KV room with the full prefill chunk.
 func minCards(mem Memory, vram float64) int {
-	core := mem.Breakdown.Total() - mem.Breakdown.OverheadGB
-	for _, n := range cardCounts {
-		if core/float64(n)*(1+overheadFrac)+overheadFixedGB <= vram {
-			return n
-		}
+	b := max(mem.Workload.Batch, 1)
+	if mem.Workload.trains() {
+		return trainLimits(mem).minCards(vram, b)
 	}
-	return 0
+	bd := mem.raw
+	l := limits{fixed: bd.WeightsGB + bd.ActivationsGB, perSeq: bd.KVCacheGB / float64(b), shape: mem.Shape,
+		engine: mem.Workload.Engine, util: mem.Workload.MemUtil}
+	return l.minCards(vram, b)
 }

@@ -2,6 +2,7 @@ package advisor
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -21,11 +22,10 @@ const (
 	// one FP16 scale and zero point per 128 weights adds 0.25 bits.
 	int4BitsPerParam = 4.25
 
-	// actBytesPerTokenHidden is one transformer layer's stored activations per
-	// token per hidden unit in 16-bit training: 34·s·b·h bytes (Korthikanti et
-	// al. 2022, "Reducing Activation Recomputation", eq. 1) without the 5·a·s/h
-	// attention-score term, which FlashAttention does not materialise.
-	actBytesPerTokenHidden = 34
+	// Stored activations per layer: Shape.actBytesPerToken (12·h + 4·kv +
+	// 8·i for the gated blocks of the catalogue), which replaces GPT-3's
+	// 34·s·b·h (Korthikanti et al. 2022, eq. 1, without the attention
+	// scores FlashAttention does not keep).
 	// logitBytes: the loss upcasts logits to FP32 (Hugging Face transformers),
 	// so b·s·vocab·4 bytes are live at the end of the forward pass.
 	logitBytes = 4
@@ -71,7 +71,8 @@ type Memory struct {
 	Lines       []Line    `json:"lines"`
 	Assumptions []Text    `json:"assumptions"`
 
-	weightBytes float64 // unrounded, for throughput maths
+	weightBytes float64   // unrounded, for throughput maths
+	raw         Breakdown // unrounded, for the per-card rule (limits)
 }
 
 // EstimateMemory sizes one replica of the workload. w must be normalized.
@@ -168,16 +169,25 @@ func EstimateMemory(w Workload, archs []knowledge.Arch) (Memory, error) {
 
 	// Activations and KV cache.
 	logits := b * s * float64(shape.Vocab) * logitBytes
+	c := shape.actBytesPerToken()
+	cHow := fmt.Sprintf("12×%d + 4×%s + 8×%d", shape.Hidden, num(shape.actKV()), shape.MLPWidth)
 	switch {
 	case w.Method == Inference:
 		chunk := min(b*s, inferChunkTokens)
 		act := chunk*(2*h+2*float64(shape.MLPWidth))*2 + b*float64(shape.Vocab)*logitBytes
 		bd.ActivationsGB = add("activations", "activations", "激活值", act,
 			fmt.Sprintf("%s-token prefill chunk × (2×%d + 2×%d) × 2 bytes + %d × vocab %d × 4 bytes", num(chunk), shape.Hidden, shape.MLPWidth, w.Batch, shape.Vocab))
-		kv := b * shape.KVBytes(w.SeqLen)
-		bd.KVCacheGB = add("kv_cache", "KV cache", "KV 缓存", kv, kvHow(w, shape))
-		note(fmt.Sprintf("%d concurrent requests of %d tokens each; KV cache in BF16 (vLLM formula)", w.Batch, w.SeqLen),
-			fmt.Sprintf("%d 路并发，每路 %d token；KV 缓存 BF16（vLLM 公式）", w.Batch, w.SeqLen))
+		kv := b * shape.KVBytes(w.SeqLen) * w.kvScale()
+		how := kvHow(w, shape)
+		kvName := "BF16"
+		if w.KVBits == 8 {
+			how += " × ½ (FP8)"
+			kvName = "FP8 (1 byte per value, half of BF16)"
+		}
+		bd.KVCacheGB = add("kv_cache", "KV cache", "KV 缓存", kv, how)
+		note(fmt.Sprintf("%d concurrent requests of %d tokens each; KV cache in %s (vLLM formula)", w.Batch, w.SeqLen, kvName),
+			fmt.Sprintf("%d 路并发，每路 %d token；KV 缓存 %s（vLLM 公式）", w.Batch, w.SeqLen, strings.Replace(kvName, "FP8 (1 byte per value, half of BF16)", "FP8（每个值 1 字节，BF16 的一半）", 1)))
+		note(servingNote(w))
 		if shape.Attention == "MLA" {
 			note("multi-head latent attention: the cache holds the compressed latent (kv_lora_rank + rope dims per layer), as vLLM's and SGLang's MLA backends do",
 				"多头潜在注意力（MLA）：缓存只存压缩后的潜向量（每层 kv_lora_rank + rope 维），与 vLLM/SGLang 的 MLA 后端一致")
@@ -187,22 +197,26 @@ func EstimateMemory(w Workload, archs []knowledge.Arch) (Memory, error) {
 				fmt.Sprintf("滑动窗口层最多保留 %d token 的 KV（需推理引擎支持窗口缓存，如 vLLM 的混合分配器）", shape.Window))
 		}
 	case w.Method == Freeze:
-		act := freezeTrainableLayers*actBytesPerTokenHidden*b*s*h + logits
+		act := freezeTrainableLayers*c*b*s + logits
 		bd.ActivationsGB = add("activations", "activations", "激活值", act,
-			fmt.Sprintf("%d trained layers × 34 × batch %d × seq %d × hidden %d + logits %d×%d×%d×4 bytes", freezeTrainableLayers, w.Batch, w.SeqLen, shape.Hidden, w.Batch, w.SeqLen, shape.Vocab))
+			fmt.Sprintf("%d trained layers × %s bytes/token (%s) × batch %d × seq %d + logits %d×%d×%d×4 bytes", freezeTrainableLayers, num(c), cHow, w.Batch, w.SeqLen, w.Batch, w.SeqLen, shape.Vocab))
 		note("frozen layers keep no activations for backward", "冻结层不为反向传播保存激活值")
 	case !w.NoGC:
-		act := L*2*b*s*h + actBytesPerTokenHidden*b*s*h + logits
+		act := L*2*b*s*h + c*b*s + logits
 		bd.ActivationsGB = add("activations", "activations", "激活值", act,
-			fmt.Sprintf("%d layers × 2 bytes × %d×%d×%d (checkpoints) + 34×%d×%d×%d (one layer recomputed) + logits %d×%d×%d×4", shape.Layers, w.Batch, w.SeqLen, shape.Hidden, w.Batch, w.SeqLen, shape.Hidden, w.Batch, w.SeqLen, shape.Vocab))
+			fmt.Sprintf("%d layers × 2 bytes × %d×%d×%d (checkpoints) + %s bytes/token (%s) × %d×%d (one layer recomputed) + logits %d×%d×%d×4", shape.Layers, w.Batch, w.SeqLen, shape.Hidden, num(c), cHow, w.Batch, w.SeqLen, w.Batch, w.SeqLen, shape.Vocab))
 		note(fmt.Sprintf("gradient checkpointing on (the default); batch %d × %d tokens; FlashAttention", w.Batch, w.SeqLen),
 			fmt.Sprintf("梯度检查点开启（默认）；batch %d × %d token；FlashAttention", w.Batch, w.SeqLen))
 	default:
-		act := L*actBytesPerTokenHidden*b*s*h + logits
+		act := L*c*b*s + logits
 		bd.ActivationsGB = add("activations", "activations", "激活值", act,
-			fmt.Sprintf("%d layers × 34 × %d×%d×%d bytes + logits %d×%d×%d×4", shape.Layers, w.Batch, w.SeqLen, shape.Hidden, w.Batch, w.SeqLen, shape.Vocab))
+			fmt.Sprintf("%d layers × %s bytes/token (%s) × %d×%d + logits %d×%d×%d×4", shape.Layers, num(c), cHow, w.Batch, w.SeqLen, w.Batch, w.SeqLen, shape.Vocab))
 		note(fmt.Sprintf("gradient checkpointing off: every layer's activations kept; batch %d × %d tokens", w.Batch, w.SeqLen),
 			fmt.Sprintf("梯度检查点关闭：保存每层激活值；batch %d × %d token", w.Batch, w.SeqLen))
+	}
+	if w.trains() && (w.NoGC || w.Method == Freeze) {
+		note(fmt.Sprintf("stored activations per layer: 12·h + 4·kv + 8·i = %s bytes/token for a gated (SwiGLU) MLP and %s attention (Korthikanti et al. 2022's count, 34·h for GPT-3, redone for this block)", num(c), shape.Attention),
+			fmt.Sprintf("每层保存的激活值：12·h + 4·kv + 8·i = 每 token %s 字节（门控 SwiGLU MLP、%s 注意力；按 Korthikanti 等 2022 的方法对该结构重新计数，GPT-3 为 34·h）", num(c), shape.Attention))
 	}
 	if w.Method != Inference {
 		add("kv_cache", "KV cache", "KV 缓存", 0, "training keeps no KV cache")
@@ -214,10 +228,16 @@ func EstimateMemory(w Workload, archs []knowledge.Arch) (Memory, error) {
 
 	bd.OverheadGB = add("overhead", "framework overhead", "框架开销", (overheadFixedGB+overheadFrac*bd.core())*bytesPerGB,
 		fmt.Sprintf("%s GB CUDA context + 5%% × %s", num(overheadFixedGB), gb(bd.core())))
-	note("memory in GB (10⁹ bytes); a card's memory is taken as its advertised size, which leaves a few percent of real headroom",
-		"显存单位 GB（10⁹ 字节）；显卡容量按标称值计，实际还有几个百分点余量")
+	if w.Method == Inference {
+		note("memory in GB (10⁹ bytes); a card's advertised size is read in GiB as the serving engines see it (an 80 GB card is 80 × 2³⁰ bytes), of which the engine's memory fraction is used",
+			"显存单位 GB（10⁹ 字节）；显卡标称容量按推理引擎看到的 GiB 计（80 GB 卡即 80 × 2³⁰ 字节），按引擎的显存比例使用")
+	} else {
+		note("memory in GB (10⁹ bytes); a card's memory is taken as its advertised size, which leaves a few percent of real headroom",
+			"显存单位 GB（10⁹ 字节）；显卡容量按标称值计，实际还有几个百分点余量")
+	}
 
 	m.weightBytes = bd.WeightsGB * bytesPerGB
+	m.raw = bd
 	m.Breakdown = roundBreakdown(bd)
 	m.TotalGB = round(bd.Total(), 2)
 	m.Lines = append(m.Lines, Line{Key: "total", Label: txt("total per replica", "单副本合计"), Value: m.TotalGB, Unit: "GB",
@@ -242,4 +262,20 @@ func kvHow(w Workload, s Shape) string {
 func roundBreakdown(b Breakdown) Breakdown {
 	return Breakdown{round(b.WeightsGB, 2), round(b.ActivationsGB, 2), round(b.GradientsGB, 2),
 		round(b.OptimizerGB, 2), round(b.KVCacheGB, 2), round(b.OverheadGB, 2)}
+}
+
+// servingNote states the serving engine's settings as used.
+func servingNote(w Workload) (string, string) {
+	engine, fracEN, fracZH, seqs := "vLLM", "gpu_memory_utilization", "gpu_memory_utilization", "max_num_seqs"
+	if w.Engine == EngineTRTLLM {
+		engine, fracEN, fracZH, seqs = "TensorRT-LLM", "free_gpu_memory_fraction (of the memory the weights and activations leave)", "free_gpu_memory_fraction（权重和激活值之外的剩余显存）", "max_batch_size"
+	}
+	kv := "kv_bits=16: BF16 KV cache, vLLM's kv_cache_dtype=auto; kv_bits=8 stores it in FP8 (--kv-cache-dtype fp8) at half the memory"
+	kvZH := "kv_bits=16：BF16 KV 缓存（vLLM kv_cache_dtype=auto）；kv_bits=8 以 FP8 存储（--kv-cache-dtype fp8），显存减半"
+	if w.KVBits == 8 {
+		kv = "kv_bits=8: FP8 KV cache (vLLM --kv-cache-dtype fp8; TensorRT-LLM's default with an FP8 checkpoint)"
+		kvZH = "kv_bits=8：FP8 KV 缓存（vLLM --kv-cache-dtype fp8；TensorRT-LLM 的 FP8 检查点默认如此）"
+	}
+	return fmt.Sprintf("serving engine %s: %s %s, %s %d; %s", engine, fracEN, num(w.MemUtil), seqs, w.MaxSeqs, kv),
+		fmt.Sprintf("推理引擎 %s：%s %s，%s %d；%s", engine, fracZH, num(w.MemUtil), seqs, w.MaxSeqs, kvZH)
 }

@@ -56,7 +56,7 @@ func quickCost(g knowledge.GPU, in CostInput, m Market, p *pricing) (CostOption,
 		flops := trainingFLOPsOnly(w.Method, mem.Shape.ComputeB*1e9, mem.Trainable, d)
 		mfu := in.MFU
 		if mfu == 0 {
-			mfu = DefaultMFU(w.Method, g)
+			mfu = mfuValue(w.Method, g, mem.Shape, d)
 		}
 		ideal := flops / (peak * 1e12 * mfu * 3600)
 		o.GPUHours = ideal

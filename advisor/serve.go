@@ -197,12 +197,14 @@ func serveOn(g knowledge.GPU, n int, mem Memory, lim limits, in ServeInput) Serv
 
 	// Concurrency: what the KV cache holds at the average context (paged
 	// KV grows with each sequence), capped by the engine.
-	kvSeq := sh.KVBytes(ctx) / bytesPerGB
-	limit := 0
-	if kvSeq > 0 {
-		limit = int(math.Floor((room(g.VRAMGB, n) - lim.fixed) / kvSeq))
-	}
+	// Each card holds its share of a sequence's KV (kvShare: split by
+	// head, copied past tp = kv_heads, an MLA latent whole on every rank).
+	kvSeq := sh.KVBytes(ctx) * w.kvScale() / bytesPerGB
+	limit := int(math.Floor(lim.seqs(g.VRAMGB, kvSeq, n) + 1e-9))
 	maxSeqs := in.MaxSeqs
+	if maxSeqs <= 0 {
+		maxSeqs = w.MaxSeqs
+	}
 	if maxSeqs <= 0 {
 		maxSeqs = DefaultMaxSeqs
 	}
@@ -240,8 +242,10 @@ func serveOn(g knowledge.GPU, n int, mem Memory, lim limits, in ServeInput) Serv
 		s.ExpertCoverage = 1 - math.Pow(1-float64(sh.ActiveExperts)/float64(sh.Experts), float64(B))
 		stepWeights = weightBytes - routedBytes + routedBytes*s.ExpertCoverage
 	}
-	kvBytes := float64(B) * sh.KVBytes(ctx)
-	s.StepMemoryS = (stepWeights + kvBytes) / bw
+	// A card streams its slice of the weights and the KV it holds: a
+	// copied head or an MLA latent is read on every card that keeps it.
+	kvBytes := float64(B) * sh.KVBytes(ctx) * w.kvScale()
+	s.StepMemoryS = (stepWeights + kvBytes*sh.kvShare(n)*float64(n)) / bw
 	s.StepComputeS = float64(B) * (2*active + 4*L*h*float64(ctx)) / (peak * eff.Decode)
 	s.StepCommS = allReduce(float64(B))
 	if s.ExpertCoverage > 0 {
@@ -307,7 +311,7 @@ func (s *Serving) lines(g knowledge.GPU, mem Memory) {
 		Line{Key: "ttft_ms", Label: txt("time to first token", "首 token 延迟"), Value: s.TTFTms, Unit: "ms",
 			How: fmt.Sprintf("prefill %s ms + one step overhead %s ms, with no queue", num(round(s.PrefillSeconds*1000, 2)), num(stepOverheadS*1000))},
 		Line{Key: "step_memory", Label: txt("decode step, bandwidth bound", "解码单步（带宽瓶颈）"), Value: round(s.StepMemoryS*1000, 3), Unit: "ms",
-			How: fmt.Sprintf("(%s + %d × %s GB KV) ÷ (%d × %s GB/s × %s)", weightHow, s.Concurrency, num(round(sh.KVBytes(s.Context)/bytesPerGB, 4)), s.Cards, num(g.BandwidthGBs), num(eff.BW))},
+			How: fmt.Sprintf("(%s + %d × %s GB KV%s) ÷ (%d × %s GB/s × %s)", weightHow, s.Concurrency, num(round(sh.KVBytes(s.Context)*mem.Workload.kvScale()/bytesPerGB, 4)), kvCopies(sh, s.Cards), s.Cards, num(g.BandwidthGBs), num(eff.BW))},
 		Line{Key: "step_compute", Label: txt("decode step, compute bound", "解码单步（算力瓶颈）"), Value: round(s.StepComputeS*1000, 3), Unit: "ms",
 			How: fmt.Sprintf("%d × (2 × %s + 4 × %d × %d × %d) FLOP ÷ (%d × %s TFLOPS × %s)", s.Concurrency, sci(sh.ComputeB*1e9), sh.Layers, sh.Hidden, s.Context, s.Cards, num(peak), num(eff.Decode))},
 	)
@@ -343,4 +347,14 @@ func (s *Serving) lines(g knowledge.GPU, mem Memory) {
 			txt(fmt.Sprintf("each decode step also pays expert routing (%s µs per MoE layer) and a fixed %s µs per expert a card touches, calibrated on SGLang v0.5.7 serving DeepSeek-R1 on 8 × H200 (InferenceX, 2026-03); engines from before 2025 measured up to 5× slower at small batch", num(moeDispatchS*1e6), num(moeExpertS*1e6)),
 				fmt.Sprintf("每个解码步还要付出专家路由开销（每个 MoE 层 %s µs）和每张卡每触及一个专家 %s µs 的固定开销，按 SGLang v0.5.7 在 8 × H200 上部署 DeepSeek-R1 的实测校准（InferenceX，2026-03）；2025 年以前的引擎在小批量下实测慢到 5 倍", num(moeDispatchS*1e6), num(moeExpertS*1e6))))
 	}
+}
+
+// kvCopies writes how many cards read each KV value, where tensor
+// parallelism copies it (heads past tp = kv_heads, an MLA latent).
+func kvCopies(sh Shape, n int) string {
+	c := sh.kvShare(n) * float64(n)
+	if c < 1.001 {
+		return ""
+	}
+	return fmt.Sprintf(" × %s cards that each hold a copy", num(round(c, 2)))
 }

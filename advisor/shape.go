@@ -18,10 +18,13 @@ type Shape struct {
 	Layers int     `json:"layers"`
 	Hidden int     `json:"hidden"`
 	KVDim  int     `json:"kv_dim"` // KV heads × head dim (0 for MLA)
-	Inter  int     `json:"intermediate"`
-	Vocab  int     `json:"vocab"`
-	Untied bool    `json:"-"`
-	MHA    bool    `json:"mha"` // full multi-head attention (no GQA)
+	// KVHeads is the key/value heads a tensor-parallel split divides (0
+	// for MLA, whose one latent per token is not split by heads).
+	KVHeads int  `json:"kv_heads,omitempty"`
+	Inter   int  `json:"intermediate"`
+	Vocab   int  `json:"vocab"`
+	Untied  bool `json:"-"`
+	MHA     bool `json:"mha"` // full multi-head attention (no GQA)
 
 	Attention string `json:"attention"` // MHA, GQA, MLA, GQA+CLA
 	// ParamsB is every weight; ComputeB the weights one token's matrix
@@ -141,12 +144,12 @@ func ShapeFor(paramsB float64, arch string, archs []knowledge.Arch) (Shape, erro
 		}
 	}
 	s := Shape{From: ref.ID, Scale: 1, Exact: arch != "", Layers: ref.Layers, Hidden: ref.Hidden,
-		KVDim: ref.KVHeads * ref.HeadDim, Inter: ref.Inter, Vocab: ref.Vocab, Untied: !ref.Tied,
+		KVDim: ref.KVHeads * ref.HeadDim, KVHeads: ref.KVHeads, Inter: ref.Inter, Vocab: ref.Vocab, Untied: !ref.Tied,
 		MHA: ref.Attention == "MHA", Attention: ref.Attention,
 		ParamsB: paramsB, ComputeB: paramsB, MLPWidth: ref.Inter,
 		KVPerToken: ref.KVBytesPerToken, Format: "bf16", Confidence: ref.Confidence}
 	if ref.Attention == "MLA" {
-		s.KVDim = 0
+		s.KVDim, s.KVHeads = 0, 0
 	}
 	if arch != "" {
 		s.Format = ref.WeightFormat()
@@ -233,4 +236,64 @@ func (s Shape) loraParams(rank int) float64 {
 	}
 	perLayer := (h + h) + (h + kv) + (h + kv) + (h + h) + 3*(h+i)
 	return float64(rank) * perLayer * float64(s.Layers)
+}
+
+// actBytesPerToken is one layer's activations stored for the backward pass,
+// in bytes per token, for a Llama-style block (pre-norm RMSNorm, attention
+// with kv-wide K and V, a gated MLP of width i, no dropout) in 16-bit
+// training with FlashAttention. What autograd keeps, tensor by tensor:
+//
+//	attention norm input (residual stream)        2·h
+//	its output, the input of the q/k/v projections 2·h
+//	Q, K and V after RoPE (FlashAttention's saved) 2·h + 2·kv + 2·kv
+//	attention output, input of the o projection   2·h
+//	MLP norm input                                2·h
+//	its output, the input of gate and up          2·h
+//	gate output (SiLU input), up output           2·i + 2·i
+//	SiLU(gate), SiLU(gate)·up (input of down)     2·i + 2·i
+//
+// = 12·h + 4·kv + 8·i, i.e. s·b·h·(12 + 4·kv/h + 8·i/h) per layer. For a
+// GPT-3 layer (kv = h, a 4h GeLU MLP storing 4·i, two dropout masks of
+// 1 byte) the same count gives Korthikanti et al.'s 34·s·b·h. Llama-3-8B:
+// 12 + 4·1024/4096 + 8·14336/4096 = 41 per hidden unit, 21 % above 34.
+// MLA (DeepSeek) decompresses K and V to the full width (kv = h); a
+// mixture of experts stores the MLP of every expert a token visits
+// (MLPWidth). Hugging Face's eager RMSNorm also keeps an FP32 copy of its
+// input (2 more bytes per norm); fused norms (Liger, Apex, Transformer
+// Engine) do not, and that copy is left out.
+func (s Shape) actBytesPerToken() float64 {
+	return 12*float64(s.Hidden) + 4*s.actKV() + 8*float64(s.MLPWidth)
+}
+
+// actKV is the K/V width a layer stores for backward: KV heads × head dim,
+// or the full width where MLA decompresses them.
+func (s Shape) actKV() float64 {
+	if s.KVDim == 0 {
+		return float64(s.Hidden)
+	}
+	return float64(s.KVDim)
+}
+
+// kvShare is the part of one replica's KV cache each of n cards holds.
+// Tensor parallel (up to one machine, tp = min(n, 8)) splits the KV heads:
+// a card keeps ceil(kv_heads ÷ tp) of them, so past tp = kv_heads the heads
+// are copied, not split further (vLLM replicates a KV head over tp ÷
+// kv_heads ranks). An MLA latent has no heads: every tensor-parallel rank
+// keeps it whole (vLLM's and SGLang's MLA backends; only data-parallel
+// attention splits it). Across machines (n > 8) pipeline stages split the
+// layers, and with them the cache.
+func (s Shape) kvShare(n int) float64 {
+	if n <= 1 {
+		return 1
+	}
+	tp := min(n, machineCards)
+	pp := float64(n) / float64(tp)
+	heads := 1.0 / float64(tp) // no head count known: an even split
+	switch {
+	case s.Attention == "MLA":
+		heads = 1
+	case s.KVHeads > 0:
+		heads = math.Ceil(float64(s.KVHeads)/float64(tp)) / float64(s.KVHeads)
+	}
+	return heads / pp
 }

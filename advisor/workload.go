@@ -76,6 +76,19 @@ type Workload struct {
 	// Bits was filled from it.
 	Native string `json:"native,omitempty" yaml:"-"`
 
+	// Serving settings (inference only; zero = the engine's default).
+	// Engine is the serving engine whose defaults apply: "vllm" (the
+	// default) or "trtllm". KVBits is the KV cache precision, 16 (BF16)
+	// or 8 (FP8). MemUtil is the share of card memory the engine may use
+	// (vLLM gpu_memory_utilization over all of it; TensorRT-LLM
+	// free_gpu_memory_fraction of what the weights leave). MaxSeqs caps
+	// the sequences run at once (vLLM max_num_seqs, TensorRT-LLM
+	// max_batch_size).
+	Engine  string  `json:"engine,omitempty" yaml:"engine"`
+	KVBits  int     `json:"kv_bits,omitempty" yaml:"kv_bits"`
+	MemUtil float64 `json:"gpu_mem_util,omitempty" yaml:"gpu_mem_util"`
+	MaxSeqs int     `json:"max_seqs,omitempty" yaml:"max_seqs"`
+
 	Defaulted []string `json:"-"`
 }
 
@@ -154,7 +167,78 @@ func (w Workload) Normalize() (Workload, error) {
 	if w.LoRARank < 0 || w.LoRARank > MaxRank {
 		return w, inputErr("lora_rank", fmt.Sprintf("LoRA rank must be between 1 and %d, got %d", MaxRank, w.LoRARank), "/gpu fit 8b lora rank=64")
 	}
+	return w.serving()
+}
+
+// Serving engines and their defaults.
+const (
+	EngineVLLM   = "vllm"
+	EngineTRTLLM = "trtllm"
+	// DefaultMemUtil is vLLM's gpu_memory_utilization default and
+	// TensorRT-LLM's KvCacheConfig.free_gpu_memory_fraction default (0.9).
+	DefaultMemUtil = 0.9
+	// TRTLLMMaxSeqs is TensorRT-LLM's max_batch_size default (2048, LLM API
+	// BuildConfig); vLLM's max_num_seqs default is DefaultMaxSeqs (256).
+	TRTLLMMaxSeqs = 2048
+)
+
+// serving fills the serving settings of an inference workload with its
+// engine's defaults, recording which were filled. KV cache: vLLM's
+// kv_cache_dtype "auto" keeps the model's 16 bits; TensorRT-LLM's FP8
+// (ModelOpt) checkpoints quantise the KV cache to FP8 too, so 8-bit
+// weights there default to an FP8 cache.
+func (w Workload) serving() (Workload, error) {
+	const hint = "/gpu fit 70b inference kv_bits=8 gpu_mem_util=0.9 max_seqs=256"
+	if w.trains() {
+		if w.KVBits != 0 || w.MemUtil != 0 || w.MaxSeqs != 0 || w.Engine != "" {
+			return w, inputErr("kv_bits", "kv_bits, gpu_mem_util, max_seqs and engine are serving settings; training keeps no KV cache", "/gpu fit 13b lora")
+		}
+		return w, nil
+	}
+	switch w.Engine {
+	case "":
+		w.Engine = EngineVLLM
+		w.Defaulted = append(w.Defaulted, "engine")
+	case EngineVLLM, EngineTRTLLM:
+	default:
+		return w, inputErr("engine", fmt.Sprintf("unknown serving engine %q; use vllm or trtllm", w.Engine), "/gpu fit 70b inference engine=trtllm")
+	}
+	if w.KVBits == 0 {
+		w.KVBits = 16
+		if w.Engine == EngineTRTLLM && w.Bits == 8 {
+			w.KVBits = 8
+		}
+		w.Defaulted = append(w.Defaulted, "kv_bits")
+	}
+	if w.KVBits != 16 && w.KVBits != 8 {
+		return w, inputErr("kv_bits", fmt.Sprintf("kv_bits must be 16 (BF16 KV cache) or 8 (FP8), got %d", w.KVBits), hint)
+	}
+	if w.MemUtil == 0 {
+		w.MemUtil = DefaultMemUtil
+		w.Defaulted = append(w.Defaulted, "gpu_mem_util")
+	}
+	if math.IsNaN(w.MemUtil) || w.MemUtil < 0.1 || w.MemUtil > 1 {
+		return w, inputErr("gpu_mem_util", fmt.Sprintf("gpu_mem_util is the share of card memory the engine may use, between 0.1 and 1, got %s", num(w.MemUtil)), hint)
+	}
+	if w.MaxSeqs == 0 {
+		w.MaxSeqs = DefaultMaxSeqs
+		if w.Engine == EngineTRTLLM {
+			w.MaxSeqs = TRTLLMMaxSeqs
+		}
+		w.Defaulted = append(w.Defaulted, "max_seqs")
+	}
+	if w.MaxSeqs < 1 || w.MaxSeqs > 65536 {
+		return w, inputErr("max_seqs", fmt.Sprintf("max_seqs must be between 1 and 65536, got %d", w.MaxSeqs), hint)
+	}
 	return w, nil
+}
+
+// kvScale is the KV cache's bytes over BF16's.
+func (w Workload) kvScale() float64 {
+	if w.KVBits == 8 {
+		return 0.5
+	}
+	return 1
 }
 
 func (w Workload) trains() bool   { return w.Method != Inference }

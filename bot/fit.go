@@ -53,6 +53,14 @@ type FitOption struct {
 	// advisor's fit option.
 	MaxBatch       int     `json:"max_batch,omitempty"`
 	MaxConcurrency float64 `json:"max_concurrency,omitempty"`
+	// UpcastGB is one replica's memory where the card holds FP8 weights
+	// upcast to 16 bits (the advisor's fit option).
+	UpcastGB float64 `json:"upcast_gb,omitempty"`
+	// Training: the layout's speed and, with the cheapest price, the cost
+	// of a million training tokens (advisor.JobCostPerMTokens), which
+	// ranks the cards.
+	TrainTokensPerS float64 `json:"train_tokens_per_s,omitempty"`
+	PerMTokens      float64 `json:"cost_per_m_train_tokens,omitempty"`
 }
 
 // PriceRef is a price as the contract shows it.
@@ -101,6 +109,14 @@ func assumed(w advisor.Workload, gcGiven bool) map[string]any {
 			out["optimizer"] = string(w.Optimizer)
 		case "lora_rank":
 			out["lora_rank"] = w.LoRARank
+		case "engine": // serving settings
+			out["engine"] = w.Engine
+		case "kv_bits":
+			out["kv_bits"] = w.KVBits
+		case "gpu_mem_util":
+			out["gpu_mem_util"] = w.MemUtil
+		case "max_seqs":
+			out["max_seqs"] = w.MaxSeqs
 		}
 	}
 	if w.Method != advisor.Inference && w.Method != advisor.Freeze && !gcGiven {
@@ -142,12 +158,14 @@ func (b *Bot) fit(ctx context.Context, a *Answer, req parse.Request) error {
 		opt := FitOption{
 			GPU: o.GPU, Name: o.Name, VRAMGB: o.VRAMGB, Count: o.Count, Fits: o.Fits,
 			PerCardGB: o.PerCardGB, SpareGB: o.SpareGB, Note: o.Note.In(a.Lang),
-			MaxBatch: o.MaxBatch, MaxConcurrency: o.MaxConcurrency,
+			MaxBatch: o.MaxBatch, MaxConcurrency: o.MaxConcurrency, UpcastGB: o.UpcastGB,
+			TrainTokensPerS: o.TrainTokensPerS,
 		}
 		// The cheapest on-demand offer for the card (spot and prepaid plans
 		// would understate what running the job costs), in the answer's currency.
 		if cp, ok, err := advisor.Cheapest(o.GPU, offers, cur, fx, advisor.OfferFilter{NoInterruptible: true, NoMarketRange: !advisor.IsMarketRange(req.Slots.Platform), Platform: req.Slots.Platform}); err == nil && ok {
 			opt.Cheapest = &PriceRef{Platform: cp.Platform, Price: cp.Low, Currency: string(cp.Currency), Unit: "card_hour", ObservedAt: cp.ObservedAt}
+			opt.PerMTokens = advisor.Round2(advisor.JobCostPerMTokens(o, cp.Low)*100) / 100 // 4 decimals
 		}
 		view.Options = append(view.Options, opt)
 	}

@@ -27,8 +27,11 @@ func fitOrder(opts []FitOption) []FitOption {
 		}
 	}
 	price := func(o FitOption) float64 {
-		if o.Cheapest == nil {
+		switch {
+		case o.Cheapest == nil:
 			return -1
+		case o.PerMTokens > 0: // training: the cost to finish, not the hour
+			return o.PerMTokens
 		}
 		return o.Cheapest.Price * float64(max(o.Count, 1))
 	}
@@ -63,7 +66,16 @@ func fitItem(lang string, o FitOption) string {
 	} else {
 		s = fmt.Sprintf("%s ×%d — %s", o.Name, o.Count, tr(lang, fmtNum(o.PerCardGB)+" GB per card", "每卡 "+fmtNum(o.PerCardGB)+" GB"))
 	}
-	return s + cheapestText(lang, o.Cheapest)
+	return s + jobCostText(lang, o) + cheapestText(lang, o.Cheapest)
+}
+
+// jobCostText is ", $0.097 per 1M tokens trained" for a priced training
+// option.
+func jobCostText(lang string, o FitOption) string {
+	if o.PerMTokens <= 0 || o.Cheapest == nil {
+		return ""
+	}
+	return tr(lang, ", ", "，") + moneyStr(o.PerMTokens, o.Cheapest.Currency) + tr(lang, " per 1M tokens trained", "/百万训练 token")
 }
 
 // cheapestText is ", from ¥1.2/card-h at AutoDL" for a card with a price.
@@ -107,7 +119,7 @@ func renderFit(lang string, s parse.Slots, as map[string]any, v FitResult, tip s
 	default:
 		head = need + tr(lang, ": ", "：") + fitVerdict(lang, order[0])
 		if c := order[0].Cheapest; c != nil {
-			head += cheapestText(lang, c)
+			head += jobCostText(lang, order[0]) + cheapestText(lang, c)
 		}
 	}
 	d := present.Doc{Headline: head}
@@ -126,6 +138,9 @@ func renderFit(lang string, s parse.Slots, as map[string]any, v FitResult, tip s
 	}
 	if len(order) > 1 || len(s.GPUs) == 0 {
 		d.ListTitle = tr(lang, "Cards that hold it, cheapest first:", "放得下的卡（便宜的在前）：")
+		if w.Method != "inference" {
+			d.ListTitle = tr(lang, "Cards that hold it, cheapest per job first (cost per 1M tokens trained):", "放得下的卡（按完成任务的成本排序，每百万训练 token）：")
+		}
 		for _, o := range order {
 			d.List = append(d.List, fitItem(lang, o))
 		}

@@ -146,7 +146,7 @@ func TestShareInChannelNamesTheAsker(t *testing.T) {
 	if len(posts) != 1 || posts[0].Form.Get("channel") != "C1" {
 		t.Fatalf("%d channel posts, want the shared answer", len(posts))
 	}
-	if b := posts[0].Form.Get("blocks"); !strings.Contains(b, `\u003c@U1\u003e`) || !strings.Contains(b, "30.42 GB") {
+	if b := posts[0].Form.Get("blocks"); !strings.Contains(b, `\u003c@U1\u003e`) || !strings.Contains(b, "30.46 GB") {
 		t.Errorf("shared post lacks the asker or the answer: %s", b)
 	}
 }
