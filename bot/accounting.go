@@ -40,9 +40,9 @@ var reads = map[parse.Intent]map[string]string{
 		"gpus": "the card", "cards": "cards in the machine", "hours_per_month": "your usage", "utilization": "your usage",
 		"price": "the purchase price", "rent": "the rent it is compared with", "ops": "operations per year", "pue": "cooling overhead",
 		"power": "electricity price", "watts": "power draw", "rate": "cost of capital", "years": "depreciation years", "platform": "the rent's platform",
-		"currency": "the answer's currency", "fx": "the exchange rate", "quote_per": "how the quote was meant",
+		"currency": "the answer's currency", "fx": "the exchange rate", "quote_per": "how the quote was meant", "residual": "resale value at the end",
 	},
-	parse.Price:     {"gpus": "the card", "platform": "the platform shown", "billing": "the billing kind shown", "currency": "the answer's currency", "fx": "the exchange rate"},
+	parse.Price:     {"gpus": "the card", "platform": "the platform shown", "platforms": "the platforms shown", "billing": "the billing kind shown", "currency": "the answer's currency", "fx": "the exchange rate"},
 	parse.Compare:   {"gpus": "the cards compared", "currency": "the answer's currency", "fx": "the exchange rate"},
 	parse.Recommend: {"params_b": "the workload", "model": "the workload", "arch": "the workload", "method": "the workload", "budget": "the budget", "hours_per_month": "usage", "persona": "who is asking", "platform": "where", "spot": "spot allowed", "workload": "the workload", "currency": "the answer's currency", "fx": "the exchange rate"},
 	parse.Knowledge: {"topic": "the guide topic", "gpus": "the cards asked about", "persona": "who is asking"},
@@ -51,6 +51,10 @@ var reads = map[parse.Intent]map[string]string{
 		"project": "the project", "date": "the day", "month": "the month", "id": "the entry", "billing": "billing kind", "currency": "the amount's currency",
 		"gpu_hours": "card-hours used", "price": "the hourly price",
 	},
+	"commit": {"gpus": "the card committed to", "cards": "cards committed", "hours_per_month": "your usage", "utilization": "your usage",
+		"currency": "the answer's currency", "fx": "the exchange rate", "years": "the term"},
+	"api":           {"model": "the model hosted", "arch": "the model hosted", "params_b": "the model hosted", "tokens_per_day": "the load", "currency": "the answer's currency", "fx": "the exchange rate", "gpus": "the self-hosted card"},
+	"export":        {"gpus": "the cards looked up"},
 	parse.Budget:    {"args": "the budget command"},
 	parse.Watch:     {"gpus": "the card watched", "platform": "the platform watched", "amount": "the threshold", "mode": "what to do"},
 	parse.Subscribe: {"mode": "what to do", "topic": "what to post", "gpus": "the cards", "threshold": "the change threshold"},
@@ -150,6 +154,10 @@ func (a *Answer) account(req parse.Request, planned string) {
 			}
 		}
 		if how, ok := r[k]; ok {
+			a.Used[k] = how
+			continue
+		}
+		if how, ok := a.alsoUsed[k]; ok {
 			a.Used[k] = how
 			continue
 		}

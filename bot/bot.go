@@ -90,6 +90,17 @@ type Answer struct {
 	// verdictAsked marks answers that are a yes/no by nature (a budget
 	// check, the asker's own card) even without a question word.
 	verdictAsked bool
+	// alsoUsed are slots a handler used beyond its intent's reads (how):
+	// the monthly figure an always-on service is checked against.
+	alsoUsed map[string]string
+}
+
+// use records that a handler used slot k beyond its intent's reads.
+func (a *Answer) use(k, how string) {
+	if a.alsoUsed == nil {
+		a.alsoUsed = map[string]string{}
+	}
+	a.alsoUsed[k] = how
 }
 
 // Config holds the bot's plain settings, read by cmd/bot.

@@ -24,7 +24,7 @@ func (b *Bot) buy(ctx context.Context, msg Message, a *Answer, req parse.Request
 	in := advisor.BuyInput{
 		GPU: firstGPU(s), Purchase: money(s.Price), Rent: money(s.Rent), Years: s.Years,
 		Utilization: s.Utilization, Watts: s.Watts, Power: moneyPtr(s.Power), Ops: moneyPtr(s.Ops), Rate: s.Rate,
-		Cards: s.Cards, HoursPerMonth: s.HoursPerMonth,
+		Cards: s.Cards, HoursPerMonth: s.HoursPerMonth, Residual: s.Residual, PerCardQuote: s.QuotePer == "card",
 		Where:    advisor.OfferFilter{Platform: s.Platform},
 		Currency: b.currency(req), FX: b.fx(s),
 		Purchases: b.kb.Procurement.Purchases, Reserved: b.kb.Procurement.Reserved,

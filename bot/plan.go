@@ -77,6 +77,8 @@ func plan(req parse.Request) (parse.Request, string) {
 		return to(parse.Cost, "a training deadline")
 	case model && !inference && (s.Tokens > 0 || s.Samples > 0) && (has(s.Targets, "cards") || has(s.Targets, "hours") || has(s.Targets, "money_total")) && req.Intent == parse.Fit:
 		return to(parse.Cost, "a training job's time and money")
+	case !model && len(s.GPUs) >= 1 && len(s.Platforms) >= 2 && (req.Intent == parse.Compare || req.Intent == parse.Unknown || req.Intent == parse.Price) && s.Monthly == nil:
+		return to(parse.Price, "one card on the platforms named")
 	case !model && len(s.GPUs) > 0 && s.Hours == 0 && s.GPUHours == 0 && (req.Intent == parse.Cost || req.Intent == parse.Fit || req.Intent == parse.Unknown):
 		// a card with no model to size: its plans or its price
 		if s.Monthly != nil || reCommitWords.MatchString(strings.ToLower(req.Text)) {
@@ -191,10 +193,10 @@ func budgetAmountArg(m parse.Money, lang string) string {
 	return sym + strconv.FormatFloat(m.Amount, 'f', -1, 64)
 }
 
-// normalizeQuotes makes a quote per card what the engine reads: a monthly
-// plan quoted for a whole machine ("8卡包月68000元") is divided by its cards,
-// and a purchase quoted per card is multiplied to the machine the buy
-// answer reads with cards=, each with a note.
+// normalizeQuotes makes a quote per card what the monthly engine reads: a
+// monthly plan quoted for a whole machine ("8卡包月68000元") is divided by
+// its cards, with a note. (The buy engine reads a machine total or a
+// per-card quote itself: BuyInput.PerCardQuote.)
 func normalizeQuotes(req parse.Request) parse.Request {
 	s := &req.Slots
 	n := s.Cards
@@ -208,12 +210,14 @@ func normalizeQuotes(req parse.Request) parse.Request {
 		s.Notes = append(s.Notes, fmt.Sprintf("the monthly quote %s is for %d cards: %s per card-month", trimNum(m.Amount), n, trimNum(per)))
 		m.Amount = per
 		s.Monthly = &m
-	case req.Intent == parse.Buy && s.Price != nil && s.QuotePer == "card":
-		m := *s.Price
-		total := m.Amount * float64(n)
-		s.Notes = append(s.Notes, fmt.Sprintf("the purchase quote %s is per card: %s for %d cards", trimNum(m.Amount), trimNum(total), n))
-		m.Amount = total
-		s.Price = &m
+	case req.Intent == parse.Buy && s.Ops != nil && s.QuotePer == "machine":
+		// "8卡整机 160万，托管每年12万": the machine's running cost, and the
+		// engine reads operations per card
+		m := *s.Ops
+		per := m.Amount / float64(n)
+		s.Notes = append(s.Notes, fmt.Sprintf("the yearly running cost %s is for the %d-card machine: %s per card a year", trimNum(m.Amount), n, trimNum(per)))
+		m.Amount = per
+		s.Ops = &m
 	}
 	return req
 }

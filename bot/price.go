@@ -81,7 +81,7 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 				OfferDetail: details.of(cp.Offer, cp.Original.Cards, a.Lang, now),
 			}
 			all = append(all, po)
-			if s.Platform != "" && cp.Platform != s.Platform {
+			if s.Platform != "" && !wanted(s, cp.Platform) {
 				continue
 			}
 			view.Offers = append(view.Offers, po)
@@ -119,4 +119,13 @@ func ageDays(observed string, now time.Time) int {
 		}
 	}
 	return max(0, int(now.Sub(t).Hours()/24))
+}
+
+// wanted reports whether an offer's platform is one the question names
+// ("只看阿里云和腾讯云的A10": every one of them, not only the first).
+func wanted(s parse.Slots, platform string) bool {
+	if len(s.Platforms) >= 2 {
+		return slices.Contains(s.Platforms, platform)
+	}
+	return platform == s.Platform
 }

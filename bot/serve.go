@@ -47,6 +47,10 @@ func (b *Bot) slo(ctx context.Context, a *Answer, req parse.Request) error {
 		in.MonthlyBudget = money(s.Budget)
 	case s.Monthly != nil && alwaysOnBudget(s):
 		in.MonthlyBudget = money(s.Monthly) // "¥8000 一个月": what a month may cost
+		a.use("monthly", "the monthly budget the service must fit")
+	}
+	if alwaysOnBudget(s) {
+		a.use("hours_per_month", "always on: every replica runs 730 h a month")
 	}
 	in.Cost.Budget = advisor.Money{}
 	m := b.market(ctx)

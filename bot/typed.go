@@ -207,6 +207,37 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 			return figs, nil, "money_total"
 		}
 		return figs, nil, "money_per_image"
+	case CommitView:
+		r := res.CommitResult
+		cur := string(r.Currency)
+		figs := []typedFigure{
+			{asked: "break_even_util", value: r.BreakevenUtilization, unit: "share"},
+			{asked: "saving", value: r.Saving, unit: "term", currency: cur, choice: r.Cheaper},
+			{asked: "which", value: r.Saving, unit: "term", currency: cur, choice: r.Cheaper},
+			{asked: "money_total", value: math.Min(r.OnDemandCost, r.CommittedCost), unit: "term", currency: cur, choice: r.Cheaper},
+		}
+		return figs, verdict(r.Saving > 0), "break_even_util"
+	case APIView:
+		r := res.APIResult
+		cur := string(r.Currency)
+		figs := []typedFigure{{asked: "which", value: r.SelfHostMonthly, unit: "month", currency: cur, choice: r.Cheaper}}
+		if len(r.Quotes) > 0 {
+			q := r.Quotes[0]
+			saving := math.Abs(r.SelfHostMonthly - q.Monthly)
+			figs = append(figs, typedFigure{asked: "saving", value: saving, unit: "month", currency: cur, choice: r.Cheaper},
+				typedFigure{asked: "money_monthly", value: math.Min(r.SelfHostMonthly, q.Monthly), unit: "month", currency: cur, choice: r.Cheaper},
+				typedFigure{asked: "money_per_m_tokens", value: q.Blended, unit: "M tokens", currency: cur, choice: q.Provider})
+		}
+		if res.SelfHost.Plan != nil {
+			figs = append(figs, typedFigure{asked: "cards", value: float64(res.SelfHost.Plan.Cards), unit: "cards", choice: res.SelfHost.GPU})
+		}
+		return figs, verdict(r.Cheaper == "self_host"), "which"
+	case ExportView:
+		if len(res.Cards) == 0 {
+			return nil, nil, ""
+		}
+		c := res.Cards[0]
+		return []typedFigure{{asked: "export_status", value: 0, unit: c.Status, choice: c.GPU}}, verdict(c.Status == "allowed"), "export_status"
 	case OptionsAnswer:
 		var figs []typedFigure
 		if len(res.Rows) > 0 {

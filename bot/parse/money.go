@@ -166,6 +166,9 @@ func (x extractor) scanMoney(t *text) []moneyHit {
 		if k := perKind(per); k != kindBare {
 			kind = k
 		}
+		if kind == kindPower && m.Amount >= 50 {
+			kind = kindOps // "电费加托管 18万/年": a yearly running cost, not a price per kWh
+		}
 		if kind != kindBudget && x.budgetAround(t.s, loc[0], loc[1]) {
 			kind = kindBudget
 		}
@@ -209,6 +212,9 @@ func (x extractor) scanMoney(t *text) []moneyHit {
 		case kind == kindBare:
 			kind = cueBefore(before)
 		}
+		if kind == kindPower && m.Amount >= 50 {
+			kind = kindOps // "每年电费加托管18万": no electricity costs 50 a kWh
+		}
 		hits = append(hits, moneyHit{m: m, kind: kind, weak: weak, start: loc[0]})
 		spans = append(spans, [2]int{loc[0], loc[1]})
 	}
@@ -221,10 +227,14 @@ func (x extractor) scanMoney(t *text) []moneyHit {
 // "electricity ¥0.6").
 func cueBefore(before string) moneyKind {
 	switch {
+	// hosting and operations first: "整机报价160万 托管每年12万" is a
+	// yearly cost of running the machine, not a second price
+	case containsAny(before, "托管", "机房", "机柜", "colo", "hosting", "rack", "运维", "人工", "ops", "operations", "opex", "labor", "labour"):
+		return kindOps
+	case containsAny(before, "每年", "一年", "per year", "a year", "annual", "yearly", "/yr"):
+		return kindYearly
 	case containsAny(before, "电费", "电价", "electricity", "power"):
 		return kindPower
-	case containsAny(before, "运维", "人工", "ops", "operations", "labor", "labour"):
-		return kindOps
 	case containsAny(before, "买断", "售价", "整机", "购买", "买", "buy", "purchase"):
 		return kindPurchase
 	case containsAny(before, "包月", "月租", "monthly"):
