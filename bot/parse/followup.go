@@ -12,6 +12,13 @@ import (
 // as the previous request with its slots changed; a message that is a full
 // question of its own starts over.
 
+// writes are the intents whose requests change something (the bot's
+// intent table marks them write: true; bot/transport's
+// TestNoFollowUpMergesIntoAWrite holds the two lists together). A
+// follow-up never merges into one: "and on runpod?" after a spend add
+// would book the entry again with the platform changed.
+var writes = map[Intent]bool{Spend: true, Subscribe: true, Watch: true, Budget: true, Settings: true, Listen: true}
+
 // followUpConfidence is the router confidence above which a message with
 // nothing missing is taken as a new question even in a thread.
 const followUpConfidence = 0.8
@@ -21,7 +28,7 @@ const followUpConfidence = 0.8
 // adds or changes slots; otherwise raw read on its own and false.
 func (p *Parser) FollowUp(prev Request, raw string, now time.Time) (Request, bool) {
 	cur := p.ParseAt(raw, now)
-	if cur.Slash || prev.Intent == "" || prev.Intent == Unknown || prev.Intent == Help || prev.Slash && prev.Intent == Subscribe || prev.Intent == Listen {
+	if cur.Slash || prev.Intent == "" || prev.Intent == Unknown || prev.Intent == Help || writes[prev.Intent] {
 		return cur, false
 	}
 	text := Clean(raw)
@@ -35,10 +42,10 @@ func (p *Parser) FollowUp(prev Request, raw string, now time.Time) (Request, boo
 	}
 	full := cur.Intent != Unknown && cur.Confidence >= followUpConfidence && len(cur.Slots.Missing) == 0
 	if full && !marked {
-		return cur, false // a whole question of its own
+		return inherit(prev, cur) // a whole question of its own, in the conversation's context
 	}
 	if cur.Intent != Unknown && cur.Intent != prev.Intent && cur.Confidence >= followUpConfidence && !marked {
-		return cur, false
+		return inherit(prev, cur) // a new question: "训5万条多少钱" after a fit keeps the model
 	}
 	f := p.x.extract(text, false, now)
 	add := f.finish(prev.Intent)
@@ -80,4 +87,71 @@ func slotsJSON(s Slots) map[string]any {
 	m := map[string]any{}
 	_ = json.Unmarshal(b, &m)
 	return m
+}
+
+// inherit gives a new question of a conversation what it leaves out and
+// the conversation said: the model, the card, the platform, the load, the
+// quote and the budget ("fit 32b lora" → "训5万条多少钱" is the cost of the
+// 32B LoRA). It never overrides what the new question says, never turns
+// it into a write and never takes from a write. It reports whether it
+// took anything.
+func inherit(prev, cur Request) (Request, bool) {
+	if writes[cur.Intent] || writes[prev.Intent] || cur.Intent == Help || cur.Intent == Unknown {
+		return cur, false
+	}
+	p, s := prev.Slots, &cur.Slots
+	took := false
+	model := s.ParamsB > 0 || s.Model != "" || s.Arch != ""
+	if !model && (p.ParamsB > 0 || p.Model != "" || p.Arch != "") {
+		s.ParamsB, s.Model, s.Arch = p.ParamsB, p.Model, p.Arch
+		if s.Method == "" {
+			s.Method = p.Method
+		}
+		if s.Bits == 0 {
+			s.Bits = p.Bits
+		}
+		took = true
+	}
+	if len(s.GPUs) == 0 && len(p.GPUs) > 0 {
+		s.GPUs = append([]string(nil), p.GPUs...)
+		if s.Cards == 0 {
+			s.Cards = p.Cards
+		}
+		took = true
+	}
+	takeStr := func(dst *string, v string) {
+		if *dst == "" && v != "" {
+			*dst, took = v, true
+		}
+	}
+	takeNum := func(dst *float64, v float64) {
+		if *dst == 0 && v != 0 {
+			*dst, took = v, true
+		}
+	}
+	takeMoney := func(dst **Money, v *Money) {
+		if *dst == nil && v != nil {
+			m := *v
+			*dst, took = &m, true
+		}
+	}
+	takeStr(&s.Platform, p.Platform)
+	takeStr(&s.Currency, p.Currency)
+	takeNum(&s.TokensPerDay, p.TokensPerDay)
+	takeNum(&s.RequestsPerS, p.RequestsPerS)
+	takeNum(&s.PeakRequestsPerS, p.PeakRequestsPerS)
+	takeNum(&s.HoursPerMonth, p.HoursPerMonth)
+	takeNum(&s.Utilization, p.Utilization)
+	takeMoney(&s.Budget, p.Budget)
+	takeMoney(&s.Monthly, p.Monthly)
+	if cur.Intent == Buy || cur.Intent == prev.Intent {
+		takeMoney(&s.Price, p.Price)
+	}
+	if !took {
+		return cur, false
+	}
+	s.Missing = missing(cur.Intent, *s)
+	cur.Text = prev.Text + " | " + cur.Text
+	cur.FollowUp = true
+	return cur, true
 }
