@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"regexp"
 	"strings"
 	"time"
 
@@ -162,6 +163,18 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 			a.Assumed["currency"] = string(cur)
 		}
 		e.Amount = ledger.MoneyFromFloat(sl.Amount.Amount, cur)
+		if whole, ok, err := spaceGrouped(m.Text, cur); err != nil {
+			return &advisor.InputError{Field: "amount", Reason: err.Error(), Hint: spendHint}
+		} else if ok && whole.Minor != e.Amount.Minor {
+			e.Amount = whole // "¥1 000" is a thousand yuan, not ¥1 followed by a stray 000
+		}
+	}
+	e.CostCenter = sl.Team
+	if e.CostCenter == "" {
+		e.CostCenter = teamWord(m.Text)
+	}
+	if invoiceWord(m.Text) && e.Hours == 0 && !refund {
+		e.HoursUnknown = true // an invoice: amount, platform and period; hours unknown
 	}
 	if sl.Billing != "" {
 		b, ok := ledger.ParseBilling(sl.Billing)
@@ -216,11 +229,18 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 		a.say(a.Text)
 		return nil
 	}
+	hours, hoursZh := fmtNum(saved.Hours)+" h", fmtNum(saved.Hours)+" 小时"
+	if saved.HoursUnknown {
+		hours, hoursZh = "hours unknown", "时长未知"
+	}
 	a.Text = tr(a.Lang,
-		fmt.Sprintf("Saved #%s: %s ×%d, %s h on %s, %s, project %s, %s, dated %s (booked to %s). Undo with /gpu spend undo.",
-			saved.ID, gpuName(saved.GPU), saved.Cards, fmtNum(saved.Hours), orDash(saved.Platform), amount, saved.Project, saved.Billing, saved.At.Format("2006-01-02"), month),
-		fmt.Sprintf("已记账 #%s：%s ×%d，%s 小时，平台 %s，%s，项目 %s，%s，日期 %s（计入 %s）。撤销：/gpu spend undo",
-			saved.ID, gpuName(saved.GPU), saved.Cards, fmtNum(saved.Hours), orDash(saved.Platform), amount, saved.Project, saved.Billing, saved.At.Format("2006-01-02"), month))
+		fmt.Sprintf("Saved #%s: %s ×%d, %s on %s, %s, project %s, %s, dated %s (booked to %s). Undo with /gpu spend undo.",
+			saved.ID, gpuName(saved.GPU), saved.Cards, hours, orDash(saved.Platform), amount, saved.Project, saved.Billing, saved.At.Format("2006-01-02"), month),
+		fmt.Sprintf("已记账 #%s：%s ×%d，%s，平台 %s，%s，项目 %s，%s，日期 %s（计入 %s）。撤销：/gpu spend undo",
+			saved.ID, gpuName(saved.GPU), saved.Cards, hoursZh, orDash(saved.Platform), amount, saved.Project, saved.Billing, saved.At.Format("2006-01-02"), month))
+	if saved.CostCenter != "" {
+		a.Text += tr(a.Lang, " Team: "+saved.CostCenter+".", " 团队："+saved.CostCenter+"。")
+	}
 	if saved.Derived != "" {
 		a.Text += "\n" + tr(a.Lang, "Amount from the catalogue: ", "金额按目录价估算：") + saved.Derived
 	}
@@ -233,6 +253,46 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 	}
 	a.say(a.Text)
 	return nil
+}
+
+// reSpaceGrouped finds money written with spaces between thousands
+// groups: "¥1 000", "$12 500.50", "1 000 元" (also no-break and thin
+// spaces).
+var reSpaceGrouped = regexp.MustCompile(`(?i)(?:[¥￥$]|us\$|rmb ?)\s*\d{1,3}(?:[ \x{00a0}\x{202f}]\d{3})+(?:\.\d+)?|\d{1,3}(?:[ \x{00a0}\x{202f}]\d{3})+(?:\.\d+)?\s*(?:元|块|美元|rmb|usd|cny)`)
+
+// spaceGrouped reads a space-grouped amount in text whole; ok is false when
+// there is none. Two such amounts in one message are refused: which one
+// was meant is a guess.
+func spaceGrouped(text string, def knowledge.Currency) (ledger.Money, bool, error) {
+	ms := reSpaceGrouped.FindAllString(text, -1)
+	switch len(ms) {
+	case 0:
+		return ledger.Money{}, false, nil
+	case 1:
+		m, err := ledger.ParseAmount(ms[0], def)
+		if err != nil {
+			return ledger.Money{}, false, err
+		}
+		return m, true, nil
+	}
+	return ledger.Money{}, false, fmt.Errorf("%q and %q: two amounts written with spaces; give one, without spaces (¥1000) / 有两个带空格的金额，请只写一个且不加空格（¥1000）", ms[0], ms[1])
+}
+
+// reTeam finds the team or cost centre of a hand entry: team=vision,
+// cost-center=research, 团队=算法组, 部门:平台组.
+var reTeam = regexp.MustCompile(`(?i)(?:^|\s)(?:team|cost[-_ ]?cent(?:er|re)|团队|部门|成本中心|财务单元)\s*[=:：]\s*([^\s,，;；]+)`)
+
+func teamWord(text string) string {
+	if m := reTeam.FindStringSubmatch(text); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// invoiceWord reports an amount-only entry: "invoice", "发票", "账单金额".
+func invoiceWord(text string) bool {
+	t := strings.ToLower(text)
+	return strings.Contains(t, "invoice") || strings.Contains(t, "发票") || strings.Contains(t, "账单金额") || strings.Contains(t, "hours unknown")
 }
 
 // settle waits up to settleWithin to learn what became of an unconfirmed
@@ -500,13 +560,40 @@ func (s *Spend) ImportBill(ctx context.Context, team, user, name string, r io.Re
 	return b.String(), nil
 }
 
+// entryWhat names what an entry paid for: "A100 40GB ×8, 24 h", "tax".
+func entryWhat(e ledger.Entry) string {
+	switch {
+	case e.IsNonGPU():
+		return e.Category
+	case e.IsRefund():
+		return "credit"
+	}
+	return fmt.Sprintf("%s ×%d, %s h", gpuName(e.GPU), e.Cards, fmtNum(e.Hours))
+}
+
 // ImportSummary is the one-paragraph outcome of a bill import, shared by
 // the Slack reply and the command line: "3 changed, 1 added, 6 unchanged",
 // unreadable rows, and chat entries the bill probably repeats.
 func ImportSummary(res *ledger.ImportResult) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Imported %s: %d rows — %d changed, %d added, %d unchanged, %d not readable.",
-		res.File, res.Rows, len(res.Changed), len(res.Added), res.Unchanged, len(res.Errors))
+	fmt.Fprintf(&b, "Imported %s: %d rows — %d changed, %d added, %d unchanged, %d repeated in the file, %d not readable.",
+		res.File, res.Rows, len(res.Changed), len(res.Added), res.Unchanged, len(res.InFile), len(res.Errors))
+	var credits, nonGPU ledger.Amounts = ledger.Amounts{}, ledger.Amounts{}
+	for _, e := range append(append([]ledger.Entry(nil), res.Added...), res.Changed...) {
+		switch {
+		case e.IsRefund():
+			credits[e.Amount.Currency] += e.Amount.Minor
+		case e.IsNonGPU():
+			nonGPU[e.Amount.Currency] += e.Amount.Minor
+		}
+	}
+	if len(nonGPU) > 0 || len(credits) > 0 {
+		fmt.Fprintf(&b, " Non-GPU costs (tax, support, storage, network) %s and credits %s are booked apart from GPU time.", nonGPU.String(), credits.String())
+	}
+	for _, d := range res.InFile {
+		fmt.Fprintf(&b, "\n⚠️ Row %d repeats row %d field for field (%s, %s); it was not imported. If both are real charges, import with --keep-duplicates.",
+			d.Row, d.FirstRow, entryWhat(d.Entry), d.Entry.Amount.String())
+	}
 	for _, m := range res.Probable {
 		fmt.Fprintf(&b, "\n⚠️ Probable duplicate: chat entry #%s (%s ×%d, %s h, %s, estimated) looks like bill line #%s (%s, billed). It is counted twice until confirmed; if it is the same spend, confirm with `bot spend supersede %s %s` (or remove the estimate: /gpu spend delete %s)",
 			m.Chat.ID, gpuName(m.Chat.GPU), m.Chat.Cards, fmtNum(m.Chat.Hours), m.Chat.Amount.String(),

@@ -17,7 +17,7 @@ import (
 	"github.com/gpubot/gpubot/knowledge"
 )
 
-const spendUsage = `usage: bot spend import FILE.csv [--team T] [--user U] [--confirm-prices] [--json]
+const spendUsage = `usage: bot spend import FILE.csv [--team T] [--user U] [--confirm-prices] [--keep-duplicates] [--json]
        bot spend supersede CHAT_ID BILL_ID [--team T]
 
 import     imports a bill into the team's spend ledger (column mapping:
@@ -42,6 +42,7 @@ func spendCmd(ctx context.Context, cfg Config, kb *knowledge.Base, log *slog.Log
 	user := fs.String("user", "cli", "who imported it, as recorded on each entry")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	confirm := fs.Bool("confirm-prices", false, "book rows whose price per card-hour is far from the catalogue's (otherwise listed as errors)")
+	keep := fs.Bool("keep-duplicates", false, "book a line that repeats an earlier line of the same file field for field (otherwise listed and skipped)")
 	pos, err := parseArgs(fs, args[1:])
 	if err != nil {
 		return fmt.Errorf("spend %s: %w\n%s", args[0], err, spendUsage)
@@ -64,7 +65,7 @@ func spendCmd(ctx context.Context, cfg Config, kb *knowledge.Base, log *slog.Log
 	var res *ledger.ImportResult
 	err = withLedger(ctx, cfg, kb, log,
 		func(l *ledger.Ledger) error {
-			res, err = l.ImportWith(ctx, *team, *user, f, name, ledger.ImportOptions{ConfirmPrices: *confirm})
+			res, err = l.ImportWith(ctx, *team, *user, f, name, ledger.ImportOptions{ConfirmPrices: *confirm, KeepDuplicates: *keep})
 			return err
 		},
 		func(c *adminClient) error {
@@ -93,6 +94,9 @@ func spendCmd(ctx context.Context, cfg Config, kb *knowledge.Base, log *slog.Log
 		for _, e := range res.Errors {
 			fmt.Fprintln(stdout, "  "+e.Error())
 		}
+	}
+	for _, d := range res.InFile {
+		fmt.Fprintf(stdout, "Repeated line: row %d repeats row %d field for field (%s); not imported (--keep-duplicates books it)\n", d.Row, d.FirstRow, d.Entry.Amount)
 	}
 	for _, m := range res.Probable {
 		fmt.Fprintf(stdout, "Probable duplicate: chat entry #%s (%s, estimated) and bill line #%s (%s, billed); if they are the same spend: bot spend supersede %s %s\n",
