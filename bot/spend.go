@@ -184,6 +184,23 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 		e.Billing = b
 	}
 	e.Key = m.ID // made before the first try: a redelivery of this message books nothing new
+	if !anywayWord(m.Text) {
+		// The same entry sent again as a new message (not a redelivery):
+		// ask rather than count the run twice.
+		if prev, ok, err := s.ledger.Repeat(ctx, e); err != nil {
+			s.log.WarnContext(ctx, "repeat check unavailable", "team", team, "err", err)
+		} else if ok {
+			a.Result = prev
+			a.Err = "repeat"
+			a.Text = tr(a.Lang,
+				fmt.Sprintf("This looks like #%s (%s ×%d, %s h, %s, added %s) — add anyway? Nothing was saved. If it is a second, separate run, send it again with the word anyway.",
+					prev.ID, gpuName(prev.GPU), prev.Cards, fmtNum(prev.Hours), prev.Amount.String(), prev.CreatedAt.In(s.ledger.Location()).Format("2006-01-02 15:04")),
+				fmt.Sprintf("这条和 #%s（%s ×%d，%s 小时，%s，记于 %s）一样——还要再记一笔吗？这次没有保存。如果确实是另一次运行，请加上“仍然”再发一次。",
+					prev.ID, gpuName(prev.GPU), prev.Cards, fmtNum(prev.Hours), prev.Amount.String(), prev.CreatedAt.In(s.ledger.Location()).Format("2006-01-02 15:04")))
+			a.say(a.Text)
+			return nil
+		}
+	}
 	saved, err := s.ledger.Add(ctx, e)
 	checked := false
 	var un *ledger.UnconfirmedError
@@ -287,6 +304,18 @@ func teamWord(text string) string {
 		return m[1]
 	}
 	return ""
+}
+
+// anywayWord reports that the user means a repeated entry: "anyway",
+// "again", "仍然", "还是记", "再记一笔".
+func anywayWord(text string) bool {
+	t := strings.ToLower(text)
+	for _, w := range []string{"anyway", "again", "仍然", "还是记", "再记一笔", "照记"} {
+		if strings.Contains(t, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // invoiceWord reports an amount-only entry: "invoice", "发票", "账单金额".
@@ -589,6 +618,18 @@ func ImportSummary(res *ledger.ImportResult) string {
 	}
 	if len(nonGPU) > 0 || len(credits) > 0 {
 		fmt.Fprintf(&b, " Non-GPU costs (tax, support, storage, network) %s and credits %s are booked apart from GPU time.", nonGPU.String(), credits.String())
+	}
+	if n := len(res.Confirmed); n > 0 {
+		fmt.Fprintf(&b, "\n✅ %d hand-added estimates confirmed by the bill (now counted once, at the billed figure):", n)
+		for _, m := range res.Confirmed {
+			fmt.Fprintf(&b, "\n• #%s (%s, %s) → bill line #%s (%s)", m.Chat.ID, entryWhat(m.Chat), m.Chat.Amount.String(), m.Bill.ID, m.Bill.Amount.String())
+		}
+	}
+	if n := len(res.Unmatched); n > 0 {
+		fmt.Fprintf(&b, "\nℹ️ %d hand-added estimates on this bill's platforms and months that no line confirmed:", n)
+		for _, e := range res.Unmatched {
+			fmt.Fprintf(&b, "\n• #%s (%s, %s, %s on %s)", e.ID, entryWhat(e), e.Amount.String(), e.At.Format("2006-01-02"), e.Platform)
+		}
 	}
 	for _, d := range res.InFile {
 		fmt.Fprintf(&b, "\n⚠️ Row %d repeats row %d field for field (%s, %s); it was not imported. If both are real charges, import with --keep-duplicates.",

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -54,7 +55,40 @@ func TestSpendAddEntryForms(t *testing.T) {
 			t.Errorf("%s: %s (%s)", c.text, msg, a.Text)
 		}
 	}
-	if a := say(b, "U1", "/gpu spend add invoice ¥1800 a100 @autodl"); !strings.Contains(a.Text, "hours unknown") {
+	if a := say(b, "U1", "/gpu spend add invoice ¥2400 h100 @autodl"); !strings.Contains(a.Text, "hours unknown") {
 		t.Errorf("the reply does not say the hours are unknown: %q", a.Text)
+	}
+}
+
+// TestSpendRepeatIsAsked: the same entry sent again as a new message is
+// not booked twice: the reply names the entry it repeats and asks; with
+// "anyway" it is booked. A redelivery of the first message (same id) is a
+// replay, not a repeat.
+func TestSpendRepeatIsAsked(t *testing.T) {
+	b, _ := spendBot(t)
+	send := func(id, text string) Answer {
+		return b.Answer(context.Background(), Message{ID: id, Text: text, Team: "T1", Channel: "C1", User: "U1"})
+	}
+	first := send("m1", "/gpu spend add 40h 4090 @autodl ¥75 project=llm-ft")
+	e, ok := first.Result.(ledger.Entry)
+	if !ok || first.Err != "" {
+		t.Fatalf("first: %q", first.Text)
+	}
+	if re := send("m1", "/gpu spend add 40h 4090 @autodl ¥75 project=llm-ft"); re.Err != "" || !strings.Contains(re.Text, "delivered twice") {
+		t.Errorf("redelivery of m1: err %q text %q; want a replay", re.Err, re.Text)
+	}
+	second := send("m2", "/gpu spend add 40h 4090 @autodl ¥75 project=llm-ft")
+	if second.Err != "repeat" || !strings.Contains(second.Text, "#"+e.ID) || !strings.Contains(second.Text, "add anyway?") {
+		t.Errorf("second message: err %q text %q; want it to name #%s and ask", second.Err, second.Text, e.ID)
+	}
+	third := send("m3", "/gpu spend add 40h 4090 @autodl ¥75 project=llm-ft anyway")
+	if third.Err != "" || !strings.Contains(third.Text, "Saved #") {
+		t.Errorf("with anyway: err %q text %q; want it saved", third.Err, third.Text)
+	}
+	r := say(b, "U1", "/gpu spend report 2026-10")
+	rep := r.Result.(*ledger.Report)
+	// Two entries of ¥75: the first and the one sent with "anyway".
+	if rep.Total.Entries != 2 || rep.Total.Amount.Money("CNY").Minor != 15000 {
+		t.Errorf("October: %d entries, %s; want 2, ¥150.00", rep.Total.Entries, rep.Total.Amount)
 	}
 }

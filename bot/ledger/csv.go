@@ -40,6 +40,13 @@ type ImportResult struct {
 	// this file (same project, card and day, card-hours within ±10 %): the
 	// same spend counted twice until someone confirms it (Supersede).
 	Probable []Match `json:"probable_duplicates,omitempty"`
+	// Confirmed lists hand-added estimates a bill line confirmed (same card,
+	// platform and period, amount within ConfirmTolerance): each is now
+	// superseded by its line, so the spend counts once, billed.
+	Confirmed []Match `json:"confirmed,omitempty"`
+	// Unmatched lists hand-added estimates in the bill's months, on its
+	// platforms, that no line of it confirmed.
+	Unmatched []Entry `json:"unmatched_estimates,omitempty"`
 	// InFile lists lines that repeat an earlier line of the same file
 	// field for field: they were not imported (ImportOptions.KeepDuplicates
 	// books them).
@@ -321,9 +328,9 @@ func (l *Ledger) ImportWith(ctx context.Context, team, user string, r io.Reader,
 		return res, err
 	}
 	res.Added, res.Changed, res.Unchanged, res.Duplicates = rec.added, rec.changed, rec.unchanged, rec.unchanged
-	res.Probable, err = l.probableDuplicates(ctx, team, append(append([]Entry(nil), rec.added...), rec.changed...))
+	res.Confirmed, res.Probable, res.Unmatched, err = l.reconcileEstimates(ctx, team, append(append([]Entry(nil), rec.added...), rec.changed...))
 	if err != nil {
-		return res, fmt.Errorf("look for chat entries the bill repeats: %w", err)
+		return res, fmt.Errorf("reconcile the bill with hand-added estimates: %w", err)
 	}
 	return res, nil
 }

@@ -95,6 +95,12 @@ func spendCmd(ctx context.Context, cfg Config, kb *knowledge.Base, log *slog.Log
 			fmt.Fprintln(stdout, "  "+e.Error())
 		}
 	}
+	for _, m := range res.Confirmed {
+		fmt.Fprintf(stdout, "Confirmed: chat estimate #%s (%s) is bill line #%s (%s); the estimate no longer counts\n", m.Chat.ID, m.Chat.Amount, m.Bill.ID, m.Bill.Amount)
+	}
+	for _, e := range res.Unmatched {
+		fmt.Fprintf(stdout, "Unmatched estimate: #%s (%s, %s, %s) has no line in this bill\n", e.ID, e.Amount, e.At.Format("2006-01-02"), e.Platform)
+	}
 	for _, d := range res.InFile {
 		fmt.Fprintf(stdout, "Repeated line: row %d repeats row %d field for field (%s); not imported (--keep-duplicates books it)\n", d.Row, d.FirstRow, d.Entry.Amount)
 	}
