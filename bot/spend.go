@@ -94,8 +94,12 @@ func (s *Spend) Handle(ctx context.Context, m Message, req parse.Request, a *Ans
 		err = s.undo(ctx, team, m, a)
 	case "delete":
 		err = s.delete(ctx, team, m, req, a)
+	case "edit":
+		err = s.edit(ctx, team, m, req, a)
+	case "export":
+		err = s.export(ctx, team, req, a)
 	default:
-		return &advisor.InputError{Field: "spend", Reason: fmt.Sprintf("unknown spend action %q; use add, list, report, undo or delete", mode), Hint: spendHint}
+		return &advisor.InputError{Field: "spend", Reason: fmt.Sprintf("unknown spend action %q; use add, list, report, edit, export, undo or delete", mode), Hint: spendHint}
 	}
 	return s.explain(a, err)
 }
@@ -458,6 +462,46 @@ func (s *Spend) report(ctx context.Context, team string, req parse.Request, a *A
 	return nil
 }
 
+// SpendExport is the result of "spend export 2026-11": the month's
+// entries as formula-safe CSV (ledger.Export).
+type SpendExport struct {
+	Month   ledger.Month `json:"month"`
+	Entries int          `json:"entries"`
+	CSV     string       `json:"csv"`
+}
+
+// maxExportText bounds the CSV shown in a chat reply; the command line
+// (bot spend export) writes any size.
+const maxExportText = 30000
+
+func (s *Spend) export(ctx context.Context, team string, req parse.Request, a *Answer) error {
+	mo, err := s.month(req, a)
+	if err != nil {
+		return err
+	}
+	es, err := s.ledger.List(ctx, team, mo, req.Slots.Project)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	if err := ledger.Export(&b, es, s.ledger.Location()); err != nil {
+		return err
+	}
+	a.Result = SpendExport{Month: mo, Entries: len(es), CSV: b.String()}
+	body := b.String()
+	more := ""
+	if len(body) > maxExportText {
+		cut := strings.LastIndexByte(body[:maxExportText], '\n')
+		body = body[:cut+1]
+		more = tr(a.Lang, " (cut short here; bot spend export "+mo.String()+" on the command line writes the whole file)",
+			"（此处截断；命令行 bot spend export "+mo.String()+" 可导出完整文件）")
+	}
+	a.Text = tr(a.Lang, fmt.Sprintf("Spend %s as CSV, %d entries, amounts in their own currency%s:", mo, len(es), more),
+		fmt.Sprintf("%s 支出 CSV，共 %d 条，金额为各自币种%s：", mo, len(es), more)) + "\n```\n" + body + "```"
+	a.say(a.Text)
+	return nil
+}
+
 func (s *Spend) undo(ctx context.Context, team string, m Message, a *Answer) error {
 	e, err := s.ledger.UndoOnce(ctx, team, m.User, m.ID)
 	if errors.Is(err, ledger.ErrNotFound) {
@@ -468,11 +512,110 @@ func (s *Spend) undo(ctx context.Context, team string, m Message, a *Answer) err
 		return err
 	}
 	a.Result = e
+	if e.Restored {
+		a.Text = note + tr(a.Lang, fmt.Sprintf("Undid the edit of #%s: it is back to %s, %s, %s.", e.ID, entryWhat(e), e.Amount.String(), orDash(e.Platform)),
+			fmt.Sprintf("已撤销对 #%s 的修改：恢复为 %s，%s，%s。", e.ID, entryWhat(e), e.Amount.String(), orDash(e.Platform)))
+		a.say(a.Text)
+		return nil
+	}
 	a.Text = tr(a.Lang, fmt.Sprintf("Removed #%s (%s ×%d, %s h, %s).", e.ID, gpuName(e.GPU), e.Cards, fmtNum(e.Hours), e.Amount.String()),
 		fmt.Sprintf("已撤销 #%s（%s ×%d，%s 小时，%s）。", e.ID, gpuName(e.GPU), e.Cards, fmtNum(e.Hours), e.Amount.String()))
 	a.Text = note + a.Text
 	a.say(a.Text)
 	return nil
+}
+
+// editKeys maps the settings a user may write after spend edit to the
+// ledger's EditFields.
+var editKeys = map[string]string{
+	"amount": "amount", "cost": "amount", "platform": "platform", "on": "platform", "project": "project", "proj": "project",
+	"team": "team", "cost_center": "team", "costcenter": "team", "团队": "team", "部门": "team", "gpu": "gpu", "card": "gpu",
+	"cards": "cards", "n": "cards", "count": "cards", "hours": "hours", "h": "hours", "date": "date", "billing": "billing", "note": "note",
+}
+
+// edit answers "spend edit <id> field=value…": the entry changed in place
+// (same id), checked like a new one; "spend undo" restores it.
+func (s *Spend) edit(ctx context.Context, team string, m Message, req parse.Request, a *Answer) error {
+	hint := "/gpu spend edit 7k2m9q amount=¥1800 platform=aliyun team=vision"
+	id := req.Slots.ID
+	if id == "" {
+		return &advisor.InputError{Field: "id", Reason: tr(a.Lang, "which entry? give its id from /gpu spend list", "改哪条？请给出 /gpu spend list 里的编号"), Hint: hint}
+	}
+	fields := map[string]string{}
+	for _, w := range strings.Fields(m.Text) {
+		k, v, ok := strings.Cut(w, "=")
+		if !ok {
+			continue
+		}
+		f, known := editKeys[strings.ToLower(k)]
+		if !known {
+			return &advisor.InputError{Field: k, Reason: tr(a.Lang, fmt.Sprintf("%s cannot be edited; edit one of %s", k, strings.Join(ledger.EditFields, ", ")),
+				fmt.Sprintf("%s 不能修改；可改的有 %s", k, strings.Join(ledger.EditFields, ", "))), Hint: hint}
+		}
+		fields[f] = v
+	}
+	if len(fields) == 0 {
+		return &advisor.InputError{Field: "edit", Reason: tr(a.Lang, "nothing to change; give field=value", "没有要改的内容；请写 字段=值"), Hint: hint}
+	}
+	admin := false
+	if s.auth != nil {
+		admin, _ = s.auth.IsAdmin(ctx, team, m.User)
+	}
+	before, after, err := s.ledger.Edit(ctx, team, id, m.User, admin, m.ID, fields, confirmWord(m.Text))
+	switch {
+	case err == nil && after.Replayed:
+		s.observe(WriteReplayed)
+	case err == nil:
+		s.observe(WriteOK)
+	case errors.Is(err, ledger.ErrForbidden):
+		return &advisor.InputError{Field: "id", Reason: tr(a.Lang, "only workspace admins can edit other people's entries", "只有工作区管理员才能修改别人的记录"), Hint: "/gpu spend list"}
+	case errors.As(err, new(*ledger.UnconfirmedError)):
+		s.observe(WriteUnconfirmed)
+		a.Ephemeral, a.Err = true, "unconfirmed"
+		a.Text = tr(a.Lang, "⏳ Checking… the spend ledger's storage did not answer in time; sending the same edit again is safe (it applies once).",
+			"⏳ 正在核对……账本存储没有及时响应；再发一次同样的修改是安全的（只会生效一次）。")
+		a.say(a.Text)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	a.Result = after
+	var changes []string
+	for _, f := range ledger.EditFields {
+		if _, ok := fields[f]; ok {
+			changes = append(changes, f+": "+editValue(before, f)+" → "+editValue(after, f))
+		}
+	}
+	a.Text = tr(a.Lang, fmt.Sprintf("Edited #%s: %s. Undo with /gpu spend undo.", after.ID, strings.Join(changes, "; ")),
+		fmt.Sprintf("已修改 #%s：%s。撤销：/gpu spend undo", after.ID, strings.Join(changes, "；")))
+	a.say(a.Text)
+	return nil
+}
+
+// editValue shows one field of an entry the way the edit reply names it.
+func editValue(e ledger.Entry, f string) string {
+	switch f {
+	case "amount":
+		return e.Amount.String()
+	case "platform":
+		return orDash(e.Platform)
+	case "project":
+		return e.Project
+	case "team":
+		return orDash(e.CostCenter)
+	case "gpu":
+		return gpuName(e.GPU)
+	case "cards":
+		return fmt.Sprint(e.Cards)
+	case "hours":
+		return fmtNum(e.Hours) + " h"
+	case "date":
+		return e.At.Format("2006-01-02")
+	case "billing":
+		return string(e.Billing)
+	}
+	return e.Note
 }
 
 func (s *Spend) delete(ctx context.Context, team string, m Message, req parse.Request, a *Answer) error {
@@ -605,8 +748,12 @@ func entryWhat(e ledger.Entry) string {
 // unreadable rows, and chat entries the bill probably repeats.
 func ImportSummary(res *ledger.ImportResult) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Imported %s: %d rows — %d changed, %d added, %d unchanged, %d repeated in the file, %d not readable.",
-		res.File, res.Rows, len(res.Changed), len(res.Added), res.Unchanged, len(res.InFile), len(res.Errors))
+	fmt.Fprintf(&b, "Imported %s: %d rows — %d changed, %d added, %d unchanged, %d not readable",
+		res.File, res.Rows, len(res.Changed), len(res.Added), res.Unchanged, len(res.Errors))
+	if n := len(res.InFile); n > 0 {
+		fmt.Fprintf(&b, ", %d repeated in the file (not imported)", n)
+	}
+	b.WriteString(".")
 	var credits, nonGPU ledger.Amounts = ledger.Amounts{}, ledger.Amounts{}
 	for _, e := range append(append([]ledger.Entry(nil), res.Added...), res.Changed...) {
 		switch {

@@ -92,3 +92,28 @@ func TestSpendRepeatIsAsked(t *testing.T) {
 		t.Errorf("October: %d entries, %s; want 2, ¥150.00", rep.Total.Entries, rep.Total.Amount)
 	}
 }
+
+// TestSpendEditExport: spend edit changes an entry in place and says what
+// changed; spend undo restores it; spend export lists the month as CSV.
+func TestSpendEditExport(t *testing.T) {
+	b, _ := spendBot(t)
+	a := say(b, "U1", "/gpu spend add 40h 4090 @autodl ¥75 project=llm-ft")
+	e := a.Result.(ledger.Entry)
+	ed := say(b, "U1", "/gpu spend edit "+e.ID+" amount=¥80 team=vision")
+	after, ok := ed.Result.(ledger.Entry)
+	if ed.Err != "" || !ok || after.ID != e.ID || after.Amount.Minor != 8000 || after.CostCenter != "vision" {
+		t.Fatalf("edit: err %q text %q", ed.Err, ed.Text)
+	}
+	if !strings.Contains(ed.Text, "amount: ¥75.00 → ¥80.00") {
+		t.Errorf("edit reply does not say what changed: %q", ed.Text)
+	}
+	ex := say(b, "U1", "/gpu spend export 2026-10")
+	out, ok := ex.Result.(SpendExport)
+	if !ok || out.Entries != 1 || !strings.Contains(out.CSV, ",80.00,CNY,") || !strings.Contains(out.CSV, ",vision,") {
+		t.Errorf("export: %+v (%q)", out, ex.Text)
+	}
+	u := say(b, "U1", "/gpu spend undo")
+	if back, ok := u.Result.(ledger.Entry); !ok || back.Amount.Minor != 7500 || !strings.Contains(u.Text, "Undid the edit") {
+		t.Errorf("undo after edit: %q", u.Text)
+	}
+}

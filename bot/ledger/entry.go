@@ -136,6 +136,9 @@ type Entry struct {
 	// Replayed is set on what Add returns when the key had already booked
 	// this entry: nothing new was written. Never stored.
 	Replayed bool `json:"-"`
+	// Restored is set on what Undo returns when it reverted an edit (the
+	// entry is back as it was) rather than removing an entry. Never stored.
+	Restored bool `json:"-"`
 }
 
 // CardHours is Cards × Hours.

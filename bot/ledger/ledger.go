@@ -14,6 +14,8 @@
 //	gpubot:ledger:{T}:u:<user>  list  ids the user added by hand, oldest first, last 100 (Undo)
 //	gpubot:ledger:{T}:i         hash  CSV import key → id (re-import de-duplication)
 //	gpubot:ledger:{T}:k         hash  idempotency key → id, or "-" once settled as not saved
+//	gpubot:ledger:{T}:r         hash  removal request key → the entry it removed (or restored), or "-"
+//	gpubot:ledger:{T}:x         hash  edit request key → {id, before, after} (replays and undo of spend edit)
 //
 // A hand-added entry is one script (addScript) keyed by its idempotency
 // key — the Slack message, command or click it came from — so a retry, a
@@ -25,7 +27,9 @@
 // concurrent imports of one bill cannot both add it. Each write is followed
 // by store.Persist (the embedded mode's journal fsync); only when both
 // succeed is the entry confirmed.
-// Entries are never modified in place, only added and removed. Import keys
+// Entries change in place only through Edit (a user's correction, kept
+// with its previous version so Undo restores it), a corrected bill line
+// and Supersede; otherwise they are added and removed. Import keys
 // outlive a Delete, so re-importing a bill does not bring back a row someone
 // removed on purpose.
 //
@@ -951,6 +955,15 @@ func (l *Ledger) UndoOnce(ctx context.Context, team, user, key string) (Entry, e
 		var last Entry
 		found := false
 		for i := len(ids) - 1; i >= 0 && !found; i-- {
+			if strings.HasPrefix(ids[i], editMark) {
+				// The user's last change was an edit: undo restores the
+				// entry as it was before it.
+				e, ok, err := l.revertEdit(ctx, team, k, user, ids[i], key)
+				if err != nil || ok {
+					return e, err
+				}
+				continue
+			}
 			raw, err := l.rdb.HGet(ctx, k.entries, ids[i]).Result()
 			if errors.Is(err, redis.Nil) { // deleted meanwhile; Delete also cleans the list
 				l.rdb.LRem(ctx, k.user(user), 0, ids[i])

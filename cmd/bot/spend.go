@@ -19,6 +19,7 @@ import (
 
 const spendUsage = `usage: bot spend import FILE.csv [--team T] [--user U] [--confirm-prices] [--keep-duplicates] [--json]
        bot spend supersede CHAT_ID BILL_ID [--team T]
+       bot spend export YYYY-MM [--team T] > spend.csv
 
 import     imports a bill into the team's spend ledger (column mapping:
            bot/ledger/CSV.md). Lines are matched by identity: a corrected line
@@ -26,6 +27,8 @@ import     imports a bill into the team's spend ledger (column mapping:
            cannot be read are listed with their line number and left out.
 supersede  confirms that a chat entry and a bill line are the same spend: the
            chat entry leaves every total (the import lists probable pairs).
+export     writes the month's entries as CSV (formula-safe cells, amounts in
+           their own currency; see docs/ledger.md).
 
 --team defaults to "local", the embedded default's team. While the bot runs
 on the same BOT_DATA_DIR, the work is sent to it over its admin socket.
@@ -33,7 +36,7 @@ on the same BOT_DATA_DIR, the work is sent to it over its admin socket.
 
 // spendCmd runs `bot spend import|supersede`.
 func spendCmd(ctx context.Context, cfg Config, kb *knowledge.Base, log *slog.Logger, args []string, stdout io.Writer) error {
-	if len(args) == 0 || (args[0] != "import" && args[0] != "supersede") {
+	if len(args) == 0 || (args[0] != "import" && args[0] != "supersede" && args[0] != "export") {
 		return errors.New(spendUsage)
 	}
 	fs := flag.NewFlagSet("spend "+args[0], flag.ContinueOnError)
@@ -55,6 +58,9 @@ func spendCmd(ctx context.Context, cfg Config, kb *knowledge.Base, log *slog.Log
 	}
 	if len(pos) != 1 {
 		return errors.New(spendUsage)
+	}
+	if args[0] == "export" {
+		return exportCmd(ctx, cfg, kb, log, *team, pos[0], stdout)
 	}
 	f, err := os.Open(pos[0])
 	if err != nil {
@@ -109,6 +115,24 @@ func spendCmd(ctx context.Context, cfg Config, kb *knowledge.Base, log *slog.Log
 			m.Chat.ID, m.Chat.Amount, m.Bill.ID, m.Bill.Amount, m.Chat.ID, m.Bill.ID)
 	}
 	return nil
+}
+
+func exportCmd(ctx context.Context, cfg Config, kb *knowledge.Base, log *slog.Logger, team, month string, stdout io.Writer) error {
+	m, err := ledger.ParseMonth(month)
+	if err != nil {
+		return fmt.Errorf("spend export: %w", err)
+	}
+	return withLedger(ctx, cfg, kb, log,
+		func(l *ledger.Ledger) error {
+			es, err := l.List(ctx, team, m, "")
+			if err != nil {
+				return fmt.Errorf("spend export: %w", err)
+			}
+			return ledger.Export(stdout, es, l.Location())
+		},
+		func(*adminClient) error {
+			return errors.New("spend export: the bot holds BOT_DATA_DIR; ask it in chat (/gpu spend export " + m.String() + ") or stop it first")
+		})
 }
 
 func supersedeCmd(ctx context.Context, cfg Config, kb *knowledge.Base, log *slog.Logger, team, chat, bill string, stdout io.Writer) error {
