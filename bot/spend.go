@@ -29,6 +29,41 @@ type Spend struct {
 	// an unconfirmed write; settleLater, how long checking goes on after it.
 	settleWithin, settleLater time.Duration
 	notify                    func(ctx context.Context, channel, user, text string) error
+	// teamFX reads the team's settings (currency=, fx=); nil or zero values
+	// fall back to the asker's language and the bot's FX.
+	teamFX func(ctx context.Context, team string) (knowledge.Currency, float64)
+}
+
+// UseTeamFX makes spend reports use each team's reporting currency and FX
+// rate (/gpu settings currency=CNY fx=7.15) rather than the bot's.
+func (s *Spend) UseTeamFX(f func(ctx context.Context, team string) (knowledge.Currency, float64)) {
+	s.teamFX = f
+}
+
+// reportFX is the team's reporting currency and rate: its settings when
+// it set them, else the asker's language (CNY for Chinese, USD for
+// English) and the bot's FX.
+func (s *Spend) reportFX(ctx context.Context, team, lang string) *ledger.FX {
+	to, rate := knowledge.CNY, s.fx
+	if lang == "en" {
+		to = knowledge.USD
+	}
+	if s.teamFX != nil {
+		cur, fx := s.teamFX(ctx, team)
+		if cur == knowledge.CNY || cur == knowledge.USD {
+			to = cur
+		}
+		if fx > 0 {
+			rate = fx
+		}
+	}
+	if rate <= 0 {
+		return nil
+	}
+	if to == knowledge.USD {
+		return &ledger.FX{To: knowledge.USD, Rates: map[knowledge.Currency]float64{knowledge.USD: 1, knowledge.CNY: 1 / rate}}
+	}
+	return &ledger.FX{To: knowledge.CNY, Rates: map[knowledge.Currency]float64{knowledge.CNY: 1, knowledge.USD: rate}}
 }
 
 // Notify sets how the asker hears the outcome of a write that was still
@@ -448,10 +483,7 @@ func (s *Spend) report(ctx context.Context, team string, req parse.Request, a *A
 	if err != nil {
 		return err
 	}
-	fx := &ledger.FX{To: knowledge.CNY, Rates: map[knowledge.Currency]float64{knowledge.CNY: 1, knowledge.USD: s.fx}}
-	if a.Lang == "en" {
-		fx = &ledger.FX{To: knowledge.USD, Rates: map[knowledge.Currency]float64{knowledge.USD: 1, knowledge.CNY: 1 / s.fx}}
-	}
+	fx := s.reportFX(ctx, team, a.Lang)
 	r, err := s.ledger.Report(ctx, team, mo, fx)
 	if err != nil {
 		return err

@@ -4,8 +4,12 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gpubot/gpubot/bot/ledger"
+	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/store"
+	"github.com/gpubot/gpubot/knowledge"
 )
 
 // TestSpendAddEntryForms: a space-grouped amount is read whole, a team is
@@ -115,5 +119,32 @@ func TestSpendEditExport(t *testing.T) {
 	u := say(b, "U1", "/gpu spend undo")
 	if back, ok := u.Result.(ledger.Entry); !ok || back.Amount.Minor != 7500 || !strings.Contains(u.Text, "Undid the edit") {
 		t.Errorf("undo after edit: %q", u.Text)
+	}
+}
+
+// TestSpendReportUsesTheTeamsFX: with the team's currency=CNY fx=7.15, an
+// English report of a USD month is converted to yuan at 7.15 and says so:
+// $100.00 × 7.15 = ¥715.00.
+func TestSpendReportUsesTheTeamsFX(t *testing.T) {
+	st, err := store.OpenEmbedded(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	now := func() time.Time { return time.Date(2026, 10, 20, 12, 0, 0, 0, time.UTC) }
+	kb := knowledge.MustShipped()
+	l := ledger.New(st, ledger.Options{KB: kb, Now: now})
+	b := New(Config{FX: 7.2}, kb, nil)
+	sp := NewSpend(l, nil, 7.2, now)
+	sp.UseTeamFX(func(context.Context, string) (knowledge.Currency, float64) { return knowledge.CNY, 7.15 })
+	b.Route(parse.Spend, sp)
+	say(b, "U1", "/gpu spend add 3x h100 8h lambda $100 project=pretrain")
+	r := say(b, "U1", "/gpu spend report 2026-10")
+	rep := r.Result.(*ledger.Report)
+	if rep.Total.Converted == nil || *rep.Total.Converted != (ledger.Money{Minor: 71500, Currency: knowledge.CNY}) {
+		t.Fatalf("converted total %+v, want ¥715.00", rep.Total.Converted)
+	}
+	if !strings.Contains(r.Text, "≈ ¥715.00") || !strings.Contains(r.Text, "7.15") {
+		t.Errorf("the report does not give the converted total and its rate:\n%s", r.Text)
 	}
 }

@@ -15,7 +15,9 @@ import (
 func RenderReport(lang string, r *ledger.Report) string {
 	var b strings.Builder
 	total := r.Total.Amount.String()
-	if r.Total.Converted != nil && len(r.Total.Amount) > 1 {
+	if r.Total.Converted != nil && (len(r.Total.Amount) > 1 || len(r.Total.Amount) == 1 && r.Total.Amount.Currencies()[0] != r.Total.Converted.Currency) {
+		// One reporting currency (the team's): a total in another currency
+		// is converted too, at the stated rate.
 		total += " ≈ " + r.Total.Converted.String() + rateNote(lang, r.FX)
 	}
 	entries := "entries"

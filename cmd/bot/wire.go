@@ -194,6 +194,13 @@ func wire(cfg Config, kb *knowledge.Base, b *bot.Bot, st *store.Store, users *sl
 	}
 	d.spend = bot.NewSpend(d.ledger, d.auth, cfg.FX, nil)
 	d.spend.Log(log)
+	d.spend.UseTeamFX(func(ctx context.Context, team string) (knowledge.Currency, float64) {
+		p, err := d.profs.Get(ctx, team) // the team's currency= and fx= settings
+		if err != nil {
+			return "", 0
+		}
+		return p.Currency, p.FX
+	})
 	if b != nil {
 		b.UsePrices(d.prices)
 		b.UseUsage(d.ledger)
