@@ -221,6 +221,13 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 			return &advisor.InputError{Field: "billing", Reason: fmt.Sprintf("unknown billing %q; use on-demand, monthly or spot", sl.Billing), Hint: spendHint + " billing=monthly"}
 		}
 		e.Billing = b
+		e.TermMonths = ledger.TermOf(sl.Billing)
+	}
+	if e.TermMonths == 0 && strings.Contains(m.Text, "包年") {
+		e.Billing, e.TermMonths = ledger.Monthly, 12 // a year paid up front: spread over twelve months in the amortised view
+	}
+	if e.TermMonths == 1 {
+		e.TermMonths = 0
 	}
 	e.Key = m.ID // made before the first try: a redelivery of this message books nothing new
 	if !anywayWord(m.Text) {

@@ -34,6 +34,9 @@ func RenderReport(lang string, r *ledger.Report) string {
 		fmt.Fprintf(&b, tr(lang, "GPU %s · non-GPU (tax, support, storage, network) %s\n", "GPU %s · 非 GPU（税、支持、存储、网络）%s\n"),
 			r.Total.GPU.String(), r.Total.NonGPU.String())
 	}
+	if r.Amortised != nil {
+		fmt.Fprintf(&b, tr(lang, "amortised (prepaid terms spread over their months): %s\n", "摊销后（预付期限按月分摊）：%s\n"), r.Amortised.String())
+	}
 	if r.Total.HoursUnknown > 0 {
 		fmt.Fprintf(&b, tr(lang, "%d entries give an amount without hours; their money is counted, their hours are not.\n", "%d 条记录只有金额、没有时长：金额已计入，卡时未计入。\n"), r.Total.HoursUnknown)
 	}

@@ -155,6 +155,9 @@ func (l *Ledger) readRow(ctx context.Context, team, user string, width int, cols
 			bad("billing", "not on_demand/按量, monthly/包月 or spot/竞价")
 		}
 		e.Billing = b
+		if t := TermOf(v); t > 1 {
+			e.TermMonths = t // 包年: a twelve-month prepaid term
+		}
 	}
 
 	kind := chargeCategories[foldValue(get("category"))]

@@ -250,3 +250,29 @@ func TestUsagePerCardBillLines(t *testing.T) {
 	// 4090: 10 + 5 = 15 card-h on 1 card = 15 h.
 	check(t, "cards and hours per card", map[string][2]float64{"h100-sxm": {8, 168}, "rtx4090": {1, 15}}, got)
 }
+
+// The Aliyun bill's 包年 line (¥96,000.00 for 1 年 = 12 months) is billed
+// in November and amortised at ¥8,000.00 a month: November's amortised
+// total is 96,546.48 − 96,000.00 + 8,000.00 = ¥8,546.48, December's
+// ¥8,000.00, and the plan renews on 2027-11-01.
+func TestPrepaidTermIsAmortised(t *testing.T) {
+	ctx := context.Background()
+	l, clk := newLedger(t, miniStore(t))
+	clk.Set(time.Date(2026, 12, 1, 10, 0, 0, 0, l.Location()))
+	tm := team(t)
+	importBill(t, l, tm, "aliyun_2026-11.csv")
+	nov, err := l.Report(ctx, tm, Month{2026, time.November}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, "November amortised", Amounts{knowledge.CNY: 854648}, nov.Amortised)
+	dec, _ := l.Report(ctx, tm, Month{2026, time.December}, nil)
+	check(t, "December amortised", Amounts{knowledge.CNY: 800000}, dec.Amortised)
+	cs, err := l.Commitments(ctx, tm, clk.Now())
+	if err != nil || len(cs) != 1 {
+		t.Fatalf("commitments %+v, %v; want the 包年 plan", cs, err)
+	}
+	if c := cs[0]; c.PerMonth != cny(800000) || c.Renews.Format("2006-01-02") != "2027-11-01" || c.MonthsUse != 2 || c.Entry.Cards != 2 {
+		t.Errorf("commitment %+v; want ¥8,000.00 a month, renews 2027-11-01, month 2 of 12, 2 cards", c)
+	}
+}

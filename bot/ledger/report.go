@@ -122,7 +122,13 @@ type Report struct {
 	// (Entry.CostCenter; "" for entries that name none).
 	ByTeam   []Group `json:"by_team"`
 	MostUsed string  `json:"most_used_gpu,omitempty"` // card with the most card-hours this month
-	Items    []Entry `json:"-"`                       // this month's entries, oldest first
+	// Amortised is the month with prepaid terms (TermMonths > 1, e.g. a
+	// 包年 plan) spread over the months they cover instead of counted in
+	// full in the month billed: Total.Amount − terms billed this month +
+	// this month's share of every term covering it. Nil when no term
+	// touches the month (then it equals Total.Amount).
+	Amortised Amounts `json:"amortised,omitempty"`
+	Items     []Entry `json:"-"` // this month's entries, oldest first
 }
 
 // Change is this month's amount minus the previous month's, per currency.
@@ -140,7 +146,17 @@ func (l *Ledger) Report(ctx context.Context, team string, m Month, fx *FX) (*Rep
 	if err != nil {
 		return nil, err
 	}
-	return Summarize(team, m, l.loc, cur, prev, fx), nil
+	r := Summarize(team, m, l.loc, cur, prev, fx)
+	from := m
+	for range maxTermMonths - 1 {
+		from = from.Prev()
+	}
+	earlier, err := l.Between(ctx, team, from.Start(l.loc), m.End(l.loc))
+	if err != nil {
+		return nil, err
+	}
+	r.Amortised = amortise(r.Total.Amount, cur, earlier, m, l.loc)
+	return r, nil
 }
 
 // Summarize builds a Report from a month's entries and the previous month's.
@@ -366,6 +382,35 @@ func UsageOf(es []Entry, from, to time.Time, fleet map[string]int) []CardUsage {
 		}
 		return out[i].GPU < out[j].GPU
 	})
+	return out
+}
+
+// amortise is the month's total with prepaid terms spread (see
+// Report.Amortised); nil when no term touches month m.
+func amortise(total Amounts, cur, window []Entry, m Month, loc *time.Location) Amounts {
+	out := Amounts{}
+	for c, v := range total {
+		out[c] = v
+	}
+	touched := false
+	for _, e := range cur {
+		if e.TermMonths > 1 && e.Priced() && e.SupersededBy == "" {
+			out[e.Amount.Currency] -= e.Amount.Minor
+			touched = true
+		}
+	}
+	for _, e := range window {
+		if e.SupersededBy != "" {
+			continue
+		}
+		if v := share(e, m, loc); v != 0 {
+			out[e.Amount.Currency] += v
+			touched = true
+		}
+	}
+	if !touched {
+		return nil
+	}
 	return out
 }
 
