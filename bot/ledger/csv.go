@@ -109,7 +109,7 @@ var csvFields = map[string][]string{
 	// team: the cost centre inside the company (Entry.CostCenter).
 	"team": {"team", "cost center", "costcenter", "cost centre", "department", "dept", "business unit", "财务单元", "成本中心", "部门", "团队"},
 	// What the line is, for bills that carry more than GPU time.
-	"category":   {"chargecategory", "charge category", "lineitemtype", "line item type", "line item line item type", "cost type", "账单类型", "费用类型"},
+	"category":   {"chargecategory", "charge category", "lineitemtype", "line item type", "line item line item type", "cost type", "category", "charge type", "账单类型", "费用类型", "费用类别"},
 	"service":    {"servicename", "service name", "service", "productname", "product name", "product product name", "service.description", "productcode", "product code", "line item product code", "产品", "产品名称", "产品code"},
 	"servicecat": {"servicecategory", "service category"},
 	"instance":   {"instance type", "instancetype", "product instance type", "machine type", "实例规格", "实例类型", "规格", "usagetype", "usage type", "line item usage type"},
