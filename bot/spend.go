@@ -124,7 +124,7 @@ func (s *Spend) Handle(ctx context.Context, m Message, req parse.Request, a *Ans
 	case "list":
 		err = s.list(ctx, team, req, a)
 	case "report":
-		err = s.report(ctx, team, req, a)
+		err = s.report(ctx, team, m, req, a)
 	case "undo":
 		err = s.undo(ctx, team, m, a)
 	case "delete":
@@ -352,6 +352,17 @@ func teamWord(text string) string {
 	return ""
 }
 
+// reFamily reads a card family the report is filtered by: gpu=h100,
+// gpu=a100 (every memory size and form factor of it).
+var reFamily = regexp.MustCompile(`(?i)\bgpu=(h100|h200|a100|v100|h800|a800|l40|rtx4090)\b`)
+
+func gpuFamily(text string) string {
+	if m := reFamily.FindStringSubmatch(text); m != nil {
+		return strings.ToLower(m[1])
+	}
+	return ""
+}
+
 // anywayWord reports that the user means a repeated entry: "anyway",
 // "again", "仍然", "还是记", "再记一笔".
 func anywayWord(text string) bool {
@@ -485,18 +496,34 @@ func (s *Spend) list(ctx context.Context, team string, req parse.Request, a *Ans
 	return nil
 }
 
-func (s *Spend) report(ctx context.Context, team string, req parse.Request, a *Answer) error {
+func (s *Spend) report(ctx context.Context, team string, m Message, req parse.Request, a *Answer) error {
 	mo, err := s.month(req, a)
 	if err != nil {
 		return err
 	}
 	fx := s.reportFX(ctx, team, a.Lang)
-	r, err := s.ledger.Report(ctx, team, mo, fx)
+	gpu := ""
+	if len(req.Slots.GPUs) > 0 {
+		gpu = req.Slots.GPUs[0]
+		if fam := gpuFamily(m.Text); fam != "" {
+			gpu = fam // "gpu=H100": the family (SXM and PCIe), not one variant
+		}
+	}
+	r, err := s.ledger.ReportWhere(ctx, team, mo, fx, ledger.Where(req.Slots.Project, req.Slots.Team, req.Slots.Platform, gpu))
 	if err != nil {
 		return err
 	}
 	a.Result = r
 	a.Text = RenderReport(a.Lang, r)
+	var only []string
+	for _, kv := range [][2]string{{"project", req.Slots.Project}, {"team", req.Slots.Team}, {"platform", req.Slots.Platform}, {"gpu", gpu}} {
+		if kv[1] != "" {
+			only = append(only, kv[0]+"="+kv[1])
+		}
+	}
+	if len(only) > 0 {
+		a.Text = tr(a.Lang, "Only entries with ", "仅含 ") + strings.Join(only, " ") + "\n" + a.Text
+	}
 	a.say(a.Text)
 	return nil
 }

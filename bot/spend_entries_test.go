@@ -148,3 +148,29 @@ func TestSpendReportUsesTheTeamsFX(t *testing.T) {
 		t.Errorf("the report does not give the converted total and its rate:\n%s", r.Text)
 	}
 }
+
+// TestSpendReportFilters: spend report team= and gpu= (a family) keep only
+// those entries: vision ¥75 + ¥20 = ¥95.00; gpu=a100 keeps the A100 40GB
+// and the A100 80GB entries: ¥300 + ¥500 = ¥800.00.
+func TestSpendReportFilters(t *testing.T) {
+	b, _ := spendBot(t)
+	for _, s := range []string{
+		"/gpu spend add 40h 4090 @autodl ¥75 team=vision",
+		"/gpu spend add 10h 4090 @autodl ¥20 team=vision",
+		"/gpu spend add 100h 4090 @autodl ¥200 team=research",
+		"/gpu spend add 100h a100-40g @autodl ¥300 team=research confirm",
+		"/gpu spend add 100h a100 @autodl ¥500 team=research confirm",
+	} {
+		if a := say(b, "U1", s); a.Err != "" {
+			t.Fatalf("%s: %q", s, a.Text)
+		}
+	}
+	r := say(b, "U1", "/gpu spend report 2026-10 team=vision")
+	if rep := r.Result.(*ledger.Report); rep.Total.Amount.Money("CNY").Minor != 9500 || !strings.Contains(r.Text, "team=vision") {
+		t.Errorf("team=vision: %s\n%s", rep.Total.Amount, r.Text)
+	}
+	r = say(b, "U1", "/gpu spend report 2026-10 gpu=a100")
+	if rep := r.Result.(*ledger.Report); rep.Total.Amount.Money("CNY").Minor != 80000 {
+		t.Errorf("gpu=a100: %s, want ¥800.00\n%s", rep.Total.Amount, r.Text)
+	}
+}

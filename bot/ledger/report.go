@@ -138,6 +138,37 @@ func (r *Report) Change() Amounts { return r.Total.Amount.Sub(r.Prev.Amount) }
 // fx, when given, adds converted totals (and orders groups by them); without
 // it no two currencies are ever added.
 func (l *Ledger) Report(ctx context.Context, team string, m Month, fx *FX) (*Report, error) {
+	return l.ReportWhere(ctx, team, m, fx, nil)
+}
+
+// Filter keeps the entries a report is about; nil keeps all.
+type Filter func(Entry) bool
+
+// Where is the filter of spend report's settings: project=, team=,
+// platform= and gpu= (a card id, or a family: "h100" keeps h100-sxm and
+// h100-pcie). Empty values do not filter.
+func Where(project, team, platform, gpu string) Filter {
+	if project == "" && team == "" && platform == "" && gpu == "" {
+		return nil
+	}
+	project, team = foldOrEmpty(project), foldOrEmpty(team)
+	gpu = strings.ToLower(strings.TrimSpace(gpu))
+	return func(e Entry) bool {
+		return (project == "" || e.Project == project) && (team == "" || e.CostCenter == team) &&
+			(platform == "" || e.Platform == platform) && (gpu == "" || e.GPU == gpu || strings.HasPrefix(e.GPU, gpu+"-"))
+	}
+}
+
+func foldOrEmpty(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return ""
+	}
+	return normProject(s)
+}
+
+// ReportWhere is Report over the entries keep accepts (both months and
+// the amortised view).
+func (l *Ledger) ReportWhere(ctx context.Context, team string, m Month, fx *FX, keep Filter) (*Report, error) {
 	cur, err := l.List(ctx, team, m, "")
 	if err != nil {
 		return nil, err
@@ -146,6 +177,7 @@ func (l *Ledger) Report(ctx context.Context, team string, m Month, fx *FX) (*Rep
 	if err != nil {
 		return nil, err
 	}
+	cur, prev = keep.apply(cur), keep.apply(prev)
 	r := Summarize(team, m, l.loc, cur, prev, fx)
 	from := m
 	for range maxTermMonths - 1 {
@@ -155,7 +187,7 @@ func (l *Ledger) Report(ctx context.Context, team string, m Month, fx *FX) (*Rep
 	if err != nil {
 		return nil, err
 	}
-	r.Amortised = amortise(r.Total.Amount, cur, earlier, m, l.loc)
+	r.Amortised = amortise(r.Total.Amount, cur, keep.apply(earlier), m, l.loc)
 	return r, nil
 }
 
@@ -382,6 +414,19 @@ func UsageOf(es []Entry, from, to time.Time, fleet map[string]int) []CardUsage {
 		}
 		return out[i].GPU < out[j].GPU
 	})
+	return out
+}
+
+func (f Filter) apply(es []Entry) []Entry {
+	if f == nil {
+		return es
+	}
+	var out []Entry
+	for _, e := range es {
+		if f(e) {
+			out = append(out, e)
+		}
+	}
 	return out
 }
 
