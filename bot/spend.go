@@ -32,6 +32,25 @@ type Spend struct {
 	// teamFX reads the team's settings (currency=, fx=); nil or zero values
 	// fall back to the asker's language and the bot's FX.
 	teamFX func(ctx context.Context, team string) (knowledge.Currency, float64)
+	// budgetNotes lists the budget alerts now due (see UseBudgetNotes).
+	budgetNotes func(ctx context.Context, team, lang string) []string
+}
+
+// UseBudgetNotes makes the reply to a ledger write say which budget
+// alerts it made due (a threshold crossed, a forecast over): f returns
+// them as sentences in lang.
+func (s *Spend) UseBudgetNotes(f func(ctx context.Context, team, lang string) []string) {
+	s.budgetNotes = f
+}
+
+// withBudget appends the budget alerts a write made due to its reply.
+func (s *Spend) withBudget(ctx context.Context, team string, a *Answer) {
+	if s.budgetNotes == nil {
+		return
+	}
+	if notes := s.budgetNotes(ctx, team, a.Lang); len(notes) > 0 {
+		a.Text += "\n" + strings.Join(notes, "\n")
+	}
 }
 
 // UseTeamFX makes spend reports use each team's reporting currency and FX
@@ -313,6 +332,9 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 		a.Text = tr(a.Lang, "Already saved (this message was delivered twice; nothing new was booked). ", "已保存过（这条消息重复送达，没有重复记账）。") + a.Text
 	case checked:
 		a.Text = tr(a.Lang, "Storage was slow, so I checked: it was saved once. ", "存储响应慢，已核对：这条已保存且只记了一次。") + a.Text
+	}
+	if !saved.Replayed {
+		s.withBudget(ctx, team, a)
 	}
 	a.say(a.Text)
 	return nil
@@ -655,6 +677,9 @@ func (s *Spend) edit(ctx context.Context, team string, m Message, req parse.Requ
 	}
 	a.Text = tr(a.Lang, fmt.Sprintf("Edited #%s: %s. Undo with /gpu spend undo.", after.ID, strings.Join(changes, "; ")),
 		fmt.Sprintf("已修改 #%s：%s。撤销：/gpu spend undo", after.ID, strings.Join(changes, "；")))
+	if !after.Replayed {
+		s.withBudget(ctx, team, a)
+	}
 	a.say(a.Text)
 	return nil
 }

@@ -174,3 +174,30 @@ func TestSpendReportFilters(t *testing.T) {
 		t.Errorf("gpu=a100: %s, want ¥800.00\n%s", rep.Total.Amount, r.Text)
 	}
 }
+
+// TestSpendWriteSaysTheBudgetAlert: a write's reply carries the budget
+// alerts it made due; a redelivery (replay) does not repeat them.
+func TestSpendWriteSaysTheBudgetAlert(t *testing.T) {
+	st, err := store.OpenEmbedded(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	now := func() time.Time { return time.Date(2026, 10, 20, 12, 0, 0, 0, time.UTC) }
+	kb := knowledge.MustShipped()
+	b := New(Config{FX: 7.2}, kb, nil)
+	sp := NewSpend(ledger.New(st, ledger.Options{KB: kb, Now: now}), nil, 7.2, now)
+	sp.UseBudgetNotes(func(_ context.Context, team, lang string) []string {
+		return []string{"⚠️ Budget alert: the team has spent ¥80.00 in 2026-10, past 80% of its ¥100.00 budget (80%)."}
+	})
+	b.Route(parse.Spend, sp)
+	send := func(id string) Answer {
+		return b.Answer(context.Background(), Message{ID: id, Text: "/gpu spend add 40h 4090 @autodl ¥75", Team: "T1", Channel: "C1", User: "U1"})
+	}
+	if a := send("m1"); !strings.Contains(a.Text, "past 80% of its ¥100.00 budget") {
+		t.Errorf("write reply without the alert: %q", a.Text)
+	}
+	if a := send("m1"); strings.Contains(a.Text, "Budget alert") {
+		t.Errorf("a replay repeated the alert: %q", a.Text)
+	}
+}

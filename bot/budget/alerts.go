@@ -176,6 +176,27 @@ func (a *Alerts) State(ctx context.Context, b Budget, now time.Time, fx float64)
 	return ComputePeriod(b, es, first, from, to, label, now, loc, fx), nil
 }
 
+// Notes are the alerts due for team at now that its channel has not been
+// sent yet, as sentences in lang: what the reply to a ledger write says
+// when the write crossed a threshold (the channel post still follows).
+func (a *Alerts) Notes(ctx context.Context, team string, now time.Time, lang string) ([]string, error) {
+	fx := a.fx
+	if a.profiles != nil {
+		if p, err := a.profiles.Get(ctx, team); err == nil && p.FX > 0 {
+			fx = p.FX
+		}
+	}
+	due, err := a.due(ctx, team, now, fx)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, al := range due {
+		out = append(out, al.Text(lang))
+	}
+	return out, nil
+}
+
 // Posted marks the alerts of a delivered post as sent.
 func (a *Alerts) Posted(ctx context.Context, s schedule.Slot) error {
 	key := prefix(s.Sub.Team) + "pending"

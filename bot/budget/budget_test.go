@@ -349,3 +349,31 @@ func TestQuarterlyBudgetWithCustomAlerts(t *testing.T) {
 		t.Errorf("ParseAlerts = %v, %v", ts, err)
 	}
 }
+
+// The reply to a ledger write names the alerts it made due: ¥30,000 spent
+// of ¥50,000 on 10 Oct is 60 % (the 50 % alert) and, at ¥30,000 ÷ 9 days
+// a day, reached on day 9 + 20,000 ÷ 3,333.33 = 15 → the 15th (forecast).
+func TestNotesForAWriteThatCrossesAThreshold(t *testing.T) {
+	ctx := context.Background()
+	m := miniredis.RunT(t)
+	rdb := redis.NewClient(&redis.Options{Addr: m.Addr()})
+	t.Cleanup(func() { rdb.Close() })
+	loc := ledger.Shanghai
+	now := time.Date(2026, 10, 10, 0, 0, 0, 0, loc)
+	l := ledger.New(&store.Store{Redis: rdb}, ledger.Options{Location: loc, Now: func() time.Time { return now }})
+	st := NewStore(rdb, nil)
+	if err := st.Set(ctx, Budget{Team: "T1", Project: Team, Amount: cny(50000)}); err != nil {
+		t.Fatal(err)
+	}
+	al := NewAlerts(st, l, nil, 7.2)
+	if notes, err := al.Notes(ctx, "T1", now, "en"); err != nil || len(notes) != 0 {
+		t.Fatalf("before any spend: %v, %v", notes, err)
+	}
+	if _, err := l.Add(ctx, ledger.Entry{Team: "T1", User: "U1", GPU: "h800", Cards: 8, Hours: 24, Amount: cny(30000), At: now.Add(-time.Hour), Confirm: true}); err != nil {
+		t.Fatal(err)
+	}
+	notes, err := al.Notes(ctx, "T1", now, "en")
+	if err != nil || len(notes) != 2 || !strings.Contains(notes[0], "past 50% of its ¥50,000.00 budget (60%)") || !strings.Contains(notes[1], "on the 15th") {
+		t.Errorf("notes = %q, %v; want the 50%% alert and the forecast for the 15th", notes, err)
+	}
+}
