@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"regexp"
 	"strings"
 	"time"
 
@@ -28,6 +29,60 @@ type Spend struct {
 	// an unconfirmed write; settleLater, how long checking goes on after it.
 	settleWithin, settleLater time.Duration
 	notify                    func(ctx context.Context, channel, user, text string) error
+	// teamFX reads the team's settings (currency=, fx=); nil or zero values
+	// fall back to the asker's language and the bot's FX.
+	teamFX func(ctx context.Context, team string) (knowledge.Currency, float64)
+	// budgetNotes lists the budget alerts now due (see UseBudgetNotes).
+	budgetNotes func(ctx context.Context, team, lang string) []string
+}
+
+// UseBudgetNotes makes the reply to a ledger write say which budget
+// alerts it made due (a threshold crossed, a forecast over): f returns
+// them as sentences in lang.
+func (s *Spend) UseBudgetNotes(f func(ctx context.Context, team, lang string) []string) {
+	s.budgetNotes = f
+}
+
+// withBudget appends the budget alerts a write made due to its reply.
+func (s *Spend) withBudget(ctx context.Context, team string, a *Answer) {
+	if s.budgetNotes == nil {
+		return
+	}
+	if notes := s.budgetNotes(ctx, team, a.Lang); len(notes) > 0 {
+		a.Text += "\n" + strings.Join(notes, "\n")
+	}
+}
+
+// UseTeamFX makes spend reports use each team's reporting currency and FX
+// rate (/gpu settings currency=CNY fx=7.15) rather than the bot's.
+func (s *Spend) UseTeamFX(f func(ctx context.Context, team string) (knowledge.Currency, float64)) {
+	s.teamFX = f
+}
+
+// reportFX is the team's reporting currency and rate: its settings when
+// it set them, else the asker's language (CNY for Chinese, USD for
+// English) and the bot's FX.
+func (s *Spend) reportFX(ctx context.Context, team, lang string) *ledger.FX {
+	to, rate := knowledge.CNY, s.fx
+	if lang == "en" {
+		to = knowledge.USD
+	}
+	if s.teamFX != nil {
+		cur, fx := s.teamFX(ctx, team)
+		if cur == knowledge.CNY || cur == knowledge.USD {
+			to = cur
+		}
+		if fx > 0 {
+			rate = fx
+		}
+	}
+	if rate <= 0 {
+		return nil
+	}
+	if to == knowledge.USD {
+		return &ledger.FX{To: knowledge.USD, Rates: map[knowledge.Currency]float64{knowledge.USD: 1, knowledge.CNY: 1 / rate}}
+	}
+	return &ledger.FX{To: knowledge.CNY, Rates: map[knowledge.Currency]float64{knowledge.CNY: 1, knowledge.USD: rate}}
 }
 
 // Notify sets how the asker hears the outcome of a write that was still
@@ -88,13 +143,17 @@ func (s *Spend) Handle(ctx context.Context, m Message, req parse.Request, a *Ans
 	case "list":
 		err = s.list(ctx, team, req, a)
 	case "report":
-		err = s.report(ctx, team, req, a)
+		err = s.report(ctx, team, m, req, a)
 	case "undo":
 		err = s.undo(ctx, team, m, a)
 	case "delete":
 		err = s.delete(ctx, team, m, req, a)
+	case "edit":
+		err = s.edit(ctx, team, m, req, a)
+	case "export":
+		err = s.export(ctx, team, req, a)
 	default:
-		return &advisor.InputError{Field: "spend", Reason: fmt.Sprintf("unknown spend action %q; use add, list, report, undo or delete", mode), Hint: spendHint}
+		return &advisor.InputError{Field: "spend", Reason: fmt.Sprintf("unknown spend action %q; use add, list, report, edit, export, undo or delete", mode), Hint: spendHint}
 	}
 	return s.explain(a, err)
 }
@@ -162,6 +221,18 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 			a.Assumed["currency"] = string(cur)
 		}
 		e.Amount = ledger.MoneyFromFloat(sl.Amount.Amount, cur)
+		if whole, ok, err := spaceGrouped(m.Text, cur); err != nil {
+			return &advisor.InputError{Field: "amount", Reason: err.Error(), Hint: spendHint}
+		} else if ok && whole.Minor != e.Amount.Minor {
+			e.Amount = whole // "¥1 000" is a thousand yuan, not ¥1 followed by a stray 000
+		}
+	}
+	e.CostCenter = sl.Team
+	if e.CostCenter == "" {
+		e.CostCenter = teamWord(m.Text)
+	}
+	if invoiceWord(m.Text) && e.Hours == 0 && !refund {
+		e.HoursUnknown = true // an invoice: amount, platform and period; hours unknown
 	}
 	if sl.Billing != "" {
 		b, ok := ledger.ParseBilling(sl.Billing)
@@ -169,8 +240,32 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 			return &advisor.InputError{Field: "billing", Reason: fmt.Sprintf("unknown billing %q; use on-demand, monthly or spot", sl.Billing), Hint: spendHint + " billing=monthly"}
 		}
 		e.Billing = b
+		e.TermMonths = ledger.TermOf(sl.Billing)
+	}
+	if e.TermMonths == 0 && strings.Contains(m.Text, "包年") {
+		e.Billing, e.TermMonths = ledger.Monthly, 12 // a year paid up front: spread over twelve months in the amortised view
+	}
+	if e.TermMonths == 1 {
+		e.TermMonths = 0
 	}
 	e.Key = m.ID // made before the first try: a redelivery of this message books nothing new
+	if !anywayWord(m.Text) {
+		// The same entry sent again as a new message (not a redelivery):
+		// ask rather than count the run twice.
+		if prev, ok, err := s.ledger.Repeat(ctx, e); err != nil {
+			s.log.WarnContext(ctx, "repeat check unavailable", "team", team, "err", err)
+		} else if ok {
+			a.Result = prev
+			a.Err = "repeat"
+			a.Text = tr(a.Lang,
+				fmt.Sprintf("This looks like #%s (%s ×%d, %s h, %s, added %s) — add anyway? Nothing was saved. If it is a second, separate run, send it again with the word anyway.",
+					prev.ID, gpuName(prev.GPU), prev.Cards, fmtNum(prev.Hours), prev.Amount.String(), prev.CreatedAt.In(s.ledger.Location()).Format("2006-01-02 15:04")),
+				fmt.Sprintf("这条和 #%s（%s ×%d，%s 小时，%s，记于 %s）一样——还要再记一笔吗？这次没有保存。如果确实是另一次运行，请加上“仍然”再发一次。",
+					prev.ID, gpuName(prev.GPU), prev.Cards, fmtNum(prev.Hours), prev.Amount.String(), prev.CreatedAt.In(s.ledger.Location()).Format("2006-01-02 15:04")))
+			a.say(a.Text)
+			return nil
+		}
+	}
 	saved, err := s.ledger.Add(ctx, e)
 	checked := false
 	var un *ledger.UnconfirmedError
@@ -216,11 +311,18 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 		a.say(a.Text)
 		return nil
 	}
+	hours, hoursZh := fmtNum(saved.Hours)+" h", fmtNum(saved.Hours)+" 小时"
+	if saved.HoursUnknown {
+		hours, hoursZh = "hours unknown", "时长未知"
+	}
 	a.Text = tr(a.Lang,
-		fmt.Sprintf("Saved #%s: %s ×%d, %s h on %s, %s, project %s, %s, dated %s (booked to %s). Undo with /gpu spend undo.",
-			saved.ID, gpuName(saved.GPU), saved.Cards, fmtNum(saved.Hours), orDash(saved.Platform), amount, saved.Project, saved.Billing, saved.At.Format("2006-01-02"), month),
-		fmt.Sprintf("已记账 #%s：%s ×%d，%s 小时，平台 %s，%s，项目 %s，%s，日期 %s（计入 %s）。撤销：/gpu spend undo",
-			saved.ID, gpuName(saved.GPU), saved.Cards, fmtNum(saved.Hours), orDash(saved.Platform), amount, saved.Project, saved.Billing, saved.At.Format("2006-01-02"), month))
+		fmt.Sprintf("Saved #%s: %s ×%d, %s on %s, %s, project %s, %s, dated %s (booked to %s). Undo with /gpu spend undo.",
+			saved.ID, gpuName(saved.GPU), saved.Cards, hours, orDash(saved.Platform), amount, saved.Project, saved.Billing, saved.At.Format("2006-01-02"), month),
+		fmt.Sprintf("已记账 #%s：%s ×%d，%s，平台 %s，%s，项目 %s，%s，日期 %s（计入 %s）。撤销：/gpu spend undo",
+			saved.ID, gpuName(saved.GPU), saved.Cards, hoursZh, orDash(saved.Platform), amount, saved.Project, saved.Billing, saved.At.Format("2006-01-02"), month))
+	if saved.CostCenter != "" {
+		a.Text += tr(a.Lang, " Team: "+saved.CostCenter+".", " 团队："+saved.CostCenter+"。")
+	}
 	if saved.Derived != "" {
 		a.Text += "\n" + tr(a.Lang, "Amount from the catalogue: ", "金额按目录价估算：") + saved.Derived
 	}
@@ -231,8 +333,74 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 	case checked:
 		a.Text = tr(a.Lang, "Storage was slow, so I checked: it was saved once. ", "存储响应慢，已核对：这条已保存且只记了一次。") + a.Text
 	}
+	if !saved.Replayed {
+		s.withBudget(ctx, team, a)
+	}
 	a.say(a.Text)
 	return nil
+}
+
+// reSpaceGrouped finds money written with spaces between thousands
+// groups: "¥1 000", "$12 500.50", "1 000 元" (also no-break and thin
+// spaces).
+var reSpaceGrouped = regexp.MustCompile(`(?i)(?:[¥￥$]|us\$|rmb ?)\s*\d{1,3}(?:[ \x{00a0}\x{202f}]\d{3})+(?:\.\d+)?|\d{1,3}(?:[ \x{00a0}\x{202f}]\d{3})+(?:\.\d+)?\s*(?:元|块|美元|rmb|usd|cny)`)
+
+// spaceGrouped reads a space-grouped amount in text whole; ok is false when
+// there is none. Two such amounts in one message are refused: which one
+// was meant is a guess.
+func spaceGrouped(text string, def knowledge.Currency) (ledger.Money, bool, error) {
+	ms := reSpaceGrouped.FindAllString(text, -1)
+	switch len(ms) {
+	case 0:
+		return ledger.Money{}, false, nil
+	case 1:
+		m, err := ledger.ParseAmount(ms[0], def)
+		if err != nil {
+			return ledger.Money{}, false, err
+		}
+		return m, true, nil
+	}
+	return ledger.Money{}, false, fmt.Errorf("%q and %q: two amounts written with spaces; give one, without spaces (¥1000) / 有两个带空格的金额，请只写一个且不加空格（¥1000）", ms[0], ms[1])
+}
+
+// reTeam finds the team or cost centre of a hand entry: team=vision,
+// cost-center=research, 团队=算法组, 部门:平台组.
+var reTeam = regexp.MustCompile(`(?i)(?:^|\s)(?:team|cost[-_ ]?cent(?:er|re)|团队|部门|成本中心|财务单元)\s*[=:：]\s*([^\s,，;；]+)`)
+
+func teamWord(text string) string {
+	if m := reTeam.FindStringSubmatch(text); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// reFamily reads a card family the report is filtered by: gpu=h100,
+// gpu=a100 (every memory size and form factor of it).
+var reFamily = regexp.MustCompile(`(?i)\bgpu=(h100|h200|a100|v100|h800|a800|l40|rtx4090)\b`)
+
+func gpuFamily(text string) string {
+	if m := reFamily.FindStringSubmatch(text); m != nil {
+		return strings.ToLower(m[1])
+	}
+	return ""
+}
+
+// anywayWord reports that the user means a repeated entry: "anyway",
+// "again", "仍然", "还是记", "再记一笔".
+func anywayWord(text string) bool {
+	t := strings.ToLower(text)
+	for _, w := range []string{"anyway", "again", "仍然", "还是记", "再记一笔", "照记"} {
+		if strings.Contains(t, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// invoiceWord reports an amount-only entry: "invoice", "发票", "账单金额".
+func invoiceWord(text string) bool {
+	t := strings.ToLower(text)
+	return strings.Contains(t, "invoice") || strings.Contains(t, "发票") || strings.Contains(t, "账单金额") || strings.Contains(t, "hours unknown")
 }
 
 // settle waits up to settleWithin to learn what became of an unconfirmed
@@ -350,21 +518,74 @@ func (s *Spend) list(ctx context.Context, team string, req parse.Request, a *Ans
 	return nil
 }
 
-func (s *Spend) report(ctx context.Context, team string, req parse.Request, a *Answer) error {
+func (s *Spend) report(ctx context.Context, team string, m Message, req parse.Request, a *Answer) error {
 	mo, err := s.month(req, a)
 	if err != nil {
 		return err
 	}
-	fx := &ledger.FX{To: knowledge.CNY, Rates: map[knowledge.Currency]float64{knowledge.CNY: 1, knowledge.USD: s.fx}}
-	if a.Lang == "en" {
-		fx = &ledger.FX{To: knowledge.USD, Rates: map[knowledge.Currency]float64{knowledge.USD: 1, knowledge.CNY: 1 / s.fx}}
+	fx := s.reportFX(ctx, team, a.Lang)
+	gpu := ""
+	if len(req.Slots.GPUs) > 0 {
+		gpu = req.Slots.GPUs[0]
+		if fam := gpuFamily(m.Text); fam != "" {
+			gpu = fam // "gpu=H100": the family (SXM and PCIe), not one variant
+		}
 	}
-	r, err := s.ledger.Report(ctx, team, mo, fx)
+	r, err := s.ledger.ReportWhere(ctx, team, mo, fx, ledger.Where(req.Slots.Project, req.Slots.Team, req.Slots.Platform, gpu))
 	if err != nil {
 		return err
 	}
 	a.Result = r
 	a.Text = RenderReport(a.Lang, r)
+	var only []string
+	for _, kv := range [][2]string{{"project", req.Slots.Project}, {"team", req.Slots.Team}, {"platform", req.Slots.Platform}, {"gpu", gpu}} {
+		if kv[1] != "" {
+			only = append(only, kv[0]+"="+kv[1])
+		}
+	}
+	if len(only) > 0 {
+		a.Text = tr(a.Lang, "Only entries with ", "仅含 ") + strings.Join(only, " ") + "\n" + a.Text
+	}
+	a.say(a.Text)
+	return nil
+}
+
+// SpendExport is the result of "spend export 2026-11": the month's
+// entries as formula-safe CSV (ledger.Export).
+type SpendExport struct {
+	Month   ledger.Month `json:"month"`
+	Entries int          `json:"entries"`
+	CSV     string       `json:"csv"`
+}
+
+// maxExportText bounds the CSV shown in a chat reply; the command line
+// (bot spend export) writes any size.
+const maxExportText = 30000
+
+func (s *Spend) export(ctx context.Context, team string, req parse.Request, a *Answer) error {
+	mo, err := s.month(req, a)
+	if err != nil {
+		return err
+	}
+	es, err := s.ledger.List(ctx, team, mo, req.Slots.Project)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	if err := ledger.Export(&b, es, s.ledger.Location()); err != nil {
+		return err
+	}
+	a.Result = SpendExport{Month: mo, Entries: len(es), CSV: b.String()}
+	body := b.String()
+	more := ""
+	if len(body) > maxExportText {
+		cut := strings.LastIndexByte(body[:maxExportText], '\n')
+		body = body[:cut+1]
+		more = tr(a.Lang, " (cut short here; bot spend export "+mo.String()+" on the command line writes the whole file)",
+			"（此处截断；命令行 bot spend export "+mo.String()+" 可导出完整文件）")
+	}
+	a.Text = tr(a.Lang, fmt.Sprintf("Spend %s as CSV, %d entries, amounts in their own currency%s:", mo, len(es), more),
+		fmt.Sprintf("%s 支出 CSV，共 %d 条，金额为各自币种%s：", mo, len(es), more)) + "\n```\n" + body + "```"
 	a.say(a.Text)
 	return nil
 }
@@ -379,11 +600,113 @@ func (s *Spend) undo(ctx context.Context, team string, m Message, a *Answer) err
 		return err
 	}
 	a.Result = e
+	if e.Restored {
+		a.Text = note + tr(a.Lang, fmt.Sprintf("Undid the edit of #%s: it is back to %s, %s, %s.", e.ID, entryWhat(e), e.Amount.String(), orDash(e.Platform)),
+			fmt.Sprintf("已撤销对 #%s 的修改：恢复为 %s，%s，%s。", e.ID, entryWhat(e), e.Amount.String(), orDash(e.Platform)))
+		a.say(a.Text)
+		return nil
+	}
 	a.Text = tr(a.Lang, fmt.Sprintf("Removed #%s (%s ×%d, %s h, %s).", e.ID, gpuName(e.GPU), e.Cards, fmtNum(e.Hours), e.Amount.String()),
 		fmt.Sprintf("已撤销 #%s（%s ×%d，%s 小时，%s）。", e.ID, gpuName(e.GPU), e.Cards, fmtNum(e.Hours), e.Amount.String()))
 	a.Text = note + a.Text
 	a.say(a.Text)
 	return nil
+}
+
+// editKeys maps the settings a user may write after spend edit to the
+// ledger's EditFields.
+var editKeys = map[string]string{
+	"amount": "amount", "cost": "amount", "platform": "platform", "on": "platform", "project": "project", "proj": "project",
+	"team": "team", "cost_center": "team", "costcenter": "team", "团队": "team", "部门": "team", "gpu": "gpu", "card": "gpu",
+	"cards": "cards", "n": "cards", "count": "cards", "hours": "hours", "h": "hours", "date": "date", "billing": "billing", "note": "note",
+}
+
+// edit answers "spend edit <id> field=value…": the entry changed in place
+// (same id), checked like a new one; "spend undo" restores it.
+func (s *Spend) edit(ctx context.Context, team string, m Message, req parse.Request, a *Answer) error {
+	hint := "/gpu spend edit 7k2m9q amount=¥1800 platform=aliyun team=vision"
+	id := req.Slots.ID
+	if id == "" {
+		return &advisor.InputError{Field: "id", Reason: tr(a.Lang, "which entry? give its id from /gpu spend list", "改哪条？请给出 /gpu spend list 里的编号"), Hint: hint}
+	}
+	fields := map[string]string{}
+	for _, w := range strings.Fields(m.Text) {
+		k, v, ok := strings.Cut(w, "=")
+		if !ok {
+			continue
+		}
+		f, known := editKeys[strings.ToLower(k)]
+		if !known {
+			return &advisor.InputError{Field: k, Reason: tr(a.Lang, fmt.Sprintf("%s cannot be edited; edit one of %s", k, strings.Join(ledger.EditFields, ", ")),
+				fmt.Sprintf("%s 不能修改；可改的有 %s", k, strings.Join(ledger.EditFields, ", "))), Hint: hint}
+		}
+		fields[f] = v
+	}
+	if len(fields) == 0 {
+		return &advisor.InputError{Field: "edit", Reason: tr(a.Lang, "nothing to change; give field=value", "没有要改的内容；请写 字段=值"), Hint: hint}
+	}
+	admin := false
+	if s.auth != nil {
+		admin, _ = s.auth.IsAdmin(ctx, team, m.User)
+	}
+	before, after, err := s.ledger.Edit(ctx, team, id, m.User, admin, m.ID, fields, confirmWord(m.Text))
+	switch {
+	case err == nil && after.Replayed:
+		s.observe(WriteReplayed)
+	case err == nil:
+		s.observe(WriteOK)
+	case errors.Is(err, ledger.ErrForbidden):
+		return &advisor.InputError{Field: "id", Reason: tr(a.Lang, "only workspace admins can edit other people's entries", "只有工作区管理员才能修改别人的记录"), Hint: "/gpu spend list"}
+	case errors.As(err, new(*ledger.UnconfirmedError)):
+		s.observe(WriteUnconfirmed)
+		a.Ephemeral, a.Err = true, "unconfirmed"
+		a.Text = tr(a.Lang, "⏳ Checking… the spend ledger's storage did not answer in time; sending the same edit again is safe (it applies once).",
+			"⏳ 正在核对……账本存储没有及时响应；再发一次同样的修改是安全的（只会生效一次）。")
+		a.say(a.Text)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	a.Result = after
+	var changes []string
+	for _, f := range ledger.EditFields {
+		if _, ok := fields[f]; ok {
+			changes = append(changes, f+": "+editValue(before, f)+" → "+editValue(after, f))
+		}
+	}
+	a.Text = tr(a.Lang, fmt.Sprintf("Edited #%s: %s. Undo with /gpu spend undo.", after.ID, strings.Join(changes, "; ")),
+		fmt.Sprintf("已修改 #%s：%s。撤销：/gpu spend undo", after.ID, strings.Join(changes, "；")))
+	if !after.Replayed {
+		s.withBudget(ctx, team, a)
+	}
+	a.say(a.Text)
+	return nil
+}
+
+// editValue shows one field of an entry the way the edit reply names it.
+func editValue(e ledger.Entry, f string) string {
+	switch f {
+	case "amount":
+		return e.Amount.String()
+	case "platform":
+		return orDash(e.Platform)
+	case "project":
+		return e.Project
+	case "team":
+		return orDash(e.CostCenter)
+	case "gpu":
+		return gpuName(e.GPU)
+	case "cards":
+		return fmt.Sprint(e.Cards)
+	case "hours":
+		return fmtNum(e.Hours) + " h"
+	case "date":
+		return e.At.Format("2006-01-02")
+	case "billing":
+		return string(e.Billing)
+	}
+	return e.Note
 }
 
 func (s *Spend) delete(ctx context.Context, team string, m Message, req parse.Request, a *Answer) error {
@@ -500,13 +823,56 @@ func (s *Spend) ImportBill(ctx context.Context, team, user, name string, r io.Re
 	return b.String(), nil
 }
 
+// entryWhat names what an entry paid for: "A100 40GB ×8, 24 h", "tax".
+func entryWhat(e ledger.Entry) string {
+	switch {
+	case e.IsNonGPU():
+		return e.Category
+	case e.IsRefund():
+		return "credit"
+	}
+	return fmt.Sprintf("%s ×%d, %s h", gpuName(e.GPU), e.Cards, fmtNum(e.Hours))
+}
+
 // ImportSummary is the one-paragraph outcome of a bill import, shared by
 // the Slack reply and the command line: "3 changed, 1 added, 6 unchanged",
 // unreadable rows, and chat entries the bill probably repeats.
 func ImportSummary(res *ledger.ImportResult) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Imported %s: %d rows — %d changed, %d added, %d unchanged, %d not readable.",
+	fmt.Fprintf(&b, "Imported %s: %d rows — %d changed, %d added, %d unchanged, %d not readable",
 		res.File, res.Rows, len(res.Changed), len(res.Added), res.Unchanged, len(res.Errors))
+	if n := len(res.InFile); n > 0 {
+		fmt.Fprintf(&b, ", %d repeated in the file (not imported)", n)
+	}
+	b.WriteString(".")
+	var credits, nonGPU ledger.Amounts = ledger.Amounts{}, ledger.Amounts{}
+	for _, e := range append(append([]ledger.Entry(nil), res.Added...), res.Changed...) {
+		switch {
+		case e.IsRefund():
+			credits[e.Amount.Currency] += e.Amount.Minor
+		case e.IsNonGPU():
+			nonGPU[e.Amount.Currency] += e.Amount.Minor
+		}
+	}
+	if len(nonGPU) > 0 || len(credits) > 0 {
+		fmt.Fprintf(&b, " Non-GPU costs (tax, support, storage, network) %s and credits %s are booked apart from GPU time.", nonGPU.String(), credits.String())
+	}
+	if n := len(res.Confirmed); n > 0 {
+		fmt.Fprintf(&b, "\n✅ %d hand-added estimates confirmed by the bill (now counted once, at the billed figure):", n)
+		for _, m := range res.Confirmed {
+			fmt.Fprintf(&b, "\n• #%s (%s, %s) → bill line #%s (%s)", m.Chat.ID, entryWhat(m.Chat), m.Chat.Amount.String(), m.Bill.ID, m.Bill.Amount.String())
+		}
+	}
+	if n := len(res.Unmatched); n > 0 {
+		fmt.Fprintf(&b, "\nℹ️ %d hand-added estimates on this bill's platforms and months that no line confirmed:", n)
+		for _, e := range res.Unmatched {
+			fmt.Fprintf(&b, "\n• #%s (%s, %s, %s on %s)", e.ID, entryWhat(e), e.Amount.String(), e.At.Format("2006-01-02"), e.Platform)
+		}
+	}
+	for _, d := range res.InFile {
+		fmt.Fprintf(&b, "\n⚠️ Row %d repeats row %d field for field (%s, %s); it was not imported. If both are real charges, import with --keep-duplicates.",
+			d.Row, d.FirstRow, entryWhat(d.Entry), d.Entry.Amount.String())
+	}
 	for _, m := range res.Probable {
 		fmt.Fprintf(&b, "\n⚠️ Probable duplicate: chat entry #%s (%s ×%d, %s h, %s, estimated) looks like bill line #%s (%s, billed). It is counted twice until confirmed; if it is the same spend, confirm with `bot spend supersede %s %s` (or remove the estimate: /gpu spend delete %s)",
 			m.Chat.ID, gpuName(m.Chat.GPU), m.Chat.Cards, fmtNum(m.Chat.Hours), m.Chat.Amount.String(),

@@ -59,7 +59,7 @@ func refuseNegative(text, lang string) error {
 }
 
 // entryDate is the day an entry is for: Slots.Date (YYYY-MM-DD in the
-// ledger's zone, noon) when the parser read one — it reads date=, 昨天,
+// ledger's zone, midnight: dated to the day) when the parser read one — it reads date=, 昨天,
 // 11月3日 and refuses impossible or future days itself — else now. A month
 // with no day ("11月") is refused with the form to use, rather than booked
 // today.
@@ -70,7 +70,7 @@ func (s *Spend) entryDate(sl parse.Slots, a *Answer) (time.Time, error) {
 		if err != nil {
 			return time.Time{}, &advisor.InputError{Field: "date", Reason: fmt.Sprintf("%q is not a date", sl.Date), Hint: "date=2026-11-03"}
 		}
-		return d.Add(12 * time.Hour), nil
+		return d, nil // dated to the day: midnight, so today's entry is in today's usage at once
 	}
 	if sl.Month != "" {
 		return time.Time{}, &advisor.InputError{Field: "date",

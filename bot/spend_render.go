@@ -15,7 +15,9 @@ import (
 func RenderReport(lang string, r *ledger.Report) string {
 	var b strings.Builder
 	total := r.Total.Amount.String()
-	if r.Total.Converted != nil && len(r.Total.Amount) > 1 {
+	if r.Total.Converted != nil && (len(r.Total.Amount) > 1 || len(r.Total.Amount) == 1 && r.Total.Amount.Currencies()[0] != r.Total.Converted.Currency) {
+		// One reporting currency (the team's): a total in another currency
+		// is converted too, at the stated rate.
 		total += " ≈ " + r.Total.Converted.String() + rateNote(lang, r.FX)
 	}
 	entries := "entries"
@@ -28,6 +30,16 @@ func RenderReport(lang string, r *ledger.Report) string {
 		fmt.Fprintf(&b, tr(lang, "billed %s · estimated %s · refunds %s\n", "账单 %s · 估算 %s · 退款 %s\n"),
 			r.Total.Billed.String(), r.Total.Estimated.String(), r.Total.Refunds.String())
 	}
+	if len(r.Total.NonGPU) > 0 {
+		fmt.Fprintf(&b, tr(lang, "GPU %s · non-GPU (tax, support, storage, network) %s\n", "GPU %s · 非 GPU（税、支持、存储、网络）%s\n"),
+			r.Total.GPU.String(), r.Total.NonGPU.String())
+	}
+	if r.Amortised != nil {
+		fmt.Fprintf(&b, tr(lang, "amortised (prepaid terms spread over their months): %s\n", "摊销后（预付期限按月分摊）：%s\n"), r.Amortised.String())
+	}
+	if r.Total.HoursUnknown > 0 {
+		fmt.Fprintf(&b, tr(lang, "%d entries give an amount without hours; their money is counted, their hours are not.\n", "%d 条记录只有金额、没有时长：金额已计入，卡时未计入。\n"), r.Total.HoursUnknown)
+	}
 	fmt.Fprintf(&b, tr(lang, "vs %s: %s, %s GPU-hours (%s)\n", "对比 %s：%s，%s 卡时（变化 %s）\n"), r.Month.Prev(), r.Prev.Amount.String(), ledger.FormatCardHours(r.Prev.CardHours), r.Change().String())
 	if r.Total.Unpriced > 0 {
 		fmt.Fprintf(&b, tr(lang, "%d entries have no amount and are not in the totals.\n", "%d 条记录没有金额，未计入合计。\n"), r.Total.Unpriced)
@@ -39,6 +51,12 @@ func RenderReport(lang string, r *ledger.Report) string {
 		en, zh string
 		gs     []ledger.Group
 	}{{"By project", "按项目", r.ByProject}, {"By card", "按显卡", r.ByGPU}, {"By platform", "按平台", r.ByPlatform}}
+	if len(r.ByTeam) > 1 || len(r.ByTeam) == 1 && r.ByTeam[0].Key != "" {
+		groups = append(groups, struct {
+			en, zh string
+			gs     []ledger.Group
+		}{"By team", "按团队", r.ByTeam})
+	}
 	for _, g := range groups {
 		if len(g.gs) == 0 {
 			continue
@@ -51,6 +69,8 @@ func RenderReport(lang string, r *ledger.Report) string {
 				key = tr(lang, "other", "其他")
 			case key == "":
 				key = tr(lang, "(none given)", "（未填写）") // refunds and entries with no platform: a row, not a blank
+			case g.en == "By card" && key == ledger.NonGPUKey:
+				key = tr(lang, "non-GPU costs", "非 GPU 费用")
 			case g.en == "By card":
 				key = gpuName(key)
 			}

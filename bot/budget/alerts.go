@@ -146,15 +146,13 @@ func (a *Alerts) due(ctx context.Context, team string, now time.Time, fx float64
 	if err != nil || len(bs) == 0 {
 		return nil, err
 	}
-	loc := a.ledger.Location()
-	m := ledger.MonthOf(now, loc)
-	es, err := a.ledger.List(ctx, team, m, "")
-	if err != nil {
-		return nil, err
-	}
 	var out []Alert
 	for _, b := range bs {
-		for _, al := range Due(Compute(b, es, m, now, loc, fx)) {
+		st, err := a.State(ctx, b, now, fx)
+		if err != nil {
+			return nil, err
+		}
+		for _, al := range Due(st) {
 			sent, err := a.st.rdb.HExists(ctx, prefix(team)+"sent", al.ID()).Result()
 			if err != nil {
 				return nil, fmt.Errorf("read budget alerts sent: %w", err)
@@ -163,6 +161,38 @@ func (a *Alerts) due(ctx context.Context, team string, now time.Time, fx float64
 				out = append(out, al)
 			}
 		}
+	}
+	return out, nil
+}
+
+// State is how budget b stands at now, over its period's entries.
+func (a *Alerts) State(ctx context.Context, b Budget, now time.Time, fx float64) (State, error) {
+	loc := a.ledger.Location()
+	first, from, to, label := b.PeriodOf(now, loc)
+	es, err := a.ledger.Between(ctx, b.Team, from, to)
+	if err != nil {
+		return State{}, err
+	}
+	return ComputePeriod(b, es, first, from, to, label, now, loc, fx), nil
+}
+
+// Notes are the alerts due for team at now that its channel has not been
+// sent yet, as sentences in lang: what the reply to a ledger write says
+// when the write crossed a threshold (the channel post still follows).
+func (a *Alerts) Notes(ctx context.Context, team string, now time.Time, lang string) ([]string, error) {
+	fx := a.fx
+	if a.profiles != nil {
+		if p, err := a.profiles.Get(ctx, team); err == nil && p.FX > 0 {
+			fx = p.FX
+		}
+	}
+	due, err := a.due(ctx, team, now, fx)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, al := range due {
+		out = append(out, al.Text(lang))
 	}
 	return out, nil
 }

@@ -33,13 +33,50 @@ import (
 // Team is the Project of a budget for the whole team.
 const Team = "*"
 
-// Budget is a monthly spend limit.
+// Budget is a spend limit for a calendar month, quarter or year.
 type Budget struct {
 	Team    string       `json:"team"`
 	Project string       `json:"project"` // ledger project (folded), or Team
-	Amount  ledger.Money `json:"amount"`  // per calendar month
+	Amount  ledger.Money `json:"amount"`  // per Period
 	SetBy   string       `json:"set_by"`
 	SetAt   time.Time    `json:"set_at"`
+	// Period is Month (""), Quarter or Year.
+	Period string `json:"period,omitempty"`
+	// Alerts are the shares (%) that trigger an alert; nil is Thresholds.
+	Alerts []int `json:"alerts,omitempty"`
+}
+
+// Budget periods.
+const (
+	Month   = ""
+	Quarter = "quarter"
+	Year    = "year"
+)
+
+// thresholds are b's alert shares, lowest first.
+func (b Budget) thresholds() []int {
+	if len(b.Alerts) > 0 {
+		return b.Alerts
+	}
+	return Thresholds
+}
+
+// PeriodOf is the calendar period of b that holds now: its first month,
+// start, end and label ("2026-10", "2026-Q4", "2026").
+func (b Budget) PeriodOf(now time.Time, loc *time.Location) (first ledger.Month, from, to time.Time, label string) {
+	m := ledger.MonthOf(now, loc)
+	switch b.Period {
+	case Quarter:
+		q := (int(m.Month) - 1) / 3
+		first = ledger.Month{Year: m.Year, Month: time.Month(q*3 + 1)}
+		from = first.Start(loc)
+		return first, from, from.AddDate(0, 3, 0), fmt.Sprintf("%d-Q%d", m.Year, q+1)
+	case Year:
+		first = ledger.Month{Year: m.Year, Month: time.January}
+		from = first.Start(loc)
+		return first, from, from.AddDate(1, 0, 0), fmt.Sprint(m.Year)
+	}
+	return m, m.Start(loc), m.End(loc), m.String()
 }
 
 // Store keeps budgets and alert marks in Redis.
@@ -142,32 +179,64 @@ func (s *Store) Acked(ctx context.Context, team, id string) (string, error) {
 	return u, err
 }
 
-// State is how a budget stands in a month at a moment.
+// State is how a budget stands in its period at a moment.
 type State struct {
-	Budget    Budget       `json:"budget"`
-	Month     ledger.Month `json:"month"`
-	Spent     ledger.Money `json:"spent"` // in the budget's currency; refunds netted, superseded entries left out
-	Share     float64      `json:"share"` // Spent ÷ budget
+	Budget Budget       `json:"budget"`
+	Month  ledger.Month `json:"month"`  // the period's first month
+	Period string       `json:"period"` // "2026-10", "2026-Q4", "2026"
+	Spent  ledger.Money `json:"spent"`  // in the budget's currency; refunds netted, superseded entries left out
+	Share  float64      `json:"share"`  // Spent ÷ budget
+	// Committed is the part of Spent that is a charge for the period, not
+	// a rate: 包月/prepaid plans, amount-only invoices, non-GPU costs and
+	// refunds. The forecast adds it once and extrapolates only the rest.
+	Committed ledger.Money `json:"committed"`
+	// Projected = Committed + usage so far + run rate × days left, the run
+	// rate being usage ÷ days elapsed, never fewer than 7 days (so one day
+	// of spend is not a month's pace). Low and High are the same with the
+	// lower and higher of that rate and the trailing 7 days' rate.
 	Projected ledger.Money `json:"projected"`
-	// ReachDay is the day of the month the budget is reached at this
-	// month's pace (0: not this month, or already reached).
+	Low       ledger.Money `json:"projected_low"`
+	High      ledger.Money `json:"projected_high"`
+	// ReachDay is the day of the period's last month the budget is
+	// reached at the projected pace, or for longer periods the day of the
+	// period counted from its start (0: not this period, or already reached).
 	ReachDay int `json:"reach_day,omitempty"`
 	// Unconverted is set when some spend was in a currency without a rate:
 	// it is not in Spent.
 	Unconverted bool   `json:"unconverted,omitempty"`
-	How         string `json:"how"` // the figures, for the reader who asks
+	How         string `json:"how"` // the figures and the method, for the reader who asks
+}
+
+// minRateDays is the fewest days a run rate is taken over.
+const minRateDays = 7
+
+// committed reports whether an entry is a charge for its period rather
+// than usage that accrues with time.
+func committed(e ledger.Entry) bool {
+	return e.Billing == ledger.Monthly || e.HoursUnknown || e.IsNonGPU() || e.IsRefund()
 }
 
 // Compute is b's state in month m at now from the team's entries of that
 // month. Amounts in the other of CNY/USD are converted at fx (CNY per USD).
-// The pace is the spend so far over the days elapsed (at least one), and
-// the projection that pace over the whole month.
 func Compute(b Budget, entries []ledger.Entry, m ledger.Month, now time.Time, loc *time.Location, fx float64) State {
-	st := State{Budget: b, Month: m}
-	var sum ledger.Totals
+	return ComputePeriod(b, entries, m, m.Start(loc), m.End(loc), m.String(), now, loc, fx)
+}
+
+// ComputePeriod is b's state over [from, to) (its label names it) at now
+// from the team's entries of that period. See State for the forecast.
+func ComputePeriod(b Budget, entries []ledger.Entry, first ledger.Month, from, to time.Time, label string, now time.Time, loc *time.Location, fx float64) State {
+	st := State{Budget: b, Month: first, Period: label}
+	var sum, fixed, trailing ledger.Totals
+	weekAgo := now.Add(-minRateDays * 24 * time.Hour)
 	for _, e := range entries {
-		if b.Project == Team || e.Project == b.Project {
-			sum = add(sum, e)
+		if b.Project != Team && e.Project != b.Project {
+			continue
+		}
+		sum = add(sum, e)
+		if committed(e) {
+			fixed = add(fixed, e)
+		} else if !e.At.Before(weekAgo) && e.At.Before(now) {
+			trailing = add(trailing, e)
 		}
 	}
 	conv := ledger.FX{To: b.Amount.Currency, Rates: map[knowledge.Currency]float64{}}
@@ -179,29 +248,46 @@ func Compute(b Budget, entries []ledger.Entry, m ledger.Month, now time.Time, lo
 			conv.Rates[knowledge.CNY] = 1 / fx
 		}
 	}
-	spent, ok := conv.Convert(sum.Amount)
-	if !ok {
-		st.Unconverted = true
-		spent = sum.Amount.Money(b.Amount.Currency)
+	convert := func(t ledger.Totals) ledger.Money {
+		m, ok := conv.Convert(t.Amount)
+		if !ok {
+			st.Unconverted = true
+			m = t.Amount.Money(b.Amount.Currency)
+		}
+		return m
 	}
-	st.Spent = spent
+	spent, fixedM, trailM := convert(sum), convert(fixed), convert(trailing)
+	st.Spent, st.Committed = spent, fixedM
 	limit := b.Amount.Float()
 	if limit <= 0 {
 		return st
 	}
 	st.Share = spent.Float() / limit
-	start, end := m.Start(loc), m.End(loc)
-	days := end.Sub(start).Hours() / 24
-	elapsed := math.Min(math.Max(now.Sub(start).Hours()/24, 1), days)
-	pace := spent.Float() / elapsed
-	st.Projected = ledger.MoneyFromFloat(pace*days, b.Amount.Currency)
-	if pace > 0 && spent.Float() < limit {
-		if d := int(math.Ceil(limit / pace)); d <= int(math.Round(days)) {
-			st.ReachDay = d
+	days := to.Sub(from).Hours() / 24
+	elapsed := math.Min(math.Max(now.Sub(from).Hours()/24, 0), days)
+	left := days - elapsed
+	usage := spent.Float() - fixedM.Float()
+	rate := usage / math.Max(elapsed, minRateDays)
+	rateWeek := trailM.Float() / minRateDays
+	lo, hi := math.Min(rate, rateWeek), math.Max(rate, rateWeek)
+	cur := b.Amount.Currency
+	st.Projected = ledger.MoneyFromFloat(spent.Float()+rate*left, cur)
+	st.Low = ledger.MoneyFromFloat(spent.Float()+lo*left, cur)
+	st.High = ledger.MoneyFromFloat(spent.Float()+hi*left, cur)
+	if rate > 0 && spent.Float() < limit {
+		if d := elapsed + (limit-spent.Float())/rate; d <= days {
+			day := int(math.Ceil(d))
+			if b.Period != Month { // counted from the period's start
+				st.ReachDay = day
+			} else {
+				st.ReachDay = max(day, 1)
+			}
 		}
 	}
-	st.How = fmt.Sprintf("spent %s of %s (%.0f%%) in %.1f of %.0f days; pace %s a day → %s by month end",
-		spent, b.Amount, st.Share*100, elapsed, days, ledger.MoneyFromFloat(pace, b.Amount.Currency), st.Projected)
+	st.How = fmt.Sprintf("spent %s of %s (%.0f%%) in %.1f of %.0f days, of which %s committed (plans, invoices, non-GPU, refunds: counted once); "+
+		"run rate %s a day (usage ÷ %.0f days, at least %d) → %s by the end of %s (range %s–%s with the trailing %d days' rate %s a day)",
+		spent, b.Amount, st.Share*100, elapsed, days, fixedM, ledger.MoneyFromFloat(rate, cur), math.Max(elapsed, minRateDays), minRateDays,
+		st.Projected, label, st.Low, st.High, minRateDays, ledger.MoneyFromFloat(rateWeek, cur))
 	if fx > 0 && len(sum.Amount) > 1 {
 		st.How += fmt.Sprintf(" (converted at %g CNY per USD)", fx)
 	}
@@ -233,17 +319,26 @@ type Alert struct {
 	State   State        `json:"state"`
 }
 
-// ID names the alert for the sent and acknowledged marks.
-func (a Alert) ID() string { return a.Project + "|" + a.Month.String() + "|" + a.Kind }
+// ID names the alert for the sent and acknowledged marks:
+// "project|2026-10|80" ("2026-Q4", "2026" for longer budgets).
+func (a Alert) ID() string { return a.Project + "|" + a.label() + "|" + a.Kind }
+
+func (a Alert) label() string {
+	if a.State.Period != "" {
+		return a.State.Period
+	}
+	return a.Month.String()
+}
 
 // Due lists the alerts s calls for: the highest threshold passed (lower
 // ones are implied by it and marked sent with it, see Covers), and the
 // forecast while the budget is not yet reached.
 func Due(s State) []Alert {
 	var out []Alert
-	for i := len(Thresholds) - 1; i >= 0; i-- {
-		if s.Share*100 >= float64(Thresholds[i]) {
-			out = append(out, Alert{Project: s.Budget.Project, Month: s.Month, Kind: fmt.Sprint(Thresholds[i]), State: s})
+	ts := s.Budget.thresholds()
+	for i := len(ts) - 1; i >= 0; i-- {
+		if s.Share*100 >= float64(ts[i]) {
+			out = append(out, Alert{Project: s.Budget.Project, Month: s.Month, Kind: fmt.Sprint(ts[i]), State: s})
 			break
 		}
 	}
@@ -260,13 +355,29 @@ func (a Alert) Covers() []string {
 	if a.Kind == Forecast {
 		return ids
 	}
-	for _, t := range Thresholds {
+	for _, t := range a.State.Budget.thresholds() {
 		if fmt.Sprint(t) == a.Kind {
 			break
 		}
-		ids = append(ids, a.Project+"|"+a.Month.String()+"|"+fmt.Sprint(t))
+		ids = append(ids, a.Project+"|"+a.label()+"|"+fmt.Sprint(t))
 	}
 	return ids
+}
+
+// ParseAlerts reads custom thresholds: "50,80,100" (percent, ascending
+// after reading, each 1–1000).
+func ParseAlerts(s string) ([]int, error) {
+	var out []int
+	for _, p := range strings.Split(strings.TrimSuffix(strings.TrimSpace(s), "%"), ",") {
+		p = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(p), "%"))
+		var n int
+		if _, err := fmt.Sscanf(p, "%d", &n); err != nil || fmt.Sprint(n) != p || n < 1 || n > 1000 {
+			return nil, fmt.Errorf("%q is not a list of percentages like 50,80,100", s)
+		}
+		out = append(out, n)
+	}
+	sort.Ints(out)
+	return out, nil
 }
 
 // Text is the alert in lang.
@@ -277,16 +388,21 @@ func (a Alert) Text(lang string) string {
 		who, whoZH = "the team", "团队"
 	}
 	s := a.State
+	label := a.label()
 	if a.Kind == Forecast {
-		if lang == "zh" {
-			return fmt.Sprintf("📈 预算预警：按目前速度，%s 将在 %d 日用完 %s 的 %s 月预算（已花 %s，%.0f%%；月底预计 %s）。", whoZH, s.ReachDay, a.Month, s.Budget.Amount, s.Spent, s.Share*100, s.Projected)
+		when, whenZH := "on the "+ordinal(s.ReachDay), fmt.Sprintf("在 %d 日", s.ReachDay)
+		if s.Budget.Period != Month {
+			when, whenZH = fmt.Sprintf("on day %d of %s", s.ReachDay, label), fmt.Sprintf("在 %s 的第 %d 天", label, s.ReachDay)
 		}
-		return fmt.Sprintf("📈 Budget forecast: at this pace %s reaches its %s budget for %s on the %s (spent %s, %.0f%%; %s projected by month end).", who, s.Budget.Amount, a.Month, ordinal(s.ReachDay), s.Spent, s.Share*100, s.Projected)
+		if lang == "zh" {
+			return fmt.Sprintf("📈 预算预警：按目前的运行速率，%s 将%s用完 %s 的 %s 预算（已花 %s，%.0f%%；其中固定费用 %s；期末预计 %s，区间 %s–%s）。", whoZH, whenZH, label, s.Budget.Amount, s.Spent, s.Share*100, s.Committed, s.Projected, s.Low, s.High)
+		}
+		return fmt.Sprintf("📈 Budget forecast: at the run rate %s reaches its %s budget for %s %s (spent %s, %.0f%%, of which %s committed; %s projected by the end of %s, range %s–%s).", who, s.Budget.Amount, label, when, s.Spent, s.Share*100, s.Committed, s.Projected, label, s.Low, s.High)
 	}
 	if lang == "zh" {
-		return fmt.Sprintf("⚠️ 预算提醒：%s 在 %s 已花 %s，达到 %s 月预算的 %s%%（%.0f%%）。", whoZH, a.Month, s.Spent, s.Budget.Amount, a.Kind, s.Share*100)
+		return fmt.Sprintf("⚠️ 预算提醒：%s 在 %s 已花 %s，达到 %s 预算的 %s%%（%.0f%%）。", whoZH, label, s.Spent, s.Budget.Amount, a.Kind, s.Share*100)
 	}
-	return fmt.Sprintf("⚠️ Budget alert: %s has spent %s in %s, past %s%% of its %s budget (%.0f%%).", who, s.Spent, a.Month, a.Kind, s.Budget.Amount, s.Share*100)
+	return fmt.Sprintf("⚠️ Budget alert: %s has spent %s in %s, past %s%% of its %s budget (%.0f%%).", who, s.Spent, label, a.Kind, s.Budget.Amount, s.Share*100)
 }
 
 func ordinal(d int) string {
@@ -307,10 +423,34 @@ func ordinal(d int) string {
 // month", "10万/月". The money itself is read by ledger.ParseAmount; this
 // only drops the "per month" and applies a k/万 multiplier.
 func ParseAmount(s string, def knowledge.Currency) (ledger.Money, error) {
+	m, _, err := ParseBudget(s, def)
+	return m, err
+}
+
+// ParseBudget reads a budget and its period: "¥100k/month" (Month),
+// "¥300k/quarter", "30万/季度" (Quarter), "$1.2M/year", "120万/年" (Year).
+func ParseBudget(s string, def knowledge.Currency) (ledger.Money, string, error) {
 	t := strings.ToLower(strings.TrimSpace(s))
-	for _, suf := range []string{"/month", "/mo", "per month", "a month", "/月", "每月", "/m"} {
-		t = strings.TrimSpace(strings.TrimSuffix(t, suf))
+	period := Month
+	for _, p := range []struct {
+		period string
+		sufs   []string
+	}{
+		{Quarter, []string{"/quarter", "/qtr", "/q", "per quarter", "a quarter", "/季度", "/季", "每季度", "每季"}},
+		{Year, []string{"/year", "/yr", "/y", "per year", "a year", "/年", "每年"}},
+		{Month, []string{"/month", "/mo", "per month", "a month", "/月", "每月", "/m"}},
+	} {
+		for _, suf := range p.sufs {
+			if strings.HasSuffix(t, suf) {
+				t, period = strings.TrimSpace(strings.TrimSuffix(t, suf)), p.period
+			}
+		}
 	}
+	m, err := parseMoney(t, s, def)
+	return m, period, err
+}
+
+func parseMoney(t, s string, def knowledge.Currency) (ledger.Money, error) {
 	mult := int64(1)
 multipliers:
 	for _, x := range []struct {

@@ -282,3 +282,98 @@ func TestAlertsGoToProfileChannel(t *testing.T) {
 		t.Errorf("T2's profile channel C7 (no subscription) got %d posts %+v; want one post with the 50%% alert, in Chinese", n, fs.Messages("C7"))
 	}
 }
+
+// The forecast adds committed spend once and extrapolates only usage, at a
+// rate over at least 7 days: one 包月 charge on the 1st is not a month's
+// pace (it used to project ¥36,000 × 30 days = ¥1.08M against ¥250k).
+//
+// 2 Nov 00:00, budget ¥250,000/month: a ¥36,000 包月 plan (committed) and
+// ¥7,000 of on-demand usage in the first day.
+//
+//	usage rate = 7,000 ÷ max(1 day, 7) = ¥1,000 a day
+//	projected  = 36,000 + 7,000 + 1,000 × 29 days left = ¥72,000
+//
+// No forecast alert: ¥72,000 is far under ¥250,000.
+func TestForecastIsCommittedPlusRunRate(t *testing.T) {
+	loc := ledger.Shanghai
+	nov := ledger.Month{Year: 2026, Month: time.November}
+	b := Budget{Team: "T1", Project: Team, Amount: cny(250000)}
+	plan := ledger.Entry{Project: "p", Amount: cny(36000), Kind: ledger.Spend, Billing: ledger.Monthly, At: time.Date(2026, 11, 1, 0, 0, 0, 0, loc)}
+	run := ledger.Entry{Project: "p", Amount: cny(7000), Kind: ledger.Spend, Billing: ledger.OnDemand, At: time.Date(2026, 11, 1, 10, 0, 0, 0, loc)}
+	s := Compute(b, []ledger.Entry{plan, run}, nov, time.Date(2026, 11, 2, 0, 0, 0, 0, loc), loc, 7.2)
+	if s.Committed != cny(36000) || s.Projected != cny(72000) || s.ReachDay != 0 {
+		t.Errorf("committed %s, projected %s, reach day %d; want ¥36,000.00, ¥72,000.00, 0", s.Committed, s.Projected, s.ReachDay)
+	}
+	if d := Due(s); len(d) != 0 {
+		t.Errorf("due %+v, want nothing", d)
+	}
+	if !strings.Contains(s.How, "at least 7") || !strings.Contains(s.How, "committed") {
+		t.Errorf("the method is not stated: %q", s.How)
+	}
+}
+
+// A quarterly budget with custom thresholds: Q4 2026, ¥300,000, alerts at
+// 60 and 90 %. On 15 Nov 00:00 (45 of Q4's 92 days), ¥150,000 spent in
+// October and ¥40,000 in November = ¥190,000 (63.3 %): the 60 % alert.
+//
+//	rate      = 190,000 ÷ 45 = ¥4,222.22 a day
+//	projected = 190,000 + 4,222.22… × 47 = ¥388,444.44
+//	reached   = 45 + (300,000 − 190,000) ÷ 4,222.22… = 71.05 → day 72 of Q4
+func TestQuarterlyBudgetWithCustomAlerts(t *testing.T) {
+	loc := ledger.Shanghai
+	b := Budget{Team: "T1", Project: Team, Amount: cny(300000), Period: Quarter, Alerts: []int{60, 90}}
+	now := time.Date(2026, 11, 15, 0, 0, 0, 0, loc)
+	first, from, to, label := b.PeriodOf(now, loc)
+	if label != "2026-Q4" || !from.Equal(time.Date(2026, 10, 1, 0, 0, 0, 0, loc)) || !to.Equal(time.Date(2027, 1, 1, 0, 0, 0, 0, loc)) {
+		t.Fatalf("period %s %v–%v", label, from, to)
+	}
+	es := []ledger.Entry{
+		{Project: "p", Amount: cny(150000), Kind: ledger.Spend, At: time.Date(2026, 10, 20, 0, 0, 0, 0, loc)},
+		{Project: "p", Amount: cny(40000), Kind: ledger.Spend, At: time.Date(2026, 11, 10, 0, 0, 0, 0, loc)},
+	}
+	s := ComputePeriod(b, es, first, from, to, label, now, loc, 7.2)
+	if s.Projected.String() != "¥388,444.44" || s.ReachDay != 72 {
+		t.Errorf("projected %s, reach day %d; want ¥388,444.44, 72", s.Projected, s.ReachDay)
+	}
+	d := Due(s)
+	if len(d) != 2 || d[0].Kind != "60" || d[0].ID() != "*|2026-Q4|60" || d[1].Kind != Forecast {
+		t.Fatalf("due %+v; want the 60%% alert (*|2026-Q4|60) and the forecast", d)
+	}
+	if !strings.Contains(d[1].Text("en"), "on day 72 of 2026-Q4") {
+		t.Errorf("forecast text: %q", d[1].Text("en"))
+	}
+	if m, period, err := ParseBudget("30万/季度", knowledge.CNY); err != nil || m != cny(300000) || period != Quarter {
+		t.Errorf("ParseBudget(30万/季度) = %s, %q, %v", m, period, err)
+	}
+	if ts, err := ParseAlerts("80,50,100"); err != nil || len(ts) != 3 || ts[0] != 50 {
+		t.Errorf("ParseAlerts = %v, %v", ts, err)
+	}
+}
+
+// The reply to a ledger write names the alerts it made due: ¥30,000 spent
+// of ¥50,000 on 10 Oct is 60 % (the 50 % alert) and, at ¥30,000 ÷ 9 days
+// a day, reached on day 9 + 20,000 ÷ 3,333.33 = 15 → the 15th (forecast).
+func TestNotesForAWriteThatCrossesAThreshold(t *testing.T) {
+	ctx := context.Background()
+	m := miniredis.RunT(t)
+	rdb := redis.NewClient(&redis.Options{Addr: m.Addr()})
+	t.Cleanup(func() { rdb.Close() })
+	loc := ledger.Shanghai
+	now := time.Date(2026, 10, 10, 0, 0, 0, 0, loc)
+	l := ledger.New(&store.Store{Redis: rdb}, ledger.Options{Location: loc, Now: func() time.Time { return now }})
+	st := NewStore(rdb, nil)
+	if err := st.Set(ctx, Budget{Team: "T1", Project: Team, Amount: cny(50000)}); err != nil {
+		t.Fatal(err)
+	}
+	al := NewAlerts(st, l, nil, 7.2)
+	if notes, err := al.Notes(ctx, "T1", now, "en"); err != nil || len(notes) != 0 {
+		t.Fatalf("before any spend: %v, %v", notes, err)
+	}
+	if _, err := l.Add(ctx, ledger.Entry{Team: "T1", User: "U1", GPU: "h800", Cards: 8, Hours: 24, Amount: cny(30000), At: now.Add(-time.Hour), Confirm: true}); err != nil {
+		t.Fatal(err)
+	}
+	notes, err := al.Notes(ctx, "T1", now, "en")
+	if err != nil || len(notes) != 2 || !strings.Contains(notes[0], "past 50% of its ¥50,000.00 budget (60%)") || !strings.Contains(notes[1], "on the 15th") {
+		t.Errorf("notes = %q, %v; want the 50%% alert and the forecast for the 15th", notes, err)
+	}
+}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot"
-	"github.com/gpubot/gpubot/bot/ledger"
 	"github.com/gpubot/gpubot/bot/parse"
 	"github.com/gpubot/gpubot/bot/present"
 	"github.com/gpubot/gpubot/knowledge"
@@ -60,6 +59,20 @@ func (h *Handler) Handle(ctx context.Context, m bot.Message, req parse.Request, 
 	st := h.alerts.st
 	switch verb {
 	case "set":
+		var alerts []int
+		rest := args[:0:0]
+		for _, w := range args {
+			if v, ok := strings.CutPrefix(strings.ToLower(w), "alerts="); ok {
+				ts, err := ParseAlerts(v)
+				if err != nil {
+					return &advisor.InputError{Field: "alerts", Reason: present.Tr(a.Lang, err.Error(), fmt.Sprintf("%q 不是百分比列表，例如 50,80,100", v)), Hint: hint + " alerts=50,80,100"}
+				}
+				alerts = ts
+				continue
+			}
+			rest = append(rest, w)
+		}
+		args = rest
 		if len(args) == 0 || len(args) > 2 {
 			return &advisor.InputError{Field: "budget", Reason: present.Tr(a.Lang, "give a project (or none for the team) and a monthly amount", "请给出项目（不写即整个团队）和每月金额"), Hint: hint}
 		}
@@ -71,15 +84,21 @@ func (h *Handler) Handle(ctx context.Context, m bot.Message, req parse.Request, 
 		if a.Lang == "en" {
 			def = knowledge.USD
 		}
-		amt, err := ParseAmount(args[len(args)-1], def)
+		amt, period, err := ParseBudget(args[len(args)-1], def)
 		if err != nil {
 			return &advisor.InputError{Field: "amount", Reason: present.Tr(a.Lang, fmt.Sprintf("read %q: %v", args[len(args)-1], err), fmt.Sprintf("读到 %q：%v", args[len(args)-1], err)), Hint: hint}
 		}
-		if err := st.Set(ctx, Budget{Team: team, Project: project, Amount: amt, SetBy: m.User, SetAt: h.now().UTC().Round(0)}); err != nil {
+		b := Budget{Team: team, Project: project, Amount: amt, SetBy: m.User, SetAt: h.now().UTC().Round(0), Period: period, Alerts: alerts}
+		if err := st.Set(ctx, b); err != nil {
 			return err
 		}
-		a.Text = present.Tr(a.Lang, fmt.Sprintf("Budget set: %s, %s a month. Alerts at 50, 80 and 100 %% and when the pace will pass it.\n", name(project, "en"), amt),
-			fmt.Sprintf("预算已设置：%s，每月 %s。达到 50%%、80%%、100%% 以及按速度将超支时提醒。\n", name(project, "zh"), amt))
+		per, perZH := map[string][2]string{Month: {"a month", "每月"}, Quarter: {"a quarter", "每季度"}, Year: {"a year", "每年"}}[period][0], map[string][2]string{Month: {"a month", "每月"}, Quarter: {"a quarter", "每季度"}, Year: {"a year", "每年"}}[period][1]
+		var pct []string
+		for _, t := range b.thresholds() {
+			pct = append(pct, fmt.Sprint(t))
+		}
+		a.Text = present.Tr(a.Lang, fmt.Sprintf("Budget set: %s, %s %s. Alerts at %s %% and when the forecast (committed spend + run rate) will pass it.\n", name(project, "en"), amt, per, strings.Join(pct, ", ")),
+			fmt.Sprintf("预算已设置：%s，%s %s。达到 %s%% 以及按预测（固定费用 + 运行速率）将超支时提醒。\n", name(project, "zh"), perZH, amt, strings.Join(pct, "%、")))
 	case "clear", "delete", "remove":
 		project := Team
 		if len(args) > 0 {
@@ -112,16 +131,14 @@ func (h *Handler) states(ctx context.Context, team string) ([]State, error) {
 	if err != nil || len(bs) == 0 {
 		return nil, err
 	}
-	l := h.alerts.ledger
 	now := h.now()
-	m := ledger.MonthOf(now, l.Location())
-	es, err := l.List(ctx, team, m, "")
-	if err != nil {
-		return nil, err
-	}
 	var out []State
 	for _, b := range bs {
-		out = append(out, Compute(b, es, m, now, l.Location(), h.alerts.fx))
+		st, err := h.alerts.State(ctx, b, now, h.alerts.fx)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, st)
 	}
 	return out, nil
 }

@@ -39,9 +39,27 @@ type ImportResult struct {
 	// Probable lists hand-added estimates that look like a billed line of
 	// this file (same project, card and day, card-hours within ±10 %): the
 	// same spend counted twice until someone confirms it (Supersede).
-	Probable []Match  `json:"probable_duplicates,omitempty"`
-	Columns  []string `json:"columns"` // "header → field" for each column used
-	Ignored  []string `json:"ignored"` // headers not understood (their values are not read)
+	Probable []Match `json:"probable_duplicates,omitempty"`
+	// Confirmed lists hand-added estimates a bill line confirmed (same card,
+	// platform and period, amount within ConfirmTolerance): each is now
+	// superseded by its line, so the spend counts once, billed.
+	Confirmed []Match `json:"confirmed,omitempty"`
+	// Unmatched lists hand-added estimates in the bill's months, on its
+	// platforms, that no line of it confirmed.
+	Unmatched []Entry `json:"unmatched_estimates,omitempty"`
+	// InFile lists lines that repeat an earlier line of the same file
+	// field for field: they were not imported (ImportOptions.KeepDuplicates
+	// books them).
+	InFile  []FileDuplicate `json:"in_file_duplicates,omitempty"`
+	Columns []string        `json:"columns"` // "header → field" for each column used
+	Ignored []string        `json:"ignored"` // headers not understood (their values are not read)
+}
+
+// FileDuplicate is a bill line that repeats an earlier line of its file.
+type FileDuplicate struct {
+	Row      int   `json:"row"`       // this line (the header is line 1)
+	FirstRow int   `json:"first_row"` // the line it repeats
+	Entry    Entry `json:"entry"`     // what it would have booked
 }
 
 // RowError is one problem in one row; its text is safe to show.
@@ -64,32 +82,84 @@ func (e RowError) Error() string {
 
 // csvFields maps each field to the header spellings that name it, after
 // headerKey folding (lower case, units in brackets dropped, _ and - as
-// spaces). CSV.md documents the same table.
+// spaces). A spelling earlier in a field's list wins when a file has two
+// columns for one field (AWS's UnblendedCost over nothing else; GCP's
+// usage.amount_in_pricing_units over usage.amount). The names of FOCUS
+// (FinOps Foundation), the AWS Cost and Usage Report (legacy
+// "lineItem/UsageAmount" and 2.0 "line_item_usage_amount"), the GCP
+// billing export and Aliyun's 账单明细 are here too. CSV.md documents the
+// same table.
 var csvFields = map[string][]string{
-	"date":     {"date", "day", "usage date", "billing date", "datetime", "日期", "时间", "使用日期", "消费日期", "消费时间", "账单日期", "账期"},
-	"start":    {"start", "start time", "started", "started at", "from", "开始", "开始时间", "起始时间"},
-	"end":      {"end", "end time", "ended", "ended at", "to", "结束", "结束时间", "截止时间"},
-	"project":  {"project", "proj", "project name", "项目", "项目名", "项目名称"},
-	"gpu":      {"gpu", "card", "gpu model", "gpu type", "显卡", "显卡型号", "gpu型号", "型号", "卡型", "卡型号"},
-	"cards":    {"cards", "gpus", "gpu count", "num gpus", "card count", "count", "qty", "quantity", "卡数", "显卡数", "显卡数量", "gpu数量", "数量"},
-	"hours":    {"hours", "hour", "hrs", "duration", "时长", "小时", "使用时长", "运行时长"},
-	"amount":   {"amount", "cost", "total", "spend", "charge", "金额", "费用", "消费金额", "实付金额", "应付金额", "总价", "总额"},
-	"currency": {"currency", "cur", "ccy", "币种", "货币", "币别"},
-	"platform": {"platform", "provider", "vendor", "cloud", "平台", "云平台", "服务商", "供应商"},
-	"billing":  {"billing", "billing mode", "billing type", "pricing", "计费方式", "计费模式", "计费类型", "付费方式", "付费类型"},
-	"line":     {"line id", "line", "item id", "line item id", "record id", "bill item id", "id", "明细id", "账单明细id", "明细编号", "流水号", "记录id"},
-	"note":     {"note", "notes", "comment", "memo", "description", "remark", "备注", "说明", "描述"},
+	"date":    {"date", "day", "usage date", "billing date", "datetime", "日期", "时间", "使用日期", "消费日期", "消费时间", "账单日期", "账期"},
+	"start":   {"start", "start time", "started", "started at", "from", "开始", "开始时间", "起始时间", "chargeperiodstart", "charge period start", "usagestartdate", "line item usage start date", "usage start time", "账单开始时间", "服务开始时间"},
+	"end":     {"end", "end time", "ended", "ended at", "to", "结束", "结束时间", "截止时间", "chargeperiodend", "charge period end", "usageenddate", "line item usage end date", "usage end time", "账单结束时间", "服务结束时间"},
+	"project": {"project", "proj", "project name", "项目", "项目名", "项目名称", "project.name", "project.id", "subaccountname", "sub account name"},
+	"gpu":     {"gpu", "card", "gpu model", "gpu type", "显卡", "显卡型号", "gpu型号", "型号", "卡型", "卡型号"},
+	"cards":   {"cards", "gpus", "gpu count", "num gpus", "card count", "gpu qty", "gpu quantity", "gpuqty", "count", "qty", "quantity", "卡数", "显卡数", "显卡数量", "gpu数量", "数量"},
+	"hours":   {"hours", "hour", "hrs", "duration", "时长", "小时", "使用时长", "运行时长", "usage hours", "usagehours", "consumedquantity", "consumed quantity", "usageamount", "line item usage amount", "usage.amount in pricing units", "usage.amount", "服务时长"},
+	// hours unit: the unit of the hours column when a bill states it per row
+	// (FOCUS ConsumedUnit, GCP usage.unit, Aliyun 时长单位).
+	"hoursunit": {"consumedunit", "consumed unit", "usage.pricing unit", "usage.unit", "时长单位"},
+	"amount":    {"amount", "cost", "total", "spend", "charge", "金额", "费用", "消费金额", "实付金额", "应付金额", "总价", "总额", "billedcost", "billed cost", "unblendedcost", "line item unblended cost"},
+	"currency":  {"currency", "cur", "ccy", "币种", "货币", "币别", "billingcurrency", "billing currency", "currencycode", "line item currency code"},
+	"platform":  {"platform", "provider", "vendor", "cloud", "平台", "云平台", "服务商", "供应商", "云厂商", "providername", "provider name", "invoiceissuername"},
+	"billing":   {"billing", "billing mode", "billing type", "pricing", "计费方式", "计费模式", "计费类型", "付费方式", "付费类型", "消费类型", "pricingcategory", "pricing category", "term", "pricing term"},
+	"line":      {"line id", "line", "item id", "line item id", "record id", "bill item id", "id", "明细id", "账单明细id", "明细编号", "流水号", "记录id", "lineitemid", "identity line item id"},
+	"note":      {"note", "notes", "comment", "memo", "description", "remark", "备注", "说明", "描述"},
+	// team: the cost centre inside the company (Entry.CostCenter).
+	"team": {"team", "cost center", "costcenter", "cost centre", "department", "dept", "business unit", "财务单元", "成本中心", "部门", "团队"},
+	// What the line is, for bills that carry more than GPU time.
+	"category":   {"chargecategory", "charge category", "lineitemtype", "line item type", "line item line item type", "cost type", "category", "charge type", "账单类型", "费用类型", "费用类别"},
+	"service":    {"servicename", "service name", "service", "productname", "product name", "product product name", "service.description", "productcode", "product code", "line item product code", "产品", "产品名称", "产品code"},
+	"servicecat": {"servicecategory", "service category"},
+	"instance":   {"instance type", "instancetype", "product instance type", "machine type", "实例规格", "实例类型", "规格", "usagetype", "usage type", "line item usage type"},
+	"sku":        {"chargedescription", "charge description", "lineitemdescription", "line item line item description", "sku.description", "sku description", "计费项", "产品明细"},
+	"skuid":      {"skuid", "sku id", "sku.id"},
+	"resource":   {"resourceid", "resource id", "line item resource id", "resource.global name", "resource.name", "实例id"},
+	"tags":       {"tags", "labels", "实例标签"},
+	"credits":    {"credits"},
 }
 
-var headerIndex = func() map[string]string {
-	m := map[string]string{}
+// headerRank is each spelling's field and its rank in the field's list.
+var headerIndex, headerRank = func() (map[string]string, map[string]int) {
+	m, r := map[string]string{}, map[string]int{}
 	for f, names := range csvFields {
-		for _, n := range names {
-			m[n] = f
+		for i, n := range names {
+			m[n], r[n] = f, i
 		}
 	}
-	return m
+	return m, r
 }()
+
+// unitSuffix is a currency written after a header name without brackets:
+// "cost_usd", "amount cny".
+var unitSuffix = regexp.MustCompile(`^(.+?) (usd|cny|rmb|eur|gbp|jpy|hkd)$`)
+
+// lookupHeader finds the field a folded header names: the key itself, the
+// part after a CUR-style "lineItem/" prefix, a tag key ("user:CostCenter"),
+// or a name with its currency as a suffix ("cost usd" → cost, unit usd).
+func lookupHeader(key string) (field, alias, unit string) {
+	try := []string{key}
+	if i := strings.LastIndex(key, "/"); i >= 0 && i < len(key)-1 {
+		try = append(try, key[i+1:])
+	}
+	for _, k := range append([]string(nil), try...) {
+		if t, ok := strings.CutPrefix(k, "user:"); ok {
+			try = append(try, t)
+		}
+	}
+	for _, k := range try {
+		if f, ok := headerIndex[k]; ok {
+			return f, k, ""
+		}
+		if m := unitSuffix.FindStringSubmatch(k); m != nil {
+			if f, ok := headerIndex[m[1]]; ok && f == "amount" {
+				return f, m[1], m[2]
+			}
+		}
+	}
+	return "", "", ""
+}
 
 var reBracket = regexp.MustCompile(`[(（\[【][^)）\]】]*[)）\]】]`)
 
@@ -137,6 +207,9 @@ type ImportOptions struct {
 	// ConfirmPrices books rows whose price per card-hour is outside the
 	// sanity range (PriceError) instead of reporting them as row errors.
 	ConfirmPrices bool
+	// KeepDuplicates books a line that repeats an earlier line of the same
+	// file field for field, instead of listing it in InFile.
+	KeepDuplicates bool
 }
 
 // ImportWith is Import with options.
@@ -180,9 +253,11 @@ func (l *Ledger) ImportWith(ctx context.Context, team, user string, r io.Reader,
 		return res, err
 	}
 
+	defPlatform := formatPlatform(header)
 	var batch []Entry
 	var legacy []string
 	occurrences := map[string]int{}
+	firstRow := map[string]int{}
 	idOcc := map[string]int{}
 	for {
 		rec, err := cr.Read()
@@ -211,24 +286,39 @@ func (l *Ledger) ImportWith(ctx context.Context, team, user string, r io.Reader,
 				"a quote opened on this row is never closed, so lines %d–%d were read as one row; fix the quote and import again", line, line+n)})
 			continue
 		}
-		e, given, probs := l.readRow(ctx, team, user, len(header), cols, rec, line, opt.ConfirmPrices)
+		es, given, probs := l.readRow(ctx, team, user, len(header), cols, rec, line, opt.ConfirmPrices, defPlatform)
 		lineID := ""
 		if c, ok := cols["line"]; ok && c.idx < len(rec) {
 			lineID = strings.TrimSpace(rec[c.idx])
 		}
+		extra := identityExtras(cols, rec)
 		if len(probs) > 0 {
 			res.Errors = append(res.Errors, probs...)
 			continue
 		}
-		e.Source = "csv:" + res.FileHash
-		content := rowKey(team, e, given)
-		occurrences[content]++
-		id := lineIdentity(team, e, lineID)
-		idOcc[id]++
-		e.ImportKey = importKey(id, idOcc[id])
-		e.Line = importKey(content, 0)
-		legacy = append(legacy, importKey(content, occurrences[content]))
-		batch = append(batch, e)
+		rowContent := rowKey(team, es[0], given) + "\x1f" + extra
+		if first, seen := firstRow[rowContent]; seen && !opt.KeepDuplicates {
+			// The same line twice in one bill: an export glitch or a
+			// copy-paste, far more often than two identical charges.
+			res.InFile = append(res.InFile, FileDuplicate{Row: line, FirstRow: first, Entry: es[0]})
+			continue
+		}
+		firstRow[rowContent] = line
+		for i, e := range es {
+			e.Source = "csv:" + res.FileHash
+			content := rowKey(team, e, given)
+			occurrences[content]++
+			ext := extra
+			if i > 0 {
+				ext += "\x1fcredit"
+			}
+			id := lineIdentity(team, e, lineID, ext)
+			idOcc[id]++
+			e.ImportKey = importKey(id, idOcc[id])
+			e.Line = importKey(content, 0)
+			legacy = append(legacy, importKey(content, occurrences[content]))
+			batch = append(batch, e)
+		}
 	}
 	if len(batch) == 0 {
 		return res, nil
@@ -238,9 +328,9 @@ func (l *Ledger) ImportWith(ctx context.Context, team, user string, r io.Reader,
 		return res, err
 	}
 	res.Added, res.Changed, res.Unchanged, res.Duplicates = rec.added, rec.changed, rec.unchanged, rec.unchanged
-	res.Probable, err = l.probableDuplicates(ctx, team, append(append([]Entry(nil), rec.added...), rec.changed...))
+	res.Confirmed, res.Probable, res.Unmatched, err = l.reconcileEstimates(ctx, team, append(append([]Entry(nil), rec.added...), rec.changed...))
 	if err != nil {
-		return res, fmt.Errorf("look for chat entries the bill repeats: %w", err)
+		return res, fmt.Errorf("reconcile the bill with hand-added estimates: %w", err)
 	}
 	return res, nil
 }
@@ -250,12 +340,54 @@ func (l *Ledger) ImportWith(ctx context.Context, team, user string, r io.Reader,
 // resource (platform, card, count, project) and the hours. The amount, the
 // note and the billing mode are content: a line that differs only there is
 // a correction of the same line.
-func lineIdentity(team string, e Entry, lineID string) string {
+//
+// extra holds what else a bill says about the line's resource (resource
+// id, SKU, service, instance type, charge category), "" for bills without
+// those columns, so their identities are what they were.
+func lineIdentity(team string, e Entry, lineID, extra string) string {
 	if lineID != "" {
-		return strings.Join([]string{team, "line", e.Platform, lineID}, "\x1f")
+		id := strings.Join([]string{team, "line", e.Platform, lineID}, "\x1f")
+		if strings.HasSuffix(extra, "\x1fcredit") {
+			id += "\x1fcredit"
+		}
+		return id
 	}
-	return strings.Join([]string{team, e.At.In(e.At.Location()).Format("2006-01-02"), e.Platform, e.GPU,
+	id := strings.Join([]string{team, e.At.In(e.At.Location()).Format("2006-01-02"), e.Platform, e.GPU,
 		strconv.Itoa(e.Cards), e.Project, fmtNum(e.Hours)}, "\x1f")
+	if extra != "" {
+		id += "\x1f" + extra
+	}
+	return id
+}
+
+// identityExtras joins a row's resource, SKU, service, instance and
+// category cells; "" when the file has none of those columns.
+func identityExtras(cols map[string]column, rec []string) string {
+	var parts []string
+	for _, f := range []string{"resource", "skuid", "sku", "service", "instance", "category"} {
+		if c, ok := cols[f]; ok && c.idx < len(rec) {
+			parts = append(parts, f+"="+strings.ToLower(strings.TrimSpace(rec[c.idx])))
+		}
+	}
+	return strings.Join(parts, "\x1f")
+}
+
+// formatPlatform is the platform of a provider's own export, for files
+// whose rows do not name it: AWS for the Cost and Usage Report, Google
+// Cloud for its billing export, Aliyun for 账单明细. "" otherwise.
+func formatPlatform(header []string) string {
+	for _, h := range header {
+		k, _ := headerKey(strings.TrimPrefix(h, "\ufeff"))
+		switch {
+		case strings.HasPrefix(k, "lineitem/") || strings.HasPrefix(k, "line item "):
+			return "aws"
+		case k == "sku.description" || k == "service.description" || k == "usage.amount":
+			return "gcp"
+		case k == "财务单元" || k == "实例规格" || k == "产品明细":
+			return "aliyun"
+		}
+	}
+	return ""
 }
 
 // sniffComma picks the delimiter of the header line: comma, semicolon
@@ -300,25 +432,56 @@ func blank(rec []string) bool {
 }
 
 // mapHeader finds each field's column and checks the required ones. When
-// two columns name one field the first wins and the second is ignored.
+// two columns name one field, the spelling earlier in csvFields wins (for
+// one spelling, the first column) and the other is ignored.
 func mapHeader(header []string, res *ImportResult) (map[string]column, error) {
 	cols := map[string]column{}
+	rank := map[string]int{}
+	var ignored []string
 	for i, h := range header {
 		h = strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))
 		key, unit := headerKey(h)
-		f, ok := headerIndex[key]
-		if _, dup := cols[f]; !ok || dup {
+		f, alias, sfx := lookupHeader(key)
+		if f == "" {
 			if key != "" {
-				res.Ignored = append(res.Ignored, h)
+				ignored = append(ignored, h)
 			}
 			continue
 		}
-		cols[f] = column{idx: i, header: h, unit: unit}
-		res.Columns = append(res.Columns, h+" → "+f)
+		if sfx != "" {
+			unit = sfx
+		}
+		if prev, dup := cols[f]; dup {
+			if headerRank[alias] >= rank[f] {
+				ignored = append(ignored, h)
+				continue
+			}
+			ignored = append(ignored, prev.header)
+		}
+		cols[f], rank[f] = column{idx: i, header: h, unit: unit}, headerRank[alias]
+	}
+	for i, h := range header { // in file order, as the reply lists them
+		for f, c := range cols {
+			if c.idx == i {
+				res.Columns = append(res.Columns, strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))+" → "+f)
+			}
+		}
+	}
+	for _, h := range header {
+		h = strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))
+		for _, ig := range ignored {
+			if ig == h {
+				res.Ignored = append(res.Ignored, h)
+				break
+			}
+		}
 	}
 	var missing []string
-	if _, ok := cols["gpu"]; !ok {
-		missing = append(missing, "gpu (显卡)")
+	_, hasGPU := cols["gpu"]
+	_, hasInstance := cols["instance"]
+	_, hasSKU := cols["sku"]
+	if !hasGPU && !hasInstance && !hasSKU {
+		missing = append(missing, "gpu (显卡), or an instance type or SKU description to read it from")
 	}
 	_, hasDate := cols["date"]
 	_, hasStart := cols["start"]
@@ -326,119 +489,14 @@ func mapHeader(header []string, res *ImportResult) (map[string]column, error) {
 	if !hasDate && !hasStart {
 		missing = append(missing, "date (日期)")
 	}
-	if _, ok := cols["hours"]; !ok && !(hasStart && hasEnd) {
-		missing = append(missing, "hours (时长)")
+	_, hasAmount := cols["amount"]
+	if _, ok := cols["hours"]; !ok && !(hasStart && hasEnd) && !hasAmount {
+		missing = append(missing, "hours (时长) or amount (金额)")
 	}
 	if len(missing) > 0 {
 		return nil, inputErr("header", "no column for %s; the header row must name them (see CSV.md)", strings.Join(missing, ", "))
 	}
 	return cols, nil
-}
-
-// readRow turns one record into an entry ready to insert. given reports
-// whether the amount came from the file (not derived).
-func (l *Ledger) readRow(ctx context.Context, team, user string, width int, cols map[string]column, rec []string, line int, confirm bool) (Entry, bool, []RowError) {
-	var probs []RowError
-	get := func(f string) string {
-		c, ok := cols[f]
-		if !ok || c.idx >= len(rec) {
-			return ""
-		}
-		return strings.TrimSpace(rec[c.idx])
-	}
-	bad := func(f, reason string) {
-		col := f
-		if c, ok := cols[f]; ok {
-			col = c.header
-		}
-		probs = append(probs, RowError{Row: line, Column: col, Value: get(f), Reason: reason})
-	}
-	if len(rec) > width { // even when the extra field is empty: "¥1,600.00,," shifts every later column
-
-		probs = append(probs, RowError{Row: line, Reason: fmt.Sprintf(
-			"%d fields but the header has %d; quote numbers with a thousands comma (\"1,600.00\")", len(rec), width)})
-		return Entry{}, false, probs
-	}
-
-	e := Entry{Team: team, User: user, Project: get("project"), GPU: get("gpu"), Platform: get("platform"), Note: get("note"), Confirm: confirm}
-	var err error
-	if v := get("start"); v != "" {
-		if e.Start, err = parseWhen(v, l.loc); err != nil {
-			bad("start", err.Error())
-		}
-	}
-	if v := get("end"); v != "" {
-		if e.End, err = parseWhen(v, l.loc); err != nil {
-			bad("end", err.Error())
-		}
-	}
-	switch v := get("date"); {
-	case v != "":
-		if e.At, err = parseWhen(v, l.loc); err != nil {
-			bad("date", err.Error())
-		}
-	case e.Start.IsZero():
-		bad("date", "missing")
-	}
-	if !e.Start.IsZero() && !e.At.IsZero() && e.At.Hour() == 0 && e.At.Minute() == 0 && sameDay(e.At, e.Start) {
-		e.At = e.Start // a date plus a start time: the start is more precise
-	}
-	if v := get("cards"); v != "" {
-		if e.Cards, err = parseCards(v); err != nil {
-			bad("cards", err.Error())
-		}
-	}
-	if v := get("hours"); v != "" {
-		if e.Hours, err = parseHours(v, minutesUnit(cols["hours"].unit)); err != nil {
-			bad("hours", err.Error())
-		}
-	} else if e.Start.IsZero() || e.End.IsZero() {
-		bad("hours", "missing")
-	}
-	var cur knowledge.Currency
-	if c, err := parseCurrency(cols["amount"].unit); err == nil { // 金额(元), amount (USD)
-		cur = c
-	}
-	if v := get("currency"); v != "" {
-		if cur, err = parseCurrency(v); err != nil {
-			bad("currency", err.Error())
-		}
-	}
-	given := false
-	if v := get("amount"); v != "" {
-		m, err := ParseAmount(billDecimalComma(v), cur)
-		switch {
-		case err != nil:
-			bad("amount", err.Error())
-		case cur != "" && m.Currency != cur:
-			bad("amount", fmt.Sprintf("written in %s but the currency column says %s", m.Currency, cur))
-		default:
-			if m.Currency == "" {
-				m.Currency = l.cur
-			}
-			e.Amount, given = m, true
-		}
-	}
-	if v := get("billing"); v != "" {
-		b, ok := ParseBilling(v)
-		if !ok {
-			bad("billing", "not on_demand/按量, monthly/包月 or spot/竞价")
-		}
-		e.Billing = b
-	}
-	if len(probs) > 0 {
-		return Entry{}, false, probs
-	}
-	e, err = l.prepare(ctx, e)
-	if err != nil {
-		var in *InputError
-		if !errors.As(err, &in) {
-			in = &InputError{Reason: err.Error()}
-		}
-		bad(in.Field, in.Reason)
-		return Entry{}, false, probs
-	}
-	return e, given, nil
 }
 
 func sameDay(a, b time.Time) bool {
@@ -452,11 +510,26 @@ func rowKey(team string, e Entry, amountGiven bool) string {
 	if amountGiven {
 		amount = strconv.FormatInt(e.Amount.Minor, 10) + " " + string(e.Amount.Currency)
 	}
-	return strings.Join([]string{
+	k := strings.Join([]string{
 		team, e.At.UTC().Format(time.RFC3339), e.Project, e.GPU, strconv.Itoa(e.Cards), fmtNum(e.Hours),
 		amount, e.Platform, string(e.Billing), e.Note,
 		e.Start.UTC().Format(time.RFC3339), e.End.UTC().Format(time.RFC3339),
 	}, "\x1f")
+	// Fields added later join only when set, so lines booked before them
+	// keep their keys.
+	if e.Kind != "" && e.Kind != Spend {
+		k += "\x1fkind=" + string(e.Kind) + "/" + e.Category
+	}
+	if e.CostCenter != "" {
+		k += "\x1fteam=" + e.CostCenter
+	}
+	if e.HoursUnknown {
+		k += "\x1fhours=unknown"
+	}
+	if e.TermMonths != 0 {
+		k += "\x1fterm=" + strconv.Itoa(e.TermMonths)
+	}
+	return k
 }
 
 // importKey hashes the normalised row and its occurrence in the file: a

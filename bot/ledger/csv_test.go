@@ -79,7 +79,7 @@ func TestImportRowErrors(t *testing.T) {
 	}
 	check(t, "row errors (row, column)", []got{
 		{3, "日期"}, {4, "显卡"}, {5, "卡数"}, {6, "时长"}, {7, "金额"}, {8, "金额"}, {9, "计费方式"},
-		{10, ""}, {11, "显卡"}, {12, "时长"}, {13, "日期"}, {14, "金额"}, {15, "币种"},
+		{10, ""}, {11, "显卡"}, {12, "时长"}, {13, "日期"}, {15, "币种"},
 	}, rows)
 	for _, e := range res.Errors {
 		if e.Reason == "" || !strings.HasPrefix(e.Error(), "row ") {
@@ -92,11 +92,17 @@ func TestImportRowErrors(t *testing.T) {
 	if s := res.Errors[7].Error(); !strings.Contains(s, "row 10") || !strings.Contains(s, `"1,600.00"`) {
 		t.Errorf("shifted row explained as %q", s)
 	}
-	if res.Rows != 16 || len(res.Added) != 3 {
-		t.Errorf("rows %d, added %d; want 16 read (blank skipped), 3 added", res.Rows, len(res.Added))
+	// Rows 2, 14 (a negative amount: a credit of ¥5, netted), 17 and 18.
+	if res.Rows != 16 || len(res.Added) != 4 {
+		t.Errorf("rows %d, added %d; want 16 read (blank skipped), 4 added", res.Rows, len(res.Added))
 	}
-	if a := res.Added[1]; a.Hours != 1000 || a.Priced() || a.Cards != 2 || a.Project != "b" {
-		t.Errorf("row 17 = %+v, want 2 cards, 1000 h, no amount", a)
+	for _, a := range res.Added {
+		switch {
+		case a.Project == "b" && (a.Hours != 1000 || a.Priced() || a.Cards != 2):
+			t.Errorf("row 17 = %+v, want 2 cards, 1000 h, no amount", a)
+		case a.IsRefund() && (a.Amount != cny(-500) || a.CardHours() != 0 || a.GPU != "rtx4090"):
+			t.Errorf("row 14 = %+v, want a credit of -¥5.00 on the 4090, no card-hours", a)
+		}
 	}
 }
 
@@ -138,11 +144,11 @@ func TestImportFileErrors(t *testing.T) {
 	l, _ := newLedger(t, miniStore(t))
 	tm := team(t)
 	for name, csv := range map[string]string{
-		"empty":          "",
-		"no gpu column":  "date,hours,amount\n2026-10-01,1,¥1\n",
-		"no hours":       "date,gpu,amount\n2026-10-01,4090,¥1\n",
-		"no date":        "gpu,hours\n4090,1\n",
-		"GBK, not UTF-8": "\xc8\xd5\xc6\xda,\xcf\xd4\xbf\xa8\n", // 日期,显卡 in GBK
+		"empty":              "",
+		"no gpu column":      "date,hours,amount\n2026-10-01,1,¥1\n",
+		"no hours or amount": "date,gpu\n2026-10-01,4090\n",
+		"no date":            "gpu,hours\n4090,1\n",
+		"GBK, not UTF-8":     "\xc8\xd5\xc6\xda,\xcf\xd4\xbf\xa8\n", // 日期,显卡 in GBK
 	} {
 		_, err := l.Import(context.Background(), tm, "UADMIN", strings.NewReader(csv), "bill.csv")
 		var in *InputError
@@ -155,27 +161,30 @@ func TestImportFileErrors(t *testing.T) {
 	}
 }
 
-// TestImportRepeatedRows: a bill that lists the same spend twice keeps both
-// rows; importing it again adds neither.
+// TestImportRepeatedRows: a bill that lists the same line twice books it
+// once and lists the repeat (row 3 repeats row 2); importing it again adds
+// nothing; KeepDuplicates books both.
 func TestImportRepeatedRows(t *testing.T) {
 	l, _ := newLedger(t, miniStore(t))
 	tm := team(t)
 	csv := "date,gpu,hours,amount\n2026-10-01,4090,1,¥1.88\n2026-10-01,4090,1,¥1.88\n"
 	first := importString(t, l, tm, csv)
 	second := importString(t, l, tm, csv)
-	if len(first.Added) != 2 || len(second.Added) != 0 || second.Duplicates != 2 {
-		t.Errorf("first import added %d; second added %d with %d duplicates; want 2, 0, 2",
-			len(first.Added), len(second.Added), second.Duplicates)
+	if len(first.Added) != 1 || len(first.InFile) != 1 || first.InFile[0].Row != 3 || first.InFile[0].FirstRow != 2 {
+		t.Errorf("first import added %d, in-file duplicates %+v; want 1 added, row 3 repeating row 2", len(first.Added), first.InFile)
+	}
+	if len(second.Added) != 0 || second.Duplicates != 1 {
+		t.Errorf("second import added %d with %d unchanged; want 0, 1", len(second.Added), second.Duplicates)
 	}
 	// The same bill in another team is that team's own spend.
 	other := importString(t, l, team(t), csv)
-	if len(other.Added) != 2 {
-		t.Errorf("another team's import added %d, want 2", len(other.Added))
+	if len(other.Added) != 1 {
+		t.Errorf("another team's import added %d, want 1", len(other.Added))
 	}
-	// A third copy of the row is new.
-	third := importString(t, l, tm, csv+"2026-10-01,4090,1,¥1.88\n")
-	if len(third.Added) != 1 || third.Duplicates != 2 {
-		t.Errorf("three copies after two: added %d, duplicates %d; want 1, 2", len(third.Added), third.Duplicates)
+	// Told that both lines are real, the importer books the second too.
+	res, err := l.ImportWith(context.Background(), tm, "UADMIN", strings.NewReader(csv), "bill.csv", ImportOptions{KeepDuplicates: true})
+	if err != nil || len(res.Added) != 1 || res.Duplicates != 1 || len(res.InFile) != 0 {
+		t.Errorf("KeepDuplicates: err %v, added %d, unchanged %d, flagged %d; want 1, 1, 0", err, len(res.Added), res.Duplicates, len(res.InFile))
 	}
 }
 

@@ -47,9 +47,26 @@ type Kind string
 // Entry kinds. A refund (or credit) is money coming back: its Amount is
 // negative, it has no hours, and it lowers the month's total without
 // touching card-hours. Entries stored before kinds existed read as Spend.
+//
+// A NonGPU entry is a bill's cost that is not GPU time — tax, support,
+// storage, network, the CPU and memory of a GPU machine billed apart, a
+// fee: money only (no card, no hours), kept in every total and shown
+// apart from GPU spend (Totals.NonGPU, Report.ByCost). Category says which.
 const (
 	Spend  Kind = "spend"
 	Refund Kind = "refund"
+	NonGPU Kind = "non_gpu"
+)
+
+// Categories of non-GPU cost (Entry.Category).
+const (
+	CatTax     = "tax"
+	CatSupport = "support"
+	CatStorage = "storage"
+	CatNetwork = "network"
+	CatCompute = "compute" // vCPU and memory billed apart from the GPUs
+	CatFee     = "fee"
+	CatOther   = "other"
 )
 
 // SourceSlack marks entries typed in Slack or the console. Imported entries
@@ -81,13 +98,27 @@ type Entry struct {
 	// Derived says how Amount was computed from the catalogue ("40 card-h ×
 	// 1.88 CNY (autodl rtx4090 on_demand, 2026-09-15)"); empty when the user
 	// or the bill gave the amount.
-	Derived   string    `json:"derived,omitempty"`
-	Billing   Billing   `json:"billing"`
-	Kind      Kind      `json:"kind,omitempty"`
-	Note      string    `json:"note,omitempty"`
-	CreatedAt time.Time `json:"created_at"`
-	Source    string    `json:"source"`
-	ImportKey string    `json:"import_key,omitempty"`
+	Derived string  `json:"derived,omitempty"`
+	Billing Billing `json:"billing"`
+	Kind    Kind    `json:"kind,omitempty"`
+	// Category is what a NonGPU entry paid for (CatTax, CatStorage …); ""
+	// for GPU spend and refunds.
+	Category string `json:"category,omitempty"`
+	// CostCenter is the team or cost centre inside the company that the
+	// spend belongs to (team= on a hand entry, a "Cost Center" or "财务单元"
+	// column on a bill), folded like Project; "" when none was named.
+	CostCenter string `json:"cost_center,omitempty"`
+	// HoursUnknown marks an amount-only entry (an invoice, a prepaid plan):
+	// the money is known, the hours are not, and Hours is 0. Reports count
+	// its money and leave it out of card-hours and utilisation.
+	HoursUnknown bool `json:"hours_unknown,omitempty"`
+	// TermMonths is the term of a prepaid plan when the bill states it
+	// (Aliyun 服务时长 1 年 = 12); 0 when unknown.
+	TermMonths int       `json:"term_months,omitempty"`
+	Note       string    `json:"note,omitempty"`
+	CreatedAt  time.Time `json:"created_at"`
+	Source     string    `json:"source"`
+	ImportKey  string    `json:"import_key,omitempty"`
 	// Line is a bill line's content hash (every normalised field): a
 	// re-imported line with the same ImportKey (identity) and another Line
 	// is a correction and replaces the entry.
@@ -105,6 +136,9 @@ type Entry struct {
 	// Replayed is set on what Add returns when the key had already booked
 	// this entry: nothing new was written. Never stored.
 	Replayed bool `json:"-"`
+	// Restored is set on what Undo returns when it reverted an edit (the
+	// entry is back as it was) rather than removing an entry. Never stored.
+	Restored bool `json:"-"`
 }
 
 // CardHours is Cards × Hours.
@@ -112,6 +146,13 @@ func (e Entry) CardHours() float64 { return float64(e.Cards) * e.Hours }
 
 // IsRefund reports whether the entry is a refund or credit.
 func (e Entry) IsRefund() bool { return e.Kind == Refund }
+
+// IsNonGPU reports whether the entry is a non-GPU cost (tax, storage …).
+func (e Entry) IsNonGPU() bool { return e.Kind == NonGPU }
+
+// IsGPU reports whether the entry is GPU spend (neither a refund nor a
+// non-GPU cost).
+func (e Entry) IsGPU() bool { return !e.IsRefund() && !e.IsNonGPU() }
 
 // Billed reports whether the amount is the provider's own figure (a bill
 // line with an amount). Everything else — amounts typed in chat, amounts

@@ -14,6 +14,8 @@
 //	gpubot:ledger:{T}:u:<user>  list  ids the user added by hand, oldest first, last 100 (Undo)
 //	gpubot:ledger:{T}:i         hash  CSV import key → id (re-import de-duplication)
 //	gpubot:ledger:{T}:k         hash  idempotency key → id, or "-" once settled as not saved
+//	gpubot:ledger:{T}:r         hash  removal request key → the entry it removed (or restored), or "-"
+//	gpubot:ledger:{T}:x         hash  edit request key → {id, before, after} (replays and undo of spend edit)
 //
 // A hand-added entry is one script (addScript) keyed by its idempotency
 // key — the Slack message, command or click it came from — so a retry, a
@@ -25,7 +27,9 @@
 // concurrent imports of one bill cannot both add it. Each write is followed
 // by store.Persist (the embedded mode's journal fsync); only when both
 // succeed is the entry confirmed.
-// Entries are never modified in place, only added and removed. Import keys
+// Entries change in place only through Edit (a user's correction, kept
+// with its previous version so Undo restores it), a corrected bill line
+// and Supersede; otherwise they are added and removed. Import keys
 // outlive a Delete, so re-importing a bill does not bring back a row someone
 // removed on purpose.
 //
@@ -388,11 +392,17 @@ func (l *Ledger) prepare(ctx context.Context, e Entry) (Entry, error) {
 	switch e.Kind {
 	case "":
 		e.Kind = Spend
-	case Spend, Refund:
+	case Spend, Refund, NonGPU:
 	default:
-		return e, inputErr("kind", "%q is not spend or refund", e.Kind)
+		return e, inputErr("kind", "%q is not spend, refund or non_gpu", e.Kind)
 	}
-	if e.Kind == Spend || e.GPU != "" {
+	e.CostCenter = strings.TrimSpace(e.CostCenter)
+	if e.CostCenter != "" {
+		e.CostCenter = normProject(e.CostCenter)
+	}
+	if e.Kind == NonGPU {
+		e.GPU = ""
+	} else if e.Kind == Spend || e.GPU != "" {
 		gpu, err := l.gpu(e.GPU)
 		if err != nil {
 			return e, err
@@ -405,6 +415,9 @@ func (l *Ledger) prepare(ctx context.Context, e Entry) (Entry, error) {
 	now := l.now().Round(0) // no monotonic reading: entries compare equal after a round trip
 	if e.Kind == Refund {
 		return l.prepareRefund(e, now)
+	}
+	if e.Kind == NonGPU {
+		return l.prepareNonGPU(e, now)
 	}
 	switch {
 	case e.Cards == 0:
@@ -430,8 +443,15 @@ func (l *Ledger) prepare(ctx context.Context, e Entry) (Entry, error) {
 	}
 	// A monthly plan is paid whether it runs or not: 0 h is an idle plan,
 	// the case the recap must catch, not a mistake.
-	if e.Hours == 0 && !(e.Billing == Monthly && e.Priced()) {
-		return e, inputErr("hours", "missing: say how long the cards ran (40h), or give start and end")
+	if e.HoursUnknown {
+		if e.Hours != 0 {
+			e.HoursUnknown = false // hours were given after all
+		} else if !e.Priced() {
+			return e, inputErr("amount", "missing: an entry without hours needs the amount paid (¥1800)")
+		}
+	}
+	if e.Hours == 0 && !(e.Billing == Monthly && e.Priced()) && !e.HoursUnknown {
+		return e, inputErr("hours", "missing: say how long the cards ran (40h), or give start and end; for an invoice without hours give the amount and the word invoice (spend add invoice ¥1800 a100 @autodl)")
 	}
 	if e.Hours < 0 {
 		return e, inputErr("hours", "%s h is negative; hours are how long the cards ran (40h). For money back use: spend refund ¥500", fmtNum(e.Hours))
@@ -463,7 +483,7 @@ func (l *Ledger) prepare(ctx context.Context, e Entry) (Entry, error) {
 			e.Derived = fmt.Sprintf("%s card-h × %s %s (%s)", fmtNum(e.CardHours()), strconv.FormatFloat(p.PerCardHour, 'f', -1, 64), p.Currency, p.Source)
 		}
 	}
-	if !e.Confirm && e.Derived == "" {
+	if !e.Confirm && e.Derived == "" && !e.HoursUnknown {
 		if err := l.checkPrice(e); err != nil {
 			return e, err
 		}
@@ -502,6 +522,30 @@ func (l *Ledger) prepareRefund(e Entry, now time.Time) (Entry, error) {
 	}
 	e.Amount.Minor = -e.Amount.Minor
 	e.Billing = ""
+	e.CreatedAt = now
+	if e.At.IsZero() {
+		e.At = now
+	}
+	e.At = e.At.In(l.loc)
+	return e, l.notFuture(e.At, now)
+}
+
+// prepareNonGPU checks a non-GPU cost (tax, support, storage, network …):
+// money only, no card and no hours. A negative one is a credit (Refund).
+func (l *Ledger) prepareNonGPU(e Entry, now time.Time) (Entry, error) {
+	if e.Amount.IsZero() || e.Amount.Minor == 0 {
+		return e, inputErr("amount", "missing: a non-GPU cost is money only (tax ¥120)")
+	}
+	if c := e.Amount.Currency; !isCurrencyCode(c) {
+		return e, inputErr("currency", "%q is not a currency code like CNY or USD", c)
+	}
+	if e.Amount.Minor < 0 {
+		return e, inputErr("amount", "%s is negative; money back is a refund or credit", e.Amount)
+	}
+	if e.Category == "" {
+		e.Category = CatOther
+	}
+	e.GPU, e.Cards, e.Hours, e.Billing, e.HoursUnknown = "", 0, 0, "", false
 	e.CreatedAt = now
 	if e.At.IsZero() {
 		e.At = now
@@ -911,6 +955,15 @@ func (l *Ledger) UndoOnce(ctx context.Context, team, user, key string) (Entry, e
 		var last Entry
 		found := false
 		for i := len(ids) - 1; i >= 0 && !found; i-- {
+			if strings.HasPrefix(ids[i], editMark) {
+				// The user's last change was an edit: undo restores the
+				// entry as it was before it.
+				e, ok, err := l.revertEdit(ctx, team, k, user, ids[i], key)
+				if err != nil || ok {
+					return e, err
+				}
+				continue
+			}
 			raw, err := l.rdb.HGet(ctx, k.entries, ids[i]).Result()
 			if errors.Is(err, redis.Nil) { // deleted meanwhile; Delete also cleans the list
 				l.rdb.LRem(ctx, k.user(user), 0, ids[i])

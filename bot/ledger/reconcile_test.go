@@ -173,3 +173,57 @@ func TestFormatCardHours(t *testing.T) {
 		}
 	}
 }
+
+// A bill line that matches a hand-added estimate (card, platform, period,
+// amount within 10 %) confirms it: the estimate leaves the totals at once.
+// A looser match is listed as probable; estimates on the bill's platform
+// with no line are listed as unmatched.
+//
+// Hand values (fen):
+//
+//	c1 包月 8× H800 on aliyun, ¥36,000 estimate; bill ¥36,500 (1.4 % off) → confirmed
+//	c2 4090 10 h on autodl 10-05, ¥20 estimate; bill ¥18.80 (6.4 % off)    → confirmed
+//	c3 4090 5 h on autodl 10-07, ¥10, no line                            → unmatched
+//	c4 4090 2 h on vast 10-05, ¥4: not this bill's platform              → not listed
+//	c5 A100 10 h on autodl 10-05, ¥100; bill ¥60 (40 % off)              → probable
+//	total = bill 3,650,000 + 1,880 + 6,000 + hand c3 1,000 + c4 400 + c5 10,000
+//	      = 3,669,280 (¥36,692.80)
+func TestBillConfirmsEstimates(t *testing.T) {
+	ctx := context.Background()
+	l, _ := newLedger(t, miniStore(t))
+	tm := team(t)
+	loc := l.Location()
+	add := func(gpu string, cards int, hours float64, minor int64, platform, day string, b Billing) Entry {
+		return mustAdd(t, l, Entry{Team: tm, User: "U1", GPU: gpu, Cards: cards, Hours: hours, Amount: cny(minor), Platform: platform,
+			At: mustTime(t, day, loc), Billing: b, Confirm: true})
+	}
+	c1 := add("h800", 8, 0, 3600000, "aliyun", "2026-10-01", Monthly)
+	c2 := add("4090", 1, 10, 2000, "autodl", "2026-10-05", OnDemand)
+	c3 := add("4090", 1, 5, 1000, "autodl", "2026-10-07", OnDemand)
+	add("4090", 1, 2, 400, "vast", "2026-10-05", OnDemand)
+	c5 := add("a100", 1, 10, 10000, "autodl", "2026-10-05", OnDemand)
+	bill := "date,gpu,cards,hours,amount,platform,billing\n" +
+		"2026-10-01,h800,8,,36500,aliyun,包月\n" +
+		"2026-10-05,4090,1,10,18.80,autodl,按量\n" +
+		"2026-10-05,a100,1,10,60,autodl,按量\n"
+	res, err := l.ImportWith(ctx, tm, "UADMIN", strings.NewReader(bill), "bill.csv", ImportOptions{ConfirmPrices: true})
+	if err != nil || len(res.Errors) != 0 {
+		t.Fatalf("import: %v %v", err, res.Errors)
+	}
+	var confirmed []string
+	for _, m := range res.Confirmed {
+		confirmed = append(confirmed, m.Chat.ID)
+		if m.Chat.SupersededBy != m.Bill.ID {
+			t.Errorf("confirmed #%s is not superseded by its line #%s", m.Chat.ID, m.Bill.ID)
+		}
+	}
+	check(t, "confirmed", []string{c1.ID, c2.ID}, confirmed)
+	if len(res.Probable) != 1 || res.Probable[0].Chat.ID != c5.ID {
+		t.Errorf("probable = %+v, want #%s", res.Probable, c5.ID)
+	}
+	check(t, "unmatched", []string{c3.ID}, ids(res.Unmatched))
+	r, _ := l.Report(ctx, tm, Month{2026, 10}, nil)
+	if r.Total.Amount[knowledge.CNY] != 3669280 || r.Total.Superseded != 2 {
+		t.Errorf("October = %s with %d superseded; want ¥36,692.80 and 2", r.Total.Amount, r.Total.Superseded)
+	}
+}

@@ -34,6 +34,14 @@ type Totals struct {
 	// Superseded counts chat entries replaced by the bill line they repeat;
 	// they are in no sum.
 	Superseded int `json:"superseded,omitempty"`
+	// GPU + NonGPU + Refunds = Amount, per currency: GPU time, the bill's
+	// other costs (tax, support, storage, network, CPU and memory billed
+	// apart), and money back.
+	GPU    Amounts `json:"gpu,omitempty"`
+	NonGPU Amounts `json:"non_gpu,omitempty"`
+	// HoursUnknown counts amount-only entries (invoices, prepaid plans
+	// without hours): their money is in the sums, their hours are not.
+	HoursUnknown int `json:"hours_unknown,omitempty"`
 }
 
 func (t *Totals) add(e Entry) {
@@ -43,12 +51,18 @@ func (t *Totals) add(e Entry) {
 	}
 	t.Entries++
 	t.CardHours += e.CardHours()
+	if e.HoursUnknown {
+		t.HoursUnknown++
+	}
 	if !e.Priced() {
 		t.Unpriced++
 		return
 	}
 	if t.Amount == nil {
 		t.Amount, t.Billed, t.Estimated, t.Refunds = Amounts{}, Amounts{}, Amounts{}, Amounts{}
+	}
+	if t.GPU == nil {
+		t.GPU, t.NonGPU = Amounts{}, Amounts{}
 	}
 	t.Amount.add(e.Amount)
 	switch {
@@ -58,6 +72,12 @@ func (t *Totals) add(e Entry) {
 		t.Billed.add(e.Amount)
 	default:
 		t.Estimated.add(e.Amount)
+	}
+	switch {
+	case e.IsNonGPU():
+		t.NonGPU.add(e.Amount)
+	case !e.IsRefund():
+		t.GPU.add(e.Amount)
 	}
 }
 
@@ -95,8 +115,20 @@ type Report struct {
 	ByGPU      []Group `json:"by_gpu"` // GPU-hours by card are their CardHours
 	ByPlatform []Group `json:"by_platform"`
 	ByBilling  []Group `json:"by_billing"`
-	MostUsed   string  `json:"most_used_gpu,omitempty"` // card with the most card-hours this month
-	Items      []Entry `json:"-"`                       // this month's entries, oldest first
+	// ByCost splits the month by what was paid for: "gpu", each non-GPU
+	// category (CatTax, CatStorage …) and "credit" for money back.
+	ByCost []Group `json:"by_cost"`
+	// ByTeam is the company view: one group per team or cost centre
+	// (Entry.CostCenter; "" for entries that name none).
+	ByTeam   []Group `json:"by_team"`
+	MostUsed string  `json:"most_used_gpu,omitempty"` // card with the most card-hours this month
+	// Amortised is the month with prepaid terms (TermMonths > 1, e.g. a
+	// 包年 plan) spread over the months they cover instead of counted in
+	// full in the month billed: Total.Amount − terms billed this month +
+	// this month's share of every term covering it. Nil when no term
+	// touches the month (then it equals Total.Amount).
+	Amortised Amounts `json:"amortised,omitempty"`
+	Items     []Entry `json:"-"` // this month's entries, oldest first
 }
 
 // Change is this month's amount minus the previous month's, per currency.
@@ -106,6 +138,37 @@ func (r *Report) Change() Amounts { return r.Total.Amount.Sub(r.Prev.Amount) }
 // fx, when given, adds converted totals (and orders groups by them); without
 // it no two currencies are ever added.
 func (l *Ledger) Report(ctx context.Context, team string, m Month, fx *FX) (*Report, error) {
+	return l.ReportWhere(ctx, team, m, fx, nil)
+}
+
+// Filter keeps the entries a report is about; nil keeps all.
+type Filter func(Entry) bool
+
+// Where is the filter of spend report's settings: project=, team=,
+// platform= and gpu= (a card id, or a family: "h100" keeps h100-sxm and
+// h100-pcie). Empty values do not filter.
+func Where(project, team, platform, gpu string) Filter {
+	if project == "" && team == "" && platform == "" && gpu == "" {
+		return nil
+	}
+	project, team = foldOrEmpty(project), foldOrEmpty(team)
+	gpu = strings.ToLower(strings.TrimSpace(gpu))
+	return func(e Entry) bool {
+		return (project == "" || e.Project == project) && (team == "" || e.CostCenter == team) &&
+			(platform == "" || e.Platform == platform) && (gpu == "" || e.GPU == gpu || strings.HasPrefix(e.GPU, gpu+"-"))
+	}
+}
+
+func foldOrEmpty(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return ""
+	}
+	return normProject(s)
+}
+
+// ReportWhere is Report over the entries keep accepts (both months and
+// the amortised view).
+func (l *Ledger) ReportWhere(ctx context.Context, team string, m Month, fx *FX, keep Filter) (*Report, error) {
 	cur, err := l.List(ctx, team, m, "")
 	if err != nil {
 		return nil, err
@@ -114,7 +177,18 @@ func (l *Ledger) Report(ctx context.Context, team string, m Month, fx *FX) (*Rep
 	if err != nil {
 		return nil, err
 	}
-	return Summarize(team, m, l.loc, cur, prev, fx), nil
+	cur, prev = keep.apply(cur), keep.apply(prev)
+	r := Summarize(team, m, l.loc, cur, prev, fx)
+	from := m
+	for range maxTermMonths - 1 {
+		from = from.Prev()
+	}
+	earlier, err := l.Between(ctx, team, from.Start(l.loc), m.End(l.loc))
+	if err != nil {
+		return nil, err
+	}
+	r.Amortised = amortise(r.Total.Amount, cur, keep.apply(earlier), m, l.loc)
+	return r, nil
 }
 
 // Summarize builds a Report from a month's entries and the previous month's.
@@ -130,9 +204,11 @@ func Summarize(team string, m Month, loc *time.Location, cur, prev []Entry, fx *
 	r.Total.convert(fx)
 	r.Prev.convert(fx)
 	r.ByProject = Rollup(cur, prev, func(e Entry) string { return e.Project }, fx)
-	r.ByGPU = Rollup(cur, prev, func(e Entry) string { return e.GPU }, fx)
+	r.ByGPU = Rollup(cur, prev, gpuKey, fx)
 	r.ByPlatform = Rollup(cur, prev, func(e Entry) string { return e.Platform }, fx)
 	r.ByBilling = Rollup(cur, prev, func(e Entry) string { return string(e.Billing) }, fx)
+	r.ByCost = Rollup(cur, prev, CostKey, fx)
+	r.ByTeam = Rollup(cur, prev, func(e Entry) string { return e.CostCenter }, fx)
 	r.MostUsed = mostUsed(r.ByGPU)
 	return r
 }
@@ -283,7 +359,11 @@ func UsageOf(es []Entry, from, to time.Time, fleet map[string]int) []CardUsage {
 	window := to.Sub(from).Hours()
 	idx := map[string]int{}
 	var out []CardUsage
+	runs := map[string][]run{}
 	for _, e := range es {
+		if e.GPU == "" || !e.IsGPU() {
+			continue // refunds and non-GPU costs are no card's usage
+		}
 		i, ok := idx[e.GPU]
 		if !ok {
 			i = len(out)
@@ -297,12 +377,30 @@ func UsageOf(es []Entry, from, to time.Time, fleet map[string]int) []CardUsage {
 		u.Amount.add(e.Amount)
 		u.ByBilling[e.Billing] += e.CardHours()
 		u.ByPlatform[e.Platform] += e.CardHours()
-		if e.Cards > u.Cards {
-			u.Cards = e.Cards
+		switch {
+		case e.Hours <= 0:
+		case strings.HasPrefix(e.Source, "csv:") || !e.Start.IsZero():
+			// Bill lines are resources billed side by side (one line per
+			// card or machine): they count where their times overlap.
+			from := e.At
+			if !e.Start.IsZero() {
+				from = e.Start
+			}
+			runs[e.GPU] = append(runs[e.GPU], run{from: from, to: from.Add(time.Duration(e.Hours * float64(time.Hour))), cards: e.Cards})
+		case e.Cards > u.Cards:
+			u.Cards = e.Cards // a hand entry: jobs typed one by one are taken to run one after another
 		}
 	}
 	for i := range out {
 		u := &out[i]
+		u.Cards = max(u.Cards, peakCards(runs[u.GPU]))
+		// However the lines overlap, the cards cannot have run more than
+		// the window: card-hours ÷ window hours, rounded up, is a floor.
+		if window > 0 {
+			if floor := int(math.Ceil(u.CardHours/window - 1e-9)); floor > u.Cards {
+				u.Cards = floor
+			}
+		}
 		if n := fleet[u.GPU]; n > 0 {
 			u.Cards, u.CardsGiven = n, true
 		}
@@ -317,6 +415,104 @@ func UsageOf(es []Entry, from, to time.Time, fleet map[string]int) []CardUsage {
 		return out[i].GPU < out[j].GPU
 	})
 	return out
+}
+
+func (f Filter) apply(es []Entry) []Entry {
+	if f == nil {
+		return es
+	}
+	var out []Entry
+	for _, e := range es {
+		if f(e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// amortise is the month's total with prepaid terms spread (see
+// Report.Amortised); nil when no term touches month m.
+func amortise(total Amounts, cur, window []Entry, m Month, loc *time.Location) Amounts {
+	out := Amounts{}
+	for c, v := range total {
+		out[c] = v
+	}
+	touched := false
+	for _, e := range cur {
+		if e.TermMonths > 1 && e.Priced() && e.SupersededBy == "" {
+			out[e.Amount.Currency] -= e.Amount.Minor
+			touched = true
+		}
+	}
+	for _, e := range window {
+		if e.SupersededBy != "" {
+			continue
+		}
+		if v := share(e, m, loc); v != 0 {
+			out[e.Amount.Currency] += v
+			touched = true
+		}
+	}
+	if !touched {
+		return nil
+	}
+	return out
+}
+
+// NonGPUKey is the ByGPU row of non-GPU costs (tax, storage …), so the
+// rows still add up to the total.
+const NonGPUKey = "non-gpu"
+
+func gpuKey(e Entry) string {
+	if e.IsNonGPU() {
+		return NonGPUKey
+	}
+	return e.GPU
+}
+
+// CostKey is what an entry paid for, as Report.ByCost groups it: "gpu",
+// "credit", or the non-GPU category.
+func CostKey(e Entry) string {
+	switch {
+	case e.IsRefund():
+		return "credit"
+	case e.IsNonGPU():
+		return e.Category
+	}
+	return "gpu"
+}
+
+// run is one entry's cards over the time they ran.
+type run struct {
+	from, to time.Time
+	cards    int
+}
+
+// peakCards is the most cards running at one moment: per-card bill lines
+// (eight lines of one H100 each, side by side) are eight cards, not one,
+// while two jobs one after the other on one card stay one. An entry runs
+// from its At for its Hours.
+func peakCards(rs []run) int {
+	type edge struct {
+		t     time.Time
+		delta int
+	}
+	var es []edge
+	for _, r := range rs {
+		es = append(es, edge{r.from, r.cards}, edge{r.to, -r.cards})
+	}
+	sort.Slice(es, func(i, j int) bool {
+		if !es[i].t.Equal(es[j].t) {
+			return es[i].t.Before(es[j].t)
+		}
+		return es[i].delta < es[j].delta // one ending as the next starts: not side by side
+	})
+	peak, n := 0, 0
+	for _, e := range es {
+		n += e.delta
+		peak = max(peak, n)
+	}
+	return peak
 }
 
 // Currencies lists every currency in the report, this month or the last.

@@ -331,6 +331,9 @@ func (x extractor) setKV(s *Slots, key, val string) bool {
 	case "project":
 		s.Project = val
 		return val != ""
+	case "team":
+		s.Team = val
+		return val != ""
 	case "month":
 		s.Month = val
 		return val != ""

@@ -224,12 +224,12 @@ func (p *Parser) slash(req Request, rest string, now time.Time) Request {
 func (p *Parser) spendArgs(f *features, mode, args string) {
 	w, _ := firstWord(args)
 	switch mode {
-	case "delete":
+	case "delete", "edit":
 		if f.s.ID == "" && w != "" && !strings.Contains(w, "=") {
 			f.s.ID = w
 			f.kvSet["id"] = true
 		}
-	case "list", "report":
+	case "list", "report", "export":
 		if m, ok := knowledge.Fold(vocab.monthBack, w); ok {
 			f.s.Month, f.kvSet["month"] = m, true
 		}

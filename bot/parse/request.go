@@ -160,6 +160,8 @@ type Slots struct {
 	// relative "this" / "last".
 	Month   string `json:"month,omitempty"`
 	Project string `json:"project,omitempty"`
+	// Team (spend) is the team or cost centre an entry belongs to (team=).
+	Team string `json:"team,omitempty"`
 	// Date (spend) is the day an entry is for, YYYY-MM-DD in BOT_TIMEZONE.
 	Date string `json:"date,omitempty"`
 	// Mode is the sub-action: spend add|list|report|undo|delete, listen

@@ -227,6 +227,11 @@ func idlePlans(es []ledger.Entry, n names) []Finding {
 		if e.Billing != ledger.Monthly || !e.Priced() || e.IsRefund() || e.SupersededBy != "" {
 			continue
 		}
+		if e.HoursUnknown {
+			// A bill line for a plan says what was paid, not what ran: idle
+			// is only said from recorded usage.
+			continue
+		}
 		k := byCardPlatform(e)
 		p, ok := idx[k]
 		if !ok {
@@ -239,7 +244,11 @@ func idlePlans(es []ledger.Entry, n names) []Finding {
 			continue
 		}
 		if p.fee >= 0 {
-			p.fee += e.Amount.Float()
+			fee := e.Amount.Float()
+			if e.TermMonths > 1 {
+				fee /= float64(e.TermMonths) // a 包年 plan idle this month wastes this month's share, not the year
+			}
+			p.fee += fee
 			p.cards += e.Cards
 			p.projects[e.Project] = true
 		}

@@ -17,8 +17,9 @@ import (
 	"github.com/gpubot/gpubot/knowledge"
 )
 
-const spendUsage = `usage: bot spend import FILE.csv [--team T] [--user U] [--confirm-prices] [--json]
+const spendUsage = `usage: bot spend import FILE.csv [--team T] [--user U] [--confirm-prices] [--keep-duplicates] [--json]
        bot spend supersede CHAT_ID BILL_ID [--team T]
+       bot spend export YYYY-MM [--team T] > spend.csv
 
 import     imports a bill into the team's spend ledger (column mapping:
            bot/ledger/CSV.md). Lines are matched by identity: a corrected line
@@ -26,6 +27,8 @@ import     imports a bill into the team's spend ledger (column mapping:
            cannot be read are listed with their line number and left out.
 supersede  confirms that a chat entry and a bill line are the same spend: the
            chat entry leaves every total (the import lists probable pairs).
+export     writes the month's entries as CSV (formula-safe cells, amounts in
+           their own currency; see docs/ledger.md).
 
 --team defaults to "local", the embedded default's team. While the bot runs
 on the same BOT_DATA_DIR, the work is sent to it over its admin socket.
@@ -33,7 +36,7 @@ on the same BOT_DATA_DIR, the work is sent to it over its admin socket.
 
 // spendCmd runs `bot spend import|supersede`.
 func spendCmd(ctx context.Context, cfg Config, kb *knowledge.Base, log *slog.Logger, args []string, stdout io.Writer) error {
-	if len(args) == 0 || (args[0] != "import" && args[0] != "supersede") {
+	if len(args) == 0 || (args[0] != "import" && args[0] != "supersede" && args[0] != "export") {
 		return errors.New(spendUsage)
 	}
 	fs := flag.NewFlagSet("spend "+args[0], flag.ContinueOnError)
@@ -42,6 +45,7 @@ func spendCmd(ctx context.Context, cfg Config, kb *knowledge.Base, log *slog.Log
 	user := fs.String("user", "cli", "who imported it, as recorded on each entry")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	confirm := fs.Bool("confirm-prices", false, "book rows whose price per card-hour is far from the catalogue's (otherwise listed as errors)")
+	keep := fs.Bool("keep-duplicates", false, "book a line that repeats an earlier line of the same file field for field (otherwise listed and skipped)")
 	pos, err := parseArgs(fs, args[1:])
 	if err != nil {
 		return fmt.Errorf("spend %s: %w\n%s", args[0], err, spendUsage)
@@ -55,6 +59,9 @@ func spendCmd(ctx context.Context, cfg Config, kb *knowledge.Base, log *slog.Log
 	if len(pos) != 1 {
 		return errors.New(spendUsage)
 	}
+	if args[0] == "export" {
+		return exportCmd(ctx, cfg, kb, log, *team, pos[0], stdout)
+	}
 	f, err := os.Open(pos[0])
 	if err != nil {
 		return fmt.Errorf("spend import: %w", err)
@@ -64,7 +71,7 @@ func spendCmd(ctx context.Context, cfg Config, kb *knowledge.Base, log *slog.Log
 	var res *ledger.ImportResult
 	err = withLedger(ctx, cfg, kb, log,
 		func(l *ledger.Ledger) error {
-			res, err = l.ImportWith(ctx, *team, *user, f, name, ledger.ImportOptions{ConfirmPrices: *confirm})
+			res, err = l.ImportWith(ctx, *team, *user, f, name, ledger.ImportOptions{ConfirmPrices: *confirm, KeepDuplicates: *keep})
 			return err
 		},
 		func(c *adminClient) error {
@@ -94,11 +101,38 @@ func spendCmd(ctx context.Context, cfg Config, kb *knowledge.Base, log *slog.Log
 			fmt.Fprintln(stdout, "  "+e.Error())
 		}
 	}
+	for _, m := range res.Confirmed {
+		fmt.Fprintf(stdout, "Confirmed: chat estimate #%s (%s) is bill line #%s (%s); the estimate no longer counts\n", m.Chat.ID, m.Chat.Amount, m.Bill.ID, m.Bill.Amount)
+	}
+	for _, e := range res.Unmatched {
+		fmt.Fprintf(stdout, "Unmatched estimate: #%s (%s, %s, %s) has no line in this bill\n", e.ID, e.Amount, e.At.Format("2006-01-02"), e.Platform)
+	}
+	for _, d := range res.InFile {
+		fmt.Fprintf(stdout, "Repeated line: row %d repeats row %d field for field (%s); not imported (--keep-duplicates books it)\n", d.Row, d.FirstRow, d.Entry.Amount)
+	}
 	for _, m := range res.Probable {
 		fmt.Fprintf(stdout, "Probable duplicate: chat entry #%s (%s, estimated) and bill line #%s (%s, billed); if they are the same spend: bot spend supersede %s %s\n",
 			m.Chat.ID, m.Chat.Amount, m.Bill.ID, m.Bill.Amount, m.Chat.ID, m.Bill.ID)
 	}
 	return nil
+}
+
+func exportCmd(ctx context.Context, cfg Config, kb *knowledge.Base, log *slog.Logger, team, month string, stdout io.Writer) error {
+	m, err := ledger.ParseMonth(month)
+	if err != nil {
+		return fmt.Errorf("spend export: %w", err)
+	}
+	return withLedger(ctx, cfg, kb, log,
+		func(l *ledger.Ledger) error {
+			es, err := l.List(ctx, team, m, "")
+			if err != nil {
+				return fmt.Errorf("spend export: %w", err)
+			}
+			return ledger.Export(stdout, es, l.Location())
+		},
+		func(*adminClient) error {
+			return errors.New("spend export: the bot holds BOT_DATA_DIR; ask it in chat (/gpu spend export " + m.String() + ") or stop it first")
+		})
 }
 
 func supersedeCmd(ctx context.Context, cfg Config, kb *knowledge.Base, log *slog.Logger, team, chat, bill string, stdout io.Writer) error {

@@ -194,6 +194,20 @@ func wire(cfg Config, kb *knowledge.Base, b *bot.Bot, st *store.Store, users *sl
 	}
 	d.spend = bot.NewSpend(d.ledger, d.auth, cfg.FX, nil)
 	d.spend.Log(log)
+	d.spend.UseBudgetNotes(func(ctx context.Context, team, lang string) []string {
+		notes, err := d.budget.Notes(ctx, team, time.Now(), lang) // a write that crossed a threshold says so
+		if err != nil {
+			log.WarnContext(ctx, "budget notes unavailable", "err", err)
+		}
+		return notes
+	})
+	d.spend.UseTeamFX(func(ctx context.Context, team string) (knowledge.Currency, float64) {
+		p, err := d.profs.Get(ctx, team) // the team's currency= and fx= settings
+		if err != nil {
+			return "", 0
+		}
+		return p.Currency, p.FX
+	})
 	if b != nil {
 		b.UsePrices(d.prices)
 		b.UseUsage(d.ledger)
