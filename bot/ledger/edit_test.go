@@ -21,8 +21,8 @@ func TestEditAndUndo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if before.Amount != cny(7500) || after.ID != e.ID || after.Amount != cny(8000) || after.Platform != "火山引擎" || after.CostCenter != "vision" {
-		t.Errorf("edit: before %s, after %+v; want ¥75.00 → ¥80.00 on 火山引擎, team vision, id %s", before.Amount, after, e.ID)
+	if before.Amount != cny(7500) || after.ID != e.ID || after.Amount != cny(8000) || after.Platform != "volcengine" || after.CostCenter != "vision" {
+		t.Errorf("edit: before %s, after %+v; want ¥75.00 → ¥80.00 on volcengine (火山引擎, the platform id), team vision, id %s", before.Amount, after, e.ID)
 	}
 	// The same request again changes nothing more.
 	if _, again, err := l.Edit(ctx, tm, e.ID, "U1", false, "k1", map[string]string{"amount": "¥90"}, false); err != nil || !again.Replayed || again.Amount != cny(8000) {

@@ -101,8 +101,15 @@ func inherit(prev, cur Request) (Request, bool) {
 	}
 	p, s := prev.Slots, &cur.Slots
 	took := false
+	// what each kind of question can take from the conversation: only
+	// what its answer reads (a comparison names its own cards)
+	sized := cur.Intent == Fit || cur.Intent == Cost || cur.Intent == Recommend
+	carded := sized || cur.Intent == Monthly || cur.Intent == Buy || cur.Intent == Price
+	if !carded {
+		return cur, false
+	}
 	model := s.ParamsB > 0 || s.Model != "" || s.Arch != ""
-	if !model && (p.ParamsB > 0 || p.Model != "" || p.Arch != "") {
+	if sized && !model && (p.ParamsB > 0 || p.Model != "" || p.Arch != "") {
 		s.ParamsB, s.Model, s.Arch = p.ParamsB, p.Model, p.Arch
 		if s.Method == "" {
 			s.Method = p.Method
@@ -137,14 +144,22 @@ func inherit(prev, cur Request) (Request, bool) {
 	}
 	takeStr(&s.Platform, p.Platform)
 	takeStr(&s.Currency, p.Currency)
-	takeNum(&s.TokensPerDay, p.TokensPerDay)
-	takeNum(&s.RequestsPerS, p.RequestsPerS)
-	takeNum(&s.PeakRequestsPerS, p.PeakRequestsPerS)
-	takeNum(&s.HoursPerMonth, p.HoursPerMonth)
-	takeNum(&s.Utilization, p.Utilization)
-	takeMoney(&s.Budget, p.Budget)
-	takeMoney(&s.Monthly, p.Monthly)
-	if cur.Intent == Buy || cur.Intent == prev.Intent {
+	if cur.Intent == Cost {
+		takeNum(&s.TokensPerDay, p.TokensPerDay)
+		takeNum(&s.RequestsPerS, p.RequestsPerS)
+		takeNum(&s.PeakRequestsPerS, p.PeakRequestsPerS)
+	}
+	if cur.Intent == Monthly || cur.Intent == Buy {
+		takeNum(&s.HoursPerMonth, p.HoursPerMonth)
+		takeNum(&s.Utilization, p.Utilization)
+	}
+	if sized {
+		takeMoney(&s.Budget, p.Budget)
+	}
+	if cur.Intent == Monthly {
+		takeMoney(&s.Monthly, p.Monthly)
+	}
+	if cur.Intent == Buy && prev.Intent == Buy {
 		takeMoney(&s.Price, p.Price)
 	}
 	if !took {
