@@ -12,7 +12,8 @@ import (
 // exportWords make a price question about a card an export-control one:
 // "H20现在能买吗", "H800现在还能买到吗", "can we still buy H800 in China".
 var exportWords = []string{"能买吗", "能买到", "还能买", "买得到", "能不能买", "可以买吗", "禁售", "出口管制", "管制", "禁运", "许可证",
-	"export control", "export rule", "export ban", "licence", "license", "sanction", "legal to buy", "allowed to buy", "still buy", "can we buy", "can i buy"}
+	"export control", "export rule", "export ban", "licence", "license", "sanction", "legal to buy", "allowed to buy", "still buy", "can we buy", "can i buy",
+	"进口", "合规", "正规渠道", "正规买", "被禁", "禁了", "被卡", "受限", "限制出口", "legally", "restricted", "ship h", "export"}
 
 func asksExport(text string) bool { return hasAny(text, exportWords) }
 

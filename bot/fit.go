@@ -181,6 +181,7 @@ func (b *Bot) fit(ctx context.Context, a *Answer, req parse.Request) error {
 		return err
 	} else {
 		view.Verdict = v
+		a.verdictAsked = v != nil // the asker said what they have: the answer is whether it holds
 	}
 	tip := b.activationTip(a.Lang, res)
 	if tip != "" {

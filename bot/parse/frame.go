@@ -52,6 +52,8 @@ var (
 	reTrainOn  = regexp0(`\btrain(?:ing)?\b[^.?!]{0,40}\bon\b|\btrain(?:ing)? (?:it |them )?(?:for|with)\b|训练|训一个|训个|训\s?\d`)
 	// a count bought or rented: "买8张", "采购50张", "租16块", "procure 32"
 	reBuyCount = regexp0(`(?:买|采购|购买|租|下单|订|要买|打算买|准备买)\s?(\d+)\s?(?:张|块|片)|(?:buy|buying|procure|order|purchase|rent|renting)\s(\d+)\s?(?:x\s)?(?:of them|cards|gpus|§|units)`)
+	reAuxQuestion = regexp0(`(?:^|[.?!:;,]\s*|\b(?:so|and|but|also|ok|pls|please)\s)(?:can|could|will|would|is|are|does|do|did|should|shall|has|have|am)\s[^?]*\?|(?:^|[.?!]\s*)(?:can|could|will|would|is|are|does|do|should)\s`)
+	reWhQuestion  = regexp0(`^\s*(?:how|what|which|when|where|who|why)\b`)
 	reAnswerEN = regexp0(`用英文|英文回答|英文回复|英语回答|answer in english|reply in english|in english please`)
 	reAnswerZH = regexp0(`用中文|中文回答|中文回复|answer in chinese|reply in chinese|in chinese please`)
 	// asking for dollars: "多少刀", "几刀", "how many bucks"
@@ -385,6 +387,11 @@ func (x extractor) targets(f *features) {
 		s.Targets = append(s.Targets, h.value)
 	}
 	yes := anyTermWord(vocab.yesNo, t, c)
+	// an English question that opens with an auxiliary: "Can Llama-3.1-70B
+	// run on 4x A100?", "Is 16x H100 enough?", "Would a 1-yr RI save us money?"
+	if !yes && reAuxQuestion.MatchString(t) && !reWhQuestion.MatchString(t) {
+		yes = true
+	}
 	if !yes {
 		end := strings.TrimRight(t, " ?!.")
 		if strings.HasSuffix(end, "吗") && !containsAny(t, "多少", "几", "多久", "哪") {
