@@ -90,11 +90,20 @@ func (s *Store) Put(ctx context.Context, p Profile) error {
 	return nil
 }
 
-// Platforms is the team's allowed platforms (nil: any), for the recap.
+// Platforms is the team's allowed platforms (nil: any), for the recap and
+// for every priced answer (bot.UseProfiles). It is on the answer path, so
+// it gives up after ReadTimeout: a stalled Redis then costs an answer a
+// quarter of a second, and the caller prices every platform (logged).
 func (s *Store) Platforms(ctx context.Context, team string) ([]string, error) {
+	ctx, cancel := context.WithTimeout(ctx, ReadTimeout)
+	defer cancel()
 	p, err := s.Get(ctx, team)
 	return p.Platforms, err
 }
+
+// ReadTimeout bounds Platforms, as the transport's Redis calls on the
+// answer path are bounded (a healthy Redis answers in a millisecond).
+const ReadTimeout = 250 * time.Millisecond
 
 // SettingError is a setting that could not be read; its text says what was
 // read and the accepted form, and is safe to show.
