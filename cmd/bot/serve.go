@@ -227,6 +227,13 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 			first = err
 		}
 	}
+	// Writes still being checked after a stalled Redis: each asker is told
+	// the bot is restarting and how to see the outcome, and each is logged.
+	tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if err := d.spend.Shutdown(tctx); err != nil {
+		log.Error("shutdown", "err", err)
+	}
 	return first
 }
 
