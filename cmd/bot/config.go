@@ -1,6 +1,13 @@
 package main
 
-import "strings"
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/gpubot/gpubot/bot/profile"
+)
 
 // Config is every setting gpubot reads, all from the environment. `bot -h`
 // prints this list with defaults.
@@ -38,6 +45,17 @@ type Config struct {
 	Admins      []string `envconfig:"BOT_ADMINS" desc:"comma-separated Slack user ids that may subscribe channels and import bills, besides workspace admins and owners"`
 	FX          float64  `envconfig:"BOT_FX_CNY_PER_USD" default:"7.2" desc:"CNY per USD used when converting prices"`
 	LogLevel    string   `envconfig:"BOT_LOG_LEVEL" default:"info" desc:"debug, info, warn or error"`
+}
+
+// check refuses settings that parse but mean nothing: an exchange rate of
+// NaN, ±Inf or a denormal (envconfig reads them as floats; NaN passes every
+// comparison and breaks every conversion).
+func (c Config) check() error {
+	if f := c.FX; math.IsNaN(f) || math.IsInf(f, 0) || f < profile.MinFX || f > profile.MaxFX {
+		return fmt.Errorf("config: BOT_FX_CNY_PER_USD=%s: want CNY per USD, a number from %g to %g (default 7.2)",
+			strconv.FormatFloat(f, 'g', -1, 64), profile.MinFX, profile.MaxFX)
+	}
+	return nil
 }
 
 // secrets are the values that must never appear in a log line.

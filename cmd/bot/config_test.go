@@ -53,3 +53,19 @@ func TestRedactURLMalformedForms(t *testing.T) {
 		}
 	}
 }
+
+// TestFXSettingRefusesWhatIsNoRate: BOT_FX_CNY_PER_USD=NaN or 1e-320 is
+// refused at start with the accepted range (issue #28 item 9).
+func TestFXSettingRefusesWhatIsNoRate(t *testing.T) {
+	for _, v := range []string{"NaN", "Inf", "1e-320", "0", "-7.2"} {
+		t.Setenv("BOT_FX_CNY_PER_USD", v)
+		_, err := runBot(t, "", "ask", "/gpu fit 13b lora")
+		if err == nil || !strings.Contains(err.Error(), "BOT_FX_CNY_PER_USD") || !strings.Contains(err.Error(), "0.01 to 1000") {
+			t.Errorf("BOT_FX_CNY_PER_USD=%s: %v, want it refused with the range", v, err)
+		}
+	}
+	t.Setenv("BOT_FX_CNY_PER_USD", "7.1")
+	if _, err := runBot(t, "", "ask", "/gpu fit 13b lora"); err != nil {
+		t.Errorf("BOT_FX_CNY_PER_USD=7.1: %v", err)
+	}
+}

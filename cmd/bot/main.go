@@ -70,6 +70,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err := envconfig.Process("", &cfg); err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
+	if err := cfg.check(); err != nil {
+		return err
+	}
 	cmd := "serve"
 	if len(args) > 0 {
 		cmd = args[0]
