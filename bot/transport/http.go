@@ -33,9 +33,9 @@ type HTTPLimits struct {
 	LargeBudget int64
 	// LargeRate is the most bytes of larger bodies read a second.
 	LargeRate int64
-	// PerClient is how many unverified bodies one remote address may be
-	// sending at once (PerClientBodies).
-	PerClient int
+	// PerClient is the bytes of unverified bodies of at most 64 KB one
+	// remote address may hold at once (PerClientBytes).
+	PerClient int64
 	// SmallDeadline and LargeDeadline are how long a body may take to
 	// arrive once its headers are read (SmallBodyDeadline,
 	// LargeBodyDeadline).
@@ -61,7 +61,7 @@ func newBodyBudgets(l HTTPLimits) *bodyBudgets {
 		l.LargeRate = DefaultLargeRate
 	}
 	if l.PerClient <= 0 {
-		l.PerClient = PerClientBodies
+		l.PerClient = PerClientBytes
 	}
 	if l.SmallDeadline <= 0 {
 		l.SmallDeadline = SmallBodyDeadline
@@ -70,7 +70,7 @@ func newBodyBudgets(l HTTPLimits) *bodyBudgets {
 		l.LargeDeadline = LargeBodyDeadline
 	}
 	return &bodyBudgets{small: newBudget(l.SmallBudget), large: newBudget(l.LargeBudget), largeRate: newRate(l.LargeRate, time.Now),
-		clients: newClientBodies(l.PerClient), smallDeadline: l.SmallDeadline, largeDeadline: l.LargeDeadline}
+		clients: newClientBytes(l.PerClient), smallDeadline: l.SmallDeadline, largeDeadline: l.LargeDeadline}
 }
 
 func (a *App) handler(b *bodyBudgets) http.Handler {
@@ -85,7 +85,7 @@ func (a *App) handler(b *bodyBudgets) http.Handler {
 type bodyBudgets struct {
 	small, large *budget
 	largeRate    *rate         // nil: no rate limit
-	clients      *clientBodies // nil: no per-client cap
+	clients      *clientBytes // nil: no per-client cap
 	// how long a body may take once its headers are in; 0: the server's
 	// ReadTimeout only
 	smallDeadline, largeDeadline time.Duration
@@ -109,13 +109,18 @@ func (b *bodyBudgets) pick(n int64) *budget {
 // Memory and time are bounded before anything is authenticated:
 //   - a declared Content-Length over the limit is refused before a byte of
 //     body is read;
-//   - the body's bytes are reserved from a process-wide byte budget as they
-//     arrive, reserveChunk at a time, so a client that declares 64 KB and
-//     sends nothing holds nothing (it used to hold its declared length:
-//     130 such clients filled the 8 MiB and starved slash commands);
-//   - from its first byte a body counts against its client's
-//     PerClientBodies, and it must arrive whole within SmallBodyDeadline
-//     (64 KB or less) or LargeBodyDeadline;
+//   - nothing is held until a body's first byte arrives, so a client that
+//     declares 64 KB and sends nothing holds nothing (reserving the
+//     declared length up front let 130 such clients fill the 8 MiB and
+//     starve slash commands);
+//   - a body of at most 64 KB then grows its buffer as bytes arrive
+//     (reserveChunk, doubling), each growth reserved from the process-wide
+//     budget and from its client's PerClientBytes first, so what is
+//     reserved is what is allocated; a larger body reserves its whole
+//     length and a pooled buffer at its first byte (they are also rate
+//     limited);
+//   - a body must arrive whole within SmallBodyDeadline (64 KB or less)
+//     or LargeBodyDeadline;
 //   - when the budget stays full for budgetWait the request gets 503 with
 //     Retry-After; Slack retries;
 //   - bodies over 64 KB are also limited in bytes a second, so a flood of
@@ -210,38 +215,58 @@ func (b *bodyBudgets) read(w http.ResponseWriter, r *http.Request, limit, n int6
 		return nil, release, http.StatusServiceUnavailable, "large-body rate exceeded"
 	}
 	client := remoteHost(r.RemoteAddr)
-	if b.clients != nil && !b.clients.take(client) {
-		return nil, release, http.StatusServiceUnavailable, "too many unverified bodies from this client"
-	}
-	buf := getBuffer(n)
-	var held int64
+	var held, charged int64 // reserved from pool; from the client's cap
+	var buf *[]byte         // a pooled buffer (large bodies)
+	var dst []byte
 	release = func() {
 		pool.release(held)
-		putBuffer(buf)
-		if b.clients != nil {
-			b.clients.give(client)
+		if charged > 0 {
+			b.clients.give(client, charged)
+		}
+		if buf != nil {
+			putBuffer(buf)
 		}
 	}
-	dst := (*buf)[:n]
-	got := int64(0)
-	for {
-		if got == held {
-			if held == n {
-				break
+	// grow makes room for more of the body: reserved before it is
+	// allocated, so the budget counts every byte held.
+	grow := func() (int, string) {
+		c := n // a large body: all at once, into a pooled buffer
+		if pool == b.small {
+			c = min(n, max(2*held, reserveChunk)) // the new capacity
+		}
+		c -= held
+		if pool == b.small && b.clients != nil {
+			if !b.clients.take(client, c) {
+				return http.StatusServiceUnavailable, "too many unverified bytes from this client"
 			}
-			c := min(reserveChunk, n-held)
-			if !pool.acquire(c, budgetWait, r.Context().Done()) {
-				return nil, release, http.StatusServiceUnavailable, "unverified-body budget full"
-			}
-			held += c
-			if got == 0 {
-				dst[0] = first[0]
-				got = 1
-				continue
+			charged += c
+		}
+		if !pool.acquire(c, budgetWait, r.Context().Done()) {
+			return http.StatusServiceUnavailable, "unverified-body budget full"
+		}
+		held += c
+		if pool == b.large {
+			buf = getBuffer(n)
+			dst = (*buf)[:n][:len(dst)]
+			return 0, ""
+		}
+		next := make([]byte, len(dst), held)
+		copy(next, dst)
+		dst = next
+		return 0, ""
+	}
+	if status, reason = grow(); status != 0 {
+		return nil, release, status, reason
+	}
+	dst = append(dst, first[0])
+	for int64(len(dst)) < n {
+		if int64(len(dst)) == held {
+			if status, reason = grow(); status != 0 {
+				return nil, release, status, reason
 			}
 		}
-		k, err := src.Read(dst[got:held])
-		got += int64(k)
+		k, err := src.Read(dst[len(dst):held])
+		dst = dst[:len(dst)+k]
 		if err == io.EOF {
 			break // shorter than reserved (chunked)
 		}
@@ -250,6 +275,7 @@ func (b *bodyBudgets) read(w http.ResponseWriter, r *http.Request, limit, n int6
 			return nil, release, status, reason
 		}
 	}
+	got := int64(len(dst))
 	if got == n {
 		// Full: anything more is over the declared length or the limit.
 		if _, err := readBody(src, nil); err != nil {
@@ -260,7 +286,7 @@ func (b *bodyBudgets) read(w http.ResponseWriter, r *http.Request, limit, n int6
 	if deadline > 0 {
 		rc.SetReadDeadline(time.Time{}) // the body is in; the server sets the next request's deadlines
 	}
-	return dst[:got], release, 0, ""
+	return dst, release, 0, ""
 }
 
 // readBody reads a body of at most len(buf) bytes into buf (no doubling as
@@ -286,13 +312,14 @@ func readBody(r io.Reader, buf []byte) ([]byte, error) {
 	return buf, nil
 }
 
-// Body buffers are reused: under a flood of large unsigned bodies, fresh
-// megabyte allocations would make the garbage collector run all the time
-// (and hold twice the budget between cycles). The handlers copy what they
-// keep (event queues the raw JSON's copy; forms become strings), so a
+// Large body buffers are reused: under a flood of large unsigned bodies,
+// fresh megabyte allocations would make the garbage collector run all the
+// time (and hold twice the budget between cycles). The handlers copy what
+// they keep (event queues the raw JSON's copy; forms become strings), so a
 // buffer goes back when its request is done. A buffer is taken when a
-// body's first byte arrives, so the pools hold at most what the budgets
-// and the per-client caps let be in use at once.
+// body's first byte arrives and its length is reserved, so the pool holds
+// at most what the large budget lets be in use at once. Small bodies grow
+// buffers of their own as they arrive (read).
 var (
 	smallBuffers = sync.Pool{New: func() any { b := make([]byte, maxCommandBody); return &b }}
 	largeBuffers = sync.Pool{New: func() any { b := make([]byte, maxEventBody); return &b }}

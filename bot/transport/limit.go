@@ -49,12 +49,15 @@ const (
 	// every connection comes from the proxy; raise it there
 	// (HTTP_MAX_CONNS_PER_IP), or set it to the proxy's upstream pool.
 	DefaultPerIPConns = 128
-	// PerClientBodies is how many unverified bodies one remote address may
-	// be sending at once (counted from a body's first byte): a client that
-	// opens many and stalls in each holds at most this many small buffers,
-	// for at most SmallBodyDeadline. Slack's own requests are read in
-	// microseconds, so even through one proxy address they never queue.
-	PerClientBodies = 32
+	// PerClientBytes is how many bytes of unverified bodies of at most
+	// 64 KB one remote address may hold at once (a quarter of the small
+	// budget): a client that opens many bodies and stalls in each holds at
+	// most this much, for at most SmallBodyDeadline, and the rest of the
+	// budget stays for everyone else. Slack's commands are about a
+	// kilobyte, so even through one proxy address thousands fit at once
+	// (a cap of 32 bodies refused signed commands at 1,000 req/s from one
+	// address on a loaded machine).
+	PerClientBytes = DefaultSmallBudget / 4
 	// SmallBodyDeadline is how long a body of at most 64 KB (a slash
 	// command, most events) may take to arrive once its headers are in:
 	// Slack sends it in the same packets, so a body still missing after
@@ -167,33 +170,33 @@ func (r *rate) take(n int64) bool {
 	return true
 }
 
-// clientBodies counts the unverified bodies each remote address is
-// sending, capped at max each.
-type clientBodies struct {
+// clientBytes counts the unverified bytes each remote address holds,
+// capped at max each.
+type clientBytes struct {
 	mu  sync.Mutex
-	n   map[string]int
-	max int
+	n   map[string]int64
+	max int64
 }
 
-func newClientBodies(max int) *clientBodies {
-	return &clientBodies{n: map[string]int{}, max: max}
+func newClientBytes(max int64) *clientBytes {
+	return &clientBytes{n: map[string]int64{}, max: max}
 }
 
-// take reports whether client may start one more body, and counts it.
-func (c *clientBodies) take(client string) bool {
+// take reports whether client may hold n more bytes, and counts them.
+func (c *clientBytes) take(client string, n int64) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.n[client] >= c.max {
+	if c.n[client]+n > c.max {
 		return false
 	}
-	c.n[client]++
+	c.n[client] += n
 	return true
 }
 
-func (c *clientBodies) give(client string) {
+func (c *clientBytes) give(client string, n int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.n[client]--; c.n[client] <= 0 {
+	if c.n[client] -= n; c.n[client] <= 0 {
 		delete(c.n, client)
 	}
 }
