@@ -84,7 +84,7 @@ func (a *App) handler(b *bodyBudgets) http.Handler {
 // bodyBudgets are one handler's limits on unverified bodies.
 type bodyBudgets struct {
 	small, large *budget
-	largeRate    *rate         // nil: no rate limit
+	largeRate    *rate        // nil: no rate limit
 	clients      *clientBytes // nil: no per-client cap
 	// how long a body may take once its headers are in; 0: the server's
 	// ReadTimeout only
