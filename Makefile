@@ -46,14 +46,18 @@ bench:
 	@$(GO) test -run '^$$' -bench PeakRSS -benchtime 1x -benchmem ./knowledge/catalog/ >> $(BENCH_OUT) || { cat $(BENCH_OUT); exit 1; }
 	@$(GO) run ./cmd/loadgen -gobench $(BENCH_OUT) $(LOADGEN_FLAGS)
 
-## soak: the load test for SOAKTIME with redis-server killed every 20 s, then the fault tests SOAK_COUNT times
+## soak: the load test for SOAKTIME with redis-server killed every 20 s, again with it stopped (SIGSTOP) for 10 s of every 20,
+## then the fault and hostile-client tests SOAK_COUNT times (silent and stalled bodies, idle and per-address connection floods,
+## a stalled Redis under /gpu fit, shutdown with writes pending): signed commands acked and answered within 3 s, loopback only
 SOAKTIME   ?= 2m
 SOAK_COUNT ?= 5
+SOAK_STALL_RATE ?= 200
 soak:
 	@scripts/with-redis.sh $(GO) run ./cmd/loadgen -duration $(SOAKTIME) -open-baseline=false -redis-kill 20s -redis-down 3s -check errors $(LOADGEN_FLAGS)
+	@scripts/with-redis.sh $(GO) run ./cmd/loadgen -duration $(SOAKTIME) -rate $(SOAK_STALL_RATE) -open-baseline=false -closed 0 -redis-kill 20s -redis-down 10s -redis-stall -check errors $(LOADGEN_FLAGS)
 	@scripts/with-redis.sh $(GO) test -race -count=$(SOAK_COUNT) \
-		-run 'TestRedisKilledMidLoad|TestRealRedisDown|TestLLMFaultsLeaveTheTemplate|TestSlackServerErrors|TestGarbageFromAHostedSource|TestSlowLoris|TestOversizedBodies|TestUnsignedFlood|TestBudgetBounds|TestHungLLM|TestFullQueue|TestOutbox|TestServeStartsWithRedisDown' \
-		./bot/transport/ ./bot/ledger/ ./knowledge/catalog/ ./bot/slackpost/ ./cmd/bot/
+		-run 'TestRedisKilledMidLoad|TestRealRedisDown|TestLLMFaultsLeaveTheTemplate|TestSlackServerErrors|TestGarbageFromAHostedSource|TestSlowLoris|TestOversizedBodies|TestUnsignedFlood|TestBudgetBounds|TestHungLLM|TestFullQueue|TestOutbox|TestServeStartsWithRedisDown|TestSilentBodiesDoNotStarveSignedCommands|TestStalledBodiesAreCappedPerClient|TestIdleClientsAfterA401DoNotExhaustConnections|TestIdleKeepAlivesAreClosedWhenTheListenerIsFull|TestConnectionsArePerIPCapped|TestManySignedCommandsFromOneAddressAreNotCapped|TestStalledRedisCostsTheAnswersNothing|TestContextDeadlinesAreHonoured|TestShutdownTellsEveryPendingSettlement' \
+		./bot/transport/ ./bot/ledger/ ./knowledge/catalog/ ./bot/slackpost/ ./cmd/bot/ ./bot/ ./knowledge/redisconn/
 
 ## fuzz: each fuzz target (every package with one) for FUZZTIME; fuzz-short: 3 s each, part of make test
 FUZZTIME     ?= 30s

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gpubot/gpubot/advisor"
@@ -34,6 +35,12 @@ type Spend struct {
 	teamFX func(ctx context.Context, team string) (knowledge.Currency, float64)
 	// budgetNotes lists the budget alerts now due (see UseBudgetNotes).
 	budgetNotes func(ctx context.Context, team, lang string) []string
+	// Settlements still checking in the background; Shutdown ends them,
+	// telling each asker (issue #28 item 7: SIGTERM used to leave them
+	// with "⏳ Checking… don't send it again" and nothing logged).
+	settling     sync.WaitGroup
+	stopOnce     sync.Once
+	stopSettling chan struct{}
 }
 
 // UseBudgetNotes makes the reply to a ledger write say which budget
@@ -118,7 +125,36 @@ func NewSpend(l *ledger.Ledger, auth *ledger.Authorizer, fx float64, now func() 
 		now = time.Now
 	}
 	return &Spend{ledger: l, auth: auth, fx: fx, now: now, log: slog.New(slog.DiscardHandler),
-		settleWithin: 10 * time.Second, settleLater: 10 * time.Minute}
+		settleWithin: 10 * time.Second, settleLater: 10 * time.Minute, stopSettling: make(chan struct{})}
+}
+
+// Shutdown stops the background checking of unconfirmed writes: each one
+// still unsettled is logged and its asker told that the bot is restarting,
+// that the request books (or removes) at most once whatever happened, and
+// how to see the outcome. It returns when every asker has been told, or
+// when ctx ends first.
+func (s *Spend) Shutdown(ctx context.Context) error {
+	if s.stopSettling == nil {
+		return nil // not made by NewSpend: nothing runs in the background
+	}
+	s.stopOnce.Do(func() { close(s.stopSettling) })
+	done := make(chan struct{})
+	go func() { s.settling.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("unconfirmed ledger writes still being reported at shutdown: %w", ctx.Err())
+	}
+}
+
+func (s *Spend) stopping() bool {
+	select {
+	case <-s.stopSettling:
+		return true
+	default:
+		return false
+	}
 }
 
 const spendHint = "/gpu spend add 40h 4090 @autodl ¥75 project=llm-ft"
@@ -403,6 +439,9 @@ func invoiceWord(text string) bool {
 	return strings.Contains(t, "invoice") || strings.Contains(t, "发票") || strings.Contains(t, "账单金额") || strings.Contains(t, "hours unknown")
 }
 
+// shutdownTellTimeout bounds telling one asker at shutdown.
+const shutdownTellTimeout = 5 * time.Second
+
 // settle waits up to settleWithin to learn what became of an unconfirmed
 // write. Still unknown, it keeps checking in the background for up to
 // settleLater (the key can only ever book one entry, so the answer is
@@ -418,12 +457,33 @@ func (s *Spend) settle(ctx context.Context, un *ledger.UnconfirmedError, m Messa
 	var still *ledger.UnconfirmedError
 	switch {
 	case errors.As(err, &still):
+		s.settling.Add(1)
 		go func() {
+			defer s.settling.Done()
 			lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.settleLater)
 			defer cancel()
+			go func() { // Shutdown ends the checking
+				select {
+				case <-s.stopSettling:
+					cancel()
+				case <-lctx.Done():
+				}
+			}()
 			e, err := settle(lctx, un.Team, un.Key)
 			var tell string
 			switch {
+			case err != nil && !errors.Is(err, ledger.ErrNotSaved) && s.stopping():
+				s.observe(WriteUnsettled)
+				s.log.WarnContext(lctx, "unconfirmed ledger write still unsettled at shutdown; the asker is told", "team", un.Team, "key", un.Key, "remove", un.Remove, "user", m.User, "channel", m.Channel)
+				if un.Remove {
+					tell = tr(lang, "⚠️ The bot is restarting before I could finish checking your undo/delete. It removes at most one entry whatever happened: check /gpu spend list in a minute, and send it again only if the entry is still there.",
+						"⚠️ 机器人正在重启，撤销/删除还没核对完。无论结果如何，这次请求最多删除一条：请稍后用 /gpu spend list 查看，只有记录仍在时才重新发送。")
+				} else {
+					tell = tr(lang, "⚠️ The bot is restarting before I could finish checking your spend entry. It is booked at most once whatever happened: check /gpu spend list in a minute, and send it again only if it is not there.",
+						"⚠️ 机器人正在重启，这笔记账还没核对完。无论结果如何，它最多只记一次：请稍后用 /gpu spend list 查看，只有不在列表里时才重新发送。")
+				}
+				lctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), shutdownTellTimeout)
+				defer cancel()
 			case err == nil && un.Remove:
 				s.observe(WriteSettledOK)
 				s.log.InfoContext(lctx, "unconfirmed ledger removal settled: removed", "team", un.Team, "key", un.Key, "id", e.ID)

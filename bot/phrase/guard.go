@@ -295,7 +295,7 @@ func hasEssential(qs []qty, text string, e Fact) bool {
 func reasonKind(reason string) string {
 	k, _, _ := strings.Cut(reason, ":")
 	switch k {
-	case ReasonNumber, ReasonUnit, ReasonEssential, ReasonName, ReasonDate, ReasonEmpty, ReasonClaim:
+	case ReasonNumber, ReasonUnit, ReasonEssential, ReasonName, ReasonDate, ReasonEmpty, ReasonClaim, ReasonHeadline:
 		return k
 	}
 	return "other"

@@ -61,7 +61,7 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 	for _, o := range []string{OutcomeOK, OutcomeRejected, OutcomeTimeout, OutcomeRateLimited, OutcomeHTTPError, OutcomeBadResponse, OutcomeError, OutcomeSkippedBusy, OutcomeSkippedOpen} {
 		m.calls.WithLabelValues(o)
 	}
-	for _, r := range []string{ReasonNumber, ReasonUnit, ReasonEssential, ReasonName, ReasonDate, ReasonEmpty, ReasonClaim} {
+	for _, r := range []string{ReasonNumber, ReasonUnit, ReasonEssential, ReasonName, ReasonDate, ReasonEmpty, ReasonClaim, ReasonHeadline} {
 		m.rejections.WithLabelValues(r)
 	}
 	if reg == nil {

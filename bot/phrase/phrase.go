@@ -294,6 +294,9 @@ func (p *Phraser) rephrase(ctx context.Context, in Input) (string, error) {
 	facts := allowed(in)
 	ok, reasons := Check(text, facts, in.Essential)
 	if ok {
+		ok, reasons = CheckHeadline(text, in.Template, in.Essential)
+	}
+	if ok {
 		ok, reasons = CheckClaims(text, in.Template, facts)
 	}
 	if !ok {

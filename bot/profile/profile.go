@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -90,11 +91,20 @@ func (s *Store) Put(ctx context.Context, p Profile) error {
 	return nil
 }
 
-// Platforms is the team's allowed platforms (nil: any), for the recap.
+// Platforms is the team's allowed platforms (nil: any), for the recap and
+// for every priced answer (bot.UseProfiles). It is on the answer path, so
+// it gives up after ReadTimeout: a stalled Redis then costs an answer a
+// quarter of a second, and the caller prices every platform (logged).
 func (s *Store) Platforms(ctx context.Context, team string) ([]string, error) {
+	ctx, cancel := context.WithTimeout(ctx, ReadTimeout)
+	defer cancel()
 	p, err := s.Get(ctx, team)
 	return p.Platforms, err
 }
+
+// ReadTimeout bounds Platforms, as the transport's Redis calls on the
+// answer path are bounded (a healthy Redis answers in a millisecond).
+const ReadTimeout = 250 * time.Millisecond
 
 // SettingError is a setting that could not be read; its text says what was
 // read and the accepted form, and is safe to show.
@@ -105,6 +115,13 @@ type SettingError struct {
 func (e *SettingError) Error() string {
 	return fmt.Sprintf("%s=%s: %s", e.Key, e.Value, e.Want)
 }
+
+// The exchange rates fx= accepts, CNY per USD (7.2 in 2026; the bounds
+// only keep out what is no rate at all).
+const (
+	MinFX float64 = 0.01
+	MaxFX float64 = 1000
+)
 
 // Keys are the settings /gpu settings accepts, with their form.
 var Keys = []struct{ Key, Form string }{
@@ -137,9 +154,12 @@ func Apply(p Profile, args []string, kb *knowledge.Base) (Profile, []string, err
 			out.Currency = c
 			changed = append(changed, "currency "+string(c))
 		case "fx", "rate", "汇率":
+			// ParseFloat reads "NaN", "Inf" and denormals such as 1e-320;
+			// none is an exchange rate (NaN passed "<= 0" and "> 1000" and
+			// broke every later conversion).
 			f, err := strconv.ParseFloat(v, 64)
-			if err != nil || f <= 0 || f > 1000 {
-				return p, nil, &SettingError{Key: k, Value: v, Want: "fx=7.2, CNY per USD, more than 0"}
+			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f < MinFX || f > MaxFX {
+				return p, nil, &SettingError{Key: k, Value: v, Want: "fx=7.2: CNY per USD, a number from 0.01 to 1000 / 人民币兑美元汇率，0.01 到 1000 之间的数"}
 			}
 			out.FX = f
 			changed = append(changed, "fx "+strconv.FormatFloat(f, 'f', -1, 64)+" CNY per USD")

@@ -76,3 +76,31 @@ func TestSettingsCommand(t *testing.T) {
 		t.Errorf("bad currency: %s", a.Text)
 	}
 }
+
+// TestFXRefusesWhatIsNoRate: issue #28 item 9 — fx=NaN passed both bounds
+// (every comparison with NaN is false) and broke later conversions, and
+// fx=1e-320 (a denormal, > 0) was accepted. Each is refused with the
+// accepted form in both languages, and the profile is unchanged.
+func TestFXRefusesWhatIsNoRate(t *testing.T) {
+	kb := knowledge.MustShipped()
+	start := Profile{Team: "T1", FX: 7.1}
+	for _, v := range []string{"NaN", "nan", "-NaN", "Inf", "+Inf", "-inf", "1e-320", "0", "0.001", "1001", "1e308", "-7.2"} {
+		got, changed, err := Apply(start, []string{"fx=" + v}, kb)
+		var se *SettingError
+		if !errors.As(err, &se) {
+			t.Errorf("fx=%s: err %v, want a SettingError", v, err)
+			continue
+		}
+		if !strings.Contains(se.Want, "0.01 to 1000") || !strings.Contains(se.Want, "汇率") {
+			t.Errorf("fx=%s: message %q, want the accepted range in English and Chinese", v, se.Want)
+		}
+		if got.FX != 7.1 || changed != nil {
+			t.Errorf("fx=%s changed the profile: fx %v, %v", v, got.FX, changed)
+		}
+	}
+	for v, want := range map[string]float64{"7.2": 7.2, "0.01": 0.01, "1000": 1000, "6.95": 6.95} {
+		if got, _, err := Apply(start, []string{"fx=" + v}, kb); err != nil || got.FX != want {
+			t.Errorf("fx=%s: %v, %v; want %v", v, got.FX, err, want)
+		}
+	}
+}

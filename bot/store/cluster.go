@@ -34,7 +34,7 @@ func open(url string) (*Store, error) {
 	switch c := c.(type) {
 	case *redis.ClusterClient:
 		seed := &redis.Options{Addr: c.Options().Addrs[0], Username: c.Options().Username, Password: c.Options().Password,
-			TLSConfig: c.Options().TLSConfig, DialTimeout: redisconn.DialTimeout, MaxRetries: redisconn.MaxRetries}
+			TLSConfig: c.Options().TLSConfig, DialTimeout: redisconn.DialTimeout, MaxRetries: redisconn.MaxRetries, ContextTimeoutEnabled: true}
 		return &Store{Redis: redis.NewClient(seed), cluster: c}, nil
 	case *redis.Client:
 		return &Store{Redis: c}, nil

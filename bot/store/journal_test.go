@@ -170,7 +170,7 @@ func TestReadsOldSnapshot(t *testing.T) {
 	}
 }
 
-// Keys with a TTL (locks, de-duplication marks) belong to the process that
+// Keys with a TTL (locks, caches) belong to the process that
 // stopped: a restart starts without them, whatever their time left; a key
 // whose TTL was removed is kept.
 func TestJournalDropsExpiringKeysOnRestart(t *testing.T) {

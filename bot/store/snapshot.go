@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -212,13 +213,18 @@ func (s *Store) loadSnapshot(ctx context.Context) (seq int, size int64, err erro
 }
 
 // dropExpiring deletes the keys that carry a TTL after the replay: they are
-// caches, locks and de-duplication marks of the process that stopped, and a
-// restarted bot starts without them, as it always has (compaction never
-// snapshots them either).
+// caches and locks of the process that stopped, and a restarted bot starts
+// without them, as it always has (compaction never snapshots them either).
+// De-duplication marks (keptExpiring) stay, with their time left: without
+// them a request replayed within its signature's five minutes was answered
+// again after a restart (issue #28 item 9: a replayed watch created twice).
 func dropExpiring(ctx context.Context, r *redis.Client) error {
 	iter := r.Scan(ctx, 0, "*", 500).Iterator()
 	var drop []string
 	for iter.Next(ctx) {
+		if strings.HasPrefix(iter.Val(), keptExpiring) {
+			continue
+		}
 		if ttl, err := r.PTTL(ctx, iter.Val()).Result(); err == nil && ttl >= 0 {
 			drop = append(drop, iter.Val())
 		}
@@ -231,6 +237,10 @@ func dropExpiring(ctx context.Context, r *redis.Client) error {
 	}
 	return nil
 }
+
+// keptExpiring is the prefix of the expiring keys a restart keeps: the
+// transport's de-duplication marks (gpubot:seen:<kind>:<id>, 24 h).
+const keptExpiring = "gpubot:seen:"
 
 // removeStaleJournals deletes journals a finished compaction left behind.
 func removeStaleJournals(dir string, keep int) {

@@ -17,6 +17,17 @@ package transport
 //	                    SHA-256 of its content, in hex, so the same family is
 //	                    stored once and a button's value says nothing a user
 //	                    could not see; answerTTL
+//	gpubot:answer:index zset: family id → when it was last stored (unix µs);
+//	                    at most maxFamilies, the oldest dropped with their
+//	                    families
+//
+// The families share the Redis that holds the ledger, so they are bounded
+// three ways (issue #28 item 6: ~25 KB per distinct question for 7 days
+// filled a 256Mi Redis in about 10,000 questions): a family over
+// maxFamilyBytes is not stored, at most maxFamilies are kept (storing one
+// more drops the oldest), and each lives answerTTL. Every family key has a
+// TTL and no ledger key does, so the deploy manifests' maxmemory with
+// volatile-lru evicts families, never ledger entries.
 //
 // A family that is gone (expired, Redis down, stored before families) makes
 // the click ask the read-only question again, as before; write commands
@@ -31,6 +42,7 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -43,7 +55,13 @@ import (
 	"github.com/gpubot/gpubot/bot/present"
 )
 
-const answerTTL = 7 * 24 * time.Hour
+// Family limits (see the package comment above).
+const (
+	answerTTL      = 24 * time.Hour
+	maxFamilyBytes = 48 << 10
+	maxFamilies    = 2000
+	familyIndex    = "gpubot:answer:index"
+)
 
 func answerKey(id string) string { return "gpubot:answer:" + id }
 
@@ -225,21 +243,54 @@ func (a *App) buildVariants(ctx context.Context, id string, fam family, m bot.Me
 	}()
 }
 
-// storeFamily writes a family under its key for answerTTL.
+// storeFamily writes a family under its key for answerTTL, indexes it, and
+// drops the oldest families past maxFamilies. A family over maxFamilyBytes
+// is not stored: its buttons ask again.
 func (a *App) storeFamily(ctx context.Context, id string, raw []byte) bool {
+	if len(raw) > maxFamilyBytes {
+		a.log.DebugContext(ctx, "answer family too large to store; its buttons will ask again", "key", id, "bytes", len(raw))
+		return false
+	}
 	probe, ok := a.redis.enter()
 	if !ok {
 		return false
 	}
 	rctx, cancel := context.WithTimeout(ctx, readTimeout)
 	defer cancel()
-	err := a.rdb.Set(rctx, answerKey(id), raw, answerTTL).Err()
+	now := time.Now()
+	// A pipeline, not a transaction: the family and the index are in
+	// different cluster slots.
+	pipe := a.rdb.Pipeline()
+	pipe.Set(rctx, answerKey(id), raw, answerTTL)
+	pipe.ZAdd(rctx, familyIndex, redis.Z{Score: float64(now.UnixMicro()), Member: id})
+	pipe.ZRemRangeByScore(rctx, familyIndex, "-inf", "("+strconv.FormatInt(now.Add(-answerTTL).UnixMicro(), 10)) // expired on their own
+	n := pipe.ZCard(rctx, familyIndex)
+	_, err := pipe.Exec(rctx)
+	if err == nil && n.Val() > maxFamilies {
+		err = a.dropOldestFamilies(rctx, n.Val()-maxFamilies)
+	}
 	a.redis.leave(ctx, a.log, probe, err)
 	if err != nil {
 		a.log.WarnContext(ctx, "answer not stored for its buttons", "err", err)
 		return false
 	}
 	return true
+}
+
+// dropOldestFamilies deletes the n families stored longest ago.
+func (a *App) dropOldestFamilies(ctx context.Context, n int64) error {
+	old, err := a.rdb.ZPopMin(ctx, familyIndex, n).Result()
+	if err != nil || len(old) == 0 {
+		return err
+	}
+	pipe := a.rdb.Pipeline()
+	for _, z := range old {
+		if id, ok := z.Member.(string); ok {
+			pipe.Del(ctx, answerKey(id))
+		}
+	}
+	_, err = pipe.Exec(ctx)
+	return err
 }
 
 // took reports whether an answer is in the variant v asked for.

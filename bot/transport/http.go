@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"sync"
 	"time"
@@ -32,6 +33,13 @@ type HTTPLimits struct {
 	LargeBudget int64
 	// LargeRate is the most bytes of larger bodies read a second.
 	LargeRate int64
+	// PerClient is the bytes of unverified bodies of at most 64 KB one
+	// remote address may hold at once (PerClientBytes).
+	PerClient int64
+	// SmallDeadline and LargeDeadline are how long a body may take to
+	// arrive once its headers are read (SmallBodyDeadline,
+	// LargeBodyDeadline).
+	SmallDeadline, LargeDeadline time.Duration
 }
 
 // Handler serves Slack's HTTP requests: POST /slack/commands, /slack/events
@@ -40,7 +48,9 @@ type HTTPLimits struct {
 func (a *App) Handler() http.Handler { return a.HandlerWith(HTTPLimits{}) }
 
 // HandlerWith is Handler with limits of the caller's.
-func (a *App) HandlerWith(l HTTPLimits) http.Handler {
+func (a *App) HandlerWith(l HTTPLimits) http.Handler { return a.handler(newBodyBudgets(l)) }
+
+func newBodyBudgets(l HTTPLimits) *bodyBudgets {
 	if l.SmallBudget <= 0 {
 		l.SmallBudget = DefaultSmallBudget
 	}
@@ -50,7 +60,17 @@ func (a *App) HandlerWith(l HTTPLimits) http.Handler {
 	if l.LargeRate <= 0 {
 		l.LargeRate = DefaultLargeRate
 	}
-	return a.handler(&bodyBudgets{small: newBudget(l.SmallBudget), large: newBudget(l.LargeBudget), largeRate: newRate(l.LargeRate, time.Now)})
+	if l.PerClient <= 0 {
+		l.PerClient = PerClientBytes
+	}
+	if l.SmallDeadline <= 0 {
+		l.SmallDeadline = SmallBodyDeadline
+	}
+	if l.LargeDeadline <= 0 {
+		l.LargeDeadline = LargeBodyDeadline
+	}
+	return &bodyBudgets{small: newBudget(l.SmallBudget), large: newBudget(l.LargeBudget), largeRate: newRate(l.LargeRate, time.Now),
+		clients: newClientBytes(l.PerClient), smallDeadline: l.SmallDeadline, largeDeadline: l.LargeDeadline}
 }
 
 func (a *App) handler(b *bodyBudgets) http.Handler {
@@ -61,10 +81,14 @@ func (a *App) handler(b *bodyBudgets) http.Handler {
 	return mux
 }
 
-// bodyBudgets are one handler's byte budgets for unverified bodies.
+// bodyBudgets are one handler's limits on unverified bodies.
 type bodyBudgets struct {
 	small, large *budget
-	largeRate    *rate // nil: no rate limit
+	largeRate    *rate        // nil: no rate limit
+	clients      *clientBytes // nil: no per-client cap
+	// how long a body may take once its headers are in; 0: the server's
+	// ReadTimeout only
+	smallDeadline, largeDeadline time.Duration
 }
 
 func (b *bodyBudgets) pick(n int64) *budget {
@@ -77,22 +101,37 @@ func (b *bodyBudgets) pick(n int64) *budget {
 // verified reads at most limit bytes of body and passes it on only when
 // Slack's v0 signature over it is valid and its timestamp is within five
 // minutes (slack.SecretsVerifier: HMAC-SHA256, constant-time compare).
-// Rejections get 401 (413 when too large) and a log line naming the reason,
-// never the signature or the secret.
+// Rejections get 401 (413 when too large, 408 when the body is too slow,
+// 503 when there is no room) and a log line naming the reason, never the
+// signature or the secret, and their connection is closed: a client that
+// keeps a refused socket open holds no connection slot (issue #28).
 //
-// Memory is bounded before anything is authenticated: a declared
-// Content-Length over the limit is refused before a byte of body is read,
-// and every body is read into a buffer reserved from a process-wide byte
-// budget (its declared length, or the limit when none is declared). When
-// the budget stays full for budgetWait the request gets 503 with
-// Retry-After, holding nothing meanwhile; Slack retries. Bodies over 64 KB
-// are also limited in bytes a second, so a flood of them cannot keep the
-// CPUs hashing (an unsigned 1 MB body costs about a millisecond of SHA-256).
+// Memory and time are bounded before anything is authenticated:
+//   - a declared Content-Length over the limit is refused before a byte of
+//     body is read;
+//   - nothing is held until a body's first byte arrives, so a client that
+//     declares 64 KB and sends nothing holds nothing (reserving the
+//     declared length up front let 130 such clients fill the 8 MiB and
+//     starve slash commands);
+//   - a body of at most 64 KB then grows its buffer as bytes arrive
+//     (reserveChunk, doubling), each growth reserved from the process-wide
+//     budget and from its client's PerClientBytes first, so what is
+//     reserved is what is allocated; a larger body reserves its whole
+//     length and a pooled buffer at its first byte (they are also rate
+//     limited);
+//   - a body must arrive whole within SmallBodyDeadline (64 KB or less)
+//     or LargeBodyDeadline;
+//   - when the budget stays full for budgetWait the request gets 503 with
+//     Retry-After; Slack retries;
+//   - bodies over 64 KB are also limited in bytes a second, so a flood of
+//     them cannot keep the CPUs hashing (an unsigned 1 MB body costs about
+//     a millisecond of SHA-256).
 func (a *App) verified(budgets *bodyBudgets, limit int64, next func(w http.ResponseWriter, r *http.Request, body []byte)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		reject := func(status int, reason string) {
 			a.log.WarnContext(r.Context(), "slack request rejected", "path", r.URL.Path, "reason", reason,
 				"remote", r.RemoteAddr, "retry", r.Header.Get("X-Slack-Retry-Num"))
+			w.Header().Set("Connection", "close") // a refused client keeps no connection (nor is its body drained)
 			http.Error(w, http.StatusText(status), status)
 		}
 		// Headers and timestamp first: a stale or unsigned request is
@@ -103,7 +142,6 @@ func (a *App) verified(budgets *bodyBudgets, limit int64, next func(w http.Respo
 			return
 		}
 		if r.ContentLength > limit {
-			w.Header().Set("Connection", "close") // do not drain what we refuse
 			reject(http.StatusRequestEntityTooLarge, "declared body over "+strconv.FormatInt(limit, 10)+" bytes")
 			return
 		}
@@ -111,28 +149,13 @@ func (a *App) verified(budgets *bodyBudgets, limit int64, next func(w http.Respo
 		if n < 0 {
 			n = limit // chunked: room for the most it may send
 		}
-		pool := budgets.pick(n)
-		if pool == budgets.large && budgets.largeRate != nil && !budgets.largeRate.take(n) {
-			w.Header().Set("Connection", "close")
-			w.Header().Set("Retry-After", "1")
-			reject(http.StatusServiceUnavailable, "large-body rate exceeded")
-			return
-		}
-		if !pool.acquire(n, budgetWait, r.Context().Done()) {
-			w.Header().Set("Retry-After", "1")
-			reject(http.StatusServiceUnavailable, "unverified-body budget full")
-			return
-		}
-		defer pool.release(n)
-		buf := getBuffer(n)
-		defer putBuffer(buf)
-		body, err := readBody(http.MaxBytesReader(w, r.Body, limit), (*buf)[:n])
-		if err != nil {
-			if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-				reject(http.StatusRequestEntityTooLarge, "body over "+strconv.FormatInt(limit, 10)+" bytes")
-				return
+		body, release, status, reason := budgets.read(w, r, limit, n)
+		defer release()
+		if status != 0 {
+			if status == http.StatusServiceUnavailable {
+				w.Header().Set("Retry-After", "1")
 			}
-			reject(http.StatusBadRequest, "body unreadable")
+			reject(status, reason)
 			return
 		}
 		if _, err := sv.Write(body); err != nil {
@@ -145,6 +168,125 @@ func (a *App) verified(budgets *bodyBudgets, limit int64, next func(w http.Respo
 		}
 		next(w, r, body)
 	})
+}
+
+// read reads r's body of at most n bytes (its declared length, or limit)
+// under budgets' rules (see verified). It returns the body and a release
+// for what it holds, or a status and a reason to refuse with.
+func (b *bodyBudgets) read(w http.ResponseWriter, r *http.Request, limit, n int64) (body []byte, release func(), status int, reason string) {
+	release = func() {}
+	deadline := b.smallDeadline
+	if n > maxCommandBody {
+		deadline = b.largeDeadline
+	}
+	rc := http.NewResponseController(w)
+	if deadline > 0 {
+		rc.SetReadDeadline(time.Now().Add(deadline)) // an error: not a net/http server (tests); ReadTimeout still holds
+	}
+	src := http.MaxBytesReader(w, r.Body, limit)
+	fail := func(err error) (int, string) {
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			return http.StatusRequestEntityTooLarge, "body over " + strconv.FormatInt(limit, 10) + " bytes"
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return http.StatusRequestTimeout, "body not sent within " + deadline.String()
+		}
+		return http.StatusBadRequest, "body unreadable"
+	}
+	if n == 0 {
+		body, err := readBody(src, nil)
+		if err != nil {
+			status, reason = fail(err)
+		}
+		return body, release, status, reason
+	}
+	// The first byte is awaited holding nothing: no budget, no buffer, no
+	// place in the client's count.
+	var first [1]byte
+	if k, err := io.ReadFull(src, first[:]); k == 0 {
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return nil, release, 0, "" // empty (chunked) body
+		}
+		status, reason = fail(err)
+		return nil, release, status, reason
+	}
+	pool := b.pick(n)
+	if pool == b.large && b.largeRate != nil && !b.largeRate.take(n) {
+		return nil, release, http.StatusServiceUnavailable, "large-body rate exceeded"
+	}
+	client := remoteHost(r.RemoteAddr)
+	var held, charged int64 // reserved from pool; from the client's cap
+	var buf *[]byte         // a pooled buffer (large bodies)
+	var dst []byte
+	release = func() {
+		pool.release(held)
+		if charged > 0 {
+			b.clients.give(client, charged)
+		}
+		if buf != nil {
+			putBuffer(buf)
+		}
+	}
+	// grow makes room for more of the body: reserved before it is
+	// allocated, so the budget counts every byte held.
+	grow := func() (int, string) {
+		c := n // a large body: all at once, into a pooled buffer
+		if pool == b.small {
+			c = min(n, max(2*held, reserveChunk)) // the new capacity
+		}
+		c -= held
+		if pool == b.small && b.clients != nil {
+			if !b.clients.take(client, c) {
+				return http.StatusServiceUnavailable, "too many unverified bytes from this client"
+			}
+			charged += c
+		}
+		if !pool.acquire(c, budgetWait, r.Context().Done()) {
+			return http.StatusServiceUnavailable, "unverified-body budget full"
+		}
+		held += c
+		if pool == b.large {
+			buf = getBuffer(n)
+			dst = (*buf)[:n][:len(dst)]
+			return 0, ""
+		}
+		next := make([]byte, len(dst), held)
+		copy(next, dst)
+		dst = next
+		return 0, ""
+	}
+	if status, reason = grow(); status != 0 {
+		return nil, release, status, reason
+	}
+	dst = append(dst, first[0])
+	for int64(len(dst)) < n {
+		if int64(len(dst)) == held {
+			if status, reason = grow(); status != 0 {
+				return nil, release, status, reason
+			}
+		}
+		k, err := src.Read(dst[len(dst):held])
+		dst = dst[:len(dst)+k]
+		if err == io.EOF {
+			break // shorter than reserved (chunked)
+		}
+		if err != nil {
+			status, reason = fail(err)
+			return nil, release, status, reason
+		}
+	}
+	got := int64(len(dst))
+	if got == n {
+		// Full: anything more is over the declared length or the limit.
+		if _, err := readBody(src, nil); err != nil {
+			status, reason = fail(err)
+			return nil, release, status, reason
+		}
+	}
+	if deadline > 0 {
+		rc.SetReadDeadline(time.Time{}) // the body is in; the server sets the next request's deadlines
+	}
+	return dst, release, 0, ""
 }
 
 // readBody reads a body of at most len(buf) bytes into buf (no doubling as
@@ -170,12 +312,14 @@ func readBody(r io.Reader, buf []byte) ([]byte, error) {
 	return buf, nil
 }
 
-// Body buffers are reused: under a flood of large unsigned bodies, fresh
-// megabyte allocations would make the garbage collector run all the time
-// (and hold twice the budget between cycles). The handlers copy what they
-// keep (event queues the raw JSON's copy; forms become strings), so a
-// buffer goes back when its request is done. Each pool holds at most what
-// its budget lets be in use at once.
+// Large body buffers are reused: under a flood of large unsigned bodies,
+// fresh megabyte allocations would make the garbage collector run all the
+// time (and hold twice the budget between cycles). The handlers copy what
+// they keep (event queues the raw JSON's copy; forms become strings), so a
+// buffer goes back when its request is done. A buffer is taken when a
+// body's first byte arrives and its length is reserved, so the pool holds
+// at most what the large budget lets be in use at once. Small bodies grow
+// buffers of their own as they arrive (read).
 var (
 	smallBuffers = sync.Pool{New: func() any { b := make([]byte, maxCommandBody); return &b }}
 	largeBuffers = sync.Pool{New: func() any { b := make([]byte, maxEventBody); return &b }}

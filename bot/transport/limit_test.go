@@ -16,8 +16,11 @@ import (
 	"github.com/gpubot/gpubot/bot/bottest"
 )
 
+// testBudgets are the default limits without the large-body rate.
 func testBudgets() *bodyBudgets {
-	return &bodyBudgets{small: newBudget(DefaultSmallBudget), large: newBudget(DefaultLargeBudget)}
+	b := newBodyBudgets(HTTPLimits{})
+	b.largeRate = nil
+	return b
 }
 
 // TestDeclaredOversizeIsRefusedBeforeTheBody: a Content-Length over the
@@ -54,15 +57,17 @@ func TestDeclaredOversizeIsRefusedBeforeTheBody(t *testing.T) {
 func TestBudgetBoundsUnverifiedBytes(t *testing.T) {
 	h := newHarness(t, nil)
 	// A handler whose large budget holds one 1 MB body and no more.
-	budgets := &bodyBudgets{small: newBudget(DefaultSmallBudget), large: newBudget(maxEventBody)}
+	budgets := testBudgets()
+	budgets.large = newBudget(maxEventBody)
 	hold := make(chan struct{})
 	started := make(chan struct{})
 	var once sync.Once
 	handler := h.app.verified(budgets, maxEventBody, func(w http.ResponseWriter, r *http.Request, body []byte) {})
-	slowBody := &stallingReader{first: bytes.Repeat([]byte("x"), 1024), hold: hold, started: func() { once.Do(func() { close(started) }) }}
+	slowBody := &stallingReader{first: bytes.Repeat([]byte("x"), maxEventBody-1), hold: hold, started: func() { once.Do(func() { close(started) }) }}
 
 	srv := newTestServer(t, handler)
-	// Request 1 declares 1 MB and stalls after 1 KB: it holds the budget.
+	// Request 1 declares 1 MB and stalls one byte short: it holds the
+	// budget (bytes are reserved as they arrive).
 	done1 := make(chan int)
 	go func() {
 		r, _ := http.NewRequest(http.MethodPost, srv+"/slack/events", slowBody)
@@ -162,9 +167,12 @@ type stallingReader struct {
 
 func (s *stallingReader) Read(p []byte) (int, error) {
 	if !s.sent {
-		s.sent = true
-		s.started()
-		return copy(p, s.first), nil
+		n := copy(p, s.first)
+		if s.first = s.first[n:]; len(s.first) == 0 {
+			s.sent = true
+			s.started()
+		}
+		return n, nil
 	}
 	<-s.hold
 	return 0, io.ErrUnexpectedEOF

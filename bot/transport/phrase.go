@@ -28,7 +28,7 @@ type improver interface {
 // rephraseDeliverTimeout, since the worker's ends when rephrase returns.
 // The attempt counts as in flight (inflight) until it is over.
 func (a *App) rephrase(ctx context.Context, ans bot.Answer, rep reply, deliver func(ctx context.Context, text string, blocks []slack.Block)) {
-	if a.cfg.Phraser == nil || !a.cfg.Phraser.Enabled() || ans.Err != "" || ans.Ephemeral {
+	if a.cfg.Phraser == nil || !a.cfg.Phraser.Enabled() || ans.Err != "" || ans.Ephemeral || !phrase.Rephrasable(string(ans.Intent)) {
 		return
 	}
 	build := func() phrase.Input { // in the pool, only if admitted

@@ -52,7 +52,9 @@ func (a *App) upload(ctx context.Context, ev slackevents.EventsAPIEvent, eventID
 		thread = e.TimeStamp
 	}
 	text := strings.Join(replies, "\n\n")
-	m := slackpost.Message{Channel: e.Channel, ThreadTS: thread, Text: text, Blocks: plainSections(text),
+	// The fallback text is mrkdwn (notifications, old clients): file names
+	// and CSV cells in it are escaped, so "<!channel>.csv" pings nobody.
+	m := slackpost.Message{Channel: e.Channel, ThreadTS: thread, Text: escape(text), Blocks: plainSections(text),
 		Key: "import:" + ev.TeamID + ":" + e.Channel + ":" + e.TimeStamp}
 	if _, err := a.post.Post(ctx, m); err != nil {
 		a.log.ErrorContext(ctx, "import reply not delivered", "team", ev.TeamID, "channel", e.Channel, "err", err)

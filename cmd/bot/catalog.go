@@ -34,8 +34,13 @@ type livePrices struct {
 
 // Offers returns the live catalogue's offers. When Redis fails it answers
 // from the last view this replica loaded (logging the error), so a blip
-// does not turn every answer into the shipped seeds.
+// does not turn every answer into the shipped seeds. It is on the answer
+// path, so Redis gets offersTimeout: a stalled Redis (issue #28: SIGSTOP)
+// costs an answer half a second, not go-redis's 3 s read timeout and its
+// retry.
 func (p livePrices) Offers(ctx context.Context) ([]knowledge.Offer, error) {
+	ctx, cancel := context.WithTimeout(ctx, offersTimeout)
+	defer cancel()
 	v, err := p.cat.Current(ctx)
 	if v != nil && len(v.Offers) > 0 {
 		if err != nil {
@@ -45,6 +50,11 @@ func (p livePrices) Offers(ctx context.Context) ([]knowledge.Offer, error) {
 	}
 	return nil, err
 }
+
+// offersTimeout bounds the catalogue read of an answer: the version GET
+// (a millisecond on a healthy Redis) and, when the version moved, the
+// reload of the view (a 100k-offer catalogue decodes in well under this).
+const offersTimeout = 500 * time.Millisecond
 
 // price is the ledger's PriceFunc: an entry logged without an amount is
 // priced at the cheapest matching offer on its platform, in the offer's

@@ -1,6 +1,13 @@
 package main
 
-import "strings"
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/gpubot/gpubot/bot/profile"
+)
 
 // Config is every setting gpubot reads, all from the environment. `bot -h`
 // prints this list with defaults.
@@ -10,6 +17,7 @@ type Config struct {
 	SlackSigningSecret string `envconfig:"SLACK_SIGNING_SECRET" desc:"signing secret for verifying Slack HTTP requests"`
 	SlackAPIURL        string `envconfig:"SLACK_API_URL" desc:"Slack Web API base URL override (tests, proxies)"`
 	HTTPAddr           string `envconfig:"HTTP_ADDR" default:":3000" desc:"address for Slack HTTP endpoints, /healthz and /metrics"`
+	HTTPMaxConnsPerIP  int    `envconfig:"HTTP_MAX_CONNS_PER_IP" default:"128" desc:"most HTTP connections open at once from one address (of 1024); behind a proxy every connection comes from it: set its upstream pool size"`
 	RedisURL           string `envconfig:"REDIS_URL" desc:"redis://… URL; empty runs an embedded miniredis"`
 	OpenAIAPIKey       string `envconfig:"OPENAI_API_KEY" desc:"key for the optional LLM phrasing"`
 	OpenAIBaseURL      string `envconfig:"OPENAI_BASE_URL" desc:"OpenAI-compatible endpoint for the optional LLM phrasing"`
@@ -39,6 +47,17 @@ type Config struct {
 	LogLevel    string   `envconfig:"BOT_LOG_LEVEL" default:"info" desc:"debug, info, warn or error"`
 }
 
+// check refuses settings that parse but mean nothing: an exchange rate of
+// NaN, ±Inf or a denormal (envconfig reads them as floats; NaN passes every
+// comparison and breaks every conversion).
+func (c Config) check() error {
+	if f := c.FX; math.IsNaN(f) || math.IsInf(f, 0) || f < profile.MinFX || f > profile.MaxFX {
+		return fmt.Errorf("config: BOT_FX_CNY_PER_USD=%s: want CNY per USD, a number from %g to %g (default 7.2)",
+			strconv.FormatFloat(f, 'g', -1, 64), profile.MinFX, profile.MaxFX)
+	}
+	return nil
+}
+
 // secrets are the values that must never appear in a log line.
 func (c Config) secrets() []string {
 	out := []string{c.SlackBotToken, c.SlackAppToken, c.SlackSigningSecret, c.OpenAIAPIKey,
@@ -52,15 +71,19 @@ func (c Config) secrets() []string {
 	return out
 }
 
-// userinfo finds the user-info part of a URL written scheme://userinfo@host…
+// userinfo finds the user-info part of a URL written scheme:[//]userinfo@host…
 // without parsing the rest, so that it works on URLs url.Parse refuses (a
-// malformed REDIS_URL must not print its password in the error).
+// malformed REDIS_URL must not print its password in the error): any
+// number of slashes after the scheme's colon, redis:/:pw@host included.
 func userinfo(raw string) (start, end int, ok bool) {
-	i := strings.Index(raw, "://")
-	if i < 0 {
+	i := strings.IndexByte(raw, ':')
+	if i <= 0 || !isScheme(raw[:i]) {
 		return 0, 0, false
 	}
-	start = i + 3
+	start = i + 1
+	for start < len(raw) && raw[start] == '/' {
+		start++
+	}
 	auth := raw[start:]
 	if j := strings.IndexAny(auth, "/?#"); j >= 0 {
 		auth = auth[:j]
@@ -72,10 +95,27 @@ func userinfo(raw string) (start, end int, ok bool) {
 	return start, start + at, true
 }
 
+// isScheme reports whether s is a URL scheme (RFC 3986: a letter, then
+// letters, digits, '+', '-', '.').
+func isScheme(s string) bool {
+	if s == "" || !('a' <= s[0]|0x20 && s[0]|0x20 <= 'z') {
+		return false
+	}
+	return strings.Trim(strings.ToLower(s), "abcdefghijklmnopqrstuvwxyz0123456789+-.") == ""
+}
+
+// bare reports whether raw is no URL at all — one word without '@', ':'
+// or '/' — as when a password is pasted where the URL belongs. It is
+// treated as a secret.
+func bare(raw string) bool { return raw != "" && !strings.ContainsAny(raw, "@:/ \t") }
+
 // urlPassword is the password in raw's user info ("" when none). A user
 // info without a colon is taken as a password too: redis://secret@host is
-// how some clients write one.
+// how some clients write one; so is a bare value (bare).
 func urlPassword(raw string) string {
+	if bare(raw) {
+		return raw
+	}
 	s, e, ok := userinfo(raw)
 	if !ok {
 		return ""
@@ -88,8 +128,12 @@ func urlPassword(raw string) string {
 }
 
 // redactURL replaces the password in a URL (well-formed or not) with
-// [redacted], for any message that has to name the URL.
+// [redacted], for any message that has to name the URL; a bare value is
+// replaced whole.
 func redactURL(raw string) string {
+	if bare(raw) {
+		return "[redacted]"
+	}
 	s, e, ok := userinfo(raw)
 	if !ok {
 		return raw

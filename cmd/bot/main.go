@@ -70,6 +70,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err := envconfig.Process("", &cfg); err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
+	if err := cfg.check(); err != nil {
+		return err
+	}
 	cmd := "serve"
 	if len(args) > 0 {
 		cmd = args[0]
@@ -150,7 +153,7 @@ func redact(s string, secrets []string) string {
 // configured, the model's rewording when it passes the number guard, else
 // the template text unchanged.
 func phrased(ctx context.Context, phr *phrase.Phraser, a bot.Answer) bot.Answer {
-	if !phr.Enabled() || a.Err != "" {
+	if !phr.Enabled() || a.Err != "" || !phrase.Rephrasable(string(a.Intent)) { // ledger answers never are
 		return a
 	}
 	facts := phrase.FactsFrom(a.Text, a.Result, a.Slots, a.Assumed)

@@ -175,15 +175,11 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 	if err != nil {
 		return fmt.Errorf("listen on HTTP_ADDR %s: %w", cfg.HTTPAddr, err)
 	}
-	srv := &http.Server{
-		Handler:           mux,
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       10 * time.Second,
-		WriteTimeout:      10 * time.Second,
-		IdleTimeout:       60 * time.Second,
-		MaxHeaderBytes:    transport.MaxHeaderBytes, // Slack's headers are small
-		BaseContext:       func(net.Listener) context.Context { return ctx },
-	}
+	// Timeouts, header cap and a short IdleTimeout (transport.NewServer);
+	// at most DefaultMaxConns connections, HTTPMaxConnsPerIP from one
+	// address, idle keep-alives closed when full (transport.Listen).
+	srv := transport.NewServer(mux, ctx)
+	limited := transport.Listen(ln, srv, transport.ConnLimits{Max: transport.DefaultMaxConns, PerIP: cfg.HTTPMaxConnsPerIP})
 	if socket {
 		fmt.Fprintf(stdout, "gpubot: connecting to Slack over Socket Mode; /healthz, /readyz and /metrics on http://%s\n", ln.Addr())
 	} else {
@@ -202,9 +198,9 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 	start(func() error { return poster.RunOutbox(ctx, 5*time.Second) })
 	start(func() error { return sched.Run(ctx) })
 	start(func() error {
-		// At most DefaultMaxConns connections at once: each holds buffers
-		// and a goroutine before anything about it is authenticated.
-		if err := srv.Serve(transport.LimitListener(ln, transport.DefaultMaxConns)); !errors.Is(err, http.ErrServerClosed) {
+		// Each connection holds buffers and a goroutine before anything
+		// about it is authenticated: limited caps them.
+		if err := srv.Serve(limited); !errors.Is(err, http.ErrServerClosed) {
 			return fmt.Errorf("http: %w", err)
 		}
 		return nil
@@ -230,6 +226,13 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 		if err := <-errc; err != nil && first == nil {
 			first = err
 		}
+	}
+	// Writes still being checked after a stalled Redis: each asker is told
+	// the bot is restarting and how to see the outcome, and each is logged.
+	tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if err := d.spend.Shutdown(tctx); err != nil {
+		log.Error("shutdown", "err", err)
 	}
 	return first
 }

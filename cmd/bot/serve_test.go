@@ -164,8 +164,15 @@ func TestServeHTTPAnswersASignedSlashCommand(t *testing.T) {
 	if st.Redis.Exists(context.Background(), "gpubot:listen:"+bottest.TeamID+":C1").Val() != 1 {
 		t.Error("restarted state lacks the channel opt-in")
 	}
-	if keys := st.Redis.Keys(context.Background(), "gpubot:seen:*").Val(); len(keys) > 0 {
-		t.Errorf("restarted state keeps de-duplication marks: %v", keys)
+	// De-duplication marks survive a restart with their time left, so a
+	// replay inside the signature window is not answered again (issue #28).
+	for _, k := range st.Redis.Keys(context.Background(), "gpubot:seen:*").Val() {
+		if ttl := st.Redis.TTL(context.Background(), k).Val(); ttl <= 0 || ttl > 24*time.Hour {
+			t.Errorf("restarted state keeps de-duplication mark %s with TTL %v, want its time left (≤ 24 h)", k, ttl)
+		}
+	}
+	if n := len(st.Redis.Keys(context.Background(), "gpubot:seen:slash:trig-e2e").Val()); n != 1 {
+		t.Error("the answered command's de-duplication mark was lost in the restart")
 	}
 }
 

@@ -14,6 +14,7 @@
 //	go run ./cmd/loadgen -rate 2000 -duration 30s
 //	go run ./cmd/loadgen -gobench bin/bench-go.txt   # include go test -bench output (make bench)
 //	go run ./cmd/loadgen -redis-kill 20s     # soak: a real redis-server killed every 20 s
+//	go run ./cmd/loadgen -redis-kill 20s -redis-stall  # … stopped (SIGSTOP) instead
 //
 // It prints one summary table, with the targets met or missed; -check all
 // makes a missed target exit 1, -check errors only a failed request.
@@ -53,6 +54,7 @@ type options struct {
 	redisURL   string        // empty runs miniredis in this process
 	redisKill  time.Duration // soak: kill the real redis-server this often (0: never)
 	redisDown  time.Duration // soak: how long it stays down each time
+	redisStall bool          // soak: pause it (SIGSTOP) instead of killing it
 	redisBin   string        // soak: the redis-server binary
 	drain      time.Duration // how long to wait for answers after the last request
 	goBench    string        // file holding `go test -bench` output to summarise
@@ -80,6 +82,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.redisURL, "redis-url", os.Getenv("REDIS_URL"), "Redis for de-duplication; empty starts miniredis in this process")
 	fs.DurationVar(&o.redisKill, "redis-kill", 0, "soak: start a redis-server and kill it this often during the open-loop run of the real handler")
 	fs.DurationVar(&o.redisDown, "redis-down", 2*time.Second, "soak: how long redis-server stays down each time")
+	fs.BoolVar(&o.redisStall, "redis-stall", false, "soak: with -redis-kill, pause redis-server (SIGSTOP, connections open, nothing answered) instead of killing it")
 	fs.StringVar(&o.redisBin, "redis-server", envOr("REDIS_SERVER_BIN", "redis-server"), "soak: redis-server binary")
 	fs.DurationVar(&o.drain, "drain", 10*time.Second, "how long to wait for the last answers")
 	fs.StringVar(&o.goBench, "gobench", "", "file with `go test -bench -benchmem` output to include in the summary")

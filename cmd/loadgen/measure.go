@@ -48,7 +48,7 @@ func measure(ctx context.Context, o options, progress io.Writer) (*report, error
 		}
 		defer rs.close()
 		redisURL = rs.url()
-		during = rs.outages(o.redisKill, o.redisDown)
+		during = rs.outages(o.redisKill, o.redisDown, o.redisStall)
 	}
 	bl, err := baseline()
 	if err != nil {

@@ -69,8 +69,10 @@ func (r *redisServer) close() {
 }
 
 // outages kills the server every `every`, keeps it down for `down`, and
-// starts it again, until ctx ends; it returns how many times it did.
-func (r *redisServer) outages(every, down time.Duration) func(ctx context.Context) int {
+// starts it again, until ctx ends; it returns how many times it did. With
+// stall it stops the server (SIGSTOP: its connections stay open and
+// nothing is answered, the red team's stalled Redis) and continues it.
+func (r *redisServer) outages(every, down time.Duration, stall bool) func(ctx context.Context) int {
 	return func(ctx context.Context) int {
 		n := 0
 		for {
@@ -79,11 +81,25 @@ func (r *redisServer) outages(every, down time.Duration) func(ctx context.Contex
 				return n
 			case <-time.After(every - down):
 			}
-			r.kill()
+			if stall {
+				if err := pause(r.cmd.Process); err != nil {
+					fmt.Fprintln(os.Stderr, "loadgen:", err)
+					return n
+				}
+			} else {
+				r.kill()
+			}
 			n++
 			select {
 			case <-ctx.Done():
 			case <-time.After(down):
+			}
+			if stall {
+				if err := resume(r.cmd.Process); err != nil {
+					fmt.Fprintln(os.Stderr, "loadgen:", err)
+					return n
+				}
+				continue
 			}
 			if err := r.start(); err != nil {
 				fmt.Fprintln(os.Stderr, "loadgen:", err)

@@ -137,7 +137,11 @@ func (r *report) print(w io.Writer, o options) (missed bool) {
 			fmt.Fprintf(w, " %d connections opened to post %d answers;", x.conns, x.answered)
 		}
 		if x.outages > 0 {
-			fmt.Fprintf(w, " redis-server killed %d× (down %s each);", x.outages, o.redisDown)
+			how := "killed"
+			if o.redisStall {
+				how = "stopped (SIGSTOP)"
+			}
+			fmt.Fprintf(w, " redis-server %s %d× (down %s each);", how, x.outages, o.redisDown)
 		}
 		fmt.Fprintf(w, " swamped %d, refused %d, failed %d, bad ack %d, acked but unanswered %d, duplicate answers %d, bad answers %d, Slack errors %d",
 			x.outcomes[swamped], x.outcomes[refused], x.outcomes[failed], x.outcomes[badAck], x.unanswer, x.dups, x.bad, x.slackErr)
@@ -181,7 +185,11 @@ func (r *report) print(w io.Writer, o options) (missed bool) {
 		p99 := pct(x.ansLat, 99)
 		during := ""
 		if x.outages > 0 {
-			during = fmt.Sprintf(", redis-server killed %d×", x.outages)
+			how := "killed"
+			if o.redisStall {
+				how = "stopped"
+			}
+			during = fmt.Sprintf(", redis-server %s %d×", how, x.outages)
 		}
 		check(fmt.Sprintf("answer p99 < %s at %d req/s%s", dur(targetAnswerP99), o.rate, during), dur(p99), p99 < targetAnswerP99 && x.answered > 0)
 		check(fmt.Sprintf("zero errors at %d req/s", o.rate), strconv.Itoa(x.errors()), x.errors() == 0)
