@@ -84,11 +84,16 @@ type App struct {
 	// variantSlots bounds the answer variants asked in the background
 	// for currency and 8-bit buttons (buildVariants).
 	variantSlots chan struct{}
+	convs        conversations // one job at a time per conversation (order.go)
 }
 
 type job struct {
 	name string
-	run  func(ctx context.Context)
+	// key names the conversation the job belongs to (conversationKey);
+	// jobs of one key run one at a time, in the order they were queued.
+	// "" for jobs that read no conversation (slash commands).
+	key string
+	run func(ctx context.Context)
 }
 
 // New builds the app. rdb holds de-duplication and channel opt-ins.
@@ -112,7 +117,7 @@ func New(cfg Config, ans Answerer, rdb redis.UniversalClient, post *slackpost.Po
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &App{cfg: cfg, bot: ans, rdb: rdb, post: post, log: log, jobs: make(chan job, cfg.Queue),
-		variantSlots: make(chan struct{}, variantBuilds)}
+		variantSlots: make(chan struct{}, variantBuilds), convs: conversations{waiting: map[string][]job{}}}
 }
 
 // Run answers queued requests until ctx ends. Then it takes no new work
@@ -139,12 +144,19 @@ func (a *App) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
 	var late atomic.Int64 // dequeued after the drain deadline
 	run := func(j job) {
-		if work.Err() != nil {
-			late.Add(1)
-			a.inflight.Done()
-			return
+		for { // j, then the jobs of its conversation that queued behind it
+			if work.Err() != nil {
+				late.Add(1)
+				a.inflight.Done()
+			} else {
+				a.do(work, j)
+			}
+			next, ok := a.convs.next(j.key)
+			if !ok {
+				return
+			}
+			j = next
 		}
-		a.do(work, j)
 	}
 	for range a.cfg.Workers {
 		wg.Go(func() {
@@ -167,9 +179,11 @@ func (a *App) Run(ctx context.Context) error {
 	dropped := int(late.Load())
 	for {
 		select {
-		case <-a.jobs:
-			dropped++
-			a.inflight.Done()
+		case j := <-a.jobs:
+			for ok := true; ok; j, ok = a.convs.next(j.key) {
+				dropped++
+				a.inflight.Done()
+			}
 		default:
 			if dropped > 0 {
 				a.log.Warn("shutting down with requests unanswered", "count", dropped)
@@ -180,17 +194,19 @@ func (a *App) Run(ctx context.Context) error {
 }
 
 // enqueue hands work to Run without ever blocking the caller, which is
-// answering Slack against a deadline. It reports false when the queue is full.
-func (a *App) enqueue(name string, run func(ctx context.Context)) bool {
+// answering Slack against a deadline. It reports false when the queue is
+// full. Jobs with the same key (one conversation) run one after another in
+// the order enqueue saw them: a job whose conversation is busy waits
+// behind it (order.go) rather than in the shared queue, and counts
+// against the same capacity.
+func (a *App) enqueue(name, key string, run func(ctx context.Context)) bool {
 	a.inflight.Add(1)
-	select {
-	case a.jobs <- job{name: name, run: run}:
+	if a.convs.admit(job{name: name, key: key, run: run}, a.jobs) {
 		return true
-	default:
-		a.inflight.Done()
-		a.log.Error("request dropped: every worker is busy and the queue is full", "kind", name, "queue", cap(a.jobs))
-		return false
 	}
+	a.inflight.Done()
+	a.log.Error("request dropped: every worker is busy and the queue is full", "kind", name, "queue", cap(a.jobs))
+	return false
 }
 
 func (a *App) do(ctx context.Context, j job) {

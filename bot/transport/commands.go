@@ -25,6 +25,7 @@ package transport
 // Socket Mode: slash_commands, events_api, interactive envelopes (socket.go).
 
 import (
+	"cmp"
 	"context"
 	"strings"
 
@@ -46,7 +47,7 @@ type ack struct {
 // The answer waits for ready to close, so it never arrives before the ack.
 func (a *App) slash(cmd slack.SlashCommand, ready <-chan struct{}) ack {
 	lang := parse.Lang(cmd.Text)
-	ok := a.enqueue("slash", func(ctx context.Context) { a.answerSlash(ctx, cmd, ready) })
+	ok := a.enqueue("slash", "", func(ctx context.Context) { a.answerSlash(ctx, cmd, ready) })
 	if !ok {
 		return ack{slackpost.Ephemeral, tr(lang, "I'm swamped right now; please try again in a minute.", "我现在太忙了，请一分钟后再试。")}
 	}
@@ -162,7 +163,10 @@ func (a *App) interact(cb slack.InteractionCallback) bool {
 	if cb.Type != slack.InteractionTypeBlockActions {
 		return true
 	}
-	return a.enqueue("interactive", func(ctx context.Context) { a.answerClick(ctx, cb) })
+	// A click is read in its conversation's turn, after the messages
+	// before it (order.go).
+	key := conversationKey(cb.Team.ID, cmp.Or(cb.Channel.ID, cb.Container.ChannelID), cb.Container.ThreadTs, cb.Container.MessageTs)
+	return a.enqueue("interactive", key, func(ctx context.Context) { a.answerClick(ctx, cb) })
 }
 
 func (a *App) answerClick(ctx context.Context, cb slack.InteractionCallback) {

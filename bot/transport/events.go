@@ -35,7 +35,7 @@ type question struct {
 // transport); it reports false when the queue is full.
 func (a *App) event(raw []byte) bool {
 	raw = append([]byte(nil), raw...)
-	return a.enqueue("event", func(ctx context.Context) { a.handleEvent(ctx, raw) })
+	return a.enqueue("event", eventConversation(raw), func(ctx context.Context) { a.handleEvent(ctx, raw) })
 }
 
 func (a *App) handleEvent(ctx context.Context, raw []byte) {

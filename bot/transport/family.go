@@ -189,7 +189,7 @@ const variantBuilds = 2
 // buildVariants asks the variants the toggles lead to and stores the whole
 // family under id, in the background; it returns at once.
 func (a *App) buildVariants(ctx context.Context, id string, fam family, m bot.Message, ans bot.Answer, todo []toggle) {
-	if len(a.jobs) > 0 {
+	if len(a.jobs) > 0 || a.convs.waitingCount() > 0 {
 		// Questions are waiting: they come first. The buttons ask again.
 		a.log.DebugContext(ctx, "answer variants skipped: questions are waiting; their buttons will ask again", "key", id)
 		return
