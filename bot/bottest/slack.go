@@ -89,6 +89,7 @@ type Slack struct {
 	files   fileStore // files.go
 	chans   map[string]*channelState
 	locales map[string]string // users.info locales (SetLocale)
+	scopes  map[string]bool   // the bot token's scopes (SetScopes); nil: all
 }
 
 // SetLocale makes users.info report user's locale (default en-US).
@@ -113,7 +114,10 @@ func (s *Slack) user(id string) any {
 
 // channelState is what conversations.info reports of a channel set up
 // with SetChannel; channels never set up have the bot as a member.
-type channelState struct{ member, private bool }
+type channelState struct {
+	member, private bool
+	kind            string // Public, Private, MPIM, IM (strict.go)
+}
 
 // SetChannel makes conversations.info report whether the bot is a member
 // of channel and whether it is private; conversations.join then joins a
@@ -145,7 +149,9 @@ func (s *Slack) conversation(method, id string) any {
 		}
 		s.chans[id] = c
 	}
-	return map[string]any{"ok": true, "channel": map[string]any{"id": id, "is_channel": !c.private, "is_group": c.private, "is_private": c.private, "is_member": c.member}}
+	k := s.conv(id).kind
+	return map[string]any{"ok": true, "channel": map[string]any{"id": id, "is_channel": k == Public || k == Private, "is_group": k == Private,
+		"is_mpim": k == MPIM, "is_im": k == IM, "is_private": k != Public, "is_member": c.member}}
 }
 
 // NewSlack starts a fake Slack API; it stops when the test ends.
@@ -291,6 +297,12 @@ func (s *Slack) serveAPI(w http.ResponseWriter, r *http.Request) {
 	c := readCall(r, method)
 	rep, scripted := s.record(c)
 	failing := scripted && (rep.Status >= 300 || rep.Body != "")
+	if !failing {
+		if r := s.refusal(method, c); r != nil { // strict.go
+			writeReply(w, rep, r)
+			return
+		}
+	}
 	var normal any
 	switch method {
 	case "auth.test":
@@ -371,7 +383,13 @@ func (s *Slack) history(method string, f url.Values) []Message {
 
 func (s *Slack) serveResponse(w http.ResponseWriter, r *http.Request) {
 	c := readCall(r, ResponseURLMethod)
-	rep, _ := s.record(c)
+	rep, scripted := s.record(c)
+	if e := responseRefusal(c.Body); e != "" && !scripted {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		json.NewEncoder(w).Encode(map[string]any{"ok": false, "error": "invalid_blocks", "response_metadata": map[string]any{"messages": []string{"[ERROR] " + e}}})
+		return
+	}
 	writeReply(w, rep, "ok")
 }
 

@@ -221,7 +221,7 @@ func (a *App) answerClick(ctx context.Context, cb slack.InteractionCallback) {
 		st.Key = a.remember(ctx, st, msg, &ans)
 	}
 	var r slackpost.Response
-	switch act.ActionID {
+	switch actionKind(act.ActionID) {
 	case actShare:
 		a.share(ctx, cb, channel, st, ans)
 		return
