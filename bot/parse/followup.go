@@ -12,6 +12,13 @@ import (
 // as the previous request with its slots changed; a message that is a full
 // question of its own starts over.
 
+// writes are the intents whose requests change something (the bot's
+// intent table marks them write: true; bot/transport's
+// TestNoFollowUpMergesIntoAWrite holds the two lists together). A
+// follow-up never merges into one: "and on runpod?" after a spend add
+// would book the entry again with the platform changed.
+var writes = map[Intent]bool{Spend: true, Subscribe: true, Watch: true, Budget: true, Settings: true, Listen: true}
+
 // followUpConfidence is the router confidence above which a message with
 // nothing missing is taken as a new question even in a thread.
 const followUpConfidence = 0.8
@@ -21,7 +28,7 @@ const followUpConfidence = 0.8
 // adds or changes slots; otherwise raw read on its own and false.
 func (p *Parser) FollowUp(prev Request, raw string, now time.Time) (Request, bool) {
 	cur := p.ParseAt(raw, now)
-	if cur.Slash || prev.Intent == "" || prev.Intent == Unknown || prev.Intent == Help || prev.Slash && prev.Intent == Subscribe || prev.Intent == Listen {
+	if cur.Slash || prev.Intent == "" || prev.Intent == Unknown || prev.Intent == Help || writes[prev.Intent] {
 		return cur, false
 	}
 	text := Clean(raw)

@@ -201,23 +201,35 @@ func (a *App) answerClick(ctx context.Context, cb slack.InteractionCallback) {
 		channel = cb.Container.ChannelID
 	}
 	own := st.Asker == "" || st.Asker == cb.User.ID
-	if bot.Writes(a.bot.Parse(st.message(cb.Team.ID, channel, cb.User.ID)).Intent) {
+	// A click is read on its own, never in its conversation: the message
+	// names no channel or thread, so the bot finds no conversation to
+	// merge it into ("what about on a100?" re-asked after a spend add in
+	// the same DM was read as that spend add, and booked once per click).
+	// The write check below reads the very message Answer gets: with no
+	// conversation the parse it sees is the parse that answers.
+	msg := a.messageFor(ctx, st, cb.Team.ID, "", cb.User.ID)
+	msg.ID = "click:" + once
+	if req := a.bot.ParseInContext(ctx, msg); bot.Writes(req.Intent) {
 		// No answer to a write command has buttons; a value that asks to
 		// re-run one was not made by us.
 		a.log.WarnContext(ctx, "button asked to re-run a write command", "action", act.ActionID, "user", cb.User.ID)
 		return
 	}
 	// The variant the settings ask for, from the stored family; without
-	// it (expired, Redis down) the read-only question is asked again,
-	// which writes nothing (write commands were refused above).
+	// it (expired, Redis down) the read-only question is asked again, on
+	// its own, which writes nothing (write commands were refused above).
 	ans, ok := a.recall(ctx, st.Key, st.Set)
 	if !ok {
 		if st.Key != "" {
-			a.log.InfoContext(ctx, "answer family gone; asking the read-only question again, nothing is written", "action", act.ActionID, "user", cb.User.ID)
+			a.log.InfoContext(ctx, "answer family gone; asking the read-only question again on its own, nothing is written", "action", act.ActionID, "user", cb.User.ID)
 		}
-		msg := a.messageFor(ctx, st, cb.Team.ID, channel, cb.User.ID)
-		msg.ID, msg.Thread = "click:"+once, cb.Container.ThreadTs
 		ans = a.bot.Answer(ctx, msg)
+		if bot.Writes(ans.Intent) {
+			// Cannot happen while the parse is deterministic (checked
+			// above on this very message); logged loudly if it ever does.
+			a.log.ErrorContext(ctx, "a click's question was answered as a write command", "action", act.ActionID, "user", cb.User.ID, "intent", ans.Intent)
+			return
+		}
 		st.Key = a.remember(ctx, st, msg, &ans)
 	}
 	var r slackpost.Response

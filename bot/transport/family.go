@@ -19,7 +19,8 @@ package transport
 //	                    could not see; answerTTL
 //
 // A family that is gone (expired, Redis down, stored before families) makes
-// the click ask the read-only question again, as before; write commands
+// the click ask the read-only question again, on its own (never merged into
+// its conversation, whose last request may be a write); write commands
 // never get these buttons and a value asking to re-run one is refused, so
 // neither path writes anything.
 
