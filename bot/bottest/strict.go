@@ -133,8 +133,8 @@ func (s *Slack) postRefusal(channel string) string {
 	switch {
 	case c.member:
 		return ""
-	case c.kind == Public && (s.scopes == nil || s.scopes["chat:write.public"]):
-		return "" // chat:write.public posts in any public channel
+	case c.kind == Public && s.scopes["chat:write.public"]:
+		return "" // chat:write.public (granted only by SetScopes) posts in any public channel
 	case c.kind == Public:
 		return "not_in_channel"
 	default: // a private channel, DM or group DM it is not in: it cannot see it

@@ -17,7 +17,8 @@ package transport
 //	                         clicker only; currency/8-bit: the stored variant
 //	                         (family.go), replacing the message for the asker
 //	                         and as a private copy for anyone else; share: post
-//	                         the stored answer in the channel, "asked by @user";
+//	                         the stored answer in the channel through the click's
+//	                         response_url (in_channel), "asked by @user";
 //	                         ask: a clarifying question's reading, answered
 //	                         like currency (replacing it for the asker)
 //
@@ -59,6 +60,9 @@ func (a *App) answerSlash(ctx context.Context, cmd slack.SlashCommand, ready <-c
 	if cmd.TriggerID != "" && !a.claim(ctx, triggerKey("slash", cmd.TriggerID)) {
 		return // a Socket Mode redelivery of a command already answered
 	}
+	// What the answer says later (a ledger write's settled outcome) goes
+	// through the command's response_url (slackpost.Poster.Tell).
+	ctx = slackpost.WithResponseURL(ctx, cmd.ResponseURL)
 	var r slackpost.Response
 	var ans bot.Answer
 	var rep reply
@@ -262,20 +266,28 @@ func (a *App) answerClick(ctx context.Context, cb slack.InteractionCallback) {
 	}
 }
 
-// share posts a private slash answer in the channel, saying who asked.
+// share posts a private slash answer in the channel, saying who asked,
+// through the click's response_url with response_type in_channel: Slack
+// takes it in any conversation the command was run in — a public channel
+// the bot was never invited to, a private channel, a DM or group DM
+// between people — where chat.postMessage gets not_in_channel. The
+// private copy then becomes a note that it was shared.
 func (a *App) share(ctx context.Context, cb slack.InteractionCallback, channel string, st state, ans bot.Answer) {
 	st.Asker, st.Slash = cb.User.ID, false
 	rep := compose(ans, st, false)
 	lang := present.LangOf(ans.Lang)
 	by := lang.Pick("asked by <@"+cb.User.ID+">: /gpu ", "<@"+cb.User.ID+"> 提问：/gpu ") + escape(clip(st.text(), 200))
-	blocks := append([]slack.Block{present.Context(by)}, rep.Blocks...)
-	m := slackpost.Message{Channel: channel, Text: rep.Text, Blocks: present.Limit(blocks, 0),
-		Key: "share:" + cb.Team.ID + ":" + channel + ":" + st.Key + ":" + cb.User.ID}
-	if _, err := a.post.Post(ctx, m); err != nil {
+	blocks := present.Limit(append([]slack.Block{present.Context(by)}, rep.Blocks...), 0)
+	text := lang.Pick("asked by <@"+cb.User.ID+">", "<@"+cb.User.ID+"> 提问") + "\n" + rep.Text // rep.Text is escaped; the mention is live
+	pub := slackpost.Response{ResponseType: slackpost.InChannel, Text: text, Blocks: blocks}
+	if err := a.post.Respond(ctx, cb.ResponseURL, pub); err != nil {
 		a.log.ErrorContext(ctx, "shared answer not posted", "team", cb.Team.ID, "channel", channel, "user", cb.User.ID, "err", err)
+		fail := lang.Pick("I couldn't share it just now; please click Share again in a minute.", "暂时无法分享，请稍后再点一次「分享到频道」。")
+		if err := a.post.Respond(ctx, cb.ResponseURL, slackpost.Response{ResponseType: slackpost.Ephemeral, Text: fail}); err != nil {
+			a.log.WarnContext(ctx, "share failure not reported", "err", err)
+		}
 		return
 	}
-	// The private copy becomes a note that it was shared.
 	done := lang.Pick("Shared in the channel.", "已分享到频道。")
 	if err := a.post.Respond(ctx, cb.ResponseURL, slackpost.Response{ResponseType: slackpost.Ephemeral, ReplaceOriginal: true, Text: done, Blocks: present.TextBlocks(done)}); err != nil {
 		a.log.WarnContext(ctx, "private answer not marked shared", "err", err)
