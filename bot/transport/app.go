@@ -211,10 +211,59 @@ func (a *App) enqueue(name, key string, run func(ctx context.Context)) bool {
 
 func (a *App) do(ctx context.Context, j job) {
 	defer a.inflight.Done()
-	defer a.recoverPanic(j.name)
-	ctx, cancel := context.WithTimeout(ctx, a.cfg.AnswerTimeout)
+	res := &rescue{}
+	defer func() {
+		if r := recover(); r != nil {
+			a.log.Error("handler panicked", "where", j.name, "panic", r, "stack", string(debug.Stack()))
+			res.tell(context.WithoutCancel(ctx), a)
+		}
+	}()
+	ctx, cancel := context.WithTimeout(withRescue(ctx, res), a.cfg.AnswerTimeout)
 	defer cancel()
 	j.run(ctx)
+}
+
+// rescue is what a job tells its asker if it panics: a handler names
+// where to say it (onPanic) as soon as it knows, so a crash in an answer
+// never leaves "⏳ Working on" up forever or a mention unanswered.
+type rescue struct {
+	mu   sync.Mutex
+	f    func(ctx context.Context, a *App)
+	lang string
+}
+
+type rescueKey struct{}
+
+func withRescue(ctx context.Context, r *rescue) context.Context {
+	return context.WithValue(ctx, rescueKey{}, r)
+}
+
+// onPanic sets how the job's asker hears of a crash, in lang.
+func onPanic(ctx context.Context, lang string, f func(ctx context.Context, a *App, text string)) {
+	r, _ := ctx.Value(rescueKey{}).(*rescue)
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.lang = lang
+	r.f = func(ctx context.Context, a *App) {
+		f(ctx, a, tr(lang, "Something broke on our side while answering that; it's logged. Please try again in a minute.",
+			"我这边回答时出错了，已记录日志。请稍后再试。"))
+	}
+}
+
+func (r *rescue) tell(ctx context.Context, a *App) {
+	r.mu.Lock()
+	f := r.f
+	r.mu.Unlock()
+	if f == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	defer a.recoverPanic("telling the asker of a crash")
+	f(ctx, a)
 }
 
 // recoverPanic logs a handler's panic instead of letting it end the process.

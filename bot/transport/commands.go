@@ -63,12 +63,19 @@ func (a *App) answerSlash(ctx context.Context, cmd slack.SlashCommand, ready <-c
 	// What the answer says later (a ledger write's settled outcome) goes
 	// through the command's response_url (slackpost.Poster.Tell).
 	ctx = slackpost.WithResponseURL(ctx, cmd.ResponseURL)
+	onPanic(ctx, askerLang(cmd.Text, a.locale(ctx, cmd.TeamID, cmd.UserID, cmd.Text)), func(ctx context.Context, a *App, text string) {
+		r := slackpost.Response{ResponseType: slackpost.Ephemeral, ReplaceOriginal: true, ReplacesAck: true, Text: text}
+		if err := a.post.Respond(ctx, cmd.ResponseURL, r); err != nil {
+			a.log.ErrorContext(ctx, "crash not reported to the asker", "channel", cmd.ChannelID, "err", err)
+		}
+	})
 	var r slackpost.Response
 	var ans bot.Answer
 	var rep reply
+	var st state
 	arg, listen := listenCommand(cmd.Text)
 	if !listen {
-		st := state{Q: strings.TrimSpace(cmd.Text), Slash: true, Asker: cmd.UserID}
+		st = state{Q: strings.TrimSpace(cmd.Text), Slash: true, Asker: cmd.UserID}
 		msg := a.messageFor(ctx, st, cmd.TeamID, cmd.ChannelID, cmd.UserID)
 		msg.ID = "slash:" + cmd.TriggerID
 		ans = a.bot.Answer(ctx, msg)
@@ -92,12 +99,25 @@ func (a *App) answerSlash(ctx context.Context, cmd slack.SlashCommand, ready <-c
 		r = a.listen(ctx, cmd, arg)
 	}
 	after(ctx, ready)
+	// One message per command: a private answer takes the place of the
+	// "⏳ Working on…" note; one for the channel (Slack does not turn an
+	// ephemeral message into a channel one) removes the note first.
+	if r.ResponseType == slackpost.InChannel {
+		if err := a.post.Respond(ctx, cmd.ResponseURL, slackpost.Response{DeleteOriginal: true}); err != nil {
+			a.log.WarnContext(ctx, "working note not removed", "channel", cmd.ChannelID, "err", err)
+		}
+	} else {
+		r.ReplaceOriginal, r.ReplacesAck = true, true
+	}
 	if err := a.post.Respond(ctx, cmd.ResponseURL, r); err != nil {
 		a.log.ErrorContext(ctx, "slash answer not delivered", "team", cmd.TeamID, "channel", cmd.ChannelID, "user", cmd.UserID, "err", err)
 		return
 	}
 	if ans.Text != "" {
 		a.rephrase(ctx, ans, rep, func(ctx context.Context, text string, blocks []slack.Block) {
+			if a.replaced(ctx, slashAnswerID(st.Key, cmd.UserID)) {
+				return // a button replaced the answer: the rephrase would revert it
+			}
 			up := slackpost.Response{ResponseType: r.ResponseType, ReplaceOriginal: true, Text: present.Fallback(present.LangOf(ans.Lang), text), Blocks: blocks}
 			if err := a.post.Respond(ctx, cmd.ResponseURL, up); err != nil {
 				a.log.WarnContext(ctx, "rephrased answer not applied", "channel", cmd.ChannelID, "err", err)
@@ -200,11 +220,17 @@ func (a *App) answerClick(ctx context.Context, cb slack.InteractionCallback) {
 	if !a.claim(ctx, triggerKey("click", once)) {
 		return
 	}
+	onPanic(ctx, askerLang(st.Q, a.locale(ctx, cb.Team.ID, cb.User.ID, st.Q)), func(ctx context.Context, a *App, text string) {
+		if err := a.post.Respond(ctx, cb.ResponseURL, slackpost.Response{ResponseType: slackpost.Ephemeral, Text: text}); err != nil {
+			a.log.ErrorContext(ctx, "crash not reported to the clicker", "err", err)
+		}
+	})
 	channel := cb.Channel.ID
 	if channel == "" {
 		channel = cb.Container.ChannelID
 	}
 	own := st.Asker == "" || st.Asker == cb.User.ID
+	origKey, origSlash := st.Key, st.Slash
 	// A click is read on its own, never in its conversation: the message
 	// names no channel or thread, so the bot finds no conversation to
 	// merge it into ("what about on a100?" re-asked after a spend add in
@@ -259,6 +285,14 @@ func (a *App) answerClick(ctx context.Context, cb slack.InteractionCallback) {
 			// member's click must not rewrite it for everyone: a copy
 			// only the clicker sees.
 			r = slackpost.Response{ResponseType: slackpost.Ephemeral, Text: rep.Text, Blocks: rep.Blocks}
+		}
+	}
+	if r.ReplaceOriginal {
+		// A rephrase of the first answer still on its way must not put
+		// it back over what the click chose.
+		a.markReplaced(ctx, postedAnswerID(channel, cb.Container.MessageTs))
+		if origSlash {
+			a.markReplaced(ctx, slashAnswerID(origKey, cb.User.ID))
 		}
 	}
 	if err := a.post.Respond(ctx, cb.ResponseURL, r); err != nil {

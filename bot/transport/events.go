@@ -77,6 +77,12 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 		a.log.DebugContext(ctx, "duplicate delivery dropped", "event_id", cb.EventID, "channel", q.channel, "ts", q.ts)
 		return
 	}
+	onPanic(ctx, askerLang(q.text, msg.Locale), func(ctx context.Context, a *App, text string) {
+		m := slackpost.Message{Channel: q.channel, ThreadTS: q.thr, Text: text, Key: "crash:" + q.team + ":" + q.channel + ":" + q.ts}
+		if _, err := a.post.Post(ctx, m); err != nil {
+			a.log.ErrorContext(ctx, "crash not reported to the asker", "channel", q.channel, "err", err)
+		}
+	})
 	st := state{Q: q.text, Asker: q.user}
 	// A question asked of the bot that the router is unsure of gets the
 	// two likeliest readings to pick from; a channel without a mention
@@ -99,6 +105,9 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 	}
 	if ts != "" && !unsure {
 		a.rephrase(ctx, ans, rep, func(ctx context.Context, text string, blocks []slack.Block) {
+			if a.replaced(ctx, postedAnswerID(q.channel, ts)) {
+				return // a button replaced the answer: the rephrase would revert it
+			}
 			// The model's words are escaped like everything else.
 			if err := a.post.Update(ctx, q.channel, ts, present.Fallback(present.LangOf(ans.Lang), text), blocks); err != nil {
 				a.log.WarnContext(ctx, "rephrased answer not applied", "channel", q.channel, "ts", ts, "err", err)

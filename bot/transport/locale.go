@@ -2,11 +2,14 @@ package transport
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"time"
 	"unicode"
 
 	"github.com/slack-go/slack"
+
+	"github.com/gpubot/gpubot/bot/parse"
 )
 
 // userLookup is users.info; *slack.Client is one.
@@ -63,4 +66,13 @@ func (a *App) locale(ctx context.Context, team, user, text string) string {
 	a.locales.seen[key] = localeEntry{locale: u.Locale, at: now}
 	a.locales.mu.Unlock()
 	return u.Locale
+}
+
+// askerLang is the language to tell an asker something the answer did not
+// say (a crash): the text's when it is Chinese, else the Slack locale's.
+func askerLang(text, locale string) string {
+	if parse.Lang(text) == "zh" || strings.HasPrefix(strings.ToLower(locale), "zh") {
+		return "zh"
+	}
+	return "en"
 }

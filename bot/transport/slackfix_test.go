@@ -205,6 +205,9 @@ func TestSubscribeConfirmationIsPostedInTheChannel(t *testing.T) {
 	h.slash(t, "unsubscribe", "no", "t2")
 	h.settle()
 	for _, c := range h.slack.Calls(bottest.ResponseURLMethod) {
+		if c.JSON(t)["delete_original"] == true {
+			continue // the "⏳ Working on" note, removed before a channel post
+		}
 		want := map[string]string{"/response/ok": "in_channel", "/response/no": "ephemeral"}[c.Path]
 		if got := c.JSON(t)["response_type"]; got != want {
 			t.Errorf("%s: response_type %v, want %s", c.Path, got, want)
