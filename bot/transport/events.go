@@ -88,6 +88,9 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 	// two likeliest readings to pick from; a channel without a mention
 	// got nothing above.
 	ans, unsure := bot.Clarify(msg, req)
+	if reply, ok := smallTalk(q, req); ok {
+		ans, unsure = reply, true // nothing to store, rephrase or count
+	}
 	if !unsure {
 		ans = a.bot.Answer(ctx, msg)
 		st.Key = a.remember(ctx, st, msg, &ans)
@@ -156,7 +159,9 @@ func (a *App) question(ev slackevents.EventsAPIEvent) (question, bool) {
 			q.kind = direct // a mention inside a DM is a DM: answered inline
 		}
 	case *slackevents.MessageEvent:
-		if e.SubType != "" || e.BotID != "" || e.User == "" || e.User == a.cfg.BotUserID {
+		// A thread reply also sent to the channel (thread_broadcast) is a
+		// reply like any other; other subtypes (edits, joins) are not questions.
+		if (e.SubType != "" && e.SubType != "thread_broadcast") || e.BotID != "" || e.User == "" || e.User == a.cfg.BotUserID {
 			return q, false
 		}
 		switch e.ChannelType {
@@ -204,4 +209,25 @@ func plainText(s string) string {
 	s = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&").Replace(s)
 	s = reSpaces.ReplaceAllString(s, " ")
 	return strings.Trim(s, " \t\n,:：，")
+}
+
+// smallTalkWords are whole messages that are courtesy, not questions.
+var smallTalkWords = map[string]bool{
+	"thanks": true, "thank you": true, "thx": true, "ty": true, "cheers": true, "hi": true, "hello": true, "hey": true,
+	"ok": true, "okay": true, "cool": true, "great": true, "nice": true, "got it": true, "👍": true,
+	"谢谢": true, "多谢": true, "感谢": true, "好的": true, "好": true, "你好": true, "嗯": true, "收到": true, "明白": true,
+}
+
+// smallTalk is a short friendly reply to "thanks", "hi" or "ok" in a DM,
+// which the router, rightly, cannot place (it said "I can't answer that").
+func smallTalk(q question, req parse.Request) (bot.Answer, bool) {
+	t := strings.ToLower(strings.Trim(strings.TrimSpace(q.text), "!！.。~～?？ "))
+	if q.kind != direct || req.Intent != parse.Unknown || !smallTalkWords[t] {
+		return bot.Answer{}, false
+	}
+	lang := askerLang(q.text, "")
+	text := tr(lang, "Happy to help! Ask me anything about GPUs — e.g. /gpu fit 13b lora, or \"what does a 70b lora cost on h100?\"",
+		"不客气！GPU 的问题随时问我，例如 /gpu fit 13b lora，或者“70b lora 在 h100 上要花多少钱？”")
+	a := bot.Answer{Intent: parse.Unknown, Lang: lang, Text: text}
+	return a, true
 }
