@@ -90,6 +90,17 @@ type Slack struct {
 	chans   map[string]*channelState
 	locales map[string]string // users.info locales (SetLocale)
 	scopes  map[string]bool   // the bot token's scopes (SetScopes); nil: all
+	admins  map[string]bool   // users.info is_admin (SetAdmin)
+}
+
+// SetAdmin makes users.info report user as a workspace admin.
+func (s *Slack) SetAdmin(user string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.admins == nil {
+		s.admins = map[string]bool{}
+	}
+	s.admins[user] = true
 }
 
 // SetLocale makes users.info report user's locale (default en-US).
@@ -109,7 +120,7 @@ func (s *Slack) user(id string) any {
 	if loc == "" {
 		loc = "en-US"
 	}
-	return map[string]any{"ok": true, "user": map[string]any{"id": id, "team_id": TeamID, "name": id, "locale": loc}}
+	return map[string]any{"ok": true, "user": map[string]any{"id": id, "team_id": TeamID, "name": id, "locale": loc, "is_admin": s.admins[id]}}
 }
 
 // channelState is what conversations.info reports of a channel set up

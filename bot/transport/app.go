@@ -62,6 +62,10 @@ type Config struct {
 	// Persist, if set, is called after a durable change (a channel's
 	// opt-in), so the embedded mode can snapshot its state (store.Persist).
 	Persist func(ctx context.Context) error
+	// Admins may turn a channel's unprompted answers on or off and
+	// acknowledge budget alerts, besides workspace admins and owners
+	// (users.info); BOT_ADMINS.
+	Admins []string
 	// Acknowledge, if set, records a click on a budget alert's Acknowledge
 	// button (budget.Alerts.Acknowledge).
 	Acknowledge func(ctx context.Context, team, alert, user string) error

@@ -167,19 +167,29 @@ func (a *App) listen(ctx context.Context, cmd slack.SlashCommand, arg string) sl
 	default:
 		return say(slackpost.Ephemeral, "Usage: /gpu listen on | off | status", "用法：/gpu listen on | off | status")
 	}
+	if !a.mayManage(ctx, cmd.UserID) {
+		return say(slackpost.Ephemeral, "Only workspace admins and owners (or the bot's admins, BOT_ADMINS) can turn unprompted answers on or off here; /gpu listen status shows the setting.",
+			"只有工作区管理员/所有者（或机器人管理员 BOT_ADMINS）可以开关本频道的免 @ 回答；/gpu listen status 可查看当前设置。")
+	}
+	by := func(r slackpost.Response) slackpost.Response { // who changed it, for everyone to see
+		note := tr(lang, " (changed by <@"+cmd.UserID+">)", "（由 <@"+cmd.UserID+"> 更改）")
+		r.Text += note
+		r.Blocks = []slack.Block{slack.NewSectionBlock(mrkdwn(r.Text), nil, nil)}
+		return r
+	}
 	if err := a.setListening(ctx, cmd.TeamID, cmd.ChannelID, on); err != nil {
 		a.log.ErrorContext(ctx, "save channel opt-in", "channel", cmd.ChannelID, "err", err)
 		return say(slackpost.Ephemeral, "I couldn't save that just now; please try again.", "暂时保存失败，请稍后再试。")
 	}
 	a.log.InfoContext(ctx, "channel opt-in changed", "team", cmd.TeamID, "channel", cmd.ChannelID, "user", cmd.UserID, "listening", on)
 	if on {
-		return say(slackpost.InChannel,
+		return by(say(slackpost.InChannel,
 			"From now on I'll answer GPU procurement questions in this channel without a mention, when I'm confident that's what they are (in the question's thread). Make sure I'm a member of the channel (/invite @gpubot). Stop with /gpu listen off.",
-			"已开启：本频道里的 GPU 选型/采购问题，无需 @ 我也会在该消息的话题里回答（仅在我确定是这类问题时）。请确认我已在频道中（/invite @gpubot）。关闭：/gpu listen off")
+			"已开启：本频道里的 GPU 选型/采购问题，无需 @ 我也会在该消息的话题里回答（仅在我确定是这类问题时）。请确认我已在频道中（/invite @gpubot）。关闭：/gpu listen off"))
 	}
-	return say(slackpost.InChannel,
+	return by(say(slackpost.InChannel,
 		"Done: in this channel I'll answer only when mentioned.",
-		"已关闭：本频道只在 @ 我时回答。")
+		"已关闭：本频道只在 @ 我时回答。"))
 }
 
 // interact queues a button click. Slack needs only an empty 200 for it.

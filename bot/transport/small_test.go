@@ -1,11 +1,13 @@
 package transport
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/gpubot/gpubot/bot/bottest"
+	budgets "github.com/gpubot/gpubot/bot/budget"
 )
 
 // "thanks", "hi" and "ok" in a DM got "I can't answer that"; they get a
@@ -55,5 +57,47 @@ func TestThreadBroadcastRepliesAreRead(t *testing.T) {
 	posts := h.slack.Calls("chat.postMessage")
 	if len(posts) != 1 || posts[0].Form.Get("thread_ts") != "1.000001" {
 		t.Fatalf("%d replies to a broadcast thread reply, want 1 in its thread", len(posts))
+	}
+}
+
+// Any member could turn a channel's unprompted answers on or off, or
+// acknowledge a budget alert for everyone. Now only workspace admins and
+// owners (users.info) and BOT_ADMINS can, and the channel is told who did.
+func TestListenAndAcknowledgeNeedAnAdmin(t *testing.T) {
+	h := newHarness(t, nil)
+	h.app.cfg.Users, h.app.cfg.Admins = h.api, []string{"U3"}
+	acked := 0
+	h.app.cfg.Acknowledge = func(context.Context, string, string, string) error { acked++; return nil }
+	h.slack.SetAdmin("U2")
+	listen := func(user, name string) map[string]any {
+		h.send(t, "/slack/commands", formType, bottest.SlashForm("listen on", "C1", user, h.slack.ResponseURL(name), "t-"+name))
+		h.settle()
+		calls := h.slack.Calls(bottest.ResponseURLMethod)
+		return calls[len(calls)-1].JSON(t)
+	}
+	if got := listen("U1", "member"); got["response_type"] != "ephemeral" || !strings.Contains(got["text"].(string), "Only workspace admins") {
+		t.Errorf("a member's listen on: %v, want refused", got)
+	}
+	if on, _ := h.app.listening(context.Background(), bottest.TeamID, "C1"); on {
+		t.Fatal("a member turned unprompted answers on")
+	}
+	for _, admin := range []string{"U2", "U3"} {
+		got := listen(admin, admin)
+		if got["response_type"] != "in_channel" || !strings.Contains(got["text"].(string), "(changed by <@"+admin+">)") {
+			t.Errorf("%s's listen on: %v, want it done and the channel told who", admin, got)
+		}
+	}
+	click := func(user, trig string) {
+		p := bottest.BlockAction("C1", user, "1.5", budgets.AckAction, "alert-1", h.slack.ResponseURL("ack-"+user), trig)
+		h.send(t, "/slack/interactive", formType, bottest.InteractiveForm(p))
+		h.settle()
+	}
+	click("U1", "a1")
+	if acked != 0 {
+		t.Errorf("a member's click acknowledged the alert")
+	}
+	click("U2", "a2")
+	if acked != 1 {
+		t.Errorf("an admin's click: %d acknowledgements, want 1", acked)
 	}
 }

@@ -93,6 +93,7 @@ func serveBot(t *testing.T, fs *bottest.Slack, appToken string) (*output, <-chan
 
 func TestServeHTTPAnswersASignedSlashCommand(t *testing.T) {
 	fs := bottest.NewSlack(t)
+	fs.SetAdmin("U1") // listen on is for workspace admins
 	out, errc, stop := serveBot(t, fs, "")
 	base := out.wait(t, regexp.MustCompile(`serving Slack HTTP on (http://\S+)`), errc)
 
