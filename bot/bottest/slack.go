@@ -527,3 +527,7 @@ func (c *Socket) Acks() []Ack {
 	defer c.mu.Unlock()
 	return slices.Clone(c.acks)
 }
+
+// Close drops the connection from the server's end, as Slack does after
+// a disconnect envelope.
+func (c *Socket) Close() { c.conn.Close() }

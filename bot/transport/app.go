@@ -79,8 +79,9 @@ type App struct {
 	post *slackpost.Poster
 	log  *slog.Logger
 
-	connected atomic.Bool // Socket Mode connection up
-	locales   locales     // users' Slack locales, remembered for a day
+	connected  atomic.Bool // Socket Mode connection up
+	refreshing atomic.Bool // Slack asked this connection to reconnect (socketLevel)
+	locales    locales     // users' Slack locales, remembered for a day
 
 	jobs     chan job
 	inflight sync.WaitGroup // queued or running jobs; tests wait on it

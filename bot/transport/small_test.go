@@ -101,3 +101,40 @@ func TestListenAndAcknowledgeNeedAnAdmin(t *testing.T) {
 		t.Errorf("an admin's click: %d acknowledgements, want 1", acked)
 	}
 }
+
+// Text cut at Slack's 3,000 characters after escaping could end inside an
+// "&amp;" ("…&am…"). A cut never splits an entity, wherever it falls.
+func TestCuttingNeverSplitsAnEntity(t *testing.T) {
+	for pad := 2990; pad <= 3000; pad++ {
+		s := strings.Repeat("a", pad) + "R&D <x> R&D"
+		got := mrkdwn(escape(s)).Text
+		if n := len([]rune(got)); n > 3000 {
+			t.Errorf("pad %d: %d characters, Slack takes 3,000", pad, n)
+		}
+		body := strings.TrimSuffix(got, "…")
+		if i := strings.LastIndex(body, "&"); i >= 0 && !strings.Contains(body[i:], ";") {
+			t.Errorf("pad %d: the cut ends inside an entity: %q", pad, got[len(got)-12:])
+		}
+	}
+}
+
+// Slack refreshes every Socket Mode connection every few hours: a
+// disconnect envelope, then the socket closes. The app connects again and
+// logs nothing above INFO. (Against this fake the library reconnects
+// without surfacing an I/O error, so the WARN → INFO of socketLevel is
+// not exercised here.)
+func TestRoutineSocketRefreshIsNotAWarning(t *testing.T) {
+	h := newHarness(t, nil)
+	sock := runSocket(t, h)
+	sock.SendRaw(t, map[string]any{"type": "disconnect", "reason": "refresh_requested", "debug_info": map[string]any{"host": "fake"}})
+	sock.Close()
+	again := h.slack.Socket(t) // the app reconnected
+	again.Send(t, "events_api", "env-1", json.RawMessage(bottest.EventCallback("Ev1", bottest.Msg("D1", "im", "U1", "1.000001", "fit 13b lora"))))
+	again.WaitAck(t, "env-1")
+	h.settle()
+	for _, line := range strings.Split(h.logs.String(), "\n") {
+		if strings.Contains(line, "level=WARN") || strings.Contains(line, "level=ERROR") {
+			t.Errorf("routine refresh logged: %s", line)
+		}
+	}
+}
