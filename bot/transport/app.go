@@ -62,6 +62,9 @@ type Config struct {
 	// Persist, if set, is called after a durable change (a channel's
 	// opt-in), so the embedded mode can snapshot its state (store.Persist).
 	Persist func(ctx context.Context) error
+	// Reactions, if set, puts 👀 on a mention while it is being answered
+	// (reactions:write); *slack.Client is one.
+	Reactions reactor
 	// Admins may turn a channel's unprompted answers on or off and
 	// acknowledge budget alerts, besides workspace admins and owners
 	// (users.info); BOT_ADMINS.

@@ -83,6 +83,10 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 			a.log.ErrorContext(ctx, "crash not reported to the asker", "channel", q.channel, "err", err)
 		}
 	})
+	if q.kind == mention {
+		done := a.thinking(ctx, q)
+		defer done()
+	}
 	st := state{Q: q.text, Asker: q.user}
 	// A question asked of the bot that the router is unsure of gets the
 	// two likeliest readings to pick from; a channel without a mention
@@ -230,4 +234,30 @@ func smallTalk(q question, req parse.Request) (bot.Answer, bool) {
 		"不客气！GPU 的问题随时问我，例如 /gpu fit 13b lora，或者“70b lora 在 h100 上要花多少钱？”")
 	a := bot.Answer{Intent: parse.Unknown, Lang: lang, Text: text}
 	return a, true
+}
+
+// reactor adds and removes emoji reactions; *slack.Client is one.
+type reactor interface {
+	AddReactionContext(ctx context.Context, name string, item slack.ItemRef) error
+	RemoveReactionContext(ctx context.Context, name string, item slack.ItemRef) error
+}
+
+// thinking puts 👀 on a mention while it is answered, so the channel sees
+// the bot has it; the returned func takes it off once the answer is out.
+// A reaction that fails (an install without reactions:write) costs the
+// answer nothing.
+func (a *App) thinking(ctx context.Context, q question) func() {
+	if a.cfg.Reactions == nil {
+		return func() {}
+	}
+	item := slack.NewRefToMessage(q.channel, q.ts)
+	if err := a.cfg.Reactions.AddReactionContext(ctx, "eyes", item); err != nil {
+		a.log.DebugContext(ctx, "thinking reaction not added", "channel", q.channel, "err", err)
+		return func() {}
+	}
+	return func() {
+		if err := a.cfg.Reactions.RemoveReactionContext(context.WithoutCancel(ctx), "eyes", item); err != nil {
+			a.log.DebugContext(ctx, "thinking reaction not removed", "channel", q.channel, "err", err)
+		}
+	}
 }

@@ -32,6 +32,8 @@ var webAPI = map[string]struct {
 	"PublishViewContext":            {[]string{"views.publish"}, nil},
 	"JoinConversationContext":       {[]string{"conversations.join"}, []string{"channels:join"}},
 	"UploadFileContext":             {[]string{"files.getUploadURLExternal", "files.completeUploadExternal"}, []string{"files:write"}},
+	"AddReactionContext":            {[]string{"reactions.add"}, []string{"reactions:write"}},
+	"RemoveReactionContext":         {[]string{"reactions.remove"}, []string{"reactions:write"}},
 	"GetFileContext":                {[]string{"(url_private download)"}, []string{"files:read"}},
 	"GetConversationHistoryContext": {[]string{"conversations.history"}, []string{"channels:history", "groups:history", "mpim:history", "im:history"}},
 	"GetConversationRepliesContext": {[]string{"conversations.replies"}, []string{"channels:history", "groups:history", "mpim:history", "im:history"}},

@@ -138,3 +138,32 @@ func TestRoutineSocketRefreshIsNotAWarning(t *testing.T) {
 		}
 	}
 }
+
+// A mention gets 👀 while it is answered, taken off once the answer is
+// out; a DM gets none. Over Socket Mode as over HTTP.
+func TestMentionShowsItIsBeingAnswered(t *testing.T) {
+	h := newHarness(t, nil)
+	h.app.cfg.Reactions = h.api
+	h.event(t, "Ev1", bottest.Mention("C1", "U1", "1.000001", "<@UBOT> fit 13b lora"))
+	sock := runSocket(t, h)
+	sock.Send(t, "events_api", "env-1", json.RawMessage(bottest.EventCallback("Ev2", bottest.Msg("D1", "im", "U1", "2.000001", "fit 13b lora"))))
+	sock.WaitAck(t, "env-1")
+	h.settle()
+	added, removed := h.slack.Calls("reactions.add"), h.slack.Calls("reactions.remove")
+	if len(added) != 1 || len(removed) != 1 {
+		t.Fatalf("reactions added %d, removed %d; want 👀 on the mention only, then off", len(added), len(removed))
+	}
+	if f := added[0].Form; f.Get("name") != "eyes" || f.Get("channel") != "C1" || f.Get("timestamp") != "1.000001" {
+		t.Errorf("reaction %v, want eyes on C1 1.000001", f)
+	}
+	// off only after the answer went out
+	var order []string
+	for _, c := range h.slack.Calls("") {
+		if c.Method == "reactions.add" || c.Method == "reactions.remove" || (c.Method == "chat.postMessage" && c.Form.Get("channel") == "C1") {
+			order = append(order, c.Method)
+		}
+	}
+	if strings.Join(order, ",") != "reactions.add,chat.postMessage,reactions.remove" {
+		t.Errorf("calls %v, want the reaction on, the answer, the reaction off", order)
+	}
+}
