@@ -57,6 +57,10 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 		}
 		return
 	}
+	if e, ok := ev.InnerEvent.Data.(*slackevents.MemberJoinedChannelEvent); ok {
+		a.introduce(ctx, ev.TeamID, e)
+		return
+	}
 	q, ok := a.question(ev)
 	if !ok {
 		return
@@ -259,5 +263,20 @@ func (a *App) thinking(ctx context.Context, q question) func() {
 		if err := a.cfg.Reactions.RemoveReactionContext(context.WithoutCancel(ctx), "eyes", item); err != nil {
 			a.log.DebugContext(ctx, "thinking reaction not removed", "channel", q.channel, "err", err)
 		}
+	}
+}
+
+// introduce posts a short intro when the bot itself joins a channel
+// (invited, or joined to deliver a subscription), once per channel.
+func (a *App) introduce(ctx context.Context, team string, e *slackevents.MemberJoinedChannelEvent) {
+	if e.User == "" || e.User != a.cfg.BotUserID || e.Channel == "" || !a.claim(ctx, "intro:"+team+":"+e.Channel) {
+		return
+	}
+	raw := "👋 Hi, I'm gpubot: GPU procurement advice with the working shown — which card fits a job, what it costs, monthly plan or on demand, rent or buy, today's prices. Mention me with a question (@gpubot fit 13b lora), or try /gpu help. /gpu listen on lets me answer GPU questions here without a mention.\n" +
+		"👋 大家好，我是 gpubot：GPU 选型与采购建议，每个数字都附计算过程。@ 我提问（例如 @gpubot 13b lora 要多大显存），或输入 /gpu help。/gpu listen on 可让我无需 @ 也回答本频道的 GPU 问题。"
+	// TextBlocks escapes what it is given; the fallback text is escaped here.
+	m := slackpost.Message{Channel: e.Channel, Text: present.Escape(raw), Blocks: present.TextBlocks(raw), Key: "intro:" + team + ":" + e.Channel}
+	if _, err := a.post.Post(ctx, m); err != nil {
+		a.log.WarnContext(ctx, "channel intro not posted", "channel", e.Channel, "err", err)
 	}
 }

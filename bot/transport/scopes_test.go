@@ -53,7 +53,9 @@ var eventScopes = map[string]string{
 	"message.im":       "im:history",
 	"message.mpim":     "mpim:history",
 	"app_home_opened":  "",
-	"/gpu":             "commands",
+	// the bot's own joins; channels:read and groups:read, already asked for
+	"member_joined_channel": "channels:read",
+	"/gpu":                  "commands",
 }
 
 // The manifest carries exactly the scopes the code needs: every Web API
