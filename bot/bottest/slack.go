@@ -89,6 +89,18 @@ type Slack struct {
 	files   fileStore // files.go
 	chans   map[string]*channelState
 	locales map[string]string // users.info locales (SetLocale)
+	scopes  map[string]bool   // the bot token's scopes (SetScopes); nil: all
+	admins  map[string]bool   // users.info is_admin (SetAdmin)
+}
+
+// SetAdmin makes users.info report user as a workspace admin.
+func (s *Slack) SetAdmin(user string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.admins == nil {
+		s.admins = map[string]bool{}
+	}
+	s.admins[user] = true
 }
 
 // SetLocale makes users.info report user's locale (default en-US).
@@ -108,12 +120,15 @@ func (s *Slack) user(id string) any {
 	if loc == "" {
 		loc = "en-US"
 	}
-	return map[string]any{"ok": true, "user": map[string]any{"id": id, "team_id": TeamID, "name": id, "locale": loc}}
+	return map[string]any{"ok": true, "user": map[string]any{"id": id, "team_id": TeamID, "name": id, "locale": loc, "is_admin": s.admins[id]}}
 }
 
 // channelState is what conversations.info reports of a channel set up
 // with SetChannel; channels never set up have the bot as a member.
-type channelState struct{ member, private bool }
+type channelState struct {
+	member, private bool
+	kind            string // Public, Private, MPIM, IM (strict.go)
+}
 
 // SetChannel makes conversations.info report whether the bot is a member
 // of channel and whether it is private; conversations.join then joins a
@@ -145,7 +160,9 @@ func (s *Slack) conversation(method, id string) any {
 		}
 		s.chans[id] = c
 	}
-	return map[string]any{"ok": true, "channel": map[string]any{"id": id, "is_channel": !c.private, "is_group": c.private, "is_private": c.private, "is_member": c.member}}
+	k := s.conv(id).kind
+	return map[string]any{"ok": true, "channel": map[string]any{"id": id, "is_channel": k == Public || k == Private, "is_group": k == Private,
+		"is_mpim": k == MPIM, "is_im": k == IM, "is_private": k != Public, "is_member": c.member}}
 }
 
 // NewSlack starts a fake Slack API; it stops when the test ends.
@@ -291,6 +308,12 @@ func (s *Slack) serveAPI(w http.ResponseWriter, r *http.Request) {
 	c := readCall(r, method)
 	rep, scripted := s.record(c)
 	failing := scripted && (rep.Status >= 300 || rep.Body != "")
+	if !failing {
+		if r := s.refusal(method, c); r != nil { // strict.go
+			writeReply(w, rep, r)
+			return
+		}
+	}
 	var normal any
 	switch method {
 	case "auth.test":
@@ -315,6 +338,8 @@ func (s *Slack) serveAPI(w http.ResponseWriter, r *http.Request) {
 		normal = s.user(c.Form.Get("user"))
 	case "views.publish":
 		normal = map[string]any{"ok": true, "view": map[string]any{"id": "V1", "type": "home"}}
+	case "reactions.add", "reactions.remove":
+		normal = map[string]any{"ok": true}
 	case "conversations.info", "conversations.join":
 		normal = s.conversation(method, c.Form.Get("channel"))
 	default:
@@ -371,7 +396,13 @@ func (s *Slack) history(method string, f url.Values) []Message {
 
 func (s *Slack) serveResponse(w http.ResponseWriter, r *http.Request) {
 	c := readCall(r, ResponseURLMethod)
-	rep, _ := s.record(c)
+	rep, scripted := s.record(c)
+	if e := responseRefusal(c.Body); e != "" && !scripted {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		json.NewEncoder(w).Encode(map[string]any{"ok": false, "error": "invalid_blocks", "response_metadata": map[string]any{"messages": []string{"[ERROR] " + e}}})
+		return
+	}
 	writeReply(w, rep, "ok")
 }
 
@@ -498,3 +529,7 @@ func (c *Socket) Acks() []Ack {
 	defer c.mu.Unlock()
 	return slices.Clone(c.acks)
 }
+
+// Close drops the connection from the server's end, as Slack does after
+// a disconnect envelope.
+func (c *Socket) Close() { c.conn.Close() }

@@ -37,10 +37,27 @@ func Clip(s string, n int) string {
 		if n < 1 {
 			return ""
 		}
-		return string(r[:n-1]) + "…"
+		cut := r[:n-1]
+		// Never end inside an entity the escaping wrote (&amp; &lt; &gt;):
+		// Slack would show the stub ("&am…").
+		if i := lastIndexRune(cut, '&'); i >= 0 && len(cut)-i < len("&amp;") && !containsRune(cut[i:], ';') {
+			cut = cut[:i]
+		}
+		return string(cut) + "…"
 	}
 	return s
 }
+
+func lastIndexRune(rs []rune, c rune) int {
+	for i := len(rs) - 1; i >= 0; i-- {
+		if rs[i] == c {
+			return i
+		}
+	}
+	return -1
+}
+
+func containsRune(rs []rune, c rune) bool { return lastIndexRune(rs, c) >= 0 }
 
 // EscapeControl escapes only Slack's control characters (&, <, >): for
 // mrkdwn the bot formats itself (its *bold* headings stay bold) around data

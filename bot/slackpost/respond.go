@@ -21,8 +21,14 @@ import (
 type Response struct {
 	ResponseType    string        `json:"response_type,omitempty"` // "in_channel" or "ephemeral"
 	ReplaceOriginal bool          `json:"replace_original,omitempty"`
+	DeleteOriginal  bool          `json:"delete_original,omitempty"`
 	Text            string        `json:"text"`
 	Blocks          []slack.Block `json:"blocks,omitempty"`
+	// ReplacesAck says the original is only a slash command's
+	// "⏳ Working on…" note: replacing it late is safe (nothing a click
+	// changed can be reverted), so a failed attempt is queued in the
+	// outbox like a new message.
+	ReplacesAck bool `json:"-"`
 }
 
 // Response types.
@@ -51,7 +57,7 @@ func (p *Poster) Respond(ctx context.Context, responseURL string, r Response) er
 	// request went out: it may have been posted, and a response cannot be
 	// looked up to make sure, so a retry could show it twice.
 	_, is5xx := errors.AsType[serverStatus](err)
-	if err != nil && !r.ReplaceOriginal && p.outboxOn() && (out == notSent || is5xx) {
+	if err != nil && (!r.ReplaceOriginal || r.ReplacesAck) && p.outboxOn() && (out == notSent || is5xx) {
 		return p.enqueue(ctx, responseItem(responseURL, r), err)
 	}
 	return err

@@ -58,8 +58,13 @@ func (h *Handler) member(ctx context.Context, channel, lang string) (bool, strin
 		"我不在这个频道里，没法在这里推送。请先用 /invite @gpubot 邀请我，再重新订阅。")
 	info, err := h.slack.GetConversationInfoContext(ctx, &slack.GetConversationInfoInput{ChannelID: channel})
 	if err != nil {
-		// A private channel the bot is not in is "channel_not_found" to it.
 		h.log.WarnContext(ctx, "conversations.info before subscribing", "channel", channel, "err", err)
+		if se, ok := errors.AsType[slack.SlackErrorResponse](err); ok && se.Err == "missing_scope" {
+			// Not a membership problem: inviting would change nothing.
+			return false, tr(lang, "I can't check this channel: the app lacks a permission Slack needs for it (groups:read for private channels, mpim:read for group DMs). Ask a workspace admin to reinstall gpubot from the current deploy/slack-manifest.yaml, then subscribe again.",
+				"我无法查看这个频道：应用缺少 Slack 要求的权限（私有频道需要 groups:read，群组私信需要 mpim:read）。请工作区管理员按最新的 deploy/slack-manifest.yaml 重新安装 gpubot，再重新订阅。")
+		}
+		// A private channel the bot is not in is "channel_not_found" to it.
 		return false, invite
 	}
 	if info.IsMember {

@@ -40,3 +40,26 @@ func TestSubscribeChecksTheBotIsInTheChannel(t *testing.T) {
 		t.Errorf("%d conversations.join calls, want 1", n)
 	}
 }
+
+// Every conversations.info error read as "invite me first", even with the
+// bot in the channel: without groups:read Slack answers missing_scope for
+// a private channel. That is said as what it is, and with the scope the
+// private channel the bot is in subscribes.
+func TestSubscribeTellsAMissingScopeFromNotAMember(t *testing.T) {
+	f := miniFixture(t)
+	fake := bottest.NewSlack(t)
+	fake.SetConversation("GPRIV", bottest.Private, true)
+	fake.SetScopes("chat:write", "channels:read", "channels:join")
+	h := subscribe.NewHandler(f.store, ledger.NewAuthorizer([]string{"UADMIN"}, nil, 0), nil, nil)
+	h.CheckMembership(slack.New("xoxb-test", slack.OptionAPIURL(fake.APIURL())))
+	f.bot.Route(parse.Subscribe, h)
+
+	a := f.say("UADMIN", "GPRIV", "subscribe prices")
+	if !a.Ephemeral || !strings.Contains(a.Text, "groups:read") || strings.Contains(a.Text, "/invite") {
+		t.Errorf("private channel, bot a member, no groups:read: %q, want the missing permission named, not /invite", a.Text)
+	}
+	fake.SetScopes("chat:write", "channels:read", "channels:join", "groups:read", "mpim:read")
+	if a := f.say("UADMIN", "GPRIV", "subscribe prices"); a.Ephemeral || !strings.Contains(a.Text, "Subscribed") {
+		t.Errorf("with groups:read: %q, want subscribed", a.Text)
+	}
+}

@@ -19,6 +19,13 @@ func (a *App) acknowledge(ctx context.Context, cb slack.InteractionCallback, act
 	if !a.claim(ctx, triggerKey("click", cb.User.ID+":"+act.ActionTs)) {
 		return
 	}
+	if !a.mayManage(ctx, cb.User.ID) {
+		r := slackpost.Response{ResponseType: slackpost.Ephemeral, Text: "Only workspace admins and owners (or the bot's admins) can acknowledge a budget alert for everyone. · 只有工作区管理员/所有者（或机器人管理员）可以确认预算提醒。"}
+		if err := a.post.Respond(ctx, cb.ResponseURL, r); err != nil {
+			a.log.ErrorContext(ctx, "acknowledgement refusal not delivered", "team", cb.Team.ID, "err", err)
+		}
+		return
+	}
 	if err := a.cfg.Acknowledge(ctx, cb.Team.ID, act.Value, cb.User.ID); err != nil {
 		a.log.ErrorContext(ctx, "budget alert acknowledgement not saved", "team", cb.Team.ID, "alert", act.Value, "err", err)
 		r := slackpost.Response{ResponseType: slackpost.Ephemeral, Text: "I couldn't record that just now; please click again in a minute."}

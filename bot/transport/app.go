@@ -62,6 +62,13 @@ type Config struct {
 	// Persist, if set, is called after a durable change (a channel's
 	// opt-in), so the embedded mode can snapshot its state (store.Persist).
 	Persist func(ctx context.Context) error
+	// Reactions, if set, puts 👀 on a mention while it is being answered
+	// (reactions:write); *slack.Client is one.
+	Reactions reactor
+	// Admins may turn a channel's unprompted answers on or off and
+	// acknowledge budget alerts, besides workspace admins and owners
+	// (users.info); BOT_ADMINS.
+	Admins []string
 	// Acknowledge, if set, records a click on a budget alert's Acknowledge
 	// button (budget.Alerts.Acknowledge).
 	Acknowledge func(ctx context.Context, team, alert, user string) error
@@ -75,8 +82,9 @@ type App struct {
 	post *slackpost.Poster
 	log  *slog.Logger
 
-	connected atomic.Bool // Socket Mode connection up
-	locales   locales     // users' Slack locales, remembered for a day
+	connected  atomic.Bool // Socket Mode connection up
+	refreshing atomic.Bool // Slack asked this connection to reconnect (socketLevel)
+	locales    locales     // users' Slack locales, remembered for a day
 
 	jobs     chan job
 	inflight sync.WaitGroup // queued or running jobs; tests wait on it
@@ -84,11 +92,16 @@ type App struct {
 	// variantSlots bounds the answer variants asked in the background
 	// for currency and 8-bit buttons (buildVariants).
 	variantSlots chan struct{}
+	convs        conversations // one job at a time per conversation (order.go)
 }
 
 type job struct {
 	name string
-	run  func(ctx context.Context)
+	// key names the conversation the job belongs to (conversationKey);
+	// jobs of one key run one at a time, in the order they were queued.
+	// "" for jobs that read no conversation (slash commands).
+	key string
+	run func(ctx context.Context)
 }
 
 // New builds the app. rdb holds de-duplication and channel opt-ins.
@@ -112,7 +125,7 @@ func New(cfg Config, ans Answerer, rdb redis.UniversalClient, post *slackpost.Po
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &App{cfg: cfg, bot: ans, rdb: rdb, post: post, log: log, jobs: make(chan job, cfg.Queue),
-		variantSlots: make(chan struct{}, variantBuilds)}
+		variantSlots: make(chan struct{}, variantBuilds), convs: conversations{waiting: map[string][]job{}}}
 }
 
 // Run answers queued requests until ctx ends. Then it takes no new work
@@ -139,12 +152,19 @@ func (a *App) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
 	var late atomic.Int64 // dequeued after the drain deadline
 	run := func(j job) {
-		if work.Err() != nil {
-			late.Add(1)
-			a.inflight.Done()
-			return
+		for { // j, then the jobs of its conversation that queued behind it
+			if work.Err() != nil {
+				late.Add(1)
+				a.inflight.Done()
+			} else {
+				a.do(work, j)
+			}
+			next, ok := a.convs.next(j.key)
+			if !ok {
+				return
+			}
+			j = next
 		}
-		a.do(work, j)
 	}
 	for range a.cfg.Workers {
 		wg.Go(func() {
@@ -167,9 +187,11 @@ func (a *App) Run(ctx context.Context) error {
 	dropped := int(late.Load())
 	for {
 		select {
-		case <-a.jobs:
-			dropped++
-			a.inflight.Done()
+		case j := <-a.jobs:
+			for ok := true; ok; j, ok = a.convs.next(j.key) {
+				dropped++
+				a.inflight.Done()
+			}
 		default:
 			if dropped > 0 {
 				a.log.Warn("shutting down with requests unanswered", "count", dropped)
@@ -180,25 +202,76 @@ func (a *App) Run(ctx context.Context) error {
 }
 
 // enqueue hands work to Run without ever blocking the caller, which is
-// answering Slack against a deadline. It reports false when the queue is full.
-func (a *App) enqueue(name string, run func(ctx context.Context)) bool {
+// answering Slack against a deadline. It reports false when the queue is
+// full. Jobs with the same key (one conversation) run one after another in
+// the order enqueue saw them: a job whose conversation is busy waits
+// behind it (order.go) rather than in the shared queue, and counts
+// against the same capacity.
+func (a *App) enqueue(name, key string, run func(ctx context.Context)) bool {
 	a.inflight.Add(1)
-	select {
-	case a.jobs <- job{name: name, run: run}:
+	if a.convs.admit(job{name: name, key: key, run: run}, a.jobs) {
 		return true
-	default:
-		a.inflight.Done()
-		a.log.Error("request dropped: every worker is busy and the queue is full", "kind", name, "queue", cap(a.jobs))
-		return false
 	}
+	a.inflight.Done()
+	a.log.Error("request dropped: every worker is busy and the queue is full", "kind", name, "queue", cap(a.jobs))
+	return false
 }
 
 func (a *App) do(ctx context.Context, j job) {
 	defer a.inflight.Done()
-	defer a.recoverPanic(j.name)
-	ctx, cancel := context.WithTimeout(ctx, a.cfg.AnswerTimeout)
+	res := &rescue{}
+	defer func() {
+		if r := recover(); r != nil {
+			a.log.Error("handler panicked", "where", j.name, "panic", r, "stack", string(debug.Stack()))
+			res.tell(context.WithoutCancel(ctx), a)
+		}
+	}()
+	ctx, cancel := context.WithTimeout(withRescue(ctx, res), a.cfg.AnswerTimeout)
 	defer cancel()
 	j.run(ctx)
+}
+
+// rescue is what a job tells its asker if it panics: a handler names
+// where to say it (onPanic) as soon as it knows, so a crash in an answer
+// never leaves "⏳ Working on" up forever or a mention unanswered.
+type rescue struct {
+	mu   sync.Mutex
+	f    func(ctx context.Context, a *App)
+	lang string
+}
+
+type rescueKey struct{}
+
+func withRescue(ctx context.Context, r *rescue) context.Context {
+	return context.WithValue(ctx, rescueKey{}, r)
+}
+
+// onPanic sets how the job's asker hears of a crash, in lang.
+func onPanic(ctx context.Context, lang string, f func(ctx context.Context, a *App, text string)) {
+	r, _ := ctx.Value(rescueKey{}).(*rescue)
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.lang = lang
+	r.f = func(ctx context.Context, a *App) {
+		f(ctx, a, tr(lang, "Something broke on our side while answering that; it's logged. Please try again in a minute.",
+			"我这边回答时出错了，已记录日志。请稍后再试。"))
+	}
+}
+
+func (r *rescue) tell(ctx context.Context, a *App) {
+	r.mu.Lock()
+	f := r.f
+	r.mu.Unlock()
+	if f == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	defer a.recoverPanic("telling the asker of a crash")
+	f(ctx, a)
 }
 
 // recoverPanic logs a handler's panic instead of letting it end the process.

@@ -67,16 +67,19 @@ func TestUnclearQuestionsGetTwoReadings(t *testing.T) {
 			}
 			blocks := []byte(posts[0].Form.Get("blocks"))
 			var st state
-			json.Unmarshal([]byte(buttonValue(t, blocks, actAsk)), &st)
+			json.Unmarshal([]byte(buttonValue(t, blocks, askAction(0))), &st)
 			if wantQ := "/gpu " + string(req.Intent) + " " + req.Text; st.Q != wantQ || st.Asker != "U1" {
 				t.Errorf("%q: the first button asks %q for %q, want %q for U1", req.Text, st.Q, st.Asker, wantQ)
 			}
-			if n := strings.Count(string(blocks), actAsk); n != 2 {
+			if n := strings.Count(string(blocks), `"`+actAsk+`.`); n != 2 {
 				t.Errorf("%q: %d reading buttons, want 2", req.Text, n)
+			}
+			if e := bottest.BlocksError(blocks, false); e != "" {
+				t.Errorf("%q: Slack would refuse the clarifying question: %s", req.Text, e)
 			}
 			// The asker picks the first reading: it is answered as that
 			// command, in place of the question.
-			got := h.click(t, "U1", actAsk, buttonValue(t, blocks, actAsk), "pick")
+			got := h.click(t, "U1", askAction(0), buttonValue(t, blocks, askAction(0)), "pick")
 			direct := cb.Bot.Answer(t.Context(), bot.Message{Text: st.Q, Team: bottest.TeamID, Channel: "C1", User: "U1"})
 			if got["replace_original"] != true || got["text"] != escape(direct.Text) {
 				t.Errorf("%q: the pick answered %v, want %q in place", req.Text, got["text"], direct.Text)
@@ -95,7 +98,7 @@ func TestAnotherMembersPickIsPrivate(t *testing.T) {
 	h.event(t, "Ev1", bottest.Mention("C1", "U1", "1.000001", "<@UBOT> "+req.Text))
 	h.settle()
 	blocks := []byte(h.slack.Calls("chat.postMessage")[0].Form.Get("blocks"))
-	got := h.click(t, "U2", actAsk, buttonValue(t, blocks, actAsk), "pick")
+	got := h.click(t, "U2", askAction(1), buttonValue(t, blocks, askAction(1)), "pick")
 	if got["replace_original"] == true || got["response_type"] != "ephemeral" {
 		t.Errorf("U2's pick: %v; want an ephemeral answer", got)
 	}
@@ -118,5 +121,33 @@ func TestUnclearChannelMessagesStaySilent(t *testing.T) {
 	h.settle()
 	if posts := h.slack.Calls("chat.postMessage"); len(posts) != 1 || strings.Contains(posts[0].Form.Get("text"), "/gpu fit or") {
 		t.Errorf("a clear channel question: %d posts; want it answered", len(posts))
+	}
+}
+
+// Over Socket Mode too, the clarifying question is one post that Slack
+// takes (the strict fake refuses blocks whose buttons share an action id),
+// and its second reading is clickable on its own id.
+func TestClarifyingButtonsSocketMode(t *testing.T) {
+	req := unclearIn(t, "en")[0]
+	h, _ := familyHarness(t)
+	sock := runSocket(t, h)
+	sock.Send(t, "events_api", "env-1", json.RawMessage(bottest.EventCallback("Ev1", bottest.Msg("D1", "im", "U1", "1.000001", req.Text))))
+	sock.WaitAck(t, "env-1")
+	posts := h.slack.WaitCalls(t, "chat.postMessage", 1)
+	h.settle()
+	if n := len(h.slack.Calls("chat.postMessage")); n != 1 {
+		t.Fatalf("%d posts, want one clarifying question Slack accepts", n)
+	}
+	blocks := []byte(posts[0].Form.Get("blocks"))
+	var st state
+	json.Unmarshal([]byte(buttonValue(t, blocks, askAction(1))), &st)
+	if want := "/gpu " + string(req.Runner) + " " + req.Text; st.Q != want {
+		t.Errorf("second reading asks %q, want %q", st.Q, want)
+	}
+	sock.Send(t, "interactive", "env-2", bottest.BlockAction("D1", "U1", "1.000001", askAction(1), buttonValue(t, blocks, askAction(1)), h.slack.ResponseURL("pick"), "trig-pick"))
+	sock.WaitAck(t, "env-2")
+	got := h.slack.WaitCalls(t, bottest.ResponseURLMethod, 1)[0].JSON(t)
+	if got["replace_original"] != true {
+		t.Errorf("the asker's pick: %v, want the question replaced by its answer", got)
 	}
 }

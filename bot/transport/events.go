@@ -35,7 +35,7 @@ type question struct {
 // transport); it reports false when the queue is full.
 func (a *App) event(raw []byte) bool {
 	raw = append([]byte(nil), raw...)
-	return a.enqueue("event", func(ctx context.Context) { a.handleEvent(ctx, raw) })
+	return a.enqueue("event", eventConversation(raw), func(ctx context.Context) { a.handleEvent(ctx, raw) })
 }
 
 func (a *App) handleEvent(ctx context.Context, raw []byte) {
@@ -55,6 +55,10 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 		if e.Tab == "home" {
 			a.home(ctx, ev.TeamID, e.User)
 		}
+		return
+	}
+	if e, ok := ev.InnerEvent.Data.(*slackevents.MemberJoinedChannelEvent); ok {
+		a.introduce(ctx, ev.TeamID, e)
 		return
 	}
 	q, ok := a.question(ev)
@@ -77,11 +81,24 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 		a.log.DebugContext(ctx, "duplicate delivery dropped", "event_id", cb.EventID, "channel", q.channel, "ts", q.ts)
 		return
 	}
+	onPanic(ctx, askerLang(q.text, msg.Locale), func(ctx context.Context, a *App, text string) {
+		m := slackpost.Message{Channel: q.channel, ThreadTS: q.thr, Text: text, Key: "crash:" + q.team + ":" + q.channel + ":" + q.ts}
+		if _, err := a.post.Post(ctx, m); err != nil {
+			a.log.ErrorContext(ctx, "crash not reported to the asker", "channel", q.channel, "err", err)
+		}
+	})
+	if q.kind == mention {
+		done := a.thinking(ctx, q)
+		defer done()
+	}
 	st := state{Q: q.text, Asker: q.user}
 	// A question asked of the bot that the router is unsure of gets the
 	// two likeliest readings to pick from; a channel without a mention
 	// got nothing above.
 	ans, unsure := bot.Clarify(msg, req)
+	if reply, ok := smallTalk(q, req); ok {
+		ans, unsure = reply, true // nothing to store, rephrase or count
+	}
 	if !unsure {
 		ans = a.bot.Answer(ctx, msg)
 		st.Key = a.remember(ctx, st, msg, &ans)
@@ -99,6 +116,9 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 	}
 	if ts != "" && !unsure {
 		a.rephrase(ctx, ans, rep, func(ctx context.Context, text string, blocks []slack.Block) {
+			if a.replaced(ctx, postedAnswerID(q.channel, ts)) {
+				return // a button replaced the answer: the rephrase would revert it
+			}
 			// The model's words are escaped like everything else.
 			if err := a.post.Update(ctx, q.channel, ts, present.Fallback(present.LangOf(ans.Lang), text), blocks); err != nil {
 				a.log.WarnContext(ctx, "rephrased answer not applied", "channel", q.channel, "ts", ts, "err", err)
@@ -147,7 +167,9 @@ func (a *App) question(ev slackevents.EventsAPIEvent) (question, bool) {
 			q.kind = direct // a mention inside a DM is a DM: answered inline
 		}
 	case *slackevents.MessageEvent:
-		if e.SubType != "" || e.BotID != "" || e.User == "" || e.User == a.cfg.BotUserID {
+		// A thread reply also sent to the channel (thread_broadcast) is a
+		// reply like any other; other subtypes (edits, joins) are not questions.
+		if (e.SubType != "" && e.SubType != "thread_broadcast") || e.BotID != "" || e.User == "" || e.User == a.cfg.BotUserID {
 			return q, false
 		}
 		switch e.ChannelType {
@@ -195,4 +217,66 @@ func plainText(s string) string {
 	s = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&").Replace(s)
 	s = reSpaces.ReplaceAllString(s, " ")
 	return strings.Trim(s, " \t\n,:：，")
+}
+
+// smallTalkWords are whole messages that are courtesy, not questions.
+var smallTalkWords = map[string]bool{
+	"thanks": true, "thank you": true, "thx": true, "ty": true, "cheers": true, "hi": true, "hello": true, "hey": true,
+	"ok": true, "okay": true, "cool": true, "great": true, "nice": true, "got it": true, "👍": true,
+	"谢谢": true, "多谢": true, "感谢": true, "好的": true, "好": true, "你好": true, "嗯": true, "收到": true, "明白": true,
+}
+
+// smallTalk is a short friendly reply to "thanks", "hi" or "ok" in a DM,
+// which the router, rightly, cannot place (it said "I can't answer that").
+func smallTalk(q question, req parse.Request) (bot.Answer, bool) {
+	t := strings.ToLower(strings.Trim(strings.TrimSpace(q.text), "!！.。~～?？ "))
+	if q.kind != direct || req.Intent != parse.Unknown || !smallTalkWords[t] {
+		return bot.Answer{}, false
+	}
+	lang := askerLang(q.text, "")
+	text := tr(lang, "Happy to help! Ask me anything about GPUs — e.g. /gpu fit 13b lora, or \"what does a 70b lora cost on h100?\"",
+		"不客气！GPU 的问题随时问我，例如 /gpu fit 13b lora，或者“70b lora 在 h100 上要花多少钱？”")
+	a := bot.Answer{Intent: parse.Unknown, Lang: lang, Text: text}
+	return a, true
+}
+
+// reactor adds and removes emoji reactions; *slack.Client is one.
+type reactor interface {
+	AddReactionContext(ctx context.Context, name string, item slack.ItemRef) error
+	RemoveReactionContext(ctx context.Context, name string, item slack.ItemRef) error
+}
+
+// thinking puts 👀 on a mention while it is answered, so the channel sees
+// the bot has it; the returned func takes it off once the answer is out.
+// A reaction that fails (an install without reactions:write) costs the
+// answer nothing.
+func (a *App) thinking(ctx context.Context, q question) func() {
+	if a.cfg.Reactions == nil {
+		return func() {}
+	}
+	item := slack.NewRefToMessage(q.channel, q.ts)
+	if err := a.cfg.Reactions.AddReactionContext(ctx, "eyes", item); err != nil {
+		a.log.DebugContext(ctx, "thinking reaction not added", "channel", q.channel, "err", err)
+		return func() {}
+	}
+	return func() {
+		if err := a.cfg.Reactions.RemoveReactionContext(context.WithoutCancel(ctx), "eyes", item); err != nil {
+			a.log.DebugContext(ctx, "thinking reaction not removed", "channel", q.channel, "err", err)
+		}
+	}
+}
+
+// introduce posts a short intro when the bot itself joins a channel
+// (invited, or joined to deliver a subscription), once per channel.
+func (a *App) introduce(ctx context.Context, team string, e *slackevents.MemberJoinedChannelEvent) {
+	if e.User == "" || e.User != a.cfg.BotUserID || e.Channel == "" || !a.claim(ctx, "intro:"+team+":"+e.Channel) {
+		return
+	}
+	raw := "👋 Hi, I'm gpubot: GPU procurement advice with the working shown — which card fits a job, what it costs, monthly plan or on demand, rent or buy, today's prices. Mention me with a question (@gpubot fit 13b lora), or try /gpu help. /gpu listen on lets me answer GPU questions here without a mention.\n" +
+		"👋 大家好，我是 gpubot：GPU 选型与采购建议，每个数字都附计算过程。@ 我提问（例如 @gpubot 13b lora 要多大显存），或输入 /gpu help。/gpu listen on 可让我无需 @ 也回答本频道的 GPU 问题。"
+	// TextBlocks escapes what it is given; the fallback text is escaped here.
+	m := slackpost.Message{Channel: e.Channel, Text: present.Escape(raw), Blocks: present.TextBlocks(raw), Key: "intro:" + team + ":" + e.Channel}
+	if _, err := a.post.Post(ctx, m); err != nil {
+		a.log.WarnContext(ctx, "channel intro not posted", "channel", e.Channel, "err", err)
+	}
 }

@@ -30,7 +30,8 @@ package transport
 // volatile-lru evicts families, never ledger entries.
 //
 // A family that is gone (expired, Redis down, stored before families) makes
-// the click ask the read-only question again, as before; write commands
+// the click ask the read-only question again, on its own (never merged into
+// its conversation, whose last request may be a write); write commands
 // never get these buttons and a value asking to re-run one is refused, so
 // neither path writes anything.
 
@@ -207,7 +208,7 @@ const variantBuilds = 2
 // buildVariants asks the variants the toggles lead to and stores the whole
 // family under id, in the background; it returns at once.
 func (a *App) buildVariants(ctx context.Context, id string, fam family, m bot.Message, ans bot.Answer, todo []toggle) {
-	if len(a.jobs) > 0 {
+	if len(a.jobs) > 0 || a.convs.waitingCount() > 0 {
 		// Questions are waiting: they come first. The buttons ask again.
 		a.log.DebugContext(ctx, "answer variants skipped: questions are waiting; their buttons will ask again", "key", id)
 		return

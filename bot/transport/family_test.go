@@ -274,13 +274,14 @@ func TestVariantsSkippedWhenEverySlotIsBusy(t *testing.T) {
 		h.slash(t, "price h100 @runpod"+strings.Repeat(" ", i), "p"+strconv.Itoa(i), "t"+strconv.Itoa(i))
 	}
 	h.slack.WaitCalls(t, bottest.ResponseURLMethod, variantBuilds+1)
-	// variantBuilds answers wait in their variant; the last one found
-	// no slot and asked none.
+	close(cb.hold)
+	h.settle()
+	// variantBuilds answers waited in their variant; the last one found
+	// no slot and asked none. Counted once all is done: a variant's
+	// goroutine may not have reached the bot when the answers are out.
 	if n, want := cb.n.Load(), int32(2*variantBuilds+1); n != want {
 		t.Errorf("%d answers asked, want %d (each question, one variant each for %d slots)", n, want, variantBuilds)
 	}
-	close(cb.hold)
-	h.settle()
 }
 
 func mustState(t *testing.T, v string) state {

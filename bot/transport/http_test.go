@@ -277,8 +277,9 @@ func TestListenOptsAChannelIn(t *testing.T) {
 	h.slash(t, "listen on", "on", "t1")
 	h.settle()
 	on := h.slack.Calls(bottest.ResponseURLMethod)
-	if len(on) != 1 || on[0].JSON(t)["response_type"] != "in_channel" {
-		t.Fatalf("listen on answered %v", on)
+	// The private "⏳ Working on" note is removed, then the channel told.
+	if len(on) != 2 || on[0].JSON(t)["delete_original"] != true || on[1].JSON(t)["response_type"] != "in_channel" {
+		t.Fatalf("listen on answered %d response_url posts, want the note removed and an in_channel answer", len(on))
 	}
 	if asked := h.bot.Asked(); len(asked) != 0 {
 		t.Errorf("/gpu listen on reached the bot: %q", asked)

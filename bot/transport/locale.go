@@ -2,11 +2,15 @@ package transport
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 	"unicode"
 
 	"github.com/slack-go/slack"
+
+	"github.com/gpubot/gpubot/bot/parse"
 )
 
 // userLookup is users.info; *slack.Client is one.
@@ -63,4 +67,35 @@ func (a *App) locale(ctx context.Context, team, user, text string) string {
 	a.locales.seen[key] = localeEntry{locale: u.Locale, at: now}
 	a.locales.mu.Unlock()
 	return u.Locale
+}
+
+// askerLang is the language to tell an asker something the answer did not
+// say (a crash): the text's when it is Chinese, else the Slack locale's.
+func askerLang(text, locale string) string {
+	if parse.Lang(text) == "zh" || strings.HasPrefix(strings.ToLower(locale), "zh") {
+		return "zh"
+	}
+	return "en"
+}
+
+// mayManage reports whether user may change a channel's settings (listen
+// on|off) or acknowledge a budget alert for everyone: a workspace admin or
+// owner (users.info), or one of Config.Admins. Slack tells a bot nothing
+// of channel managers, so those are not recognised. Without a users.info
+// client (the console) everyone may: there is nobody to ask.
+func (a *App) mayManage(ctx context.Context, user string) bool {
+	if slices.Contains(a.cfg.Admins, user) {
+		return true
+	}
+	if a.cfg.Users == nil {
+		return true
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	u, err := a.cfg.Users.GetUserInfoContext(ctx, user)
+	if err != nil {
+		a.log.WarnContext(ctx, "could not check whether a user is an admin; refusing", "user", user, "err", err)
+		return false
+	}
+	return u.IsAdmin || u.IsOwner || u.IsPrimaryOwner
 }

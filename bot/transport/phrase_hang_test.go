@@ -25,8 +25,9 @@ func TestHungLLMHoldsNoAnswerWorker(t *testing.T) {
 		h.slash(t, "fit 13b lora", "r"+strconv.Itoa(i), "trig-hang-"+strconv.Itoa(i))
 	}
 	posts := h.slack.WaitCalls(t, bottest.ResponseURLMethod, 20)
+	per := map[string]int{}
 	for _, p := range posts {
-		if p.JSON(t)["replace_original"] == true {
+		if per[p.Path]++; per[p.Path] > 1 { // the answer, then a rephrase
 			t.Errorf("a replacement was posted by a model that never answers: %s", p.Body)
 		}
 	}

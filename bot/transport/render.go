@@ -6,6 +6,7 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/slack-go/slack"
@@ -35,6 +36,19 @@ const (
 	// posted before the working view replaced it.
 	actBreakdown = "gpubot.breakdown"
 )
+
+// askAction is the action id of a clarifying question's i-th reading
+// (gpubot.ask.1, gpubot.ask.2): one action id per element of a block.
+func askAction(i int) string { return actAsk + "." + strconv.Itoa(i+1) }
+
+// actionKind is the button an action id names: a reading's numbered id
+// is actAsk (and so is the bare id of messages posted before numbering).
+func actionKind(id string) string {
+	if strings.HasPrefix(id, actAsk+".") {
+		return actAsk
+	}
+	return id
+}
 
 // state is what a button carries: the question as asked, the changes the
 // buttons made, the view asked for, who asked, and where the rendered
@@ -211,16 +225,22 @@ func buttons(a bot.Answer, st state, share bool) []slack.BlockElement {
 			}
 		}
 	}
-	for _, c := range a.Choices {
+	for i, c := range a.Choices {
 		// A reading of an unclear question: asking it is a new question
-		// (read-only: bot.Clarify offers no write command).
-		bs = append(bs, btn{actAsk, c.Label, state{Q: c.Text, Asker: st.Asker}})
+		// (read-only: bot.Clarify offers no write command). Each has its
+		// own action id: Slack refuses a block whose elements share one.
+		bs = append(bs, btn{askAction(i), c.Label, state{Q: c.Text, Asker: st.Asker}})
 	}
 	if share && len(bs) > 0 {
 		bs = append(bs, btn{actShare, tr(a.Lang, "Share in channel", "分享到频道"), st})
 	}
 	var out []slack.BlockElement
+	seen := map[string]bool{}
 	for _, b := range bs {
+		if seen[b.id] {
+			continue // Slack would refuse the whole message (invalid_blocks)
+		}
+		seen[b.id] = true
 		v := b.next.encode()
 		if len(v) > maxButtonValue {
 			return nil // the question is too long to carry; no buttons rather than broken ones

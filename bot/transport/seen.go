@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 )
@@ -115,4 +116,58 @@ func (a *App) setListening(ctx context.Context, team, channel string, on bool) e
 		return a.cfg.Persist(ctx)
 	}
 	return nil
+}
+
+// Answers a button replaced (currency, 8-bit, a reading picked). The
+// LLM's rephrase of the first answer arrives seconds later and would put
+// it back over the user's choice, so a click marks the message and the
+// rephrase skips a marked one. Marks are kept in Redis (the click may
+// reach another replica) for replacedTTL, far longer than a rephrase may
+// take; without Redis a late rephrase may still revert a click.
+const replacedTTL = time.Hour
+
+func replacedKey(id string) string { return "gpubot:replaced:" + id }
+
+// postedAnswerID names an answer posted in channel at ts (DMs, mentions).
+func postedAnswerID(channel, ts string) string { return "msg:" + channel + ":" + ts }
+
+// slashAnswerID names a private slash answer by its family and asker (its
+// message has no ts the bot learns); "" without a family.
+func slashAnswerID(family, user string) string {
+	if family == "" {
+		return ""
+	}
+	return "slash:" + family + ":" + user
+}
+
+func (a *App) markReplaced(ctx context.Context, id string) {
+	if id == "" || a.rdb == nil || strings.HasSuffix(id, ":") {
+		return
+	}
+	probe, ok := a.redis.enter()
+	if !ok {
+		return
+	}
+	rctx, cancel := context.WithTimeout(ctx, readTimeout)
+	defer cancel()
+	err := a.rdb.Set(rctx, replacedKey(id), 1, replacedTTL).Err()
+	a.redis.leave(ctx, a.log, probe, err)
+	if err != nil {
+		a.log.WarnContext(ctx, "click not recorded; a late rephrase may revert it", "err", err)
+	}
+}
+
+func (a *App) replaced(ctx context.Context, id string) bool {
+	if id == "" || a.rdb == nil {
+		return false
+	}
+	probe, ok := a.redis.enter()
+	if !ok {
+		return false
+	}
+	rctx, cancel := context.WithTimeout(ctx, readTimeout)
+	defer cancel()
+	n, err := a.rdb.Exists(rctx, replacedKey(id)).Result()
+	a.redis.leave(ctx, a.log, probe, err)
+	return err == nil && n > 0
 }

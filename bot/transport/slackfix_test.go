@@ -2,6 +2,7 @@ package transport
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -142,11 +143,14 @@ func TestShareInChannelNamesTheAsker(t *testing.T) {
 	payload := bottest.BlockAction("C1", "U1", "1.5", actShare, value, h.slack.ResponseURL("share"), "trig-share")
 	h.send(t, "/slack/interactive", formType, bottest.InteractiveForm(payload))
 	h.settle()
-	posts := h.slack.Calls("chat.postMessage")
-	if len(posts) != 1 || posts[0].Form.Get("channel") != "C1" {
-		t.Fatalf("%d channel posts, want the shared answer", len(posts))
+	if n := len(h.slack.Calls("chat.postMessage")); n != 0 {
+		t.Errorf("%d chat.postMessage calls; Share goes through the click's response_url", n)
 	}
-	if b := posts[0].Form.Get("blocks"); !strings.Contains(b, `\u003c@U1\u003e`) || !strings.Contains(b, "30.46 GB") {
+	shared := h.slack.Calls(bottest.ResponseURLMethod)[1].JSON(t)
+	if shared["response_type"] != "in_channel" || shared["replace_original"] == true {
+		t.Fatalf("shared answer %v, want a new in_channel message", shared)
+	}
+	if b, _ := json.Marshal(shared["blocks"]); !strings.Contains(string(b), `\u003c@U1\u003e`) || !strings.Contains(string(b), "30.46 GB") {
 		t.Errorf("shared post lacks the asker or the answer: %s", b)
 	}
 }
@@ -201,6 +205,9 @@ func TestSubscribeConfirmationIsPostedInTheChannel(t *testing.T) {
 	h.slash(t, "unsubscribe", "no", "t2")
 	h.settle()
 	for _, c := range h.slack.Calls(bottest.ResponseURLMethod) {
+		if c.JSON(t)["delete_original"] == true {
+			continue // the "⏳ Working on" note, removed before a channel post
+		}
 		want := map[string]string{"/response/ok": "in_channel", "/response/no": "ephemeral"}[c.Path]
 		if got := c.JSON(t)["response_type"]; got != want {
 			t.Errorf("%s: response_type %v, want %s", c.Path, got, want)

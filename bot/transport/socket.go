@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/slack-go/slack"
@@ -38,18 +39,20 @@ func (a *App) socketEvent(ctx context.Context, sm *socketmode.Client, evt socket
 		a.log.DebugContext(ctx, "socket mode connecting")
 	case socketmode.EventTypeConnected:
 		a.connected.Store(true)
+		a.refreshing.Store(false)
 		a.log.InfoContext(ctx, "connected to Slack over Socket Mode")
 	case socketmode.EventTypeConnectionError:
 		a.connected.Store(false)
-		a.log.WarnContext(ctx, "socket mode connection failed; retrying", "err", evt.Data)
+		a.log.Log(ctx, a.socketLevel(), "socket mode connection failed; retrying", "err", evt.Data)
 	case socketmode.EventTypeInvalidAuth:
 		a.connected.Store(false)
 		a.log.ErrorContext(ctx, "socket mode: Slack refused the app token")
 	case socketmode.EventTypeDisconnect:
 		a.connected.Store(false)
-		a.log.InfoContext(ctx, "slack asked to reconnect")
+		a.refreshing.Store(true)
+		a.log.InfoContext(ctx, "slack asked to reconnect (routine refresh)")
 	case socketmode.EventTypeIncomingError, socketmode.EventTypeErrorWriteFailed:
-		a.log.WarnContext(ctx, "socket mode I/O error", "type", evt.Type, "err", evt.Data)
+		a.log.Log(ctx, a.socketLevel(), "socket mode I/O error", "type", evt.Type, "err", evt.Data)
 	case socketmode.EventTypeErrorBadMessage:
 		// An envelope the library could not read (an event type it does not
 		// know, say): ack it anyway, or Slack sends it again and again.
@@ -109,4 +112,15 @@ func (a *App) ack(ctx context.Context, sm *socketmode.Client, envelopeID string,
 	if err := sm.AckCtx(ctx, envelopeID, payload); err != nil {
 		a.log.WarnContext(ctx, "socket mode ack not sent", "envelope", envelopeID, "err", err)
 	}
+}
+
+// socketLevel is the level of a Socket Mode connection error: INFO while
+// the connection is being replaced because Slack asked (a disconnect
+// envelope: Slack refreshes every connection every few hours, and the old
+// socket's close surfaces as an I/O error), WARN otherwise.
+func (a *App) socketLevel() slog.Level {
+	if a.refreshing.Load() {
+		return slog.LevelInfo
+	}
+	return slog.LevelWarn
 }

@@ -9,12 +9,14 @@ import (
 	"github.com/gpubot/gpubot/bot/subscribe"
 )
 
-// homeSettings lists a team's settings for the App Home tab: its time zone
-// and the channels subscribed to each scheduled post, as escaped mrkdwn
-// (channel ids come from Slack and become <#C…> links).
-func homeSettings(subs *subscribe.Store, tz string) func(ctx context.Context, team string) []string {
+// homeSettings lists a team's settings for the App Home tab: its time zone,
+// when the scheduled posts go out (DAILY_POST_AT, RECAP_POST_AT) and the
+// channels subscribed to each, as escaped mrkdwn (channel ids come from
+// Slack and become <#C…> links).
+func homeSettings(subs *subscribe.Store, tz, dailyAt, recapAt string) func(ctx context.Context, team string) []string {
 	return func(ctx context.Context, team string) []string {
-		lines := []string{present.Escape(fmt.Sprintf("Time zone: %s (daily post 09:30, recap on the 1st) · 时区：%s", tz, tz))}
+		lines := []string{present.Escape(fmt.Sprintf("Time zone: %s (daily post %s, recap on the 1st at %s) · 时区：%s（每日推送 %s，每月 1 日 %s 发月度回顾）",
+			tz, dailyAt, recapAt, tz, dailyAt, recapAt))}
 		for _, t := range subscribe.Topics {
 			all, err := subs.All(ctx, t)
 			if err != nil {

@@ -117,9 +117,7 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 	poster := slackpost.New(api, st.Client(), slackpost.Options{Log: log, OnError: m.SlackError,
 		ResponseURLAllowed: responseURLAllowed(cfg.SlackAPIURL),
 		Outbox:             true, OnOutbox: func(e string) { outbox.WithLabelValues(e).Inc() }})
-	d.spend.Notify(func(ctx context.Context, channel, user, text string) error {
-		return poster.Ephemeral(ctx, slackpost.Message{Channel: channel, Text: text}, user) // the settled outcome of a "checking…" entry
-	})
+	d.spend.Notify(poster.Tell) // the settled outcome of a "checking…" entry: the command's response_url, else an ephemeral
 	m.Gauge("gpubot_outbox_pending", "Answers waiting in the Redis outbox for Slack to take them.", func() float64 {
 		return float64(poster.OutboxLen(context.WithoutCancel(ctx)))
 	})
@@ -135,8 +133,8 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 	app := transport.New(transport.Config{
 		SigningSecret: cfg.SlackSigningSecret, BotUserID: auth.UserID, BotID: auth.BotID, Workers: transport.ServeWorkers,
 		Phraser: phr, Persist: st.Persist, Importer: fileImporter{api: api, spend: d.spend}, Acknowledge: d.budget.Acknowledge,
-		Home:  &transport.HomeTab{Views: api, Settings: homeSettings(d.subs, cfg.Timezone)},
-		Users: api,
+		Home:  &transport.HomeTab{Views: api, Settings: homeSettings(d.subs, cfg.Timezone, cfg.DailyPostAt, cfg.RecapPostAt)},
+		Users: api, Admins: cfg.Admins, Reactions: api,
 	}, b, st.Client(), poster, log)
 
 	mux := http.NewServeMux()

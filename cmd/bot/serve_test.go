@@ -93,6 +93,7 @@ func serveBot(t *testing.T, fs *bottest.Slack, appToken string) (*output, <-chan
 
 func TestServeHTTPAnswersASignedSlashCommand(t *testing.T) {
 	fs := bottest.NewSlack(t)
+	fs.SetAdmin("U1") // listen on is for workspace admins
 	out, errc, stop := serveBot(t, fs, "")
 	base := out.wait(t, regexp.MustCompile(`serving Slack HTTP on (http://\S+)`), errc)
 
@@ -147,13 +148,14 @@ func TestServeHTTPAnswersASignedSlashCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	fs.WaitCalls(t, bottest.ResponseURLMethod, 2)
+	// the fit answer; for listen on, the working note removed, then the channel told
+	fs.WaitCalls(t, bottest.ResponseURLMethod, 3)
 
 	if err := stop(); err != nil {
 		t.Errorf("run: %v", err)
 	}
-	if n := len(fs.Calls(bottest.ResponseURLMethod)); n != 2 {
-		t.Errorf("%d response_url posts, want 2", n)
+	if n := len(fs.Calls(bottest.ResponseURLMethod)); n != 3 {
+		t.Errorf("%d response_url posts, want 3", n)
 	}
 	// The state is read back the way the next start reads it.
 	st, err := store.OpenEmbedded(context.Background(), os.Getenv("BOT_DATA_DIR"))
