@@ -205,7 +205,9 @@ func TestRedisKilledMidLoad(t *testing.T) {
 		for i := range n {
 			var err error
 			if spendEvery > 0 && i%spendEvery == 0 {
-				_, err = slash(fmt.Sprintf("spend add %dh 4090 ¥%d project=fault", hours, 2*hours+i%3), "spend") // ≈ ¥2 a card-hour: passes the price check
+				// ≈ ¥2 a card-hour: passes the price check; the cents keep every
+				// entry distinct (a repeat within a day is asked about, not saved)
+				_, err = slash(fmt.Sprintf("spend add %dh 4090 ¥%d.%02d project=fault", hours, 2*hours+i%3, sent%100), "spend")
 			} else {
 				_, err = slash(advice[i%len(advice)], "advice")
 			}
@@ -228,7 +230,7 @@ func TestRedisKilledMidLoad(t *testing.T) {
 		go func() {
 			var err error
 			if i%4 == 0 {
-				_, err = slash(fmt.Sprintf("spend add 2h 4090 ¥%d project=fault", 4+i%3), "spend")
+				_, err = slash(fmt.Sprintf("spend add 2h 4090 ¥%d.%02d project=fault", 4+i%3, (i+50)%100), "spend")
 			} else {
 				_, err = slash(advice[i%len(advice)], "advice")
 			}

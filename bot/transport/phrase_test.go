@@ -22,7 +22,7 @@ func phraseHarness(t *testing.T, reply string) (*harness, *bottest.OpenAI) {
 
 // faithful keeps the fit's essential figures (bot's intent table): the memory and
 // the headline's card count.
-const faithful = "A 13B LoRA fine-tune needs about 30.46 GB per replica: one A100 40GB is enough."
+const faithful = "A 13B LoRA fine-tune needs about 30.46 GB per replica: one H100 SXM is enough."
 
 func TestFaithfulRephraseUpdatesTheMentionReply(t *testing.T) {
 	h, llm := phraseHarness(t, faithful)

@@ -9,7 +9,7 @@ import (
 
 func TestAskPrintsAFaithfulRephrase(t *testing.T) {
 	llm := bottest.NewOpenAI(t)
-	const faithful = "A 13B LoRA fine-tune needs about 30.46 GB per replica."
+	const faithful = "A 13B LoRA fine-tune needs about 30.46 GB per replica: one A100 80GB is enough."
 	llm.SetDefault(bottest.OpenAIReply{Text: faithful})
 	t.Setenv("OPENAI_BASE_URL", llm.BaseURL())
 	t.Setenv("OPENAI_MODEL", "test-model")
