@@ -51,11 +51,11 @@ var (
 	rePretrain = regexp0(`pre-?train|预训练|继续训练|continued pre|continual pre|从头训|from scratch`)
 	reTrainOn  = regexp0(`\btrain(?:ing)?\b[^.?!]{0,40}\bon\b|\btrain(?:ing)? (?:it |them )?(?:for|with)\b|训练|训一个|训个|训\s?\d`)
 	// a count bought or rented: "买8张", "采购50张", "租16块", "procure 32"
-	reBuyCount = regexp0(`(?:买|采购|购买|租|下单|订|要买|打算买|准备买)\s?(\d+)\s?(?:张|块|片)|(?:buy|buying|procure|order|purchase|rent|renting)\s(\d+)\s?(?:x\s)?(?:of them|cards|gpus|§|units)`)
+	reBuyCount    = regexp0(`(?:买|采购|购买|租|下单|订|要买|打算买|准备买)\s?(\d+)\s?(?:张|块|片)|(?:buy|buying|procure|order|purchase|rent|renting)\s(\d+)\s?(?:x\s)?(?:of them|cards|gpus|§|units)`)
 	reAuxQuestion = regexp0(`(?:^|[.?!:;,]\s*|\b(?:so|and|but|also|ok|pls|please)\s)(?:can|could|will|would|is|are|does|do|did|should|shall|has|have|am)\s[^?]*\?|(?:^|[.?!]\s*)(?:can|could|will|would|is|are|does|do|should)\s`)
 	reWhQuestion  = regexp0(`^\s*(?:how|what|which|when|where|who|why)\b`)
-	reAnswerEN = regexp0(`用英文|英文回答|英文回复|英语回答|answer in english|reply in english|in english please`)
-	reAnswerZH = regexp0(`用中文|中文回答|中文回复|answer in chinese|reply in chinese|in chinese please`)
+	reAnswerEN    = regexp0(`用英文|英文回答|英文回复|英语回答|answer in english|reply in english|in english please`)
+	reAnswerZH    = regexp0(`用中文|中文回答|中文回复|answer in chinese|reply in chinese|in chinese please`)
 	// asking for dollars: "多少刀", "几刀", "how many bucks"
 	reDollarQ = regexp0(`多少刀|几刀|多少美金|多少美元|多少 usd|how many (?:bucks|dollars)`)
 )
