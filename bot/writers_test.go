@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -121,7 +122,7 @@ func scoreWriter(e writerEntry, m map[string]any) writerScore {
 			fail("asked %s first, answered %v", want, got)
 			continue
 		}
-		if i > 0 && !contains(got, want) {
+		if i > 0 && !slices.Contains(got, want) {
 			sc.asked = false
 			fail("asked %s too, answered %v", want, got)
 		}
@@ -140,15 +141,6 @@ func scoreWriter(e writerEntry, m map[string]any) writerScore {
 	}
 	sc.good = sc.asked && sc.slots && len(sc.why) == 0
 	return sc
-}
-
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // platformIDs are the catalogue's ids for the writers' platform names (the
@@ -238,9 +230,9 @@ func slotMatches(k string, want any, s map[string]any, e writerEntry) (bool, str
 			}
 		}
 		for _, w := range want.([]any) {
-			ok := contains(got, fmt.Sprint(w))
+			ok := slices.Contains(got, fmt.Sprint(w))
 			for _, alt := range platformIDs[fmt.Sprint(w)] {
-				ok = ok || contains(got, alt)
+				ok = ok || slices.Contains(got, alt)
 			}
 			if !ok {
 				return false, fmt.Sprintf("read %v, want %v", got, want)
