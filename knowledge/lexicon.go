@@ -92,9 +92,17 @@ type Lexicon struct {
 	// Projects are the phrases that name the project an entry is booked to
 	// ("记在 X 名下"): a lead before the name and the words that may close it.
 	Projects struct {
-		Lead  []string `yaml:"lead"`
-		Close []string `yaml:"close"`
+		Lead        []string `yaml:"lead"`
+		Close       []string `yaml:"close"`
+		After       []string `yaml:"after"`
+		LedgerLead  []string `yaml:"ledger_lead"`
+		NotNames    []string `yaml:"not_names"`
+		LedgerWords []string `yaml:"ledger_words"`
+		TeamBefore  []string `yaml:"team_before"`
+		TeamAfter   []string `yaml:"team_after"`
 	} `yaml:"projects"`
+	// Regions are the regions a message restricts offers to.
+	Regions []Term `yaml:"regions"`
 }
 
 // Term is a canonical value and the words for it: Words are read from

@@ -69,9 +69,9 @@ func loadCorpus(t *testing.T) []corpusRow {
 // labelled.
 // targets and yes_no are what a message asks, not values it states: the
 // writers corpus (bot/writers_test.go) and frame_test.go check them.
-// quote_per, pretrain and average_load came after its labels: the writers
-// corpus checks them.
-var ignoredSlots = map[string]bool{"missing": true, "notes": true, "targets": true, "yes_no": true, "quote_per": true, "pretrain": true, "average_load": true}
+// quote_per, pretrain, average_load and region came after its labels: the
+// writers corpus checks them.
+var ignoredSlots = map[string]bool{"missing": true, "notes": true, "targets": true, "yes_no": true, "quote_per": true, "pretrain": true, "average_load": true, "region": true}
 
 func slotMap(t *testing.T, s Slots) map[string]any {
 	t.Helper()

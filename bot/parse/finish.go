@@ -26,12 +26,17 @@ func (f *features) finish(in Intent) Slots {
 	if in == Knowledge {
 		s.Topic = f.topic
 	}
+	// a project named in words is kept whatever was asked: a ledger entry
+	// or budget books to it, any other answer says it did not use it
+	keep("project", &s.Project, f.project, s.Project == "")
+	if in == Budget {
+		keep("month", &s.Month, f.month, s.Month == "") // "这个月还剩多少"
+	}
 	if in == Spend {
 		if !f.kvSet["method"] {
 			s.Method = "" // "pretrain" names what the cards ran, not a method to size
 		}
 		keep("month", &s.Month, f.month, s.Month == "")
-		keep("project", &s.Project, f.project, s.Project == "")
 		keep("id", &s.ID, f.id, s.ID == "")
 	} else if !f.kvSet["date"] {
 		s.Date = "" // a date means something only for a ledger entry

@@ -162,6 +162,9 @@ type Slots struct {
 	Project string `json:"project,omitempty"`
 	// Team (spend) is the team or cost centre an entry belongs to (team=).
 	Team string `json:"team,omitempty"`
+	// Region is where the user wants the cards ("EU-only", "国内"): eu, us,
+	// sg, cn.
+	Region string `json:"region,omitempty"`
 	// Date (spend) is the day an entry is for, YYYY-MM-DD in BOT_TIMEZONE.
 	Date string `json:"date,omitempty"`
 	// Mode is the sub-action: spend add|list|report|undo|delete, listen

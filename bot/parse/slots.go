@@ -105,6 +105,7 @@ type extractor struct {
 	// reProjectLead and reBudgetBefore/After are built from the lexicon.
 	reProjectLead                 *regexp.Regexp
 	reBudgetBefore, reBudgetAfter *regexp.Regexp
+	owners_                       ownerRes
 }
 
 // maxParamsB is the largest model size read from text, in billions.
@@ -116,6 +117,8 @@ func newExtractor(kb *knowledge.Base, lex *knowledge.Lexicon) extractor {
 	x.reProjectLead = gated(regexp.MustCompile(`(?:`+alternation(lex.Projects.Lead)+`)\s?(?:项目|project)?\s?[:：]?\s?(?:([a-z0-9][a-z0-9_\-.]*)|(\p{Han}{1,10}?)\s?(?:`+alternation(lex.Projects.Close)+`))`), false, lex.Projects.Lead...)
 	x.reBudgetBefore = regexp.MustCompile(`(?:` + alternation(lex.Budget.Before) + `)\s?(?:就|只有|有|大概|大约|约|是|为|就是|总共|一共|只|:|=|of|only|just|about|around|roughly|~)*\s?$`)
 	x.reBudgetAfter = regexp.MustCompile(`^\s?(?:` + alternation(lex.Budget.After) + `)`)
+	pj := lex.Projects
+	x.owners_ = newOwnerRes(pj.Lead, pj.After, pj.LedgerLead, pj.TeamBefore, pj.TeamAfter, pj.NotNames, pj.LedgerWords)
 	for _, a := range kb.Archs {
 		x.archs[a.ID] = true
 	}
@@ -147,6 +150,7 @@ func (x extractor) extract(cleaned string, slash bool, now time.Time) features {
 	x.cards(t, &f)
 	x.fractions(t, &f)
 	x.misc(t, &f)
+	x.owners(t, &f)
 	x.words(t, &f)
 	x.afterFrame(t, &f)
 	x.targets(&f)
