@@ -20,6 +20,7 @@ var reads = map[parse.Intent]map[string]string{
 	parse.Fit: merge(workloadReads, map[string]string{
 		"gpus": "the cards checked", "platform": "where the “from” prices come from", "vram_gb": "your card's memory: the verdict",
 		"cards": "your card count: the verdict", "currency": "the prices' currency", "fx": "the exchange rate",
+		"input_tokens": "the context each request holds (prompt + answer)", "output_tokens": "the context each request holds (prompt + answer)",
 	}),
 	parse.Cost: merge(workloadReads, map[string]string{
 		"gpus": "the card priced", "cards": "cards per job or replica", "tokens": "the data to process", "samples": "the data to process",
@@ -153,11 +154,11 @@ func (a *Answer) account(req parse.Request, planned string) {
 				continue
 			}
 		}
-		if how, ok := r[k]; ok {
+		if how, ok := a.alsoUsed[k]; ok { // what the handler said it did wins
 			a.Used[k] = how
 			continue
 		}
-		if how, ok := a.alsoUsed[k]; ok {
+		if how, ok := r[k]; ok {
 			a.Used[k] = how
 			continue
 		}

@@ -206,7 +206,7 @@ func (b *Bot) answer(ctx context.Context, m Message) Answer {
 		req.Lang = string(present.LangOf(m.Locale))
 	}
 	req, planned := plan(req)
-	req = normalizeQuotes(req)
+	req = contextFromRequests(normalizeQuotes(req))
 	a := Answer{Intent: req.Intent, Confidence: req.Confidence, Lang: req.Lang, Slots: req.Slots, Assumed: map[string]any{}}
 	if len(req.Problems) > 0 {
 		a = b.problem(a, req.Problems[0])
@@ -214,10 +214,20 @@ func (b *Bot) answer(ctx context.Context, m Message) Answer {
 		a.typed(req.Slots)
 		return a
 	}
+	have, asked := haveCards(req), req
 	settle := func(a Answer) Answer {
-		a.account(req, planned)
-		a.typed(req.Slots)
+		if have > 0 {
+			a.use("cards", "your card count: the verdict")
+		}
+		a.account(asked, planned)
+		a.typed(asked.Slots)
+		if have > 0 {
+			a.fleetVerdict(have)
+		}
 		return a
+	}
+	if have > 0 {
+		req.Slots.Cards = 0 // the fleet is sized for the load, then compared with theirs
 	}
 	done := func(a Answer) Answer { return settle(b.finish(a)) }
 	if h, ok := b.routes[req.Intent]; ok {

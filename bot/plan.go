@@ -193,6 +193,19 @@ func budgetAmountArg(m parse.Money, lang string) string {
 	return sym + strconv.FormatFloat(m.Amount, 'f', -1, 64)
 }
 
+// contextFromRequests sizes a memory fit's KV cache by the requests the
+// message describes: "32 concurrent 8k requests", "4k in / 500 out" hold
+// prompt + answer tokens each, the sequence length the fit reads.
+func contextFromRequests(req parse.Request) parse.Request {
+	s := &req.Slots
+	if req.Intent != parse.Fit || s.Method != "inference" || s.SeqLen > 0 || s.InputTokens+s.OutputTokens == 0 {
+		return req
+	}
+	s.SeqLen = s.InputTokens + s.OutputTokens
+	s.Notes = append(s.Notes, fmt.Sprintf("each request holds %d tokens of context (prompt + answer)", s.SeqLen))
+	return req
+}
+
 // normalizeQuotes makes a quote per card what the monthly engine reads: a
 // monthly plan quoted for a whole machine ("8卡包月68000元") is divided by
 // its cards, with a note. (The buy engine reads a machine total or a

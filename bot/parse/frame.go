@@ -33,8 +33,10 @@ var (
 	reEndOf    = rx(`(月底|月末|年底|年末|end of (?:the )?month|end of (?:the )?year|eom|eoy)\s?(?:之前|以前|前)?`, false, "月底", "月末", "年底", "年末", "end of", "eom", "eoy")
 	reEndOfCue = rx(`(?:月底|月末|年底|年末)\s?(?:之前|以前|前|完成|搞定|跑完)|(?:by|before) (?:the )?end of (?:the )?(?:month|year)|\bby (?:eom|eoy)\b`, false, "月底", "月末", "年底", "年末", "end of", "eom", "eoy")
 	// "peak 30 QPS", "峰值30 qps", "average 8", "平均 8 qps", "avg 8 rps"
-	rePeakRPS = rx(`(?:peak|峰值|高峰|最高)\s?(?:load|负载|是|为|of|at|:|=)?\s?`+num+`\s?(k)?\s?(?:qps|rps|req(?:uest)?s?/s|requests? per second|次/秒|个请求每秒)?`, true, "peak", "峰值", "高峰", "最高")
-	reAvgRPS  = rx(`(?:average|avg|mean|平均|均值|日常|平时)\s?(?:load|负载|是|为|of|at|:|=)?\s?`+num+`\s?(k)?\s?(?:qps|rps|req(?:uest)?s?/s|requests? per second|次/秒)?(?P<end>$|[^0-9a-z%])`, true, "average", "avg", "mean", "平均", "均值", "日常", "平时")
+	rePeakRPS = rx(`(?:peak|峰值|高峰|最高)\s?(?:load|负载|是|为|of|at|:|=)?\s?`+num+`\s?(k)?\s?(?:qps|rps|req(?:uest)?s?/s|requests? per second|次/秒|个请求每秒)?`+
+		`|`+num+`\s?(k)?\s?(?:qps|rps|req(?:uest)?s?/s)\s?(?:at\s)?(?:peak|峰值)`, true, "peak", "峰值", "高峰", "最高")
+	reAvgRPS  = rx(`(?:average|avg|mean|平均|均值|日常|平时)\s?(?:load|负载|是|为|of|at|:|=)?\s?`+num+`\s?(k)?\s?(?:qps|rps|req(?:uest)?s?/s|requests? per second|次/秒)?(?P<end>$|[^0-9a-z%])`+
+		`|(?:/|,)\s?`+num+`\s?(k)?\s?(?:qps|rps)?\s?(?:avg|average|mean)\b()`, true, "average", "avg", "mean", "平均", "均值", "日常", "平时")
 	// "日活2万", "DAU 20k", "20k daily users", "每天2万用户"
 	reUsers = rx(`(?:日活|dau|daily active users?|每天|每日)\s?(?:用户)?\s?(?:是|为|有|大概|约|:|=|of)?\s?`+num+`\s?(万|千|k|m)?\s?(?:个)?\s?(?:用户|人|users?)?`+
 		`|`+num+`\s?(万|千|k|m)?\s?(?:daily (?:active )?users?|users? (?:a|per) day|dau|日活(?:用户)?)`, true, "日活", "dau", "daily", "每天", "每日", "users a day", "users per day", "user a day")
@@ -43,7 +45,8 @@ var (
 	// "每轮800 token", "800 tokens per turn", "800 tokens each"
 	rePerTurn = rx(`(?:每轮|每次|每条消息|per turn|each turn|per message|per request|each request)\s?(?:大概|约|平均)?\s?`+num+`\s?(k)?\s?(?:个\s?)?(?:tokens?|tok|词元)?|`+num+`\s?(k)?\s?(?:tokens?|tok)\s?(?:per|each|a|/)\s?(?:turn|message|request|req)\b`, true, "每轮", "每次", "每条消息", "turn", "message", "request")
 	// residual value: "残值10%", "residual 15%", "resale value 20%", "resell for 30%"
-	reResidual = rx(`(?:残值|残值率|二手回收|回收价|residual(?: value)?|resale(?: value)?|salvage(?: value)?|resell(?: for| at)?)\s?(?:按|是|为|约|大概|:|=|of|at)?\s?`+num+`\s?%`, true, "残值", "回收", "residual", "resale", "salvage", "resell")
+	reResidual = rx(`(?:残值|残值率|二手回收|回收价|residual(?: value)?|resale(?: value)?|salvage(?: value)?|resell(?: for| at)?)\s?(?:按|是|为|约|大概|:|=|of|at)?\s?`+num+`\s?(%|成)`+
+		`|`+num+`\s?(%)\s?(?:residual|resale|salvage)`+`|(zero|no|0)\s?(residual|resale|salvage)`, true, "残值", "回收", "residual", "resale", "salvage", "resell")
 	// a whole machine quoted: "8卡…整机", "a $280k 8x H100 server", "一台", "per server"
 	reMachineQuote = rx(`整机|一台|每台|台服务器|服务器|\bserver\b|\bmachine\b|\bbox\b|\bnode\b|\bper node\b|\bhgx\b|\bdgx\b|一整台`, false, "整机", "台", "服务器", "server", "machine", "box", "node", "hgx", "dgx")
 	rePerCardQuote = rx(`每卡|每张|单卡|一张卡|per card|per gpu|a card|each card|/卡|/card|/gpu|每块`, false, "每卡", "每张", "单卡", "张卡", "per card", "per gpu", "a card", "each card", "/卡", "/card", "/gpu", "每块")
@@ -90,9 +93,17 @@ func (x extractor) frame(t *text, f *features) {
 	x.peakAverage(t, f)
 	x.chatLoad(t, f)
 	t.first(reResidual, 1, func(m []string, at int) bool {
-		v, ok := Number(m[1])
+		if m[5] != "" { // "zero resale"
+			v := 0.0
+			s.Residual = &v
+			return true
+		}
+		v, ok := Number(m[1] + m[3])
 		if !ok || v < 0 || v >= 100 {
 			return false
+		}
+		if m[2] == "成" { // "残值两成": tenths
+			v *= 10
 		}
 		v /= 100
 		s.Residual = &v
@@ -196,12 +207,20 @@ func monthIndex(abbr string) (int, bool) {
 // peak and billed by the average.
 func (x extractor) peakAverage(t *text, f *features) {
 	s := &f.s
+	// the number and its "k" are in the first alternative that matched
+	// ("peak 30", "30 rps peak"; "avg 8", "/ 8 avg")
 	read := func(m []string) (float64, bool) {
-		v, ok := Number(m[1])
-		if m[2] == "k" {
-			v *= 1e3
+		for i := 1; i+1 < len(m); i++ {
+			if m[i] == "" {
+				continue
+			}
+			v, ok := Number(m[i])
+			if m[i+1] == "k" {
+				v *= 1e3
+			}
+			return v, ok && v > 0
 		}
-		return v, ok && v > 0
+		return 0, false
 	}
 	// only with a load word somewhere: "峰值 30" alone could be anything
 	if !containsAny(t.s, "qps", "rps", "req", "请求", "调用", "queries", "负载", "load") {

@@ -18,7 +18,7 @@ import (
 const (
 	curPre  = `(us\$|\$|¥|rmb|cny|usd)`
 	numPart = `(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)`
-	magPart = `(万|千|k|w)?`
+	magPart = `(万|千|k|w|m\b)?`
 	curPost = `(块钱|块|元|rmb|cny|usd|美元|美金|刀|dollars?|bucks|人民币|¥)?`
 	perPart = `((?:\s?/\s?|\s?每\s?|\s?一\s?|\s?per\s|\s?an?\s|\s?每个\s?)(?:个小时|小时|卡时|hours?\b|hrs?\b|hr\b|h\b|时|个月|月|months?\b|mo\b|年|years?\b|yr\b|kwh|度|天|days?\b))?`
 )
@@ -29,7 +29,7 @@ var (
 	reCueMoney = regexp.MustCompile(`(包月价格?|包月|月租|月费|月付|一个月|每个月|每月|per month|a month|按需|按量|按小时|每小时|一小时|小时价|时价|单价|价格|租金|租|预算|budget|电费|电价|运维|人工|买断|售价|整机|花了|共|总共|一共|合计|报销|price|rent|renting|costs?|paid|spent)` +
 		`(?:\s|是|为|:|=|要|大概|大约|约|按|at|of|is|一年|每年|一个月|每月|一小时|每小时|差不多)*` + numPart + `\s?` + magPart + `\s?` + curPost + perPart)
 	// what may not follow a money figure: it is a count of something else
-	reNotMoneyAfter = regexp.MustCompile(`^\s?(?:个|张|卡|显卡|条|小时|h\b|hours?|天|年|月|%|b\b|tokens?|samples?|epochs?|轮|遍|并发|路|人|users?|x\b|gpus?|cards?|台|参数|亿|w\b|瓦|watts?|tokens?/s|t/s)`)
+	reNotMoneyAfter = regexp.MustCompile(`^\s?(?:个|张|卡|显卡|条|小时|h\b|hours?|天|年|月|%|b\b|tokens?|samples?|epochs?|轮|遍|并发|路|人|users?|x\b|gpus?|cards?|台|参数|亿|w\b|瓦|watts?|tokens?/s|t/s|requests?|reqs?|ctx|contexts?|prompts?|images?|imgs?|steps?|rps|qps|上下文|张图)`)
 	// 块 is also the counter for cards: "10块4090", "两块卡"
 	reCardAfter = regexp.MustCompile(`^\s?(?:卡|显卡|gpu|rtx|[ahbl]\d|\d{4}|昇腾|910|§|¶)`)
 )
@@ -74,6 +74,11 @@ func moneyOf(pre, num, mag, post string) (Money, bool) {
 		return Money{}, false
 	}
 	switch mag {
+	case "m":
+		if pre == "" {
+			return Money{}, false // "500m": a model or a count, not money; "$2.5M" has its sign
+		}
+		v *= 1e6
 	case "k":
 		v *= 1e3
 	case "万", "w":
@@ -235,7 +240,7 @@ func cueBefore(before string) moneyKind {
 		return kindYearly
 	case containsAny(before, "电费", "电价", "electricity", "power"):
 		return kindPower
-	case containsAny(before, "买断", "售价", "整机", "购买", "买", "buy", "purchase"):
+	case containsAny(before, "买断", "售价", "整机", "购买", "买", "buy", "purchase", "报价", "服务器", "server", "node", "box", "hgx", "dgx", "quote", "@"):
 		return kindPurchase
 	case containsAny(before, "包月", "月租", "monthly"):
 		return kindMonthly

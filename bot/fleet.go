@@ -1,0 +1,67 @@
+package bot
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gpubot/gpubot/bot/parse"
+)
+
+// The user's own fleet: "Is 16x H100 enough for Llama-3.3-70B at 200 rps?",
+// "8卡H20 接得住吗". The count is what they have, not the size of one
+// replica: the plan is sized for the load alone, and the verdict compares
+// what it needs with what they have.
+
+// haveCards is the card count a serving question says the user has and
+// asks about (yes/no), or 0.
+func haveCards(req parse.Request) int {
+	s := req.Slots
+	if !s.YesNo || s.Cards <= 0 || req.Intent != parse.Cost {
+		return 0
+	}
+	if s.Method != "" && s.Method != "inference" {
+		return 0
+	}
+	if s.RequestsPerS > 0 || s.PeakRequestsPerS > 0 || s.TokensPerDay > 0 || s.TPSPerUser > 0 || s.TTFTMs > 0 || s.Concurrency > 1 {
+		return s.Cards
+	}
+	return 0
+}
+
+// fleetVerdict says whether the cards the user has hold the load: yes when
+// the plan needs no more than they have. It leads the headline.
+func (a *Answer) fleetVerdict(have int) {
+	if a.Err != "" || a.Typed == nil {
+		return
+	}
+	need := -1
+	for _, t := range append([]Typed{*a.Typed}, a.Typed.Also...) {
+		if t.Asked == "cards" && t.Value != nil {
+			need = int(*t.Value)
+		}
+	}
+	if need < 0 {
+		return
+	}
+	yes := need <= have
+	a.Typed.Verdict = verdict(yes)
+	var lead string
+	switch {
+	case yes && a.Lang == "zh":
+		lead = fmt.Sprintf("够：你的 %d 张卡足以承载（需要 %d 张）", have, need)
+	case yes:
+		lead = fmt.Sprintf("Yes — your %d cards are enough (the plan needs %d)", have, need)
+	case a.Lang == "zh":
+		lead = fmt.Sprintf("不够：%d 张卡撑不住，需要 %d 张（还差 %d 张）", have, need, need-have)
+	default:
+		lead = fmt.Sprintf("No — %d cards are not enough: the plan needs %d (%d more)", have, need, need-have)
+	}
+	d := a.Doc
+	head := d.Headline
+	// the plan's own "Yes:"/"No:" was about the targets, not the fleet
+	for _, p := range []string{"Yes: ", "No: ", "可以：", "不行：", "能：", "不能："} {
+		head = strings.TrimPrefix(head, p)
+	}
+	d.Headline = lead + tr(a.Lang, ". ", "。") + head
+	a.show(d)
+}
