@@ -37,7 +37,7 @@ var (
 	reRequests     = rx(num+`\s?(k)?\s?(?:个\s?|次\s?)?(?:requests?|reqs?|queries|query|calls?|请求|调用)\s?(/\s?s(?:ec)?\b|per second|a second|每秒|/\s?秒|/\s?min\b|per minute|a minute|每分钟)|`+num+`\s?(qps|rps)\b|(?:qps|rps)\s?(?:=|:|of|at|是|为|到|大概|约)?\s?`+num+`|(每秒|每分钟)\s?(?:大概|约|有)?\s?`+num+`\s?(?:个|次)?\s?(?:请求|调用|requests?|queries)`, true, "request", "req", "quer", "call", "请求", "调用", "qps", "rps")
 	reInOut        = rx(num+`\s?(k)?\s?(?:tokens?\s?)?(?:in|input)\s?(?:tokens?\s?)?(?:/|,|and|\+|和|,\s?)?\s?`+num+`\s?(k)?\s?(?:tokens?\s?)?(?:out|output)\b`, true, "in", "out")
 	reInput        = rx(num+`\s?(k)?\s?(?:-?\s?tokens?\s?)?(?:个\s?)?(?:input|prompt|输入)(?:\s?tokens?)?|(?:input|prompt|输入)(?:\s?tokens?)?\s?(?:长度|length|len)?\s?(?:=|:|是|为|约|大概|of|~)?\s?`+num+`\s?(k)?`+
-		`|`+num+`\s?(k)\s?(?:-?\s?tokens?\s?)?(?:ctx|contexts?|上下文|requests|reqs)\b|(?:上下文|context)\s?(?:长度|length)?\s?(?:=|:|是|为|约|大概|of|~)?\s?`+num+`\s?(k)`, true, "input", "prompt", "输入", "ctx", "context", "上下文", "requests", "reqs")
+		`|`+num+`\s?(k)\s?(?:-?\s?tokens?\s?)?(?:requests|reqs)\b`, true, "input", "prompt", "输入", "requests", "reqs")
 	reOutput = rx(num+`\s?(k)?\s?(?:-?\s?tokens?\s?)?(?:个\s?)?(?:output|completion|输出|生成|out\b)(?:\s?tokens?)?|(?:output|completion|输出|生成)(?:\s?tokens?)?\s?(?:长度|length|len)?\s?(?:=|:|是|为|约|大概|of|~)?\s?`+num+`\s?(k)?`, true, "output", "completion", "输出", "生成", "out")
 
 	// "40 个任务每个 3 小时", "40 jobs of 3 hours", "40 runs, 3h each"
@@ -136,7 +136,7 @@ func (x extractor) serving(t *text, f *features) {
 		return tokens(&s.InputTokens, m[1], m[2]) && tokens(&s.OutputTokens, m[3], m[4])
 	})
 	t.first(reInput, 0, func(m []string, at int) bool {
-		return tokens(&s.InputTokens, m[1]+m[3]+m[5]+m[7], m[2]+m[4]+m[6]+m[8])
+		return tokens(&s.InputTokens, m[1]+m[3]+m[5], m[2]+m[4]+m[6])
 	})
 	t.first(reOutput, 0, func(m []string, at int) bool { return tokens(&s.OutputTokens, m[1]+m[3], m[2]+m[4]) })
 }
