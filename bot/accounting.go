@@ -54,12 +54,17 @@ var reads = map[parse.Intent]map[string]string{
 	},
 	"commit": {"gpus": "the card committed to", "cards": "cards committed", "hours_per_month": "your usage", "utilization": "your usage",
 		"currency": "the answer's currency", "fx": "the exchange rate", "years": "the term"},
-	"api":           {"model": "the model hosted", "arch": "the model hosted", "params_b": "the model hosted", "tokens_per_day": "the load", "currency": "the answer's currency", "fx": "the exchange rate", "gpus": "the self-hosted card"},
+	"api": nil, // the cost answer's reads and the API bill's: set in init
 	"export":        {"gpus": "the cards looked up"},
 	parse.Budget:    {"args": "the budget command", "project": "the budget's project", "team": "the budget's team", "month": "the month looked at"},
 	parse.Watch:     {"gpus": "the card watched", "platform": "the platform watched", "amount": "the threshold", "mode": "what to do"},
 	parse.Subscribe: {"mode": "what to do", "topic": "what to post", "gpus": "the cards", "threshold": "the change threshold"},
 	parse.Listen:    {"mode": "on, off or status"},
+}
+
+func init() {
+	// self-host vs API: the self-hosted plan reads what a cost answer reads
+	reads["api"] = merge(reads[parse.Cost], map[string]string{"tokens_per_day": "the load billed on each API", "quote_per": "how the price was meant"})
 }
 
 // workloadReads are the workload slots fit and cost both size with.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/knowledge"
 )
 
 // Typed is the answer as a value (the ask --json contract's "answer"):
@@ -215,6 +216,14 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 			{asked: "saving", value: r.Saving, unit: "term", currency: cur, choice: r.Cheaper},
 			{asked: "which", value: r.Saving, unit: "term", currency: cur, choice: r.Cheaper},
 			{asked: "money_total", value: math.Min(r.OnDemandCost, r.CommittedCost), unit: "term", currency: cur, choice: r.Cheaper},
+		}
+		if months := r.TermHours / knowledge.HoursPerMonth; months > 0 {
+			// the committed bill a month: every hour of the term is paid
+			figs = append(figs, typedFigure{asked: "money_monthly", value: r.CommittedCost / months, unit: "month", currency: cur, choice: "commit"})
+		}
+		figs = append(figs, typedFigure{asked: "price_per_card_hour", value: r.Chosen.Committed, unit: "card_hour", currency: cur, choice: r.Chosen.Provider})
+		if r.Inputs.Utilization > 0 || r.Inputs.HoursPerMonth > 0 {
+			return figs, verdict(r.Saving > 0), "which" // their usage is known: the choice at it leads
 		}
 		return figs, verdict(r.Saving > 0), "break_even_util"
 	case APIView:
