@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -79,6 +80,13 @@ func plan(req parse.Request) (parse.Request, string) {
 		return to(parse.Cost, "a training job's time and money")
 	case !model && len(s.GPUs) >= 1 && len(s.Platforms) >= 2 && (req.Intent == parse.Compare || req.Intent == parse.Unknown || req.Intent == parse.Price) && s.Monthly == nil:
 		return to(parse.Price, "one card on the platforms named")
+	case !model && len(s.GPUs) > 0 && s.Monthly != nil && (s.Price != nil || s.Hours > 0 || s.GPUHours > 0 || s.HoursPerMonth > 0) && (req.Intent == parse.Cost || req.Intent == parse.Fit || req.Intent == parse.Unknown || req.Intent == parse.Price):
+		// "每月大约用300卡时A800，按量每卡时12，包月每卡7000": a plan against the hours
+		if s.HoursPerMonth == 0 {
+			req.Slots.HoursPerMonth = math.Max(s.Hours, s.GPUHours)
+			req.Slots.Hours, req.Slots.GPUHours = 0, 0
+		}
+		return to(parse.Monthly, "a monthly plan against your hours")
 	case !model && len(s.GPUs) > 0 && s.Hours == 0 && s.GPUHours == 0 && (req.Intent == parse.Cost || req.Intent == parse.Fit || req.Intent == parse.Unknown):
 		// a card with no model to size: its plans or its price
 		if s.Monthly != nil || reCommitWords.MatchString(strings.ToLower(req.Text)) {
@@ -221,6 +229,17 @@ func normalizeQuotes(req parse.Request) parse.Request {
 		m := *s.Monthly
 		per := m.Amount / float64(n)
 		s.Notes = append(s.Notes, fmt.Sprintf("the monthly quote %s is for %d cards: %s per card-month", trimNum(m.Amount), n, trimNum(per)))
+		// "8卡，按量95.84一小时，包月4.6万": an hourly price on the same
+		// basis as the machine's month (the month is 150–800 of its hours)
+		// is the machine's too
+		if s.Price != nil && s.Price.Amount > 0 {
+			if h := m.Amount / s.Price.Amount; h >= 150 && h <= 800 {
+				p := *s.Price
+				p.Amount /= float64(n)
+				s.Notes = append(s.Notes, fmt.Sprintf("the hourly price %s is for the %d cards too: %s per card-hour", trimNum(s.Price.Amount), n, trimNum(p.Amount)))
+				s.Price = &p
+			}
+		}
 		m.Amount = per
 		s.Monthly = &m
 	case req.Intent == parse.Buy && s.Ops != nil && s.QuotePer == "machine":
