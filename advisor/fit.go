@@ -199,6 +199,9 @@ type limits struct {
 	fixed, perSeq float64
 	train         bool
 	shape         Shape
+	// own is what each card holds whole whatever the layout: the CUDA
+	// context and the stack's buffers (Memory.own).
+	own float64
 	// Inference: the serving engine's memory rule (Workload.Engine,
 	// Workload.MemUtil).
 	engine string
@@ -218,6 +221,18 @@ const gibPerGB = float64(1<<30) / bytesPerGB
 // costs its KV cache.
 func newLimits(mem Memory, archs []knowledge.Arch) (limits, error) {
 	w := mem.Workload
+	if w.generate() {
+		// transformers' generate(): each request adds its KV cache and
+		// its prompt's activations; nothing is preallocated, so the
+		// PyTorch allocator rule of training applies (util 0).
+		one := w
+		one.Batch = 1
+		m, err := EstimateMemory(one, archs)
+		if err != nil {
+			return limits{}, err
+		}
+		return limits{fixed: m.raw.WeightsGB, perSeq: m.raw.KVCacheGB + m.raw.ActivationsGB, shape: mem.Shape, own: m.own}, nil
+	}
 	if !w.trains() {
 		full := w
 		full.Batch = max(1, (inferChunkTokens+w.SeqLen-1)/w.SeqLen)
@@ -226,7 +241,7 @@ func newLimits(mem Memory, archs []knowledge.Arch) (limits, error) {
 			return limits{}, err
 		}
 		per := m.raw.KVCacheGB / float64(full.Batch)
-		return limits{fixed: m.raw.WeightsGB + m.raw.ActivationsGB, perSeq: per, shape: mem.Shape, engine: w.Engine, util: w.MemUtil}, nil
+		return limits{fixed: m.raw.WeightsGB + m.raw.ActivationsGB, perSeq: per, shape: mem.Shape, engine: w.Engine, util: w.MemUtil, own: m.own}, nil
 	}
 	return trainLimits(mem), nil
 }
@@ -236,7 +251,7 @@ func newLimits(mem Memory, archs []knowledge.Arch) (limits, error) {
 func trainLimits(mem Memory) limits {
 	b := mem.raw
 	return limits{fixed: b.WeightsGB + b.GradientsGB + b.OptimizerGB, perSeq: b.ActivationsGB / float64(max(mem.Workload.Batch, 1)),
-		train: true, shape: mem.Shape}
+		train: true, shape: mem.Shape, own: mem.own}
 }
 
 // share is the part of one sequence's memory each of n cards holds.
@@ -262,11 +277,11 @@ func (l limits) room(vram float64, n int) float64 {
 	own := l.fixed / float64(n)
 	switch {
 	case l.train || l.util == 0:
-		return (vram-overheadFixedGB)/(1+overheadFrac) - own
+		return (vram-l.own)/(1+overheadFrac) - own
 	case l.engine == EngineTRTLLM:
-		return l.util * (vram*gibPerGB - overheadFixedGB - own)
+		return l.util * (vram*gibPerGB - l.own - own)
 	}
-	return l.util*vram*gibPerGB - overheadFixedGB - own
+	return l.util*vram*gibPerGB - l.own - own
 }
 
 // perCard is one card's memory with batch sequences on n cards, overhead
@@ -275,9 +290,9 @@ func (l limits) room(vram float64, n int) float64 {
 func (l limits) perCard(n, batch int) float64 {
 	v := l.fixed/float64(n) + float64(batch)*l.perSeq*l.share(n)
 	if l.train || l.util == 0 {
-		return v*(1+overheadFrac) + overheadFixedGB
+		return v*(1+overheadFrac) + l.own
 	}
-	return v + overheadFixedGB
+	return v + l.own
 }
 
 // spare is what n cards of vram GB still have with batch sequences: the
