@@ -11,6 +11,9 @@ func renderCost(lang string, r advisor.CostResult, as map[string]any, notes ...s
 	cur := string(r.Currency)
 	w := r.Inputs.Workload
 	job := fmtNum(w.ParamsB) + "B " + methodName(lang, string(w.Method))
+	if r.Inputs.Pretrain && w.Method == advisor.Full {
+		job = fmtNum(w.ParamsB) + "B " + tr(lang, "pretraining", "预训练")
+	}
 	on := ""
 	if r.GPU != "" {
 		on = tr(lang, fmt.Sprintf(" on %s ×%d", gpuName(r.GPU), r.GPUs), fmt.Sprintf("（%s ×%d）", gpuName(r.GPU), r.GPUs))
