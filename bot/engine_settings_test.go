@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gpubot/gpubot/advisor"
+	"github.com/gpubot/gpubot/bot/present"
 )
 
 // The Assumed line of a serving answer pastes back: every pair it offers
@@ -82,7 +83,12 @@ func TestImageTotalsOnlyForCountsGiven(t *testing.T) {
 		t.Errorf("bits=8 offload=t5 did not reach the engine: %T %+v", fp8.Result, fp8.Result)
 	}
 	ph := b.Answer(context.Background(), Message{Text: "sdxl on 4090 how many images per hour"})
-	if r, ok := ph.Result.(advisor.ImageResult); !ok || r.Best == nil || !strings.HasPrefix(ph.Headline, "≈ "+fmtNum(r.Best.ImagesPerH)) {
+	if r, ok := ph.Result.(advisor.ImageResult); !ok || r.Best == nil || !strings.HasPrefix(ph.Headline, "≈ "+present.Num(r.Best.ImagesPerH)) {
 		t.Errorf("images per hour: %q", ph.Headline)
+	}
+	// In Chinese, with the card's price words around it: still the speed.
+	zh := b.Answer(context.Background(), Message{Text: "flux 4090 bits=8 一小时能出多少张"})
+	if r, ok := zh.Result.(advisor.ImageResult); !ok || r.Best == nil || !strings.Contains(zh.Headline, "每小时约出 "+present.Num(r.Best.ImagesPerH)+" 张") {
+		t.Errorf("一小时能出多少张: %T %q", zh.Result, zh.Headline)
 	}
 }
