@@ -149,8 +149,8 @@ func Fit(w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, e
 	}
 	if mem.Workload.trains() {
 		res.Assumptions = append(res.Assumptions, txt(
-			"several cards: FSDP/ZeRO-3 shards the weights, gradients and optimizer states evenly; each card runs its own micro-batch and keeps its activations whole (ZeRO-3 does not shard them; Megatron tensor parallel would, in part); each card keeps its own 0.8 GB overhead",
-			"多卡：FSDP/ZeRO-3 把权重、梯度和优化器状态平均切分；每张卡跑自己的 micro-batch，激活值完整保留在本卡（ZeRO-3 不切分激活值，Megatron 张量并行可部分切分）；每张卡各有 0.8 GB 固定开销"))
+			"several cards: FSDP/ZeRO-3 shards the weights, gradients and optimizer states evenly; each card runs its own micro-batch and keeps its activations whole (ZeRO-3 does not shard them; Megatron tensor parallel would, in part); each card keeps its own 0.8 GB overhead (and, under stack=deepspeed, ZeRO-3's buffers)",
+			"多卡：FSDP/ZeRO-3 把权重、梯度和优化器状态平均切分；每张卡跑自己的 micro-batch，激活值完整保留在本卡（ZeRO-3 不切分激活值，Megatron 张量并行可部分切分）；每张卡各有 0.8 GB 固定开销（stack=deepspeed 时另有 ZeRO-3 缓冲区）"))
 	} else {
 		res.Assumptions = append(res.Assumptions, txt(
 			"several cards (tensor parallel, pipeline stages past 8): weights and prefill activations split evenly; the KV cache splits by KV head — past as many cards as KV heads the heads are copied, and an MLA latent (DeepSeek) is kept whole on every tensor-parallel rank (data-parallel attention, e.g. SGLang --enable-dp-attention, would split it; not assumed); each card keeps its own 0.8 GB overhead",
@@ -265,23 +265,25 @@ func (l limits) share(n int) float64 {
 // room is the memory one of n cards of vram GB has for what grows with
 // the batch, after its share of the fixed part and its overhead:
 //
-//	training (PyTorch allocator)  (vram − 0.8) ÷ 1.05 − fixed ÷ n
-//	vLLM                          util × vram GiB − 0.8 − fixed ÷ n
-//	TensorRT-LLM                  util × (vram GiB − 0.8 − fixed ÷ n)
+//	training (PyTorch allocator)  (vram − own) ÷ 1.05 − fixed ÷ n
+//	vLLM                          util × vram GiB − own − fixed ÷ n
+//	TensorRT-LLM                  util × (vram GiB − own − fixed ÷ n)
 //
+// own is the 0.8 GB CUDA context, plus ZeRO-3's buffers under
+// stack=deepspeed; stack=hf inference (generate) takes the training rule.
 // vLLM lets weights, activations and KV cache take gpu_memory_utilization
 // of the whole card, the CUDA context inside it; TensorRT-LLM gives the KV
 // cache free_gpu_memory_fraction of what is free after the weights. Both
 // preallocate the paged cache, so no allocator margin is held back.
 func (l limits) room(vram float64, n int) float64 {
-	own := l.fixed / float64(n)
+	part := l.fixed / float64(n)
 	switch {
 	case l.train || l.util == 0:
-		return (vram-l.own)/(1+overheadFrac) - own
+		return (vram-l.own)/(1+overheadFrac) - part
 	case l.engine == EngineTRTLLM:
-		return l.util * (vram*gibPerGB - l.own - own)
+		return l.util * (vram*gibPerGB - l.own - part)
 	}
-	return l.util*vram*gibPerGB - l.own - own
+	return l.util*vram*gibPerGB - l.own - part
 }
 
 // perCard is one card's memory with batch sequences on n cards, overhead
