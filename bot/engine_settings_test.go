@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -90,5 +91,22 @@ func TestImageTotalsOnlyForCountsGiven(t *testing.T) {
 	zh := b.Answer(context.Background(), Message{Text: "flux 4090 bits=8 一小时能出多少张"})
 	if r, ok := zh.Result.(advisor.ImageResult); !ok || r.Best == nil || !strings.Contains(zh.Headline, "每小时约出 "+present.Num(r.Best.ImagesPerH)+" 张") {
 		t.Errorf("一小时能出多少张: %T %q", zh.Result, zh.Headline)
+	}
+}
+
+// A cost question with a deadline is headlined on the cluster that meets
+// it (the money is the same GPU-hours × the hourly price), not on the
+// fewest cards that merely hold the job and miss the date.
+func TestCostHeadlineStatesTheDeadlineAnswer(t *testing.T) {
+	b := newTestBot(t)
+	a := b.Answer(context.Background(), Message{Text: "pretrain 8b on 100B tokens within 30 days on h100, how much?"})
+	r, ok := a.Result.(advisor.CostResult)
+	if !ok || r.Deadline == nil || !r.Deadline.Meets {
+		t.Fatalf("result %T, deadline %+v", a.Result, r.Deadline)
+	}
+	dl := r.Deadline
+	want := fmt.Sprintf("8B pretraining on H100 SXM ×%d: ≈ %s", dl.Cards, moneyStr(dl.GPUHours*r.Hourly, string(r.Currency)))
+	if !strings.HasPrefix(a.Headline, want) || !strings.Contains(a.Headline, "done within 30 days") || dl.WallHours > 30*24 {
+		t.Errorf("headline %q, want it to start %q and say done within 30 days (%v h)", a.Headline, want, dl.WallHours)
 	}
 }
