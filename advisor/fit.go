@@ -174,6 +174,10 @@ func Fit(w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, e
 					fmt.Sprintf("默认负载：micro-batch %d × %d token（LLaMA-Factory、Unsloth 示例的常见设置）；按性价比报告的 batch 4 × 4096 约需 %s GB（加 bs=4 seq=4096）", w.Batch, w.SeqLen, num(m4.mem.TotalGB))))
 			}
 		}
+	} else if w.generate() {
+		res.Assumptions = append(res.Assumptions, txt(
+			fmt.Sprintf("max_concurrency: requests of %d tokens that fit next to the weights, each with its KV cache and its prompt's activations (%s per request per replica, transformers' generate() batches them as they come); the card count is the fewest that hold %d such requests", w.SeqLen, gb(lim.perSeq), w.Batch),
+			fmt.Sprintf("max_concurrency：权重之外还能放下多少个 %d token 的请求，每个请求含 KV 缓存和提示的激活值（每副本每个 %s，transformers 的 generate() 直接批处理）；卡数取能容纳 %d 个请求的最少卡数", w.SeqLen, gb(lim.perSeq), w.Batch)))
 	} else {
 		res.Assumptions = append(res.Assumptions, txt(
 			fmt.Sprintf("max_concurrency: requests of %d tokens the KV cache left after the weights and a full %d-token prefill chunk holds (%s per request per replica), as vLLM reports it; the card count is the fewest that hold %d such requests by the same rule", w.SeqLen, inferChunkTokens, gb(lim.perSeq), w.Batch),

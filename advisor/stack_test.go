@@ -1,6 +1,7 @@
 package advisor
 
 import (
+	"errors"
 	"math"
 	"os"
 	"slices"
@@ -139,5 +140,10 @@ func TestStackTermsByHand(t *testing.T) {
 		if _, err := bad.Normalize(); err == nil {
 			t.Errorf("%+v: no error", bad)
 		}
+	}
+	// A serving setting on a training job names the setting given.
+	var in *InputError
+	if _, err := (Workload{ParamsB: 7, Method: LoRA, Engine: EngineTRTLLM}).Normalize(); !errors.As(err, &in) || in.Field != "engine" {
+		t.Errorf("engine= on LoRA: %v, want an input error on engine", err)
 	}
 }

@@ -239,8 +239,13 @@ const (
 func (w Workload) serving() (Workload, error) {
 	const hint = "/gpu fit 70b inference kv_bits=8 gpu_mem_util=0.9 max_seqs=256"
 	if w.trains() {
-		if w.KVBits != 0 || w.MemUtil != 0 || w.MaxSeqs != 0 || w.Engine != "" {
-			return w, inputErr("kv_bits", "kv_bits, gpu_mem_util, max_seqs and engine are serving settings; training keeps no KV cache", "/gpu fit 13b lora")
+		for _, set := range []struct {
+			field string
+			given bool
+		}{{"engine", w.Engine != ""}, {"kv_bits", w.KVBits != 0}, {"gpu_mem_util", w.MemUtil != 0}, {"max_seqs", w.MaxSeqs != 0}} {
+			if set.given {
+				return w, inputErr(set.field, "engine, kv_bits, gpu_mem_util and max_seqs are serving settings; training keeps no KV cache", "/gpu fit 13b lora")
+			}
 		}
 		return w, nil
 	}
