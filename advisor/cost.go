@@ -52,6 +52,9 @@ type CostInput struct {
 	// Days is a deadline for a training job: the answer adds the cluster
 	// that finishes in that many days.
 	Days float64 `json:"days,omitempty"`
+	// Pretrain marks a full training run asked as (continued) pretraining:
+	// the same sums, named as pretraining in the answer.
+	Pretrain bool `json:"pretrain,omitempty"`
 	// FP8 trains in FP8 on cards with FP8 tensor cores (peak = FP8 TFLOPS).
 	FP8 bool `json:"fp8,omitempty"`
 

@@ -149,8 +149,8 @@ func Fit(w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, e
 	}
 	if mem.Workload.trains() {
 		res.Assumptions = append(res.Assumptions, txt(
-			"several cards: FSDP/ZeRO-3 shards the weights, gradients and optimizer states evenly; each card runs its own micro-batch and keeps its activations whole (ZeRO-3 does not shard them; Megatron tensor parallel would, in part); each card keeps its own 0.8 GB overhead",
-			"多卡：FSDP/ZeRO-3 把权重、梯度和优化器状态平均切分；每张卡跑自己的 micro-batch，激活值完整保留在本卡（ZeRO-3 不切分激活值，Megatron 张量并行可部分切分）；每张卡各有 0.8 GB 固定开销"))
+			"several cards: FSDP/ZeRO-3 shards the weights, gradients and optimizer states evenly; each card runs its own micro-batch and keeps its activations whole (ZeRO-3 does not shard them; Megatron tensor parallel would, in part); each card keeps its own 0.8 GB overhead (and, under stack=deepspeed, ZeRO-3's buffers)",
+			"多卡：FSDP/ZeRO-3 把权重、梯度和优化器状态平均切分；每张卡跑自己的 micro-batch，激活值完整保留在本卡（ZeRO-3 不切分激活值，Megatron 张量并行可部分切分）；每张卡各有 0.8 GB 固定开销（stack=deepspeed 时另有 ZeRO-3 缓冲区）"))
 	} else {
 		res.Assumptions = append(res.Assumptions, txt(
 			"several cards (tensor parallel, pipeline stages past 8): weights and prefill activations split evenly; the KV cache splits by KV head — past as many cards as KV heads the heads are copied, and an MLA latent (DeepSeek) is kept whole on every tensor-parallel rank (data-parallel attention, e.g. SGLang --enable-dp-attention, would split it; not assumed); each card keeps its own 0.8 GB overhead",
@@ -174,6 +174,10 @@ func Fit(w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, e
 					fmt.Sprintf("默认负载：micro-batch %d × %d token（LLaMA-Factory、Unsloth 示例的常见设置）；按性价比报告的 batch 4 × 4096 约需 %s GB（加 bs=4 seq=4096）", w.Batch, w.SeqLen, num(m4.mem.TotalGB))))
 			}
 		}
+	} else if w.generate() {
+		res.Assumptions = append(res.Assumptions, txt(
+			fmt.Sprintf("max_concurrency: requests of %d tokens that fit next to the weights, each with its KV cache and its prompt's activations (%s per request per replica, transformers' generate() batches them as they come); the card count is the fewest that hold %d such requests", w.SeqLen, gb(lim.perSeq), w.Batch),
+			fmt.Sprintf("max_concurrency：权重之外还能放下多少个 %d token 的请求，每个请求含 KV 缓存和提示的激活值（每副本每个 %s，transformers 的 generate() 直接批处理）；卡数取能容纳 %d 个请求的最少卡数", w.SeqLen, gb(lim.perSeq), w.Batch)))
 	} else {
 		res.Assumptions = append(res.Assumptions, txt(
 			fmt.Sprintf("max_concurrency: requests of %d tokens the KV cache left after the weights and a full %d-token prefill chunk holds (%s per request per replica), as vLLM reports it; the card count is the fewest that hold %d such requests by the same rule", w.SeqLen, inferChunkTokens, gb(lim.perSeq), w.Batch),
@@ -199,6 +203,9 @@ type limits struct {
 	fixed, perSeq float64
 	train         bool
 	shape         Shape
+	// own is what each card holds whole whatever the layout: the CUDA
+	// context and the stack's buffers (Memory.own).
+	own float64
 	// Inference: the serving engine's memory rule (Workload.Engine,
 	// Workload.MemUtil).
 	engine string
@@ -218,6 +225,18 @@ const gibPerGB = float64(1<<30) / bytesPerGB
 // costs its KV cache.
 func newLimits(mem Memory, archs []knowledge.Arch) (limits, error) {
 	w := mem.Workload
+	if w.generate() {
+		// transformers' generate(): each request adds its KV cache and
+		// its prompt's activations; nothing is preallocated, so the
+		// PyTorch allocator rule of training applies (util 0).
+		one := w
+		one.Batch = 1
+		m, err := EstimateMemory(one, archs)
+		if err != nil {
+			return limits{}, err
+		}
+		return limits{fixed: m.raw.WeightsGB, perSeq: m.raw.KVCacheGB + m.raw.ActivationsGB, shape: mem.Shape, own: m.own}, nil
+	}
 	if !w.trains() {
 		full := w
 		full.Batch = max(1, (inferChunkTokens+w.SeqLen-1)/w.SeqLen)
@@ -226,7 +245,7 @@ func newLimits(mem Memory, archs []knowledge.Arch) (limits, error) {
 			return limits{}, err
 		}
 		per := m.raw.KVCacheGB / float64(full.Batch)
-		return limits{fixed: m.raw.WeightsGB + m.raw.ActivationsGB, perSeq: per, shape: mem.Shape, engine: w.Engine, util: w.MemUtil}, nil
+		return limits{fixed: m.raw.WeightsGB + m.raw.ActivationsGB, perSeq: per, shape: mem.Shape, engine: w.Engine, util: w.MemUtil, own: m.own}, nil
 	}
 	return trainLimits(mem), nil
 }
@@ -236,7 +255,7 @@ func newLimits(mem Memory, archs []knowledge.Arch) (limits, error) {
 func trainLimits(mem Memory) limits {
 	b := mem.raw
 	return limits{fixed: b.WeightsGB + b.GradientsGB + b.OptimizerGB, perSeq: b.ActivationsGB / float64(max(mem.Workload.Batch, 1)),
-		train: true, shape: mem.Shape}
+		train: true, shape: mem.Shape, own: mem.own}
 }
 
 // share is the part of one sequence's memory each of n cards holds.
@@ -250,23 +269,25 @@ func (l limits) share(n int) float64 {
 // room is the memory one of n cards of vram GB has for what grows with
 // the batch, after its share of the fixed part and its overhead:
 //
-//	training (PyTorch allocator)  (vram − 0.8) ÷ 1.05 − fixed ÷ n
-//	vLLM                          util × vram GiB − 0.8 − fixed ÷ n
-//	TensorRT-LLM                  util × (vram GiB − 0.8 − fixed ÷ n)
+//	training (PyTorch allocator)  (vram − own) ÷ 1.05 − fixed ÷ n
+//	vLLM                          util × vram GiB − own − fixed ÷ n
+//	TensorRT-LLM                  util × (vram GiB − own − fixed ÷ n)
 //
+// own is the 0.8 GB CUDA context, plus ZeRO-3's buffers under
+// stack=deepspeed; stack=hf inference (generate) takes the training rule.
 // vLLM lets weights, activations and KV cache take gpu_memory_utilization
 // of the whole card, the CUDA context inside it; TensorRT-LLM gives the KV
 // cache free_gpu_memory_fraction of what is free after the weights. Both
 // preallocate the paged cache, so no allocator margin is held back.
 func (l limits) room(vram float64, n int) float64 {
-	own := l.fixed / float64(n)
+	part := l.fixed / float64(n)
 	switch {
 	case l.train || l.util == 0:
-		return (vram-overheadFixedGB)/(1+overheadFrac) - own
+		return (vram-l.own)/(1+overheadFrac) - part
 	case l.engine == EngineTRTLLM:
-		return l.util * (vram*gibPerGB - overheadFixedGB - own)
+		return l.util * (vram*gibPerGB - l.own - part)
 	}
-	return l.util*vram*gibPerGB - overheadFixedGB - own
+	return l.util*vram*gibPerGB - l.own - part
 }
 
 // perCard is one card's memory with batch sequences on n cards, overhead
@@ -275,9 +296,9 @@ func (l limits) room(vram float64, n int) float64 {
 func (l limits) perCard(n, batch int) float64 {
 	v := l.fixed/float64(n) + float64(batch)*l.perSeq*l.share(n)
 	if l.train || l.util == 0 {
-		return v*(1+overheadFrac) + overheadFixedGB
+		return v*(1+overheadFrac) + l.own
 	}
-	return v + overheadFixedGB
+	return v + l.own
 }
 
 // spare is what n cards of vram GB still have with batch sequences: the

@@ -84,10 +84,12 @@ func TestMemoryHandCalculations(t *testing.T) {
 			// 2h, gate, up, SiLU(gate) and the product 4 × 2i):
 			// 12×5120 + 4×5120 + 8×13824 = 192,512 bytes (37.6 per hidden
 			// unit; GPT-3's 34 would be 10 % low).
-			// off: 40 × 192,512 × 1024 + logits 1024 × 32000 × 4 bytes
+			// off: 40 × 192,512 × 1024 + logits 1024 × 32000 × 12 bytes
+			// (the loss's peak: BF16 logits 2 + FP32 log-softmax 4 + its FP32
+			// gradient 4 + the BF16 gradient 2)
 			w: Workload{ParamsB: 13, Method: LoRA, Batch: 1, SeqLen: 1024, NoGC: true},
 			check: func(t *testing.T, m Memory) {
-				want := (40*192512*1024.0 + 1024*32000*4.0) / 1e9
+				want := (40*192512*1024.0 + 1024*32000*12.0) / 1e9
 				if !near(m.Breakdown.ActivationsGB, want, 0.01) {
 					t.Errorf("activations = %v GB, want %.2f GB", m.Breakdown.ActivationsGB, want)
 				}
@@ -99,7 +101,7 @@ func TestMemoryHandCalculations(t *testing.T) {
 			// layer recomputed) + logits
 			w: Workload{ParamsB: 13, Method: LoRA, Batch: 1, SeqLen: 1024},
 			check: func(t *testing.T, m Memory) {
-				want := (40*2*1024*5120.0 + 192512*1024.0 + 1024*32000*4.0) / 1e9
+				want := (40*2*1024*5120.0 + 192512*1024.0 + 1024*32000*12.0) / 1e9
 				if !near(m.Breakdown.ActivationsGB, want, 0.01) {
 					t.Errorf("activations = %v GB, want %.2f GB", m.Breakdown.ActivationsGB, want)
 				}
@@ -111,10 +113,10 @@ func TestMemoryHandCalculations(t *testing.T) {
 			// 12×4096 + 4×1024 + 8×14336 = 167,936 bytes/token/layer
 			// (= 41 × 4096, where GPT-3's 34 × 4096 = 139,264 is 17 % short).
 			// b=2, s=2048: 32 × 167,936 × 4096 = 22.01 GB; logits
-			// 4096 × 128256 × 4 = 2.10 GB.
+			// 4096 × 128256 × 12 = 6.30 GB.
 			w: Workload{Model: "llama-3-8b", Method: Full, Batch: 2, SeqLen: 2048, NoGC: true},
 			check: func(t *testing.T, m Memory) {
-				want := (32*167936*4096.0 + 4096*128256*4.0) / 1e9
+				want := (32*167936*4096.0 + 4096*128256*12.0) / 1e9
 				if !near(m.Breakdown.ActivationsGB, want, 0.01) {
 					t.Errorf("activations = %v GB, want %.2f GB", m.Breakdown.ActivationsGB, want)
 				}
@@ -124,10 +126,10 @@ func TestMemoryHandCalculations(t *testing.T) {
 			name: "MoE: Mixtral stores the two experts a token visits",
 			// h=4096, kv=1024, MLP width 2 experts × 14336 = 28672, L=32,
 			// vocab 32000: 12×4096 + 4×1024 + 8×28672 = 282,624 bytes;
-			// b=1, s=1024: 32 × 282,624 × 1024 + 1024 × 32000 × 4.
+			// b=1, s=1024: 32 × 282,624 × 1024 + 1024 × 32000 × 12.
 			w: Workload{Model: "mixtral-8x7b", Method: LoRA, Batch: 1, SeqLen: 1024, NoGC: true},
 			check: func(t *testing.T, m Memory) {
-				want := (32*282624*1024.0 + 1024*32000*4.0) / 1e9
+				want := (32*282624*1024.0 + 1024*32000*12.0) / 1e9
 				if !near(m.Breakdown.ActivationsGB, want, 0.01) {
 					t.Errorf("activations = %v GB, want %.2f GB", m.Breakdown.ActivationsGB, want)
 				}
@@ -270,7 +272,7 @@ func TestNormalizeFillsAndRecordsDefaults(t *testing.T) {
 	if inf.Method != Inference || inf.Batch != 1 || inf.SeqLen != 4096 {
 		t.Errorf("inference defaults = %+v, want inference, 1 request × 4096 tokens", inf)
 	}
-	want := map[string]bool{"bits": true, "batch": true, "seq_len": true, "optimizer": true, "lora_rank": true}
+	want := map[string]bool{"bits": true, "batch": true, "seq_len": true, "optimizer": true, "lora_rank": true, "stack": true}
 	for _, d := range w.Defaulted {
 		if !want[d] {
 			t.Errorf("unexpected default %q", d)
@@ -425,11 +427,12 @@ func TestFitOptionsNeverContradictThemselves(t *testing.T) {
 //
 //	states       8.03e9 × 16 bytes                      = 128.48 GB (sharded)
 //	activations  32 × 2 × 2048 × 4096 + 167,936 × 2048
-//	             + 2048 × 128,256 × 4                   = 1.88 GB per sequence (whole on every card)
+//	             + 2048 × 128,256 × 12                  = 4.03 GB per sequence (whole on every card)
 //
-// On 2 × 80 GB: (128.48 ÷ 2 + b × 1.88) × 1.05 + 0.8 ≤ 80 → b ≤ 5.9: 5
-// sequences per card, where dividing the activations by 2 as well would
-// have claimed 11. On 1 card the states alone are 134.9 GB: max_batch 0.
+// (12 bytes per logit: the loss's BF16 logits, FP32 log-softmax and the
+// gradients.) On 2 × 80 GB: (128.48 ÷ 2 + b × 4.03) × 1.05 + 0.8 ≤ 80 →
+// b ≤ 2.8: 2 sequences per card, where dividing the activations by 2 as
+// well would have claimed 5. On 1 card the states alone are 134.9 GB: max_batch 0.
 func TestTrainingActivationsNotShardedByFSDP(t *testing.T) {
 	kb := knowledge.MustShipped()
 	g, _ := kb.GPU("h100-sxm")
@@ -439,11 +442,11 @@ func TestTrainingActivationsNotShardedByFSDP(t *testing.T) {
 	}
 	P := res.Shape.ParamsB * 1e9
 	states := P * 16 / 1e9
-	act := (32*2*2048*4096.0 + 167936*2048.0 + 2048*128256*4.0) / 1e9
+	act := (32*2*2048*4096.0 + 167936*2048.0 + 2048*128256*12.0) / 1e9
 	o := res.Options[0]
 	wantPer := (states/2+act)*1.05 + 0.8
 	wantBatch := int(((80-0.8)/1.05 - states/2) / act)
-	if o.Count != 2 || !near(o.PerCardGB, wantPer, 0.02) || o.MaxBatch != wantBatch || wantBatch != 5 {
+	if o.Count != 2 || !near(o.PerCardGB, wantPer, 0.02) || o.MaxBatch != wantBatch || wantBatch != 2 {
 		t.Errorf("2 × H100: count %d, %v GB/card, max_batch %d; want 2, %.2f GB, %d", o.Count, o.PerCardGB, o.MaxBatch, wantPer, wantBatch)
 	}
 	lim := trainLimits(res.Memory)

@@ -3,6 +3,7 @@ package advisor
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/gpubot/gpubot/knowledge"
@@ -419,8 +420,10 @@ func Image(in ImageInput, m Market, models []knowledge.ImageModel) (ImageResult,
 		if b.PerThousand > 0 {
 			add("per_1000_images", "cost per 1,000 images", "每千张图成本", b.PerThousand, string(p.cur),
 				fmt.Sprintf("%s/h ÷ (%s images/s × 3600) × 1000 (%s)", money(b.Hourly, p.cur), num(b.ImagesPerS), b.Platform))
-			res.Total = Round2(b.PerThousand * in.Images / 1000)
-			add("total", "total for the images asked", "所需图片总费用", res.Total, string(p.cur), fmt.Sprintf("%s images × %s per 1,000", num(in.Images), money(b.PerThousand, p.cur)))
+			if !slices.Contains(in.Defaulted, "images") { // a total only for a count the user gave
+				res.Total = Round2(b.PerThousand * in.Images / 1000)
+				add("total", "total for the images asked", "所需图片总费用", res.Total, string(p.cur), fmt.Sprintf("%s images × %s per 1,000", num(in.Images), money(b.PerThousand, p.cur)))
+			}
 		}
 	}
 	res.Sources = append(res.Sources, PriceSource{What: "model", Figure: fmt.Sprintf("%s: backbone %sM params", im.ID, num(round(im.BackboneM, 1))), Source: "reference/image_models.json (" + im.Confidence + " confidence)"})

@@ -51,6 +51,7 @@ type memKey struct {
 	engine                    string
 	kvBits, maxSeqs           int
 	memUtil                   float64
+	stack                     string
 }
 
 type memEntry struct {
@@ -61,7 +62,7 @@ type memEntry struct {
 
 func keyOf(w Workload) memKey {
 	return memKey{w.ParamsB, w.Method, w.Bits, w.Batch, w.SeqLen, w.LoRARank, w.NoGC, w.Optimizer, w.Arch, w.Model, w.Native,
-		w.Engine, w.KVBits, w.MaxSeqs, w.MemUtil}
+		w.Engine, w.KVBits, w.MaxSeqs, w.MemUtil, w.Stack}
 }
 
 // sized returns the memory estimate and limits of w, computed once per
@@ -82,6 +83,9 @@ func minCards(mem Memory, vram float64) int {
 	}
 	bd := mem.raw
 	l := limits{fixed: bd.WeightsGB + bd.ActivationsGB, perSeq: bd.KVCacheGB / float64(b), shape: mem.Shape,
-		engine: mem.Workload.Engine, util: mem.Workload.MemUtil}
+		engine: mem.Workload.Engine, util: mem.Workload.MemUtil, own: mem.own}
+	if mem.Workload.generate() { // every request brings its prompt's activations
+		l.fixed, l.perSeq = bd.WeightsGB, (bd.KVCacheGB+bd.ActivationsGB)/float64(b)
+	}
 	return l.minCards(vram, b)
 }

@@ -26,9 +26,16 @@ const (
 	// 8·i for the gated blocks of the catalogue), which replaces GPT-3's
 	// 34·s·b·h (Korthikanti et al. 2022, eq. 1, without the attention
 	// scores FlashAttention does not keep).
-	// logitBytes: the loss upcasts logits to FP32 (Hugging Face transformers),
-	// so b·s·vocab·4 bytes are live at the end of the forward pass.
+	// logitBytes: an inference step keeps the last position's logits in
+	// FP32 (b·vocab·4 bytes).
 	logitBytes = 4
+	// trainLogitBytes is the loss's peak per logit in transformers'
+	// causal-LM loss: the BF16 logits (2) stay, the FP32 upcast is
+	// log-softmaxed and that FP32 output is saved for backward (4), whose
+	// FP32 gradient (4) is cast back to BF16 (2): 12 bytes per position ×
+	// vocab. Checked against LLaMA-Factory's measured QLoRA sweep
+	// (testdata/stack_points.yaml, TestStackPeaksMatchMeasured).
+	trainLogitBytes = 12
 	// inferChunkTokens is the prefill chunk an inference server processes at
 	// once (vLLM's chunked-prefill max_num_batched_tokens, order of 8192).
 	inferChunkTokens = 8192
@@ -37,6 +44,19 @@ const (
 	// 5 % of everything else for allocator fragmentation.
 	overheadFixedGB = 0.8
 	overheadFrac    = 0.05
+
+	// eagerTrainBytes is what eager attention stores per score for
+	// backward (Korthikanti et al. 2022, eq. 1: 2 bytes QKᵀ + 2 bytes
+	// softmax output + 1 byte dropout mask = 5·a·s² per layer).
+	eagerTrainBytes = 5
+	// eagerInferBytes is eager attention's peak per score in a forward
+	// pass: the BF16 scores and transformers' FP32 softmax upcast (2 + 4).
+	eagerInferBytes = 6
+
+	// DeepSpeed ZeRO-3 defaults (DeepSpeed config docs): reduce_bucket_size
+	// 5e8 and stage3_prefetch_bucket_size 5e7 elements, held in 16 bits.
+	dsReduceBucket   = 5e8
+	dsPrefetchBucket = 5e7
 )
 
 // Breakdown is memory per model replica, in GB (10⁹ bytes).
@@ -73,6 +93,12 @@ type Memory struct {
 
 	weightBytes float64   // unrounded, for throughput maths
 	raw         Breakdown // unrounded, for the per-card rule (limits)
+	// own is what every card holds whole, GB: the CUDA context and the
+	// stack's buffers (DeepSpeed's buckets and gathered layers).
+	own float64
+	// reserve is the allocator's share in OverheadGB (5 % of the rest),
+	// GB; own + reserve = OverheadGB.
+	reserve float64
 }
 
 // EstimateMemory sizes one replica of the workload. w must be normalized.
@@ -168,10 +194,20 @@ func EstimateMemory(w Workload, archs []knowledge.Arch) (Memory, error) {
 	}
 
 	// Activations and KV cache.
-	logits := b * s * float64(shape.Vocab) * logitBytes
+	logits := b * s * float64(shape.Vocab) * trainLogitBytes
 	c := shape.actBytesPerToken()
 	cHow := fmt.Sprintf("12×%d + 4×%s + 8×%d", shape.Hidden, num(shape.actKV()), shape.MLPWidth)
 	switch {
+	case w.Method == Inference && w.generate():
+		// transformers' generate(): the whole prompt in one forward pass
+		// (no chunked prefill), logits kept for the last position only.
+		act := b*s*(2*h+2*float64(shape.MLPWidth))*2 + b*float64(shape.Vocab)*logitBytes
+		how := fmt.Sprintf("%d × %d-token prompt in one pass × (2×%d + 2×%d) × 2 bytes + %d × vocab %d × 4 bytes", w.Batch, w.SeqLen, shape.Hidden, shape.MLPWidth, w.Batch, shape.Vocab)
+		if w.Stack == StackHFEager {
+			act += b * shape.heads() * s * s * eagerInferBytes
+			how += fmt.Sprintf(" + eager scores %d × %s heads × %d² × %d bytes (one layer)", w.Batch, num(shape.heads()), w.SeqLen, eagerInferBytes)
+		}
+		bd.ActivationsGB = add("activations", "activations", "激活值", act, how)
 	case w.Method == Inference:
 		chunk := min(b*s, inferChunkTokens)
 		act := chunk*(2*h+2*float64(shape.MLPWidth))*2 + b*float64(shape.Vocab)*logitBytes
@@ -187,7 +223,9 @@ func EstimateMemory(w Workload, archs []knowledge.Arch) (Memory, error) {
 		bd.KVCacheGB = add("kv_cache", "KV cache", "KV 缓存", kv, how)
 		note(fmt.Sprintf("%d concurrent requests of %d tokens each; KV cache in %s (vLLM formula)", w.Batch, w.SeqLen, kvName),
 			fmt.Sprintf("%d 路并发，每路 %d token；KV 缓存 %s（vLLM 公式）", w.Batch, w.SeqLen, strings.Replace(kvName, "FP8 (1 byte per value, half of BF16)", "FP8（每个值 1 字节，BF16 的一半）", 1)))
-		note(servingNote(w))
+		if !w.generate() {
+			note(servingNote(w))
+		}
 		if shape.Attention == "MLA" {
 			note("multi-head latent attention: the cache holds the compressed latent (kv_lora_rank + rope dims per layer), as vLLM's and SGLang's MLA backends do",
 				"多头潜在注意力（MLA）：缓存只存压缩后的潜向量（每层 kv_lora_rank + rope 维），与 vLLM/SGLang 的 MLA 后端一致")
@@ -199,20 +237,36 @@ func EstimateMemory(w Workload, archs []knowledge.Arch) (Memory, error) {
 	case w.Method == Freeze:
 		act := freezeTrainableLayers*c*b*s + logits
 		bd.ActivationsGB = add("activations", "activations", "激活值", act,
-			fmt.Sprintf("%d trained layers × %s bytes/token (%s) × batch %d × seq %d + logits %d×%d×%d×4 bytes", freezeTrainableLayers, num(c), cHow, w.Batch, w.SeqLen, w.Batch, w.SeqLen, shape.Vocab))
+			fmt.Sprintf("%d trained layers × %s bytes/token (%s) × batch %d × seq %d + logits %d×%d×%d×12 bytes", freezeTrainableLayers, num(c), cHow, w.Batch, w.SeqLen, w.Batch, w.SeqLen, shape.Vocab))
 		note("frozen layers keep no activations for backward", "冻结层不为反向传播保存激活值")
 	case !w.NoGC:
 		act := L*2*b*s*h + c*b*s + logits
 		bd.ActivationsGB = add("activations", "activations", "激活值", act,
-			fmt.Sprintf("%d layers × 2 bytes × %d×%d×%d (checkpoints) + %s bytes/token (%s) × %d×%d (one layer recomputed) + logits %d×%d×%d×4", shape.Layers, w.Batch, w.SeqLen, shape.Hidden, num(c), cHow, w.Batch, w.SeqLen, w.Batch, w.SeqLen, shape.Vocab))
+			fmt.Sprintf("%d layers × 2 bytes × %d×%d×%d (checkpoints) + %s bytes/token (%s) × %d×%d (one layer recomputed) + logits %d×%d×%d×12", shape.Layers, w.Batch, w.SeqLen, shape.Hidden, num(c), cHow, w.Batch, w.SeqLen, w.Batch, w.SeqLen, shape.Vocab))
 		note(fmt.Sprintf("gradient checkpointing on (the default); batch %d × %d tokens; FlashAttention", w.Batch, w.SeqLen),
 			fmt.Sprintf("梯度检查点开启（默认）；batch %d × %d token；FlashAttention", w.Batch, w.SeqLen))
 	default:
 		act := L*c*b*s + logits
 		bd.ActivationsGB = add("activations", "activations", "激活值", act,
-			fmt.Sprintf("%d layers × %s bytes/token (%s) × %d×%d + logits %d×%d×%d×4", shape.Layers, num(c), cHow, w.Batch, w.SeqLen, w.Batch, w.SeqLen, shape.Vocab))
+			fmt.Sprintf("%d layers × %s bytes/token (%s) × %d×%d + logits %d×%d×%d×12", shape.Layers, num(c), cHow, w.Batch, w.SeqLen, w.Batch, w.SeqLen, shape.Vocab))
 		note(fmt.Sprintf("gradient checkpointing off: every layer's activations kept; batch %d × %d tokens", w.Batch, w.SeqLen),
 			fmt.Sprintf("梯度检查点关闭：保存每层激活值；batch %d × %d token", w.Batch, w.SeqLen))
+	}
+	if w.trains() && w.Stack == StackHFEager {
+		// Eager attention keeps softmax(QKᵀ) for backward: Korthikanti et
+		// al. 2022's 5·a·s² bytes per layer per sequence (2 scores, 2
+		// softmax output, 1 dropout mask), in every layer that stores
+		// activations (one with checkpointing, the trained ones, or all).
+		layers := 1.0
+		switch {
+		case w.Method == Freeze:
+			layers = freezeTrainableLayers
+		case w.NoGC:
+			layers = L
+		}
+		sc := layers * b * shape.heads() * s * s * eagerTrainBytes
+		bd.ActivationsGB += add("attention_scores", "eager attention scores", "eager 注意力分数", sc,
+			fmt.Sprintf("%s layers × %d × %s heads × %d² × %d bytes", num(layers), w.Batch, num(shape.heads()), w.SeqLen, eagerTrainBytes))
 	}
 	if w.trains() && (w.NoGC || w.Method == Freeze) {
 		note(fmt.Sprintf("stored activations per layer: 12·h + 4·kv + 8·i = %s bytes/token for a gated (SwiGLU) MLP and %s attention (Korthikanti et al. 2022's count, 34·h for GPT-3, redone for this block)", num(c), shape.Attention),
@@ -226,8 +280,16 @@ func EstimateMemory(w Workload, archs []knowledge.Arch) (Memory, error) {
 		add("optimizer", "optimizer states", "优化器状态", 0, "inference keeps no optimizer")
 	}
 
-	bd.OverheadGB = add("overhead", "framework overhead", "框架开销", (overheadFixedGB+overheadFrac*bd.core())*bytesPerGB,
-		fmt.Sprintf("%s GB CUDA context + 5%% × %s", num(overheadFixedGB), gb(bd.core())))
+	m.own, m.reserve = overheadFixedGB, overheadFrac*bd.core()
+	ohHow := fmt.Sprintf("%s GB CUDA context + 5%% × %s", num(overheadFixedGB), gb(bd.core()))
+	if w.Stack == StackDeepSpeed {
+		buf := shape.deepspeedBuffers(P - E)
+		m.own += buf / bytesPerGB
+		ohHow = fmt.Sprintf("%s GB CUDA context + ZeRO-3 buffers %s (reduce bucket 5e8 × 2 bytes + prefetch bucket 5e7 × 2 bytes + 2 gathered layers × %sB params × 2 bytes) + 5%% × %s",
+			num(overheadFixedGB), gb(buf/bytesPerGB), num(round((P-E)/L/1e9, 3)), gb(bd.core()))
+	}
+	bd.OverheadGB = add("overhead", "framework overhead", "框架开销", (m.own+m.reserve)*bytesPerGB, ohHow)
+	note(stackNote(w))
 	if w.Method == Inference {
 		note("memory in GB (10⁹ bytes); a card's advertised size is read in GiB as the serving engines see it (an 80 GB card is 80 × 2³⁰ bytes), of which the engine's memory fraction is used",
 			"显存单位 GB（10⁹ 字节）；显卡标称容量按推理引擎看到的 GiB 计（80 GB 卡即 80 × 2³⁰ 字节），按引擎的显存比例使用")
@@ -278,4 +340,43 @@ func servingNote(w Workload) (string, string) {
 	}
 	return fmt.Sprintf("serving engine %s: %s %s, %s %d; %s", engine, fracEN, num(w.MemUtil), seqs, w.MaxSeqs, kv),
 		fmt.Sprintf("推理引擎 %s：%s %s，%s %d；%s", engine, fracZH, num(w.MemUtil), seqs, w.MaxSeqs, kvZH)
+}
+
+// heads is the attention heads: hidden ÷ head dim (KV dim ÷ KV heads), or
+// hidden ÷ 128 where the shape does not say (MLA).
+func (s Shape) heads() float64 {
+	if s.KVHeads > 0 && s.KVDim > 0 {
+		return float64(s.Hidden) / (float64(s.KVDim) / float64(s.KVHeads))
+	}
+	return float64(s.Hidden) / 128
+}
+
+// deepspeedBuffers is what ZeRO-3 holds on every card besides its shard,
+// bytes: the gradient reduce bucket and the parameter prefetch bucket at
+// their defaults, and two layers gathered whole (the running one and the
+// prefetched next), 16 bits each. layerParams is the non-embedding
+// weight.
+func (s Shape) deepspeedBuffers(layerParams float64) float64 {
+	return (dsReduceBucket + dsPrefetchBucket + 2*layerParams/float64(max(s.Layers, 1))) * 2
+}
+
+// stackNote states the software stack the memory is sized for.
+func stackNote(w Workload) (string, string) {
+	switch w.Stack {
+	case StackVLLM:
+		return "stack=vllm: a serving engine (vLLM, or TensorRT-LLM with engine=trtllm) preallocates its paged KV cache inside the memory fraction; 0.8 GB CUDA context per card; stack=hf sizes transformers' generate() instead",
+			"stack=vllm：推理引擎（vLLM；engine=trtllm 时为 TensorRT-LLM）在显存比例内预分配分页 KV 缓存；每卡 0.8 GB CUDA 上下文；stack=hf 按 transformers 的 generate() 计算"
+	case StackHFEager:
+		return "stack=hf-eager: PyTorch + transformers with eager attention (attn_implementation=\"eager\"), which materialises the b·heads·s² attention scores; 0.8 GB CUDA context + 5 % allocator reserve (PyTorch caching allocator)",
+			"stack=hf-eager：PyTorch + transformers，eager 注意力（attn_implementation=\"eager\"）会生成 b·heads·s² 的注意力分数矩阵；0.8 GB CUDA 上下文 + 5% 分配器预留（PyTorch 缓存分配器）"
+	case StackDeepSpeed:
+		return "stack=deepspeed: ZeRO-3 keeps, on every card besides its shard, a 5e8-element reduce bucket, a 5e7-element prefetch bucket and two gathered layers (DeepSpeed defaults); 0.8 GB CUDA context + 5 % allocator reserve",
+			"stack=deepspeed：ZeRO-3 每卡除自身分片外还保留 5e8 元素的梯度归约桶、5e7 元素的预取桶和两层完整参数（DeepSpeed 默认）；0.8 GB CUDA 上下文 + 5% 分配器预留"
+	}
+	if w.trains() {
+		return "stack=hf (default for training): PyTorch + transformers/PEFT Trainer with SDPA/FlashAttention (no s² scores kept); 0.8 GB CUDA context + 5 % allocator reserve (PyTorch caching allocator); stack=hf-eager or stack=deepspeed size those stacks",
+			"stack=hf（训练默认）：PyTorch + transformers/PEFT Trainer，SDPA/FlashAttention（不保存 s² 分数）；0.8 GB CUDA 上下文 + 5% 分配器预留（PyTorch 缓存分配器）；stack=hf-eager 或 stack=deepspeed 按对应框架计算"
+	}
+	return "stack=hf: transformers' generate(): the whole prompt in one pass, a KV cache that grows with the text (no paging, no memory fraction), SDPA attention; 0.8 GB CUDA context + 5 % allocator reserve",
+		"stack=hf：transformers 的 generate()：整段提示一次前向，KV 缓存随文本增长（无分页、无显存比例），SDPA 注意力；0.8 GB CUDA 上下文 + 5% 分配器预留"
 }

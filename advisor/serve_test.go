@@ -3,6 +3,7 @@ package advisor
 import (
 	"math"
 	"os"
+	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -41,7 +42,7 @@ func TestServingMatchesPublishedResults(t *testing.T) {
 		t.Fatalf("%d serving points, want ≥ 20", len(points))
 	}
 	kb := knowledge.MustShipped()
-	cal := newCalibration()
+	cal, trt := newCalibration(), newCalibration()
 	for _, p := range points {
 		if p.Source == "" || (p.Split != "tune" && p.Split != "holdout") {
 			t.Fatalf("%s: needs a source and split tune|holdout", p.Name)
@@ -50,16 +51,26 @@ func TestServingMatchesPublishedResults(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: unknown gpu %s", p.Name, p.GPU)
 		}
-		s, err := Serve(ServeInput{Workload: Workload{Model: p.Model, Bits: p.Bits}, GPU: g, Cards: p.Cards,
+		// TensorRT-LLM's tables run under engine=trtllm: its KV fraction
+		// of the memory the weights leave, FP8 KV with FP8 checkpoints.
+		engine := ""
+		if strings.HasPrefix(p.Source, "trtllm") {
+			engine = EngineTRTLLM
+		}
+		s, err := Serve(ServeInput{Workload: Workload{Model: p.Model, Bits: p.Bits, Engine: engine}, GPU: g, Cards: p.Cards,
 			InputTokens: p.In, OutputTokens: p.Out, Concurrency: p.Concurrency, MaxSeqs: p.MaxSeqs}, kb.Archs)
 		if err != nil {
 			t.Fatalf("%s: %v", p.Name, err)
 		}
 		ratio := s.TokensPerS / p.WantTPS
 		within := cal.add(p.Split, ratio)
+		if engine != "" {
+			trt.add(p.Split, ratio)
+		}
 		t.Logf("%-7s %-48s %9.1f vs %9.1f tok/s (%+6.1f%%, batch %d, %s bound) %s", p.Split, p.Name, s.TokensPerS, p.WantTPS, (ratio-1)*100, s.Concurrency, s.Bound, mark(within))
 	}
 	cal.check(t, "serving")
+	trt.check(t, "TensorRT-LLM rows (engine=trtllm)")
 }
 
 // One Llama-2-7B request on one H100 SXM, by hand (BF16 class: 80 % of

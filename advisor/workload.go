@@ -88,6 +88,13 @@ type Workload struct {
 	KVBits  int     `json:"kv_bits,omitempty" yaml:"kv_bits"`
 	MemUtil float64 `json:"gpu_mem_util,omitempty" yaml:"gpu_mem_util"`
 	MaxSeqs int     `json:"max_seqs,omitempty" yaml:"max_seqs"`
+	// Stack is the software whose memory the estimate models: "vllm" (a
+	// serving engine, the inference default), "hf" (PyTorch with
+	// transformers/PEFT and SDPA/FlashAttention, the training default;
+	// generate() for inference), "hf-eager" (hf with eager attention,
+	// which materialises the s² scores) or "deepspeed" (ZeRO-3 training:
+	// hf plus its buckets and gathered layers). See stackNote.
+	Stack string `json:"stack,omitempty" yaml:"stack"`
 
 	Defaulted []string `json:"-"`
 }
@@ -167,7 +174,49 @@ func (w Workload) Normalize() (Workload, error) {
 	if w.LoRARank < 0 || w.LoRARank > MaxRank {
 		return w, inputErr("lora_rank", fmt.Sprintf("LoRA rank must be between 1 and %d, got %d", MaxRank, w.LoRARank), "/gpu fit 8b lora rank=64")
 	}
+	w, err := w.stack()
+	if err != nil {
+		return w, err
+	}
 	return w.serving()
+}
+
+// Software stacks the memory model knows (Workload.Stack).
+const (
+	StackVLLM      = "vllm"
+	StackHF        = "hf"
+	StackHFEager   = "hf-eager"
+	StackDeepSpeed = "deepspeed"
+)
+
+// Stacks lists the stacks in a stable order (help, errors).
+var Stacks = []string{StackVLLM, StackHF, StackHFEager, StackDeepSpeed}
+
+// stack fills and checks Workload.Stack: vllm for inference, hf for
+// training, unless said.
+func (w Workload) stack() (Workload, error) {
+	if w.Stack == "" {
+		w.Stack = StackHF
+		if !w.trains() {
+			w.Stack = StackVLLM
+		}
+		w.Defaulted = append(w.Defaulted, "stack")
+	}
+	switch {
+	case w.Stack != StackVLLM && w.Stack != StackHF && w.Stack != StackHFEager && w.Stack != StackDeepSpeed:
+		return w, inputErr("stack", fmt.Sprintf("unknown stack %q; use vllm, hf, hf-eager or deepspeed", w.Stack), "/gpu fit 7b qlora stack=hf")
+	case w.trains() && w.Stack == StackVLLM:
+		return w, inputErr("stack", "vllm serves models and trains none; for training use hf, hf-eager or deepspeed", "/gpu fit 13b lora stack=deepspeed")
+	case !w.trains() && w.Stack == StackDeepSpeed:
+		return w, inputErr("stack", "deepspeed is sized as a training stack (ZeRO-3); for serving use vllm (an engine) or hf (transformers generate)", "/gpu fit 70b inference stack=hf")
+	}
+	return w, nil
+}
+
+// generate reports whether an inference workload runs on transformers'
+// generate() (stack hf or hf-eager) rather than a serving engine.
+func (w Workload) generate() bool {
+	return !w.trains() && (w.Stack == StackHF || w.Stack == StackHFEager)
 }
 
 // Serving engines and their defaults.
@@ -190,8 +239,28 @@ const (
 func (w Workload) serving() (Workload, error) {
 	const hint = "/gpu fit 70b inference kv_bits=8 gpu_mem_util=0.9 max_seqs=256"
 	if w.trains() {
-		if w.KVBits != 0 || w.MemUtil != 0 || w.MaxSeqs != 0 || w.Engine != "" {
-			return w, inputErr("kv_bits", "kv_bits, gpu_mem_util, max_seqs and engine are serving settings; training keeps no KV cache", "/gpu fit 13b lora")
+		for _, set := range []struct {
+			field string
+			given bool
+		}{{"engine", w.Engine != ""}, {"kv_bits", w.KVBits != 0}, {"gpu_mem_util", w.MemUtil != 0}, {"max_seqs", w.MaxSeqs != 0}} {
+			if set.given {
+				return w, inputErr(set.field, "engine, kv_bits, gpu_mem_util and max_seqs are serving settings; training keeps no KV cache", "/gpu fit 13b lora")
+			}
+		}
+		return w, nil
+	}
+	if w.generate() {
+		// transformers' generate(): no engine, no memory fraction, no
+		// sequence cap; the KV cache is the model's dtype unless said.
+		if w.MemUtil != 0 || w.MaxSeqs != 0 || w.Engine != "" {
+			return w, inputErr("engine", "engine, gpu_mem_util and max_seqs are serving-engine settings; stack=hf runs transformers' generate(), which has none", "/gpu fit 8b inference stack=vllm gpu_mem_util=0.9")
+		}
+		if w.KVBits == 0 {
+			w.KVBits = 16
+			w.Defaulted = append(w.Defaulted, "kv_bits")
+		}
+		if w.KVBits != 16 && w.KVBits != 8 {
+			return w, inputErr("kv_bits", fmt.Sprintf("kv_bits must be 16 (BF16 KV cache) or 8 (FP8), got %d", w.KVBits), hint)
 		}
 		return w, nil
 	}

@@ -21,6 +21,7 @@ var reads = map[parse.Intent]map[string]string{
 		"gpus": "the cards checked", "platform": "where the “from” prices come from", "vram_gb": "your card's memory: the verdict",
 		"cards": "your card count: the verdict", "currency": "the prices' currency", "fx": "the exchange rate",
 		"input_tokens": "the context each request holds (prompt + answer)", "output_tokens": "the context each request holds (prompt + answer)",
+		"images": "images to make (image models)", "resolution": "image size",
 	}),
 	parse.Cost: merge(workloadReads, map[string]string{
 		"gpus": "the card priced", "cards": "cards per job or replica", "tokens": "the data to process", "samples": "the data to process",
@@ -72,6 +73,8 @@ var workloadReads = map[string]string{
 	"params_b": "the model size", "model": "the model", "arch": "the architecture", "method": "what is run", "bits": "precision",
 	"batch": "batch size", "seq_len": "sequence length", "concurrency": "concurrent requests", "gc": "gradient checkpointing",
 	"optimizer": "optimizer", "lora_rank": "LoRA rank",
+	"engine": "the serving engine's defaults", "kv_bits": "KV cache precision", "gpu_mem_util": "the engine's memory share",
+	"max_seqs": "the engine's sequence cap", "stack": "the software stack sized", "text_encoder": "where the text encoders live",
 }
 
 func merge(ms ...map[string]string) map[string]string {

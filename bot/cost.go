@@ -65,7 +65,7 @@ func (b *Bot) costInput(req parse.Request) advisor.CostInput {
 		Tokens: s.Tokens, Samples: s.Samples, TokensPerSample: s.SampleTokens, Epochs: s.Epochs,
 		MFU: s.MFU, TPS: s.TPS, Price: money(s.Price),
 		InputTokens: s.InputTokens, OutputTokens: s.OutputTokens,
-		TokensPerDay: s.TokensPerDay, RequestsPerS: s.RequestsPerS, Spot: s.Spot, Days: s.Days, Budget: money(s.Budget),
+		TokensPerDay: s.TokensPerDay, RequestsPerS: s.RequestsPerS, Spot: s.Spot, Days: s.Days, Budget: money(s.Budget), Pretrain: s.Pretrain,
 		Where:    advisor.OfferFilter{Platform: s.Platform},
 		Currency: b.currency(req), FX: b.fx(s),
 	}

@@ -11,6 +11,9 @@ func renderCost(lang string, r advisor.CostResult, as map[string]any, notes ...s
 	cur := string(r.Currency)
 	w := r.Inputs.Workload
 	job := fmtNum(w.ParamsB) + "B " + methodName(lang, string(w.Method))
+	if r.Inputs.Pretrain && w.Method == advisor.Full {
+		job = fmtNum(w.ParamsB) + "B " + tr(lang, "pretraining", "预训练")
+	}
 	on := ""
 	if r.GPU != "" {
 		on = tr(lang, fmt.Sprintf(" on %s ×%d", gpuName(r.GPU), r.GPUs), fmt.Sprintf("（%s ×%d）", gpuName(r.GPU), r.GPUs))
@@ -60,11 +63,31 @@ func renderCost(lang string, r advisor.CostResult, as map[string]any, notes ...s
 			fmt.Sprintf("满负载时单副本每百万 token %s；常驻一个副本的保底费用为每月 %s。", moneyStr(r.PerMTokens, cur), moneyStr(p.FloorMonthly, cur))))
 	}
 	if dl := r.Deadline; dl != nil {
-		if dl.Meets {
+		if dl.Meets && r.GPU != "" && w.Method != advisor.Inference {
+			// The deadline decides the cluster: the headline is the job on
+			// it, the fewest cards that merely hold it go below.
+			total := dl.GPUHours * r.Hourly
+			d.Headline = tr(lang,
+				fmt.Sprintf("%s on %s ×%d: ≈ %s, %s GPU-hours, %s h wall-clock — done within %s days", job, gpuName(r.GPU), dl.Cards, moneyStr(total, cur), fmtNum(dl.GPUHours), fmtNum(dl.WallHours), fmtNum(dl.Days)),
+				fmt.Sprintf("%s（%s ×%d）：约 %s，%s 卡时，耗时 %s 小时——%s 天内完成", job, gpuName(r.GPU), dl.Cards, moneyStr(total, cur), fmtNum(dl.GPUHours), fmtNum(dl.WallHours), fmtNum(dl.Days)))
+			d.Figures = []present.Figure{
+				{Label: tr(lang, "total", "合计"), Value: moneyStr(total, cur)},
+				{Label: tr(lang, "GPU-hours", "卡时"), Value: fmtNum(dl.GPUHours)},
+				{Label: tr(lang, "wall-clock", "耗时"), Value: fmtNum(dl.WallHours) + " h"},
+				{Label: tr(lang, "cards", "卡数"), Value: fmt.Sprint(dl.Cards)},
+				{Label: tr(lang, "per card-hour", "每卡每小时"), Value: moneyStr(r.Hourly, cur)},
+			}
+			d.Summary = append(d.Summary, tr(lang,
+				fmt.Sprintf("On the fewest cards that hold it (×%d) it would take %s h wall-clock.", r.GPUs, fmtNum(r.WallHours)),
+				fmt.Sprintf("只用放得下的最少卡数（×%d）则要 %s 小时。", r.GPUs, fmtNum(r.WallHours))))
+		} else if dl.Meets {
 			d.Summary = append(d.Summary, tr(lang,
 				fmt.Sprintf("To finish in %s days: %d cards, %s GPU-hours, %s h wall-clock.", fmtNum(dl.Days), dl.Cards, fmtNum(dl.GPUHours), fmtNum(dl.WallHours)),
 				fmt.Sprintf("要在 %s 天内完成：%d 张卡，%s 卡时，耗时 %s 小时。", fmtNum(dl.Days), dl.Cards, fmtNum(dl.GPUHours), fmtNum(dl.WallHours))))
 		} else {
+			d.Headline = tr(lang,
+				fmt.Sprintf("Not doable in %s days even on %d cards — ", fmtNum(dl.Days), dl.Cards),
+				fmt.Sprintf("%s 天内完不成（%d 张卡也不行）——", fmtNum(dl.Days), dl.Cards)) + d.Headline
 			d.Summary = append(d.Summary, tr(lang,
 				fmt.Sprintf("Not doable in %s days even on %d cards (%s h wall-clock).", fmtNum(dl.Days), dl.Cards, fmtNum(dl.WallHours)),
 				fmt.Sprintf("即使用 %d 张卡也无法在 %s 天内完成（耗时 %s 小时）。", dl.Cards, fmtNum(dl.Days), fmtNum(dl.WallHours))))

@@ -78,6 +78,7 @@ func workload(s parse.Slots) advisor.Workload {
 		ParamsB: s.ParamsB, Method: advisor.Method(s.Method), Bits: s.Bits,
 		Batch: s.Batch, SeqLen: s.SeqLen, NoGC: s.GC == "off",
 		Optimizer: advisor.Optimizer(s.Optimizer), LoRARank: s.LoRARank, Arch: s.Arch, Model: s.Model,
+		Engine: s.Engine, KVBits: s.KVBits, MemUtil: s.MemUtil, MaxSeqs: s.MaxSeqs, Stack: s.Stack,
 	}
 	if w.Model == "" { // a named architecture is a model of the catalogue
 		w.Model = s.Arch
@@ -117,6 +118,8 @@ func assumed(w advisor.Workload, gcGiven bool) map[string]any {
 			out["gpu_mem_util"] = w.MemUtil
 		case "max_seqs":
 			out["max_seqs"] = w.MaxSeqs
+		case "stack":
+			out["stack"] = w.Stack
 		}
 	}
 	if w.Method != advisor.Inference && w.Method != advisor.Freeze && !gcGiven {

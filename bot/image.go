@@ -31,7 +31,7 @@ func (b *Bot) image(ctx context.Context, a *Answer, req parse.Request) error {
 	s := req.Slots
 	method := advisor.Method(s.Method)
 	in := advisor.ImageInput{Model: s.Model, Method: method, Resolution: s.Resolution, Batch: s.Batch,
-		GPU: firstGPU(s), Images: s.Images, Price: money(s.Price), Spot: s.Spot,
+		GPU: firstGPU(s), Images: s.Images, Price: money(s.Price), Spot: s.Spot, Bits: s.Bits, TextEncoder: s.TextEncoder,
 		Currency: b.currency(req), FX: b.fx(s)}
 	if len(s.GPUs) < 2 {
 		res, err := advisor.Image(in, b.market(ctx), b.kb.Images)
@@ -40,7 +40,7 @@ func (b *Bot) image(ctx context.Context, a *Answer, req parse.Request) error {
 		}
 		a.Result = res
 		a.Currency = string(res.Currency)
-		a.show(renderImage(a.Lang, res, s.Images > 0))
+		a.show(renderImage(a.Lang, res, s))
 		return nil
 	}
 	// "4090 还是 L40S": every named card answered, the cheapest per image shown
@@ -68,7 +68,7 @@ func (b *Bot) image(ctx context.Context, a *Answer, req parse.Request) error {
 	}
 	a.Result = *best
 	a.Currency = string(best.Currency)
-	d := renderImage(a.Lang, *best, s.Images > 0)
+	d := renderImage(a.Lang, *best, s)
 	d.Summary = append(d.Summary, imageOthers(a.Lang, *best, all))
 	a.show(d)
 	return nil

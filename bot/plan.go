@@ -74,6 +74,9 @@ func plan(req parse.Request) (parse.Request, string) {
 			req.Slots.Method = "inference"
 		}
 		return to(parse.Cost, "a serving load")
+	case model && (has(s.Targets, "images_per_hour") || has(s.Targets, "money_per_image")) && (req.Intent == parse.Price || req.Intent == parse.Compare || req.Intent == parse.Unknown):
+		// "flux 4090 一小时能出多少张": an image model's speed, not the card's price
+		return to(parse.Fit, "an image model's speed")
 	case model && !inference && s.Days > 0 && (s.Tokens > 0 || s.Samples > 0):
 		return to(parse.Cost, "a training deadline")
 	case model && !inference && (s.Tokens > 0 || s.Samples > 0) && (has(s.Targets, "cards") || has(s.Targets, "hours") || has(s.Targets, "money_total")) && req.Intent == parse.Fit:

@@ -110,10 +110,8 @@ func platformName(lang, id string) string {
 var pasteKeys = map[string]string{"method": "", "hourly": "price", "monthly_price": "monthly", "purchase": "price"}
 
 // unpasted are defaults the parser takes no setting for; they stay in the
-// working and in ask --json's assumed, not the pasteable line (the serving
-// engine's settings until the parser reads engine=, kv_bits=, gpu_mem_util=
-// and max_seqs=: pasting them back would be refused as unknown).
-var unpasted = map[string]bool{"limit": true, "engine": true, "kv_bits": true, "gpu_mem_util": true, "max_seqs": true}
+// working and in ask --json's assumed, not the pasteable line.
+var unpasted = map[string]bool{"limit": true}
 
 // assumedPairs writes the defaulted values as settings that can be pasted
 // back into a question, in a stable order.

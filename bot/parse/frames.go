@@ -138,7 +138,13 @@ func (x extractor) serving(t *text, f *features) {
 	t.first(reInput, 0, func(m []string, at int) bool {
 		return tokens(&s.InputTokens, m[1]+m[3]+m[5], m[2]+m[4]+m[6])
 	})
-	t.first(reOutput, 0, func(m []string, at int) bool { return tokens(&s.OutputTokens, m[1]+m[3], m[2]+m[4]) })
+	t.first(reOutput, 0, func(m []string, at int) bool {
+		// "生成1万张图" counts images, not one output token
+		if rest := strings.TrimLeft(t.s[at+len(m[0]):], " "); strings.HasPrefix(rest, "万") || strings.HasPrefix(rest, "千") || strings.HasPrefix(rest, "张") {
+			return false
+		}
+		return tokens(&s.OutputTokens, m[1]+m[3], m[2]+m[4])
+	})
 }
 
 // jobs reads "N jobs of H hours" as N×H hours a month.

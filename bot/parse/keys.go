@@ -328,6 +328,61 @@ func (x extractor) setKV(s *Slots, key, val string) bool {
 		v, ok := knowledge.Fold(x.lex.Personas, strings.ReplaceAll(val, "_", "-"))
 		s.Persona = v
 		return ok
+	case "engine":
+		switch strings.ReplaceAll(strings.ReplaceAll(val, "-", ""), "_", "") {
+		case "vllm":
+			s.Engine = "vllm"
+		case "trtllm", "tensorrtllm", "trt", "tensorrt":
+			s.Engine = "trtllm"
+		default:
+			return false
+		}
+		return true
+	case "kv_bits":
+		switch strings.TrimPrefix(strings.TrimPrefix(val, "fp"), "bf") {
+		case "16":
+			s.KVBits = 16
+		case "8":
+			s.KVBits = 8
+		default:
+			return false
+		}
+		return true
+	case "gpu_mem_util":
+		v, ok := ParseFraction(val)
+		if !ok || v <= 0 || v > 1 {
+			return false
+		}
+		s.MemUtil = v
+		return true
+	case "max_seqs":
+		return intv(&s.MaxSeqs)
+	case "stack":
+		switch strings.ReplaceAll(val, "_", "-") {
+		case "vllm", "engine", "sglang", "trtllm":
+			s.Stack = "vllm"
+		case "hf", "transformers", "peft", "huggingface", "sdpa", "flash", "fa2":
+			s.Stack = "hf"
+		case "hf-eager", "eager":
+			s.Stack = "hf-eager"
+		case "deepspeed", "ds", "zero3", "zero-3":
+			s.Stack = "deepspeed"
+		default:
+			return false
+		}
+		return true
+	case "text_encoder":
+		switch val {
+		case "gpu", "none", "no", "off", "false", "0":
+			s.TextEncoder = "gpu"
+		case "t5", "te", "text_encoder", "offload", "cpu", "on", "yes", "true", "1":
+			s.TextEncoder = "offload"
+		case "cached", "cache", "precomputed", "embeddings":
+			s.TextEncoder = "cached"
+		default:
+			return false
+		}
+		return true
 	case "project":
 		s.Project = val
 		return val != ""

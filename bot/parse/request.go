@@ -141,6 +141,16 @@ type Slots struct {
 	YesNo   bool     `json:"yes_no,omitempty"`
 	// Spot asks for interruptible capacity ("spot", "可中断").
 	Spot bool `json:"spot,omitempty"`
+	// Serving and memory settings (engine=, kv_bits=, gpu_mem_util=,
+	// max_seqs=, stack=): advisor.Workload's fields of the same names.
+	Engine  string  `json:"engine,omitempty"`
+	KVBits  int     `json:"kv_bits,omitempty"`
+	MemUtil float64 `json:"gpu_mem_util,omitempty"`
+	MaxSeqs int     `json:"max_seqs,omitempty"`
+	Stack   string  `json:"stack,omitempty"`
+	// TextEncoder (image models, offload=): where the text encoders live,
+	// gpu, offload or cached (advisor.ImageInput.TextEncoder).
+	TextEncoder string `json:"text_encoder,omitempty"`
 	// Resolution and Images (image models): pixels per side and how many.
 	Resolution int     `json:"resolution,omitempty"`
 	Images     float64 `json:"images,omitempty"`

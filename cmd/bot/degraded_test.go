@@ -89,7 +89,7 @@ func TestServeStartsWithRedisDown(t *testing.T) {
 	}
 	send("fit 13b lora", "fit", "trig-fit")
 	answer := fs.WaitCalls(t, bottest.ResponseURLMethod, 1)[0].JSON(t)
-	if text, _ := answer["text"].(string); !strings.Contains(text, "13B LoRA") || !strings.Contains(text, "30.46 GB") {
+	if text, _ := answer["text"].(string); !strings.Contains(text, "13B LoRA") || !strings.Contains(text, "31.01 GB") {
 		t.Errorf("fit answer with Redis down: %q", text)
 	}
 	send("spend add 4090 x2 10h ¥50 project=demo", "spend", "trig-spend")

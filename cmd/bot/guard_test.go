@@ -9,7 +9,7 @@ import (
 
 // TestAskRefusesAHeadlineWithTheAnswersOtherNumbers: issue #28 item 5 end
 // to end. The model puts the L40S's 48 GB in the headline and moves the
-// real figure (30.46 GB) to a later line; every number is the answer's
+// real figure (31.01 GB) to a later line; every number is the answer's
 // own, yet bot ask prints the template, identical to running without an
 // LLM.
 func TestAskRefusesAHeadlineWithTheAnswersOtherNumbers(t *testing.T) {
@@ -17,11 +17,11 @@ func TestAskRefusesAHeadlineWithTheAnswersOtherNumbers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(plain, "30.46 GB") || !strings.Contains(plain, "48GB") {
-		t.Fatalf("the fit answer changed (want 30.46 GB and a 48GB card in it):\n%s", plain)
+	if !strings.Contains(plain, "31.01 GB") || !strings.Contains(plain, "48GB") {
+		t.Fatalf("the fit answer changed (want 31.01 GB and a 48GB card in it):\n%s", plain)
 	}
 	llm := bottest.NewOpenAI(t)
-	llm.SetDefault(bottest.OpenAIReply{Text: "A 13B LoRA fine-tune needs about 48 GB per replica.\nIn all it is 30.46 GB."})
+	llm.SetDefault(bottest.OpenAIReply{Text: "A 13B LoRA fine-tune needs about 48 GB per replica.\nIn all it is 31.01 GB."})
 	t.Setenv("OPENAI_BASE_URL", llm.BaseURL())
 	t.Setenv("OPENAI_MODEL", "test-model")
 	out, err := runBot(t, "", "ask", "/gpu fit 13b lora")

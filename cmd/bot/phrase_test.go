@@ -9,7 +9,7 @@ import (
 
 func TestAskPrintsAFaithfulRephrase(t *testing.T) {
 	llm := bottest.NewOpenAI(t)
-	const faithful = "A 13B LoRA fine-tune needs about 30.46 GB per replica: one A100 80GB is enough."
+	const faithful = "A 13B LoRA fine-tune needs about 31.01 GB per replica: one A100 80GB is enough."
 	llm.SetDefault(bottest.OpenAIReply{Text: faithful})
 	t.Setenv("OPENAI_BASE_URL", llm.BaseURL())
 	t.Setenv("OPENAI_MODEL", "test-model")
@@ -21,7 +21,7 @@ func TestAskPrintsAFaithfulRephrase(t *testing.T) {
 		t.Errorf("ask printed %q, want the rephrase", out)
 	}
 	reqs := llm.Requests()
-	if len(reqs) != 1 || !strings.Contains(string(reqs[0].Body), "30.46") {
+	if len(reqs) != 1 || !strings.Contains(string(reqs[0].Body), "31.01") {
 		t.Errorf("the prompt does not carry the facts: %d requests", len(reqs))
 	}
 }

@@ -98,7 +98,7 @@ func (p *stallProxy) pipe(dst, src net.Conn) {
 // (ContextTimeoutEnabled was off) and the profile read had none, so they
 // waited out go-redis's 3 s read timeout and its retry: 35 of 70 answers
 // later than 3 s, the slowest 9.9 s. Now every one is posted within 3 s of
-// its command, and says 30.46 GB (the 13B LoRA figure the engine gives,
+// its command, and says 31.01 GB (the 13B LoRA figure the engine gives,
 // the same as with Redis up in TestServeStartsWithRedisDown).
 func TestStalledRedisCostsTheAnswersNothing(t *testing.T) {
 	mini := miniredis.RunT(t)
@@ -148,8 +148,8 @@ func TestStalledRedisCostsTheAnswersNothing(t *testing.T) {
 		}
 		answer := fs.WaitCalls(t, bottest.ResponseURLMethod, asked)[asked-1].JSON(t)
 		took := time.Since(start)
-		if text, _ := answer["text"].(string); !strings.Contains(text, "30.46 GB") {
-			t.Errorf("command %d: answer %q, want the 13B LoRA fit (30.46 GB)", asked, text)
+		if text, _ := answer["text"].(string); !strings.Contains(text, "31.01 GB") {
+			t.Errorf("command %d: answer %q, want the 13B LoRA fit (31.01 GB)", asked, text)
 		}
 		return took
 	}
