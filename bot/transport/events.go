@@ -91,12 +91,18 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 		done := a.thinking(ctx, q)
 		defer done()
 	}
+	// A user's first DM gets a welcome with three example questions
+	// (welcome.go); "hi" then needs nothing more.
+	welcomed := a.welcome(ctx, q, askerLang(q.text, msg.Locale))
 	st := state{Q: q.text, Asker: q.user}
 	// A question asked of the bot that the router is unsure of gets the
 	// two likeliest readings to pick from; a channel without a mention
 	// got nothing above.
 	ans, unsure := bot.Clarify(msg, req)
 	if reply, ok := smallTalk(q, req); ok {
+		if welcomed {
+			return
+		}
 		ans, unsure = reply, true // nothing to store, rephrase or count
 	}
 	if !unsure {

@@ -134,7 +134,7 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 		SigningSecret: cfg.SlackSigningSecret, BotUserID: auth.UserID, BotID: auth.BotID, Workers: transport.ServeWorkers,
 		Phraser: phr, Persist: st.Persist, Importer: fileImporter{api: api, spend: d.spend}, Acknowledge: d.budget.Acknowledge,
 		Home:  &transport.HomeTab{Views: api, Settings: homeSettings(d.subs, cfg.Timezone, cfg.DailyPostAt, cfg.RecapPostAt)},
-		Users: api, Admins: cfg.Admins, Reactions: api,
+		Users: api, Admins: cfg.Admins, Reactions: api, Welcome: true,
 	}, b, st.Client(), poster, log)
 
 	mux := http.NewServeMux()
