@@ -68,3 +68,20 @@ func CSVFile(id, name, downloadURL string) map[string]any {
 	return map[string]any{"id": id, "name": name, "filetype": "csv", "size": 2048,
 		"url_private": downloadURL, "url_private_download": downloadURL}
 }
+
+// Edited is the message_changed event Slack sends when user edits their
+// message ts in channel from before to after (at editTS); threadTS is the
+// message's thread ("" for a top-level message).
+func Edited(channel, channelType, user, ts, threadTS, before, after, editTS string) map[string]any {
+	msg := func(text string) map[string]any {
+		m := map[string]any{"type": "message", "user": user, "ts": ts, "text": text}
+		if threadTS != "" {
+			m["thread_ts"] = threadTS
+		}
+		return m
+	}
+	now := msg(after)
+	now["edited"] = map[string]any{"user": user, "ts": editTS}
+	return map[string]any{"type": "message", "subtype": "message_changed", "hidden": true, "channel": channel, "channel_type": channelType,
+		"ts": editTS, "event_ts": editTS, "message": now, "previous_message": msg(before)}
+}

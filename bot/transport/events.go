@@ -61,6 +61,9 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 		a.introduce(ctx, ev.TeamID, e)
 		return
 	}
+	if a.edited(ctx, ev, cb.EventID) { // edit.go
+		return
+	}
 	q, ok := a.question(ev)
 	if !ok {
 		return
@@ -111,7 +114,7 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 	}
 	rep := compose(ans, st, false)
 	m := slackpost.Message{Channel: q.channel, ThreadTS: q.thr, Text: rep.Text, Blocks: rep.Blocks,
-		Key: "answer:" + q.team + ":" + q.channel + ":" + q.ts}
+		Key: replyKey(q.team, q.channel, q.ts)}
 	// Mentions are answered in their thread, errors and help included: a
 	// thread reply is seen, while an ephemeral message aimed at a thread
 	// that does not exist yet is shown to nobody. DMs are answered inline.
