@@ -338,6 +338,8 @@ func (s *Slack) serveAPI(w http.ResponseWriter, r *http.Request) {
 		normal = s.user(c.Form.Get("user"))
 	case "views.publish":
 		normal = map[string]any{"ok": true, "view": map[string]any{"id": "V1", "type": "home"}}
+	case "views.open":
+		normal = map[string]any{"ok": true, "view": map[string]any{"id": fmt.Sprintf("VM%d", len(s.Calls("views.open"))), "type": "modal"}}
 	case "reactions.add", "reactions.remove":
 		normal = map[string]any{"ok": true}
 	case "conversations.info", "conversations.join":

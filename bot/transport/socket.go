@@ -118,6 +118,16 @@ func (a *App) socketEvent(ctx context.Context, sm *socketmode.Client, evt socket
 		if !ok || evt.Request == nil {
 			return
 		}
+		if cb.Type == slack.InteractionTypeViewSubmission {
+			// The ack carries the answer to a modal's submission: errors
+			// keep it open, none closes it (modal.go).
+			if r := a.submission(cb); r != nil {
+				a.ack(ctx, sm, evt.Request.EnvelopeID, r)
+			} else {
+				a.ack(ctx, sm, evt.Request.EnvelopeID, nil)
+			}
+			return
+		}
 		// As for events: unqueued, the click is not acked, and Slack shows
 		// the clicker that it failed rather than nothing happening.
 		if !a.interact(cb) {
