@@ -204,6 +204,15 @@ func TestAppHomeModals(t *testing.T) {
 		t.Errorf("budget answer %+v, want pretrain ¥100,000 a quarter", dm[len(dm)-1])
 	}
 
+	// A member who is not an admin gets the budget handler's refusal, as
+	// when typed, and nothing is set.
+	member := bottest.ViewSubmission("U2", "VB2", budget, map[string]string{"amount": "¥1", "project": "sneaky"})
+	h.send(t, "/slack/interactive", formType, bottest.InteractiveForm(member))
+	h.settle()
+	if dm := h.slack.Messages("U2"); len(dm) != 1 || !strings.Contains(dm[0].Text, "only workspace admins") {
+		t.Errorf("a member's budget from the Home tab: %+v, want the admins-only refusal", dm)
+	}
+
 	// A watch, then its Stop button.
 	wv := open("gpubot.home.watch", "trig-3", 3)
 	if r := submit(t, h, "VW1", wv, map[string]string{"what": "watch list"}); r["response_action"] != "errors" {
@@ -219,7 +228,7 @@ func TestAppHomeModals(t *testing.T) {
 	}
 	home = string(lastView(t, h, "views.publish", len(h.slack.Calls("views.publish"))))
 	stopID := "gpubot.home.unwatch." + mine[0].ID
-	if !strings.Contains(home, stopID) || !strings.Contains(home, "pretrain") {
+	if !strings.Contains(home, stopID) || !strings.Contains(home, "pretrain") || strings.Contains(home, "sneaky") {
 		t.Errorf("home after the watch and budget lacks the Stop button %s or the budget", stopID)
 	}
 	stop := open(stopID, "trig-4", 4)
