@@ -50,7 +50,7 @@ type form struct {
 	submitZh   string
 	confirmEn  string // a form without fields says what it will do
 	confirmZh  string
-	refuseMode string // a parsed mode this form must not run (watch list/off from the add form)
+	refuseMode string // parsed modes this form must not run, space-separated (watch list/off from the add form)
 }
 
 var forms = map[string]form{
@@ -241,7 +241,7 @@ func (a *App) submission(cb slack.InteractionCallback) *slack.ViewSubmissionResp
 	switch {
 	case req.Intent != f.intent:
 		add(first, tr(lang, "This doesn't read as a "+f.titleEn+" entry: /gpu "+text+". Check the fields.", "这读不成"+f.titleZh+"：/gpu "+text+"。请检查各栏。"))
-	case f.refuseMode != "" && strings.Contains(f.refuseMode, req.Slots.Mode) && req.Slots.Mode != "":
+	case slices.Contains(strings.Fields(f.refuseMode), req.Slots.Mode):
 		add(first, tr(lang, "Use the Stop button beside a watch to stop it.", "取消提醒请用每个提醒旁的「取消」按钮。"))
 	}
 	for _, p := range req.Problems {
