@@ -52,7 +52,7 @@ func TestRephraseNeverRevertsAClick(t *testing.T) {
 			h.event(t, "Ev1", bottest.Msg("D1", "im", "U1", "1.000001", "/gpu fit 13b lora"))
 			post := h.slack.WaitCalls(t, "chat.postMessage", 1)[0]
 			blocks = []byte(post.Form.Get("blocks"))
-			ts = h.slack.Messages("D1")[0].TS
+			ts = h.slack.WaitMessages(t, "D1", 1)[0].TS
 		} else {
 			h.slash(t, "fit 13b lora", "r", "t1")
 			blocks = blocksOf(t, h.slack.WaitCalls(t, bottest.ResponseURLMethod, 1)[0].Body)
