@@ -338,6 +338,8 @@ func (s *Slack) serveAPI(w http.ResponseWriter, r *http.Request) {
 		normal = s.user(c.Form.Get("user"))
 	case "views.publish":
 		normal = map[string]any{"ok": true, "view": map[string]any{"id": "V1", "type": "home"}}
+	case "views.open":
+		normal = map[string]any{"ok": true, "view": map[string]any{"id": fmt.Sprintf("VM%d", len(s.Calls("views.open"))), "type": "modal"}}
 	case "reactions.add", "reactions.remove":
 		normal = map[string]any{"ok": true}
 	case "conversations.info", "conversations.join":
@@ -363,7 +365,30 @@ func (s *Slack) store(f url.Values) Message {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.messages = append(s.messages, m)
+	close(s.changed) // WaitMessages: the call was recorded before it was stored
+	s.changed = make(chan struct{})
 	return m
+}
+
+// WaitMessages waits until channel holds n messages and returns them. A
+// chat.postMessage call is recorded (WaitCalls) a moment before its message
+// is stored, so a test that reads the stored ts waits here.
+func (s *Slack) WaitMessages(t testing.TB, channel string, n int) []Message {
+	t.Helper()
+	deadline := time.After(waitFor)
+	for {
+		s.mu.Lock()
+		changed := s.changed
+		s.mu.Unlock()
+		if ms := s.Messages(channel); len(ms) >= n {
+			return ms
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			t.Fatalf("fake Slack: %d messages in %s, want %d", len(s.Messages(channel)), channel, n)
+		}
+	}
 }
 
 // history answers conversations.history and conversations.replies from the

@@ -443,3 +443,19 @@ func (p *Poster) Ephemeral(ctx context.Context, m Message, user string) error {
 		}
 	}
 }
+
+// Posted returns the timestamp of the message posted with key (Message.Key)
+// while the key is remembered (Options.KeyTTL), "" if there is none: an
+// edited question finds the bot's reply to it this way.
+func (p *Poster) Posted(ctx context.Context, key string) string {
+	if p.rdb == nil || key == "" {
+		return ""
+	}
+	rctx, cancel := context.WithTimeout(ctx, redisTimeout)
+	defer cancel()
+	ts, _ := p.rdb.Get(rctx, recordKey(key)).Result()
+	if ts == pending {
+		return ""
+	}
+	return ts
+}

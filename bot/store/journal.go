@@ -72,6 +72,9 @@ type journalLine struct {
 type snapshotV2 struct {
 	Journal int              `json:"journal"`
 	Keys    map[string]entry `json:"keys"`
+	// Taken is when the snapshot was dumped (unix ms): the clock of the
+	// kept marks' time left (entry.TTL).
+	Taken int64 `json:"taken_ms,omitempty"`
 }
 
 // journal is the embedded store's write log. mu serialises writes with
@@ -297,12 +300,13 @@ func (j *journal) Compact(ctx context.Context) error {
 }
 
 func (j *journal) compactLocked(ctx context.Context) error {
+	taken := j.now().UnixMilli()
 	state, err := dump(ctx, j.rdb)
 	if err != nil {
 		return err
 	}
 	next := j.seq + 1
-	raw, err := json.Marshal(snapshotV2{Journal: next, Keys: state})
+	raw, err := json.Marshal(snapshotV2{Journal: next, Keys: state, Taken: taken})
 	if err != nil {
 		return err
 	}
@@ -375,16 +379,21 @@ func writeAtomic(dir, name string, raw []byte) error {
 
 // replay applies journal seq to rdb, moving the embedded clock by the time
 // between lines, and from the last line to now, so keys with a TTL expire as
-// they would have in a run that never stopped. It returns the bytes read.
-func replay(ctx context.Context, rdb *redis.Client, forward func(time.Duration), now time.Time, path string) (int64, error) {
+// they would have in a run that never stopped. since is when the snapshot
+// under the journal was taken (unix ms, 0 if unknown): the clock starts
+// there, so the marks it kept lose the time since. It returns the bytes read.
+func replay(ctx context.Context, rdb *redis.Client, forward func(time.Duration), since int64, now time.Time, path string) (int64, error) {
 	raw, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
+		if since != 0 && now.UnixMilli() > since {
+			forward(time.Duration(now.UnixMilli()-since) * time.Millisecond)
+		}
 		return 0, nil
 	}
 	if err != nil {
 		return 0, fmt.Errorf("load journal: %w", err)
 	}
-	var last int64
+	last := since
 	r := bufio.NewReader(bytes.NewReader(raw))
 	var read int64
 	for n := 1; ; n++ {

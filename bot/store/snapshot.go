@@ -28,6 +28,10 @@ type entry struct {
 	List   []string          `json:"list,omitempty"`
 	Set    []string          `json:"set,omitempty"`
 	ZSet   []zmember         `json:"zset,omitempty"`
+	// TTL is the time a kept expiring key (keptExpiring: a de-duplication
+	// mark) had left when the snapshot was taken, in milliseconds; 0 for
+	// the keys that never expire.
+	TTL int64 `json:"ttl_ms,omitempty"`
 }
 
 type zmember struct {
@@ -115,14 +119,22 @@ func dump(ctx context.Context, r *redis.Client) (map[string]entry, error) {
 		if err != nil {
 			return nil, fmt.Errorf("snapshot %s: %w", k, err)
 		}
-		if ttl >= 0 { // expiring keys are caches, locks and de-dup marks
+		// Expiring keys are caches and locks, left out, and de-duplication
+		// marks, kept with their time left: a compaction that dropped them
+		// let a request replayed within its signature's five minutes be
+		// answered again after a restart (issue #28 item 9).
+		if ttl == 0 || (ttl > 0 && !strings.HasPrefix(k, keptExpiring)) {
 			continue
+		}
+		e := entry{}
+		if ttl > 0 {
+			e.TTL = max(ttl.Milliseconds(), 1) // never 0, which would keep it for good
 		}
 		typ, err := r.Type(ctx, k).Result()
 		if err != nil {
 			return nil, fmt.Errorf("snapshot %s: %w", k, err)
 		}
-		e := entry{Type: typ}
+		e.Type = typ
 		switch typ {
 		case "string":
 			e.String, err = r.Get(ctx, k).Result()
@@ -153,12 +165,12 @@ func dump(ctx context.Context, r *redis.Client) (map[string]entry, error) {
 // restore loads the snapshot and replays the journal after it, then opens
 // the journal for appending and starts journaling every write.
 func (s *Store) restore(ctx context.Context) error {
-	seq, base, err := s.loadSnapshot(ctx)
+	seq, base, taken, err := s.loadSnapshot(ctx)
 	if err != nil {
 		return err
 	}
 	path := journalPath(s.dir, seq)
-	read, err := replay(ctx, s.Redis, s.mini.FastForward, time.Now(), path)
+	read, err := replay(ctx, s.Redis, s.mini.FastForward, taken, time.Now(), path)
 	if err != nil {
 		return err
 	}
@@ -184,32 +196,32 @@ func (s *Store) restore(ctx context.Context) error {
 }
 
 // loadSnapshot loads the v2 snapshot, or the old whole-state file when no v2
-// exists yet, and returns the journal number to replay after it and the
-// snapshot's size.
-func (s *Store) loadSnapshot(ctx context.Context) (seq int, size int64, err error) {
+// exists yet, and returns the journal number to replay after it, the
+// snapshot's size and when it was taken (unix ms; 0 if unknown).
+func (s *Store) loadSnapshot(ctx context.Context) (seq int, size, taken int64, err error) {
 	raw, err := os.ReadFile(filepath.Join(s.dir, snapshotV2File))
 	if err == nil {
 		var snap snapshotV2
 		if err := json.Unmarshal(raw, &snap); err != nil {
-			return 0, 0, fmt.Errorf("load state %s: %w", filepath.Join(s.dir, snapshotV2File), err)
+			return 0, 0, 0, fmt.Errorf("load state %s: %w", filepath.Join(s.dir, snapshotV2File), err)
 		}
-		return snap.Journal, int64(len(raw)), load(ctx, s.Redis, snap.Keys)
+		return snap.Journal, int64(len(raw)), snap.Taken, load(ctx, s.Redis, snap.Keys)
 	}
 	if !errors.Is(err, fs.ErrNotExist) {
-		return 0, 0, fmt.Errorf("load state: %w", err)
+		return 0, 0, 0, fmt.Errorf("load state: %w", err)
 	}
 	raw, err = os.ReadFile(filepath.Join(s.dir, snapshotFile))
 	if errors.Is(err, fs.ErrNotExist) {
-		return 0, 0, nil
+		return 0, 0, 0, nil
 	}
 	if err != nil {
-		return 0, 0, fmt.Errorf("load state: %w", err)
+		return 0, 0, 0, fmt.Errorf("load state: %w", err)
 	}
 	var state map[string]entry
 	if err := json.Unmarshal(raw, &state); err != nil {
-		return 0, 0, fmt.Errorf("load state %s: %w", filepath.Join(s.dir, snapshotFile), err)
+		return 0, 0, 0, fmt.Errorf("load state %s: %w", filepath.Join(s.dir, snapshotFile), err)
 	}
-	return 0, int64(len(raw)), load(ctx, s.Redis, state)
+	return 0, int64(len(raw)), 0, load(ctx, s.Redis, state)
 }
 
 // dropExpiring deletes the keys that carry a TTL after the replay: they are
@@ -257,7 +269,9 @@ func load(ctx context.Context, r *redis.Client, state map[string]entry) error {
 	for k, e := range state {
 		switch e.Type {
 		case "string":
-			pipe.Set(ctx, k, e.String, 0)
+			// A kept mark gets the time it had left when the snapshot was
+			// taken; replay then moves the clock on from that moment.
+			pipe.Set(ctx, k, e.String, time.Duration(e.TTL)*time.Millisecond)
 		case "hash":
 			if len(e.Hash) > 0 {
 				pipe.HSet(ctx, k, e.Hash)

@@ -69,6 +69,9 @@ type Config struct {
 	// acknowledge budget alerts, besides workspace admins and owners
 	// (users.info); BOT_ADMINS.
 	Admins []string
+	// Welcome greets each user's first DM with three example questions
+	// (welcome.go), once per user, remembered in Redis.
+	Welcome bool
 	// Acknowledge, if set, records a click on a budget alert's Acknowledge
 	// button (budget.Alerts.Acknowledge).
 	Acknowledge func(ctx context.Context, team, alert, user string) error

@@ -197,6 +197,13 @@ func (a *App) interact(cb slack.InteractionCallback) bool {
 	if cb.Type != slack.InteractionTypeBlockActions {
 		return true
 	}
+	for _, ba := range cb.ActionCallback.BlockActions {
+		if strings.HasPrefix(ba.ActionID, homePrefix) {
+			// A Home tab button opens its modal at once (its trigger_id
+			// lasts 3 seconds); it belongs to no conversation.
+			return a.enqueue("home", "", func(ctx context.Context) { a.homeAction(ctx, cb, ba) })
+		}
+	}
 	// A click is read in its conversation's turn, after the messages
 	// before it (order.go).
 	key := conversationKey(cb.Team.ID, cmp.Or(cb.Channel.ID, cb.Container.ChannelID), cb.Container.ThreadTs, cb.Container.MessageTs)

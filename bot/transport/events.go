@@ -61,6 +61,9 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 		a.introduce(ctx, ev.TeamID, e)
 		return
 	}
+	if a.edited(ctx, ev, cb.EventID) { // edit.go
+		return
+	}
 	q, ok := a.question(ev)
 	if !ok {
 		return
@@ -91,12 +94,18 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 		done := a.thinking(ctx, q)
 		defer done()
 	}
+	// A user's first DM gets a welcome with three example questions
+	// (welcome.go); "hi" then needs nothing more.
+	welcomed := a.welcome(ctx, q, askerLang(q.text, msg.Locale))
 	st := state{Q: q.text, Asker: q.user}
 	// A question asked of the bot that the router is unsure of gets the
 	// two likeliest readings to pick from; a channel without a mention
 	// got nothing above.
 	ans, unsure := bot.Clarify(msg, req)
 	if reply, ok := smallTalk(q, req); ok {
+		if welcomed {
+			return
+		}
 		ans, unsure = reply, true // nothing to store, rephrase or count
 	}
 	if !unsure {
@@ -105,7 +114,7 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 	}
 	rep := compose(ans, st, false)
 	m := slackpost.Message{Channel: q.channel, ThreadTS: q.thr, Text: rep.Text, Blocks: rep.Blocks,
-		Key: "answer:" + q.team + ":" + q.channel + ":" + q.ts}
+		Key: replyKey(q.team, q.channel, q.ts)}
 	// Mentions are answered in their thread, errors and help included: a
 	// thread reply is seen, while an ephemeral message aimed at a thread
 	// that does not exist yet is shown to nobody. DMs are answered inline.

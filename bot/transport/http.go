@@ -411,6 +411,16 @@ func (a *App) serveInteractive(w http.ResponseWriter, r *http.Request, body []by
 		http.Error(w, "bad payload", http.StatusBadRequest)
 		return
 	}
+	if cb.Type == slack.InteractionTypeViewSubmission {
+		// A modal's submission is answered in this response: errors keep
+		// it open, an empty 200 closes it (modal.go).
+		if r := a.submission(cb); r != nil {
+			writeJSON(w, r)
+			return
+		}
+		w.WriteHeader(http.StatusOK)
+		return
+	}
 	if !a.interact(cb) {
 		// Not queued: a 200 would tell Slack (and the clicker) all is well.
 		http.Error(w, "busy", http.StatusServiceUnavailable)

@@ -30,6 +30,7 @@ var webAPI = map[string]struct {
 	"UpdateMessageContext":          {[]string{"chat.update"}, []string{"chat:write"}},
 	"GetUserInfoContext":            {[]string{"users.info"}, []string{"users:read"}},
 	"PublishViewContext":            {[]string{"views.publish"}, nil},
+	"OpenViewContext":               {[]string{"views.open"}, nil}, // a Home tab button's modal
 	"JoinConversationContext":       {[]string{"conversations.join"}, []string{"channels:join"}},
 	"UploadFileContext":             {[]string{"files.getUploadURLExternal", "files.completeUploadExternal"}, []string{"files:write"}},
 	"AddReactionContext":            {[]string{"reactions.add"}, []string{"reactions:write"}},

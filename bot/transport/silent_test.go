@@ -38,27 +38,34 @@ func TestOneMessagePerCommand(t *testing.T) {
 }
 
 // A currency click replaced the answer, then the late LLM rephrase put the
-// first variant back. A replaced answer is not rephrased.
+// first variant back. A replaced answer is not rephrased. "socket" is the
+// DM case with the click over Socket Mode.
 func TestRephraseNeverRevertsAClick(t *testing.T) {
-	for _, via := range []string{"dm", "slash"} {
+	for _, via := range []string{"dm", "slash", "socket"} {
 		h := newHarness(t, bot.New(bot.Config{FX: 7.2}, knowledge.MustShipped(), nil))
 		llm := bottest.NewOpenAI(t)
 		llm.SetDefault(bottest.OpenAIReply{Text: faithful, Delay: 400 * time.Millisecond})
 		h.app.cfg.Phraser = phrase.New(phrase.Config{BaseURL: llm.BaseURL(), Model: "m", Timeout: 5 * time.Second}, nil)
 		var blocks []byte
 		ts := "1.5"
-		if via == "dm" {
+		if via != "slash" {
 			h.event(t, "Ev1", bottest.Msg("D1", "im", "U1", "1.000001", "/gpu fit 13b lora"))
 			post := h.slack.WaitCalls(t, "chat.postMessage", 1)[0]
 			blocks = []byte(post.Form.Get("blocks"))
-			ts = h.slack.Messages("D1")[0].TS
+			ts = h.slack.WaitMessages(t, "D1", 1)[0].TS
 		} else {
 			h.slash(t, "fit 13b lora", "r", "t1")
 			blocks = blocksOf(t, h.slack.WaitCalls(t, bottest.ResponseURLMethod, 1)[0].Body)
 		}
 		// The click comes while the model is still writing.
 		p := bottest.BlockAction("D1", "U1", ts, actCurrency, buttonValue(t, blocks, actCurrency), h.slack.ResponseURL("click"), "trig-c")
-		h.send(t, "/slack/interactive", formType, bottest.InteractiveForm(p))
+		if via == "socket" {
+			sock := runSocket(t, h)
+			sock.Send(t, "interactive", "env-c", p)
+			sock.WaitAck(t, "env-c")
+		} else {
+			h.send(t, "/slack/interactive", formType, bottest.InteractiveForm(p))
+		}
 		h.settle() // the rephrase has come back by now
 		if n := len(llm.Requests()); n != 1 {
 			t.Fatalf("%s: %d model calls, want the one rephrase attempted", via, n)

@@ -3,8 +3,14 @@ package transport
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
 	"strings"
 	"testing"
+
+	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/socketmode"
 
 	"github.com/gpubot/gpubot/bot/bottest"
 	budgets "github.com/gpubot/gpubot/bot/budget"
@@ -119,10 +125,9 @@ func TestCuttingNeverSplitsAnEntity(t *testing.T) {
 }
 
 // Slack refreshes every Socket Mode connection every few hours: a
-// disconnect envelope, then the socket closes. The app connects again and
-// logs nothing above INFO. (Against this fake the library reconnects
-// without surfacing an I/O error, so the WARN → INFO of socketLevel is
-// not exercised here.)
+// disconnect envelope, then the socket closes. slack-go (v0.35) handles the
+// envelope itself and only tells the app that it is connecting again; the
+// app logs that, and the reconnection, at INFO, and nothing above INFO.
 func TestRoutineSocketRefreshIsNotAWarning(t *testing.T) {
 	h := newHarness(t, nil)
 	sock := runSocket(t, h)
@@ -132,10 +137,79 @@ func TestRoutineSocketRefreshIsNotAWarning(t *testing.T) {
 	again.Send(t, "events_api", "env-1", json.RawMessage(bottest.EventCallback("Ev1", bottest.Msg("D1", "im", "U1", "1.000001", "fit 13b lora"))))
 	again.WaitAck(t, "env-1")
 	h.settle()
-	for _, line := range strings.Split(h.logs.String(), "\n") {
+	logs := h.logs.String()
+	for _, line := range strings.Split(logs, "\n") {
 		if strings.Contains(line, "level=WARN") || strings.Contains(line, "level=ERROR") {
 			t.Errorf("routine refresh logged: %s", line)
 		}
+	}
+	for _, want := range []string{
+		`level=INFO msg="connected to Slack over Socket Mode"`,
+		`level=INFO msg="socket mode connection ended; reconnecting (Slack refreshes connections every few hours)"`,
+		`level=INFO msg="reconnected to Slack over Socket Mode"`,
+	} {
+		if strings.Count(logs, want) != 1 {
+			t.Errorf("want one line %s in:\n%s", want, logs)
+		}
+	}
+}
+
+// What a refresh can surface besides, in the order slack-go sends it: the
+// read pending on the old socket fails with the client's own close
+// (net.ErrClosed), an ack written as it closes fails, the first attempt to
+// reconnect may fail. All INFO. The same errors on a live connection, a
+// close by the network, and a reconnection still failing on its third
+// attempt are WARN.
+func TestSocketErrorsDuringARefreshAreInfo(t *testing.T) {
+	h := newHarness(t, nil)
+	ctx := context.Background()
+	closed := fmt.Errorf("read tcp 127.0.0.1:1->127.0.0.1:2: %w", net.ErrClosed)
+	dropped := errors.New("websocket: close 1006 (abnormal closure): unexpected EOF")
+	send := func(typ socketmode.EventType, data any) {
+		h.app.socketEvent(ctx, nil, socketmode.Event{Type: typ, Data: data})
+	}
+	level := func(msg string) string {
+		t.Helper()
+		lines := strings.Split(strings.TrimSpace(h.logs.String()), "\n")
+		last := lines[len(lines)-1]
+		if !strings.Contains(last, msg) {
+			t.Fatalf("last log line %q, want %q", last, msg)
+		}
+		return last[strings.Index(last, "level=")+6 : strings.Index(last, " msg=")]
+	}
+	send(socketmode.EventTypeConnected, nil)
+	send(socketmode.EventTypeIncomingError, &slack.IncomingEventError{ErrorObj: dropped})
+	if got := level("socket mode I/O error"); got != "WARN" {
+		t.Errorf("the network closing a live connection logged at %s, want WARN", got)
+	}
+	// The refresh.
+	send(socketmode.EventTypeIncomingError, &slack.IncomingEventError{ErrorObj: closed})
+	if got := level("socket mode I/O error"); got != "INFO" {
+		t.Errorf("the old socket's own close logged at %s, want INFO", got)
+	}
+	send(socketmode.EventTypeErrorWriteFailed, &socketmode.ErrorWriteFailed{Cause: closed})
+	if got := level("socket mode I/O error"); got != "INFO" {
+		t.Errorf("an ack on the closing socket logged at %s, want INFO", got)
+	}
+	send(socketmode.EventTypeConnecting, nil)
+	if got := level("reconnecting"); got != "INFO" {
+		t.Errorf("reconnecting logged at %s, want INFO", got)
+	}
+	send(socketmode.EventTypeConnectionError, &slack.ConnectionErrorEvent{Attempt: 1, ErrorObj: dropped})
+	if got := level("socket mode connection failed"); got != "INFO" {
+		t.Errorf("a first failed reconnect during a refresh logged at %s, want INFO", got)
+	}
+	send(socketmode.EventTypeConnectionError, &slack.ConnectionErrorEvent{Attempt: 3, ErrorObj: dropped})
+	if got := level("socket mode connection failed"); got != "WARN" {
+		t.Errorf("a third failed reconnect logged at %s, want WARN", got)
+	}
+	send(socketmode.EventTypeConnected, nil)
+	if got := level("reconnected to Slack"); got != "INFO" {
+		t.Errorf("the reconnection logged at %s, want INFO", got)
+	}
+	send(socketmode.EventTypeConnectionError, &slack.ConnectionErrorEvent{Attempt: 1, ErrorObj: dropped})
+	if got := level("socket mode connection failed"); got != "WARN" {
+		t.Errorf("a connection error with no refresh under way logged at %s, want WARN", got)
 	}
 }
 

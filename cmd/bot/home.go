@@ -7,7 +7,26 @@ import (
 
 	"github.com/gpubot/gpubot/bot/present"
 	"github.com/gpubot/gpubot/bot/subscribe"
+	"github.com/gpubot/gpubot/bot/transport"
+	"github.com/gpubot/gpubot/bot/watch"
+	"github.com/gpubot/gpubot/knowledge"
 )
+
+// homeWatches lists a user's price watches for the App Home tab, each
+// with its id (for its Stop button) and what it watches in words.
+func homeWatches(st *watch.Store, kb *knowledge.Base) func(ctx context.Context, team, user string) ([]transport.HomeWatch, error) {
+	return func(ctx context.Context, team, user string) ([]transport.HomeWatch, error) {
+		mine, err := st.Of(ctx, team, user)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]transport.HomeWatch, len(mine))
+		for i, w := range mine {
+			out[i] = transport.HomeWatch{ID: w.ID, Text: watch.What(w, kb)}
+		}
+		return out, nil
+	}
+}
 
 // homeSettings lists a team's settings for the App Home tab: its time zone,
 // when the scheduled posts go out (DAILY_POST_AT, RECAP_POST_AT) and the

@@ -106,16 +106,17 @@ func TestThreeReplicasAnswerAndPostOnce(t *testing.T) {
 	}
 	wg.Wait()
 
-	// The answer and the daily post: two messages in all. Then stop the
-	// replicas one by one; a duplicate would show up by the end.
-	fs.WaitCalls(t, "chat.postMessage", 2)
+	// The first-DM welcome, the answer and the daily post: three messages
+	// in all. Then stop the replicas one by one; a duplicate would show up
+	// by the end.
+	fs.WaitCalls(t, "chat.postMessage", 3)
 	stop(reps[0])
 	for _, r := range reps[1:] {
 		stop(r)
 	}
 	reps = reps[:1] // all stopped; nothing left for the deferred stop
-	if n := postsTo(fs, "D1"); n != 1 {
-		t.Errorf("%d answers to one event delivered to three replicas, want 1", n)
+	if n := postsTo(fs, "D1"); n != 2 {
+		t.Errorf("%d posts to one first DM delivered to three replicas, want 2 (the welcome, the answer)", n)
 	}
 	if n := postsTo(fs, "CREPL"); n != 1 {
 		t.Errorf("%d daily posts from three replicas, want 1", n)

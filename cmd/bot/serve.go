@@ -24,6 +24,7 @@ import (
 	"github.com/gpubot/gpubot/bot/phrase"
 	"github.com/gpubot/gpubot/bot/slackpost"
 	"github.com/gpubot/gpubot/bot/transport"
+	"github.com/gpubot/gpubot/bot/watch"
 	"github.com/gpubot/gpubot/knowledge"
 )
 
@@ -133,8 +134,9 @@ func serve(ctx context.Context, cfg Config, kb *knowledge.Base, b *bot.Bot, log 
 	app := transport.New(transport.Config{
 		SigningSecret: cfg.SlackSigningSecret, BotUserID: auth.UserID, BotID: auth.BotID, Workers: transport.ServeWorkers,
 		Phraser: phr, Persist: st.Persist, Importer: fileImporter{api: api, spend: d.spend}, Acknowledge: d.budget.Acknowledge,
-		Home:  &transport.HomeTab{Views: api, Settings: homeSettings(d.subs, cfg.Timezone, cfg.DailyPostAt, cfg.RecapPostAt)},
-		Users: api, Admins: cfg.Admins, Reactions: api,
+		Home: &transport.HomeTab{Views: api, Settings: homeSettings(d.subs, cfg.Timezone, cfg.DailyPostAt, cfg.RecapPostAt),
+			Watches: homeWatches(watch.NewStore(st.Client(), ""), d.kb)},
+		Users: api, Admins: cfg.Admins, Reactions: api, Welcome: true,
 	}, b, st.Client(), poster, log)
 
 	mux := http.NewServeMux()
