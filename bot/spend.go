@@ -188,6 +188,8 @@ func (s *Spend) Handle(ctx context.Context, m Message, req parse.Request, a *Ans
 		err = s.edit(ctx, team, m, req, a)
 	case "export":
 		err = s.export(ctx, team, req, a)
+	case "check":
+		err = s.check(ctx, team, m, req, a)
 	default:
 		return &advisor.InputError{Field: "spend", Reason: fmt.Sprintf("unknown spend action %q; use add, list, report, edit, export, undo or delete", mode), Hint: spendHint}
 	}
@@ -686,11 +688,20 @@ var editKeys = map[string]string{
 func (s *Spend) edit(ctx context.Context, team string, m Message, req parse.Request, a *Answer) error {
 	hint := "/gpu spend edit 7k2m9q amount=¥1800 platform=aliyun team=vision"
 	id := req.Slots.ID
+	fields := map[string]string{}
+	words := strings.Fields(m.Text)
+	if len(req.Slots.Args) > 0 && req.Slots.Args[0] == correctionArg {
+		// a correction in words: the entry it means and its fields
+		var err error
+		if id, fields, err = s.correction(ctx, team, m, req, a); err != nil {
+			return err
+		}
+		words = nil
+	}
 	if id == "" {
 		return &advisor.InputError{Field: "id", Reason: tr(a.Lang, "which entry? give its id from /gpu spend list", "改哪条？请给出 /gpu spend list 里的编号"), Hint: hint}
 	}
-	fields := map[string]string{}
-	for _, w := range strings.Fields(m.Text) {
+	for _, w := range words {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok {
 			continue

@@ -526,3 +526,9 @@ func (r *Report) Currencies() []knowledge.Currency {
 	}
 	return all.Currencies()
 }
+
+// Apply keeps the entries f accepts (all when f is nil).
+func (f Filter) Apply(es []Entry) []Entry { return f.apply(es) }
+
+// Add counts e in t (superseded entries only in Superseded).
+func (t *Totals) Add(e Entry) { t.add(e) }
