@@ -23,15 +23,31 @@ func (l *Ledger) Latest(ctx context.Context, team, user string, keep Filter) (En
 	if err != nil {
 		return Entry{}, err
 	}
+	// The user's undo list orders their entries as they were added, which
+	// CreatedAt alone does not when two share a clock reading.
+	ids, err := l.rdb.LRange(ctx, keysFor(team).user(user), 0, -1).Result()
+	if err != nil {
+		return Entry{}, err
+	}
+	pos := map[string]int{}
+	for i, id := range ids {
+		pos[id] = i + 1
+	}
+	later := func(a, b Entry) bool {
+		if !a.CreatedAt.Equal(b.CreatedAt) {
+			return a.CreatedAt.After(b.CreatedAt)
+		}
+		return pos[a.ID] > pos[b.ID]
+	}
 	var mine, latest Entry
 	for _, e := range es {
 		if e.SupersededBy != "" || keep != nil && !keep(e) {
 			continue
 		}
-		if e.User == user && e.Source == SourceSlack && (mine.ID == "" || e.CreatedAt.After(mine.CreatedAt)) {
+		if e.User == user && e.Source == SourceSlack && (mine.ID == "" || later(e, mine)) {
 			mine = e
 		}
-		if latest.ID == "" || e.CreatedAt.After(latest.CreatedAt) {
+		if latest.ID == "" || later(e, latest) {
 			latest = e
 		}
 	}
