@@ -35,6 +35,9 @@ type Spend struct {
 	teamFX func(ctx context.Context, team string) (knowledge.Currency, float64)
 	// budgetNotes lists the budget alerts now due (see UseBudgetNotes).
 	budgetNotes func(ctx context.Context, team, lang string) []string
+	// budgetLines sets each budget of a period against its actual spend
+	// and forecast (see UseBudgetLines).
+	budgetLines func(ctx context.Context, team, lang string, p ledger.Period) []string
 	// Settlements still checking in the background; Shutdown ends them,
 	// telling each asker (issue #28 item 7: SIGTERM used to leave them
 	// with "⏳ Checking… don't send it again" and nothing logged).
@@ -48,6 +51,12 @@ type Spend struct {
 // them as sentences in lang.
 func (s *Spend) UseBudgetNotes(f func(ctx context.Context, team, lang string) []string) {
 	s.budgetNotes = f
+}
+
+// UseBudgetLines makes spend reports end with budget vs actual: f
+// returns one sentence per budget of the report's period, in lang.
+func (s *Spend) UseBudgetLines(f func(ctx context.Context, team, lang string, p ledger.Period) []string) {
+	s.budgetLines = f
 }
 
 // withBudget appends the budget alerts a write made due to its reply.
@@ -581,9 +590,19 @@ func (s *Spend) list(ctx context.Context, team string, req parse.Request, a *Ans
 }
 
 func (s *Spend) report(ctx context.Context, team string, m Message, req parse.Request, a *Answer) error {
-	mo, err := s.month(req, a)
-	if err != nil {
-		return err
+	loc := s.ledger.Location()
+	var p ledger.Period
+	if req.Slots.Month == "" {
+		if q, ok := ledger.ReadPeriod(m.Text, s.now(), loc); ok {
+			p = q // "spend report 2026-Q4", "三季度花了多少", "this year"
+		}
+	}
+	if p.Months == 0 {
+		mo, err := s.month(req, a)
+		if err != nil {
+			return err
+		}
+		p = ledger.MonthPeriod(mo)
 	}
 	fx := s.reportFX(ctx, team, a.Lang)
 	gpu := ""
@@ -593,23 +612,86 @@ func (s *Spend) report(ctx context.Context, team string, m Message, req parse.Re
 			gpu = fam // "gpu=H100": the family (SXM and PCIe), not one variant
 		}
 	}
-	r, err := s.ledger.ReportWhere(ctx, team, mo, fx, ledger.Where(req.Slots.Project, req.Slots.Team, req.Slots.Platform, gpu))
+	platform := req.Slots.Platform
+	platforms := map[string]bool{}
+	if len(req.Slots.Platforms) >= 2 {
+		platform = "" // "在火山引擎和AutoDL上一共花了多少": both, each named
+		for _, pl := range req.Slots.Platforms {
+			platforms[s.ledger.Platform(pl)] = true
+		}
+	}
+	keep := ledger.Where(req.Slots.Project, req.Slots.Team, platform, gpu)
+	if len(platforms) > 0 {
+		base := keep
+		keep = func(e ledger.Entry) bool { return platforms[e.Platform] && (base == nil || base(e)) }
+	}
+	r, err := s.ledger.ReportPeriod(ctx, team, p, fx, keep)
 	if err != nil {
 		return err
 	}
 	a.Result = r
 	a.Text = RenderReport(a.Lang, r)
+	if s.budgetLines != nil && req.Slots.Project == "" && platform == "" && len(platforms) == 0 && gpu == "" {
+		if lines := s.budgetLines(ctx, team, a.Lang, p); len(lines) > 0 {
+			a.Text += "\n" + tr(a.Lang, "Budget vs actual:", "预算对比实际：") + "\n" + bullets(lines)
+			a.Text = strings.TrimRight(a.Text, "\n")
+		}
+	}
 	var only []string
-	for _, kv := range [][2]string{{"project", req.Slots.Project}, {"team", req.Slots.Team}, {"platform", req.Slots.Platform}, {"gpu", gpu}} {
+	for _, kv := range [][2]string{{"project", req.Slots.Project}, {"team", req.Slots.Team}, {"platform", platform}, {"gpu", gpu}} {
 		if kv[1] != "" {
 			only = append(only, kv[0]+"="+kv[1])
 		}
+	}
+	if len(platforms) > 0 {
+		a.Text = platformSplit(a.Lang, r, req.Slots.Platforms, s.ledger) + "\n" + a.Text
+		a.use("platforms", "the platforms added up and compared")
 	}
 	if len(only) > 0 {
 		a.Text = tr(a.Lang, "Only entries with ", "仅含 ") + strings.Join(only, " ") + "\n" + a.Text
 	}
 	a.say(a.Text)
 	return nil
+}
+
+// platformSplit is the headline of a spend question over two or more
+// platforms: their total and the one with the larger share.
+func platformSplit(lang string, r *ledger.Report, asked []string, l *ledger.Ledger) string {
+	names := make([]string, 0, len(asked))
+	for _, pl := range asked {
+		names = append(names, platformName(lang, l.Platform(pl)))
+	}
+	total := r.Total.Amount.String()
+	amount := func(g ledger.Group) (ledger.Money, bool) {
+		if g.Converted != nil {
+			return *g.Converted, true
+		}
+		if len(g.Amount) == 1 {
+			c := g.Amount.Currencies()[0]
+			return g.Amount.Money(c), true
+		}
+		return ledger.Money{}, false
+	}
+	all, okAll := ledger.Money{}, false
+	if r.Total.Converted != nil {
+		all, okAll = *r.Total.Converted, true
+		total = all.String()
+	} else if len(r.Total.Amount) == 1 {
+		all, okAll = r.Total.Amount.Money(r.Total.Amount.Currencies()[0]), true
+	}
+	head := tr(lang, fmt.Sprintf("%s on %s: %s in all", r.Label(), strings.Join(names, " and "), total),
+		fmt.Sprintf("%s 在 %s 上一共花了 %s", r.Label(), strings.Join(names, "、"), total))
+	if len(r.ByPlatform) == 0 || !okAll || all.Minor == 0 {
+		return head + tr(lang, " (nothing booked there in that period).", "（这段时间在这些平台上没有记录）。")
+	}
+	top := r.ByPlatform[0]
+	v, ok := amount(top)
+	if !ok {
+		return head + "."
+	}
+	share := float64(v.Minor) / float64(all.Minor) * 100
+	return head + tr(lang, fmt.Sprintf("; %s is the larger: %s (%.0f%%).", platformName(lang, top.Key), v, share),
+		fmt.Sprintf("；%s 占大头：%s（%.0f%%）。", platformName(lang, top.Key), v, share))
 }
 
 // SpendExport is the result of "spend export 2026-11": the month's
