@@ -618,3 +618,7 @@ func (f Filter) Apply(es []Entry) []Entry { return f.apply(es) }
 
 // Add counts e in t (superseded entries only in Superseded).
 func (t *Totals) Add(e Entry) { t.add(e) }
+
+// FoldName folds a project or team name the way entries store it
+// ("LLM FT" → "llm-ft").
+func FoldName(s string) string { return foldOrEmpty(s) }
