@@ -47,7 +47,7 @@ type Budget struct {
 	// for the whole workspace, TeamScope+name for a team or cost centre,
 	// PlatformScope+id for a platform.
 	Project string       `json:"project"`
-	Amount  ledger.Money `json:"amount"`  // per Period
+	Amount  ledger.Money `json:"amount"` // per Period
 	SetBy   string       `json:"set_by"`
 	SetAt   time.Time    `json:"set_at"`
 	// Period is Month (""), Quarter or Year.
