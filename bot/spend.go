@@ -1022,6 +1022,23 @@ func ImportSummary(res *ledger.ImportResult) string {
 			fmt.Fprintf(&b, "\n• #%s (%s, %s, %s on %s)", e.ID, entryWhat(e), e.Amount.String(), e.At.Format("2006-01-02"), e.Platform)
 		}
 	}
+	if n := len(res.Replaced); n > 0 {
+		fmt.Fprintf(&b, "\n🔁 %d lines correct an earlier bill (no line ids: matched by platform, card, period and amount); each entry keeps its id and now holds the new figures:", n)
+		for _, r := range res.Replaced {
+			fmt.Fprintf(&b, "\n• #%s: %s, %s, %s → %s, %s, %s", r.Old.ID, entryWhat(r.Old), r.Old.Amount.String(), r.Old.At.Format("2006-01-02"),
+				entryWhat(r.New), r.New.Amount.String(), r.New.At.Format("2006-01-02"))
+		}
+	}
+	if n := len(res.Missing); n > 0 {
+		fmt.Fprintf(&b, "\nℹ️ %d lines of the bill this one corrects are not in it; they stay booked (delete them with /gpu spend delete if the correction dropped them):", n)
+		for _, e := range res.Missing {
+			fmt.Fprintf(&b, "\n• #%s (%s, %s, %s)", e.ID, entryWhat(e), e.Amount.String(), e.At.Format("2006-01-02"))
+		}
+	}
+	for _, m := range res.Suspected {
+		fmt.Fprintf(&b, "\n⚠️ Suspected duplicate: bill line #%s (%s, %s, %s) looks like #%s of another bill (%s, %s). Both are counted; if it is the same charge, delete one: /gpu spend delete %s",
+			m.Bill.ID, entryWhat(m.Bill), m.Bill.Amount.String(), m.Bill.At.Format("2006-01-02"), m.Chat.ID, entryWhat(m.Chat), m.Chat.Amount.String(), m.Bill.ID)
+	}
 	for _, d := range res.InFile {
 		fmt.Fprintf(&b, "\n⚠️ Row %d repeats row %d field for field (%s, %s); it was not imported. If both are real charges, import with --keep-duplicates.",
 			d.Row, d.FirstRow, entryWhat(d.Entry), d.Entry.Amount.String())
