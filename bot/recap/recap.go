@@ -130,8 +130,8 @@ type Recap struct {
 	Budgets     []string            `json:"budgets,omitempty"`
 	Forecast    *ledger.Forecast    `json:"forecast,omitempty"`
 	Commitments []ledger.Commitment `json:"commitments,omitempty"`
-	rows     int
-	kb       *knowledge.Base
+	rows        int
+	kb          *knowledge.Base
 }
 
 // Empty reports whether the team logged nothing this month or the one
