@@ -278,6 +278,9 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 	if e.CostCenter == "" {
 		e.CostCenter = teamWord(m.Text)
 	}
+	if e.CostCenter != "" {
+		a.use("team", "the team or cost centre the entry is booked to")
+	}
 	if invoiceWord(m.Text) && e.Hours == 0 && !refund {
 		e.HoursUnknown = true // an invoice: amount, platform and period; hours unknown
 	}
@@ -633,8 +636,9 @@ func (s *Spend) report(ctx context.Context, team string, m Message, req parse.Re
 	a.Text = RenderReport(a.Lang, r)
 	if s.budgetLines != nil && req.Slots.Project == "" && platform == "" && len(platforms) == 0 && gpu == "" {
 		if lines := s.budgetLines(ctx, team, a.Lang, p); len(lines) > 0 {
-			a.Text += "\n" + tr(a.Lang, "Budget vs actual:", "预算对比实际：") + "\n" + bullets(lines)
-			a.Text = strings.TrimRight(a.Text, "\n")
+			// right under the totals: the rollups below may be cut short
+			head, rest, _ := strings.Cut(a.Text, "\n")
+			a.Text = head + "\n" + tr(a.Lang, "Budget vs actual:", "预算对比实际：") + "\n" + strings.TrimRight(bullets(lines), "\n") + "\n" + rest
 		}
 	}
 	var only []string
