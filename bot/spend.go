@@ -298,6 +298,9 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 	if e.TermMonths == 1 {
 		e.TermMonths = 0
 	}
+	if e.Billing == ledger.Monthly && e.Hours == 0 && !refund {
+		e.HoursUnknown = true // a plan's fee says what was paid, not what ran: never "idle" without recorded usage
+	}
 	e.Key = m.ID // made before the first try: a redelivery of this message books nothing new
 	if !anywayWord(m.Text) {
 		// The same entry sent again as a new message (not a redelivery):
