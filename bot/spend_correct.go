@@ -43,6 +43,17 @@ func ledgerInWords(req parse.Request) (parse.Request, string, bool) {
 		req.Slots.Missing, req.Problems = nil, nil
 		// what the parser read for another question is the correction's now
 		req.Slots.HoursPerMonth, req.Slots.Rent, req.Slots.Notes = 0, nil, nil
+		if v, ok := c.Fields["amount"]; ok {
+			if m, ok := parse.ParseMoney(v); ok {
+				req.Slots.Amount = &m // the typed slots say what was read
+			}
+		}
+		if v, err := strconv.ParseFloat(c.Fields["hours"], 64); err == nil {
+			req.Slots.Hours = v
+		}
+		if v, err := strconv.Atoi(c.Fields["cards"]); err == nil {
+			req.Slots.Cards = v
+		}
 		return req, "a correction of a ledger entry", true
 	}
 	if args, ok := spendCheckInWords(req); ok {

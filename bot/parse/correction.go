@@ -37,6 +37,10 @@ var (
 	// what entry: "the vast.ai entry", "AutoDL 那笔", "runpod的那条"
 	reAboutEN = regexp.MustCompile(`(?i)\bthe\s+([a-z0-9][a-z0-9_.\-]*)\s+(?:entry|line|charge|one|bill|invoice|row)\b`)
 	reAboutZH = regexp.MustCompile(`([A-Za-z0-9][A-Za-z0-9_.\-]*|[\p{Han}]{2,6}?)\s?的?(?:那笔|这笔|那条|这条|那一笔|那单)`)
+	// "那笔腾讯云的6.8万": the entry's platform after 那笔
+	reAboutZHAfter = regexp.MustCompile(`(?:那笔|这笔|那条|这条)\s?([A-Za-z][A-Za-z0-9_.\-]*|[\p{Han}]{2,6}?)\s?的`)
+	// "改成8.6万", "应该是 1.2万": a new figure with a magnitude, no currency
+	reAmountTo = regexp.MustCompile(`(?i)(?:改成|改为|应该是|应为|其实是|实际是|\bshould be\b|\bto\b)\s?(\d[\d,]*(?:\.\d+)?\s?(?:万|k|千|w)(?:元|块)?)`)
 
 	fixMoney    = `(?:[¥￥$]|us\$|rmb\s?|usd\s?|cny\s?)?\d[\d,]*(?:\.\d+)?\s?(?:万|k|千)?\s?(?:元|块钱|块|美元|美金|刀|rmb|usd|cny|dollars?|yuan)?`
 	reAmountKey = regexp.MustCompile(`(?i)(?:金额|费用|花费|价格|总价|总额|钱|账单|\bamount\b|\bcost\b|\btotal\b|\bprice\b|\bcharge\b|\bbill\b)\s*(?:应该|应|其实|实际)?\s*(?:是|为|改成|改为|写成|=|:|\bis\b|\bwas\b|\bshould be\b|\bto\b|\bof\b)?\s*(` + fixMoney + `)`)
@@ -80,6 +84,9 @@ func ReadCorrection(text string) (Correction, bool) {
 	} else if m := reAboutZH.FindStringSubmatch(rest); m != nil && !strings.ContainsAny(m[1], "不对错改") {
 		c.About = strings.ToLower(m[1])
 		rest = strings.Replace(rest, m[0], " ", 1)
+	} else if m := reAboutZHAfter.FindStringSubmatch(rest); m != nil {
+		c.About = strings.ToLower(m[1])
+		rest = strings.Replace(rest, m[0], " ", 1)
 	}
 	take := func(re *regexp.Regexp, field string) {
 		if m := re.FindStringSubmatchIndex(rest); m != nil {
@@ -116,6 +123,9 @@ func ReadCorrection(text string) (Correction, bool) {
 		}
 	}
 	if m := reAmountKey.FindStringSubmatchIndex(rest); m != nil && strings.TrimSpace(rest[m[2]:m[3]]) != "" {
+		c.Fields["amount"] = moneyArg(rest[m[2]:m[3]])
+		rest = rest[:m[0]] + " " + rest[m[1]:]
+	} else if m := reAmountTo.FindStringSubmatchIndex(rest); m != nil {
 		c.Fields["amount"] = moneyArg(rest[m[2]:m[3]])
 		rest = rest[:m[0]] + " " + rest[m[1]:]
 	} else if m := reAmountBare.FindStringSubmatchIndex(rest); m != nil {

@@ -23,6 +23,7 @@ func TestReadCorrection(t *testing.T) {
 		{"AutoDL 那笔记错了，是11月的", &Correction{About: "autodl", Fields: map[string]string{"month": "11"}}},
 		{"更正：项目应该是 llm-ft，团队是 vision", &Correction{Fields: map[string]string{"project": "llm-ft", "team": "vision"}}},
 		{"sorry, wrong: it was 5万元", &Correction{Fields: map[string]string{"amount": "¥50000"}}},
+		{"11月那笔腾讯云的6.8万录反了，改成8.6万。", &Correction{About: "腾讯云", Fields: map[string]string{"amount": "86000"}}},
 		// not corrections
 		{"把 llm-ft 的预算改成每月1.2万", nil},
 		{"记一笔：4090 跑了 20 小时 50 块", nil},
