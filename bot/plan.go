@@ -31,6 +31,9 @@ func plan(req parse.Request) (parse.Request, string) {
 	if req.Slash && !slashSentence(req) {
 		return req, "" // "/gpu fit …" asked for that answer by name
 	}
+	if r, why, ok := ledgerInWords(req); ok { // corrections in words, budget checks with figures (bot/spend_correct.go)
+		return r, why
+	}
 	if in, args, ok := budgetInWords(req); ok && (readOnly[req.Intent] || req.Intent == parse.Spend && s.Mode == "report") {
 		req.Intent = in
 		req.Slots.Args = args

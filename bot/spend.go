@@ -35,6 +35,9 @@ type Spend struct {
 	teamFX func(ctx context.Context, team string) (knowledge.Currency, float64)
 	// budgetNotes lists the budget alerts now due (see UseBudgetNotes).
 	budgetNotes func(ctx context.Context, team, lang string) []string
+	// budgetLines sets each budget of a period against its actual spend
+	// and forecast (see UseBudgetLines).
+	budgetLines func(ctx context.Context, team, lang string, p ledger.Period) []string
 	// Settlements still checking in the background; Shutdown ends them,
 	// telling each asker (issue #28 item 7: SIGTERM used to leave them
 	// with "⏳ Checking… don't send it again" and nothing logged).
@@ -48,6 +51,12 @@ type Spend struct {
 // them as sentences in lang.
 func (s *Spend) UseBudgetNotes(f func(ctx context.Context, team, lang string) []string) {
 	s.budgetNotes = f
+}
+
+// UseBudgetLines makes spend reports end with budget vs actual: f
+// returns one sentence per budget of the report's period, in lang.
+func (s *Spend) UseBudgetLines(f func(ctx context.Context, team, lang string, p ledger.Period) []string) {
+	s.budgetLines = f
 }
 
 // withBudget appends the budget alerts a write made due to its reply.
@@ -188,6 +197,8 @@ func (s *Spend) Handle(ctx context.Context, m Message, req parse.Request, a *Ans
 		err = s.edit(ctx, team, m, req, a)
 	case "export":
 		err = s.export(ctx, team, req, a)
+	case "check":
+		err = s.check(ctx, team, m, req, a)
 	default:
 		return &advisor.InputError{Field: "spend", Reason: fmt.Sprintf("unknown spend action %q; use add, list, report, edit, export, undo or delete", mode), Hint: spendHint}
 	}
@@ -267,6 +278,9 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 	if e.CostCenter == "" {
 		e.CostCenter = teamWord(m.Text)
 	}
+	if e.CostCenter != "" {
+		a.use("team", "the team or cost centre the entry is booked to")
+	}
 	if invoiceWord(m.Text) && e.Hours == 0 && !refund {
 		e.HoursUnknown = true // an invoice: amount, platform and period; hours unknown
 	}
@@ -283,6 +297,9 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 	}
 	if e.TermMonths == 1 {
 		e.TermMonths = 0
+	}
+	if e.Billing == ledger.Monthly && e.Hours == 0 && !refund {
+		e.HoursUnknown = true // a plan's fee says what was paid, not what ran: never "idle" without recorded usage
 	}
 	e.Key = m.ID // made before the first try: a redelivery of this message books nothing new
 	if !anywayWord(m.Text) {
@@ -579,9 +596,19 @@ func (s *Spend) list(ctx context.Context, team string, req parse.Request, a *Ans
 }
 
 func (s *Spend) report(ctx context.Context, team string, m Message, req parse.Request, a *Answer) error {
-	mo, err := s.month(req, a)
-	if err != nil {
-		return err
+	loc := s.ledger.Location()
+	var p ledger.Period
+	if req.Slots.Month == "" {
+		if q, ok := ledger.ReadPeriod(m.Text, s.now(), loc); ok {
+			p = q // "spend report 2026-Q4", "三季度花了多少", "this year"
+		}
+	}
+	if p.Months == 0 {
+		mo, err := s.month(req, a)
+		if err != nil {
+			return err
+		}
+		p = ledger.MonthPeriod(mo)
 	}
 	fx := s.reportFX(ctx, team, a.Lang)
 	gpu := ""
@@ -591,23 +618,87 @@ func (s *Spend) report(ctx context.Context, team string, m Message, req parse.Re
 			gpu = fam // "gpu=H100": the family (SXM and PCIe), not one variant
 		}
 	}
-	r, err := s.ledger.ReportWhere(ctx, team, mo, fx, ledger.Where(req.Slots.Project, req.Slots.Team, req.Slots.Platform, gpu))
+	platform := req.Slots.Platform
+	platforms := map[string]bool{}
+	if len(req.Slots.Platforms) >= 2 {
+		platform = "" // "在火山引擎和AutoDL上一共花了多少": both, each named
+		for _, pl := range req.Slots.Platforms {
+			platforms[s.ledger.Platform(pl)] = true
+		}
+	}
+	keep := ledger.Where(req.Slots.Project, req.Slots.Team, platform, gpu)
+	if len(platforms) > 0 {
+		base := keep
+		keep = func(e ledger.Entry) bool { return platforms[e.Platform] && (base == nil || base(e)) }
+	}
+	r, err := s.ledger.ReportPeriod(ctx, team, p, fx, keep)
 	if err != nil {
 		return err
 	}
 	a.Result = r
 	a.Text = RenderReport(a.Lang, r)
+	if s.budgetLines != nil && req.Slots.Project == "" && platform == "" && len(platforms) == 0 && gpu == "" {
+		if lines := s.budgetLines(ctx, team, a.Lang, p); len(lines) > 0 {
+			// right under the totals: the rollups below may be cut short
+			head, rest, _ := strings.Cut(a.Text, "\n")
+			a.Text = head + "\n" + tr(a.Lang, "Budget vs actual:", "预算对比实际：") + "\n" + strings.TrimRight(bullets(lines), "\n") + "\n" + rest
+		}
+	}
 	var only []string
-	for _, kv := range [][2]string{{"project", req.Slots.Project}, {"team", req.Slots.Team}, {"platform", req.Slots.Platform}, {"gpu", gpu}} {
+	for _, kv := range [][2]string{{"project", req.Slots.Project}, {"team", req.Slots.Team}, {"platform", platform}, {"gpu", gpu}} {
 		if kv[1] != "" {
 			only = append(only, kv[0]+"="+kv[1])
 		}
+	}
+	if len(platforms) > 0 {
+		a.Text = platformSplit(a.Lang, r, req.Slots.Platforms, s.ledger) + "\n" + a.Text
+		a.use("platforms", "the platforms added up and compared")
 	}
 	if len(only) > 0 {
 		a.Text = tr(a.Lang, "Only entries with ", "仅含 ") + strings.Join(only, " ") + "\n" + a.Text
 	}
 	a.say(a.Text)
 	return nil
+}
+
+// platformSplit is the headline of a spend question over two or more
+// platforms: their total and the one with the larger share.
+func platformSplit(lang string, r *ledger.Report, asked []string, l *ledger.Ledger) string {
+	names := make([]string, 0, len(asked))
+	for _, pl := range asked {
+		names = append(names, platformName(lang, l.Platform(pl)))
+	}
+	total := r.Total.Amount.String()
+	amount := func(g ledger.Group) (ledger.Money, bool) {
+		if g.Converted != nil {
+			return *g.Converted, true
+		}
+		if len(g.Amount) == 1 {
+			c := g.Amount.Currencies()[0]
+			return g.Amount.Money(c), true
+		}
+		return ledger.Money{}, false
+	}
+	all, okAll := ledger.Money{}, false
+	if r.Total.Converted != nil {
+		all, okAll = *r.Total.Converted, true
+		total = all.String()
+	} else if len(r.Total.Amount) == 1 {
+		all, okAll = r.Total.Amount.Money(r.Total.Amount.Currencies()[0]), true
+	}
+	head := tr(lang, fmt.Sprintf("%s on %s: %s in all", r.Label(), strings.Join(names, " and "), total),
+		fmt.Sprintf("%s 在 %s 上一共花了 %s", r.Label(), strings.Join(names, "、"), total))
+	if len(r.ByPlatform) == 0 || !okAll || all.Minor == 0 {
+		return head + tr(lang, " (nothing booked there in that period).", "（这段时间在这些平台上没有记录）。")
+	}
+	top := r.ByPlatform[0]
+	v, ok := amount(top)
+	if !ok {
+		return head + "."
+	}
+	share := float64(v.Minor) / float64(all.Minor) * 100
+	return head + tr(lang, fmt.Sprintf("; %s is the larger: %s (%.0f%%).", platformName(lang, top.Key), v, share),
+		fmt.Sprintf("；%s 占大头：%s（%.0f%%）。", platformName(lang, top.Key), v, share))
 }
 
 // SpendExport is the result of "spend export 2026-11": the month's
@@ -686,11 +777,20 @@ var editKeys = map[string]string{
 func (s *Spend) edit(ctx context.Context, team string, m Message, req parse.Request, a *Answer) error {
 	hint := "/gpu spend edit 7k2m9q amount=¥1800 platform=aliyun team=vision"
 	id := req.Slots.ID
+	fields := map[string]string{}
+	words := strings.Fields(m.Text)
+	if len(req.Slots.Args) > 0 && req.Slots.Args[0] == correctionArg {
+		// a correction in words: the entry it means and its fields
+		var err error
+		if id, fields, err = s.correction(ctx, team, m, req, a); err != nil {
+			return err
+		}
+		words = nil
+	}
 	if id == "" {
 		return &advisor.InputError{Field: "id", Reason: tr(a.Lang, "which entry? give its id from /gpu spend list", "改哪条？请给出 /gpu spend list 里的编号"), Hint: hint}
 	}
-	fields := map[string]string{}
-	for _, w := range strings.Fields(m.Text) {
+	for _, w := range words {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok {
 			continue
@@ -928,6 +1028,23 @@ func ImportSummary(res *ledger.ImportResult) string {
 		for _, e := range res.Unmatched {
 			fmt.Fprintf(&b, "\n• #%s (%s, %s, %s on %s)", e.ID, entryWhat(e), e.Amount.String(), e.At.Format("2006-01-02"), e.Platform)
 		}
+	}
+	if n := len(res.Replaced); n > 0 {
+		fmt.Fprintf(&b, "\n🔁 %d lines correct an earlier bill (no line ids: matched by platform, card, period and amount); each entry keeps its id and now holds the new figures:", n)
+		for _, r := range res.Replaced {
+			fmt.Fprintf(&b, "\n• #%s: %s, %s, %s → %s, %s, %s", r.Old.ID, entryWhat(r.Old), r.Old.Amount.String(), r.Old.At.Format("2006-01-02"),
+				entryWhat(r.New), r.New.Amount.String(), r.New.At.Format("2006-01-02"))
+		}
+	}
+	if n := len(res.Missing); n > 0 {
+		fmt.Fprintf(&b, "\nℹ️ %d lines of the bill this one corrects are not in it; they stay booked (delete them with /gpu spend delete if the correction dropped them):", n)
+		for _, e := range res.Missing {
+			fmt.Fprintf(&b, "\n• #%s (%s, %s, %s)", e.ID, entryWhat(e), e.Amount.String(), e.At.Format("2006-01-02"))
+		}
+	}
+	for _, m := range res.Suspected {
+		fmt.Fprintf(&b, "\n⚠️ Suspected duplicate: bill line #%s (%s, %s, %s) looks like #%s of another bill (%s, %s). Both are counted; if it is the same charge, delete one: /gpu spend delete %s",
+			m.Bill.ID, entryWhat(m.Bill), m.Bill.Amount.String(), m.Bill.At.Format("2006-01-02"), m.Chat.ID, entryWhat(m.Chat), m.Chat.Amount.String(), m.Bill.ID)
 	}
 	for _, d := range res.InFile {
 		fmt.Fprintf(&b, "\n⚠️ Row %d repeats row %d field for field (%s, %s); it was not imported. If both are real charges, import with --keep-duplicates.",

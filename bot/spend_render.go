@@ -24,7 +24,7 @@ func RenderReport(lang string, r *ledger.Report) string {
 	if r.Total.Entries == 1 {
 		entries = "entry"
 	}
-	fmt.Fprintf(&b, tr(lang, "GPU spend %s: %s, %s GPU-hours, %d "+entries, "%s GPU 支出：%s，%s 卡时，%d 条记录"), r.Month, total, ledger.FormatCardHours(r.Total.CardHours), r.Total.Entries)
+	fmt.Fprintf(&b, tr(lang, "GPU spend %s: %s, %s GPU-hours, %d "+entries, "%s GPU 支出：%s，%s 卡时，%d 条记录"), r.Label(), total, ledger.FormatCardHours(r.Total.CardHours), r.Total.Entries)
 	b.WriteString("\n")
 	if len(r.Total.Amount) > 0 {
 		fmt.Fprintf(&b, tr(lang, "billed %s · estimated %s · refunds %s\n", "账单 %s · 估算 %s · 退款 %s\n"),
@@ -40,7 +40,13 @@ func RenderReport(lang string, r *ledger.Report) string {
 	if r.Total.HoursUnknown > 0 {
 		fmt.Fprintf(&b, tr(lang, "%d entries give an amount without hours; their money is counted, their hours are not.\n", "%d 条记录只有金额、没有时长：金额已计入，卡时未计入。\n"), r.Total.HoursUnknown)
 	}
-	fmt.Fprintf(&b, tr(lang, "vs %s: %s, %s GPU-hours (%s)\n", "对比 %s：%s，%s 卡时（变化 %s）\n"), r.Month.Prev(), r.Prev.Amount.String(), ledger.FormatCardHours(r.Prev.CardHours), r.Change().String())
+	fmt.Fprintf(&b, tr(lang, "vs %s: %s, %s GPU-hours (%s)\n", "对比 %s：%s，%s 卡时（变化 %s）\n"), r.PrevLabel(), r.Prev.Amount.String(), ledger.FormatCardHours(r.Prev.CardHours), r.Change().String())
+	if len(r.ByMonth) > 0 {
+		b.WriteString(tr(lang, "By month (change on the month before):\n", "按月（较上月变化）：\n"))
+		for _, g := range r.ByMonth {
+			fmt.Fprintf(&b, "• %s: %s, %s GPU-h (%s)\n", g.Key, g.Amount.String(), ledger.FormatCardHours(g.CardHours), g.Change().String())
+		}
+	}
 	if r.Total.Unpriced > 0 {
 		fmt.Fprintf(&b, tr(lang, "%d entries have no amount and are not in the totals.\n", "%d 条记录没有金额，未计入合计。\n"), r.Total.Unpriced)
 	}
@@ -56,6 +62,12 @@ func RenderReport(lang string, r *ledger.Report) string {
 			en, zh string
 			gs     []ledger.Group
 		}{"By team", "按团队", r.ByTeam})
+	}
+	before := tr(lang, "last month", "上月")
+	if r.Period != nil && r.Period.Months == 3 {
+		before = tr(lang, "last quarter", "上季度")
+	} else if r.Period != nil && r.Period.Months == 12 {
+		before = tr(lang, "last year", "上一年")
 	}
 	for _, g := range groups {
 		if len(g.gs) == 0 {
@@ -74,7 +86,7 @@ func RenderReport(lang string, r *ledger.Report) string {
 			case g.en == "By card":
 				key = gpuName(key)
 			}
-			fmt.Fprintf(&b, "• %s: %s, %s GPU-h (%s %s)\n", key, x.Amount.String(), ledger.FormatCardHours(x.CardHours), tr(lang, "last month", "上月"), x.Prev.Amount.String())
+			fmt.Fprintf(&b, "• %s: %s, %s GPU-h (%s %s)\n", key, x.Amount.String(), ledger.FormatCardHours(x.CardHours), before, x.Prev.Amount.String())
 		}
 	}
 	b.WriteString(tr(lang, "Month boundaries in ", "月份按时区 ") + r.Location)

@@ -243,3 +243,76 @@ func post(due []Alert, lang string) *schedule.Post {
 func (a *Alerts) Acknowledge(ctx context.Context, team, id, user string) error {
 	return a.st.Ack(ctx, team, id, user)
 }
+
+// VersusFunc returns what spend reports call for budget vs actual (see
+// bot.Spend.UseBudgetLines): for each budget whose period is as long as
+// the report's (monthly budgets in a month report, quarterly in a
+// quarter's, yearly in a year's), one sentence in lang: the budget, the
+// spend in the report's period, the share and what is left, and while
+// the period runs the forecast with its range and method.
+func (a *Alerts) VersusFunc(now func() time.Time) func(ctx context.Context, team, lang string, p ledger.Period) []string {
+	return func(ctx context.Context, team, lang string, p ledger.Period) []string {
+		lines, err := a.Versus(ctx, team, now(), lang, p)
+		if err != nil {
+			return nil // the report stands without them
+		}
+		return lines
+	}
+}
+
+// Versus is VersusFunc's sentences at now.
+func (a *Alerts) Versus(ctx context.Context, team string, now time.Time, lang string, p ledger.Period) ([]string, error) {
+	bs, err := a.st.List(ctx, team)
+	if err != nil || len(bs) == 0 {
+		return nil, err
+	}
+	fx := a.fx
+	if a.profiles != nil {
+		if pr, err := a.profiles.Get(ctx, team); err == nil && pr.FX > 0 {
+			fx = pr.FX
+		}
+	}
+	loc := a.ledger.Location()
+	from, to := p.Start(loc), p.End(loc)
+	var es []ledger.Entry
+	read := false
+	var out []string
+	for _, b := range bs {
+		if map[string]int{Month: 1, Quarter: 3, Year: 12}[b.Period] != p.Months {
+			continue
+		}
+		if !read {
+			if es, err = a.ledger.Between(ctx, team, from, to); err != nil {
+				return nil, err
+			}
+			read = true
+		}
+		at := now
+		if at.After(to) {
+			at = to
+		}
+		out = append(out, VersusText(ComputePeriod(b, es, p.First, from, to, p.Label, at, loc, fx), now.Before(to), lang))
+	}
+	return out, nil
+}
+
+// VersusText is one budget against its actual spend; running adds the
+// forecast (the period is not over).
+func VersusText(s State, running bool, lang string) string {
+	left := ledger.Money{Minor: s.Budget.Amount.Minor - s.Spent.Minor, Currency: s.Budget.Amount.Currency}
+	en := fmt.Sprintf("%s: %s budget, spent %s (%.0f%%), ", name(s.Budget.Project, "en"), s.Budget.Amount, s.Spent, s.Share*100)
+	zh := fmt.Sprintf("%s：预算 %s，已花 %s（%.0f%%），", name(s.Budget.Project, "zh"), s.Budget.Amount, s.Spent, s.Share*100)
+	if left.Minor >= 0 {
+		en += fmt.Sprintf("%s left", left)
+		zh += fmt.Sprintf("还剩 %s", left)
+	} else {
+		over := ledger.Money{Minor: -left.Minor, Currency: left.Currency}
+		en += fmt.Sprintf("over by %s", over)
+		zh += fmt.Sprintf("超出 %s", over)
+	}
+	if running {
+		en += fmt.Sprintf("; forecast %s by the end of %s (range %s–%s; committed %s + run rate over at least %d days)", s.Projected, s.Period, s.Low, s.High, s.Committed, minRateDays)
+		zh += fmt.Sprintf("；预计 %s 期末 %s（区间 %s–%s；固定费用 %s + 至少 %d 天的运行速率）", s.Period, s.Projected, s.Low, s.High, s.Committed, minRateDays)
+	}
+	return present.Tr(lang, en, zh)
+}

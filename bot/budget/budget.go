@@ -33,11 +33,21 @@ import (
 // Team is the Project of a budget for the whole team.
 const Team = "*"
 
+// Scope prefixes of a budget's Project for the other dimensions: a team
+// or cost centre ("team:vision") and a platform ("platform:autodl").
+const (
+	TeamScope     = "team:"
+	PlatformScope = "platform:"
+)
+
 // Budget is a spend limit for a calendar month, quarter or year.
 type Budget struct {
-	Team    string       `json:"team"`
-	Project string       `json:"project"` // ledger project (folded), or Team
-	Amount  ledger.Money `json:"amount"`  // per Period
+	Team string `json:"team"`
+	// Project is what the budget covers: a ledger project (folded), Team
+	// for the whole workspace, TeamScope+name for a team or cost centre,
+	// PlatformScope+id for a platform.
+	Project string       `json:"project"`
+	Amount  ledger.Money `json:"amount"` // per Period
 	SetBy   string       `json:"set_by"`
 	SetAt   time.Time    `json:"set_at"`
 	// Period is Month (""), Quarter or Year.
@@ -52,6 +62,19 @@ const (
 	Quarter = "quarter"
 	Year    = "year"
 )
+
+// Covers reports whether e's spend counts against b.
+func (b Budget) Covers(e ledger.Entry) bool {
+	switch {
+	case b.Project == Team:
+		return true
+	case strings.HasPrefix(b.Project, TeamScope):
+		return e.CostCenter == strings.TrimPrefix(b.Project, TeamScope)
+	case strings.HasPrefix(b.Project, PlatformScope):
+		return e.Platform == strings.TrimPrefix(b.Project, PlatformScope)
+	}
+	return e.Project == b.Project
+}
 
 // thresholds are b's alert shares, lowest first.
 func (b Budget) thresholds() []int {
@@ -229,7 +252,7 @@ func ComputePeriod(b Budget, entries []ledger.Entry, first ledger.Month, from, t
 	var sum, fixed, trailing ledger.Totals
 	weekAgo := now.Add(-minRateDays * 24 * time.Hour)
 	for _, e := range entries {
-		if b.Project != Team && e.Project != b.Project {
+		if !b.Covers(e) {
 			continue
 		}
 		sum = add(sum, e)
@@ -382,11 +405,7 @@ func ParseAlerts(s string) ([]int, error) {
 
 // Text is the alert in lang.
 func (a Alert) Text(lang string) string {
-	who := a.Project
-	whoZH := "项目 " + a.Project
-	if a.Project == Team {
-		who, whoZH = "the team", "团队"
-	}
+	who, whoZH := name(a.Project, "en"), name(a.Project, "zh")
 	s := a.State
 	label := a.label()
 	if a.Kind == Forecast {

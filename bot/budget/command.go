@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot"
+	"github.com/gpubot/gpubot/bot/ledger"
 	"github.com/gpubot/gpubot/bot/parse"
 	"github.com/gpubot/gpubot/bot/present"
 	"github.com/gpubot/gpubot/knowledge"
@@ -60,8 +61,13 @@ func (h *Handler) Handle(ctx context.Context, m bot.Message, req parse.Request, 
 	switch verb {
 	case "set":
 		var alerts []int
+		scope := ""
 		rest := args[:0:0]
 		for _, w := range args {
+			if sc, ok := h.scopeArg(w); ok {
+				scope = sc
+				continue
+			}
 			if v, ok := strings.CutPrefix(strings.ToLower(w), "alerts="); ok {
 				ts, err := ParseAlerts(v)
 				if err != nil {
@@ -79,6 +85,12 @@ func (h *Handler) Handle(ctx context.Context, m bot.Message, req parse.Request, 
 		project := Team
 		if len(args) == 2 {
 			project = strings.ToLower(args[0])
+		}
+		if scope != "" {
+			if len(args) == 2 {
+				return &advisor.InputError{Field: "budget", Reason: present.Tr(a.Lang, "give one scope: a project, or team=, or platform=", "只能给一个范围：项目、team= 或 platform="), Hint: hint}
+			}
+			project = scope
 		}
 		def := knowledge.CNY
 		if a.Lang == "en" {
@@ -103,6 +115,9 @@ func (h *Handler) Handle(ctx context.Context, m bot.Message, req parse.Request, 
 		project := Team
 		if len(args) > 0 {
 			project = strings.ToLower(args[0])
+			if sc, ok := h.scopeArg(args[0]); ok {
+				project = sc
+			}
 		}
 		ok, err := st.Clear(ctx, team, project)
 		if err != nil {
@@ -143,11 +158,45 @@ func (h *Handler) states(ctx context.Context, team string) ([]State, error) {
 	return out, nil
 }
 
+// name is what a budget covers, for people: "the team", "team vision",
+// "platform autodl", "project llm-ft" (a project alone in English).
 func name(project, lang string) string {
-	if project == Team {
+	switch {
+	case project == Team:
 		return present.Tr(lang, "the team", "整个团队")
+	case strings.HasPrefix(project, TeamScope):
+		return present.Tr(lang, "team ", "团队 ") + strings.TrimPrefix(project, TeamScope)
+	case strings.HasPrefix(project, PlatformScope):
+		id := strings.TrimPrefix(project, PlatformScope)
+		if pl, ok := knowledge.MustShipped().Platform(id); ok {
+			if lang == "zh" && pl.NameZH != "" {
+				id = pl.NameZH
+			} else if pl.Name != "" {
+				id = pl.Name
+			}
+		}
+		return present.Tr(lang, "platform ", "平台 ") + id
 	}
-	return project
+	return present.Tr(lang, project, "项目 "+project)
+}
+
+// scopeArg reads a budget's scope written as a setting: team=vision (or
+// 团队=, cost_center=), platform=autodl (平台=), project=llm-ft; ok is
+// false for any other word.
+func (h *Handler) scopeArg(w string) (string, bool) {
+	k, v, ok := strings.Cut(w, "=")
+	if !ok || strings.TrimSpace(v) == "" {
+		return "", false
+	}
+	switch strings.ToLower(k) {
+	case "team", "团队", "部门", "cost_center", "costcenter", "cost-center":
+		return TeamScope + ledger.FoldName(v), true
+	case "platform", "平台", "on":
+		return PlatformScope + h.alerts.ledger.Platform(v), true
+	case "project", "项目", "proj":
+		return ledger.FoldName(v), true
+	}
+	return "", false
 }
 
 // Describe lists budget states, one line each.

@@ -50,9 +50,22 @@ type ImportResult struct {
 	// InFile lists lines that repeat an earlier line of the same file
 	// field for field: they were not imported (ImportOptions.KeepDuplicates
 	// books them).
-	InFile  []FileDuplicate `json:"in_file_duplicates,omitempty"`
-	Columns []string        `json:"columns"` // "header → field" for each column used
-	Ignored []string        `json:"ignored"` // headers not understood (their values are not read)
+	InFile []FileDuplicate `json:"in_file_duplicates,omitempty"`
+	// Replaced lists lines of this bill (which has no line ids) that
+	// replaced a line of an earlier bill it corrects (see revisions): the
+	// entry kept its id and holds the new figures. They are in Changed too.
+	Replaced []Revision `json:"replaced,omitempty"`
+	// Missing lists lines of the earlier bill this one corrects that it no
+	// longer holds and no new line replaced: still booked, for a person to
+	// delete if the correction dropped them.
+	Missing []Entry `json:"missing_from_correction,omitempty"`
+	// Suspected lists new lines that look like a line of another bill
+	// (same platform, card, day, amount within ConfirmTolerance): booked,
+	// and flagged as a probable duplicate. Chat is the earlier line.
+	Suspected []Match  `json:"suspected_duplicates,omitempty"`
+	Columns   []string `json:"columns"`
+	// "header → field" for each column used
+	Ignored []string `json:"ignored"` // headers not understood (their values are not read)
 }
 
 // FileDuplicate is a bill line that repeats an earlier line of its file.
@@ -323,11 +336,20 @@ func (l *Ledger) ImportWith(ctx context.Context, team, user string, r io.Reader,
 	if len(batch) == 0 {
 		return res, nil
 	}
-	rec, err := l.insert(ctx, team, batch, legacy)
+	var replace map[int]Entry
+	if _, ids := cols["line"]; !ids {
+		// No line ids: a corrected bill is matched to the bill it revises
+		// by platform, card, period and amount, not booked beside it.
+		if replace, res.Missing, res.Suspected, err = l.revisions(ctx, team, batch); err != nil {
+			return res, notSaved(fmt.Errorf("match the bill with earlier bills: %w", err)) // nothing was written
+		}
+	}
+	rec, err := l.insert(ctx, team, batch, legacy, replace)
 	if err != nil {
 		return res, err
 	}
 	res.Added, res.Changed, res.Unchanged, res.Duplicates = rec.added, rec.changed, rec.unchanged, rec.unchanged
+	res.Replaced = rec.replaced
 	res.Confirmed, res.Probable, res.Unmatched, err = l.reconcileEstimates(ctx, team, append(append([]Entry(nil), rec.added...), rec.changed...))
 	if err != nil {
 		return res, fmt.Errorf("reconcile the bill with hand-added estimates: %w", err)

@@ -588,6 +588,7 @@ func (l *Ledger) platform(name string) string {
 // reconciled is what one import did to the ledger.
 type reconciled struct {
 	added, changed []Entry
+	replaced       []Revision
 	unchanged      int
 }
 
@@ -599,7 +600,10 @@ type reconciled struct {
 // identities, so bills imported then are recognised rather than booked
 // again. It watches the entry and import hashes, so a concurrent import of
 // the same bill makes it start over.
-func (l *Ledger) insert(ctx context.Context, team string, es []Entry, legacy []string) (reconciled, error) {
+//
+// replace[i], when set, is the entry of an earlier bill that line i (new
+// by identity) corrects: the line takes its id and replaces it.
+func (l *Ledger) insert(ctx context.Context, team string, es []Entry, legacy []string, replace map[int]Entry) (reconciled, error) {
 	k := keysFor(team)
 	var out reconciled
 	batch := "batch:" + newID() + newID() // fences this attempt (settleImport)
@@ -622,6 +626,10 @@ func (l *Ledger) insert(ctx context.Context, team string, es []Entry, legacy []s
 					ids = append(ids, id)
 				}
 			}
+			if o, ok := replace[i]; ok && known[i] == "" {
+				known[i] = o.ID
+				ids = append(ids, o.ID)
+			}
 		}
 		prev := map[string]Entry{}
 		if len(ids) > 0 {
@@ -641,9 +649,15 @@ func (l *Ledger) insert(ctx context.Context, team string, es []Entry, legacy []s
 		var remap []Entry // legacy lines: record their identity, change nothing else
 		for i, e := range es {
 			id := known[i]
+			rep, replacing := replace[i]
+			replacing = replacing && rep.ID == id
 			switch old, ok := prev[id]; {
-			case id == "":
-				fresh = append(fresh, e)
+			case id == "" || replacing && !ok:
+				fresh = append(fresh, e) // new, or the line it would replace is gone
+			case replacing:
+				e.ID, e.Key, e.SupersededBy = old.ID, old.Key, old.SupersededBy
+				out.changed = append(out.changed, e)
+				out.replaced = append(out.replaced, Revision{Old: old, New: e})
 			case !ok:
 				out.unchanged++ // deleted on purpose: a re-import does not bring it back
 			case old.Line == "" || old.Line == e.Line:

@@ -129,6 +129,92 @@ type Report struct {
 	// touches the month (then it equals Total.Amount).
 	Amortised Amounts `json:"amortised,omitempty"`
 	Items     []Entry `json:"-"` // this month's entries, oldest first
+	// Period is set on a report over a quarter or a year (ReportPeriod):
+	// Total is the whole period, Prev the period before, and ByMonth has
+	// one group per month with its month-over-month change (Prev).
+	Period     *Period `json:"period,omitempty"`
+	PrevPeriod *Period `json:"prev_period,omitempty"`
+	ByMonth    []Group `json:"by_month,omitempty"`
+}
+
+// Label names the report's period: "2026-11", "2026-Q4", "2026".
+func (r *Report) Label() string {
+	if r.Period != nil {
+		return r.Period.Label
+	}
+	return r.Month.String()
+}
+
+// PrevLabel names the period the report compares with.
+func (r *Report) PrevLabel() string {
+	if r.PrevPeriod != nil {
+		return r.PrevPeriod.Label
+	}
+	return r.Month.Prev().String()
+}
+
+// ReportPeriod is Report over a quarter or a year (a one-month period is
+// ReportWhere): totals and rollups over the whole period against the
+// period before, one group per month with the change on the month before
+// it, and the amortised view summed month by month.
+func (l *Ledger) ReportPeriod(ctx context.Context, team string, p Period, fx *FX, keep Filter) (*Report, error) {
+	if p.Months <= 1 {
+		return l.ReportWhere(ctx, team, p.First, fx, keep)
+	}
+	pp := p.Prev()
+	cur, err := l.Between(ctx, team, p.Start(l.loc), p.End(l.loc))
+	if err != nil {
+		return nil, err
+	}
+	prev, err := l.Between(ctx, team, pp.Start(l.loc), pp.End(l.loc))
+	if err != nil {
+		return nil, err
+	}
+	cur, prev = keep.apply(cur), keep.apply(prev)
+	r := Summarize(team, p.First, l.loc, cur, prev, fx)
+	r.Period, r.PrevPeriod = &p, &pp
+	byMonth := map[Month][]Entry{}
+	for _, e := range append(append([]Entry(nil), prev...), cur...) {
+		m := MonthOf(e.At, l.loc)
+		byMonth[m] = append(byMonth[m], e)
+	}
+	amort := Amounts{}
+	for _, m := range p.MonthsIn() {
+		g := Group{Key: m.String()}
+		for _, e := range byMonth[m] {
+			g.Totals.add(e)
+		}
+		for _, e := range byMonth[m.Prev()] {
+			g.Prev.add(e)
+		}
+		g.Totals.convert(fx)
+		g.Prev.convert(fx)
+		r.ByMonth = append(r.ByMonth, g)
+		from := m
+		for range maxTermMonths - 1 {
+			from = from.Prev()
+		}
+		window, err := l.Between(ctx, team, from.Start(l.loc), m.End(l.loc))
+		if err != nil {
+			return nil, err
+		}
+		a := amortise(g.Amount, keep.apply(byMonth[m]), keep.apply(window), m, l.loc)
+		if a == nil {
+			a = g.Amount
+		}
+		for c, v := range a {
+			amort[c] += v
+		}
+	}
+	// Only a period a prepaid term touches gets an amortised view.
+	touched := false
+	for c, v := range amort {
+		touched = touched || r.Total.Amount[c] != v
+	}
+	if touched {
+		r.Amortised = amort
+	}
+	return r, nil
 }
 
 // Change is this month's amount minus the previous month's, per currency.
@@ -526,3 +612,13 @@ func (r *Report) Currencies() []knowledge.Currency {
 	}
 	return all.Currencies()
 }
+
+// Apply keeps the entries f accepts (all when f is nil).
+func (f Filter) Apply(es []Entry) []Entry { return f.apply(es) }
+
+// Add counts e in t (superseded entries only in Superseded).
+func (t *Totals) Add(e Entry) { t.add(e) }
+
+// FoldName folds a project or team name the way entries store it
+// ("LLM FT" → "llm-ft").
+func FoldName(s string) string { return foldOrEmpty(s) }

@@ -116,7 +116,13 @@ func findings(in Input, opt Options) []Finding {
 			out = append(out, f)
 		}
 	}
-	for _, u := range sum(cur, billing(ledger.Monthly), byCardPlatform) {
+	// A plan is weighed against on demand only from recorded hours and for
+	// a one-month fee: a line whose hours are unknown says nothing about
+	// use, and a prepaid term's amount is not one month's fee.
+	weighed := func(e ledger.Entry) bool {
+		return e.Billing == ledger.Monthly && !e.HoursUnknown && e.TermMonths <= 1 && e.CardHours() > 0
+	}
+	for _, u := range sum(cur, weighed, byCardPlatform) {
 		if f, ok := unusedPlan(u, ownRate[u.gpu+"|"+u.platform+"|"+string(u.cur)], in.Month, market, opt, n); ok {
 			out = append(out, f)
 		}

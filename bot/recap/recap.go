@@ -82,6 +82,12 @@ type Input struct {
 	// Platforms, when not empty, are the platforms the team may use (its
 	// profile): a finding never suggests moving work anywhere else.
 	Platforms []string
+	// Budgets are the team's budgets against the month's actual spend,
+	// one sentence each (budget.Alerts.Versus), in Lang.
+	Budgets []string
+	// Commitments are the prepaid terms running at the month's end, with
+	// their renewal dates (ledger.Commitments).
+	Commitments []ledger.Commitment
 }
 
 // allowed reports whether the team may use platform p.
@@ -118,8 +124,14 @@ type Recap struct {
 	Findings []Finding      `json:"findings"`
 	Chart    *Chart         `json:"chart,omitempty"`
 	Location string         `json:"location"`
-	rows     int
-	kb       *knowledge.Base
+	// Budgets, Forecast and Commitments: budget vs actual, the next
+	// month's forecast (committed + run rate, with its range and method)
+	// and the prepaid terms with their renewal dates.
+	Budgets     []string            `json:"budgets,omitempty"`
+	Forecast    *ledger.Forecast    `json:"forecast,omitempty"`
+	Commitments []ledger.Commitment `json:"commitments,omitempty"`
+	rows        int
+	kb          *knowledge.Base
 }
 
 // Empty reports whether the team logged nothing this month or the one
@@ -154,6 +166,22 @@ func Compose(in Input, opt Options) *Recap {
 		r.Findings = []Finding{}
 	}
 	r.Chart = spendChart(r, opt)
+	r.Budgets = in.Budgets
+	r.Commitments = in.Commitments
+	var terms []ledger.Entry
+	for _, c := range in.Commitments {
+		terms = append(terms, c.Entry)
+	}
+	for _, h := range in.History {
+		for _, e := range h.Entries {
+			if e.TermMonths > 1 {
+				terms = append(terms, e)
+			}
+		}
+	}
+	if f, ok := ledger.ForecastNext(cur, terms, in.Month, opt.Location, opt.fx()); ok {
+		r.Forecast = &f
+	}
 	return r
 }
 

@@ -25,6 +25,15 @@ type Recaps struct {
 	ledger *ledger.Ledger
 	prices offerSource
 	opt    Options
+	// budgets sets the team's budgets against a period's spend (see
+	// UseBudgetLines).
+	budgets func(ctx context.Context, team, lang string, p ledger.Period) []string
+}
+
+// UseBudgetLines makes the recap list budget vs actual: f returns one
+// sentence per budget of the period (budget.Alerts.VersusFunc).
+func (r *Recaps) UseBudgetLines(f func(ctx context.Context, team, lang string, p ledger.Period) []string) {
+	r.budgets = f
 }
 
 // New returns Recaps over l; prices gives today's offers (nil: the findings
@@ -57,6 +66,15 @@ func (r *Recaps) Build(ctx context.Context, team string, m ledger.Month, lang st
 		in.Offers = offers
 	case r.opt.KB != nil:
 		in.Offers = r.opt.KB.Offers
+	}
+	loc := r.opt.withDefaults().Location
+	cs, err := r.ledger.Commitments(ctx, team, m.End(loc).Add(-time.Second))
+	if err != nil {
+		return nil, fmt.Errorf("recap %s: %w", m, err)
+	}
+	in.Commitments = cs
+	if r.budgets != nil {
+		in.Budgets = r.budgets(ctx, team, lang, ledger.MonthPeriod(m))
 	}
 	opt := r.opt
 	if opt.Profiles != nil {

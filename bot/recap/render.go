@@ -47,6 +47,22 @@ func (r *Recap) Render() (string, []slack.Block) {
 	add(r.tr("By project", "按项目"), r.groups(rep.ByProject, true, func(k string) string { return k }))
 	add(r.tr("By card (GPU-hours)", "按显卡（卡时）"), r.groups(rep.ByGPU, false, r.gpu))
 	add(r.tr("By platform", "按平台"), r.groups(rep.ByPlatform, false, r.platform))
+	add(r.tr("Budget vs actual", "预算对比实际"), r.Budgets)
+	if f := r.Forecast; f != nil {
+		add(r.tr("Forecast for "+r.month(f.Month), r.month(f.Month)+" 预测"), []string{r.tr(
+			fmt.Sprintf("%s (range %s–%s) = committed %s + run rate %s a day × %d days. Method: the run rate is %s's on-demand and spot GPU spend ÷ its days; the range uses the last 7 days' rate (%s a day); prepaid terms count once, at their monthly share.",
+				f.Projected, f.Low, f.High, f.Committed, f.RunRate, f.Days, r.monthShort(r.Month), f.Week),
+			fmt.Sprintf("%s（区间 %s–%s）= 固定费用 %s + 运行速率每天 %s × %d 天。方法：运行速率为%s按量和竞价 GPU 花费 ÷ 当月天数；区间用最后 7 天的速率（每天 %s）；预付期限按月分摊、只计一次。",
+				f.Projected, f.Low, f.High, f.Committed, f.RunRate, f.Days, r.monthShort(r.Month), f.Week))})
+	}
+	var cs []string
+	for _, c := range r.Commitments {
+		e := c.Entry
+		cs = append(cs, r.tr(
+			fmt.Sprintf("• %s ×%d on %s, %s for %d months (%s a month), since %s, month %d of %d; renews or ends %s", r.gpu(e.GPU), e.Cards, r.platform(e.Platform), e.Amount, e.TermMonths, c.PerMonth, c.From, c.MonthsUse, e.TermMonths, c.Renews.Format("2006-01-02")),
+			fmt.Sprintf("• %s ×%d，%s，%s / %d 个月（每月 %s），自 %s 起，第 %d/%d 个月；%s 到期或续费", r.gpu(e.GPU), e.Cards, r.platform(e.Platform), e.Amount, e.TermMonths, c.PerMonth, c.From, c.MonthsUse, e.TermMonths, c.Renews.Format("2006-01-02"))))
+	}
+	add(r.tr("Commitments", "承诺消费（包年/预留）"), cs)
 	var fs []string
 	for i, f := range r.Findings {
 		fs = append(fs, fmt.Sprintf("%d. %s", i+1, f.Text.In(r.Lang)))

@@ -110,6 +110,17 @@ func spendCmd(ctx context.Context, cfg Config, kb *knowledge.Base, log *slog.Log
 	for _, d := range res.InFile {
 		fmt.Fprintf(stdout, "Repeated line: row %d repeats row %d field for field (%s); not imported (--keep-duplicates books it)\n", d.Row, d.FirstRow, d.Entry.Amount)
 	}
+	for _, r := range res.Replaced {
+		fmt.Fprintf(stdout, "Replaced: #%s (%s, %s) by this bill's corrected line (%s, %s); matched by platform, card, period and amount\n",
+			r.Old.ID, r.Old.Amount, r.Old.At.Format("2006-01-02"), r.New.Amount, r.New.At.Format("2006-01-02"))
+	}
+	for _, e := range res.Missing {
+		fmt.Fprintf(stdout, "Not in the corrected bill: #%s (%s, %s) is still booked; delete it if the correction dropped it\n", e.ID, e.Amount, e.At.Format("2006-01-02"))
+	}
+	for _, m := range res.Suspected {
+		fmt.Fprintf(stdout, "Suspected duplicate: bill line #%s (%s, %s) looks like #%s (%s) of another bill; both are counted\n",
+			m.Bill.ID, m.Bill.Amount, m.Bill.At.Format("2006-01-02"), m.Chat.ID, m.Chat.Amount)
+	}
 	for _, m := range res.Probable {
 		fmt.Fprintf(stdout, "Probable duplicate: chat entry #%s (%s, estimated) and bill line #%s (%s, billed); if they are the same spend: bot spend supersede %s %s\n",
 			m.Chat.ID, m.Chat.Amount, m.Bill.ID, m.Bill.Amount, m.Chat.ID, m.Bill.ID)

@@ -1,0 +1,79 @@
+package budget
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/gpubot/gpubot/bot"
+	"github.com/gpubot/gpubot/bot/ledger"
+	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/store"
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+// TestTeamAndPlatformBudgets (#24 item 3): budgets per team (cost
+// centre) and per platform count only their entries, alert like a
+// project's, and stand in a report's budget vs actual.
+//
+// 2026-10-10 00:00 Shanghai: vision 4090 on autodl ¥3,000; research H800
+// on aliyun ¥1,000 (both on demand, an hour before).
+// team vision ¥5,000/month: 3,000 ÷ 5,000 = 60 % → the 50 % alert; ¥2,000.00 left.
+// platform autodl ¥2,000/month, alerts=80,100: 3,000 ÷ 2,000 = 150 % → the 100 % alert; over by ¥1,000.00.
+// Forecast for vision: 3,000 ÷ max(9 days, 7) = ¥333.33 a day × 22 days left
+// = 7,333.33 → ¥10,333.33; the trailing week's 3,000 ÷ 7 = 428.57 × 22 = 9,428.57 → ¥12,428.57.
+func TestTeamAndPlatformBudgets(t *testing.T) {
+	ctx := context.Background()
+	m := miniredis.RunT(t)
+	rdb := redis.NewClient(&redis.Options{Addr: m.Addr()})
+	t.Cleanup(func() { rdb.Close() })
+	loc := ledger.Shanghai
+	now := time.Date(2026, 10, 10, 0, 0, 0, 0, loc)
+	kb := knowledge.MustShipped()
+	l := ledger.New(&store.Store{Redis: rdb}, ledger.Options{Location: loc, KB: kb, Now: func() time.Time { return now }})
+	for _, e := range []ledger.Entry{
+		{Team: "T1", User: "U1", GPU: "4090", Cards: 8, Hours: 100, Platform: "autodl", CostCenter: "vision", Amount: cny(3000), At: now.Add(-time.Hour), Confirm: true},
+		{Team: "T1", User: "U1", GPU: "h800", Cards: 8, Hours: 10, Platform: "aliyun", CostCenter: "research", Amount: cny(1000), At: now.Add(-time.Hour), Confirm: true},
+	} {
+		if _, err := l.Add(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	al := NewAlerts(NewStore(rdb, nil), l, nil, 7.2)
+	b := bot.New(bot.Config{FX: 7.2}, kb, nil)
+	b.Route(parse.Budget, NewHandler(al, nil, func() time.Time { return now }))
+	say := func(text string) string {
+		return b.Answer(ctx, bot.Message{Text: text, Team: "T1", Channel: "C1", User: "U1"}).Text
+	}
+	if a := say("/gpu budget set team=vision ¥5000/month"); !strings.Contains(a, "Budget set: team vision, ¥5,000.00 a month") || !strings.Contains(a, "team vision: ¥3,000.00 / ¥5,000.00 (60%)") {
+		t.Errorf("team budget: %s", a)
+	}
+	if a := say("/gpu budget set platform=AutoDL ¥2000/month alerts=80,100"); !strings.Contains(a, "platform AutoDL") || !strings.Contains(a, "¥3,000.00 / ¥2,000.00 (150%)") {
+		t.Errorf("platform budget: %s", a)
+	}
+	notes, err := al.Notes(ctx, "T1", now, "en")
+	joined := strings.Join(notes, "\n")
+	if err != nil || !strings.Contains(joined, "team vision has spent ¥3,000.00 in 2026-10, past 50% of its ¥5,000.00 budget (60%)") ||
+		!strings.Contains(joined, "past 100% of its ¥2,000.00 budget (150%)") {
+		t.Errorf("notes: %q %v", notes, err)
+	}
+	lines, err := al.Versus(ctx, "T1", now, "en", ledger.MonthPeriod(ledger.Month{Year: 2026, Month: time.October}))
+	if err != nil || len(lines) != 2 {
+		t.Fatalf("versus: %q %v", lines, err)
+	}
+	for _, want := range []string{
+		"team vision: ¥5,000.00 budget, spent ¥3,000.00 (60%), ¥2,000.00 left; forecast ¥10,333.33 by the end of 2026-10 (range ¥10,333.33–¥12,428.57",
+		"over by ¥1,000.00",
+	} {
+		if !strings.Contains(strings.Join(lines, "\n"), want) {
+			t.Errorf("versus lines %q lack %q", lines, want)
+		}
+	}
+	if a := say("/gpu budget clear team=vision"); !strings.Contains(a, "Budget removed: team vision") {
+		t.Errorf("clear: %s", a)
+	}
+}

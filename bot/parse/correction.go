@@ -1,0 +1,173 @@
+package parse
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Correction is a ledger correction written in words ("不对，金额是1800元",
+// "actually it was 120 hours", "change #7k2m9q's platform to 火山引擎",
+// "the vast.ai entry should be dated November not December, and the
+// amount is $368.40"): which entry, and the field=value pairs that
+// /gpu spend edit reads.
+type Correction struct {
+	// ID is the entry named by its id ("#7k2m9q" → "7k2m9q"), as typed;
+	// "" when none was named.
+	ID string `json:"id,omitempty"`
+	// About describes the entry when no id was given: a platform, card or
+	// project word ("the vast.ai entry", "AutoDL 那笔"); "" means the last
+	// entry the asker wrote.
+	About string `json:"about,omitempty"`
+	// Fields are the new values, keyed by spend edit's field names:
+	// amount ("¥1800", "$368.40"), hours, cards, platform, project, team,
+	// gpu, date (2026-11-28) and month (1–12: the entry's day moved to that
+	// month).
+	Fields map[string]string `json:"fields"`
+}
+
+var (
+	// a correction cue: without one a sentence is never read as an edit
+	reCorrectCue = regexp.MustCompile(`(?i)不对|错了|搞错|写错|记错|弄错|更正|纠正|应该是|应为|其实是|实际是|实际上是|改成|改为|改一下|\bactually\b|\bshould (?:be|have been)\b|\bcorrection\b|\bwrong\b|\bi meant\b|\bchange\b|\bfix\b|\bnot\s+\w+\s*,?\s*but\b`)
+	// words that make the sentence something else: a budget change, a new
+	// entry, a sizing question
+	reCorrectNot = regexp.MustCompile(`(?i)预算|budget|记一笔|记账|再记|spend add|/gpu|推荐|recommend|\b\d+(?:\.\d+)?\s?b\b|多少钱|how much|吗[?？]?$|\?$`)
+	// "#7k2m9q", "#abc": an entry id
+	reCorrectID = regexp.MustCompile(`#([0-9A-Za-z]{3,8})\b`)
+	// what entry: "the vast.ai entry", "AutoDL 那笔", "runpod的那条"
+	reAboutEN = regexp.MustCompile(`(?i)\bthe\s+([a-z0-9][a-z0-9_.\-]*)\s+(?:entry|line|charge|one|bill|invoice|row)\b`)
+	reAboutZH = regexp.MustCompile(`([A-Za-z0-9][A-Za-z0-9_.\-]*|[\p{Han}]{2,6}?)\s?的?(?:那笔|这笔|那条|这条|那一笔|那单)`)
+	// "那笔腾讯云的6.8万": the entry's platform after 那笔
+	reAboutZHAfter = regexp.MustCompile(`(?:那笔|这笔|那条|这条)\s?([A-Za-z][A-Za-z0-9_.\-]*|[\p{Han}]{2,6}?)\s?的`)
+	// "改成8.6万", "应该是 1.2万": a new figure with a magnitude, no currency
+	reAmountTo = regexp.MustCompile(`(?i)(?:改成|改为|应该是|应为|其实是|实际是|\bshould be\b|\bto\b)\s?(\d[\d,]*(?:\.\d+)?\s?(?:万|k|千|w)(?:元|块)?)`)
+
+	fixMoney    = `(?:[¥￥$]|us\$|rmb\s?|usd\s?|cny\s?)?\d[\d,]*(?:\.\d+)?\s?(?:万|k|千)?\s?(?:元|块钱|块|美元|美金|刀|rmb|usd|cny|dollars?|yuan)?`
+	reAmountKey = regexp.MustCompile(`(?i)(?:金额|费用|花费|价格|总价|总额|钱|账单|\bamount\b|\bcost\b|\btotal\b|\bprice\b|\bcharge\b|\bbill\b)\s*(?:应该|应|其实|实际)?\s*(?:是|为|改成|改为|写成|=|:|\bis\b|\bwas\b|\bshould be\b|\bto\b|\bof\b)?\s*(` + fixMoney + `)`)
+	// "不对，1800元", "actually it was $368.40": money with a currency mark
+	reAmountBare = regexp.MustCompile(`(?i)((?:[¥￥$]|us\$|rmb\s?)\d[\d,]*(?:\.\d+)?\s?(?:万|k|千)?|\d[\d,]*(?:\.\d+)?\s?(?:万|k|千)?\s?(?:元|块钱|块|美元|美金|刀|\brmb\b|\busd\b|\bcny\b|dollars?|yuan))`)
+	reFixHours   = regexp.MustCompile(`(?i)(\d+(?:\.\d+)?)\s?(?:个)?(?:小时|钟头|hours?\b|hrs?\b|h\b)`)
+	reCards      = regexp.MustCompile(`(?i)(\d{1,4})\s?(?:张卡|张|块卡|卡(?:[^时]|$)|cards?\b|gpus?\b)`)
+	reToValue    = `\s*(?:应该|应|其实|实际)?\s*(?:是|为|改成|改为|换成|写成|=|:|\bis\b|\bwas\b|\bshould be\b|\bto\b)\s*["'“]?([^\s,，。;；"'”]+)`
+	rePlatform   = regexp.MustCompile(`(?i)(?:platform|平台)` + reToValue)
+	reFixProject = regexp.MustCompile(`(?i)(?:project|项目)` + reToValue)
+	reTeamField  = regexp.MustCompile(`(?i)(?:\bteam\b|团队|部门|cost[- ]?cent(?:er|re))` + reToValue)
+	reCardField  = regexp.MustCompile(`(?i)(?:\bcard\b|\bgpu\b|卡型|显卡|型号)` + reToValue)
+	reDate       = regexp.MustCompile(`(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})日?`)
+	reMonthEN    = regexp.MustCompile(`(?i)(?:dated|date(?:d)?\s+(?:is|to|as)?|in|for|booked to)\s+(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b`)
+	reMonthZH    = regexp.MustCompile(`(?:是|为|改成|改为|算|记在|记到|记成|日期)\s?(\d{1,2}|十[一二]?|[一二三四五六七八九])月(?:份)?(?:的)?`)
+)
+
+var monthNames = map[string]int{"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
+	"september": 9, "october": 10, "november": 11, "december": 12, "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7,
+	"aug": 8, "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12}
+
+var zhMonths = map[string]int{"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10, "十一": 11, "十二": 12}
+
+// ReadCorrection reads a correction of a ledger entry written in words.
+// ok is false unless the sentence has a correction cue ("不对", "应该是",
+// "actually", "should be", "change … to") and at least one field with a
+// new value; a budget change, a new entry or a question is never one.
+func ReadCorrection(text string) (Correction, bool) {
+	t := Clean(text)
+	if !reCorrectCue.MatchString(t) || reCorrectNot.MatchString(strings.TrimSpace(t)) {
+		return Correction{}, false
+	}
+	c := Correction{Fields: map[string]string{}}
+	rest := t
+	if m := reCorrectID.FindStringSubmatch(rest); m != nil {
+		c.ID = strings.ToLower(m[1])
+		rest = strings.Replace(rest, m[0], " ", 1)
+	} else if m := reAboutEN.FindStringSubmatch(rest); m != nil {
+		c.About = strings.ToLower(m[1])
+		rest = strings.Replace(rest, m[0], " ", 1)
+	} else if m := reAboutZH.FindStringSubmatch(rest); m != nil && !strings.ContainsAny(m[1], "不对错改") {
+		c.About = strings.ToLower(m[1])
+		rest = strings.Replace(rest, m[0], " ", 1)
+	} else if m := reAboutZHAfter.FindStringSubmatch(rest); m != nil {
+		c.About = strings.ToLower(m[1])
+		rest = strings.Replace(rest, m[0], " ", 1)
+	}
+	take := func(re *regexp.Regexp, field string) {
+		if m := re.FindStringSubmatchIndex(rest); m != nil {
+			c.Fields[field] = strings.TrimRight(rest[m[2]:m[3]], ".")
+			rest = rest[:m[0]] + " " + rest[m[1]:]
+		}
+	}
+	take(rePlatform, "platform")
+	take(reFixProject, "project")
+	take(reTeamField, "team")
+	take(reCardField, "gpu")
+	if m := reDate.FindStringSubmatch(rest); m != nil {
+		y, _ := strconv.Atoi(m[1])
+		mo, _ := strconv.Atoi(m[2])
+		d, _ := strconv.Atoi(m[3])
+		if mo >= 1 && mo <= 12 && d >= 1 && d <= 31 {
+			c.Fields["date"] = strconv.Itoa(y) + "-" + pad2(mo) + "-" + pad2(d)
+			rest = strings.Replace(rest, m[0], " ", 1)
+		}
+	}
+	if _, ok := c.Fields["date"]; !ok {
+		if m := reMonthEN.FindStringSubmatch(rest); m != nil {
+			c.Fields["month"] = strconv.Itoa(monthNames[strings.ToLower(m[1])])
+			rest = strings.Replace(rest, m[0], " ", 1)
+		} else if m := reMonthZH.FindStringSubmatch(rest); m != nil {
+			mo, err := strconv.Atoi(m[1])
+			if err != nil {
+				mo = zhMonths[m[1]]
+			}
+			if mo >= 1 && mo <= 12 {
+				c.Fields["month"] = strconv.Itoa(mo)
+				rest = strings.Replace(rest, m[0], " ", 1)
+			}
+		}
+	}
+	if m := reAmountKey.FindStringSubmatchIndex(rest); m != nil && strings.TrimSpace(rest[m[2]:m[3]]) != "" {
+		c.Fields["amount"] = moneyArg(rest[m[2]:m[3]])
+		rest = rest[:m[0]] + " " + rest[m[1]:]
+	} else if m := reAmountTo.FindStringSubmatchIndex(rest); m != nil {
+		c.Fields["amount"] = moneyArg(rest[m[2]:m[3]])
+		rest = rest[:m[0]] + " " + rest[m[1]:]
+	} else if m := reAmountBare.FindStringSubmatchIndex(rest); m != nil {
+		c.Fields["amount"] = moneyArg(rest[m[2]:m[3]])
+		rest = rest[:m[0]] + " " + rest[m[1]:]
+	}
+	if m := reFixHours.FindStringSubmatchIndex(rest); m != nil {
+		c.Fields["hours"] = rest[m[2]:m[3]]
+		rest = rest[:m[0]] + " " + rest[m[1]:]
+	}
+	if m := reCards.FindStringSubmatch(rest); m != nil {
+		c.Fields["cards"] = m[1]
+	}
+	if c.Fields["amount"] == "" {
+		delete(c.Fields, "amount")
+	}
+	if len(c.Fields) == 0 {
+		return Correction{}, false
+	}
+	return c, true
+}
+
+// moneyArg writes money the way spend edit reads it: "¥1800", "$368.40",
+// "¥50000" for "5万元"; a bare figure keeps no currency (the entry's own).
+func moneyArg(s string) string {
+	m, ok := ParseMoney(strings.TrimSpace(s))
+	if !ok {
+		return ""
+	}
+	v := strconv.FormatFloat(m.Amount, 'f', -1, 64)
+	switch m.Currency {
+	case "USD":
+		return "$" + v
+	case "CNY":
+		return "¥" + v
+	}
+	return v
+}
+
+func pad2(n int) string {
+	if n < 10 {
+		return "0" + strconv.Itoa(n)
+	}
+	return strconv.Itoa(n)
+}

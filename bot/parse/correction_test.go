@@ -1,0 +1,49 @@
+package parse
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestReadCorrection reads the corrections (#24 item 1) and
+// leaves alone sentences that only look like them.
+func TestReadCorrection(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want *Correction
+	}{
+		{"不对，金额是1800元", &Correction{Fields: map[string]string{"amount": "¥1800"}}},
+		{"actually it was 120 hours", &Correction{Fields: map[string]string{"hours": "120"}}},
+		{"change #7k2m9q's platform to 火山引擎", &Correction{ID: "7k2m9q", Fields: map[string]string{"platform": "火山引擎"}}},
+		{"change #abc's platform to 火山引擎", &Correction{ID: "abc", Fields: map[string]string{"platform": "火山引擎"}}},
+		{"the vast.ai entry should be dated November not December, and the amount is $368.40",
+			&Correction{About: "vast.ai", Fields: map[string]string{"month": "11", "amount": "$368.4"}}},
+		{"不对，应该是8张卡，跑了72小时", &Correction{Fields: map[string]string{"cards": "8", "hours": "72"}}},
+		{"AutoDL 那笔记错了，是11月的", &Correction{About: "autodl", Fields: map[string]string{"month": "11"}}},
+		{"更正：项目应该是 llm-ft，团队是 vision", &Correction{Fields: map[string]string{"project": "llm-ft", "team": "vision"}}},
+		{"sorry, wrong: it was 5万元", &Correction{Fields: map[string]string{"amount": "¥50000"}}},
+		{"11月那笔腾讯云的6.8万录反了，改成8.6万。", &Correction{About: "腾讯云", Fields: map[string]string{"amount": "86000"}}},
+		// not corrections
+		{"把 llm-ft 的预算改成每月1.2万", nil},
+		{"记一笔：4090 跑了 20 小时 50 块", nil},
+		{"what should be the card for 13b lora?", nil},
+		{"4090 多少钱一小时", nil},
+		{"不对", nil},
+	} {
+		got, ok := ReadCorrection(c.text)
+		if c.want == nil {
+			if ok {
+				t.Errorf("ReadCorrection(%q) = %+v, want none", c.text, got)
+			}
+			continue
+		}
+		if !ok {
+			t.Errorf("ReadCorrection(%q): none, want %+v", c.text, *c.want)
+			continue
+		}
+		if d := cmp.Diff(*c.want, got); d != "" {
+			t.Errorf("ReadCorrection(%q) (-want +got):\n%s", c.text, d)
+		}
+	}
+}

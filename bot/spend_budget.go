@@ -1,0 +1,206 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/gpubot/gpubot/advisor"
+	"github.com/gpubot/gpubot/bot/ledger"
+	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+var (
+	// a budget's status is asked: over, within, what is left
+	reCheckAsk = regexp.MustCompile(`(?i)超了|超没超|超支|超出|超过|会不会超|超预算|够不够|够吗|还剩|剩多少|剩下|剩余|\bover\b|\bwithin\b|\bleft\b|remaining|enough|headroom`)
+	// money set aside: "今年给了５万算力费", "预算5000", "we were given $20k this year"
+	reGiven = regexp.MustCompile(`(?i)(?:预算|给了|批了|拨了|分了|额度|budget(?:ed)?|allocated|given|granted)\s*(?:是|为|有|of|is|was)?\s*((?:[¥￥$]|rmb\s?|us\$)?\s?\d[\d,]*(?:\.\d+)?\s?(?:万|k|千|w)?\s?(?:元|块|美元|美金|刀|rmb|usd|cny)?)`)
+)
+
+// spendCheckInWords reads a budget question that carries its own figures:
+//
+//   - a what-if: a budget, card-hours (or cards × hours) and a rate, and
+//     "is it over": "组里每月预算5000 rmb，目前4090用了1800个卡时，按2块一小时算，
+//     是不是已经超了" → args [whatif];
+//   - a budget given in words and what is left of it this year, quarter
+//     or month, from the ledger: "我们组今年给了５万算力费，现在还剩多少啊" →
+//     args [left ¥50000].
+//
+// A question about a model or a job ("预算5000，13b lora") is not one.
+func spendCheckInWords(req parse.Request) ([]string, bool) {
+	s := req.Slots
+	t := parse.Clean(req.Text)
+	if s.ParamsB > 0 || s.Model != "" || s.Arch != "" || !reCheckAsk.MatchString(t) {
+		return nil, false
+	}
+	hours := s.GPUHours > 0 || s.Hours > 0
+	if s.Budget != nil && hours && s.Price != nil {
+		return []string{"whatif"}, true
+	}
+	if hours || s.Price != nil {
+		return nil, false
+	}
+	if m := reGiven.FindStringSubmatch(t); m != nil {
+		if money, ok := parse.ParseMoney(strings.ReplaceAll(m[1], " ", "")); ok && money.Amount > 0 {
+			return []string{"left", budgetAmountArg(money, req.Lang)}, true
+		}
+	}
+	return nil, false
+}
+
+// check answers spendCheckInWords' questions, verdict first.
+func (s *Spend) check(ctx context.Context, team string, m Message, req parse.Request, a *Answer) error {
+	args := req.Slots.Args
+	if len(args) == 0 {
+		return &advisor.InputError{Field: "check", Reason: tr(a.Lang, "nothing to check", "没有可核对的内容"), Hint: "/gpu budget"}
+	}
+	def := knowledge.CNY
+	if a.Lang == "en" {
+		def = knowledge.USD
+	}
+	money := func(p *parse.Money) ledger.Money {
+		cur := knowledge.Currency(p.Currency)
+		if cur == "" {
+			cur = def
+		}
+		return ledger.MoneyFromFloat(p.Amount, cur)
+	}
+	per, perZH := periodWords(m.Text)
+	switch args[0] {
+	case "whatif":
+		sl := req.Slots
+		hours := sl.GPUHours
+		if hours == 0 {
+			hours = sl.Hours * float64(max(sl.Cards, 1))
+		}
+		budget, rate := money(sl.Budget), money(sl.Price)
+		if budget.Currency != rate.Currency {
+			if fx := s.reportFX(ctx, team, a.Lang); fx != nil {
+				fx.To = budget.Currency
+				fx.Rates = invertTo(fx, budget.Currency)
+				if r, ok := fx.ConvertMoney(rate); ok {
+					rate = r
+				}
+			}
+		}
+		c, err := ledger.CheckStated(budget, hours, rate)
+		if err != nil {
+			return err
+		}
+		a.Result = c
+		a.Text = tr(a.Lang,
+			fmt.Sprintf("%s: by your figures, %s card-hours × %s = %s, %.0f%% of the %s budget%s; %s.",
+				verdictEN(c), fmtNum(hours), rate, c.Spent, c.Share*100, budget, per, leftEN(c)),
+			fmt.Sprintf("%s：按你给的数，%s 卡时 × %s = %s，占%s预算 %s 的 %.0f%%，%s。",
+				verdictZH(c), fmtNum(hours), rate, c.Spent, perZH, budget, c.Share*100, leftZH(c)))
+		a.Text += "\n" + tr(a.Lang,
+			fmt.Sprintf("How: %s card-hours × %s = %s; %s − %s = %s (your figures; the ledger was not read)", fmtNum(hours), rate, c.Spent, budget, c.Spent, c.Left),
+			fmt.Sprintf("算法：%s 卡时 × %s = %s；%s − %s = %s（用你给的数，未读账本）", fmtNum(hours), rate, c.Spent, budget, c.Spent, c.Left))
+		a.use("budget", "the budget checked")
+		a.use("gpus", "the card named")
+		a.verdictAsked = true
+	case "left":
+		budget, err := ledger.ParseAmount(args[1], def)
+		if err != nil {
+			return err
+		}
+		now := s.now()
+		p, ok := ledger.ReadPeriod(m.Text, now, s.ledger.Location())
+		if !ok {
+			p = ledger.MonthPeriod(ledger.MonthOf(now, s.ledger.Location()))
+		}
+		es, err := s.ledger.Between(ctx, team, p.Start(s.ledger.Location()), p.End(s.ledger.Location()))
+		if err != nil {
+			return err
+		}
+		if req.Slots.Team != "" {
+			es = ledger.Where("", req.Slots.Team, "", "").Apply(es)
+		}
+		var t ledger.Totals
+		for _, e := range es {
+			t.Add(e)
+		}
+		fx := s.reportFX(ctx, team, a.Lang)
+		spent := t.Amount.Money(budget.Currency)
+		if fx != nil && len(t.Amount) > 0 {
+			f := *fx
+			f.Rates = invertTo(fx, budget.Currency)
+			f.To = budget.Currency
+			if v, ok := f.Convert(t.Amount); ok {
+				spent = v
+			}
+		}
+		c := ledger.CheckSpent(budget, spent)
+		a.Result = c
+		a.Text = tr(a.Lang,
+			fmt.Sprintf("%s: %s left of the %s you were given for %s (spent %s, %.0f%%, %d entries in the ledger).",
+				verdictEN(c), c.Left, budget, p.Label, spent, c.Share*100, t.Entries),
+			fmt.Sprintf("%s：%s 的 %s 还剩 %s（账本里已花 %s，占 %.0f%%，%d 条记录）。",
+				verdictZH(c), p.Label, budget, c.Left, spent, c.Share*100, t.Entries))
+		a.Text += "\n" + tr(a.Lang, "How: ", "算法：") + c.How
+		a.verdictAsked = true
+		if len(t.Amount) > 1 || len(t.Amount) == 1 && t.Amount.Currencies()[0] != budget.Currency {
+			a.Text += rateNote(a.Lang, fx)
+		}
+		a.Text += tr(a.Lang, ". To be alerted as it runs down: /gpu budget set "+args[1]+"/year", "。要在用到 50/80/100% 时提醒：/gpu budget set "+args[1]+"/年")
+	default:
+		return &advisor.InputError{Field: "check", Reason: "unknown check " + args[0], Hint: "/gpu budget"}
+	}
+	a.say(a.Text)
+	return nil
+}
+
+// invertTo is fx's rates re-expressed for converting into cur (CNY or USD).
+func invertTo(fx *ledger.FX, cur knowledge.Currency) map[knowledge.Currency]float64 {
+	if fx.To == cur {
+		return fx.Rates
+	}
+	r := fx.Rates[cur] // how many fx.To one cur is worth
+	if r <= 0 {
+		return map[knowledge.Currency]float64{}
+	}
+	return map[knowledge.Currency]float64{fx.To: 1 / r}
+}
+
+func periodWords(text string) (en, zh string) {
+	t := strings.ToLower(text)
+	switch {
+	case strings.Contains(t, "每月") || strings.Contains(t, "月预算") || strings.Contains(t, "monthly") || strings.Contains(t, "a month") || strings.Contains(t, "per month"):
+		return " a month", "每月"
+	case strings.Contains(t, "季度") || strings.Contains(t, "quarter"):
+		return " a quarter", "每季度"
+	case strings.Contains(t, "今年") || strings.Contains(t, "每年") || strings.Contains(t, "year"):
+		return " for the year", "全年"
+	}
+	return "", ""
+}
+
+func verdictEN(c ledger.Check) string {
+	if c.Over {
+		return "Over budget"
+	}
+	return "Not over"
+}
+
+func verdictZH(c ledger.Check) string {
+	if c.Over {
+		return "已经超了"
+	}
+	return "没有超"
+}
+
+func leftEN(c ledger.Check) string {
+	if c.Over {
+		return fmt.Sprintf("over by %s", ledger.Money{Minor: -c.Left.Minor, Currency: c.Left.Currency})
+	}
+	return fmt.Sprintf("%s left", c.Left)
+}
+
+func leftZH(c ledger.Check) string {
+	if c.Over {
+		return fmt.Sprintf("超出 %s", ledger.Money{Minor: -c.Left.Minor, Currency: c.Left.Currency})
+	}
+	return fmt.Sprintf("还剩 %s", c.Left)
+}

@@ -1,0 +1,133 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gpubot/gpubot/advisor"
+	"github.com/gpubot/gpubot/bot/ledger"
+	"github.com/gpubot/gpubot/bot/parse"
+)
+
+// correctionArg marks spend edit arguments that came from a correction
+// in words (parse.ReadCorrection) rather than from "spend edit id k=v".
+const correctionArg = "correction"
+
+// ledgerInWords is the planner's one entry into the ledger's sentences:
+// a correction of an entry in words becomes a spend edit (never a second
+// entry), and a budget or spend question carrying its own figures
+// becomes a spend check (see spendCheckInWords). ok is false for anything
+// else; why says what was read.
+func ledgerInWords(req parse.Request) (parse.Request, string, bool) {
+	if req.Slash && !slashSentence(req) {
+		return req, "", false
+	}
+	if c, ok := parse.ReadCorrection(req.Text); ok {
+		req.Intent = parse.Spend
+		req.Slots.Mode = "edit"
+		req.Slots.ID = c.ID
+		args := []string{correctionArg}
+		if c.About != "" {
+			args = append(args, "about="+c.About)
+		}
+		for _, f := range append(ledger.EditFields, "month") {
+			if v, ok := c.Fields[f]; ok {
+				args = append(args, f+"="+v)
+			}
+		}
+		req.Slots.Args = args
+		req.Slots.Missing, req.Problems = nil, nil
+		// what the parser read for another question is the correction's now
+		req.Slots.HoursPerMonth, req.Slots.Rent, req.Slots.Notes = 0, nil, nil
+		if v, ok := c.Fields["amount"]; ok {
+			if m, ok := parse.ParseMoney(v); ok {
+				req.Slots.Amount = &m // the typed slots say what was read
+			}
+		}
+		if v, err := strconv.ParseFloat(c.Fields["hours"], 64); err == nil {
+			req.Slots.Hours = v
+		}
+		if v, err := strconv.Atoi(c.Fields["cards"]); err == nil {
+			req.Slots.Cards = v
+		}
+		return req, "a correction of a ledger entry", true
+	}
+	if args, ok := spendCheckInWords(req); ok {
+		req.Intent = parse.Spend
+		req.Slots.Mode = "check"
+		req.Slots.Args = args
+		req.Slots.Missing, req.Problems = nil, nil
+		return req, "a budget question with its own figures", true
+	}
+	return req, "", false
+}
+
+// correction reads the edit a correction in words asked for: the entry
+// (its id, the entry described, or the asker's last one) and the fields.
+func (s *Spend) correction(ctx context.Context, team string, m Message, req parse.Request, a *Answer) (id string, fields map[string]string, err error) {
+	hint := tr(a.Lang, "/gpu spend edit 7k2m9q amount=¥1800 (or: 不对，金额是1800元 right after the entry)", "/gpu spend edit 7k2m9q amount=¥1800（或在记账后直接说：不对，金额是1800元）")
+	fields = map[string]string{}
+	about := ""
+	for _, kv := range req.Slots.Args[1:] {
+		k, v, _ := strings.Cut(kv, "=")
+		if k == "about" {
+			about = v
+			continue
+		}
+		fields[k] = v
+	}
+	var target ledger.Entry
+	switch {
+	case req.Slots.ID != "":
+		nid, ok := ledger.NormalizeID(req.Slots.ID)
+		if !ok {
+			return "", nil, &advisor.InputError{Field: "id", Reason: tr(a.Lang, fmt.Sprintf("read #%s, which is not an entry id (ids are 6 letters and digits, e.g. #7k2m9q)", req.Slots.ID),
+				fmt.Sprintf("读到 #%s，这不是记录编号（编号为 6 位字母数字，例如 #7k2m9q）", req.Slots.ID)), Hint: "/gpu spend list"}
+		}
+		if target, err = s.ledger.Get(ctx, team, nid); err != nil {
+			return "", nil, err
+		}
+	default:
+		target, err = s.ledger.Latest(ctx, team, m.User, s.ledger.Describes(about))
+		if errors.Is(err, ledger.ErrNotFound) {
+			what := tr(a.Lang, "you have no recent entry to correct", "你最近没有可更正的记录")
+			if about != "" {
+				what = tr(a.Lang, fmt.Sprintf("no recent entry matches %q", about), fmt.Sprintf("最近没有与 %q 相符的记录", about))
+			}
+			return "", nil, &advisor.InputError{Field: "id", Reason: what, Hint: hint}
+		}
+		if err != nil {
+			return "", nil, err
+		}
+	}
+	if mo, ok := fields["month"]; ok {
+		delete(fields, "month")
+		n, _ := strconv.Atoi(mo)
+		fields["date"] = movedToMonth(target.At.In(s.ledger.Location()), time.Month(n), s.now()).Format("2006-01-02")
+	}
+	if len(fields) == 0 {
+		return "", nil, &advisor.InputError{Field: "edit", Reason: tr(a.Lang, "nothing to change was read", "没有读到要改的内容"), Hint: hint}
+	}
+	return target.ID, fields, nil
+}
+
+// movedToMonth is day t moved to month mo: the same day of the month
+// (the month's last day when it has fewer), in the latest year that puts
+// it no later than now ("dated November not December" in December is
+// this November; in January, last November).
+func movedToMonth(t time.Time, mo time.Month, now time.Time) time.Time {
+	y := t.Year()
+	if mo > t.Month() && t.Month() < 3 && mo > 9 {
+		y-- // "December not January": the year before
+	}
+	last := time.Date(y, mo+1, 0, 0, 0, 0, 0, t.Location()).Day()
+	out := time.Date(y, mo, min(t.Day(), last), 0, 0, 0, 0, t.Location())
+	if out.After(now) {
+		out = out.AddDate(-1, 0, 0)
+	}
+	return out
+}
