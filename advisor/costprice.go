@@ -47,12 +47,28 @@ func (r *CostResult) price(g *knowledge.GPU, in CostInput, m Market, p *pricing)
 				r.Assumptions = append(r.Assumptions, marketRangeNote(*g, cp))
 			}
 		}
+		onDemand := txt("on-demand", "按需")
+		if !found && in.GPU != "" {
+			// No catalogue offer for the card asked about: the nearest
+			// sourced row (a cloud's list price, a Chinese platform's
+			// published figure). Rankings over every card stay on offers.
+			if cp, found = m.cheapestRow(g.ID, p, in.Where); found {
+				r.Assumptions = append(r.Assumptions, sourcedRowNote(*g, cp, onDemand))
+			}
+		}
+		if !found && in.Where.Platform != "" && in.GPU != "" {
+			// The platform asked about has no figure: answer with the
+			// market's, named as such, rather than fail.
+			if cp, found = m.anywhere(g.ID, p, in.Where); found {
+				r.Assumptions = append(r.Assumptions, platformMissingNote(in.Where.Platform, *g, cp, onDemand))
+			}
+		}
 		if !found {
 			where := ""
 			if in.Where.Platform != "" {
-				where = " on " + in.Where.Platform
+				where = " on " + in.Where.Platform + " or any other platform"
 			}
-			return inputErr("price", fmt.Sprintf("no catalogue price for %s%s; give price= per card-hour", g.Name, where), in.hint()+" price=2.5usd")
+			return inputErr("price", fmt.Sprintf("no catalogue price or sourced figure for %s%s; give price= per card-hour", g.Name, where), in.hint()+" price=2.5usd")
 		}
 		if cp.Original.Currency != p.cur {
 			p.converted = true

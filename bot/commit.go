@@ -6,6 +6,7 @@ import (
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/knowledge"
 )
 
 // Words that make a buy or monthly question a commitment question.
@@ -40,6 +41,7 @@ func (b *Bot) commit(a *Answer, req parse.Request) error {
 		Currency: b.currency(req), FX: b.fx(s), Reserved: b.kb.Procurement.Reserved, CN: b.kb.Procurement.CNCloud,
 		PreferCN: req.Lang == "zh",
 	}
+	used := givenCommitPrices(&in, s)
 	if in.GPU == "" {
 		return &advisor.InputError{Field: "gpu", Reason: tr(a.Lang, "which card would you commit to? name one", "想包哪张卡？请指明型号"), Hint: "/gpu buy h100 cards=16 util=70% 1y reserved"}
 	}
@@ -80,6 +82,9 @@ func (b *Bot) commit(a *Answer, req parse.Request) error {
 			a.Assumed["utilization"] = 1
 		}
 	}
+	for k, how := range used {
+		a.use(k, how)
+	}
 	a.Result = CommitView{res}
 	a.Currency = string(res.Currency)
 	a.show(renderCommit(a.Lang, res, a.Assumed, note))
@@ -93,4 +98,36 @@ func containsStr(xs []string, x string) bool {
 		}
 	}
 	return false
+}
+
+// givenCommitPrices reads the user's own prices into a commitment: the
+// on-demand rent (rent=, or price= beside a monthly figure) per card-hour
+// and the committed price (monthly=) per card-month. A buy question reads
+// "包年折合每卡每月 ¥2,900" as price=: a figure under 1.5 × a full month
+// of the stated hourly rent is a monthly price, not a purchase. Prices
+// quoted per machine ("¥200/台时", "8卡包月5.6万") are divided by its cards.
+func givenCommitPrices(in *advisor.CommitInput, s parse.Slots) map[string]string {
+	used := map[string]string{}
+	in.OnDemand, in.Committed = money(s.Rent), money(s.Monthly)
+	if in.OnDemand.Given() {
+		used["rent"] = "the on-demand price"
+	}
+	if in.Committed.Given() {
+		used["monthly"] = "the committed price per month"
+	}
+	if !in.OnDemand.Given() && s.Price != nil && s.Monthly != nil {
+		in.OnDemand = money(s.Price)
+		used["price"] = "the on-demand price"
+	}
+	if !in.Committed.Given() && s.Price != nil && in.OnDemand.Given() && s.Price != s.Rent &&
+		s.Price.Amount <= 1.5*knowledge.HoursPerMonth*in.OnDemand.Amount && s.Price.Amount > in.OnDemand.Amount {
+		in.Committed = money(s.Price)
+		used["price"] = "the committed price per month"
+	}
+	if s.QuotePer == "machine" && s.Cards > 1 && len(used) > 0 {
+		in.OnDemand.Amount /= float64(s.Cards)
+		in.Committed.Amount /= float64(s.Cards)
+		used["quote_per"] = "prices per machine, divided by its cards"
+	}
+	return used
 }
