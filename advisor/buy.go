@@ -213,7 +213,8 @@ func Buy(in BuyInput, m Market) (BuyResult, error) {
 		if in.Condition == "used" {
 			cond = "used"
 		}
-		return res, inputErr("price", fmt.Sprintf("no %s purchase price is known for %s; give price= (per card, or the machine's total with cards=)", cond, g.Name), "/gpu buy 4090 price=16000 rent=1.8")
+		return res, inputErrZH("price", fmt.Sprintf("no %s purchase price is known for %s; give price= (per card, or the machine's total with cards=)", cond, g.Name),
+			fmt.Sprintf("数据里没有 %s 的%s购置价；请用 price= 给出（每卡价，或整机总价并写 cards=）", g.Name, map[string]string{"new": "新卡", "used": "二手"}[cond]), "/gpu buy 4090 price=16000 rent=1.8")
 	}
 	price := p.money(in.Purchase)
 	if in.Cards > 1 {
@@ -254,7 +255,8 @@ func Buy(in BuyInput, m Market) (BuyResult, error) {
 			}
 		}
 		if !found {
-			return res, inputErr("rent", fmt.Sprintf("no on-demand rent, monthly plan or sourced figure is known for %s; give rent= per card-hour or a monthly plan (monthly=, per card-month)", g.Name), buyHint)
+			return res, inputErrZH("rent", fmt.Sprintf("no on-demand rent, monthly plan or sourced figure is known for %s; give rent= per card-hour or a monthly plan (monthly=, per card-month)", g.Name),
+				fmt.Sprintf("数据里没有 %s 的按需租金、包月价或其他有出处的价格；请用 rent= 给出每卡每小时租金，或用 monthly= 给出每卡每月包月价", g.Name), buyHint)
 		}
 		res.RentPlan = plan
 		res.Assumptions = append(res.Assumptions, notes...)

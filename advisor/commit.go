@@ -142,7 +142,8 @@ func Commit(in CommitInput) (CommitResult, error) {
 		res.Pairs = append([]CommitPair{p}, res.Pairs...)
 	}
 	if len(res.Pairs) == 0 {
-		return res, inputErr("gpu", fmt.Sprintf("no sourced on-demand and %s price pair is known for %s; give both: price= (on-demand per card-hour) and monthly= (committed per card-month)", termName(in.Term), in.GPU), commitHint+" price=26 monthly=12000")
+		return res, inputErrZH("gpu", fmt.Sprintf("no sourced on-demand and %s price pair is known for %s; give both: price= (on-demand per card-hour) and monthly= (committed per card-month)", termName(in.Term), in.GPU),
+			fmt.Sprintf("数据里没有 %s 同一平台的按需价与%s价；请两个都给出：price=（按需每卡每小时）和 monthly=（承诺价每卡每月）", in.GPU, map[string]string{"1y": "包年", "3y": "3 年承诺", "monthly": "包月"}[in.Term]), commitHint+" price=26 monthly=12000")
 	}
 	c := res.Pairs[0]
 	res.Chosen = c
@@ -329,9 +330,11 @@ func givenPair(in CommitInput, sourced []CommitPair) (CommitPair, error) {
 	}
 	switch {
 	case p.OnDemand <= 0:
-		return p, inputErr("price", fmt.Sprintf("no sourced on-demand price is known for %s to set beside the committed one; give price= (on-demand per card-hour)", in.GPU), commitHint+" price=26")
+		return p, inputErrZH("price", fmt.Sprintf("no sourced on-demand price is known for %s to set beside the committed one; give price= (on-demand per card-hour)", in.GPU),
+			fmt.Sprintf("数据里没有 %s 的按需价可与承诺价对比；请用 price= 给出按需每卡每小时价格", in.GPU), commitHint+" price=26")
 	case p.Committed <= 0:
-		return p, inputErr("monthly", fmt.Sprintf("no sourced %s price is known for %s to set beside the on-demand one; give monthly= (committed per card-month)", termName(in.Term), in.GPU), commitHint+" monthly=12000")
+		return p, inputErrZH("monthly", fmt.Sprintf("no sourced %s price is known for %s to set beside the on-demand one; give monthly= (committed per card-month)", termName(in.Term), in.GPU),
+			fmt.Sprintf("数据里没有 %s 的%s价可与按需价对比；请用 monthly= 给出承诺价（每卡每月），或写明折扣（如“七折”）", in.GPU, map[string]string{"1y": "包年", "3y": "3 年承诺", "monthly": "包月"}[in.Term]), commitHint+" monthly=12000")
 	}
 	p.Provider, p.Instance, p.CN = "given", "", false
 	if in.OnDemand.Given() != in.Committed.Given() && len(sourced) > 0 {

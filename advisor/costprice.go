@@ -68,7 +68,8 @@ func (r *CostResult) price(g *knowledge.GPU, in CostInput, m Market, p *pricing)
 			if in.Where.Platform != "" {
 				where = " on " + in.Where.Platform + " or any other platform"
 			}
-			return inputErr("price", fmt.Sprintf("no catalogue price or sourced figure for %s%s; give price= per card-hour", g.Name, where), in.hint()+" price=2.5usd")
+			return inputErrZH("price", fmt.Sprintf("no catalogue price or sourced figure for %s%s; give price= per card-hour", g.Name, where),
+				fmt.Sprintf("目录和有出处的数据里都没有 %s 的价格%s；请用 price= 给出每卡每小时价格", g.Name, map[bool]string{true: "（" + in.Where.Platform + " 和其他平台都没有）", false: ""}[in.Where.Platform != ""]), in.hint()+" price=2.5usd")
 		}
 		if cp.Original.Currency != p.cur {
 			p.converted = true

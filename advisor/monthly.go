@@ -133,7 +133,8 @@ func Monthly(in MonthlyInput, m Market) (MonthlyResult, error) {
 				if in.Platform != "" {
 					where = " on " + in.Platform + " or any other platform"
 				}
-				return res, inputErr("monthly", fmt.Sprintf("no monthly plan, reserved price or sourced figure is known for %s%s; give monthly= (price per card-month)", g.Name, where), monthlyHintWithPrices)
+				return res, inputErrZH("monthly", fmt.Sprintf("no monthly plan, reserved price or sourced figure is known for %s%s; give monthly= (price per card-month)", g.Name, where),
+					fmt.Sprintf("数据里没有 %s 的包月价、预留价或其他有出处的价格；请用 monthly= 给出每卡每月价格", g.Name), monthlyHintWithPrices)
 			}
 			if cp.Original.Currency != p.cur {
 				p.converted = true
@@ -207,7 +208,8 @@ func (res MonthlyResult) finish(in MonthlyInput, p *pricing, gran Granularity, g
 			}
 		}
 		if !found {
-			return res, inputErr("price", fmt.Sprintf("no on-demand price or sourced figure is known for %s; give price= per card-hour", g.Name), monthlyHintWithPrices)
+			return res, inputErrZH("price", fmt.Sprintf("no on-demand price or sourced figure is known for %s; give price= per card-hour", g.Name),
+				fmt.Sprintf("数据里没有 %s 的按需价；请用 price= 给出每卡每小时价格", g.Name), monthlyHintWithPrices)
 		}
 		if cp.Original.Currency != p.cur {
 			p.converted = true
