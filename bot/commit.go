@@ -13,7 +13,7 @@ import (
 
 // Words that make a buy or monthly question a commitment question.
 var commitWords = []string{"reserved", "reservation", "savings plan", "committed use", "commit ", "commitment", "包年", "预留", "1-yr", "3-yr", "1yr", "3yr", "1-year", "3-year", "1 year", "3 year",
-	"包一年", "包三年", "签一年", "签三年"}
+	"包一年", "包三年"}
 
 func asksCommit(text string) bool { return hasAny(text+" ", commitWords) }
 
