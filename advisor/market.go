@@ -21,11 +21,14 @@ type Market struct {
 	// Procurement.Rows): a card no offer prices falls back on them, said
 	// as such (cheapestRow).
 	Rows []knowledge.Offer
+	// Reserved are the sourced cloud rows (knowledge Procurement): a plan
+	// bigger than one machine rents from the sellers of 8-GPU machines.
+	Reserved []knowledge.ReservedPrice
 }
 
 // MarketOf returns the market held in a knowledge base.
 func MarketOf(b *knowledge.Base) Market {
-	return Market{GPUs: b.GPUs, Archs: b.Archs, Offers: b.Offers, Platforms: b.Platforms, Guide: b.Guide, Rows: b.Procurement.Rows}
+	return Market{GPUs: b.GPUs, Archs: b.Archs, Offers: b.Offers, Platforms: b.Platforms, Guide: b.Guide, Rows: b.Procurement.Rows, Reserved: b.Procurement.Reserved}
 }
 
 // card finds a card by id, name or alias.

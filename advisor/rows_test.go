@@ -146,3 +146,25 @@ func TestCommitWithGivenPricesByHand(t *testing.T) {
 	_, err := Commit(CommitInput{GPU: "h20", Cards: 16, Term: "1y", Currency: knowledge.CNY, OnDemand: cny(26), Reserved: knowledge.MustShipped().Procurement.Reserved})
 	wantInputErr(t, "Commit(h20 price=26)", err, "monthly")
 }
+
+// 1,024 H100s are more than one marketplace listing supplies: the job is
+// priced on the cheapest seller of 8-GPU machines in reserved_prices.csv
+// (2025 or later, not low confidence): CoreWeave 8× H100 $22–28 an
+// instance-hour (Disintermediate, Q1 2026) = $22 ÷ 8 = $2.75/card-hour,
+// below Nebius $2.95, Lambda $3.00 and $3.99, AWS $6.88; the $1.5 listing
+// is named, not used.
+func TestClusterJobPricedOnClusterSellers(t *testing.T) {
+	m := testMarket(t, hourly("vast-h100", "vastai", "h100-sxm", 1.5, 1.5, knowledge.USD, knowledge.OnDemand))
+	m.Reserved = knowledge.MustShipped().Procurement.Reserved
+	r, err := Cost(CostInput{Workload: Workload{ParamsB: 7, Method: Full}, GPU: "h100", GPUs: 1024, Tokens: 1e9, Currency: knowledge.USD}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Hourly != 2.75 || !says(r.Assumptions, "1024 cards are more than one vastai listing supplies") {
+		t.Errorf("Cost(1024× H100) hourly %v, %v; want $2.75 from CoreWeave with the listing named", r.Hourly, r.Assumptions)
+	}
+	r, err = Cost(CostInput{Workload: Workload{ParamsB: 7, Method: Full}, GPU: "h100", GPUs: 8, Tokens: 1e9, Currency: knowledge.USD}, m)
+	if err != nil || r.Hourly != 1.5 {
+		t.Errorf("Cost(8× H100) hourly %v, %v; want the $1.5 listing: one machine", r.Hourly, err)
+	}
+}
