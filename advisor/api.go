@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -19,6 +20,72 @@ type APIQuote struct {
 	Date       string               `json:"date"`
 	Source     string               `json:"source"`
 	Confidence knowledge.Confidence `json:"confidence"`
+	// FirstParty marks the model family's own API (Qwen on 阿里云百炼,
+	// DeepSeek's, Moonshot's Kimi): a different model than the one sized,
+	// listed beside the hosts of the same model. Named marks the family the
+	// question named ("走Kimi的API").
+	FirstParty bool `json:"first_party,omitempty"`
+	Named      bool `json:"named,omitempty"`
+}
+
+// firstParty maps a model family (the start of a catalogue model id, or a
+// name in the question) to the provider that publishes its own API.
+var firstParty = []struct{ family, provider string }{
+	{"qwen", "Alibaba"}, {"deepseek", "DeepSeek (official"}, {"kimi", "Moonshot"}, {"glm", "Zhipu"},
+	{"ernie", "Baidu"}, {"doubao", "ByteDance"}, {"minimax", "MiniMax"},
+}
+
+// providerOf is the provider publishing a family's own API.
+func providerOf(family string) string {
+	for _, f := range firstParty {
+		if f.family == family {
+			return f.provider
+		}
+	}
+	return "\x00" // no provider starts with it
+}
+
+// familyOf is the family a model id belongs to ("" when none).
+func familyOf(model string) string {
+	m := strings.ToLower(model)
+	for _, f := range firstParty {
+		if strings.HasPrefix(m, f.family) {
+			return f.family
+		}
+	}
+	return ""
+}
+
+// familyQuotes are a family's first-party rows, one per model (the newest,
+// in the answer's currency when the provider publishes both), low-
+// confidence and third-party summaries left out.
+func familyQuotes(family string, prices []knowledge.APIPrice, cur knowledge.Currency) []knowledge.APIPrice {
+	prov := providerOf(family)
+	best := map[string]knowledge.APIPrice{}
+	var order []string
+	for _, p := range prices {
+		if !strings.HasPrefix(p.Provider, prov) || strings.Contains(p.Provider, "third-party") || strings.Contains(p.Provider, "peak") || p.Confidence == knowledge.Low {
+			continue
+		}
+		name, _, _ := strings.Cut(p.Model, " (")
+		old, seen := best[name]
+		switch {
+		case !seen:
+			order = append(order, name)
+		case (old.Currency == cur) != (p.Currency == cur):
+			if old.Currency == cur {
+				continue
+			}
+		case old.Sortable() >= p.Sortable():
+			continue
+		}
+		best[name] = p
+	}
+	out := make([]knowledge.APIPrice, 0, len(order))
+	for _, n := range order {
+		out = append(out, best[n])
+	}
+	return out
 }
 
 // APIInput is "self-host or call an API?" at a load of TokensPerDay, split
@@ -33,6 +100,9 @@ type APIInput struct {
 	// SelfHost is the serving plan the cost engine sized for this load.
 	SelfHost *ServingPlan         `json:"-"`
 	Prices   []knowledge.APIPrice `json:"-"`
+	// Named is a model family the question names as the API it uses or
+	// weighs ("kimi", "doubao"); its first-party prices are listed.
+	Named string `json:"named,omitempty"`
 }
 
 // APIResult compares the self-hosted plan's monthly bill with hosted APIs.
@@ -87,13 +157,79 @@ func CompareAPI(in APIInput) (APIResult, error) {
 		ip, op := Convert(p.Input, p.Currency, cur, in.FX), Convert(p.Output, p.Currency, cur, in.FX)
 		bl := (tin*ip + tout*op) / (tin + tout)
 		res.Quotes = append(res.Quotes, APIQuote{Provider: p.Provider, Model: p.Model, Input: round(ip, 4), Output: round(op, 4), Blended: round(bl, 4),
-			Monthly: Round2(in.TokensPerDay * daysPerMonth / 1e6 * bl), Date: p.Date, Source: p.SourceTitle + " — " + p.SourceURL, Confidence: p.Confidence})
+			Monthly: Round2(in.TokensPerDay * daysPerMonth / 1e6 * bl), Date: p.Date, Source: p.SourceTitle + " — " + p.SourceURL, Confidence: p.Confidence,
+			Named: in.Named != "" && strings.HasPrefix(p.Provider, providerOf(in.Named))})
+	}
+	same := len(res.Quotes)
+	// The family's own API (a different model: compare quality too), and
+	// the API the question names.
+	for _, fam := range []string{in.Named, familyOf(in.Model)} {
+		if fam == "" {
+			continue
+		}
+		for _, p := range familyQuotes(fam, in.Prices, cur) {
+			if p.ModelID == in.Model || containsQuote(res.Quotes, p) {
+				continue
+			}
+			ip, op := Convert(p.Input, p.Currency, cur, in.FX), Convert(p.Output, p.Currency, cur, in.FX)
+			bl := (tin*ip + tout*op) / (tin + tout)
+			res.Quotes = append(res.Quotes, APIQuote{Provider: p.Provider, Model: p.Model, Input: round(ip, 4), Output: round(op, 4), Blended: round(bl, 4),
+				Monthly: Round2(in.TokensPerDay * daysPerMonth / 1e6 * bl), Date: p.Date, Source: p.SourceTitle + " — " + p.SourceURL, Confidence: p.Confidence,
+				FirstParty: true, Named: fam == in.Named})
+		}
 	}
 	if len(res.Quotes) == 0 {
 		return res, inputErr("model", fmt.Sprintf("no hosted API price is shipped for %s", in.Model), "每天1亿token用qwen2.5-72b 自建还是调API")
 	}
-	sort.SliceStable(res.Quotes, func(i, j int) bool { return res.Quotes[i].Monthly < res.Quotes[j].Monthly })
+	// The API the question names first (the bill it pays or weighs),
+	// then the same model's hosts, cheapest first, then the family's own.
+	rank := func(q APIQuote) int {
+		switch {
+		case q.Named && !q.FirstParty && !strings.Contains(q.Provider, "off-peak"): // the named provider's own standard price for the same model
+			return 0
+		case q.Named && !q.FirstParty:
+			return 1
+		case q.Named:
+			return 2
+		case !q.FirstParty:
+			return 3
+		}
+		return 4
+	}
+	sort.SliceStable(res.Quotes, func(i, j int) bool {
+		a, b := res.Quotes[i], res.Quotes[j]
+		if rank(a) != rank(b) {
+			return rank(a) < rank(b)
+		}
+		if rank(a) == 2 { // of the named family's models, its current one
+			da, db := (knowledge.Provenance{Date: a.Date}).Sortable(), (knowledge.Provenance{Date: b.Date}).Sortable()
+			if da != db {
+				return da > db
+			}
+		}
+		return a.Monthly < b.Monthly
+	})
+	// At most three of a family's other models are listed.
+	kept, fam := res.Quotes[:0], map[int]int{}
+	for _, q := range res.Quotes {
+		if r := rank(q); r == 2 || r == 4 {
+			if fam[r]++; fam[r] > 3 {
+				continue
+			}
+		}
+		kept = append(kept, q)
+	}
+	res.Quotes = kept
 	best := res.Quotes[0]
+	if best.Named {
+		res.Assumptions = append(res.Assumptions, txt(
+			fmt.Sprintf("the API named in the question is the comparison: %s %s (its newest model in the data; name the model if you use another)", best.Provider, best.Model),
+			fmt.Sprintf("按问题里提到的 API 对比：%s %s（数据里它最新的模型；用的是别的型号请说明）", best.Provider, best.Model)))
+	} else if same == 0 {
+		res.Assumptions = append(res.Assumptions, txt(
+			fmt.Sprintf("no shipped host serves %s itself: the comparison is the first-party API %s %s, a different model — compare quality as well as price", in.Model, best.Provider, best.Model),
+			fmt.Sprintf("数据里没有托管 %s 本身的 API：对比的是官方 API %s %s，不是同一个模型——除价格外也要比较效果", in.Model, best.Provider, best.Model)))
+	}
 	pl := in.SelfHost
 	res.SelfHostMonthly = Round2(pl.MonthlyOnDemand)
 	res.Cheaper = "api"
@@ -127,12 +263,25 @@ func CompareAPI(in APIInput) (APIResult, error) {
 		res.Lines = append(res.Lines, Line{Key: "breakeven_tokens_per_day", Label: txt("break-even load", "打平负载"), Value: res.BreakevenTokensPerDay, Unit: "tokens/day",
 			How: fmt.Sprintf("%s a replica ÷ (%s ÷ 1e6 × %s)", money(Round2(replica), c), num(round(daysPerMonth, 2)), money(best.Blended, c))})
 	}
-	res.Assumptions = []Text{
+	res.Assumptions = append(res.Assumptions,
 		txt(fmt.Sprintf("tokens split %s input : %s output per request, as the serving plan", num(tin), num(tout)),
 			fmt.Sprintf("每个请求输入 %s、输出 %s token，与自建方案一致", num(tin), num(tout))),
 		txt("API prices are sourced list prices (per row date and confidence), not quotes; caching, batch discounts and rate limits are not counted",
 			"API 价格为有出处的公开价（见各行日期与可信度），不是报价；未计缓存、批量折扣与限流"),
-		txt("self-hosting excludes engineering time, storage and egress", "自建未计工程人力、存储与流量"),
+		txt("self-hosting excludes engineering time, storage and egress", "自建未计工程人力、存储与流量"))
+	if len(res.Quotes) > same && same > 0 {
+		res.Assumptions = append(res.Assumptions, txt(
+			"first-party APIs of the model family are listed after the hosts of the same model: they serve different models, so the verdict is on the same model",
+			"同系列官方 API 列在同一模型的托管商之后：它们是不同的模型，结论按同一模型给出"))
 	}
 	return res, nil
+}
+
+func containsQuote(qs []APIQuote, p knowledge.APIPrice) bool {
+	for _, q := range qs {
+		if q.Provider == p.Provider && q.Model == p.Model {
+			return true
+		}
+	}
+	return false
 }

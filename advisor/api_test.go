@@ -23,14 +23,31 @@ func TestCompareAPIByHand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Quotes) != 4 || r.Quotes[0].Blended != 1.512 || !near(r.Quotes[0].Monthly, 4599.0, 0.01) || r.Cheaper != "api" || !r.NoBreakeven {
+	// Then the family's own API, three at most, each marked a different
+	// model: 百炼 qwen-turbo ¥0.3 in / ¥0.6 out → (1000 × 0.3 + 500 × 0.6)
+	// ÷ 1500 = ¥0.4/M → 1e8 × 30.4167 ÷ 1e6 × 0.4 = ¥1,216.67 a month.
+	if len(r.Quotes) != 7 || !r.Quotes[4].FirstParty || r.Quotes[4].Model != "qwen-turbo" || !near(r.Quotes[4].Monthly, 1216.67, 0.01) || r.Quotes[3].FirstParty {
+		t.Errorf("qwen2.5-72b family quotes: %d quotes, fifth %+v; want 4 hosts then qwen-turbo at ¥1,216.67", len(r.Quotes), r.Quotes[min(4, len(r.Quotes)-1)])
+	}
+	if len(r.Quotes) < 4 || r.Quotes[0].Blended != 1.512 || !near(r.Quotes[0].Monthly, 4599.0, 0.01) || r.Cheaper != "api" || !r.NoBreakeven {
 		t.Errorf("qwen2.5-72b: %d quotes, best %+v, cheaper %s, no break-even %v", len(r.Quotes), r.Quotes[0], r.Cheaper, r.NoBreakeven)
 	}
 	in.SelfHost = &ServingPlan{Replicas: 1, MonthlyOnDemand: 1000, ReplicaRequestsPerS: 0.988, PeakFactor: 3}
 	if r, _ = CompareAPI(in); r.NoBreakeven || !near(r.BreakevenTokensPerDay, 21743857, 2) || r.Cheaper != "self_host" {
 		t.Errorf("cheap replica: break-even %v (none %v), cheaper %s; want ≈21,743,857 and self_host", r.BreakevenTokensPerDay, r.NoBreakeven, r.Cheaper)
 	}
-	if _, err := CompareAPI(APIInput{Model: "qwen3-8b", TokensPerDay: 1e6, SelfHost: plan, Prices: prices}); err == nil {
-		t.Error("no shipped API price for qwen3-8b: want an error")
+	// No host serves Qwen3-8B itself: the family's first-party API is the
+	// comparison, and the answer says it is a different model.
+	r, err = CompareAPI(APIInput{Model: "qwen3-8b", TokensPerDay: 1e6, SelfHost: plan, Prices: prices, Currency: knowledge.CNY})
+	if err != nil || !r.Quotes[0].FirstParty || !says(r.Assumptions, "no shipped host serves qwen3-8b itself") {
+		t.Errorf("qwen3-8b: %v, first %+v; want the first-party API, said", err, r.Quotes)
+	}
+	// The API a question names comes first: Moonshot's newest Kimi model.
+	in.Named = "kimi"
+	if r, _ = CompareAPI(in); !r.Quotes[0].Named || r.Quotes[0].Model != "kimi-k2.6 (CNY)" {
+		t.Errorf("named kimi: first %+v, want Moonshot kimi-k2.6 (CNY), the newest row (2026-08-22)", r.Quotes[0])
+	}
+	if _, err := CompareAPI(APIInput{Model: "no-such-model", TokensPerDay: 1e6, SelfHost: plan, Prices: prices}); err == nil {
+		t.Error("no shipped API price for no-such-model: want an error")
 	}
 }

@@ -61,9 +61,12 @@ var seedPurchase = map[string]struct {
 // "use the default"; the pointer fields are nil for "not given", so that an
 // explicit 0 (watts=0 ops=0 rate=0, the hardware-only case) is kept.
 type BuyInput struct {
-	GPU         string      `json:"gpu"`
-	Purchase    Money       `json:"purchase"`    // price=: purchase price per card
-	Rent        Money       `json:"rent"`        // rent=: rent per card-hour; default the cheapest non-interruptible offer
+	GPU      string `json:"gpu"`
+	Purchase Money  `json:"purchase"` // price=: purchase price per card
+	Rent     Money  `json:"rent"`     // rent=: rent per card-hour; default the cheapest non-interruptible offer
+	// RentMonthly is a monthly plan (包月) per card-month to weigh owning
+	// against: a plan is paid for every hour of the month, used or not.
+	RentMonthly Money       `json:"rent_monthly,omitzero"`
 	Years       float64     `json:"years"`       // depreciation years; default 3
 	Utilization float64     `json:"utilization"` // share of the year the card works, 0–1; default 0.7
 	Watts       *float64    `json:"watts"`       // power per card; default the card's TDP
@@ -125,6 +128,9 @@ type BuyResult struct {
 	PricePerCard float64 `json:"price_per_card"`
 	// MarketPurchase is the dated market price used when no quote was given.
 	MarketPurchase *PurchaseQuote `json:"market_purchase,omitempty"`
+	// RentPlan marks rent from a monthly plan: renting costs every hour
+	// of the year (8760 h × rent), whatever the utilisation.
+	RentPlan bool `json:"rent_plan,omitempty"`
 	// ClusterRent is the cluster seller's rent used for a plan bigger than
 	// one listing.
 	ClusterRent  *ClusterPrice `json:"cluster_rent,omitempty"`
@@ -207,7 +213,8 @@ func Buy(in BuyInput, m Market) (BuyResult, error) {
 		if in.Condition == "used" {
 			cond = "used"
 		}
-		return res, inputErr("price", fmt.Sprintf("no %s purchase price is known for %s; give price= (per card, or the machine's total with cards=)", cond, g.Name), "/gpu buy 4090 price=16000 rent=1.8")
+		return res, inputErrZH("price", fmt.Sprintf("no %s purchase price is known for %s; give price= (per card, or the machine's total with cards=)", cond, g.Name),
+			fmt.Sprintf("数据里没有 %s 的%s购置价；请用 price= 给出（每卡价，或整机总价并写 cards=）", g.Name, map[string]string{"new": "新卡", "used": "二手"}[cond]), "/gpu buy 4090 price=16000 rent=1.8")
 	}
 	price := p.money(in.Purchase)
 	if in.Cards > 1 {
@@ -224,39 +231,46 @@ func Buy(in BuyInput, m Market) (BuyResult, error) {
 
 	// Rent per card-hour.
 	var rentHow string
-	if in.Rent.Given() {
+	switch {
+	case in.Rent.Given():
 		rentHow = "given" + p.convHow(in.Rent.Currency)
 		res.Sources = append(res.Sources, givenSource("rent", in.Rent, p.cur, "/card-hour"))
-	} else {
+	case in.RentMonthly.Given():
+		// A monthly plan: paid for all 730 h of every month.
+		res.RentPlan = true
+		in.Rent = Money{p.money(in.RentMonthly) / knowledge.HoursPerMonth, p.cur}
+		rentHow = fmt.Sprintf("given monthly plan %s/card-month ÷ 730 h%s, paid for every hour of the month", money(in.RentMonthly.Amount, cur(in.RentMonthly.Currency, p.cur)), p.convHow(in.RentMonthly.Currency))
+		res.Sources = append(res.Sources, givenSource("rent", in.RentMonthly, p.cur, "/card-month"))
+	default:
 		f := in.Where
 		f.NoInterruptible = true
 		f.NoMarketRange = !IsMarketRange(f.Platform)
-		cp, found, err := Cheapest(g.ID, m.Offers, p.cur, p.fx, f)
-		if err != nil {
-			return res, err
-		}
-		if !found && f.NoMarketRange {
-			// No provider lists the card: fall back to the market-wide
-			// range, said as such.
-			f.NoMarketRange = false
-			if cp, found, err = Cheapest(g.ID, m.Offers, p.cur, p.fx, f); err != nil {
-				return res, err
-			}
-			if found {
-				res.Assumptions = append(res.Assumptions, marketRangeNote(g, cp))
+		cp, found, plan, notes := rentFor(g, m, p, f)
+		if !found && f.Platform != "" {
+			// The platform asked about rents no such card in the data: the
+			// market's rent, named as such.
+			f.Platform = ""
+			if cp, found, plan, notes = rentFor(g, m, p, f); found {
+				notes = append(notes, platformMissingNote(in.Where.Platform, g, cp, txt("rent", "租用")))
 			}
 		}
 		if !found {
-			return res, inputErr("rent", fmt.Sprintf("no on-demand rent is known for %s; give rent= per card-hour", g.Name), buyHint)
+			return res, inputErrZH("rent", fmt.Sprintf("no on-demand rent, monthly plan or sourced figure is known for %s; give rent= per card-hour or a monthly plan (monthly=, per card-month)", g.Name),
+				fmt.Sprintf("数据里没有 %s 的按需租金、包月价或其他有出处的价格；请用 rent= 给出每卡每小时租金，或用 monthly= 给出每卡每月包月价", g.Name), buyHint)
 		}
+		res.RentPlan = plan
+		res.Assumptions = append(res.Assumptions, notes...)
 		if cp.Original.Currency != p.cur {
 			p.converted = true
 		}
 		in.Rent = Money{cp.Price(), p.cur}
 		in.Defaulted = append(in.Defaulted, "rent")
 		rentHow = fmt.Sprintf("cheapest non-interruptible offer: %s, %s, low end", offerLabel(cp, "en"), cp.How)
+		if res.RentPlan {
+			rentHow = fmt.Sprintf("monthly plan: %s, %s, low end, paid for every hour of the month", offerLabel(cp, "en"), cp.How)
+		}
 		res.Sources = append(res.Sources, offerSource("rent", cp))
-		if in.Cards > ClusterCards {
+		if in.Cards > ClusterCards && !res.RentPlan {
 			// A single listing cannot supply a cluster: rent from the
 			// cheapest seller of whole 8-GPU machines, the listing shown
 			// beside it (scale.go).
@@ -355,7 +369,7 @@ func (in BuyInput) normalize() (BuyInput, *pricing, error) {
 	for _, mm := range []struct {
 		f string
 		m Money
-	}{{"price", in.Purchase}, {"rent", in.Rent}} {
+	}{{"price", in.Purchase}, {"rent", in.Rent}, {"monthly", in.RentMonthly}} {
 		if err := checkMoney(mm.f, mm.m, buyHint); err != nil {
 			return in, nil, err
 		}
@@ -416,4 +430,63 @@ func (in BuyInput) normalize() (BuyInput, *pricing, error) {
 	}
 	in.Currency, in.FX = p.cur, p.fx
 	return in, p, nil
+}
+
+// cheapestMonthlyPlan is the cheapest monthly plan (包月) for a card that
+// the filter keeps: a catalogue offer, else a sourced row; per card-hour
+// at 730 h a month.
+func cheapestMonthlyPlan(gpu string, m Market, p *pricing, f OfferFilter) (CardPrice, bool) {
+	for _, offers := range [][]knowledge.Offer{m.Offers, m.Rows} {
+		var best CardPrice
+		found := false
+		for _, o := range offers {
+			if o.GPU != gpu {
+				continue
+			}
+			c, ok := NormalizeOffer(o, p.cur, p.fx)
+			if !ok || !c.Monthly || !f.keep(&o, &c, p.cur) {
+				continue
+			}
+			if !found || c.Low < best.Low || c.Low == best.Low && c.Offer < best.Offer {
+				best, found = c, true
+			}
+		}
+		if found {
+			return best, true
+		}
+	}
+	return CardPrice{}, false
+}
+
+// rentFor finds the rent to weigh owning against: the cheapest provider
+// renting the card by the hour (not spot), else the market-wide range,
+// else the nearest sourced on-demand row, else a monthly plan (包月, plan
+// true), each said in notes.
+func rentFor(g knowledge.GPU, m Market, p *pricing, f OfferFilter) (cp CardPrice, found, plan bool, notes []Text) {
+	if cp, found, _ = Cheapest(g.ID, m.Offers, p.cur, p.fx, f); found {
+		return cp, true, false, nil
+	}
+	if f.NoMarketRange {
+		// No provider lists the card: the market-wide range, said as such.
+		mf := f
+		mf.NoMarketRange = false
+		if cp, found, _ = Cheapest(g.ID, m.Offers, p.cur, p.fx, mf); found {
+			return cp, true, false, []Text{marketRangeNote(g, cp)}
+		}
+	}
+	// No catalogue offer rents the card by the hour: the nearest sourced
+	// on-demand row.
+	if cp, found = m.cheapestRow(g.ID, p, f); found {
+		return cp, true, false, []Text{sourcedRowNote(g, cp, txt("on-demand", "按需"))}
+	}
+	// Still nothing by the hour: a monthly plan, a catalogue offer before
+	// a sourced row, paid for every hour of the month.
+	pf := f
+	pf.Packages, pf.NoMarketRange = true, false
+	if cp, found = cheapestMonthlyPlan(g.ID, m, p, pf); found {
+		return cp, true, true, []Text{txt(
+			fmt.Sprintf("no on-demand rent is known for %s: renting is priced as the monthly plan %s %s (dated %s), paid for every hour of the month", g.Name, cp.Platform, cp.Original.String(), cp.ObservedAt),
+			fmt.Sprintf("没有 %s 的按需租金：租用按包月计，%s %s（日期 %s），整月每小时都计费", g.Name, cp.Platform, cp.Original.String(), cp.ObservedAt))}
+	}
+	return CardPrice{}, false, false, nil
 }

@@ -20,6 +20,10 @@ type CommitInput struct {
 	HoursPerMonth float64            `json:"hours_per_month"` // stated usage per card
 	Currency      knowledge.Currency `json:"currency"`
 	FX            float64            `json:"fx"`
+	// OnDemand (per card-hour) and Committed (per card-month of the term)
+	// are the user's own prices; either replaces the sourced side.
+	OnDemand  Money `json:"on_demand,omitzero"`
+	Committed Money `json:"committed,omitzero"`
 	// Reserved and CN are the sourced rows (knowledge Procurement): cloud
 	// terms, and Chinese platforms' 包月 beside their on-demand price.
 	Reserved  []knowledge.ReservedPrice `json:"-"`
@@ -121,9 +125,25 @@ func Commit(in CommitInput) (CommitResult, error) {
 	res.Utilization = round(u, 4)
 	res.GPU = in.GPU
 
+	for _, mm := range []struct {
+		f string
+		m Money
+	}{{"price", in.OnDemand}, {"monthly", in.Committed}} {
+		if err := checkMoney(mm.f, mm.m, commitHint); err != nil {
+			return res, err
+		}
+	}
 	res.Pairs = commitPairs(in)
+	if in.OnDemand.Given() || in.Committed.Given() {
+		p, err := givenPair(in, res.Pairs)
+		if err != nil {
+			return res, err
+		}
+		res.Pairs = append([]CommitPair{p}, res.Pairs...)
+	}
 	if len(res.Pairs) == 0 {
-		return res, inputErr("gpu", fmt.Sprintf("no sourced on-demand and %s price pair is known for %s", termName(in.Term), in.GPU), commitHint)
+		return res, inputErrZH("gpu", fmt.Sprintf("no sourced on-demand and %s price pair is known for %s; give both: price= (on-demand per card-hour) and monthly= (committed per card-month)", termName(in.Term), in.GPU),
+			fmt.Sprintf("数据里没有 %s 同一平台的按需价与%s价；请两个都给出：price=（按需每卡每小时）和 monthly=（承诺价每卡每月）", in.GPU, map[string]string{"1y": "包年", "3y": "3 年承诺", "monthly": "包月"}[in.Term]), commitHint+" price=26 monthly=12000")
 	}
 	c := res.Pairs[0]
 	res.Chosen = c
@@ -279,4 +299,49 @@ func priceText(lo, hi float64, c knowledge.Currency, unit string) string {
 		s += "–" + num(hi)
 	}
 	return s + map[string]string{"per_gpu_hour": "/GPU-hour", "per_instance_hour": "/instance-hour", "per_month": "/month", "per_year": "/year"}[unit]
+}
+
+// givenPair is the pair the user's own prices make: a given side replaces
+// the sourced one of the best-sourced pair; with no sourced pair both
+// sides must be given.
+func givenPair(in CommitInput, sourced []CommitPair) (CommitPair, error) {
+	cur, fx := in.Currency, in.FX
+	var p CommitPair
+	if len(sourced) > 0 {
+		p = sourced[0]
+	}
+	if in.OnDemand.Given() {
+		c := in.OnDemand.Currency
+		if c == "" {
+			c = cur
+		}
+		p.OnDemand = Convert(in.OnDemand.Amount, c, cur, fx)
+		p.ODSource = fmt.Sprintf("given: %s/card-hour", money(in.OnDemand.Amount, c))
+	}
+	if in.Committed.Given() {
+		c := in.Committed.Currency
+		if c == "" {
+			c = cur
+		}
+		// Per card-month of the term ÷ 730 h: paid for every hour.
+		p.Committed = Convert(in.Committed.Amount, c, cur, fx) / knowledge.HoursPerMonth
+		p.Source = fmt.Sprintf("given: %s/card-month ÷ 730 h", money(in.Committed.Amount, c))
+		p.Term = in.Term
+	}
+	switch {
+	case p.OnDemand <= 0:
+		return p, inputErrZH("price", fmt.Sprintf("no sourced on-demand price is known for %s to set beside the committed one; give price= (on-demand per card-hour)", in.GPU),
+			fmt.Sprintf("数据里没有 %s 的按需价可与承诺价对比；请用 price= 给出按需每卡每小时价格", in.GPU), commitHint+" price=26")
+	case p.Committed <= 0:
+		return p, inputErrZH("monthly", fmt.Sprintf("no sourced %s price is known for %s to set beside the on-demand one; give monthly= (committed per card-month)", termName(in.Term), in.GPU),
+			fmt.Sprintf("数据里没有 %s 的%s价可与按需价对比；请用 monthly= 给出承诺价（每卡每月），或写明折扣（如“七折”）", in.GPU, map[string]string{"1y": "包年", "3y": "3 年承诺", "monthly": "包月"}[in.Term]), commitHint+" monthly=12000")
+	}
+	p.Provider, p.Instance, p.CN = "given", "", false
+	if in.OnDemand.Given() != in.Committed.Given() && len(sourced) > 0 {
+		p.Provider = "given + " + sourced[0].Provider
+		p.Instance = sourced[0].Instance
+	}
+	p.Confidence, p.Date = knowledge.High, "given"
+	p.Discount, p.Breakeven = round(1-p.Committed/p.OnDemand, 4), round(p.Committed/p.OnDemand, 4)
+	return p, nil
 }

@@ -47,12 +47,29 @@ func (r *CostResult) price(g *knowledge.GPU, in CostInput, m Market, p *pricing)
 				r.Assumptions = append(r.Assumptions, marketRangeNote(*g, cp))
 			}
 		}
+		onDemand := txt("on-demand", "按需")
+		if !found && in.GPU != "" {
+			// No catalogue offer for the card asked about: the nearest
+			// sourced row (a cloud's list price, a Chinese platform's
+			// published figure). Rankings over every card stay on offers.
+			if cp, found = m.cheapestRow(g.ID, p, in.Where); found {
+				r.Assumptions = append(r.Assumptions, sourcedRowNote(*g, cp, onDemand))
+			}
+		}
+		if !found && in.Where.Platform != "" && in.GPU != "" {
+			// The platform asked about has no figure: answer with the
+			// market's, named as such, rather than fail.
+			if cp, found = m.anywhere(g.ID, p, in.Where); found {
+				r.Assumptions = append(r.Assumptions, platformMissingNote(in.Where.Platform, *g, cp, onDemand))
+			}
+		}
 		if !found {
 			where := ""
 			if in.Where.Platform != "" {
-				where = " on " + in.Where.Platform
+				where = " on " + in.Where.Platform + " or any other platform"
 			}
-			return inputErr("price", fmt.Sprintf("no catalogue price for %s%s; give price= per card-hour", g.Name, where), in.hint()+" price=2.5usd")
+			return inputErrZH("price", fmt.Sprintf("no catalogue price or sourced figure for %s%s; give price= per card-hour", g.Name, where),
+				fmt.Sprintf("目录和有出处的数据里都没有 %s 的价格%s；请用 price= 给出每卡每小时价格", g.Name, map[bool]string{true: "（" + in.Where.Platform + " 和其他平台都没有）", false: ""}[in.Where.Platform != ""]), in.hint()+" price=2.5usd")
 		}
 		if cp.Original.Currency != p.cur {
 			p.converted = true
@@ -63,6 +80,19 @@ func (r *CostResult) price(g *knowledge.GPU, in CostInput, m Market, p *pricing)
 			how = fmt.Sprintf("cheapest offer: %s, %s, low end used (observed %s)", offerLabel(cp, "en"), cp.How, cp.ObservedAt)
 		}
 		r.Sources = append(r.Sources, offerSource("hourly", cp))
+		if r.GPUs > ClusterCards && !m.contracted(cp.Platform) {
+			// More cards than one listing or retail machine supplies: the
+			// job rents from the cheapest seller of 8-GPU machines, the
+			// single listing named beside it (scale.go).
+			if cr, ok := ClusterRent(m.Reserved, g.ID, p.cur, p.fx); ok && cr.PerGPUHour > r.Hourly {
+				r.Assumptions = append(r.Assumptions, txt(
+					fmt.Sprintf("%d cards are more than one %s listing supplies: priced on a cluster seller, %s (the single-listing low, %s/card-hour, is not used)", r.GPUs, cp.Platform, cr.How, money(r.Hourly, p.cur)),
+					fmt.Sprintf("%d 张卡超出 %s 单个挂单的供给：按整机集群卖家计价，%s（单挂单最低价 %s/卡时不采用）", r.GPUs, cp.Platform, cr.How, money(r.Hourly, p.cur))))
+				r.Hourly, r.Offer, r.Interruptible, platform = cr.PerGPUHour, nil, false, cr.Provider
+				how = "cluster seller: " + cr.How
+				r.Sources = append(r.Sources, PriceSource{What: "hourly", GPU: g.ID, Figure: cr.Figure, ObservedAt: cr.Date, Source: cr.Source})
+			}
+		}
 		if cp.Interruptible {
 			r.Assumptions = append(r.Assumptions, txt("the cheapest offer is spot capacity: it can be interrupted, so checkpoint and resume",
 				"最便宜的是竞价实例：可能被中断，请做好断点续训"))

@@ -13,7 +13,7 @@ import (
 func testMarket(t *testing.T, offers ...knowledge.Offer) Market {
 	t.Helper()
 	m := MarketOf(knowledge.MustShipped())
-	m.Offers = offers
+	m.Offers, m.Rows = offers, nil // exactly these prices: no sourced rows behind them
 	return m
 }
 

@@ -3,6 +3,7 @@ package advisor
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -116,11 +117,35 @@ func Monthly(in MonthlyInput, m Market) (MonthlyResult, error) {
 		// weigh against on demand, billed 730 h a month.
 		tcp, to, ok := cheapestTerm(g.ID, in.Platform, m.Offers, p)
 		if !ok {
-			where := ""
-			if in.Platform != "" {
-				where = " on " + in.Platform
+			// No catalogue plan or term: the nearest sourced plan, on the
+			// platform asked about first, else anywhere (said as such).
+			cp, found := planRow(g, in.Platform, m, p)
+			if !found && in.Platform != "" {
+				if cp, found = pairedPlan(g.ID, "", m.Offers, p); !found {
+					cp, found = planRow(g, "", m, p)
+				}
+				if found {
+					res.Assumptions = append(res.Assumptions, platformMissingNote(in.Platform, g, cp, txt("monthly plan", "包月")))
+				}
 			}
-			return res, inputErr("monthly", fmt.Sprintf("no monthly plan or reserved price is known for %s%s; give monthly= (price per card-month)", g.Name, where), monthlyHintWithPrices)
+			if !found {
+				where := ""
+				if in.Platform != "" {
+					where = " on " + in.Platform + " or any other platform"
+				}
+				return res, inputErrZH("monthly", fmt.Sprintf("no monthly plan, reserved price or sourced figure is known for %s%s; give monthly= (price per card-month)", g.Name, where),
+					fmt.Sprintf("数据里没有 %s 的包月价、预留价或其他有出处的价格；请用 monthly= 给出每卡每月价格", g.Name), monthlyHintWithPrices)
+			}
+			if cp.Original.Currency != p.cur {
+				p.converted = true
+			}
+			if cp.Offer != "" && strings.HasPrefix(cp.Offer, "row-") {
+				res.Assumptions = append(res.Assumptions, sourcedRowNote(g, cp, txt("monthly plan", "包月")))
+			}
+			res.MonthlyPrice, monthlyHow = monthlyOf(cp, p)
+			planPlatform = cp.Platform
+			res.Sources = append(res.Sources, offerSource("monthly", cp))
+			return res.finish(in, p, gran, g, m, planPlatform, monthlyHow)
 		}
 		if tcp.Original.Currency != p.cur {
 			p.converted = true
@@ -133,6 +158,11 @@ func Monthly(in MonthlyInput, m Market) (MonthlyResult, error) {
 			fmt.Sprintf("%s sells no monthly plan for %s here: the committed option is its reserved price (%s), %s/card-hour for every hour of a month, used or not", tcp.Platform, g.Name, res.Reserved.TermLabel.EN, money(tcp.Low, p.cur)),
 			fmt.Sprintf("这里没有 %s 在 %s 的包月价：承诺用量的选项是其预留价（%s），每卡每小时 %s，整月每小时都计费，用不用都算", g.Name, tcp.Platform, res.Reserved.TermLabel.ZH, money(tcp.Low, p.cur))))
 	}
+	return res.finish(in, p, gran, g, m, planPlatform, monthlyHow)
+}
+
+// finish prices the on-demand side and compares: the plan is set.
+func (res MonthlyResult) finish(in MonthlyInput, p *pricing, gran Granularity, g knowledge.GPU, m Market, planPlatform, monthlyHow string) (MonthlyResult, error) {
 	// A reserved term on the plan's platform is the third option.
 	if !res.PlanIsTerm && planPlatform != "" && !in.Monthly.Given() {
 		if tcp, to, ok := cheapestTerm(g.ID, planPlatform, m.Offers, p); ok {
@@ -154,12 +184,23 @@ func Monthly(in MonthlyInput, m Market) (MonthlyResult, error) {
 		// The same platform's on-demand price: not spot, not a member price.
 		f := OfferFilter{Platform: planPlatform, NoInterruptible: true, NoMember: true}
 		cp, found, _ := Cheapest(g.ID, m.Offers, p.cur, p.fx, f)
-		if !found && in.Platform == "" {
+		if !found {
+			// No catalogue offer by the hour there: the platform's own
+			// sourced row.
+			if cp, found = m.cheapestRow(g.ID, p, f); found {
+				res.Assumptions = append(res.Assumptions, sourcedRowNote(g, cp, txt("on-demand", "按需")))
+			}
+		}
+		if !found && planPlatform != "" {
 			// No on-demand price on the plan's own platform: compare with the
-			// cheapest provider elsewhere, and say that the two prices come
-			// from different platforms.
+			// cheapest provider elsewhere (a catalogue offer, else a sourced
+			// row), and say that the two prices come from different platforms.
 			f.Platform, f.NoMarketRange = "", true
-			cp, found, _ = Cheapest(g.ID, m.Offers, p.cur, p.fx, f)
+			if cp, found, _ = Cheapest(g.ID, m.Offers, p.cur, p.fx, f); !found {
+				if cp, found = m.cheapestRow(g.ID, p, f); found {
+					res.Assumptions = append(res.Assumptions, sourcedRowNote(g, cp, txt("on-demand", "按需")))
+				}
+			}
 			if found {
 				res.Assumptions = append(res.Assumptions, txt(
 					fmt.Sprintf("%s lists no on-demand price for %s: the on-demand side is %s's, another platform, so the comparison is only indicative", planPlatform, g.Name, cp.Platform),
@@ -167,7 +208,8 @@ func Monthly(in MonthlyInput, m Market) (MonthlyResult, error) {
 			}
 		}
 		if !found {
-			return res, inputErr("price", fmt.Sprintf("no on-demand price is known for %s; give price= per card-hour", g.Name), monthlyHintWithPrices)
+			return res, inputErrZH("price", fmt.Sprintf("no on-demand price or sourced figure is known for %s; give price= per card-hour", g.Name),
+				fmt.Sprintf("数据里没有 %s 的按需价；请用 price= 给出每卡每小时价格", g.Name), monthlyHintWithPrices)
 		}
 		if cp.Original.Currency != p.cur {
 			p.converted = true
@@ -549,4 +591,15 @@ func (r *MonthlyResult) compareTerm(in *MonthlyInput, p *pricing) {
 	}
 	how += fmt.Sprintf(", reserved %s: %s is lowest", money(t.Cost, p.cur), r.Best)
 	r.Lines = append(r.Lines, Line{Key: "best", Label: txt("cheapest option at these hours", "这些小时数下最便宜的方案"), Value: best, Unit: c, How: how})
+}
+
+// planRow is the cheapest sourced monthly-plan row for a card (on one
+// platform when given): a provider's before a market-wide one.
+func planRow(g knowledge.GPU, platform string, m Market, p *pricing) (CardPrice, bool) {
+	f := OfferFilter{Platform: platform, Packages: true, NoInterruptible: true, NoMarketRange: true}
+	if cp, ok := cheapestMonthlyPlan(g.ID, Market{Rows: m.Rows}, p, f); ok {
+		return cp, true
+	}
+	f.NoMarketRange = false
+	return cheapestMonthlyPlan(g.ID, Market{Rows: m.Rows}, p, f)
 }

@@ -1,6 +1,7 @@
 package advisor
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gpubot/gpubot/knowledge"
@@ -122,9 +123,19 @@ func TestMonthlyFromCatalogue(t *testing.T) {
 	// A 3090 has no plan anywhere: derive nothing, ask for monthly=.
 	_, err = Monthly(MonthlyInput{GPU: "3090", HoursPerMonth: 200}, m)
 	wantInputErr(t, "Monthly(3090)", err, "monthly")
-	// Nor on a platform with no plan.
-	_, err = Monthly(MonthlyInput{GPU: "4090", Platform: "vastai", HoursPerMonth: 200}, m)
-	wantInputErr(t, "Monthly(4090 @vastai)", err, "monthly")
+	// A platform with no plan is said to have none, and the market's plan
+	// answers instead: the same ¥0.8 × 730 = ¥584 a month.
+	r, err = Monthly(MonthlyInput{GPU: "4090", Platform: "vastai", HoursPerMonth: 200}, m)
+	if err != nil || !near(r.MonthlyPrice, 584, 0.01) {
+		t.Fatalf("Monthly(4090 @vastai) = %v/month, %v; want the market plan, ¥584", r.MonthlyPrice, err)
+	}
+	said := false
+	for _, a := range r.Assumptions {
+		said = said || strings.Contains(a.EN, "vastai has no monthly plan price for RTX 4090")
+	}
+	if !said {
+		t.Errorf("Monthly(4090 @vastai) assumptions %v: want vastai's missing plan said", r.Assumptions)
+	}
 }
 
 func TestMonthlyWithoutHoursGivesBreakevenOnly(t *testing.T) {

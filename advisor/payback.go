@@ -20,7 +20,13 @@ func (r *BuyResult) compute(price, residual, rent, watts, pue, elec, ops, rate f
 	opp := rate * price
 	fixed := dep + ops + opp
 	r.OwnPerYear = Round2(fixed + power)
-	r.RentPerYear = Round2(hours * rent)
+	// Renting costs the hours used, or every hour of the year on a
+	// monthly plan (paid whether used or not).
+	rentHours := hours
+	if r.RentPlan {
+		rentHours = hoursPerYear
+	}
+	r.RentPerYear = Round2(rentHours * rent)
 	r.Cheaper = "rent"
 	if r.OwnPerYear < r.RentPerYear {
 		r.Cheaper = "buy"
@@ -40,6 +46,10 @@ func (r *BuyResult) compute(price, residual, rent, watts, pue, elec, ops, rate f
 		Line{Key: "rent_per_year", Label: txt("renting the same hours per year", "租用同样小时每年"), Value: r.RentPerYear, Unit: c,
 			How: fmt.Sprintf("%s h × %s/h", num(round(hours, 1)), money(round(rent, 4), p.cur))},
 	)
+	if r.RentPlan {
+		r.Lines[len(r.Lines)-1] = Line{Key: "rent_per_year", Label: txt("renting on the monthly plan per year", "包月租用每年"), Value: r.RentPerYear, Unit: c,
+			How: fmt.Sprintf("8760 h × %s/h (12 months × 730 h: a plan is paid whether used or not)", money(round(rent, 4), p.cur))}
+	}
 
 	// Hardware-only break-even: depreciation ÷ (8760 × rent).
 	if rent > 0 {
@@ -58,9 +68,12 @@ func (r *BuyResult) compute(price, residual, rent, watts, pue, elec, ops, rate f
 		r.NeverPays = true
 		allHow += ": rent does not cover the power bill, owning never pays"
 	}
+	if r.RentPlan {
+		allHow += "; against a monthly plan the plan is paid in full at any utilisation, so this is the break-even against renting by the hour at the plan's hourly rate"
+	}
 	r.Lines = append(r.Lines, Line{Key: "breakeven_all_in", Label: txt("break-even utilisation, all four costs", "盈亏平衡利用率（四笔账全算）"),
 		Value: r.BreakevenUtilization, Unit: "", How: allHow})
-	if r.BreakevenUtilization > 1 {
+	if r.BreakevenUtilization > 1 && !r.RentPlan {
 		r.Assumptions = append(r.Assumptions, txt("break-even is above 100 %: at these prices owning never beats renting", "盈亏平衡点超过 100%：按这些价格自购永远不如租用"))
 	}
 
@@ -68,6 +81,12 @@ func (r *BuyResult) compute(price, residual, rent, watts, pue, elec, ops, rate f
 	monthlySaving := u*hoursPerYear/12*margin - (ops+opp)/12
 	payHow := fmt.Sprintf("%s ÷ (%s h/month × (%s − %s) − (%s + %s) ÷ 12)", money(price, p.cur), num(round(u*hoursPerYear/12, 1)),
 		money(round(rent, 4), p.cur), money(round(powerPerHour, 4), p.cur), money(Round2(ops), p.cur), money(Round2(opp), p.cur))
+	if r.RentPlan {
+		// The plan is avoided in full; power is paid only for hours worked.
+		monthlySaving = knowledge.HoursPerMonth*rent - u*hoursPerYear/12*powerPerHour - (ops+opp)/12
+		payHow = fmt.Sprintf("%s ÷ (730 h × %s plan − %s h/month × %s power − (%s + %s) ÷ 12)", money(price, p.cur), money(round(rent, 4), p.cur),
+			num(round(u*hoursPerYear/12, 1)), money(round(powerPerHour, 4), p.cur), money(Round2(ops), p.cur), money(Round2(opp), p.cur))
+	}
 	if monthlySaving > 0 {
 		r.PaybackMonths = round(price/monthlySaving, 1)
 	} else {
@@ -75,13 +94,17 @@ func (r *BuyResult) compute(price, residual, rent, watts, pue, elec, ops, rate f
 		payHow += ": no monthly saving, never pays back"
 	}
 	hwSaving := u * hoursPerYear / 12 * rent
+	hwHours := u * hoursPerYear / 12
+	if r.RentPlan {
+		hwSaving, hwHours = knowledge.HoursPerMonth*rent, knowledge.HoursPerMonth
+	}
 	if hwSaving > 0 {
 		r.HardwarePaybackMonths = round(price/hwSaving, 1)
 	}
 	r.Lines = append(r.Lines,
 		Line{Key: "payback_months", Label: txt("payback, all costs", "回本月数（全成本）"), Value: r.PaybackMonths, Unit: "months", How: payHow},
 		Line{Key: "payback_hardware", Label: txt("payback, hardware only", "回本月数（只算硬件）"), Value: r.HardwarePaybackMonths, Unit: "months",
-			How: fmt.Sprintf("%s ÷ (%s h/month × %s)", money(price, p.cur), num(round(u*hoursPerYear/12, 1)), money(round(rent, 4), p.cur))},
+			How: fmt.Sprintf("%s ÷ (%s h/month × %s)", money(price, p.cur), num(round(hwHours, 1)), money(round(rent, 4), p.cur))},
 		Line{Key: "rule_of_thumb", Label: txt("rental guide's rule of thumb (context)", "租用指南经验值（仅供参照）"), Value: RuleBuyUtilization, Unit: "",
 			How: fmt.Sprintf("guide: evaluate buying above ≈%s%% utilisation; computed here: %s%% all-in, %s%% hardware only",
 				num(RuleBuyUtilization*100), num(round(r.BreakevenUtilization*100, 1)), num(round(r.HardwareBreakeven*100, 1)))},

@@ -70,3 +70,29 @@ func keywordMatch(keywords, names []string) bool {
 	}
 	return false
 }
+
+// ForPersona narrows the market an enterprise is priced on: on-demand,
+// monthly or reserved capacity from providers that sign contracts
+// (hyperscalers, the Chinese clouds, dedicated GPU clouds), never spot or
+// a marketplace listing unless spot is asked. Other personas, or an
+// enterprise market with nothing left, keep every offer; note says what
+// was done (empty when nothing was).
+func (m Market) ForPersona(persona string, spot bool) (Market, Text) {
+	if canon, _ := CanonicalPersona(persona); canon != PersonaEnterprise {
+		return m, Text{}
+	}
+	kept := make([]knowledge.Offer, 0, len(m.Offers))
+	for _, o := range m.Offers {
+		interruptible := o.Interruptible || o.Model == knowledge.Spot || o.Model == knowledge.Bid
+		if m.contracted(o.Platform) && (spot || !interruptible) && o.Model != knowledge.Member {
+			kept = append(kept, o)
+		}
+	}
+	if len(kept) == 0 {
+		return m, txt("no contracted cloud in the catalogue prices these cards: marketplaces and retail platforms are shown, check their terms before an enterprise contract",
+			"目录里没有签约型云厂商的报价：以下包含算力市场和零售平台，企业采购前请确认其合同条款")
+	}
+	m.Offers = kept
+	return m, txt("enterprise: priced on on-demand, monthly or reserved capacity from hyperscalers, Chinese clouds and dedicated GPU clouds (contracts, invoices, SLAs); marketplaces, retail platforms and spot are left out unless asked",
+		"企业：只按超大规模云、国内云厂商和专业 GPU 云的按需、包月或预留价格计算（可签合同、开票、有 SLA）；算力市场、零售平台和竞价实例除非指明否则不计")
+}

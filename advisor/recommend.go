@@ -117,6 +117,7 @@ func Recommend(in RecommendInput, m Market) (Recommendation, error) {
 		return Recommendation{}, err
 	}
 	res := Recommendation{}
+	m, personaNote := m.ForPersona(in.Persona, in.Spot) // an enterprise rents from contracted clouds (persona.go)
 	ref, err := m.card(referenceGPU, recommendHint)
 	if err != nil {
 		return res, fmt.Errorf("reference card %s missing from the catalogue", referenceGPU)
@@ -179,6 +180,9 @@ func Recommend(in RecommendInput, m Market) (Recommendation, error) {
 			return res, err
 		}
 		res.Persona = &adv
+	}
+	if personaNote.EN != "" {
+		res.Assumptions = append(res.Assumptions, personaNote)
 	}
 	res.Inputs = in
 	res.Sources = rc.sources()

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"strings"
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/parse"
@@ -10,7 +11,50 @@ import (
 // apiWords make a serving-cost question a self-host-vs-API one.
 var apiWords = []string{"api", "调接口", "接口", "托管", "hosted", "自建还是", "self-host", "self host"}
 
-func asksAPI(text string) bool { return hasAny(text, apiWords) }
+func asksAPI(text string) bool { return hasAny(strings.ToLower(text), apiWords) }
+
+// apiFamilies are the names of model families whose own API a question
+// may name ("走Kimi的API", "调豆包API"), by the family advisor knows.
+var apiFamilies = []struct {
+	family string
+	words  []string
+}{
+	{"kimi", []string{"kimi", "moonshot", "月之暗面"}}, {"doubao", []string{"豆包", "doubao", "火山方舟"}},
+	{"qwen", []string{"通义", "千问", "dashscope", "百炼"}}, {"deepseek", []string{"deepseek官方", "深度求索", "deepseek 官方", "官方api", "官方 api"}},
+	{"glm", []string{"智谱", "glm"}}, {"ernie", []string{"文心", "千帆", "ernie"}}, {"minimax", []string{"minimax"}},
+}
+
+// namedAPI is the family whose API the question names, "" when none;
+// "官方API" names the family of the model asked about.
+func namedAPI(text, model string) string {
+	t := strings.ToLower(text)
+	for _, f := range apiFamilies {
+		for _, w := range f.words {
+			if !strings.Contains(t, w) {
+				continue
+			}
+			if strings.HasPrefix(w, "官方") || strings.HasSuffix(w, "官方") {
+				if fam := familyPrefix(model); fam != "" {
+					return fam
+				}
+				continue
+			}
+			return f.family
+		}
+	}
+	return ""
+}
+
+// familyPrefix is the family of a model id by its first letters.
+func familyPrefix(model string) string {
+	m := strings.ToLower(model)
+	for _, f := range apiFamilies {
+		if strings.HasPrefix(m, f.family) {
+			return f.family
+		}
+	}
+	return ""
+}
 
 // APIView is the self-host-vs-API answer: the serving plan and the API bills.
 type APIView struct {
@@ -33,11 +77,15 @@ func (b *Bot) api(ctx context.Context, a *Answer, req parse.Request) error {
 		InputTokens: cr.Inputs.InputTokens, OutputTokens: cr.Inputs.OutputTokens,
 		Currency: cr.Currency, FX: b.fx(req.Slots), SelfHost: cr.Plan, Prices: b.kb.Procurement.APIs,
 	}
+	in.Named = namedAPI(req.Text, in.Model)
 	res, err := advisor.CompareAPI(in)
 	if err != nil {
 		return nil // no API price for this model: the cost answer stands, and says nothing it cannot source
 	}
 	a.Intent = "api"
+	for _, k := range []string{"cards", "method", "bits", "seq_len", "input_tokens", "output_tokens", "requests_per_s", "peak_requests_per_s", "platform", "engine"} {
+		a.use(k, "the self-hosted serving plan")
+	}
 	a.Result = APIView{APIResult: res, SelfHost: cr}
 	a.show(renderAPI(a.Lang, res, cr, a.Assumed))
 	return nil

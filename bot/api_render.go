@@ -30,8 +30,16 @@ func renderAPI(lang string, r advisor.APIResult, cr advisor.CostResult, as map[s
 		{Label: tr(lang, "API per month", "API 每月"), Value: moneyStr(best.Monthly, cur)},
 		{Label: tr(lang, "self-hosted per month", "自建每月"), Value: moneyStr(r.SelfHostMonthly, cur)},
 	}
-	for _, q := range r.Quotes {
-		d.Summary = append(d.Summary, fmt.Sprintf("• %s %s: %s in / %s out per M → %s%s (%s, %s)", q.Provider, q.Model, moneyStr(q.Input, cur), moneyStr(q.Output, cur),
+	for i, q := range r.Quotes {
+		if i == 6 {
+			d.Summary = append(d.Summary, tr(lang, fmt.Sprintf("…and %d more prices in the data", len(r.Quotes)-6), fmt.Sprintf("……数据里另有 %d 个价格", len(r.Quotes)-6)))
+			break
+		}
+		kind := ""
+		if q.FirstParty {
+			kind = tr(lang, " [first-party, a different model]", "［官方 API，不同模型］")
+		}
+		d.Summary = append(d.Summary, fmt.Sprintf("• %s %s%s: %s in / %s out per M → %s%s (%s, %s)", q.Provider, q.Model, kind, moneyStr(q.Input, cur), moneyStr(q.Output, cur),
 			moneyStr(q.Monthly, cur), tr(lang, "/month", "/月"), q.Date, q.Confidence))
 	}
 	d.Assumed = assumedPairs(as)

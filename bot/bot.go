@@ -283,7 +283,9 @@ func (b *Bot) fail(ctx context.Context, a Answer, m Message, err error) Answer {
 			a.say(a.Text)
 			return a
 		}
-		if a.Lang == "zh" {
+		if a.Lang == "zh" && in.ReasonZH != "" {
+			a.Text = fmt.Sprintf("算不了：%s。正确写法示例：%s", in.ReasonZH, hint)
+		} else if a.Lang == "zh" {
 			a.Text = fmt.Sprintf("算不了：%s。正确写法示例：%s", zhReason(in.Field, in.Reason), hint)
 		} else {
 			a.Text = fmt.Sprintf("I can't answer that: %s (%s). Try: %s", in.Reason, in.Field, hint)

@@ -22,7 +22,7 @@ func (b *Bot) buy(ctx context.Context, msg Message, a *Answer, req parse.Request
 	}
 	s := req.Slots
 	in := advisor.BuyInput{
-		GPU: firstGPU(s), Purchase: money(s.Price), Rent: money(s.Rent), Years: s.Years,
+		GPU: firstGPU(s), Purchase: money(s.Price), Rent: money(s.Rent), RentMonthly: money(s.Monthly), Years: s.Years,
 		Utilization: s.Utilization, Watts: s.Watts, Power: moneyPtr(s.Power), Ops: moneyPtr(s.Ops), Rate: s.Rate,
 		Cards: s.Cards, HoursPerMonth: s.HoursPerMonth, Residual: s.Residual, PerCardQuote: s.QuotePer == "card",
 		Where:    advisor.OfferFilter{Platform: s.Platform},
@@ -30,6 +30,12 @@ func (b *Bot) buy(ctx context.Context, msg Message, a *Answer, req parse.Request
 		Purchases: b.kb.Procurement.Purchases, Reserved: b.kb.Procurement.Reserved,
 	}
 	readPurchase(&in, req.Text) // new or used, a server, a per-card quote (buy_words.go)
+	if in.RentMonthly.Given() && !in.Rent.Given() {
+		a.use("monthly", "the monthly plan renting is priced at")
+		if s.QuotePer == "machine" && s.Cards > 1 {
+			in.RentMonthly.Amount /= float64(s.Cards) // "8卡包月6.5万": the machine's plan, per card
+		}
+	}
 	if s.PUE > 0 {
 		pue := s.PUE
 		in.PUE = &pue

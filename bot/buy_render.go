@@ -3,7 +3,9 @@ package bot
 import (
 	"fmt"
 
+	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/present"
+	"github.com/gpubot/gpubot/knowledge"
 )
 
 func renderBuy(lang string, v BuyView, as map[string]any, notes ...string) present.Doc {
@@ -29,7 +31,16 @@ func renderBuy(lang string, v BuyView, as map[string]any, notes ...string) prese
 		gpu = tr(lang, fmt.Sprintf("%s (%s %s–%s for %s, %s)", gpu, cond, moneyStr(q.Low, cur), fmtNum(q.High), what, q.Newest),
 			fmt.Sprintf("%s（%s %s–%s/%s，%s）", gpu, cond, moneyStr(q.Low, cur), fmtNum(q.High), what, q.Newest))
 	}
+	plan := moneyStr(advisor.Round2(r.Inputs.Rent.Amount*knowledge.HoursPerMonth), cur)
 	switch {
+	case r.RentPlan && r.Cheaper == "buy" && !r.NeverPays:
+		d.Headline = tr(lang,
+			fmt.Sprintf("Against a monthly plan at %s per card-month, buying %s pays back in %s months — buy", plan, gpu, fmtNum(r.PaybackMonths)),
+			fmt.Sprintf("对比包月每卡每月 %s，买 %s %s 个月回本——买", plan, gpu, fmtNum(r.PaybackMonths)))
+	case r.RentPlan:
+		d.Headline = tr(lang,
+			fmt.Sprintf("Against a monthly plan at %s per card-month, buying %s costs more per year (%s vs %s) — keep renting", plan, gpu, moneyStr(r.OwnPerYear, cur), moneyStr(r.RentPerYear, cur)),
+			fmt.Sprintf("对比包月每卡每月 %s，买 %s 每年更贵（%s 对 %s）——继续租", plan, gpu, moneyStr(r.OwnPerYear, cur), moneyStr(r.RentPerYear, cur)))
 	case r.NeverPays || r.BreakevenUtilization > 1:
 		d.Headline = tr(lang, fmt.Sprintf("Buying %s never pays off at these prices — keep renting", gpu),
 			fmt.Sprintf("按这些价格，买 %s 永远回不了本——继续租", gpu))
@@ -71,7 +82,13 @@ func renderBuy(lang string, v BuyView, as map[string]any, notes ...string) prese
 	}
 	rule := tr(lang, "Rule of thumb from the guides: buying pays above ≈70% sustained utilisation; these inputs put it at "+be+"%.",
 		"经验值：长期利用率约 70% 以上才考虑自购；按这些输入算是 "+be+"%。")
-	if r.NeverPays || r.BreakevenUtilization > 1 {
+	switch {
+	case r.RentPlan:
+		// A monthly plan is paid whatever the use: the comparison is per
+		// year, not a utilisation threshold.
+		rule = tr(lang, "Rule of thumb from the guides: buying pays above ≈70% sustained utilisation; against a monthly plan, paid whether used or not, the yearly totals decide.",
+			"经验值：长期利用率约 70% 以上才考虑自购；对比包月（用不用都付费）时，看每年总成本。")
+	case r.NeverPays || r.BreakevenUtilization > 1:
 		rule = tr(lang, "Rule of thumb from the guides: buying pays above ≈70% sustained utilisation; with these inputs no utilisation does.",
 			"经验值：长期利用率约 70% 以上才考虑自购；按这些输入，多高的利用率都回不了本。")
 	}

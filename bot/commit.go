@@ -2,14 +2,18 @@ package bot
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/knowledge"
 )
 
 // Words that make a buy or monthly question a commitment question.
-var commitWords = []string{"reserved", "reservation", "savings plan", "committed use", "commit ", "commitment", "包年", "预留", "1-yr", "3-yr", "1yr", "3yr", "1-year", "3-year", "1 year", "3 year"}
+var commitWords = []string{"reserved", "reservation", "savings plan", "committed use", "commit ", "commitment", "包年", "预留", "1-yr", "3-yr", "1yr", "3yr", "1-year", "3-year", "1 year", "3 year",
+	"包一年", "包三年"}
 
 func asksCommit(text string) bool { return hasAny(text+" ", commitWords) }
 
@@ -40,6 +44,7 @@ func (b *Bot) commit(a *Answer, req parse.Request) error {
 		Currency: b.currency(req), FX: b.fx(s), Reserved: b.kb.Procurement.Reserved, CN: b.kb.Procurement.CNCloud,
 		PreferCN: req.Lang == "zh",
 	}
+	used := givenCommitPrices(&in, s, req.Text)
 	if in.GPU == "" {
 		return &advisor.InputError{Field: "gpu", Reason: tr(a.Lang, "which card would you commit to? name one", "想包哪张卡？请指明型号"), Hint: "/gpu buy h100 cards=16 util=70% 1y reserved"}
 	}
@@ -80,6 +85,9 @@ func (b *Bot) commit(a *Answer, req parse.Request) error {
 			a.Assumed["utilization"] = 1
 		}
 	}
+	for k, how := range used {
+		a.use(k, how)
+	}
 	a.Result = CommitView{res}
 	a.Currency = string(res.Currency)
 	a.show(renderCommit(a.Lang, res, a.Assumed, note))
@@ -93,4 +101,67 @@ func containsStr(xs []string, x string) bool {
 		}
 	}
 	return false
+}
+
+// givenCommitPrices reads the user's own prices into a commitment: the
+// on-demand rent (rent=, or price= beside a monthly figure) per card-hour
+// and the committed price (monthly=) per card-month. A buy question reads
+// "包年折合每卡每月 ¥2,900" as price=: a figure under 1.5 × a full month
+// of the stated hourly rent is a monthly price, not a purchase. Prices
+// quoted per machine ("¥200/台时", "8卡包月5.6万") are divided by its cards.
+func givenCommitPrices(in *advisor.CommitInput, s parse.Slots, text string) map[string]string {
+	used := map[string]string{}
+	in.OnDemand, in.Committed = money(s.Rent), money(s.Monthly)
+	if in.OnDemand.Given() {
+		used["rent"] = "the on-demand price"
+	}
+	if in.Committed.Given() {
+		used["monthly"] = "the committed price per month"
+	}
+	if !in.OnDemand.Given() && s.Price != nil && s.Monthly != nil {
+		in.OnDemand = money(s.Price)
+		used["price"] = "the on-demand price"
+	}
+	if !in.Committed.Given() && s.Price != nil && in.OnDemand.Given() && s.Price != s.Rent &&
+		s.Price.Amount <= 1.5*knowledge.HoursPerMonth*in.OnDemand.Amount && s.Price.Amount > in.OnDemand.Amount {
+		in.Committed = money(s.Price)
+		used["price"] = "the committed price per month"
+	}
+	if d, ok := zheDiscount(text); ok && in.OnDemand.Given() && !in.Committed.Given() {
+		// "包年能打七折": the committed price is 70 % of on demand, all month.
+		in.Committed = advisor.Money{Amount: advisor.Round2(in.OnDemand.Amount * d * knowledge.HoursPerMonth), Currency: in.OnDemand.Currency}
+		used["discount"] = "the committed price: on demand × the discount"
+	}
+	switch {
+	case s.QuotePer == "machine" && s.Cards > 1 && len(used) > 0:
+		in.OnDemand.Amount /= float64(s.Cards)
+		in.Committed.Amount /= float64(s.Cards)
+		used["quote_per"] = "prices per machine, divided by its cards"
+	case s.QuotePer != "" && len(used) > 0:
+		used["quote_per"] = "prices per card"
+	}
+	return used
+}
+
+// zheRe reads a Chinese discount: 七折 = 70 % of the price, 八五折 = 85 %,
+// 7折, 8.5折.
+var zheRe = regexp.MustCompile(`([一二三四五六七八九]{1,2}|\d(?:\.\d)?)折`)
+
+// zheDiscount is the share of the price a 折 discount leaves (七折 → 0.7).
+func zheDiscount(text string) (float64, bool) {
+	m := zheRe.FindStringSubmatch(text)
+	if m == nil {
+		return 0, false
+	}
+	digits := map[rune]float64{'一': 1, '二': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
+	var v float64
+	if r := []rune(m[1]); digits[r[0]] > 0 {
+		v = digits[r[0]] / 10
+		if len(r) == 2 {
+			v += digits[r[1]] / 100
+		}
+	} else if f, err := strconv.ParseFloat(m[1], 64); err == nil {
+		v = f / 10
+	}
+	return v, v > 0 && v < 1
 }

@@ -11,6 +11,9 @@ func renderCommit(lang string, r advisor.CommitResult, as map[string]any, notes 
 	cur := string(r.Currency)
 	c := r.Chosen
 	gpu := gpuName(r.GPU)
+	if c.Provider == "given" {
+		c.Provider = tr(lang, "your prices", "你给的价格")
+	}
 	term := map[string][2]string{"1y": {"1-year commitment", "包年（1 年）"}, "3y": {"3-year commitment", "3 年承诺"}, "monthly": {"monthly plan", "包月"}}[r.Inputs.Term]
 	if r.Inputs.Term == "1y" && c.Term == "monthly" {
 		term = [2]string{"1 year of monthly plans", "包年（按 12 个月包月计）"}

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/gpubot/gpubot/advisor"
@@ -46,6 +47,17 @@ func (b *Bot) monthly(ctx context.Context, msg Message, a *Answer, req parse.Req
 	}
 	m := b.market(ctx)
 	res, err := nativeFirst(&advisor.OfferFilter{}, func() (advisor.MonthlyResult, error) { return advisor.Monthly(in, m) })
+	var noPlan *advisor.InputError
+	if errors.As(err, &noPlan) && noPlan.Field == "monthly" {
+		// No plan for the card anywhere: the nearest variant's plan (an
+		// A100 80GB question, a plan only for the 40GB card), said.
+		if alt, r2, ok := variantPlan(in, m); ok {
+			res, err = r2, nil
+			notes = append(notes, tr(a.Lang,
+				fmt.Sprintf("No monthly plan for the %s is known anywhere in the data; the nearest is the %s's, used here — ask for the %s's own price.", gpuName(in.GPU), gpuName(alt), gpuName(in.GPU)),
+				fmt.Sprintf("数据里任何平台都没有 %s 的包月价；最接近的是 %s 的包月价，这里按它计算——%s 的实际价格请向平台询问。", gpuName(in.GPU), gpuName(alt), gpuName(in.GPU))))
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -57,4 +69,25 @@ func (b *Bot) monthly(ctx context.Context, msg Message, a *Answer, req parse.Req
 	a.Currency = string(res.Currency)
 	a.show(renderMonthly(a.Lang, res, a.Assumed, notes))
 	return nil
+}
+
+// variantPlan answers a monthly question on a variant of the card (the
+// same chip with other memory or form factor) when the card has no plan.
+func variantPlan(in advisor.MonthlyInput, m advisor.Market) (string, advisor.MonthlyResult, bool) {
+	for _, fam := range cardVariants {
+		if !containsStr(fam, in.GPU) {
+			continue
+		}
+		for _, v := range fam {
+			if v == in.GPU {
+				continue
+			}
+			alt := in
+			alt.GPU = v
+			if r, err := nativeFirst(&advisor.OfferFilter{}, func() (advisor.MonthlyResult, error) { return advisor.Monthly(alt, m) }); err == nil {
+				return v, r, true
+			}
+		}
+	}
+	return "", advisor.MonthlyResult{}, false
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/present"
+	"github.com/gpubot/gpubot/knowledge"
 )
 
 func renderMonthly(lang string, r advisor.MonthlyResult, as map[string]any, notes []string) present.Doc {
@@ -24,12 +25,20 @@ func renderMonthly(lang string, r advisor.MonthlyResult, as map[string]any, note
 		planFig, planFigZH = "reserved per card per month", "预留每卡每月"
 		planMonth, planMonthZH = "reserved per month", "预留每月"
 	}
-	switch r.Cheaper {
-	case "monthly":
+	switch {
+	case r.BreakevenHoursPerMonth > knowledge.HoursPerMonth && r.Cheaper != "monthly":
+		// More hours than a month has: the plan never pays.
+		d.Headline = tr(lang,
+			fmt.Sprintf("%s: %s never pays off at these prices (break-even %s h > 730 h in a month) — stay on demand (%s/month vs %s/h)", gpu, planEN, be, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)),
+			fmt.Sprintf("%s %s按这些价格永远不划算（打平需 %s 小时，超过每月 730 小时）——继续按需（%s/月，按需 %s/小时）", gpu, planZH, be, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)))
+		if r.Inputs.HoursPerMonth > 0 {
+			d.Headline += tr(lang, fmt.Sprintf(", saves %s a month at %s h", moneyStr(r.Saving, cur), hours), fmt.Sprintf("，每月 %s 小时省 %s", hours, moneyStr(r.Saving, cur)))
+		}
+	case r.Cheaper == "monthly":
 		d.Headline = tr(lang,
 			fmt.Sprintf("%s: %s pays off above %s h a month — at %s h, %s (saves %s a month, %s%%)", gpu, planEN, be, hours, take, moneyStr(r.Saving, cur), fmtNum(r.SavingPct*100)),
 			fmt.Sprintf("%s %s每月用满 %s 小时以上才划算——你每月 %s 小时：%s，每月省 %s（%s%%）", gpu, planZH, be, hours, take, moneyStr(r.Saving, cur), fmtNum(r.SavingPct*100)))
-	case "on_demand":
+	case r.Cheaper == "on_demand":
 		d.Headline = tr(lang,
 			fmt.Sprintf("%s: %s pays off above %s h a month — at %s h, stay on demand (saves %s a month, %s%%)", gpu, planEN, be, hours, moneyStr(r.Saving, cur), fmtNum(r.SavingPct*100)),
 			fmt.Sprintf("%s %s每月用满 %s 小时以上才划算——你每月 %s 小时：继续按需，每月省 %s（%s%%）", gpu, planZH, be, hours, moneyStr(r.Saving, cur), fmtNum(r.SavingPct*100)))

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/knowledge"
 )
 
 // PriceOffer is one offer in the price answer (the contract's keys first).
@@ -41,6 +42,9 @@ type PriceView struct {
 	// cards; Offers then shows where they are priced instead.
 	NotListed string `json:"not_listed,omitempty"`
 	Platform  string `json:"platform,omitempty"` // the platform asked about, if any
+	// PerMonth is the first offer's price per card-month when a monthly
+	// plan was asked for and only plans are shown ("腾讯云 A100 包月多少钱").
+	PerMonth float64 `json:"per_month,omitempty"`
 }
 
 func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
@@ -91,6 +95,9 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 		}
 	}
 	view.Offers = packageAsked(view.Offers, s.Billing, s.Platform) // "腾讯云 A100 包月多少钱" (price_variant.go)
+	if s.Billing == "monthly" && len(view.Offers) > 0 && view.Offers[0].Monthly {
+		view.PerMonth = advisor.Round2(view.Offers[0].Price * knowledge.HoursPerMonth)
+	}
 	notListed(&view, s.Platform, all)
 	a.Result = view
 	a.Currency = view.Currency

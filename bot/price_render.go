@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -51,6 +52,13 @@ func renderPrice(lang string, v PriceView, now time.Time) present.Doc {
 		when := present.Age(present.LangOf(lang), o.ObservedAt, now)
 		if when == "" {
 			when = o.ObservedAt
+		}
+		if v.PerMonth > 0 && o.Monthly && len(v.GPUs) == 1 {
+			// A monthly plan was asked for: the figure per card-month first.
+			heads = append(heads, tr(lang,
+				fmt.Sprintf("%s monthly plan from %s per card-month (%s, %s; %s/card-hour over 730 h) — %d offers", gpuName(g), moneyStr(math.Round(v.PerMonth), o.Currency), platformName(lang, o.Platform), when, moneyStr(o.Price, o.Currency), n),
+				fmt.Sprintf("%s 包月最低每卡每月 %s（%s，%s；按 730 小时折合 %s/卡时）——共 %d 个报价", gpuName(g), moneyStr(math.Round(v.PerMonth), o.Currency), platformName(lang, o.Platform), when, moneyStr(o.Price, o.Currency), n)))
+			continue
 		}
 		heads = append(heads, tr(lang,
 			fmt.Sprintf("%s from %s/card-hour (%s, %s, %s) — %d offers", gpuName(g), moneyStr(o.Price, o.Currency), platformName(lang, o.Platform), kind[0], when, n),

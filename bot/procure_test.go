@@ -96,3 +96,35 @@ func TestProcurementQuestions(t *testing.T) {
 		t.Errorf("a Chinese recommendation marks no restricted card: %q", a.Text)
 	}
 }
+
+// Questions that failed for lack of a price now answer from the shipped
+// rows or the prices they state, first line first; where no source exists
+// the Chinese error says what is missing and the form to give it.
+func TestProcurementPricesFromRows(t *testing.T) {
+	b := newTestBot(t)
+	ask := func(q string) Answer {
+		t.Helper()
+		return b.Answer(context.Background(), Message{Text: q})
+	}
+	// 包月 asked: the headline is the plan per card-month as published,
+	// Tencent's ¥13,748 (qcloud-documents GT4.4XLARGE96), and the typed
+	// answer is that monthly figure.
+	a := ask("腾讯云 A100 包月多少钱")
+	if !strings.Contains(a.Headline, "¥13,748") || a.Typed == nil || a.Typed.Asked != "money_monthly" || a.Typed.Value == nil || math.Abs(*a.Typed.Value-13748) > 1 {
+		t.Errorf("腾讯云 A100 包月: %q, typed %+v; want ¥13,748 per card-month first", a.Headline, a.Typed)
+	}
+	// 8× 4090D at ¥14,500 a card against AutoDL's ¥1,500 包月 per card,
+	// power ¥1/kWh, 70 % used: 425 W × 1.5 = 0.6375 kW × PUE 1.4 × ¥1 =
+	// ¥0.8925/h; saving a month = 1500 − 511 h × 0.8925 − (2900 ops + 725
+	// capital) ÷ 12 = 741.85; payback = 14500 ÷ 741.85 = 19.5 months.
+	a = ask("4090D一张1.45万，买8张自己攒机，电费1块钱一度，对比AutoDL每卡包月1500，多久能回本？")
+	if v, ok := a.Result.(BuyView); !ok || !v.RentPlan || v.PaybackMonths != 19.5 || !strings.Contains(a.Headline, "19.5") {
+		t.Errorf("4090D vs 包月: %q; want payback 19.5 months against the plan", a.Headline)
+	}
+	// No price for an RTX 3060 anywhere: the Chinese answer names what is
+	// missing, not a generic "unreadable".
+	a = ask("mistral-nemo 12b的qlora，3060 12g能跑通吗？数据就2千条，做个demo")
+	if a.Err == "" || !strings.Contains(a.Text, "数据里都没有 RTX 3060") || strings.Contains(a.Text, "读不懂") {
+		t.Errorf("3060 with no price: %q", a.Text)
+	}
+}

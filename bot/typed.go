@@ -167,6 +167,11 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 			return nil, nil, ""
 		}
 		o := res.Offers[0]
+		if res.PerMonth > 0 { // a monthly plan asked for: its price per card-month first
+			return []typedFigure{{asked: "money_monthly", value: res.PerMonth, unit: "card_month", currency: o.Currency, choice: o.Platform},
+				{asked: "price_per_card_hour", value: o.Price, unit: o.Unit, currency: o.Currency, choice: o.Platform},
+				{asked: "which", value: o.Price, unit: o.Unit, currency: o.Currency, choice: o.Platform}}, nil, "money_monthly"
+		}
 		return []typedFigure{{asked: "price_per_card_hour", value: o.Price, unit: o.Unit, currency: o.Currency, choice: o.Platform},
 			{asked: "which", value: o.Price, unit: o.Unit, currency: o.Currency, choice: o.Platform}}, nil, "price_per_card_hour"
 	case advisor.Comparison:

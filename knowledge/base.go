@@ -102,6 +102,7 @@ func loadEmbedded() (*Base, error) {
 		return nil, err
 	}
 	b.Offers = append(b.Offers, cnOffers(&b, b.Procurement.CNCloud)...)
+	b.Procurement.Rows = rowOffers(b.Procurement, b.Offers)
 	if err := b.index(); err != nil {
 		return nil, err
 	}

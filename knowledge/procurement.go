@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -166,6 +167,12 @@ type Procurement struct {
 	Reserved  []ReservedPrice
 	CNCloud   []CNCloudPrice
 	APIs      []APIPrice
+	// Rows are the on-demand and monthly rows that are no catalogue offer
+	// (a cloud's list price in reserved_prices.csv, a Chinese platform the
+	// bot does not list, a low-confidence or older row), as offers with
+	// SourceKind "sourced_row": an answer falls back on them, said as
+	// such, only when no catalogue offer prices the card (rows.go).
+	Rows []Offer
 }
 
 // readCSV reads one embedded file into header-keyed rows, checking that
@@ -335,9 +342,11 @@ func loadProcurement(b *Base) (Procurement, error) {
 		if err != nil {
 			return p, fmt.Errorf("reserved_prices.csv row %d: %w", i+2, err)
 		}
-		gpu := CardID(r["instance_or_card"])
-		if gpu == "" { // "a3-highgpu-8g (8x H100)": instance rows name the card in parentheses
-			gpu = CardID(strings.NewReplacer("(", " ", ")", " ").Replace(r["instance_or_card"]))
+		// "a3-highgpu-8g (8x H100)", "ND96asr A100 v4 (8x A100 40GB)":
+		// instance rows name the card, or its memory, in parentheses.
+		gpu := CardID(strings.NewReplacer("(", " ", ")", " ").Replace(r["instance_or_card"]))
+		if gpu == "" && !strings.Contains(strings.ToLower(r["instance_or_card"]), "nvl") {
+			gpu = CardID(r["instance_or_card"])
 		}
 		p.Reserved = append(p.Reserved, ReservedPrice{Provider: r["provider"], Instance: r["instance_or_card"], GPU: gpu,
 			GPUs: atoiOr0(r["gpus"]), Term: r["term"], Low: lo, High: hi, Unit: r["unit"], Currency: cur, Region: r["region"], Provenance: provenance(r)})
@@ -418,47 +427,174 @@ func cnOffers(b *Base, rows []CNCloudPrice) []Offer {
 		if at == "" || at < cnOfferSince {
 			continue // undated, or a list-price baseline from before 2025 (NOTES_cn_and_api §3): data, not an offer
 		}
-		o := Offer{
-			Key:      fmt.Sprintf("cnref-%s-%s-%dx-%s-%d", c.PlatformID, c.GPU, max(c.GPUs, 1), c.Billing, i+2),
-			Platform: c.PlatformID, GPU: c.GPU, GPUCount: float64(max(c.GPUs, 1)),
-			PriceLow: c.Low, PriceHigh: c.High, Currency: c.Currency, Basis: PerGPU,
-			ObservedAt: at, Source: c.SourceTitle + " — " + c.SourceURL, SourceKind: "manual",
-			SKU: c.Card,
+		if o, ok := cnOffer(c, c.PlatformID, cnOfferKey(c, i)); ok {
+			out = append(out, o)
 		}
-		switch c.Unit {
+	}
+	return out
+}
+
+// cnOfferKey is the offer key of the Chinese-platform row at index i.
+func cnOfferKey(c CNCloudPrice, i int) string {
+	return fmt.Sprintf("cnref-%s-%s-%dx-%s-%d", c.PlatformID, c.GPU, max(c.GPUs, 1), c.Billing, i+2)
+}
+
+// cnOffer turns one Chinese-platform row into an offer on platform; ok is
+// false for a unit or billing the catalogue has no word for.
+func cnOffer(c CNCloudPrice, platform, key string) (Offer, bool) {
+	o := Offer{
+		Key:      key,
+		Platform: platform, GPU: c.GPU, GPUCount: float64(max(c.GPUs, 1)),
+		PriceLow: c.Low, PriceHigh: c.High, Currency: c.Currency, Basis: PerGPU,
+		ObservedAt: c.Sortable(), Source: c.SourceTitle + " — " + c.SourceURL, SourceKind: "manual",
+		SKU: c.Card,
+	}
+	switch c.Unit {
+	case "per_gpu_hour":
+		o.Unit = PerHour
+	case "per_instance_hour":
+		o.Unit, o.Basis = PerHour, PerInstance
+	case "per_month":
+		o.Unit, o.Basis = PerMonth, PerInstance
+	case "per_year":
+		o.Unit, o.Basis = PerYear, PerInstance
+	default:
+		return o, false
+	}
+	switch c.Billing {
+	case "on_demand":
+		o.Model = OnDemand
+	case "monthly":
+		o.Model, o.Term = Package, "P1M"
+	case "yearly":
+		o.Model, o.Term = Package, "P1Y"
+	case "spot":
+		o.Model, o.Interruptible = Spot, true
+	default:
+		return o, false
+	}
+	note := fmt.Sprintf("confidence %s; dated %q", c.Confidence, c.Date)
+	if c.Undated() {
+		// DateBasis "undated" is the market snapshot's (its date is the
+		// snapshot's); here the date is the latest the row can be.
+		note += " (no date in the source: dated by the latest day it can be from)"
+	}
+	if c.Note != "" {
+		note += "; " + c.Note
+	}
+	o.Note = note
+	return o, true
+}
+
+// rowsSince is the oldest date a sourced row may stand in for a missing
+// catalogue price: older rows (Featurize 2021, JD Cloud's P40 era) are
+// history.
+const rowsSince = "2024-01-01"
+
+// reservedPlatform maps reserved_prices.csv's providers to platform ids
+// (the market snapshot's ids for the clouds platforms.yaml does not list);
+// market-wide rows become the market ranges. A provider not here (an
+// index, a one-off seller) prices nothing.
+var reservedPlatform = map[string]string{
+	"AWS": "aws", "GCP": "gcp", "Azure": "azure", "Oracle (OCI)": "oracle", "CoreWeave": "coreweave",
+	"Lambda": "lambda", "Nebius": "nebius", "Oblivus Cloud": "oblivus",
+	"Hyperscalers (market range)": "global-market", "Small Chinese cloud providers": "cn-market", "China GPU leasing market": "cn-market",
+}
+
+// rowOffers turns the sourced rows that are no catalogue offer into
+// offers (SourceKind "sourced_row"): reserved_prices.csv's on-demand,
+// 1-year, 3-year and monthly rows, and the Chinese-platform rows cnOffers
+// left out (a platform the bot does not list, a low-confidence row, an
+// older table), dated since rowsSince. Of the rows for the same platform,
+// card, machine size and term only the newest is kept (the better
+// confidence on a tie), so a pre-cut list price never stands beside the
+// current one. Market-wide rows become cn-market / global-market.
+func rowOffers(p Procurement, offers []Offer) []Offer {
+	have := map[string]bool{}
+	for _, o := range offers {
+		have[o.Key] = true
+	}
+	var cands []Offer
+	conf := map[string]Confidence{}
+	for i, r := range p.Reserved {
+		pl, ok := reservedPlatform[r.Provider]
+		at := r.Sortable()
+		if !ok || r.GPU == "" || at == "" || at < rowsSince {
+			continue
+		}
+		o := Offer{Key: fmt.Sprintf("row-reserved-%s-%s-%dx-%s-%d", pl, r.GPU, max(r.GPUs, 1), r.Term, i+2),
+			Platform: pl, GPU: r.GPU, GPUCount: float64(max(r.GPUs, 1)), SKU: r.Instance, Region: r.Region,
+			PriceLow: r.Low, PriceHigh: r.High, Currency: r.Currency, Basis: PerGPU,
+			ObservedAt: at, Source: r.SourceTitle + " — " + r.SourceURL, SourceKind: "sourced_row"}
+		switch r.Unit {
 		case "per_gpu_hour":
 			o.Unit = PerHour
 		case "per_instance_hour":
 			o.Unit, o.Basis = PerHour, PerInstance
 		case "per_month":
 			o.Unit, o.Basis = PerMonth, PerInstance
-		case "per_year":
-			o.Unit, o.Basis = PerYear, PerInstance
 		default:
 			continue
 		}
-		switch c.Billing {
+		switch r.Term {
 		case "on_demand":
 			o.Model = OnDemand
+		case "1y":
+			o.Model, o.Term = Reserved, "P1Y"
+		case "3y":
+			o.Model, o.Term = Reserved, "P3Y"
 		case "monthly":
 			o.Model, o.Term = Package, "P1M"
-		case "yearly":
-			o.Model, o.Term = Package, "P1Y"
-		case "spot":
-			o.Model, o.Interruptible = Spot, true
 		default:
+			continue // capacity blocks: days to weeks, booked ahead
+		}
+		o.Note = fmt.Sprintf("sourced row, not a catalogue offer; confidence %s; dated %q", r.Confidence, r.Date)
+		if r.Note != "" {
+			o.Note += "; " + r.Note
+		}
+		conf[o.Key] = r.Confidence
+		cands = append(cands, o)
+	}
+	for i, c := range p.CNCloud {
+		at := c.Sortable()
+		if c.GPU == "" || at == "" || at < rowsSince || strings.Contains(c.Platform, "函数") || strings.Contains(c.Platform, "combined") {
 			continue
 		}
-		note := fmt.Sprintf("confidence %s; dated %q", c.Confidence, c.Date)
-		if c.Undated() {
-			// DateBasis "undated" is the market snapshot's (its date is the
-			// snapshot's); here the date is the latest the row can be.
-			note += " (no date in the source: dated by the latest day it can be from)"
+		pl := c.PlatformID
+		switch {
+		case strings.HasPrefix(c.Platform, "market") || strings.HasPrefix(c.Platform, "区域市场"):
+			pl = "cn-market"
+		case pl == "":
+			pl, _, _ = strings.Cut(c.Platform, " (")
 		}
-		if c.Note != "" {
-			note += "; " + c.Note
+		if c.PlatformID != "" && have[cnOfferKey(c, i)] {
+			continue // already a catalogue offer
 		}
-		o.Note = note
+		o, ok := cnOffer(c, pl, fmt.Sprintf("row-cn-%s-%s-%dx-%s-%d", pl, c.GPU, max(c.GPUs, 1), c.Billing, i+2))
+		if !ok {
+			continue
+		}
+		o.SourceKind = "sourced_row"
+		o.Note = "sourced row, not a catalogue offer; " + o.Note
+		conf[o.Key] = c.Confidence
+		cands = append(cands, o)
+	}
+	rank := map[Confidence]int{High: 0, Medium: 1, Low: 2}
+	sort.SliceStable(cands, func(i, j int) bool {
+		a, b := cands[i], cands[j]
+		if a.ObservedAt != b.ObservedAt {
+			return a.ObservedAt > b.ObservedAt
+		}
+		return rank[conf[a.Key]] < rank[conf[b.Key]]
+	})
+	seen := map[string]bool{}
+	var out []Offer
+	for _, o := range cands {
+		k := fmt.Sprintf("%s/%s/%v/%s/%s", o.Platform, o.GPU, o.GPUCount, o.Model, o.Term)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
 		out = append(out, o)
 	}
 	return out
