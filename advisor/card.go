@@ -196,3 +196,64 @@ func denseCatalogue(archs []knowledge.Arch) []knowledge.Arch {
 	sort.SliceStable(out, func(i, j int) bool { return out[i].ParamsB < out[j].ParamsB })
 	return out
 }
+
+// CardFit is one way of running a named model on the cards.
+type CardFit struct {
+	Method   Method  `json:"method"`
+	Bits     int     `json:"bits"`
+	MemoryGB float64 `json:"memory_gb"` // one replica, all cards together
+	Count    int     `json:"count"`     // fewest cards that hold it; 0: not even MaxClusterCards
+	Fits     bool    `json:"fits"`      // holds on the cards given
+	Note     Text    `json:"note,omitempty"`
+}
+
+// CardModel sizes workload w (its model and settings; Method and Bits
+// chosen here) on n of card g for each precision its method runs at:
+// inference 16/8/4-bit, LoRA 16 and QLoRA 4 for an adapter question,
+// full 16. w.Method empty reads as inference.
+func CardModel(g knowledge.GPU, n int, w Workload, archs []knowledge.Arch) ([]CardFit, error) {
+	if g.ID == "" || g.VRAMGB <= 0 {
+		return nil, inputErr("gpu", "which card? name one from the card table", "what can a 4090 run?")
+	}
+	if n < 1 {
+		n = 1
+	}
+	var variants []struct {
+		m    Method
+		bits int
+	}
+	add := func(m Method, bits ...int) {
+		for _, b := range bits {
+			variants = append(variants, struct {
+				m    Method
+				bits int
+			}{m, b})
+		}
+	}
+	switch w.Method {
+	case "", Inference:
+		add(Inference, 16, 8, 4)
+	case LoRA, QLoRA:
+		add(LoRA, 16)
+		add(QLoRA, 8, 4)
+	default:
+		add(w.Method, 16)
+	}
+	var out []CardFit
+	for _, v := range variants {
+		wv := w
+		wv.Method, wv.Bits, wv.Native = v.m, v.bits, ""
+		r, err := Fit(wv, []knowledge.GPU{g}, archs)
+		if err != nil {
+			return nil, err
+		}
+		o := r.Options[0]
+		mem := r.TotalGB
+		if o.UpcastGB > 0 { // no kernels for the precision: held upcast (Fit's rule)
+			mem = o.UpcastGB
+		}
+		out = append(out, CardFit{Method: v.m, Bits: v.bits, MemoryGB: round(mem, 1), Count: o.Count,
+			Fits: o.Count > 0 && o.Count <= n, Note: runsOn(wv, g).note})
+	}
+	return out, nil
+}

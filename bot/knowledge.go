@@ -26,6 +26,10 @@ type KnowledgeResult struct {
 	Items []GuideHit `json:"items"`
 	// Related are the titles of the next best items, for a follow-up.
 	Related []string `json:"related,omitempty"`
+	// Verdict answers a yes/no question the best item is written for
+	// ("yes", "no"), and Answer says it in one line; nil and "" otherwise.
+	Verdict *string `json:"verdict,omitempty"`
+	Answer  string  `json:"answer,omitempty"`
 }
 
 // relatedItems is how many further titles a knowledge answer lists.
@@ -64,6 +68,12 @@ func rankGuide(items []knowledge.GuideItem, text, _ string, _ []string) []GuideH
 }
 
 func (b *Bot) knowledge(_ context.Context, a *Answer, req parse.Request) {
+	// a card's facts, or a card for a named model (card.go)
+	if k := classify(req); (k == infoCard || k == infoCardModel) && len(req.Slots.GPUs) > 0 {
+		if err := b.card(a, req, k); err == nil {
+			return
+		}
+	}
 	hits := rankGuide(b.kb.Guide, req.Text, req.Slots.Topic, req.Slots.GPUs)
 	var related []GuideHit
 	if len(hits) > 1 {
@@ -101,6 +111,16 @@ func (b *Bot) knowledge(_ context.Context, a *Answer, req parse.Request) {
 	for _, h := range res.Items {
 		srcs = appendOnce(srcs, h.Source)
 	}
+	top := byID[res.Items[0].ID]
+	if top.Verdict != "" && (req.Slots.YesNo || infoWord(req.Text, "asks_yes_no")) {
+		yes := top.Verdict == "yes"
+		res.Verdict = verdict(yes)
+		res.Answer = top.AnswerEN
+		if a.Lang == "zh" {
+			res.Answer = top.AnswerZH
+		}
+	}
 	a.Result = res
+	a.Typed = &Typed{Asked: "info", Verdict: res.Verdict}
 	a.show(renderKnowledge(a.Lang, res, srcs))
 }
