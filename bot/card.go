@@ -55,17 +55,26 @@ func calculation(s parse.Slots) bool {
 			return true
 		}
 	}
-	return s.Price != nil || s.Monthly != nil || s.Budget != nil || s.Amount != nil || s.Hours > 0 || s.HoursPerMonth > 0 ||
+	return moneyGiven(s) || s.Hours > 0 || s.HoursPerMonth > 0 ||
 		s.Tokens > 0 || s.Samples > 0 || s.TokensPerDay > 0 || s.RequestsPerS > 0 || s.Days > 0
+}
+
+// moneyGiven reports whether a message states a price, a plan's price, a
+// budget or an amount.
+func moneyGiven(s parse.Slots) bool {
+	return s.Price != nil || s.Monthly != nil || s.Budget != nil || s.Amount != nil
 }
 
 // classify reads what kind of card or how-to question req is.
 func classify(req parse.Request) infoKind {
 	s := req.Slots
+	model := s.ParamsB > 0 || s.Model != "" || s.Arch != ""
+	if infoWord(req.Text, "define") && !model && !moneyGiven(s) && bestGuide(req.Text) != nil {
+		return infoGuide // "whats the diff between gpu hours and wall clock": a definition, whatever hours it names
+	}
 	if calculation(s) || asksExport(req.Text) && !infoWord(req.Text, "explain") {
 		return notInfo
 	}
-	model := s.ParamsB > 0 || s.Model != "" || s.Arch != ""
 	card := len(s.GPUs) > 0
 	switch {
 	case card && !model && cardFact(req.Text) != "" && !nvlinkUse(req):
@@ -83,7 +92,7 @@ func classify(req parse.Request) infoKind {
 // nvlinkUse is a question whether NVLink helps ("NVLink 对两张3090有用吗"),
 // which the guide answers, not whether a card has it.
 func nvlinkUse(req parse.Request) bool {
-	return cardFact(req.Text) == "nvlink" && infoWord(req.Text, "explain")
+	return cardFact(req.Text) == "nvlink" && (infoWord(req.Text, "explain") || infoWord(req.Text, "helps"))
 }
 
 // bestGuide is the guide note a how-to question is about, when one scores

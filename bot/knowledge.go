@@ -112,12 +112,13 @@ func (b *Bot) knowledge(_ context.Context, a *Answer, req parse.Request) {
 		srcs = appendOnce(srcs, h.Source)
 	}
 	top := byID[res.Items[0].ID]
-	if top.Verdict != "" && (req.Slots.YesNo || infoWord(req.Text, "asks_yes_no")) {
-		yes := top.Verdict == "yes"
-		res.Verdict = verdict(yes)
-		res.Answer = top.AnswerEN
-		if a.Lang == "zh" {
-			res.Answer = top.AnswerZH
+	// An item written to answer a question leads with that answer; its
+	// verdict counts only when the question is a yes/no one.
+	yesNo := req.Slots.YesNo || infoWord(req.Text, "asks_yes_no")
+	if top.AnswerEN != "" && (top.Verdict == "" || yesNo) {
+		res.Answer = tr(a.Lang, top.AnswerEN, top.AnswerZH)
+		if top.Verdict != "" {
+			res.Verdict = verdict(top.Verdict == "yes")
 		}
 	}
 	a.Result = res
