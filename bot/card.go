@@ -240,6 +240,9 @@ func (b *Bot) card(a *Answer, req parse.Request, kind infoKind) error {
 			a.use(k, "the model sized on the card")
 		}
 		view.Model, view.Fits = cmpOr(s.Model, s.Arch), fits
+		if view.Model == "" {
+			view.Model = fmtNum(s.ParamsB) + "B" // a size without a name: "70b"
+		}
 		view.Lead, view.Verdict = cardModelVerdict(fits, s.Bits, infoWord(req.Text, "card_model") && mustWords(req.Text))
 		if !yesNo && !mustWords(req.Text) {
 			view.Verdict = nil
@@ -290,7 +293,8 @@ func mustWords(text string) bool {
 
 // cardModelVerdict picks the fit the headline is about and the verdict.
 // A "must I use N bits" question is answered yes when nothing above N
-// bits fits; otherwise the lead is the first (highest-precision) fit
+// bits fits and N bits does, no when more bits fit or not even N does;
+// otherwise the lead is the first (highest-precision) fit
 // that holds, and the verdict whether any does.
 func cardModelVerdict(fits []advisor.CardFit, bits int, must bool) (int, *string) {
 	if len(fits) == 0 {
@@ -304,7 +308,7 @@ func cardModelVerdict(fits []advisor.CardFit, bits int, must bool) (int, *string
 		}
 		for i, f := range fits {
 			if f.Bits == bits {
-				return i, verdict(true)
+				return i, verdict(f.Fits) // required, if it is enough at all
 			}
 		}
 	}

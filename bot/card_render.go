@@ -203,7 +203,7 @@ func cardModelHeadline(lang string, v CardView, name string) string {
 	for i := v.Lead - 1; i >= 0; i-- {
 		if g := v.Fits[i]; !g.Fits && g.Method == f.Method {
 			above = tr(lang, fmt.Sprintf("; %s needs %s and does not.", methodBits(lang, g.Method, g.Bits), fmtNum(g.MemoryGB)+" GB"),
-				fmt.Sprintf("；%s 要 %s，放不下。", methodBits(lang, g.Method, g.Bits), fmtNum(g.MemoryGB)+" GB"))
+				fmt.Sprintf("；%s要 %s，放不下。", methodBits(lang, g.Method, g.Bits), fmtNum(g.MemoryGB)+" GB"))
 			break
 		}
 	}
@@ -214,14 +214,14 @@ func cardModelHeadline(lang string, v CardView, name string) string {
 	switch {
 	case f.Fits && v.Verdict != nil && !yes: // "must I go to 4 bits?" — no, this fits
 		return tr(lang, fmt.Sprintf("No — %s %s needs about %s and fits %s%s", v.Model, mb, mem, where, above),
-			fmt.Sprintf("不必须。%s %s 约需 %s，%s 放得下%s", v.Model, mb, mem, where, above))
+			fmt.Sprintf("不必须。%s %s约需 %s，%s放得下%s", v.Model, mb, mem, where, above))
 	case f.Fits:
 		lead := tr(lang, "Yes — ", "能。")
 		if v.Verdict == nil {
 			lead = ""
 		}
 		return lead + tr(lang, fmt.Sprintf("%s %s needs about %s and fits %s%s", v.Model, mb, mem, where, above),
-			fmt.Sprintf("%s %s 约需 %s，%s 放得下%s", v.Model, mb, mem, where, above))
+			fmt.Sprintf("%s %s约需 %s，%s放得下%s", v.Model, mb, mem, where, above))
 	}
 	need := ""
 	if f.Count > 0 {
@@ -232,7 +232,7 @@ func cardModelHeadline(lang string, v CardView, name string) string {
 		lead = ""
 	}
 	return lead + tr(lang, fmt.Sprintf("even %s %s needs about %s, more than %s holds%s.", v.Model, mb, mem, name, need),
-		fmt.Sprintf("%s 即使 %s 也要约 %s，超出 %s%s。", v.Model, mb, mem, name, need))
+		fmt.Sprintf("%s 即使用%s也要约 %s，超出 %s%s。", v.Model, mb, mem, name, need))
 }
 
 // cardFigures are the card's key figures.

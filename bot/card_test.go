@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/gpubot/gpubot/advisor"
 )
 
 // Card questions are answered from the card table (vendor figures: the
@@ -145,6 +147,39 @@ func TestCardQuestionsLeaveCalculations(t *testing.T) {
 		a := b.Answer(context.Background(), Message{Text: q})
 		if _, card := a.Result.(CardView); card || a.Intent == "knowledge" {
 			t.Errorf("%q answered as %s (%T), want a calculation", q, a.Intent, a.Result)
+		}
+	}
+}
+
+// The verdict of a card-for-a-model question, by hand: "must I use 4
+// bits?" is no when 8 bits already fits, yes when only 4 does, and no
+// when not even 4 does (it is not enough); "can it run?" is yes when any
+// precision fits, leading with the highest that does.
+func TestCardModelVerdict(t *testing.T) {
+	fit := func(bits int, fits bool) advisor.CardFit {
+		return advisor.CardFit{Method: advisor.Inference, Bits: bits, Fits: fits}
+	}
+	for _, tc := range []struct {
+		name    string
+		fits    []advisor.CardFit
+		bits    int
+		must    bool
+		lead    int
+		verdict string
+	}{
+		{"8-bit fits: 4-bit not required", []advisor.CardFit{fit(16, false), fit(8, true), fit(4, true)}, 4, true, 1, "no"},
+		{"only 4-bit fits: required", []advisor.CardFit{fit(16, false), fit(8, false), fit(4, true)}, 4, true, 2, "yes"},
+		{"nothing fits: 4-bit is not enough", []advisor.CardFit{fit(16, false), fit(8, false), fit(4, false)}, 4, true, 2, "no"},
+		{"can it run: 8-bit is the best that fits", []advisor.CardFit{fit(16, false), fit(8, true), fit(4, true)}, 0, false, 1, "yes"},
+		{"can it run: nothing fits", []advisor.CardFit{fit(16, false), fit(8, false), fit(4, false)}, 0, false, 2, "no"},
+	} {
+		lead, v := cardModelVerdict(tc.fits, tc.bits, tc.must)
+		if lead != tc.lead || v == nil || *v != tc.verdict {
+			got := "nil"
+			if v != nil {
+				got = *v
+			}
+			t.Errorf("%s: lead %d verdict %s, want %d %s", tc.name, lead, got, tc.lead, tc.verdict)
 		}
 	}
 }
