@@ -69,7 +69,7 @@ func moneyGiven(s parse.Slots) bool {
 func classify(req parse.Request) infoKind {
 	s := req.Slots
 	model := s.ParamsB > 0 || s.Model != "" || s.Arch != ""
-	if infoWord(req.Text, "define") && !model && !moneyGiven(s) && bestGuide(req.Text) != nil {
+	if infoWord(req.Text, "define") && !model && !moneyGiven(s) && guideFor(req) {
 		return infoGuide // "whats the diff between gpu hours and wall clock": a definition, whatever hours it names
 	}
 	if calculation(s) || asksExport(req.Text) && !infoWord(req.Text, "explain") {
@@ -79,10 +79,12 @@ func classify(req parse.Request) infoKind {
 	switch {
 	case card && !model && cardFact(req.Text) != "" && !nvlinkUse(req):
 		return infoCard
+	case len(s.GPUs) >= 2 && !model && infoWord(req.Text, "helps") && cardFact(req.Text) != "nvlink":
+		return infoCard // "5090比4090多8g显存，对lora帮助大吗": what each holds, side by side
 	case card && model && infoWord(req.Text, "card_model"):
 		return infoCardModel
 	case infoWord(req.Text, "explain") || cardFact(req.Text) == "nvlink":
-		if h := bestGuide(req.Text); h != nil {
+		if guideFor(req) {
 			return infoGuide
 		}
 	}
@@ -108,6 +110,15 @@ func bestGuide(text string) *knowledge.GuideItem {
 		}
 	}
 	return nil
+}
+
+// guideFor reports whether the guide has a note a how-to question is
+// about: one that scores clearly and, when the question names cards,
+// speaks of one of them or of no card at all ("H100 PCIe 和 SXM 区别" is
+// the compare answer's, not the NVLink note's).
+func guideFor(req parse.Request) bool {
+	it := bestGuide(req.Text)
+	return it != nil && (itemAbout(*it, req.Slots.GPUs) || len(otherCards(*it, req.Slots.GPUs)) == 0)
 }
 
 // cardFact is the fact a message asks of a card (the lexicon's
@@ -210,6 +221,29 @@ type CardView struct {
 	Verdict *string `json:"verdict,omitempty"`
 	// Lead is the fit the headline is about (an index into Fits), -1 none.
 	Lead int `json:"-"`
+	// Other is a second card named, side by side; Method the method the
+	// comparison is about ("" all).
+	Other  *advisor.CardFacts `json:"other,omitempty"`
+	Method advisor.Method     `json:"compared_method,omitempty"`
+}
+
+// moreRoom reports whether the card with more memory of a and b holds a
+// larger catalogue model for method m (inference 16-bit when m is empty,
+// QLoRA at 4 bits) than the other: a step up a model class, not only a
+// few more gigabytes.
+func moreRoom(a, b advisor.CardFacts, m advisor.Method) bool {
+	if m == "" {
+		m = advisor.Inference
+	}
+	pick := func(f advisor.CardFacts) float64 {
+		for _, c := range f.Capacity {
+			if c.Method == m {
+				return c.ModelParamsB // the first row of a method is its 16-bit one (QLoRA: 4-bit)
+			}
+		}
+		return 0
+	}
+	return pick(a) != pick(b)
 }
 
 // card answers a question about a card, or about a card for a model.
@@ -253,7 +287,26 @@ func (b *Bot) card(a *Answer, req parse.Request, kind infoKind) error {
 			a.use("bits", "the precision asked about")
 		}
 		if len(s.GPUs) > 1 {
-			a.use("gpus", "the first card named")
+			if g2, ok := b.kb.GPU(s.GPUs[1]); ok {
+				other, err := advisor.Card(g2, n, b.kb.Archs)
+				if err != nil {
+					return err
+				}
+				view.Other = &other
+				a.use("gpus", "the two cards compared")
+				if s.VRAMGB > 0 {
+					a.use("vram_gb", "the memory gap named; the cards' own figures are used")
+				}
+			}
+		}
+		if view.Other != nil && (view.Fact == "" || view.Fact == "capacity") {
+			view.Method = advisor.Method(s.Method)
+			if s.Method != "" {
+				a.use("method", "the method compared")
+			}
+			if yesNo {
+				view.Verdict = verdict(moreRoom(view.CardFacts, *view.Other, view.Method))
+			}
 		}
 		if yesNo {
 			switch view.Fact {
@@ -262,7 +315,11 @@ func (b *Bot) card(a *Answer, req parse.Request, kind infoKind) error {
 			case "fp8":
 				view.Verdict = verdict(facts.FP8)
 			case "fp4":
-				view.Verdict = verdict(facts.FP4)
+				// FP4 tensor cores came after FP8: a card without FP8 has
+				// none; one with FP8 but no FP4 figure is a gap in the table
+				if facts.FP4 || !facts.FP8 {
+					view.Verdict = verdict(facts.FP4)
+				}
 			case "fp16":
 				view.Verdict = verdict(facts.PeakTF > 0 && (facts.BF16 || facts.FP16Only))
 			case "nvlink":

@@ -23,8 +23,20 @@ func renderCard(lang string, v CardView) present.Doc {
 		for _, f := range v.Fits {
 			d.List = append(d.List, cardFitLine(lang, f, v.Cards))
 		}
+	} else if v.Other != nil && (v.Fact == "" || v.Fact == "capacity") {
+		d.Headline = twoCardHeadline(lang, v)
+		o := *v.Other
+		d.ListTitle = tr(lang, "Largest model that fits, "+v.Name+" vs "+o.Name+" (default workload):", "能放下的最大模型，"+v.Name+" 对比 "+o.Name+"（默认负载）：")
+		for i, c := range v.Capacity {
+			line := methodBits(lang, c.Method, c.Bits) + ": ≈" + fmtNum(c.MaxParamsB) + "B vs ≈" + fmtNum(o.Capacity[i].MaxParamsB) + "B"
+			d.List = append(d.List, line)
+		}
 	} else {
 		d.Headline = cardHeadline(lang, v, name)
+		if v.Other != nil {
+			o := CardView{Fact: v.Fact, CardFacts: *v.Other}
+			d.Summary = append(d.Summary, cardHeadline(lang, o, v.Other.Name))
+		}
 		d.ListTitle = tr(lang, "Largest model that fits "+name+" (default workload):", name+" 能放下的最大模型（默认负载）：")
 		for _, c := range v.Capacity {
 			d.List = append(d.List, capacityLine(lang, c))
@@ -86,8 +98,12 @@ func cardHeadline(lang string, v CardView, name string) string {
 		if v.FP4 {
 			return yes + tr(lang, fmt.Sprintf("the %s has FP4 tensor cores.", v.Name), fmt.Sprintf("%s 有 FP4 张量核心。", v.Name))
 		}
-		return no + tr(lang, fmt.Sprintf("the %s has no FP4 tensor cores (FP4 came with Blackwell); 4-bit weights still run weight-only, saving memory, not compute.", v.Name),
-			fmt.Sprintf("%s 没有 FP4 张量核心（FP4 从 Blackwell 开始）；4 位权重仍可按仅权重量化运行，省显存但不提速。", v.Name))
+		if v.FP8 { // a gap in the table, not a no
+			return tr(lang, fmt.Sprintf("The card table has no FP4 figure for the %s (it has FP8, %s TFLOPS dense); check the vendor's spec sheet.", v.Name, fmtNum(v.FP8TF)),
+				fmt.Sprintf("卡表里没有 %s 的 FP4 数据（FP8 稠密 %s TFLOPS）；请以厂商规格表为准。", v.Name, fmtNum(v.FP8TF)))
+		}
+		return no + tr(lang, fmt.Sprintf("the %s has no FP4 tensor cores (it has no FP8 either; FP4 came with Blackwell); 4-bit weights still run weight-only, saving memory, not compute.", v.Name),
+			fmt.Sprintf("%s 没有 FP4 张量核心（它连 FP8 都没有，FP4 从 Blackwell 开始）；4 位权重仍可按仅权重量化运行，省显存但不提速。", v.Name))
 	case "fp16":
 		if v.PeakTF > 0 && (v.BF16 || v.FP16Only) {
 			return yes + tr(lang, fmt.Sprintf("the %s has FP16 tensor cores (%s TFLOPS dense).", v.Name, fmtNum(v.PeakTF)),
@@ -121,7 +137,7 @@ func cardHeadline(lang string, v CardView, name string) string {
 func eightBitNote(lang string, v CardView) string {
 	for _, c := range v.Capacity {
 		if c.Method == advisor.Inference && c.Bits == 8 && c.Note.EN != "" {
-			return c.Note.In(lang)
+			return c.Note.In(lang) + tr(lang, ".", "。")
 		}
 	}
 	return ""
@@ -253,4 +269,37 @@ func cardFigures(lang string, v CardView) []present.Figure {
 		link = v.Fabric + " " + fmtNum(v.FabricGB) + " GB/s"
 	}
 	return append(figs, present.Figure{Label: tr(lang, "card-to-card", "卡间互联"), Value: link})
+}
+
+// twoCardHeadline compares what two cards hold: the method asked, or
+// 16-bit inference, LoRA and QLoRA.
+func twoCardHeadline(lang string, v CardView) string {
+	o := *v.Other
+	max := func(f advisor.CardFacts, m advisor.Method) float64 {
+		for _, c := range f.Capacity {
+			if c.Method == m {
+				return c.MaxParamsB
+			}
+		}
+		return 0
+	}
+	methods := []advisor.Method{advisor.Inference, advisor.LoRA, advisor.QLoRA}
+	if v.Method != "" {
+		methods = []advisor.Method{v.Method}
+	}
+	var parts []string
+	for _, m := range methods {
+		parts = append(parts, tr(lang, fmt.Sprintf("%s up to ≈%sB vs ≈%sB", methodName(lang, string(m)), fmtNum(max(v.CardFacts, m)), fmtNum(max(o, m))),
+			fmt.Sprintf("%s最大约 %sB 对 %sB", methodName(lang, string(m)), fmtNum(max(v.CardFacts, m)), fmtNum(max(o, m)))))
+	}
+	lead := ""
+	if v.Verdict != nil {
+		lead = tr(lang, "Yes — ", "有帮助。")
+		if *v.Verdict == "no" {
+			lead = tr(lang, "Not much — ", "帮助不大。")
+		}
+	}
+	return lead + tr(lang,
+		fmt.Sprintf("%s (%s GB) vs %s (%s GB): %s.", v.Name, fmtNum(v.VRAMGB), o.Name, fmtNum(o.VRAMGB), strings.Join(parts, "; ")),
+		fmt.Sprintf("%s（%s GB）对比 %s（%s GB）：%s。", v.Name, fmtNum(v.VRAMGB), o.Name, fmtNum(o.VRAMGB), strings.Join(parts, "；")))
 }

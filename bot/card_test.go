@@ -183,3 +183,30 @@ func TestCardModelVerdict(t *testing.T) {
 		}
 	}
 }
+
+// Two cards side by side: LoRA keeps a 16-bit base, so 32 GB holds at
+// most 16B and 24 GB at most 12B (2 bytes a parameter); the 5090 holds
+// the larger model, and its 8 GB more is an answer of yes.
+func TestTwoCardQuestion(t *testing.T) {
+	b := newTestBot(t)
+	a := b.Answer(context.Background(), Message{Text: "5090比4090多8g显存，对lora帮助大吗"})
+	v, ok := a.Result.(CardView)
+	if a.Intent != "knowledge" || !ok || v.Other == nil {
+		t.Fatalf("answered as %s (%T), want two cards side by side: %s", a.Intent, a.Result, a.Headline)
+	}
+	var l5090, l4090 float64
+	for i, c := range v.Capacity {
+		if c.Method == "lora" {
+			l5090, l4090 = c.MaxParamsB, v.Other.Capacity[i].MaxParamsB
+		}
+	}
+	if l5090 > 16 || l4090 > 12 || l5090 <= l4090 {
+		t.Errorf("LoRA largest 5090 %.1fB, 4090 %.1fB; want ≤16, ≤12 and the 5090 larger", l5090, l4090)
+	}
+	if a.Typed == nil || a.Typed.Verdict == nil || *a.Typed.Verdict != "yes" || !strings.HasPrefix(a.Headline, "有帮助。") {
+		t.Errorf("headline %q typed %+v, want yes first", a.Headline, a.Typed)
+	}
+	if _, ignored := a.Ignored["vram_gb"]; ignored {
+		t.Errorf("the 8 GB named was ignored: %v", a.Ignored)
+	}
+}
