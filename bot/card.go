@@ -138,10 +138,11 @@ func infoWord(text, v string) bool {
 	return false
 }
 
-// lexTerm returns the first term whose words text carries.
+// lexTerm returns the first term whose words text carries (and one of
+// its With words, and none of its Unless words).
 func lexTerm(terms []knowledge.Term, text string) string {
 	for _, t := range terms {
-		if lexWords(t.Words, text) {
+		if lexWords(t.Words, text) && (len(t.With) == 0 || lexWords(t.With, text)) && !lexWords(t.Unless, text) {
 			return t.Value
 		}
 	}
