@@ -14,6 +14,9 @@ func renderKnowledge(lang string, res KnowledgeResult, srcs []string) present.Do
 	for i, h := range res.Items {
 		if i == 0 {
 			d.Headline, d.Body = h.Title, []string{h.Body}
+			if res.Answer != "" { // a yes/no question: the verdict first
+				d.Headline, d.Body = res.Answer, []string{h.Title + tr(lang, ": ", "：") + h.Body}
+			}
 			continue
 		}
 		wk.strings(present.StepNote, h.Title+": "+h.Body)

@@ -46,6 +46,11 @@ func plan(req parse.Request) (parse.Request, string) {
 		req.Slots.Missing = nil
 		return req, "a question about the team's spend"
 	}
+	if in, ok := cardOrInfoQuestion(req); ok { // a card's facts, a card for a model, or a how-to (card.go)
+		req.Intent = in
+		req.Slots.Missing = nil
+		return req, "a question about a card, or a how-to"
+	}
 	if !readOnly[req.Intent] {
 		return req, ""
 	}

@@ -12,4 +12,10 @@ type GuideItem struct {
 	BodyEN   string   `yaml:"body_en"`
 	BodyZH   string   `yaml:"body_zh"`
 	Source   string   `yaml:"source"`
+	// Verdict is the item's answer to the yes/no question it is written
+	// for ("yes" or "no"), and AnswerEN/AnswerZH that answer in one line,
+	// verdict first; a yes/no question the item answers leads with them.
+	Verdict  string `yaml:"verdict"`
+	AnswerEN string `yaml:"answer_en"`
+	AnswerZH string `yaml:"answer_zh"`
 }

@@ -89,6 +89,11 @@ type Lexicon struct {
 	Targets []Term   `yaml:"targets"`
 	YesNo   []string `yaml:"yes_no"`
 	Asking  []string `yaml:"asking"`
+	// CardFacts are the facts a question about a card asks (BF16, NVLink,
+	// what it can run); InfoQuestions the words of an explain or how-to
+	// question (bot/card.go).
+	CardFacts     []Term `yaml:"card_facts"`
+	InfoQuestions []Term `yaml:"info_questions"`
 	// Projects are the phrases that name the project an entry is booked to
 	// ("记在 X 名下"): a lead before the name and the words that may close it.
 	Projects struct {
