@@ -90,6 +90,9 @@ type Answer struct {
 	// verdictAsked marks answers that are a yes/no by nature (a budget
 	// check, the asker's own card) even without a question word.
 	verdictAsked bool
+	// question is the message's text, for verdicts that answer the way
+	// the question was put ("超了吗" vs "够不够").
+	question string
 	// alsoUsed are slots a handler used beyond its intent's reads (how):
 	// the monthly figure an always-on service is checked against.
 	alsoUsed map[string]string
@@ -207,7 +210,7 @@ func (b *Bot) answer(ctx context.Context, m Message) Answer {
 	}
 	req, planned := plan(req)
 	req = contextFromRequests(normalizeQuotes(req))
-	a := Answer{Intent: req.Intent, Confidence: req.Confidence, Lang: req.Lang, Slots: req.Slots, Assumed: map[string]any{}}
+	a := Answer{Intent: req.Intent, Confidence: req.Confidence, Lang: req.Lang, Slots: req.Slots, Assumed: map[string]any{}, question: m.Text}
 	if len(req.Problems) > 0 {
 		a = b.problem(a, req.Problems[0])
 		a.account(req, planned)

@@ -44,6 +44,9 @@ type typedFigure struct {
 func (a *Answer) typed(s parse.Slots) {
 	figs, v, primary := resultFigures(a.Result)
 	if len(figs) == 0 {
+		figs, v, primary = ledgerFigures(a.Result, a.question)
+	}
+	if len(figs) == 0 {
 		if a.Typed == nil {
 			a.Typed = &Typed{Asked: intentAsked(a.Intent)}
 		}

@@ -493,3 +493,20 @@ multipliers:
 	}
 	return m, nil
 }
+
+// States are the team's budgets as a budget answer shows them.
+type States []State
+
+// BudgetStatus is what a yes/no about the budgets answers: the first
+// budget's spend, whether any budget is spent past it (over), and whether
+// any is on course to be by the period's end (projected).
+func (ss States) BudgetStatus() (spent float64, currency string, over, projected, ok bool) {
+	if len(ss) == 0 {
+		return 0, "", false, false, false
+	}
+	for _, s := range ss {
+		over = over || s.Share > 1
+		projected = projected || s.Projected.Currency == s.Budget.Amount.Currency && s.Projected.Minor > s.Budget.Amount.Minor
+	}
+	return ss[0].Spent.Float(), string(ss[0].Spent.Currency), over, over || projected, true
+}

@@ -135,7 +135,7 @@ func (h *Handler) Handle(ctx context.Context, m bot.Message, req parse.Request, 
 	if err != nil {
 		return err
 	}
-	a.Result = states
+	a.Result = States(states)
 	a.Text += Describe(states, a.Lang)
 	a.Blocks = []slack.Block{present.Section(present.EscapeControl(a.Text))}
 	return nil

@@ -63,6 +63,9 @@ var (
 	reDollarQ = regexp0(`多少刀|几刀|多少美金|多少美元|多少 usd|how many (?:bucks|dollars)`)
 )
 
+// reClauseEnd ends a clause for the 吗 test.
+var reClauseEnd = regexp.MustCompile(`[?？!！。.，,；;]+`)
+
 // regexp0 compiles an ungated pattern (the frame's cue words are few and
 // cheap to test).
 func regexp0(expr string) *regexp.Regexp { return regexp.MustCompile(expr) }
@@ -412,9 +415,13 @@ func (x extractor) targets(f *features) {
 		yes = true
 	}
 	if !yes {
-		end := strings.TrimRight(t, " ?!.")
-		if strings.HasSuffix(end, "吗") && !containsAny(t, "多少", "几", "多久", "哪") {
-			yes = true
+		// a clause that ends in 吗 and asks no figure: "H20现在还能买到吗？听说又被卡了。"
+		for _, cl := range reClauseEnd.Split(t, -1) {
+			cl = strings.TrimSpace(cl)
+			if strings.HasSuffix(cl, "吗") && !containsAny(cl, "多少", "几", "多久", "哪") {
+				yes = true
+				break
+			}
 		}
 	}
 	s.YesNo = yes
