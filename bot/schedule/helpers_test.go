@@ -48,6 +48,12 @@ func (c *clock) Set(t time.Time) {
 	c.mu.Unlock()
 }
 
+// suspendNote stands in for subscribe/command.SuspendNote (whose words
+// that package tests): the scheduler must send whatever it is given.
+func suspendNote(sub subscribe.Sub, topic subscribe.Topic) (string, []slack.Block) {
+	return "stopped " + string(topic) + " in " + sub.Channel, nil
+}
+
 func noWait(ctx context.Context, _ time.Duration) error { return ctx.Err() }
 
 // env is one Redis and one fake Slack that any number of replicas share.
@@ -123,7 +129,7 @@ func (e *env) replica(c *clock, p *slackpost.Poster, lockName string, ds ...sche
 		lockName = e.lock
 	}
 	return schedule.New(e.rdb, c.Now, schedule.Options{Location: e.loc, LockName: lockName, Prefix: e.prefix,
-		Poster: p, Subs: e.subs, Deliveries: ds, ClaimTTL: time.Minute, SettleAfter: 2 * time.Minute})
+		Poster: p, Subs: e.subs, Deliveries: ds, ClaimTTL: time.Minute, SettleAfter: 2 * time.Minute, SuspendNote: suspendNote})
 }
 
 func (e *env) tick(s *schedule.Scheduler) {
