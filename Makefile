@@ -28,7 +28,7 @@ test: lint
 	@scripts/with-redis.sh $(GO) test -race -count=1 $(PKGS)
 
 ## test-cluster: the Redis-backed suites (ledger, de-duplication, scheduler, catalogue, outbox) against a real 3-master Redis Cluster
-CLUSTER_PKGS := ./bot/store/ ./bot/ledger/ ./bot/schedule/ ./knowledge/catalog/ ./bot/transport/ ./bot/slackpost/ ./bot/subscribe/ ./knowledge/redisconn/
+CLUSTER_PKGS := ./bot/store/ ./bot/ledger/ ./bot/schedule/ ./knowledge/catalog/ ./bot/transport/ ./bot/slackpost/ ./bot/subscribe/ ./infra/redisconn/
 test-cluster:
 	@scripts/with-redis-cluster.sh $(GO) test -count=1 -run 'RealRedis|Integration|Replicas|Cluster' $(CLUSTER_PKGS)
 
@@ -57,7 +57,7 @@ soak:
 	@scripts/with-redis.sh $(GO) run ./cmd/loadgen -duration $(SOAKTIME) -rate $(SOAK_STALL_RATE) -open-baseline=false -closed 0 -redis-kill 20s -redis-down 10s -redis-stall -check errors $(LOADGEN_FLAGS)
 	@scripts/with-redis.sh $(GO) test -race -count=$(SOAK_COUNT) \
 		-run 'TestRedisKilledMidLoad|TestRealRedisDown|TestLLMFaultsLeaveTheTemplate|TestSlackServerErrors|TestGarbageFromAHostedSource|TestSlowLoris|TestOversizedBodies|TestUnsignedFlood|TestBudgetBounds|TestHungLLM|TestFullQueue|TestOutbox|TestServeStartsWithRedisDown|TestSilentBodiesDoNotStarveSignedCommands|TestStalledBodiesAreCappedPerClient|TestIdleClientsAfterA401DoNotExhaustConnections|TestIdleKeepAlivesAreClosedWhenTheListenerIsFull|TestConnectionsArePerIPCapped|TestManySignedCommandsFromOneAddressAreNotCapped|TestStalledRedisCostsTheAnswersNothing|TestContextDeadlinesAreHonoured|TestShutdownTellsEveryPendingSettlement' \
-		./bot/transport/ ./bot/ledger/ ./knowledge/catalog/ ./bot/slackpost/ ./cmd/bot/ ./bot/ ./knowledge/redisconn/
+		./bot/transport/ ./bot/ledger/ ./knowledge/catalog/ ./bot/slackpost/ ./cmd/bot/ ./bot/ ./infra/redisconn/
 
 ## fuzz: each fuzz target (every package with one) for FUZZTIME; fuzz-short: 3 s each, part of make test
 FUZZTIME     ?= 30s

@@ -26,9 +26,9 @@ import (
 	"time"
 
 	"github.com/gpubot/gpubot/advisor"
+	"github.com/gpubot/gpubot/infra/chart"
 	"github.com/gpubot/gpubot/knowledge"
 	"github.com/gpubot/gpubot/knowledge/catalog"
-	"github.com/gpubot/gpubot/knowledge/catalog/chart"
 )
 
 // DefaultPopular are the cards whose cheapest offer every post lists when

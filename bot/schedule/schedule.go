@@ -4,7 +4,7 @@
 // recap.
 //
 // Every replica runs a Scheduler. Each tick (a minute by default) it tries
-// the leader lock (knowledge/lock); the replica that gets it does the
+// the leader lock (infra/lock); the replica that gets it does the
 // tick's work under the lock's lease and gives it back, the others do
 // nothing until their next tick. Leadership alone is not trusted for the
 // posts: each channel's post for a period is claimed in Redis with the
@@ -20,7 +20,7 @@
 //
 // # Redis layout
 //
-//	gpubot:lock:{scheduler}                      leader lease and fence (knowledge/lock)
+//	gpubot:lock:{scheduler}                      leader lease and fence (infra/lock)
 //	gpubot:sched:last:<task>                     STRING  the fire time of the task's last run (RFC 3339)
 //	gpubot:sched:{<job>}:state                   HASH    "<team>:<channel>|handled"  → period done (posted or nothing to post)
 //	                                                     "<team>:<channel>|posted"   → period last posted
@@ -48,7 +48,7 @@ import (
 
 	"github.com/gpubot/gpubot/bot/slackpost"
 	"github.com/gpubot/gpubot/bot/subscribe"
-	"github.com/gpubot/gpubot/knowledge/lock"
+	"github.com/gpubot/gpubot/infra/lock"
 )
 
 // Task is leader-only work on a schedule: the catalogue refresh, the team

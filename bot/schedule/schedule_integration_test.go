@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/gpubot/gpubot/knowledge/redisconn"
+	"github.com/gpubot/gpubot/infra/redisconn"
 )
 
 // These run against a real redis-server at REDIS_URL (make test starts one)

@@ -14,7 +14,7 @@ import (
 
 	"github.com/gpubot/gpubot/bot/schedule"
 	"github.com/gpubot/gpubot/bot/subscribe"
-	"github.com/gpubot/gpubot/knowledge/lock"
+	"github.com/gpubot/gpubot/infra/lock"
 )
 
 func TestLastSlotIsTodaysOnly(t *testing.T) {

@@ -25,10 +25,10 @@ import (
 	"github.com/gpubot/gpubot/bot/subscribe"
 	subscribecmd "github.com/gpubot/gpubot/bot/subscribe/command"
 	"github.com/gpubot/gpubot/bot/thread"
+	"github.com/gpubot/gpubot/infra/redisconn"
 	"github.com/gpubot/gpubot/knowledge"
 	"github.com/gpubot/gpubot/knowledge/catalog"
 	"github.com/gpubot/gpubot/knowledge/catalog/source"
-	"github.com/gpubot/gpubot/knowledge/redisconn"
 )
 
 // cliTeam is the workspace the CLI's spend import and recap preview use

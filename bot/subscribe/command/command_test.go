@@ -18,8 +18,8 @@ import (
 	"github.com/gpubot/gpubot/bot/parse"
 	"github.com/gpubot/gpubot/bot/subscribe"
 	"github.com/gpubot/gpubot/bot/subscribe/command"
+	"github.com/gpubot/gpubot/infra/redisconn"
 	"github.com/gpubot/gpubot/knowledge"
-	"github.com/gpubot/gpubot/knowledge/redisconn"
 )
 
 var t0 = time.Date(2026, 10, 8, 10, 0, 0, 0, time.UTC)
