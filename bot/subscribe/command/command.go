@@ -197,9 +197,7 @@ func (h *Handler) subscribe(ctx context.Context, m bot.Message, req parse.Reques
 	if sub.Lang == "" {
 		sub.Lang = lang
 	}
-	if sub.Lang != "zh" {
-		sub.Lang = "en"
-	}
+	sub.Lang = string(present.LangOf(sub.Lang)) // zh or en
 	var notes []string
 	if topic == subscribe.Prices {
 		sub.GPUs = s.GPUs
@@ -335,7 +333,7 @@ func Describe(s subscribe.Sub, lang string) string {
 	case subscribe.Recap:
 		parts = append(parts, tr(lang, "monthly spend recap on the 1st", "每月 1 日的月度花费回顾"))
 	}
-	if s.Lang == "zh" {
+	if present.LangOf(s.Lang) == present.ZH {
 		parts = append(parts, tr(lang, "in Chinese", "中文"))
 	} else {
 		parts = append(parts, tr(lang, "in English", "英文"))
