@@ -20,7 +20,7 @@ func TestNotInChannelSuspendsTheSubscriptionAndTellsTheAdminOnce(t *testing.T) {
 	for range 3 {
 		e.slack.Script("chat.postMessage", bottest.Reply{Body: `{"ok":false,"error":"not_in_channel"}`})
 	}
-	c := &clock{t: day.Add(9*time.Hour + 31*time.Minute)}
+	c := bottest.NewClock(day.Add(9*time.Hour + 31*time.Minute))
 	r := e.replica(c, e.poster(nil), "", e.daily(nil))
 	for i := range 3 {
 		c.Set(day.Add(9*time.Hour + time.Duration(31+i)*time.Minute))

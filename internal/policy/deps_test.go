@@ -60,9 +60,11 @@ FEATURES < bot/transport;
 bot/transport < cmd/bot, cmd/loadgen;
 NONE < cmd/catalog-gen;
 
-# Shared test fakes: imported by tests only, so no rule lists them left of
-# "<"; and this package, which has no code.
-NONE < bot/bottest, internal/policy;
+# Shared test fakes and helpers (bot/bottest: a fake Slack and LLM, a clock,
+# the real-Redis helper): imported by tests only, so no rule lists them left
+# of "<"; and this package, which has no code.
+infra/redisconn < bot/bottest;
+NONE < internal/policy;
 `
 
 // layers name every package's layer; layerRules order them (same notation).
@@ -85,7 +87,7 @@ NONE < domain < engine;
 domain < infra;
 engine < language;
 infra, language < features < transport < cmd;
-NONE < testing;
+infra < testing;
 `
 
 // TestImportsPointDown checks every internal package's imports against

@@ -3,7 +3,6 @@ package command_test
 import (
 	"context"
 	"errors"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -14,11 +13,11 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/gpubot/gpubot/bot"
+	"github.com/gpubot/gpubot/bot/bottest"
 	"github.com/gpubot/gpubot/bot/ledger"
 	"github.com/gpubot/gpubot/bot/parse"
 	"github.com/gpubot/gpubot/bot/subscribe"
 	"github.com/gpubot/gpubot/bot/subscribe/command"
-	"github.com/gpubot/gpubot/infra/redisconn"
 	"github.com/gpubot/gpubot/knowledge"
 )
 
@@ -172,23 +171,11 @@ func suiteAuthorisation(t *testing.T, f *fixture) {
 }
 
 // These run against a real redis-server at REDIS_URL (make test starts one)
-// and skip when it is unset.
+// and skip when it is unset; bottest.RealRedis gives the test its own key
+// prefix and deletes its keys afterwards.
 func realFixture(t *testing.T) *fixture {
 	t.Helper()
-	url := os.Getenv("REDIS_URL")
-	if url == "" {
-		t.Skip("REDIS_URL not set; make test starts a real redis-server")
-	}
-	rdb, err := redisconn.Open(url) // one server, or a Redis Cluster (make test-cluster)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prefix := "gpubot-test-" + strings.ReplaceAll(t.Name(), "/", "-") + ":"
-	t.Cleanup(func() {
-		ctx := context.Background()
-		rdb.Del(ctx, prefix+"sub:prices", prefix+"sub:recap")
-		rdb.Close()
-	})
+	rdb, prefix := bottest.RealRedis(t)
 	return newFixture(t, rdb, prefix)
 }
 
