@@ -26,8 +26,9 @@ func notInChannel(err error) bool {
 }
 
 // suspend removes a subscription the bot cannot deliver and tells the user
-// who made it, in a DM, how to restore it (Options.SuspendNote's words). The note's key makes it go out
-// once however many replicas or ticks see the failure.
+// who made it, in a DM, how to restore it (Options.SuspendNote's words).
+// The note's key makes it go out once however many replicas or ticks see
+// the failure.
 func (s *Scheduler) suspend(ctx context.Context, log *slog.Logger, sub subscribe.Sub, topic subscribe.Topic) {
 	if _, err := s.opt.Subs.Delete(ctx, sub.Team, sub.Channel, topic); err != nil {
 		log.ErrorContext(ctx, "suspend undeliverable subscription", "err", err)
