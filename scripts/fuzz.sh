@@ -26,6 +26,11 @@ export GO FUZZTIME FUZZ_MINIMIZE FUZZ_QUIET parallel
 # "<package dir> <target>" per line, from the sources (no build needed).
 targets=$(git ls-files '*_test.go' 2>/dev/null || find . -name '*_test.go')
 targets=$(grep -H -o '^func Fuzz[A-Za-z0-9_]*' $targets | sed -E 's#^(.*)/[^/]+_test\.go:func #./\1 #' | sort -u)
+# Round-robin over packages: the first target of each package goes first, so
+# the jobs running at once build different packages' instrumented test
+# binaries (the slow part: minutes each on a busy machine) instead of two
+# copies of one; later targets of a package reuse its build.
+targets=$(echo "$targets" | awk '{n[$1]++; print n[$1], $0}' | sort -s -n -k1,1 | cut -d' ' -f2-)
 [ -n "$targets" ] || { echo "fuzz: no fuzz targets" >&2; exit 0; }
 
 one() {
