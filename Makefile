@@ -1,10 +1,11 @@
-# gpubot — make run (the bot on its embedded default), make test, make bench.
+# gpubot — make run (the bot on its embedded default), make test-quick while
+# you work, make test before you push (and in CI), make bench.
 GO       ?= go
 BIN      := bin/bot
 PKGS     := ./...
 REDIS_SERVER ?= $(shell command -v redis-server 2>/dev/null)
 
-.PHONY: run build test test-unit test-cluster lint bench soak fuzz fuzz-short clean
+.PHONY: run build test test-quick test-unit test-cluster lint bench soak fuzz fuzz-short clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/bot
@@ -27,8 +28,13 @@ test: lint
 	@$(MAKE) --no-print-directory fuzz-short
 	@scripts/with-redis.sh $(GO) test -race -count=1 $(PKGS)
 
+## test-quick: every package's tests in -short mode, cached, about a minute on 2 quiet cores: no lint or vet (make lint),
+## no race detector, no fuzzing, no redis-server (integration tests skip), and the slow corpus and soak tests skip (testing.Short)
+test-quick:
+	$(GO) test -short -vet=off $(PKGS)
+
 ## test-cluster: the Redis-backed suites (ledger, de-duplication, scheduler, catalogue, outbox) against a real 3-master Redis Cluster
-CLUSTER_PKGS := ./bot/store/ ./bot/ledger/ ./bot/schedule/ ./knowledge/catalog/ ./bot/transport/ ./bot/slackpost/ ./bot/subscribe/ ./knowledge/redisconn/
+CLUSTER_PKGS := ./bot/store/ ./bot/ledger/ ./bot/schedule/ ./knowledge/catalog/ ./bot/transport/ ./bot/slackpost/ ./bot/subscribe/ ./infra/redisconn/
 test-cluster:
 	@scripts/with-redis-cluster.sh $(GO) test -count=1 -run 'RealRedis|Integration|Replicas|Cluster' $(CLUSTER_PKGS)
 
@@ -57,27 +63,15 @@ soak:
 	@scripts/with-redis.sh $(GO) run ./cmd/loadgen -duration $(SOAKTIME) -rate $(SOAK_STALL_RATE) -open-baseline=false -closed 0 -redis-kill 20s -redis-down 10s -redis-stall -check errors $(LOADGEN_FLAGS)
 	@scripts/with-redis.sh $(GO) test -race -count=$(SOAK_COUNT) \
 		-run 'TestRedisKilledMidLoad|TestRealRedisDown|TestLLMFaultsLeaveTheTemplate|TestSlackServerErrors|TestGarbageFromAHostedSource|TestSlowLoris|TestOversizedBodies|TestUnsignedFlood|TestBudgetBounds|TestHungLLM|TestFullQueue|TestOutbox|TestServeStartsWithRedisDown|TestSilentBodiesDoNotStarveSignedCommands|TestStalledBodiesAreCappedPerClient|TestIdleClientsAfterA401DoNotExhaustConnections|TestIdleKeepAlivesAreClosedWhenTheListenerIsFull|TestConnectionsArePerIPCapped|TestManySignedCommandsFromOneAddressAreNotCapped|TestStalledRedisCostsTheAnswersNothing|TestContextDeadlinesAreHonoured|TestShutdownTellsEveryPendingSettlement' \
-		./bot/transport/ ./bot/ledger/ ./knowledge/catalog/ ./bot/slackpost/ ./cmd/bot/ ./bot/ ./knowledge/redisconn/
+		./bot/transport/ ./bot/ledger/ ./knowledge/catalog/ ./bot/slackpost/ ./cmd/bot/ ./bot/ ./infra/redisconn/
 
-## fuzz: each fuzz target (every package with one) for FUZZTIME; fuzz-short: 3 s each, part of make test
-FUZZTIME     ?= 30s
+## fuzz: each fuzz target (every func FuzzX) for FUZZTIME, FUZZ_JOBS at a time (default: the CPUs);
+## fuzz-short: 3 s each, part of make test (scripts/fuzz.sh)
+FUZZTIME      ?= 30s
 FUZZ_MINIMIZE ?= 5s
-FUZZ_PKGS    := $(sort $(dir $(shell grep -rl --include='*_test.go' '^func Fuzz' . 2>/dev/null)))
+FUZZ_JOBS     ?=
 fuzz:
-	@set -e; for p in $(FUZZ_PKGS); do \
-		for t in $$($(GO) test -list '^Fuzz' $$p | grep '^Fuzz'); do \
-			echo "fuzz: $$t in $$p for $(FUZZTIME)"; \
-			if [ -n "$(FUZZ_QUIET)" ]; then \
-				out=$$($(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZ_MINIMIZE) $$p 2>&1) \
-					|| { case "$$out" in *"Failing input"*) echo "$$out"; exit 1;; esac; \
-					     echo "fuzz: $$t stopped without a failing input (a loaded machine: the fuzz timer ran out); running it again"; \
-					     out=$$($(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZ_MINIMIZE) $$p 2>&1) \
-					     || { echo "$$out"; exit 1; }; }; \
-			else \
-				$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZ_MINIMIZE) $$p; \
-			fi; \
-		done; \
-	done
+	@GO="$(GO)" FUZZTIME=$(FUZZTIME) FUZZ_MINIMIZE=$(FUZZ_MINIMIZE) FUZZ_JOBS=$(FUZZ_JOBS) FUZZ_QUIET=$(FUZZ_QUIET) scripts/fuzz.sh
 
 fuzz-short:
 	@$(MAKE) --no-print-directory fuzz FUZZTIME=3s FUZZ_MINIMIZE=1s FUZZ_QUIET=1

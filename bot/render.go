@@ -78,31 +78,15 @@ func methodName(lang, m string) string {
 }
 
 // gpuName is the name people know a card by (display names live in the
-// shipped knowledge, one lookup for every answer).
-func gpuName(id string) string {
-	if g, ok := knowledge.MustShipped().GPU(id); ok {
-		return g.Name
-	}
-	return id
-}
+// shipped knowledge, one lookup for every answer and post).
+func gpuName(id string) string { return knowledge.MustShipped().GPUName(id) }
 
-// platformName is a platform's display name in the answer's language.
+// platformName is a platform's or market provider's display name in the
+// answer's language: knowledge.Base.PlatformNames, which the daily post
+// and watch alerts read too.
 func platformName(lang, id string) string {
-	if pl, ok := knowledge.MustShipped().Platform(id); ok {
-		if lang == "zh" && pl.NameZH != "" {
-			return pl.NameZH
-		}
-		if pl.Name != "" {
-			return pl.Name
-		}
-	}
-	if pr, ok := knowledge.LookupProvider(id); ok { // market-snapshot providers platforms.yaml does not describe
-		if lang == "zh" && pr.NameZH != "" {
-			return pr.NameZH
-		}
-		return pr.Name
-	}
-	return id
+	en, zh := knowledge.MustShipped().PlatformNames(id)
+	return tr(lang, en, zh)
 }
 
 // pasteKeys are contract names whose key= spelling the parser does not

@@ -3,7 +3,7 @@
 # on free loopback ports, no replicas) and, for the command:
 #   REDIS_CLUSTER_ADDRS  host:port,host:port,host:port
 #   REDIS_URL            redis://host1:port1?addr=host2:port2&addr=host3:port3
-#                        (the cluster form knowledge/redisconn and bot serve read)
+#                        (the cluster form infra/redisconn and bot serve read)
 # Installs redis-server with apt-get if missing; stops the nodes on exit.
 set -euo pipefail
 

@@ -1,7 +1,9 @@
 // Package bottest holds fakes shared by tests: a Slack Web API that records
 // what the bot sends (chat.postMessage, chat.postEphemeral, chat.update and
-// response_url posts) and can fail on cue, a Socket Mode endpoint, and
-// request signing. Only tests import it.
+// response_url posts) and can fail on cue, a Socket Mode endpoint, request
+// signing, an OpenAI-compatible LLM, a settable Clock, and RealRedis, the
+// one helper for tests against the redis-server at REDIS_URL. Only tests
+// import it (internal/policy checks).
 package bottest
 
 import (

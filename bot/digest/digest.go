@@ -26,9 +26,10 @@ import (
 	"time"
 
 	"github.com/gpubot/gpubot/advisor"
+	"github.com/gpubot/gpubot/bot/present"
+	"github.com/gpubot/gpubot/infra/chart"
 	"github.com/gpubot/gpubot/knowledge"
 	"github.com/gpubot/gpubot/knowledge/catalog"
-	"github.com/gpubot/gpubot/knowledge/catalog/chart"
 )
 
 // DefaultPopular are the cards whose cheapest offer every post lists when
@@ -285,10 +286,7 @@ func (d *Digest) Quiet() bool {
 func Compose(in Input, opt Options) *Digest {
 	opt = opt.withDefaults()
 	f := in.Filter
-	lang := f.Lang
-	if lang != "zh" {
-		lang = "en"
-	}
+	lang := string(present.LangOf(f.Lang)) // zh or en
 	th := f.Thresholds()
 	d := &Digest{Lang: lang, At: in.CurAt, First: !in.HasPrev, GPUs: f.GPUs, ThresholdPct: th.Pct,
 		Days: opt.TrendDays, Location: opt.Location.String(), loc: opt.Location, kb: opt.KB,
@@ -450,7 +448,7 @@ func trend(in Input, d *Digest, opt Options) *Chart {
 		series = mergeSeries(series, seriesOf(in.Cur, in.CurAt, want, opt.FX))
 	}
 	order := []knowledge.Currency{knowledge.USD, knowledge.CNY}
-	if d.Lang == "zh" {
+	if present.LangOf(d.Lang) == present.ZH {
 		order = []knowledge.Currency{knowledge.CNY, knowledge.USD}
 	}
 	for _, cur := range order {

@@ -88,7 +88,7 @@ func (d *Digest) quietLine() string {
 		cards = strings.Join(d.names(d.GPUs), d.tr(", ", "、"))
 	}
 	var line string
-	if d.Lang == "zh" {
+	if present.LangOf(d.Lang) == present.ZH {
 		line = "GPU 价格"
 		if cards != "" {
 			line += "（" + cards + "）"
@@ -258,12 +258,7 @@ func (d *Digest) age(hours float64) string {
 	}
 }
 
-func (d *Digest) tr(en, zh string) string {
-	if d.Lang == "zh" {
-		return zh
-	}
-	return en
-}
+func (d *Digest) tr(en, zh string) string { return present.Tr(d.Lang, en, zh) }
 
 func (d *Digest) in(t time.Time) time.Time {
 	if d.loc != nil {
@@ -289,14 +284,8 @@ func (d *Digest) date(t time.Time) string {
 	return d.tr(t.Format("2 Jan"), fmt.Sprintf("%d月%d日", int(t.Month()), t.Day()))
 }
 
-func (d *Digest) name(gpu string) string {
-	if d.kb != nil {
-		if g, ok := d.kb.GPU(gpu); ok && g.Name != "" {
-			return g.Name
-		}
-	}
-	return gpu
-}
+// name is a card's display name, the one answers use.
+func (d *Digest) name(gpu string) string { return d.kb.GPUName(gpu) }
 
 func (d *Digest) names(gpus []string) []string {
 	out := make([]string, len(gpus))
@@ -306,19 +295,10 @@ func (d *Digest) names(gpus []string) []string {
 	return out
 }
 
-func (d *Digest) platform(id string) string {
-	if d.kb != nil {
-		if p, ok := d.kb.Platform(id); ok {
-			if d.Lang == "zh" && p.NameZH != "" {
-				return p.NameZH
-			}
-			if p.Name != "" {
-				return p.Name
-			}
-		}
-	}
-	return id
-}
+// platform is a platform's or market provider's display name in the
+// post's language, the one answers use ("Prime Intellect", not
+// "primeintellect").
+func (d *Digest) platform(id string) string { return d.tr(d.kb.PlatformNames(id)) }
 
 // offer names an offer: "H100 SXM · RunPod (on demand, us-east)".
 func (d *Digest) offer(gpu, platform, model, region string) string {

@@ -41,3 +41,28 @@ func TestAPriceReadsTheSameInAnAnswerAndTheDailyPost(t *testing.T) {
 		}
 	}
 }
+
+// A market provider is named the same in an answer and in the daily post:
+// the post printed the source's id ("primeintellect") where /gpu price
+// printed "Prime Intellect", the name the provider uses on its website
+// (knowledge/data/providers.yaml). Both now read knowledge.Base.PlatformNames.
+func TestAProviderIsNamedTheSameInAnAnswerAndTheDailyPost(t *testing.T) {
+	o := offer("gpuhunt-primeintellect-h100", "primeintellect", "h100-sxm", 1.99, knowledge.USD)
+	b := bot.New(bot.Config{FX: 7.2}, knowledge.MustShipped(), nil)
+	b.UsePrices(offers{o})
+	ans := b.Answer(context.Background(), bot.Message{Text: "price h100 currency=usd", Slash: true})
+	if !strings.Contains(ans.Text, "Prime Intellect") {
+		t.Errorf("/gpu price h100: %q lacks Prime Intellect", ans.Text)
+	}
+
+	in := fixture(t)
+	in.Prev, in.HasPrev, in.Lows = nil, false, nil
+	in.Cur = []knowledge.Offer{o}
+	for _, lang := range []string{"en", "zh"} {
+		in.Filter = Filter{Lang: lang}
+		text, _ := Compose(in, opts(t)).Render()
+		if !strings.Contains(text, "Prime Intellect") || strings.Contains(text, "primeintellect") {
+			t.Errorf("%s daily post names the provider by its id, not Prime Intellect:\n%s", lang, text)
+		}
+	}
+}

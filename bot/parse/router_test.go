@@ -101,6 +101,9 @@ func TestRouterCrossWriter(t *testing.T) {
 // TestRouterDeterministic: the same data gives the same weights, so the
 // same text always gets the same intent and confidence.
 func TestRouterDeterministic(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains the router twice (~8 s on a busy 2-core machine); make test runs it")
+	}
 	x := newExtractor(knowledge.MustShipped(), knowledge.MustLexicon())
 	rows := trainRows(t)
 	data := encodeRows(t, rows[:600]) // a slice keeps the test quick; TestRouterWeights trains on all
@@ -120,6 +123,9 @@ func TestRouterDeterministic(t *testing.T) {
 // confidence of routed messages is within 10 points of the share routed
 // right (a calibrated probability says how often it is right).
 func TestConfidenceCalibrated(t *testing.T) {
+	if testing.Short() {
+		t.Skip("parses the whole dev and test corpus (~6 s); make test runs it")
+	}
 	p := newParser(t)
 	sum, right, n := 0.0, 0, 0
 	for _, r := range loadCorpus(t) {
@@ -162,6 +168,9 @@ var update = flag.Bool("update", false, "rewrite data/router.bin.gz from the tra
 // (to quantisation), so they cannot drift from the corpus. -update rewrites
 // them.
 func TestRouterWeights(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains the router on all of its data (~25 s on a busy 2-core machine); make test runs it")
+	}
 	x := newExtractor(knowledge.MustShipped(), knowledge.MustLexicon())
 	data := encodeRows(t, trainRows(t))
 	fresh, err := train(&x, data)

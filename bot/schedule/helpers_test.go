@@ -30,22 +30,10 @@ func shanghai(t *testing.T) *time.Location {
 	return loc
 }
 
-// clock is a settable now.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Set(t time.Time) {
-	c.mu.Lock()
-	c.t = t
-	c.mu.Unlock()
+// suspendNote stands in for subscribe/command.SuspendNote (whose words
+// that package tests): the scheduler must send whatever it is given.
+func suspendNote(sub subscribe.Sub, topic subscribe.Topic) (string, []slack.Block) {
+	return "stopped " + string(topic) + " in " + sub.Channel, nil
 }
 
 func noWait(ctx context.Context, _ time.Duration) error { return ctx.Err() }
@@ -68,15 +56,20 @@ func newEnv(t *testing.T) *env {
 	m := miniredis.RunT(t)
 	rdb := redis.NewClient(&redis.Options{Addr: m.Addr()})
 	t.Cleanup(func() { rdb.Close() })
-	return newEnvOn(t, m, rdb)
+	id := newID()
+	return newEnvOn(t, m, rdb, "gpubot-test-"+id+":", id)
 }
 
-func newEnvOn(t *testing.T, m *miniredis.Miniredis, rdb redis.UniversalClient) *env {
-	t.Helper()
+// newID names one env's lock and team, so envs can share a Redis.
+func newID() string {
 	var b [4]byte
 	rand.Read(b[:])
-	id := hex.EncodeToString(b[:])
-	prefix := "gpubot-test-" + id + ":"
+	return hex.EncodeToString(b[:])
+}
+
+// newEnvOn is an env over rdb with the given key prefix and id.
+func newEnvOn(t *testing.T, m *miniredis.Miniredis, rdb redis.UniversalClient, prefix, id string) *env {
+	t.Helper()
 	return &env{t: t, mini: m, rdb: rdb, slack: bottest.NewSlack(t), subs: subscribe.New(rdb, subscribe.Options{Prefix: prefix}),
 		loc: shanghai(t), prefix: prefix, lock: "scheduler-" + id, team: "T" + id}
 }
@@ -118,12 +111,12 @@ func (e *env) daily(compose func(ctx context.Context, s schedule.Slot) (*schedul
 }
 
 // replica is one bot's scheduler.
-func (e *env) replica(c *clock, p *slackpost.Poster, lockName string, ds ...schedule.Delivery) *schedule.Scheduler {
+func (e *env) replica(c *bottest.Clock, p *slackpost.Poster, lockName string, ds ...schedule.Delivery) *schedule.Scheduler {
 	if lockName == "" {
 		lockName = e.lock
 	}
 	return schedule.New(e.rdb, c.Now, schedule.Options{Location: e.loc, LockName: lockName, Prefix: e.prefix,
-		Poster: p, Subs: e.subs, Deliveries: ds, ClaimTTL: time.Minute, SettleAfter: 2 * time.Minute})
+		Poster: p, Subs: e.subs, Deliveries: ds, ClaimTTL: time.Minute, SettleAfter: 2 * time.Minute, SuspendNote: suspendNote})
 }
 
 func (e *env) tick(s *schedule.Scheduler) {

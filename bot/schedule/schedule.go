@@ -4,7 +4,7 @@
 // recap.
 //
 // Every replica runs a Scheduler. Each tick (a minute by default) it tries
-// the leader lock (knowledge/lock); the replica that gets it does the
+// the leader lock (infra/lock); the replica that gets it does the
 // tick's work under the lock's lease and gives it back, the others do
 // nothing until their next tick. Leadership alone is not trusted for the
 // posts: each channel's post for a period is claimed in Redis with the
@@ -20,7 +20,7 @@
 //
 // # Redis layout
 //
-//	gpubot:lock:{scheduler}                      leader lease and fence (knowledge/lock)
+//	gpubot:lock:{scheduler}                      leader lease and fence (infra/lock)
 //	gpubot:sched:last:<task>                     STRING  the fire time of the task's last run (RFC 3339)
 //	gpubot:sched:{<job>}:state                   HASH    "<team>:<channel>|handled"  → period done (posted or nothing to post)
 //	                                                     "<team>:<channel>|posted"   → period last posted
@@ -48,7 +48,7 @@ import (
 
 	"github.com/gpubot/gpubot/bot/slackpost"
 	"github.com/gpubot/gpubot/bot/subscribe"
-	"github.com/gpubot/gpubot/knowledge/lock"
+	"github.com/gpubot/gpubot/infra/lock"
 )
 
 // Task is leader-only work on a schedule: the catalogue refresh, the team
@@ -103,6 +103,14 @@ type Delivery struct {
 	Targets func(ctx context.Context, subs []subscribe.Sub) ([]subscribe.Sub, error)
 }
 
+// Subscriptions is where a delivery finds its channels, and drops one the
+// bot cannot post to. *subscribe.Store is one; the scheduler owns the
+// interface so that it depends on storage, not on the bot's commands.
+type Subscriptions interface {
+	All(ctx context.Context, t subscribe.Topic) ([]subscribe.Sub, error)
+	Delete(ctx context.Context, team, channel string, t subscribe.Topic) (bool, error)
+}
+
 // Options configure a Scheduler. Zero values take the defaults noted.
 type Options struct {
 	Location    *time.Location              // BOT_TIMEZONE; UTC when nil
@@ -114,7 +122,11 @@ type Options struct {
 	Prefix      string                      // key prefix; "gpubot:"
 	Persist     func(context.Context) error // embedded mode: snapshot after state changes
 	Poster      *slackpost.Poster           // nil: deliveries are skipped (no Slack)
-	Subs        *subscribe.Store            // nil: deliveries are skipped
+	Subs        Subscriptions               // *subscribe.Store; nil: deliveries are skipped
+	// SuspendNote writes the DM telling a subscription's author that it
+	// was stopped because the bot is not in the channel, and how to
+	// restore it (subscribe/command.SuspendNote); nil sends none.
+	SuspendNote func(sub subscribe.Sub, topic subscribe.Topic) (text string, blocks []slack.Block)
 	Tasks       []Task
 	Deliveries  []Delivery
 	Log         *slog.Logger

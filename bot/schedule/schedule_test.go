@@ -12,9 +12,10 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/robfig/cron/v3"
 
+	"github.com/gpubot/gpubot/bot/bottest"
 	"github.com/gpubot/gpubot/bot/schedule"
 	"github.com/gpubot/gpubot/bot/subscribe"
-	"github.com/gpubot/gpubot/knowledge/lock"
+	"github.com/gpubot/gpubot/infra/lock"
 )
 
 func TestLastSlotIsTodaysOnly(t *testing.T) {
@@ -116,7 +117,7 @@ func TestTwoSchedulersRacingPostOncePerChannelPerDay(t *testing.T) {
 func racing(t *testing.T, e *env, sameLeader bool) {
 	day := time.Date(2026, 10, 9, 0, 0, 0, 0, e.loc)
 	e.subscribe(subscribe.Prices, day.AddDate(0, 0, -1), "C1", "C2", "C3")
-	c := &clock{t: day.Add(9*time.Hour + 31*time.Minute)}
+	c := bottest.NewClock(day.Add(9*time.Hour + 31*time.Minute))
 	locks := []string{"", ""}
 	if !sameLeader {
 		locks = []string{e.lock + "-a", e.lock + "-b"}
@@ -166,7 +167,7 @@ func TestCatchUpAfterDowntime(t *testing.T) {
 	e := newEnv(t)
 	day := time.Date(2026, 10, 9, 0, 0, 0, 0, e.loc)
 	e.subscribe(subscribe.Prices, day.AddDate(0, 0, -1), "C1")
-	c := &clock{t: day.Add(8 * time.Hour)}
+	c := bottest.NewClock(day.Add(8 * time.Hour))
 	s := e.replica(c, e.poster(nil), "", e.daily(nil))
 
 	e.tick(s)
@@ -195,7 +196,7 @@ func TestChannelsSubscribedAfterTheSlotStartTomorrow(t *testing.T) {
 	e := newEnv(t)
 	day := time.Date(2026, 10, 9, 0, 0, 0, 0, e.loc)
 	e.subscribe(subscribe.Prices, day.Add(11*time.Hour), "CNEW")
-	c := &clock{t: day.Add(12 * time.Hour)}
+	c := bottest.NewClock(day.Add(12 * time.Hour))
 	s := e.replica(c, e.poster(nil), "", e.daily(nil))
 	e.tick(s)
 	if n := len(e.slack.Messages("CNEW")); n != 0 {
@@ -217,7 +218,7 @@ func TestNothingToPostCountsAsDone(t *testing.T) {
 		composed.Add(1)
 		return nil, nil
 	})
-	c := &clock{t: day.Add(10 * time.Hour)}
+	c := bottest.NewClock(day.Add(10 * time.Hour))
 	var mu sync.Mutex
 	seen := map[string]int{}
 	s := schedule.New(e.rdb, c.Now, schedule.Options{Location: e.loc, LockName: e.lock, Prefix: e.prefix, Poster: e.poster(nil), Subs: e.subs,
@@ -257,7 +258,7 @@ func TestAComposeErrorIsRetriedNextTick(t *testing.T) {
 		}
 		return &schedule.Post{Text: "prices for " + s.Period}, nil
 	})
-	c := &clock{t: day.Add(10 * time.Hour)}
+	c := bottest.NewClock(day.Add(10 * time.Hour))
 	s := e.replica(c, e.poster(nil), "", d)
 	e.tick(s)
 	fail.Store(false)
@@ -281,7 +282,7 @@ func TestLeaderKilledMidPostTheNextOnePostsOnce(t *testing.T) {
 			e := newEnv(t)
 			day := time.Date(2026, 10, 9, 0, 0, 0, 0, e.loc)
 			e.subscribe(subscribe.Prices, day.AddDate(0, 0, -1), "C1")
-			clk := &clock{t: day.Add(9*time.Hour + 30*time.Minute)}
+			clk := bottest.NewClock(day.Add(9*time.Hour + 30*time.Minute))
 
 			rt := &blockingTransport{deliver: c.reached, started: make(chan struct{})}
 			a := e.replica(clk, e.poster(rt), "", e.daily(nil))
@@ -331,7 +332,7 @@ func TestHardKilledLeaderIsTakenOver(t *testing.T) {
 	ctx := context.Background()
 	day := time.Date(2026, 10, 9, 0, 0, 0, 0, e.loc)
 	e.subscribe(subscribe.Prices, day.AddDate(0, 0, -1), "C1")
-	clk := &clock{t: day.Add(9*time.Hour + 30*time.Minute)}
+	clk := bottest.NewClock(day.Add(9*time.Hour + 30*time.Minute))
 
 	dead, err := lock.Acquire(ctx, e.rdb, lock.Prefix, e.lock, 30*time.Second)
 	if err != nil {
@@ -382,7 +383,7 @@ func TestTasksRunWhenDueAndCatchUpOnce(t *testing.T) {
 		mu.Unlock()
 		return nil
 	}}
-	c := &clock{t: time.Date(2026, 10, 9, 9, 10, 0, 0, e.loc)}
+	c := bottest.NewClock(time.Date(2026, 10, 9, 9, 10, 0, 0, e.loc))
 	s := schedule.New(e.rdb, c.Now, schedule.Options{Location: e.loc, LockName: e.lock, Prefix: e.prefix, Tasks: []schedule.Task{task}})
 	step := func(at time.Time) {
 		c.Set(at)
@@ -416,7 +417,7 @@ func TestFailedTaskIsRetriedNextTick(t *testing.T) {
 		}
 		return nil
 	}}
-	c := &clock{t: time.Date(2026, 10, 9, 9, 10, 0, 0, e.loc)}
+	c := bottest.NewClock(time.Date(2026, 10, 9, 9, 10, 0, 0, e.loc))
 	s := schedule.New(e.rdb, c.Now, schedule.Options{Location: e.loc, LockName: e.lock, Prefix: e.prefix, Tasks: []schedule.Task{task}})
 	e.tick(s)
 	e.tick(s)
@@ -433,7 +434,7 @@ func everyMinute(t *testing.T) cron.Schedule {
 
 func TestRunReturnsWhenTheContextEnds(t *testing.T) {
 	e := newEnv(t)
-	c := &clock{t: time.Date(2026, 10, 9, 9, 10, 0, 0, e.loc)}
+	c := bottest.NewClock(time.Date(2026, 10, 9, 9, 10, 0, 0, e.loc))
 	s := schedule.New(e.rdb, c.Now, schedule.Options{Location: e.loc, LockName: e.lock, Prefix: e.prefix, Tick: time.Millisecond})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -453,13 +454,14 @@ func TestOnlyTheLeaderTicks(t *testing.T) {
 	m := miniredis.RunT(t)
 	rdb := redis.NewClient(&redis.Options{Addr: m.Addr()})
 	t.Cleanup(func() { rdb.Close() })
-	e := newEnvOn(t, m, rdb)
+	id := newID()
+	e := newEnvOn(t, m, rdb, "gpubot-test-"+id+":", id)
 	var runs atomic.Int32
 	task := schedule.Task{Name: "count", Schedule: mustParse(t, "@every 1m", e.loc), Run: func(context.Context, time.Time) error {
 		runs.Add(1)
 		return nil
 	}}
-	c := &clock{t: time.Date(2026, 10, 9, 9, 10, 0, 0, e.loc)}
+	c := bottest.NewClock(time.Date(2026, 10, 9, 9, 10, 0, 0, e.loc))
 	s := schedule.New(rdb, c.Now, schedule.Options{Location: e.loc, LockName: e.lock, Prefix: e.prefix, Tasks: []schedule.Task{task}})
 	other, err := lock.Acquire(context.Background(), rdb, lock.Prefix, e.lock, time.Minute)
 	if err != nil {

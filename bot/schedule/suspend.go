@@ -8,7 +8,6 @@ import (
 
 	"github.com/slack-go/slack"
 
-	"github.com/gpubot/gpubot/bot/present"
 	"github.com/gpubot/gpubot/bot/slackpost"
 	"github.com/gpubot/gpubot/bot/subscribe"
 )
@@ -27,8 +26,9 @@ func notInChannel(err error) bool {
 }
 
 // suspend removes a subscription the bot cannot deliver and tells the user
-// who made it, in a DM, how to restore it. The note's key makes it go out
-// once however many replicas or ticks see the failure.
+// who made it, in a DM, how to restore it (Options.SuspendNote's words).
+// The note's key makes it go out once however many replicas or ticks see
+// the failure.
 func (s *Scheduler) suspend(ctx context.Context, log *slog.Logger, sub subscribe.Sub, topic subscribe.Topic) {
 	if _, err := s.opt.Subs.Delete(ctx, sub.Team, sub.Channel, topic); err != nil {
 		log.ErrorContext(ctx, "suspend undeliverable subscription", "err", err)
@@ -38,11 +38,11 @@ func (s *Scheduler) suspend(ctx context.Context, log *slog.Logger, sub subscribe
 	if sub.By == "" {
 		return
 	}
-	lang := present.LangOf(sub.Lang)
-	text := lang.Pick(
-		"I could not post the "+string(topic)+" subscription in <#"+sub.Channel+"> because I'm not a member there, so I stopped it. To restore it: /invite @gpubot in that channel, then /gpu subscribe "+string(topic)+" again.",
-		"我不在 <#"+sub.Channel+"> 频道里，无法推送 "+string(topic)+" 订阅，已暂停。恢复方法：在该频道 /invite @gpubot，然后重新 /gpu subscribe "+string(topic)+"。")
-	m := slackpost.Message{Channel: sub.By, Text: text, Blocks: []slack.Block{present.Section(text)}, // our words, a Slack channel id and a topic name: nothing to escape
+	if s.opt.SuspendNote == nil {
+		return
+	}
+	text, blocks := s.opt.SuspendNote(sub, topic)
+	m := slackpost.Message{Channel: sub.By, Text: text, Blocks: blocks,
 		Key: "suspended:" + sub.Team + ":" + sub.Channel + ":" + string(topic)}
 	if _, err := s.opt.Poster.Post(ctx, m); err != nil && !errors.Is(err, slackpost.ErrDuplicate) {
 		log.WarnContext(ctx, "suspension note not delivered", "user", sub.By, "err", err)

@@ -2,7 +2,6 @@ package schedule_test
 
 import (
 	"context"
-	"strings"
 	"testing"
 	"time"
 
@@ -21,7 +20,7 @@ func TestNotInChannelSuspendsTheSubscriptionAndTellsTheAdminOnce(t *testing.T) {
 	for range 3 {
 		e.slack.Script("chat.postMessage", bottest.Reply{Body: `{"ok":false,"error":"not_in_channel"}`})
 	}
-	c := &clock{t: day.Add(9*time.Hour + 31*time.Minute)}
+	c := bottest.NewClock(day.Add(9*time.Hour + 31*time.Minute))
 	r := e.replica(c, e.poster(nil), "", e.daily(nil))
 	for i := range 3 {
 		c.Set(day.Add(9*time.Hour + time.Duration(31+i)*time.Minute))
@@ -34,8 +33,8 @@ func TestNotInChannelSuspendsTheSubscriptionAndTellsTheAdminOnce(t *testing.T) {
 	for _, call := range e.slack.Calls("chat.postMessage") {
 		if call.Form.Get("channel") == "UADMIN" {
 			notes++
-			if !strings.Contains(call.Form.Get("text"), "/invite @gpubot") {
-				t.Errorf("the note does not say how to fix it: %q", call.Form.Get("text"))
+			if got, want := call.Form.Get("text"), "stopped prices in CGONE"; got != want {
+				t.Errorf("the note reads %q, want Options.SuspendNote's %q", got, want)
 			}
 		}
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/gpubot/gpubot/bot/bottest"
-	"github.com/gpubot/gpubot/knowledge/redisconn"
+	"github.com/gpubot/gpubot/infra/redisconn"
 )
 
 func TestPaceAndKeysOnARealRedis(t *testing.T) {

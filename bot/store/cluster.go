@@ -5,12 +5,12 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/gpubot/gpubot/knowledge/redisconn"
+	"github.com/gpubot/gpubot/infra/redisconn"
 )
 
 // Client is the client every package should use: Redis itself for one
 // server or the embedded one, the cluster client when REDIS_URL names a
-// Redis Cluster (knowledge/redisconn: addr= parameters or cluster=true).
+// Redis Cluster (infra/redisconn: addr= parameters or cluster=true).
 // On a cluster, Redis is a client of the first seed node only, kept so that
 // code still typed *redis.Client fails with MOVED errors rather than a nil
 // pointer; such code must move to Client (redis.UniversalClient).

@@ -1,14 +1,9 @@
 // Package subscribe keeps which Slack channels receive the scheduled posts —
-// the daily price-change post and the monthly spend recap — and answers the
-// commands that change them:
-//
-//	/gpu subscribe prices [gpu=h100,4090] [threshold=5%] [quiet] [zh|en]
-//	/gpu subscribe recap [zh|en]
-//	/gpu unsubscribe [prices|recap]
-//	/gpu subscriptions
-//
-// Subscribing and unsubscribing are for workspace admins
-// (ledger.Authorizer); anyone may list.
+// the daily price-change post and the monthly spend recap. It is storage
+// only (Redis and the standard library), so the scheduler can read it
+// without pulling in the bot; the commands that change subscriptions
+// (/gpu subscribe, unsubscribe, subscriptions) are package
+// subscribe/command.
 //
 // # Redis layout
 //
@@ -204,3 +199,6 @@ func (s *Store) All(ctx context.Context, t Topic) ([]Sub, error) {
 	}
 	return out, nil
 }
+
+// String is the subscription for logs.
+func (s Sub) String() string { return fmt.Sprintf("%s %s/%s", s.Topic, s.Team, s.Channel) }

@@ -163,6 +163,9 @@ var reSaved = regexp.MustCompile(`Saved #([0-9a-z]+):`)
 // refused with "NOT saved" while it is down, and every entry the bot
 // confirmed must be there after the restart.
 func TestRedisKilledMidLoad(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills and restarts a redis-server under load (~6 s); make test and make soak run it")
+	}
 	rp := startRedisProc(t)
 	opt, err := redis.ParseURL(rp.url()) // the client bot serve builds from REDIS_URL
 	if err != nil {

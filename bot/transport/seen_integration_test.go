@@ -14,7 +14,7 @@ import (
 
 	"github.com/gpubot/gpubot/bot/bottest"
 	"github.com/gpubot/gpubot/bot/slackpost"
-	"github.com/gpubot/gpubot/knowledge/redisconn"
+	"github.com/gpubot/gpubot/infra/redisconn"
 )
 
 // realRedis connects to REDIS_URL (make test starts a redis-server) or skips.

@@ -10,6 +10,7 @@ import (
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot"
 	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/present"
 	"github.com/gpubot/gpubot/knowledge"
 )
 
@@ -85,7 +86,7 @@ func (h *Handler) Handle(ctx context.Context, m bot.Message, req parse.Request, 
 	}
 	w := Watch{Team: team, User: user, Channel: m.Channel, GPU: s.GPUs[0], Platform: s.Platform, Mode: s.Mode, Lang: lang, Created: h.now()}
 	w.Currency = "USD"
-	if lang == "zh" {
+	if present.LangOf(lang) == present.ZH {
 		w.Currency = "CNY"
 	}
 	if s.Amount != nil {

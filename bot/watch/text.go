@@ -7,15 +7,11 @@ import (
 	"time"
 
 	"github.com/gpubot/gpubot/advisor"
+	"github.com/gpubot/gpubot/bot/present"
 	"github.com/gpubot/gpubot/knowledge"
 )
 
-func tr(lang, en, zh string) string {
-	if lang == "zh" {
-		return zh
-	}
-	return en
-}
+var tr = present.Tr
 
 func money(v float64, cur string) string {
 	sym := map[string]string{"USD": "$", "CNY": "¥"}[cur]
@@ -25,25 +21,14 @@ func money(v float64, cur string) string {
 	return sym + strconv.FormatFloat(v, 'f', -1, 64)
 }
 
-func gpuName(kb *knowledge.Base, id string) string {
-	if kb != nil {
-		if g, ok := kb.GPU(id); ok {
-			return g.Name
-		}
-	}
-	return id
-}
+// gpuName and platformName are the display names answers use
+// (knowledge.Base.GPUName, PlatformNames): "Prime Intellect", not
+// "primeintellect".
+func gpuName(kb *knowledge.Base, id string) string { return kb.GPUName(id) }
 
 func platformName(kb *knowledge.Base, id, lang string) string {
-	if kb != nil {
-		if p, ok := kb.Platform(id); ok {
-			if lang == "zh" && p.NameZH != "" {
-				return p.NameZH
-			}
-			return p.Name
-		}
-	}
-	return id
+	en, zh := kb.PlatformNames(id)
+	return tr(lang, en, zh)
 }
 
 // What says what a watch looks at: "H100 SXM on any platform under

@@ -45,6 +45,9 @@ func get(t *testing.T, url string) (int, string) {
 // redis-server starts on that address and the same process becomes ready
 // without a restart. The password in REDIS_URL is never printed.
 func TestServeStartsWithRedisDown(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts serve with Redis down, then a redis-server (~10 s); make test and make soak run it")
+	}
 	const password = "s3cret-redis-pass"
 	port := freePort(t)
 	fs := bottest.NewSlack(t)

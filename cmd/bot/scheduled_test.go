@@ -103,6 +103,9 @@ func chartPath(t *testing.T, out string) string {
 // its percentage; `bot ask "/gpu price h100"` lists the offers with their
 // ages. Every step is its own invocation on the embedded default.
 func TestCatalogRefreshThenPreviewDaily(t *testing.T) {
+	if testing.Short() {
+		t.Skip("four CLI runs on the embedded default (~15 s on a busy 2-core machine); make test runs it")
+	}
 	c := newCLI(t)
 
 	out := c.run("catalog", "refresh")

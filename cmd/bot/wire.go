@@ -23,11 +23,12 @@ import (
 	"github.com/gpubot/gpubot/bot/slackpost"
 	"github.com/gpubot/gpubot/bot/store"
 	"github.com/gpubot/gpubot/bot/subscribe"
+	subscribecmd "github.com/gpubot/gpubot/bot/subscribe/command"
 	"github.com/gpubot/gpubot/bot/thread"
+	"github.com/gpubot/gpubot/infra/redisconn"
 	"github.com/gpubot/gpubot/knowledge"
 	"github.com/gpubot/gpubot/knowledge/catalog"
 	"github.com/gpubot/gpubot/knowledge/catalog/source"
-	"github.com/gpubot/gpubot/knowledge/redisconn"
 )
 
 // cliTeam is the workspace the CLI's spend import and recap preview use
@@ -217,7 +218,7 @@ func wire(cfg Config, kb *knowledge.Base, b *bot.Bot, st *store.Store, users *sl
 		b.Route(parse.Spend, d.spend)
 		b.UseThreads(thread.New(st.Client(), thread.Options{}))
 		b.SetClock(func() time.Time { return time.Now().In(loc) }) // relative dates ("昨天") in BOT_TIMEZONE
-		sh := subscribe.NewHandler(d.subs, d.auth, nil, log)
+		sh := subscribecmd.NewHandler(d.subs, d.auth, nil, log)
 		if users != nil { // connected to Slack: subscribe only where the bot can post
 			sh.CheckMembership(users)
 		}
@@ -268,7 +269,7 @@ func (d *deps) scheduler(cfg Config, poster *slackpost.Poster, observe func(kind
 		tasks = append(tasks, d.watchTask(poster))
 	}
 	return schedule.New(d.st.Client(), time.Now, schedule.Options{
-		Location: d.loc, Persist: d.st.Persist, Poster: poster, Subs: d.subs, Log: d.log, Tasks: tasks,
+		Location: d.loc, Persist: d.st.Persist, Poster: poster, Subs: d.subs, SuspendNote: subscribecmd.SuspendNote, Log: d.log, Tasks: tasks,
 		Deliveries: []schedule.Delivery{d.daily.Delivery(daily), d.recaps.Delivery(monthly), d.budget.Delivery(cron.Every(5*time.Minute), d.loc)}, Observe: observe,
 	}), nil
 }

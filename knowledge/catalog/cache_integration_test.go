@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpubot/gpubot/infra/redisconn"
 	"github.com/gpubot/gpubot/knowledge"
 	"github.com/gpubot/gpubot/knowledge/catalog"
-	"github.com/gpubot/gpubot/knowledge/redisconn"
 	"github.com/redis/go-redis/v9"
 )
 

@@ -11,7 +11,7 @@
 //
 //	srcs, _ := source.FromConfig(source.Config{File: cfg.CatalogFile}, kb)
 //	cat := catalog.New(rdb, catalog.Options{Sources: srcs, Base: kb, Fallback: kb.Offers})
-//	rep, err := cat.Refresh(ctx, now)   // leader only; see knowledge/lock
+//	rep, err := cat.Refresh(ctx, now)   // leader only; see infra/lock
 //	view, err := cat.Current(ctx)       // any replica, per request
 //	d := catalog.Diff(yesterday, view.Offers, catalog.DefaultThresholds())
 package catalog

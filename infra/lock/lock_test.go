@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
-	"github.com/gpubot/gpubot/knowledge/lock"
+	"github.com/gpubot/gpubot/infra/lock"
 	"github.com/redis/go-redis/v9"
 )
 

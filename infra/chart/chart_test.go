@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
+	"github.com/gpubot/gpubot/infra/chart"
 	"github.com/gpubot/gpubot/knowledge"
 	"github.com/gpubot/gpubot/knowledge/catalog"
-	"github.com/gpubot/gpubot/knowledge/catalog/chart"
 	"github.com/redis/go-redis/v9"
 )
 

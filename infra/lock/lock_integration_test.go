@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpubot/gpubot/knowledge/lock"
+	"github.com/gpubot/gpubot/infra/lock"
 	"github.com/redis/go-redis/v9"
 )
 

@@ -1,9 +1,21 @@
-package subscribe
+// Package command answers the subscribe intent — the commands that change
+// which channels receive the scheduled posts:
+//
+//	/gpu subscribe prices [gpu=h100,4090] [threshold=5%] [quiet] [zh|en]
+//	/gpu subscribe recap [zh|en]
+//	/gpu unsubscribe [prices|recap]
+//	/gpu subscriptions
+//
+// Subscribing and unsubscribing are for workspace admins
+// (ledger.Authorizer); anyone may list. The subscriptions themselves are
+// kept by package subscribe, which the scheduler reads; this package sits
+// above it (it imports bot, parse and ledger) so that the scheduler does
+// not (ARCHITECTURE.md, cmd/bot/deps_policy_test.go).
+package command
 
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"math"
 	"strconv"
@@ -17,6 +29,7 @@ import (
 	"github.com/gpubot/gpubot/bot"
 	"github.com/gpubot/gpubot/bot/ledger"
 	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/subscribe"
 )
 
 // authorizer decides who may change a channel's subscriptions;
@@ -28,7 +41,7 @@ type authorizer interface {
 // Handler answers the Subscribe intent. Register it with
 // bot.Route(parse.Subscribe, h).
 type Handler struct {
-	store *Store
+	store *subscribe.Store
 	auth  authorizer
 	now   func() time.Time
 	log   *slog.Logger
@@ -83,7 +96,7 @@ func (h *Handler) member(ctx context.Context, channel, lang string) (bool, strin
 
 // NewHandler returns a Handler over st; auth decides who is an admin. now
 // nil is time.Now; log nil discards.
-func NewHandler(st *Store, auth authorizer, now func() time.Time, log *slog.Logger) *Handler {
+func NewHandler(st *subscribe.Store, auth authorizer, now func() time.Time, log *slog.Logger) *Handler {
 	if now == nil {
 		now = time.Now
 	}
@@ -95,9 +108,9 @@ func NewHandler(st *Store, auth authorizer, now func() time.Time, log *slog.Logg
 
 // Result is the machine-readable answer (bot ask --json's "result").
 type Result struct {
-	Mode          string `json:"mode"` // subscribe, unsubscribe, list
-	Subscriptions []Sub  `json:"subscriptions"`
-	Removed       []Sub  `json:"removed,omitempty"`
+	Mode          string          `json:"mode"` // subscribe, unsubscribe, list
+	Subscriptions []subscribe.Sub `json:"subscriptions"`
+	Removed       []subscribe.Sub `json:"removed,omitempty"`
 }
 
 // Handle answers /gpu subscribe, /gpu unsubscribe and /gpu subscriptions.
@@ -170,7 +183,7 @@ func readOptions(args []string) options {
 
 func (h *Handler) subscribe(ctx context.Context, m bot.Message, req parse.Request, a *bot.Answer) error {
 	lang, s := a.Lang, req.Slots
-	topic := Topic(s.Topic)
+	topic := subscribe.Topic(s.Topic)
 	if topic == "" {
 		a.Ephemeral = true
 		a.Text = tr(lang,
@@ -180,15 +193,13 @@ func (h *Handler) subscribe(ctx context.Context, m bot.Message, req parse.Reques
 		return nil
 	}
 	o := readOptions(s.Args)
-	sub := Sub{Team: m.Team, Channel: m.Channel, Topic: topic, Lang: o.lang, By: m.User, CreatedAt: h.now().UTC()}
+	sub := subscribe.Sub{Team: m.Team, Channel: m.Channel, Topic: topic, Lang: o.lang, By: m.User, CreatedAt: h.now().UTC()}
 	if sub.Lang == "" {
 		sub.Lang = lang
 	}
-	if sub.Lang != "zh" {
-		sub.Lang = "en"
-	}
+	sub.Lang = string(present.LangOf(sub.Lang)) // zh or en
 	var notes []string
-	if topic == Prices {
+	if topic == subscribe.Prices {
 		sub.GPUs = s.GPUs
 		sub.Quiet = o.quiet
 		if s.Threshold != nil {
@@ -229,15 +240,15 @@ func (h *Handler) subscribe(ctx context.Context, m bot.Message, req parse.Reques
 		text += "\n" + n
 	}
 	a.Text, a.Blocks, a.Ephemeral = text, textBlocks(text), false
-	a.Result = Result{Mode: "subscribe", Subscriptions: []Sub{sub}}
+	a.Result = Result{Mode: "subscribe", Subscriptions: []subscribe.Sub{sub}}
 	return nil
 }
 
 func (h *Handler) unsubscribe(ctx context.Context, m bot.Message, req parse.Request, a *bot.Answer) error {
 	lang := a.Lang
-	topics := Topics
-	if t := Topic(req.Slots.Topic); t != "" {
-		topics = []Topic{t}
+	topics := subscribe.Topics
+	if t := subscribe.Topic(req.Slots.Topic); t != "" {
+		topics = []subscribe.Topic{t}
 	}
 	res := Result{Mode: "unsubscribe"}
 	for _, t := range topics {
@@ -299,10 +310,10 @@ func (h *Handler) list(ctx context.Context, m bot.Message, a *bot.Answer) error 
 }
 
 // Describe says in one line what a subscription delivers.
-func Describe(s Sub, lang string) string {
+func Describe(s subscribe.Sub, lang string) string {
 	var parts []string
 	switch s.Topic {
-	case Prices:
+	case subscribe.Prices:
 		parts = append(parts, tr(lang, "daily price changes", "每日价格变动"))
 		if len(s.GPUs) > 0 {
 			parts = append(parts, tr(lang, "cards ", "显卡 ")+strings.Join(s.GPUs, ", "))
@@ -319,10 +330,10 @@ func Describe(s Sub, lang string) string {
 		} else {
 			parts = append(parts, tr(lang, "a one-line note on quiet days", "无变化时发一行说明"))
 		}
-	case Recap:
+	case subscribe.Recap:
 		parts = append(parts, tr(lang, "monthly spend recap on the 1st", "每月 1 日的月度花费回顾"))
 	}
-	if s.Lang == "zh" {
+	if present.LangOf(s.Lang) == present.ZH {
 		parts = append(parts, tr(lang, "in Chinese", "中文"))
 	} else {
 		parts = append(parts, tr(lang, "in English", "英文"))
@@ -330,7 +341,7 @@ func Describe(s Sub, lang string) string {
 	return strings.Join(parts, tr(lang, "; ", "；"))
 }
 
-func describeAll(subs []Sub, lang string) string {
+func describeAll(subs []subscribe.Sub, lang string) string {
 	var out []string
 	for _, s := range subs {
 		out = append(out, Describe(s, lang))
@@ -338,8 +349,8 @@ func describeAll(subs []Sub, lang string) string {
 	return strings.Join(out, " | ")
 }
 
-func topicName(t Topic, lang string) string {
-	if t == Recap {
+func topicName(t subscribe.Topic, lang string) string {
+	if t == subscribe.Recap {
 		return tr(lang, "the monthly recap", "月度回顾")
 	}
 	return tr(lang, "the daily price post", "每日价格推送")
@@ -358,5 +369,13 @@ func textBlocks(s string) []slack.Block {
 	return []slack.Block{slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, escape(s), false, false), nil, nil)}
 }
 
-// String is the subscription for logs.
-func (s Sub) String() string { return fmt.Sprintf("%s %s/%s", s.Topic, s.Team, s.Channel) }
+// SuspendNote is the DM to a subscription's author when the scheduler
+// stopped it because the bot is not in the channel: what happened and the
+// two commands that restore it, in the subscription's language. The text
+// holds our words, a Slack channel id and a topic name: nothing to escape.
+func SuspendNote(sub subscribe.Sub, topic subscribe.Topic) (string, []slack.Block) {
+	text := tr(sub.Lang,
+		"I could not post the "+string(topic)+" subscription in <#"+sub.Channel+"> because I'm not a member there, so I stopped it. To restore it: /invite @gpubot in that channel, then /gpu subscribe "+string(topic)+" again.",
+		"我不在 <#"+sub.Channel+"> 频道里，无法推送 "+string(topic)+" 订阅，已暂停。恢复方法：在该频道 /invite @gpubot，然后重新 /gpu subscribe "+string(topic)+"。")
+	return text, []slack.Block{present.Section(text)}
+}

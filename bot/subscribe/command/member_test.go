@@ -1,4 +1,4 @@
-package subscribe_test
+package command_test
 
 import (
 	"strings"
@@ -10,6 +10,7 @@ import (
 	"github.com/gpubot/gpubot/bot/ledger"
 	"github.com/gpubot/gpubot/bot/parse"
 	"github.com/gpubot/gpubot/bot/subscribe"
+	"github.com/gpubot/gpubot/bot/subscribe/command"
 )
 
 // /gpu subscribe in a channel the bot was not in said "Subscribed" and then
@@ -20,7 +21,7 @@ func TestSubscribeChecksTheBotIsInTheChannel(t *testing.T) {
 	fake := bottest.NewSlack(t)
 	fake.SetChannel("CPUB", false, false)
 	fake.SetChannel("GPRIV", false, true)
-	h := subscribe.NewHandler(f.store, ledger.NewAuthorizer([]string{"UADMIN"}, nil, 0), nil, nil)
+	h := command.NewHandler(f.store, ledger.NewAuthorizer([]string{"UADMIN"}, nil, 0), nil, nil)
 	h.CheckMembership(slack.New("xoxb-test", slack.OptionAPIURL(fake.APIURL())))
 	f.bot.Route(parse.Subscribe, h)
 
@@ -50,7 +51,7 @@ func TestSubscribeTellsAMissingScopeFromNotAMember(t *testing.T) {
 	fake := bottest.NewSlack(t)
 	fake.SetConversation("GPRIV", bottest.Private, true)
 	fake.SetScopes("chat:write", "channels:read", "channels:join")
-	h := subscribe.NewHandler(f.store, ledger.NewAuthorizer([]string{"UADMIN"}, nil, 0), nil, nil)
+	h := command.NewHandler(f.store, ledger.NewAuthorizer([]string{"UADMIN"}, nil, 0), nil, nil)
 	h.CheckMembership(slack.New("xoxb-test", slack.OptionAPIURL(fake.APIURL())))
 	f.bot.Route(parse.Subscribe, h)
 
@@ -61,5 +62,27 @@ func TestSubscribeTellsAMissingScopeFromNotAMember(t *testing.T) {
 	fake.SetScopes("chat:write", "channels:read", "channels:join", "groups:read", "mpim:read")
 	if a := f.say("UADMIN", "GPRIV", "subscribe prices"); a.Ephemeral || !strings.Contains(a.Text, "Subscribed") {
 		t.Errorf("with groups:read: %q, want subscribed", a.Text)
+	}
+}
+
+// The scheduler's DM when it stops a subscription says, in the
+// subscription's language, which channel and how to restore it.
+func TestSuspendNoteSaysHowToRestore(t *testing.T) {
+	for _, c := range []struct {
+		lang string
+		want []string
+	}{
+		{"en", []string{"<#CGONE>", "not a member", "/invite @gpubot", "/gpu subscribe prices"}},
+		{"zh", []string{"<#CGONE>", "已暂停", "/invite @gpubot", "/gpu subscribe prices"}},
+	} {
+		text, blocks := command.SuspendNote(subscribe.Sub{Team: "T1", Channel: "CGONE", Topic: subscribe.Prices, Lang: c.lang}, subscribe.Prices)
+		for _, w := range c.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s note %q lacks %q", c.lang, text, w)
+			}
+		}
+		if len(blocks) != 1 {
+			t.Errorf("%s note: %d blocks, want 1 section", c.lang, len(blocks))
+		}
 	}
 }
