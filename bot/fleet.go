@@ -45,16 +45,11 @@ func (a *Answer) fleetVerdict(have int) {
 	}
 	yes := need <= have
 	a.Typed.Verdict = verdict(yes)
-	var lead string
-	switch {
-	case yes && a.Lang == "zh":
-		lead = fmt.Sprintf("够：你的 %d 张卡足以承载（需要 %d 张）", have, need)
-	case yes:
-		lead = fmt.Sprintf("Yes — your %d cards are enough (the plan needs %d)", have, need)
-	case a.Lang == "zh":
-		lead = fmt.Sprintf("不够：%d 张卡撑不住，需要 %d 张（还差 %d 张）", have, need, need-have)
-	default:
-		lead = fmt.Sprintf("No — %d cards are not enough: the plan needs %d (%d more)", have, need, need-have)
+	lead := tr(a.Lang,
+		fmt.Sprintf("No — %d cards are not enough: the plan needs %d (%d more)", have, need, need-have),
+		fmt.Sprintf("不够：%d 张卡撑不住，需要 %d 张（还差 %d 张）", have, need, need-have))
+	if yes {
+		lead = tr(a.Lang, fmt.Sprintf("Yes — your %d cards are enough (the plan needs %d)", have, need), fmt.Sprintf("够：你的 %d 张卡足以承载（需要 %d 张）", have, need))
 	}
 	d := a.Doc
 	head := d.Headline

@@ -47,6 +47,19 @@ const (
 // serialisation (CSV, config and logs, which are not sentences). Every
 // other entry is presentation still to move into bot/present.
 var presentAllowed = map[string]int{
+	// Merged from the round-4 branches (ledger corrections and budget
+	// checks, App Home, commitments, Chinese engine errors): to move into
+	// bot/present; the counts may only shrink.
+	"bot/spend_budget.go: number format":     4,
+	"bot/budget/command.go: language picker": 1,
+	"bot/budget/alerts.go: number format":    2,
+	"bot/commit.go: Han detector":            1,
+	"bot/transport/home.go: language picker": 1,
+	"advisor/errors.go: language picker":     1,
+	// bot/parse/correction.go reads what a user typed: parsing, by design.
+	"bot/parse/correction.go: currency symbol": 2,
+	"bot/parse/correction.go: number format":   1,
+	"bot/parse/correction.go: Han detector":    2,
 	// Readers, by design: recognising symbols, script and numbers in what a
 	// user (or the LLM, for the number guard) wrote is parsing, not presentation.
 	"bot/ledger/billrow.go: currency symbol":            4,
@@ -98,7 +111,7 @@ var presentAllowed = map[string]int{
 	"advisor/result.go: language picker":              2,
 	"bot/accounting.go: language picker":              1,
 	"bot/bot.go: Han detector":                        2,
-	"bot/bot.go: language picker":                     4,
+	"bot/bot.go: language picker":                     5,
 	"bot/budget/budget.go: language picker":           2,
 	"bot/budget/budget.go: number format":             8,
 	"bot/budget/command.go: number format":            1,
@@ -127,7 +140,7 @@ var presentAllowed = map[string]int{
 	"bot/recap/recap.go: language picker":             1,
 	"bot/recap/render.go: language picker":            2,
 	"bot/recap/render.go: number format":              1,
-	"bot/spend.go: number format":                     10,
+	"bot/spend.go: number format":                     12,
 	"bot/spend_render.go: number format":              2,
 	"bot/subscribe/command/command.go: number format": 1,
 	"bot/transport/commands.go: language picker":      1,
