@@ -57,7 +57,8 @@ var (
 	reOptim8     = regexp.MustCompile(`adamw?[\s_-]?8[\s_-]?bit|8[\s_-]?bit\s?adamw?|paged[\s_-]?adamw`)
 	reOptim      = regexp.MustCompile(`\badamw?\b`)
 	reBits       = gated(regexp.MustCompile(`(?P<pre>^|[^a-z0-9])(?:(?:int|fp|bf)?(4|8|16)\s?(?:-?bits?|位|比特)|(?:int|fp|bf|nf)(4|8|16)|(awq|gptq|半精度))(?P<end>$|[^a-z0-9])`), false, "bit", "位", "比特", "int", "fp", "bf", "nf", "awq", "gptq", "半精度")
-	reCardsX     = gated(regexp.MustCompile(`(\d+)\s?[x*]\s?[§¶]|[§¶]\s*[x*]\s?(\d+)\b|(\d+)\s?(?:张|块|片)\s?(?:卡|显卡|gpu|[§¶])|[§¶]\s*(\d+)\s?(?:张|块|片)|(\d+)\s?台\s?(\d+)\s?卡|(\d+)\s?卡|(\d+)\s?(?:gpus?|cards?|nodes? of)\b|(\d+)\s?§|(?:single|one)\s?[§¶]`), false, "§", "¶", "卡", "张", "块", "片", "台", "gpu", "card", "node")
+	reCardsX     = gated(regexp.MustCompile(`(\d+)\s?[x*]\s?[§¶]|[§¶]\s*[x*]\s?(\d+)\b|(\d+)\s?(?:张|块|片)\s?(?:卡|显卡|gpu|[§¶])|[§¶]\s*(\d+)\s?(?:张|块|片)|(\d+)\s?台\s?(\d+)\s?卡|(\d+)\s?卡|(\d+)\s?(?:gpus?|cards?|nodes? of)\b|(\d+)\s?§|(?:single|one)\s?[§¶]|一张\s?[§¶]`+
+		`|(\d+)\s?(?:idle|spare|old|more|extra|used)\s[§¶]|(\d+)\s(?:of them|of those)\b|(?:need|want|wants|have|has|got)\s(\d+)\s(?:for|of|to|in|on)\b|要\s?(\d+)\s?(?:张|块|台)|(\d+)\s?张的单`), false, "§", "¶", "卡", "张", "块", "片", "台", "gpu", "card", "node", "of them", "of those", "need", "want", "have", "has", "got")
 	rePercent    = gated(regexp.MustCompile(num+`\s?%|(\d+)\s?成|(一半|\bhalf\b)`), false, "%", "成", "一半", "half")
 	rePercentNeg = regexp.MustCompile(`(?:省|便宜|折扣|优惠|打折|降|涨|跌|off|save|saving|discount|cheaper|more|less|drop|rise|up|down)\s?(?:了|约|大概|about|by)?\s?$|(?:输出|输入|output|input|prompt)\s?(?:占|is|are|=)?\s?(?:了|约|大概|about)?\s?$`)
 	reVRAM       = gated(regexp.MustCompile(`(?P<pre>^|[^a-z0-9.])`+num+`\s?(?:gb|gib|g)(?:\s?显存)?(?P<end>$|[^a-z0-9])|显存\s?(?:是|为|只有|有)?\s?`+num+`\s?(?:gb|g)\b`), true, "0g", "0 g", "1g", "1 g", "2g", "2 g", "3g", "3 g", "4g", "4 g", "5g", "5 g", "6g", "6 g", "7g", "7 g", "8g", "8 g", "9g", "9 g")
@@ -574,7 +575,7 @@ func (x extractor) cards(t *text, f *features) {
 			a, _ := strconv.Atoi(m[5])
 			b, _ := strconv.Atoi(m[6])
 			n = a * b
-		case strings.HasPrefix(m[0], "single") || strings.HasPrefix(m[0], "one"):
+		case strings.HasPrefix(m[0], "single") || strings.HasPrefix(m[0], "one") || strings.HasPrefix(m[0], "一张"):
 			n = 1
 		default:
 			n, _ = strconv.Atoi(strings.Join(m[1:], ""))
