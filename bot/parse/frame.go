@@ -63,6 +63,10 @@ var (
 	reDollarQ = regexp0(`多少刀|几刀|多少美金|多少美元|多少 usd|how many (?:bucks|dollars)`)
 )
 
+// reWhichWord asks for a choice in words, not by naming options side by
+// side.
+var reWhichWord = regexp.MustCompile(`which|哪|选|推荐|还是|recommend|cheapest|best|rent or buy|buy or rent|what (?:gpu|card)|什么卡|用什么|怎么选|how to choose`)
+
 // reClauseEnd ends a clause for the 吗 test.
 var reClauseEnd = regexp.MustCompile(`[?？!！。.，,；;]+`)
 
@@ -390,6 +394,15 @@ func (x extractor) targets(f *features) {
 		}
 	}
 	sortStable(len(hits), func(i, j int) bool { return hits[i].at < hits[j].at }, func(i, j int) { hits[i], hits[j] = hits[j], hits[i] })
+	// "A vs B", "X or Y" mark a choice, but when no word asks for one
+	// ("which", "哪", "还是") the figure asked of each option leads ("A100
+	// vs H100: $/M tokens each")
+	for i, h := range hits {
+		if h.value == "which" && len(hits) > 1 && !reWhichWord.MatchString(t) {
+			hits = append(append(hits[:i:i], hits[i+1:]...), h)
+			break
+		}
+	}
 	// "每月多少钱" asks the monthly bill, not a total besides it
 	monthlyAt := -1
 	for _, h := range hits {
