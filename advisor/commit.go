@@ -31,6 +31,8 @@ type CommitInput struct {
 	Defaulted []string                  `json:"defaulted"`
 	// PreferCN puts Chinese platforms' pairs first (a team in China).
 	PreferCN bool `json:"prefer_cn,omitempty"`
+	// Platform puts the named platform's pairs first ("32 H100s on AWS").
+	Platform string `json:"platform,omitempty"`
 }
 
 // CommitPair is one provider's on-demand and committed price for the same
@@ -274,6 +276,12 @@ func commitPairs(in CommitInput) []CommitPair {
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
+		if in.Platform != "" {
+			pa, pb := onPlatform(a, in.Platform), onPlatform(b, in.Platform)
+			if pa != pb {
+				return pa
+			}
+		}
 		if in.PreferCN && a.CN != b.CN {
 			return a.CN
 		}
@@ -290,6 +298,12 @@ func commitPairs(in CommitInput) []CommitPair {
 		return a.Provider+a.Instance < b.Provider+b.Instance
 	})
 	return out
+}
+
+// onPlatform reports whether a pair is the named platform's: a cloud's
+// reserved row ("AWS") or a Chinese platform's own id.
+func onPlatform(p CommitPair, platform string) bool {
+	return p.Provider == platform || knowledge.ReservedPlatform(p.Provider) == platform
 }
 
 // priceText writes a sourced figure: "$88.49/instance-hour", "¥13748/month".

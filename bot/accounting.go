@@ -54,7 +54,7 @@ var reads = map[parse.Intent]map[string]string{
 		"gpu_hours": "card-hours used", "price": "the hourly price",
 	},
 	"commit": {"gpus": "the card committed to", "cards": "cards committed", "hours_per_month": "your usage", "utilization": "your usage",
-		"currency": "the answer's currency", "fx": "the exchange rate", "years": "the term"},
+		"currency": "the answer's currency", "fx": "the exchange rate", "years": "the term", "platform": "whose commitment leads"},
 	"api":           nil, // the cost answer's reads and the API bill's: set in init
 	"export":        {"gpus": "the cards looked up"},
 	parse.Budget:    {"args": "the budget command", "project": "the budget's project", "team": "the budget's team", "month": "the month looked at"},

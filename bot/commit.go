@@ -42,7 +42,7 @@ func (b *Bot) commit(a *Answer, req parse.Request) error {
 	in := advisor.CommitInput{
 		GPU: firstGPU(s), Cards: s.Cards, Term: commitTerm(req.Text), Utilization: s.Utilization, HoursPerMonth: s.HoursPerMonth,
 		Currency: b.currency(req), FX: b.fx(s), Reserved: b.kb.Procurement.Reserved, CN: b.kb.Procurement.CNCloud,
-		PreferCN: req.Lang == "zh",
+		PreferCN: req.Lang == "zh", Platform: s.Platform,
 	}
 	used := givenCommitPrices(&in, s, req.Text)
 	if in.GPU == "" {

@@ -491,6 +491,10 @@ func cnOffer(c CNCloudPrice, platform, key string) (Offer, bool) {
 // history.
 const rowsSince = "2024-01-01"
 
+// ReservedPlatform is the platform id of a reserved_prices.csv provider
+// ("AWS" → "aws"), "" when the bot has none.
+func ReservedPlatform(provider string) string { return reservedPlatform[provider] }
+
 // reservedPlatform maps reserved_prices.csv's providers to platform ids
 // (the market snapshot's ids for the clouds platforms.yaml does not list);
 // market-wide rows become the market ranges. A provider not here (an

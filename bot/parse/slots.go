@@ -50,14 +50,14 @@ var (
 	// An image size: 1024x1024, 768×1344, 512px, 1024² (pixels per side).
 	reResolution = gated(regexp.MustCompile(`(?P<pre>^|[^0-9.])(\d{3,4})\s?[x×*]\s?(\d{3,4})(?P<end>$|[^0-9])|(\d{3,4})\s?(?:px\b|像素|²)`), true, "x", "×", "*", "px", "像素", "²")
 	// How many images: 1000 张, 1万张图, 50k images.
-	reImages     = gated(regexp.MustCompile(num+`\s?(千|万|k|m)?\s?(?:张(?:图|图片)?|images?\b|pictures?\b)`), true, "张", "image", "picture")
-	reRank       = gated(regexp.MustCompile(`(?:rank|秩)\s?(?:是|为|=|:)?\s?(\d+)`), true, "rank", "秩")
-	reGCOff      = regexp.MustCompile(`(?:关掉|关闭|不开|不用|禁用|去掉|without|no|disable|turn off)\s?(?:梯度检查点|gradient checkpointing|grad(?:ient)? ckpt|gc)|(?:梯度检查点|gradient checkpointing|gc)\s?(?:关|off|关掉|关闭)`)
-	reGCOn       = regexp.MustCompile(`(?:开启|打开|开|用|with|enable)\s?(?:梯度检查点|gradient checkpointing)`)
-	reOptim8     = regexp.MustCompile(`adamw?[\s_-]?8[\s_-]?bit|8[\s_-]?bit\s?adamw?|paged[\s_-]?adamw`)
-	reOptim      = regexp.MustCompile(`\badamw?\b`)
-	reBits       = gated(regexp.MustCompile(`(?P<pre>^|[^a-z0-9])(?:(?:int|fp|bf)?(4|8|16)\s?(?:-?bits?|位|比特)|(?:int|fp|bf|nf)(4|8|16)|(awq|gptq|半精度))(?P<end>$|[^a-z0-9])`), false, "bit", "位", "比特", "int", "fp", "bf", "nf", "awq", "gptq", "半精度")
-	reCardsX     = gated(regexp.MustCompile(`(\d+)\s?[x*]\s?[§¶]|[§¶]\s*[x*]\s?(\d+)\b|(\d+)\s?(?:张|块|片)\s?(?:卡|显卡|gpu|[§¶])|[§¶]\s*(\d+)\s?(?:张|块|片)|(\d+)\s?台\s?(\d+)\s?卡|(\d+)\s?卡|(\d+)\s?(?:gpus?|cards?|nodes? of)\b|(\d+)\s?§|(?:single|one)\s?[§¶]|一张\s?[§¶]`+
+	reImages = gated(regexp.MustCompile(num+`\s?(千|万|k|m)?\s?(?:张(?:图|图片)?|images?\b|pictures?\b)`), true, "张", "image", "picture")
+	reRank   = gated(regexp.MustCompile(`(?:rank|秩)\s?(?:是|为|=|:)?\s?(\d+)`), true, "rank", "秩")
+	reGCOff  = regexp.MustCompile(`(?:关掉|关闭|不开|不用|禁用|去掉|without|no|disable|turn off)\s?(?:梯度检查点|gradient checkpointing|grad(?:ient)? ckpt|gc)|(?:梯度检查点|gradient checkpointing|gc)\s?(?:关|off|关掉|关闭)`)
+	reGCOn   = regexp.MustCompile(`(?:开启|打开|开|用|with|enable)\s?(?:梯度检查点|gradient checkpointing)`)
+	reOptim8 = regexp.MustCompile(`adamw?[\s_-]?8[\s_-]?bit|8[\s_-]?bit\s?adamw?|paged[\s_-]?adamw`)
+	reOptim  = regexp.MustCompile(`\badamw?\b`)
+	reBits   = gated(regexp.MustCompile(`(?P<pre>^|[^a-z0-9])(?:(?:int|fp|bf)?(4|8|16)\s?(?:-?bits?|位|比特)|(?:int|fp|bf|nf)(4|8|16)|(awq|gptq|半精度))(?P<end>$|[^a-z0-9])`), false, "bit", "位", "比特", "int", "fp", "bf", "nf", "awq", "gptq", "半精度")
+	reCardsX = gated(regexp.MustCompile(`(\d+)\s?[x*]\s?[§¶]|[§¶]\s*[x*]\s?(\d+)\b|(\d+)\s?(?:张|块|片)\s?(?:卡|显卡|gpu|[§¶])|[§¶]\s*(\d+)\s?(?:张|块|片)|(\d+)\s?台\s?(\d+)\s?卡|(\d+)\s?卡|(\d+)\s?(?:gpus?|cards?|nodes? of)\b|(\d+)\s?§|(?:single|one)\s?[§¶]|一张\s?[§¶]`+
 		`|(\d+)\s?(?:idle|spare|old|more|extra|used)\s[§¶]|(\d+)\s(?:of them|of those)\b|(?:need|want|wants|have|has|got)\s(\d+)\s(?:for|of|to|in|on)\b|要\s?(\d+)\s?(?:张|块|台)|(\d+)\s?张的单`), false, "§", "¶", "卡", "张", "块", "片", "台", "gpu", "card", "node", "of them", "of those", "need", "want", "have", "has", "got")
 	rePercent    = gated(regexp.MustCompile(num+`\s?%|(\d+)\s?成|(一半|\bhalf\b)`), false, "%", "成", "一半", "half")
 	rePercentNeg = regexp.MustCompile(`(?:省|便宜|折扣|优惠|打折|降|涨|跌|off|save|saving|discount|cheaper|more|less|drop|rise|up|down)\s?(?:了|约|大概|about|by)?\s?$|(?:输出|输入|output|input|prompt)\s?(?:占|is|are|=)?\s?(?:了|约|大概|about)?\s?$`)

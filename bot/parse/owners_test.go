@@ -1,0 +1,76 @@
+package parse
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// Readings added with the whole-question work of round 4: owners (project,
+// team, region), money in millions, request shapes written "X in / Y out",
+// peaks written after their rate, residual value in tenths or "zero
+// resale", card counts said in passing. Each want is what the sentence
+// states, read by hand.
+var ownerReadings = []struct {
+	in   string
+	want map[string]any
+}{
+	{"set a monthly budget of $15k for rag-sg, alert me at 80%", map[string]any{"project": "rag-sg"}},
+	{"Set project atlas-llm's total budget to $2.5M.", map[string]any{"project": "atlas-llm", "budget": map[string]any{"amount": 2.5e6, "currency": "USD"}}},
+	{"记一笔：火山引擎 H20 按量，11月份，asr 项目，共 ¥23,460，跑了340小时。", map[string]any{"project": "asr"}},
+	{"Record spend: $112k, team llm-serving, Oct 2026, CoreWeave H100 reserved.", map[string]any{"team": "llm-serving"}},
+	{"NLP组的月预算从3万提到4.5万", map[string]any{"team": "nlp"}},
+	{"a small team of 5 — how's the team doing on spend?", map[string]any{"team": nil}},
+	{"EU-only (GDPR). Llama-3.1-70B, 60 rps peak / 20 avg, TTFT 1s.", map[string]any{"region": "eu", "peak_requests_per_s": 60.0, "requests_per_s": 20.0}},
+	{"Vendor quoted us $280k for an 8x H100 server", map[string]any{"region": nil}},
+	{"qwen 2.5 7b, 500 rps peak avg 150, 300 in 150 out", map[string]any{"peak_requests_per_s": 500.0, "requests_per_s": 150.0, "input_tokens": 300.0, "output_tokens": 150.0}},
+	// 4k = 4 × 1024 tokens, the way the engine counts a context
+	{"Is 16x H100 enough for Llama-3.3-70B at 200 rps peak, 4k-token prompts, 256 out?", map[string]any{"input_tokens": 4096.0, "output_tokens": 256.0, "cards": 16.0}},
+	{"Min VRAM for Qwen2.5-72B INT4 with 32 concurrent 8k requests?", map[string]any{"input_tokens": 8192.0, "concurrency": 32.0, "price": nil}},
+	{"Buy vs rent: 8x H200 server at $315k, 5-yr life, 20% residual", map[string]any{"residual": 0.2, "price": map[string]any{"amount": 315000.0, "currency": "USD"}}},
+	{"一台8卡4090整机报价22万，电费0.8元/度，残值两成，用三年", map[string]any{"residual": 0.2}},
+	{"$515k per 8-GPU HGX, opex $60k/yr, 5-year life, zero resale", map[string]any{"residual": 0.0}},
+	{"我们每天大概1亿token，其中输出占两成，模型是Qwen2.5-72B", map[string]any{"utilization": nil, "tokens_per_day": 1e8}},
+	{"We push ~30M output tokens a day through a hosted API", map[string]any{"tokens_per_day": 3e7}},
+	{"which GCP region is cheapest for H100s rn? We need 16 for 1 yr.", map[string]any{"cards": 16.0}},
+	{"Is the ascend 910b legit? uni cluster has 16 of them", map[string]any{"cards": 16.0}},
+	{"A800和H800现在还能买到吗？学校采购要走流程，要4张", map[string]any{"cards": 4.0, "yes_no": true}},
+	{"H20现在还能走正规渠道买到吗？听说又被卡了。", map[string]any{"yes_no": true}},
+	{"LoRA训练每月大约用300卡时A800，按量每卡时12，包月每卡7000", map[string]any{"price": map[string]any{"amount": 12.0}, "monthly": map[string]any{"amount": 7000.0}}},
+}
+
+func TestOwnerAndShapeReadings(t *testing.T) {
+	p := newParser(t)
+	for _, tt := range ownerReadings {
+		req := p.ParseAt(tt.in, issueNow)
+		b, _ := json.Marshal(req.Slots)
+		var got map[string]any
+		_ = json.Unmarshal(b, &got)
+		for k, want := range tt.want {
+			if !reflect.DeepEqual(got[k], want) {
+				t.Errorf("Parse(%q) %s = %v, want %v (slots %s)", tt.in, k, got[k], want, b)
+			}
+		}
+	}
+}
+
+// TestTargetsOrder: what a message asks, in the order it asks, a choice
+// named only by "vs" after the figure asked of each option.
+func TestTargetsOrder(t *testing.T) {
+	p := newParser(t)
+	for _, tt := range []struct {
+		in   string
+		want []string
+	}{
+		{"48 H100s on Azure for the next 3 years: 3-yr reserved vs on-demand, total saving?", []string{"saving"}},
+		{"Price-check for 32 H100s over 12 months: Lambda 1-yr commit vs GCP 1-yr CUD vs RunPod on-demand. Total for each?", []string{"money_total", "which"}},
+		{"买还是租，就看5年总成本", []string{"which", "money_total"}},
+		{"How many H100-hours for full-FT SFT of Llama-3.1-70B on 150M tokens, 3 epochs?", []string{"gpu_hours"}},
+		{"单张 H100 跑 Llama-3.1-8B，最多能扛多少并发？", []string{"concurrency"}},
+	} {
+		got := p.ParseAt(tt.in, issueNow).Slots.Targets
+		if len(got) < len(tt.want) || !reflect.DeepEqual(got[:len(tt.want)], tt.want) {
+			t.Errorf("Parse(%q) targets %v, want %v first", tt.in, got, tt.want)
+		}
+	}
+}

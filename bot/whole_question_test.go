@@ -1,0 +1,126 @@
+package bot
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/gpubot/gpubot/advisor"
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+func askOne(t *testing.T, text string) Answer {
+	t.Helper()
+	b := New(Config{FX: 7.2}, knowledge.MustShipped(), nil)
+	return b.Answer(context.Background(), Message{Text: text, Team: "T1", Channel: "D1", User: "U1"})
+}
+
+// TestTheirFleetIsComparedWithThePlan: "Is 16x H100 enough … at 200 rps?"
+// asks about the 16 cards they have. The plan is sized for the load alone
+// (the 16 are not one replica's size), and the verdict compares: no, with
+// the shortfall, in the first line.
+func TestTheirFleetIsComparedWithThePlan(t *testing.T) {
+	a := askOne(t, "Is 16x H100 enough for Llama-3.3-70B at 200 rps peak, 4k-token prompts, 256 out, p99 TTFT 1.5s?")
+	if a.Err != "" || a.Typed == nil || a.Typed.Verdict == nil {
+		t.Fatalf("no verdict: %+v\n%s", a.Typed, a.Text)
+	}
+	need := int(*a.Typed.Value)
+	if a.Typed.Asked != "cards" || need <= 16 || *a.Typed.Verdict != "no" {
+		t.Fatalf("typed %+v, want cards > 16 and verdict no", a.Typed)
+	}
+	if !strings.HasPrefix(a.Headline, "No — 16 cards are not enough") {
+		t.Errorf("headline %q does not lead with the fleet's verdict", a.Headline)
+	}
+	res, ok := a.Result.(SLOAnswer) // a first-token target: the SLO plan
+	if !ok {
+		t.Fatalf("result %T, want a serving plan", a.Result)
+	}
+	if res.Inputs.Cost.GPUs == 16 || res.Cards != need {
+		t.Errorf("plan %d cards (%d a replica, asked %d); their 16 are not a replica size", res.Cards, res.Replica.Inputs.GPUs, res.Inputs.Cost.GPUs)
+	}
+	if a.Used["cards"] != "your card count: the verdict" {
+		t.Errorf("cards used as %q", a.Used["cards"])
+	}
+}
+
+// TestMachineHourlyAndMonthlyBothPerMachine: "腾讯云V100 8卡，按量95.84一小时，
+// 包月4.6万，每天只开8小时". Both prices are the 8-card machine's (46,000 ÷
+// 95.84 = 480 of its hours), so per card: 95.84 ÷ 8 = 11.98 /h and 46,000 ÷
+// 8 = 5,750 /month; break-even 5,750 ÷ 11.98 = 480 h. They use 8 h a day =
+// 8 × 365/12 = 243.33 h a month, under 480: stay on demand, saving
+// 5,750 − 243.33 × 11.98 = 2,834.87 a card, × 8 = 22,679 a month.
+// (Dividing only the month gave 60 h and the opposite verdict.)
+func TestMachineHourlyAndMonthlyBothPerMachine(t *testing.T) {
+	a := askOne(t, "腾讯云V100 8卡，按量95.84一小时，包月4.6万，我们每天只开8小时，包月是不是亏了？")
+	res, ok := a.Result.(advisor.MonthlyResult)
+	if !ok {
+		t.Fatalf("result %T (%s), want a monthly answer", a.Result, a.Text)
+	}
+	if math.Abs(res.BreakevenHoursPerMonth-480) > 0.5 {
+		t.Errorf("break-even %.2f h, want 480", res.BreakevenHoursPerMonth)
+	}
+	if res.Cheaper != "on_demand" {
+		t.Errorf("cheaper %q, want on_demand", res.Cheaper)
+	}
+	if !strings.Contains(a.Headline, "22,679") {
+		t.Errorf("headline %q, want the 8 cards' saving ¥22,679 a month", a.Headline)
+	}
+}
+
+// TestCommitOnTheNamedPlatform: "32 H100s on AWS" is answered with AWS's
+// own pair (reserved_prices.csv: p5.48xlarge on demand $3.90, 1-year
+// $2.80 per card-hour): 32 × 8,760 × (0.55 × 3.90 − 2.80) = −$183,609.60,
+// break-even 2.80 ÷ 3.90 = 71.79 %.
+func TestCommitOnTheNamedPlatform(t *testing.T) {
+	a := askOne(t, "32 H100s on AWS — is 1-yr reserved still cheaper than on-demand if we only use them 55% of the time?")
+	v, ok := a.Result.(CommitView)
+	if !ok {
+		t.Fatalf("result %T (%s), want a commitment", a.Result, a.Text)
+	}
+	if v.Chosen.Provider != "AWS" {
+		t.Fatalf("chosen %q, want AWS (the platform named)", v.Chosen.Provider)
+	}
+	if math.Abs(v.Saving-(-183609.60)) > 1 || math.Abs(v.BreakevenUtilization-0.7179) > 0.0001 {
+		t.Errorf("saving %.2f, break-even %.4f; want −183,609.60 and 0.7179", v.Saving, v.BreakevenUtilization)
+	}
+	if a.Typed.Asked != "which" || a.Typed.Choice != "on_demand" {
+		t.Errorf("typed %+v, want the choice at their usage first", a.Typed)
+	}
+}
+
+// TestFitHoldsTheRequestsContext: "32 concurrent 8k requests" on
+// Qwen2.5-72B: the KV cache is 2 (K, V) × 80 layers × 8 KV heads × 128 ×
+// 2 bytes = 327,680 B a token, × 8,192 tokens × 32 requests = 85.9 GB.
+func TestFitHoldsTheRequestsContext(t *testing.T) {
+	a := askOne(t, "Min VRAM for Qwen2.5-72B INT4 with 32 concurrent 8k requests?")
+	if a.Slots.SeqLen != 8192 {
+		t.Fatalf("seq_len %d, want 8192 from the 8k requests", a.Slots.SeqLen)
+	}
+	if _, ign := a.Ignored["input_tokens"]; ign {
+		t.Errorf("the request length was ignored: %v", a.Ignored)
+	}
+	kv := 327680.0 * 8192 * 32 / 1e9
+	if !strings.Contains(a.Text, "85.9 GB") || kv < 85.8 || kv > 86.0 {
+		t.Errorf("want the KV cache ≈ %.1f GB in the working:\n%s", kv, a.Text)
+	}
+}
+
+// TestBudgetVerdictAnswersTheWayItWasAsked: the same "over" state is a
+// yes to "超了吗" and a no to "够不够".
+func TestBudgetVerdictAnswersTheWayItWasAsked(t *testing.T) {
+	for _, tt := range []struct {
+		q    string
+		over bool
+		want string
+	}{
+		{"上个月我们超预算了吗？", true, "yes"},
+		{"照现在的速度够不够？", true, "no"},
+		{"are we over budget?", false, "no"},
+		{"is there enough headroom left?", false, "yes"},
+	} {
+		if got := *overVerdict(tt.q, tt.over); got != tt.want {
+			t.Errorf("%q with over=%v: verdict %s, want %s", tt.q, tt.over, got, tt.want)
+		}
+	}
+}
