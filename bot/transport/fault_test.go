@@ -469,7 +469,7 @@ func TestLLMFaultsLeaveTheTemplate(t *testing.T) {
 			h.event(t, "Ev1", bottest.Msg("D1", "im", "U1", "1.000001", "fit 13b lora"))
 			settleWithin(t, h, 10*time.Second)
 			resp := h.slack.Calls(bottest.ResponseURLMethod)
-			if len(resp) != 1 || !strings.Contains(resp[0].JSON(t)["text"].(string), "30.46 GB") {
+			if len(resp) != 1 || !strings.Contains(resp[0].JSON(t)["text"].(string), "31.01 GB") {
 				t.Errorf("response_url got %d posts, want the template once", len(resp))
 			}
 			if n := len(h.slack.Calls("chat.postMessage")); n != 1 {

@@ -22,7 +22,7 @@ func phraseHarness(t *testing.T, reply string) (*harness, *bottest.OpenAI) {
 
 // faithful keeps the fit's essential figures (bot's intent table): the memory and
 // the headline's card count.
-const faithful = "A 13B LoRA fine-tune needs about 30.46 GB per replica: one H100 SXM is enough."
+const faithful = "A 13B LoRA fine-tune needs about 31.01 GB per replica: one H100 SXM is enough."
 
 func TestFaithfulRephraseUpdatesTheMentionReply(t *testing.T) {
 	h, llm := phraseHarness(t, faithful)
@@ -32,7 +32,7 @@ func TestFaithfulRephraseUpdatesTheMentionReply(t *testing.T) {
 	if len(posts) != 1 {
 		t.Fatalf("%d posts, want 1", len(posts))
 	}
-	if !strings.Contains(posts[0].Form.Get("text"), "30.46 GB") {
+	if !strings.Contains(posts[0].Form.Get("text"), "31.01 GB") {
 		t.Errorf("the template was not posted first: %q", posts[0].Form.Get("text"))
 	}
 	ups := h.slack.Calls("chat.update")

@@ -29,7 +29,7 @@ func checkShared(t *testing.T, h *harness, where string, before, posts int) {
 	shared, note := calls[before].JSON(t), calls[before+1].JSON(t)
 	blocks, _ := json.Marshal(shared["blocks"])
 	if shared["response_type"] != "in_channel" || shared["replace_original"] == true ||
-		!strings.Contains(string(blocks), `asked by \u003c@U1\u003e: /gpu fit 13b lora`) || !strings.Contains(string(blocks), "30.46 GB") {
+		!strings.Contains(string(blocks), `asked by \u003c@U1\u003e: /gpu fit 13b lora`) || !strings.Contains(string(blocks), "31.01 GB") {
 		t.Errorf("%s: shared %v, want a new in_channel message with the answer, asked by <@U1>", where, shared)
 	}
 	if text, _ := shared["text"].(string); !strings.HasPrefix(text, "asked by <@U1>") {

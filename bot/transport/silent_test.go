@@ -77,7 +77,7 @@ func TestRephraseNeverRevertsAClick(t *testing.T) {
 				if c.JSON(t)["replace_original"] != true || !strings.Contains(string(c.Body), "¥") {
 					t.Errorf("%s: the click answered %.200s, want the CNY variant in place", via, c.Body)
 				}
-			} else if via == "slash" && c.JSON(t)["text"] != nil && strings.Contains(c.JSON(t)["text"].(string), "about 30.46 GB per replica") {
+			} else if via == "slash" && c.JSON(t)["text"] != nil && strings.Contains(c.JSON(t)["text"].(string), "about 31.01 GB per replica") {
 				t.Errorf("%s: the rephrase replaced the clicked variant: %.200s", via, c.Body)
 			}
 		}

@@ -150,7 +150,7 @@ func TestShareInChannelNamesTheAsker(t *testing.T) {
 	if shared["response_type"] != "in_channel" || shared["replace_original"] == true {
 		t.Fatalf("shared answer %v, want a new in_channel message", shared)
 	}
-	if b, _ := json.Marshal(shared["blocks"]); !strings.Contains(string(b), `\u003c@U1\u003e`) || !strings.Contains(string(b), "30.46 GB") {
+	if b, _ := json.Marshal(shared["blocks"]); !strings.Contains(string(b), `\u003c@U1\u003e`) || !strings.Contains(string(b), "31.01 GB") {
 		t.Errorf("shared post lacks the asker or the answer: %s", b)
 	}
 }
