@@ -24,7 +24,8 @@ var (
 	// "两周内", "10天内", "一个月内", "deadline 3 weeks", "in under a month"
 	reDeadline = rx(`(?:within|in|in under|under|inside|deadline(?: is| of)?|by|需要在|要在|得在|在)\s?`+num+`[\s-]?(days?|weeks?|wks?|months?)\b(?:\s?(?:deadline|time|or less))?`+
 		`|`+num+`[\s-]?(days?|weeks?|wks?|months?)[\s-]?(?:deadline|time ?frame|budget of time|(?:[a-z-]+ )?(?:run|job|burst|window|sprint|project))\b`+
-		`|`+num+`\s?(?:个\s?)?(天|周|星期|礼拜|月)\s?(?:之内|以内|内|之内完成|内完成|内搞定|内跑完|搞定|跑完|训完|完成)`, true, "day", "week", "wk", "month", "天", "周", "星期", "礼拜", "月")
+		`|`+num+`\s?(?:个\s?)?(天|周|星期|礼拜|月)\s?(?:之内|以内|内|之内完成|内完成|内搞定|内跑完|搞定|跑完|训完|完成)`+
+		`|(?:ddl|deadline|截止)[^0-9]{0,24}?`+num+`\s?(天|days?\b)|`+num+`\s?(days?) (?:out|away|left)\b`, true, "day", "week", "wk", "month", "天", "周", "星期", "礼拜", "月", "ddl", "deadline", "截止", "out", "away", "left")
 	// the spans Chinese writes in words: "一周内", "半个月内跑完", "一个月内"
 	zhSpans      = map[string]float64{"一周": 7, "一个星期": 7, "一礼拜": 7, "两周": 14, "两个星期": 14, "半个月": 15, "一个月": 365.0 / 12, "两个月": 2 * 365.0 / 12, "三个月": 3 * 365.0 / 12, "一年": 365}
 	reDeadlineZH = rx(`(一周|一个星期|一礼拜|两周|两个星期|半个月|一个月|两个月|三个月|一年)\s?(?:之内|以内|内|里|完成|跑完|训完|搞定)`, false, "周", "星期", "礼拜", "月", "年")
@@ -39,7 +40,7 @@ var (
 		`|(?:/|,)\s?`+num+`\s?(k)?\s?(?:qps|rps)?\s?(?:avg|average|mean)\b()`, true, "average", "avg", "mean", "平均", "均值", "日常", "平时")
 	// "日活2万", "DAU 20k", "20k daily users", "每天2万用户"
 	reUsers = rx(`(?:日活|dau|daily active users?|每天|每日)\s?(?:用户)?\s?(?:是|为|有|大概|约|:|=|of)?\s?`+num+`\s?(万|千|k|m)?\s?(?:个)?\s?(?:用户|人|users?)?`+
-		`|`+num+`\s?(万|千|k|m)?\s?(?:daily (?:active )?users?|users? (?:a|per) day|dau|日活(?:用户)?)`, true, "日活", "dau", "daily", "每天", "每日", "users a day", "users per day", "user a day")
+		`|`+num+`\s?(万|千|k|m)?\s?(?:daily (?:active )?users?|users? (?:a|per) day|users?\s?/\s?day|dau|日活(?:用户)?)`, true, "日活", "dau", "daily", "每天", "每日", "users a day", "users per day", "user a day")
 	// "每人10轮", "10 turns", "20轮对话", "10 turns per user"
 	reTurns = rx(num+`\s?(?:轮对话|轮会话|轮聊天|turns?\b|rounds? of chat|messages? (?:each|per user|a day))|(?:每人|每个用户|每用户|each user|per user)\s?(?:每天)?\s?`+num+`\s?(?:轮|turns?|messages?|次)`, true, "轮", "turn", "round", "message")
 	// "每轮800 token", "800 tokens per turn", "800 tokens each"
@@ -143,11 +144,11 @@ func (x extractor) deadline(t *text, f *features) {
 		return
 	}
 	t.first(reDeadline, 0, func(m []string, at int) bool {
-		v, ok := Number(m[1] + m[3] + m[5])
+		v, ok := Number(m[1] + m[3] + m[5] + m[7] + m[9])
 		if !ok || v <= 0 || v > 3650 {
 			return false
 		}
-		unit := m[2] + m[4] + m[6]
+		unit := m[2] + m[4] + m[6] + m[8] + m[10]
 		days := v
 		switch {
 		case strings.HasPrefix(unit, "w") || unit == "周" || unit == "星期" || unit == "礼拜":

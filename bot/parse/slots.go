@@ -116,7 +116,7 @@ func newExtractor(kb *knowledge.Base, lex *knowledge.Lexicon) extractor {
 	x := extractor{gpus: newGPUMatcher(kb, lex.Cards), platforms: newPlatformMatcher(kb, lex.FalseFriends), archs: map[string]bool{}, lex: lex}
 	x.modelNames, x.modelSize = newModelMatcher(lex)
 	x.reProjectLead = gated(regexp.MustCompile(`(?:`+alternation(lex.Projects.Lead)+`)\s?(?:项目|project)?\s?[:：]?\s?(?:([a-z0-9][a-z0-9_\-.]*)|(\p{Han}{1,10}?)\s?(?:`+alternation(lex.Projects.Close)+`))`), false, lex.Projects.Lead...)
-	x.reBudgetBefore = regexp.MustCompile(`(?:` + alternation(lex.Budget.Before) + `)\s?(?:就|只有|有|大概|大约|约|是|为|就是|总共|一共|只|:|=|of|only|just|about|around|roughly|~)*\s?$`)
+	x.reBudgetBefore = regexp.MustCompile(`(?:` + alternation(lex.Budget.Before) + `)\s?(?:就|只有|有|大概|大约|约|是|为|就是|总共|一共|只|:|=|of|only|just|about|around|roughly|~|改成|改为|调到|提到|降到|设成|设为)*\s?$`)
 	x.reBudgetAfter = regexp.MustCompile(`^\s?(?:` + alternation(lex.Budget.After) + `)`)
 	pj := lex.Projects
 	x.owners_ = newOwnerRes(pj.Lead, pj.After, pj.LedgerLead, pj.TeamBefore, pj.TeamAfter, pj.NotNames, pj.LedgerWords)
