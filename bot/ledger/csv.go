@@ -276,7 +276,7 @@ func (l *Ledger) ImportWith(ctx context.Context, team, user string, r io.Reader,
 	}
 	res.Added, res.Changed, res.Unchanged, res.Duplicates = rec.added, rec.changed, rec.unchanged, rec.unchanged
 	res.Replaced = rec.replaced
-	res.Confirmed, res.Probable, res.Unmatched, err = l.reconcileEstimates(ctx, team, append(append([]Entry(nil), rec.added...), rec.changed...))
+	res.Confirmed, res.Probable, res.Unmatched, err = l.reconcileEstimates(ctx, team, rec.added, rec.changed)
 	if err != nil {
 		return res, fmt.Errorf("reconcile the bill with hand-added estimates: %w", err)
 	}
