@@ -255,8 +255,9 @@ func (l *Ledger) ImportWith(ctx context.Context, team, user string, r io.Reader,
 	if perr != nil {
 		return res, perr
 	}
+	src := "csv:" + res.FileHash // one string for every line
 	for i := range batch {
-		batch[i].Source = "csv:" + res.FileHash
+		batch[i].Source = src
 	}
 	if len(batch) == 0 {
 		return res, nil

@@ -645,7 +645,16 @@ func (l *Ledger) insert(ctx context.Context, team string, es []Entry, legacy []s
 				}
 			}
 		}
-		var fresh []Entry
+		nfresh := 0
+		for _, id := range known {
+			if id == "" {
+				nfresh++
+			}
+		}
+		var fresh []Entry // nil when none is new, as before
+		if nfresh > 0 {
+			fresh = make([]Entry, 0, nfresh) // sized once: a bill's 50,000 new lines
+		}
 		var remap []Entry // legacy lines: record their identity, change nothing else
 		for i, e := range es {
 			id := known[i]
