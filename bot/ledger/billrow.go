@@ -47,8 +47,12 @@ var nonGPUWords = []struct {
 	{CatCompute, []string{"instance core", "instance ram", "core running", "ram running", "compute", "ec2", "ecs", "vcpu", "memory", "云服务器", "实例"}},
 }
 
+// valueFolder is built once: a Replacer built per call cost an import of
+// 50,000 rows 0.9 GB of allocations.
+var valueFolder = strings.NewReplacer(" ", "", "_", "", "-", "")
+
 func foldValue(s string) string {
-	return strings.NewReplacer(" ", "", "_", "", "-", "").Replace(strings.ToLower(strings.TrimSpace(s)))
+	return valueFolder.Replace(strings.ToLower(strings.TrimSpace(s)))
 }
 
 // readRow turns one record into the entries ready to insert: the line, and

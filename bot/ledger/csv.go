@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -174,6 +175,8 @@ func lookupHeader(key string) (field, alias, unit string) {
 	return "", "", ""
 }
 
+var headerSpaces = strings.NewReplacer("_", " ", "-", " ")
+
 var reBracket = regexp.MustCompile(`[(（\[【][^)）\]】]*[)）\]】]`)
 
 // column is where a field is in the file.
@@ -193,7 +196,7 @@ func headerKey(h string) (key, unit string) {
 		unit = strings.TrimSpace(b[size : len(b)-last])
 	}
 	h = reBracket.ReplaceAllString(h, "")
-	h = strings.NewReplacer("_", " ", "-", " ").Replace(h)
+	h = headerSpaces.Replace(h)
 	return strings.Join(strings.Fields(h), " "), unit
 }
 
@@ -233,45 +236,89 @@ func (l *Ledger) ImportWith(ctx context.Context, team, user string, r io.Reader,
 	if strings.TrimSpace(user) == "" {
 		return nil, inputErr("user", "missing: who imports the bill")
 	}
-	raw, err := io.ReadAll(io.LimitReader(r, maxImportBytes+1))
-	if err != nil {
+	// The bill is read as a stream, row by row (#28 item 9): its hash,
+	// size and encoding are checked as it passes, and nothing is written
+	// before the whole file has been read and found good.
+	br := newBillReader(r)
+	res := &ImportResult{File: name}
+	batch, legacy, cols, perr := l.readBill(ctx, team, user, br, name, res, opt)
+	if err := br.drain(); err != nil {
+		if errors.Is(err, errTooLarge) {
+			return nil, inputErr("file", "%s is larger than %d MiB", name, maxImportBytes>>20)
+		}
 		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
-	if len(raw) > maxImportBytes {
-		return nil, inputErr("file", "%s is larger than %d MiB", name, maxImportBytes>>20)
+	res.FileHash = hex.EncodeToString(br.sum.Sum(nil))[:12]
+	if br.bad {
+		return &ImportResult{File: name, FileHash: res.FileHash}, inputErr("file", "%s is not UTF-8 text; save it as \"CSV UTF-8\"", name)
 	}
-	sum := sha256.Sum256(raw)
-	res := &ImportResult{File: name, FileHash: hex.EncodeToString(sum[:])[:12]}
-	raw = bytes.TrimPrefix(raw, []byte("\ufeff"))
-	if !utf8.Valid(raw) {
-		return res, inputErr("file", "%s is not UTF-8 text; save it as \"CSV UTF-8\"", name)
+	if perr != nil {
+		return res, perr
 	}
-
-	cr := csv.NewReader(bytes.NewReader(raw))
-	cr.Comma = sniffComma(raw)
-	cr.FieldsPerRecord = -1
-	cr.LazyQuotes = true
-	cr.TrimLeadingSpace = true
-	cr.ReuseRecord = false
-
-	header, err := cr.Read()
-	if errors.Is(err, io.EOF) {
-		return res, inputErr("file", "%s is empty", name)
+	src := "csv:" + res.FileHash // one string for every line
+	for i := range batch {
+		batch[i].Source = src
 	}
-	if err != nil {
-		return res, inputErr("file", "cannot read the header of %s: %v", name, err)
+	if len(batch) == 0 {
+		return res, nil
 	}
-	cols, err := mapHeader(header, res)
+	var replace map[int]Entry
+	var err error
+	if _, ids := cols["line"]; !ids {
+		// No line ids: a corrected bill is matched to the bill it revises
+		// by platform, card, period and amount, not booked beside it.
+		if replace, res.Missing, res.Suspected, err = l.revisions(ctx, team, batch); err != nil {
+			return res, notSaved(fmt.Errorf("match the bill with earlier bills: %w", err)) // nothing was written
+		}
+	}
+	rec, err := l.insert(ctx, team, batch, legacy, replace)
 	if err != nil {
 		return res, err
 	}
+	res.Added, res.Changed, res.Unchanged, res.Duplicates = rec.added, rec.changed, rec.unchanged, rec.unchanged
+	res.Replaced = rec.replaced
+	res.Confirmed, res.Probable, res.Unmatched, err = l.reconcileEstimates(ctx, team, rec.added, rec.changed)
+	if err != nil {
+		return res, fmt.Errorf("reconcile the bill with hand-added estimates: %w", err)
+	}
+	return res, nil
+}
+
+// readBill reads the bill's rows into the entries to book and their
+// legacy import keys. Bad rows go to res.Errors; the error is for the file
+// as a whole (no header, missing columns, too many rows).
+func (l *Ledger) readBill(ctx context.Context, team, user string, r io.Reader, name string, res *ImportResult, opt ImportOptions) (batch []Entry, legacy []string, cols map[string]column, err error) {
+	in := bufio.NewReaderSize(r, 64<<10)
+	if bom, _ := in.Peek(3); bytes.Equal(bom, []byte("\ufeff")) {
+		in.Discard(3)
+	}
+	head, _ := in.Peek(in.Size()) // the header line, to pick the delimiter
+	cr := csv.NewReader(in)
+	cr.Comma = sniffComma(head)
+	cr.FieldsPerRecord = -1
+	cr.LazyQuotes = true
+	cr.TrimLeadingSpace = true
+	cr.ReuseRecord = true // only the slice is reused: its cells are strings of their own row
+
+	header, err := cr.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, nil, nil, inputErr("file", "%s is empty", name)
+	}
+	if err != nil {
+		return nil, nil, nil, inputErr("file", "cannot read the header of %s: %v", name, err)
+	}
+	header = append([]string(nil), header...)
+	cols, err = mapHeader(header, res)
+	if err != nil {
+		return nil, nil, nil, err
+	}
 
 	defPlatform := formatPlatform(header)
-	var batch []Entry
-	var legacy []string
-	occurrences := map[string]int{}
-	firstRow := map[string]int{}
-	idOcc := map[string]int{}
+	// Dedupe by digests, not by the keys themselves: a 50,000-row bill's
+	// row keys are ~150 bytes each, three maps of them.
+	occurrences := map[rowDigest]int{}
+	firstRow := map[rowDigest]int{}
+	idOcc := map[rowDigest]int{}
 	for {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
@@ -280,7 +327,7 @@ func (l *Ledger) ImportWith(ctx context.Context, team, user string, r io.Reader,
 		if err != nil {
 			var pe *csv.ParseError
 			if !errors.As(err, &pe) {
-				return res, fmt.Errorf("read %s: %w", name, err)
+				return nil, nil, nil, fmt.Errorf("read %s: %w", name, err)
 			}
 			res.Rows++
 			res.Errors = append(res.Errors, RowError{Row: pe.StartLine, Reason: pe.Err.Error()})
@@ -291,7 +338,7 @@ func (l *Ledger) ImportWith(ctx context.Context, team, user string, r io.Reader,
 		}
 		res.Rows++
 		if res.Rows > maxImportRows {
-			return res, inputErr("file", "%s has more than %d rows; split it", name, maxImportRows)
+			return nil, nil, nil, inputErr("file", "%s has more than %d rows; split it", name, maxImportRows)
 		}
 		line, _ := cr.FieldPos(0)
 		if n := swallowed(rec, cr.Comma, len(header)); n > 0 {
@@ -309,7 +356,7 @@ func (l *Ledger) ImportWith(ctx context.Context, team, user string, r io.Reader,
 			res.Errors = append(res.Errors, probs...)
 			continue
 		}
-		rowContent := rowKey(team, es[0], given) + "\x1f" + extra
+		rowContent := digest(rowKey(team, es[0], given) + "\x1f" + extra)
 		if first, seen := firstRow[rowContent]; seen && !opt.KeepDuplicates {
 			// The same line twice in one bill: an export glitch or a
 			// copy-paste, far more often than two identical charges.
@@ -318,43 +365,30 @@ func (l *Ledger) ImportWith(ctx context.Context, team, user string, r io.Reader,
 		}
 		firstRow[rowContent] = line
 		for i, e := range es {
-			e.Source = "csv:" + res.FileHash
 			content := rowKey(team, e, given)
-			occurrences[content]++
+			occurrences[digest(content)]++
 			ext := extra
 			if i > 0 {
 				ext += "\x1fcredit"
 			}
 			id := lineIdentity(team, e, lineID, ext)
-			idOcc[id]++
-			e.ImportKey = importKey(id, idOcc[id])
+			idd := digest(id)
+			idOcc[idd]++
+			e.ImportKey = importKey(id, idOcc[idd])
 			e.Line = importKey(content, 0)
-			legacy = append(legacy, importKey(content, occurrences[content]))
+			legacy = append(legacy, importKey(content, occurrences[digest(content)]))
 			batch = append(batch, e)
 		}
 	}
-	if len(batch) == 0 {
-		return res, nil
-	}
-	var replace map[int]Entry
-	if _, ids := cols["line"]; !ids {
-		// No line ids: a corrected bill is matched to the bill it revises
-		// by platform, card, period and amount, not booked beside it.
-		if replace, res.Missing, res.Suspected, err = l.revisions(ctx, team, batch); err != nil {
-			return res, notSaved(fmt.Errorf("match the bill with earlier bills: %w", err)) // nothing was written
-		}
-	}
-	rec, err := l.insert(ctx, team, batch, legacy, replace)
-	if err != nil {
-		return res, err
-	}
-	res.Added, res.Changed, res.Unchanged, res.Duplicates = rec.added, rec.changed, rec.unchanged, rec.unchanged
-	res.Replaced = rec.replaced
-	res.Confirmed, res.Probable, res.Unmatched, err = l.reconcileEstimates(ctx, team, append(append([]Entry(nil), rec.added...), rec.changed...))
-	if err != nil {
-		return res, fmt.Errorf("reconcile the bill with hand-added estimates: %w", err)
-	}
-	return res, nil
+	return batch, legacy, cols, nil
+}
+
+// rowDigest is a compact key for the dedupe maps of an import.
+type rowDigest [16]byte
+
+func digest(s string) rowDigest {
+	sum := sha256.Sum256([]byte(s))
+	return rowDigest(sum[:16])
 }
 
 // lineIdentity is what makes a bill line the same line in a corrected
@@ -414,7 +448,7 @@ func formatPlatform(header []string) string {
 
 // sniffComma picks the delimiter of the header line: comma, semicolon
 // (European spreadsheets) or tab.
-func sniffComma(raw []byte) rune {
+func sniffComma(raw []byte) rune { // the first line of raw
 	first, _, _ := bytes.Cut(raw, []byte("\n"))
 	best, n := ',', bytes.Count(first, []byte(","))
 	for _, c := range []rune{';', '\t'} {
@@ -566,6 +600,8 @@ var dateLayouts = []string{
 	"2006-1-2 15:04:05", "2006-1-2 15:04", "2006-1-2", "20060102", "2006-1",
 }
 
+var dateSeparators = strings.NewReplacer("/", "-", ".", "-", "年", "-", "月", "-", "日", " ", "号", " ", "T", " ", "：", ":")
+
 // parseWhen reads a date or date-time: 2026-10-31, 2026/10/31, 2026.10.31,
 // 20261031, 2026年10月31日, with an optional time (23:30, 23:30:00), or RFC
 // 3339. Without a zone it is wall-clock time in loc; a date alone is
@@ -575,7 +611,7 @@ func parseWhen(s string, loc *time.Location) (time.Time, error) {
 	if t, err := time.Parse(time.RFC3339, s); err == nil {
 		return t.In(loc), nil
 	}
-	n := strings.NewReplacer("/", "-", ".", "-", "年", "-", "月", "-", "日", " ", "号", " ", "T", " ", "：", ":").Replace(s)
+	n := dateSeparators.Replace(s)
 	n = strings.Join(strings.Fields(strings.TrimSuffix(strings.TrimSpace(n), "-")), " ")
 	for _, layout := range dateLayouts {
 		if t, err := time.ParseInLocation(layout, n, loc); err == nil {

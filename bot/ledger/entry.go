@@ -208,12 +208,14 @@ func newID() string {
 	return string(b[:])
 }
 
+var idLookalikes = strings.NewReplacer("i", "1", "l", "1", "o", "0")
+
 // NormalizeID reads an id as a user retypes it: case, a leading "#", and the
 // look-alikes Crockford allows (i, l → 1; o → 0). ok is false when s cannot
 // be an id.
 func NormalizeID(s string) (string, bool) {
 	s = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(s), "#"))
-	s = strings.NewReplacer("i", "1", "l", "1", "o", "0").Replace(s)
+	s = idLookalikes.Replace(s)
 	if len(s) != idLen {
 		return "", false
 	}

@@ -108,11 +108,16 @@ func (l *Ledger) Supersede(ctx context.Context, team, chatID, billID string) (En
 //     booked with other figures.
 //
 // Each estimate is matched to one line at most.
-func (l *Ledger) reconcileEstimates(ctx context.Context, team string, billed []Entry) (confirmed, probable []Match, unmatched []Entry, err error) {
-	var lines []Entry
-	for _, b := range billed {
-		if b.IsGPU() && b.SupersededBy == "" {
-			lines = append(lines, b)
+//
+// billed is the bill's added and changed lines; lines point into it rather
+// than copy it (#28 item 9: a 50,000-row bill).
+func (l *Ledger) reconcileEstimates(ctx context.Context, team string, billed ...[]Entry) (confirmed, probable []Match, unmatched []Entry, err error) {
+	var lines []*Entry
+	for _, part := range billed {
+		for i := range part {
+			if b := &part[i]; b.IsGPU() && b.SupersededBy == "" {
+				lines = append(lines, b)
+			}
 		}
 	}
 	if len(lines) == 0 {
@@ -143,9 +148,9 @@ func (l *Ledger) reconcileEstimates(ctx context.Context, team string, billed []E
 	used := map[string]bool{}
 	for _, b := range lines {
 		for _, c := range estimates {
-			if !used[c.ID] && l.confirms(b, c) {
+			if !used[c.ID] && l.confirms(*b, c) {
 				used[c.ID] = true
-				confirmed = append(confirmed, Match{Chat: c, Bill: b})
+				confirmed = append(confirmed, Match{Chat: c, Bill: *b})
 				break
 			}
 		}
@@ -159,7 +164,7 @@ func (l *Ledger) reconcileEstimates(ctx context.Context, team string, billed []E
 				continue
 			}
 			used[c.ID] = true
-			probable = append(probable, Match{Chat: c, Bill: b})
+			probable = append(probable, Match{Chat: c, Bill: *b})
 			break
 		}
 	}
