@@ -27,6 +27,8 @@ lint:
 test: lint
 	@$(MAKE) --no-print-directory fuzz-short
 	@scripts/with-redis.sh $(GO) test -race -count=1 $(PKGS)
+	@# memory bounds are measured without the race detector, which allocates more
+	@$(GO) test -count=1 -run 'Memory$$' ./bot/ledger/
 
 ## test-quick: every package's tests in -short mode, cached, about a minute on 2 quiet cores: no lint or vet (make lint),
 ## no race detector, no fuzzing, no redis-server (integration tests skip), and the slow corpus and soak tests skip (testing.Short)

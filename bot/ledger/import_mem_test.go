@@ -124,6 +124,9 @@ func TestImport50kRowsMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("imports 50,000 rows (~5 s)")
 	}
+	if raceEnabled {
+		t.Skip("memory is measured without the race detector (it allocates more); make test-quick and BenchmarkImport50kRows measure it")
+	}
 	const maxPeak, maxAlloc = 560 << 20, 1300 << 20
 	raw := bill50k()
 	l, done := embeddedLedger(t)
