@@ -300,8 +300,10 @@ func commitPairs(in CommitInput) []CommitPair {
 	return out
 }
 
-// onPlatform reports whether a pair is the named platform's: a cloud's
+// OnPlatform reports whether a pair is the named platform's: a cloud's
 // reserved row ("AWS") or a Chinese platform's own id.
+func OnPlatform(p CommitPair, platform string) bool { return onPlatform(p, platform) }
+
 func onPlatform(p CommitPair, platform string) bool {
 	return p.Provider == platform || knowledge.ReservedPlatform(p.Provider) == platform
 }

@@ -45,6 +45,11 @@ func (b *Bot) commit(a *Answer, req parse.Request) error {
 		PreferCN: req.Lang == "zh", Platform: s.Platform,
 	}
 	used := givenCommitPrices(&in, s, req.Text)
+	if in.Utilization == 0 && in.HoursPerMonth == 0 && s.GPUHours > 0 && reYearlyUsage.MatchString(strings.ToLower(req.Text)) {
+		// "我们一年大概用5000卡时": card-hours a year over the cards committed
+		in.HoursPerMonth = s.GPUHours / float64(max(s.Cards, 1)) / 12
+		a.use("gpu_hours", "your card-hours a year ÷ 12 ÷ cards = hours a month per card")
+	}
 	if in.GPU == "" {
 		return &advisor.InputError{Field: "gpu", Reason: tr(a.Lang, "which card would you commit to? name one", "想包哪张卡？请指明型号"), Hint: "/gpu buy h100 cards=16 util=70% 1y reserved"}
 	}
@@ -74,6 +79,12 @@ func (b *Bot) commit(a *Answer, req parse.Request) error {
 	if err != nil {
 		return err
 	}
+	if in.Platform != "" && res.Chosen.Provider != "" && !advisor.OnPlatform(res.Chosen, in.Platform) && note == "" {
+		// "Azure … 3-yr reserved": no sourced Azure pair for this card and
+		// term; the nearest sourced one answers, and says whose it is
+		note = tr(a.Lang, fmt.Sprintf("No sourced %s term for %s on %s; %s's is used.", res.Inputs.Term, gpuName(in.GPU), platformName(a.Lang, in.Platform), res.Chosen.Provider),
+			fmt.Sprintf("%s 上没有 %s 的 %s 期限价（有出处的），改用 %s 的。", platformName(a.Lang, in.Platform), gpuName(in.GPU), res.Inputs.Term, res.Chosen.Provider))
+	}
 	a.Intent = "commit"
 	for _, d := range res.Inputs.Defaulted {
 		switch d {
@@ -93,6 +104,9 @@ func (b *Bot) commit(a *Answer, req parse.Request) error {
 	a.show(renderCommit(a.Lang, res, a.Assumed, note))
 	return nil
 }
+
+// reYearlyUsage says usage is counted a year ("一年大概用5000卡时").
+var reYearlyUsage = regexp.MustCompile(`一年|每年|全年|a year|per year|/yr|annually|yearly`)
 
 func containsStr(xs []string, x string) bool {
 	for _, y := range xs {

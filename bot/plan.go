@@ -89,6 +89,11 @@ func plan(req parse.Request) (parse.Request, string) {
 		return to(parse.Cost, "a training deadline")
 	case model && !inference && (s.Tokens > 0 || s.Samples > 0) && (has(s.Targets, "cards") || has(s.Targets, "hours") || has(s.Targets, "money_total")) && req.Intent == parse.Fit:
 		return to(parse.Cost, "a training job's time and money")
+	case !model && len(s.GPUs) >= 1 && asksCommit(req.Text) && reOnDemand.MatchString(strings.ToLower(req.Text)) &&
+		(req.Intent == parse.Price || req.Intent == parse.Compare || req.Intent == parse.Cost || req.Intent == parse.Fit || req.Intent == parse.Unknown):
+		// "AWS上H100一年期预留比按需能便宜多少", "on-demand vs the 3-yr reserved
+		// rate": a commitment weighed against on demand (monthly.go → commit.go)
+		return to(parse.Monthly, "a commitment against on demand")
 	case !model && len(s.GPUs) >= 1 && len(s.Platforms) >= 2 && (req.Intent == parse.Compare || req.Intent == parse.Unknown || req.Intent == parse.Price) && s.Monthly == nil:
 		return to(parse.Price, "one card on the platforms named")
 	case !model && len(s.GPUs) > 0 && s.Monthly != nil && (s.Price != nil || s.Hours > 0 || s.GPUHours > 0 || s.HoursPerMonth > 0) && (req.Intent == parse.Cost || req.Intent == parse.Fit || req.Intent == parse.Unknown || req.Intent == parse.Price):
@@ -107,6 +112,9 @@ func plan(req parse.Request) (parse.Request, string) {
 	}
 	return req, ""
 }
+
+// reOnDemand names on-demand pricing, the other side of a commitment.
+var reOnDemand = regexp.MustCompile(`按需|按量|on-demand|on demand|ondemand|pay-as-you-go|payg`)
 
 // reCommitWords are the words of a monthly, yearly or reserved plan.
 var reCommitWords = regexp.MustCompile(`包月|包年|月租|年租|预留|框架协议|reserved|reservation|commit|savings plan|monthly plan|per month|a month|/month`)

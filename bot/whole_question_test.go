@@ -124,3 +124,23 @@ func TestBudgetVerdictAnswersTheWayItWasAsked(t *testing.T) {
 		}
 	}
 }
+
+// TestCommitAgainstOnDemandWithYearlyUsage: "AWS上H100一年期预留比按需能便宜
+// 多少？我们一年大概用5000卡时" is a commitment (it was a price list), at
+// their usage: 5,000 ÷ 8,760 = 57.08 %. AWS p5 at FX 7.2: on demand
+// $3.90 = ¥28.08, 1-year $2.80 = ¥20.16 a card-hour; on demand 5,000 ×
+// 28.08 = ¥140,400 vs committed 8,760 × 20.16 = ¥176,601.60: the
+// commitment costs ¥36,201.60 more.
+func TestCommitAgainstOnDemandWithYearlyUsage(t *testing.T) {
+	a := askOne(t, "AWS上H100一年期预留比按需能便宜多少？我们一年大概用5000卡时，总价差多少？")
+	v, ok := a.Result.(CommitView)
+	if !ok {
+		t.Fatalf("result %T (%s), want a commitment", a.Result, a.Text)
+	}
+	if math.Abs(v.Saving-(-36201.60)) > 1 || v.Cheaper != "on_demand" {
+		t.Errorf("saving %.2f (%s), want −36,201.60 on demand", v.Saving, v.Cheaper)
+	}
+	if _, ign := a.Ignored["gpu_hours"]; ign {
+		t.Errorf("their 5,000 card-hours a year were ignored")
+	}
+}

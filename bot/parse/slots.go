@@ -62,6 +62,7 @@ var (
 	rePercent    = gated(regexp.MustCompile(num+`\s?%|(\d+)\s?成|(一半|\bhalf\b)`), false, "%", "成", "一半", "half")
 	rePercentNeg = regexp.MustCompile(`(?:省|便宜|折扣|优惠|打折|降|涨|跌|off|save|saving|discount|cheaper|more|less|drop|rise|up|down)\s?(?:了|约|大概|about|by)?\s?$|(?:输出|输入|output|input|prompt)\s?(?:占|is|are|=)?\s?(?:了|约|大概|about)?\s?$`)
 	reVRAM       = gated(regexp.MustCompile(`(?P<pre>^|[^a-z0-9.])`+num+`\s?(?:gb|gib|g)(?:\s?显存)?(?P<end>$|[^a-z0-9])|显存\s?(?:是|为|只有|有)?\s?`+num+`\s?(?:gb|g)\b`), true, "0g", "0 g", "1g", "1 g", "2g", "2 g", "3g", "3 g", "4g", "4 g", "5g", "5 g", "6g", "6 g", "7g", "7 g", "8g", "8 g", "9g", "9 g")
+	reOneYearZH  = regexp.MustCompile(`(?:签|租|包|用|跑)一年|一年期|一年下来|一年能省|一年省|一年的总|全年`)
 	reYears      = gated(regexp.MustCompile(num+`[\s-]?(?:个\s?)?(?:年|years?\b|yrs?\b|year)`), true, "年", "year", "yr")
 	reMonthFull  = gated(regexp.MustCompile(`\b(20\d\d)\s?[-/.年]\s?(\d{1,2})\s?月?`), true, "20")
 	reMonthNum   = regexp.MustCompile(`(?:^|[^0-9])(\d{1,2})\s?月(?:份)?`)
@@ -638,6 +639,11 @@ func (x extractor) misc(t *text, f *features) {
 		s.Years = v
 		return true
 	})
+	// a term or horizon of one year said in words: "签一年", "租一年",
+	// "一年期", "一年下来", "全年"
+	if s.Years == 0 && reOneYearZH.MatchString(t.s) {
+		s.Years = 1
+	}
 	// months, for the ledger
 	t.first(reMonthFull, 0, func(m []string, at int) bool {
 		mo, _ := strconv.Atoi(m[2])
