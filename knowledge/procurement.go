@@ -319,11 +319,7 @@ func loadProcurement(b *Base) (Procurement, error) {
 		return p, err
 	}
 	for i, r := range rows {
-		lo, hi, err := ParseRange(r["price"])
-		if err != nil {
-			return p, fmt.Errorf("purchase_prices.csv row %d: %w", i+2, err)
-		}
-		cur, err := parseCurrency(r["currency"])
+		lo, hi, cur, err := rowPrice(r)
 		if err != nil {
 			return p, fmt.Errorf("purchase_prices.csv row %d: %w", i+2, err)
 		}
@@ -334,11 +330,7 @@ func loadProcurement(b *Base) (Procurement, error) {
 		return p, err
 	}
 	for i, r := range rows {
-		lo, hi, err := ParseRange(r["price"])
-		if err != nil {
-			return p, fmt.Errorf("reserved_prices.csv row %d: %w", i+2, err)
-		}
-		cur, err := parseCurrency(r["currency"])
+		lo, hi, cur, err := rowPrice(r)
 		if err != nil {
 			return p, fmt.Errorf("reserved_prices.csv row %d: %w", i+2, err)
 		}
@@ -355,11 +347,7 @@ func loadProcurement(b *Base) (Procurement, error) {
 		return p, err
 	}
 	for i, r := range rows {
-		lo, hi, err := ParseRange(r["price"])
-		if err != nil {
-			return p, fmt.Errorf("cn_cloud_prices.csv row %d: %w", i+2, err)
-		}
-		cur, err := parseCurrency(r["currency"])
+		lo, hi, cur, err := rowPrice(r)
 		if err != nil {
 			return p, fmt.Errorf("cn_cloud_prices.csv row %d: %w", i+2, err)
 		}
@@ -490,6 +478,15 @@ func cnOffer(c CNCloudPrice, platform, key string) (Offer, bool) {
 // catalogue price: older rows (Featurize 2021, JD Cloud's P40 era) are
 // history.
 const rowsSince = "2024-01-01"
+
+// rowPrice reads a sourced row's price range and currency.
+func rowPrice(r map[string]string) (lo, hi float64, cur Currency, err error) {
+	if lo, hi, err = ParseRange(r["price"]); err != nil {
+		return 0, 0, "", err
+	}
+	cur, err = parseCurrency(r["currency"])
+	return lo, hi, cur, err
+}
 
 // ReservedPlatform is the platform id of a reserved_prices.csv provider
 // ("AWS" → "aws"), "" when the bot has none.
