@@ -144,8 +144,6 @@ var (
 	reBudgetForJob = regexp.MustCompile(`推荐|什么卡|哪张卡|用什么|怎么配|怎么搭配|买什么|能买|能租|够买|够租|够跑|跑多少|which (?:gpu|card)|recommend|what (?:gpu|card)|can (?:we|i) (?:buy|rent|afford)|afford`)
 	// money the team spent is asked about
 	reSpentAsk = regexp.MustCompile(`花了多少|一共花了|总共花了|花在|花到|花费多少|支出多少|开销多少|用了多少钱|账单多少|花了$|各花了|花最多|最大的.{0,4}(?:开支|支出|花费)|spent|spend (?:on|in|for|by|last|this)|how much did (?:we|the team|our)|what did (?:we|the team|our) spend|line items?|biggest (?:cost|spend|line)|burn rate|run rate|our bill|this quarter's bill`)
-	// a project named before a budget word: "把 llm-ft 的预算", "rag-sg 12月预算", "for rag-sg", "the translate project's budget"
-	reProjectBefore = regexp.MustCompile(`(?:把|将|给|让)?\s?([a-z][a-z0-9_\-.]*[a-z0-9])\s?(?:项目|组|团队)?\s?(?:的)?\s?(?:\d{1,2}\s?月|每月|月度|季度|年度|今年|明年)?\s?预算|\bfor\s([a-z][a-z0-9_\-.]*[a-z0-9])\b|\bthe\s([a-z][a-z0-9_\-.]*)\s(?:project|team)\b|\b([a-z][a-z0-9_\-.]*[a-z0-9])'s budget`)
 )
 
 // budgetInWords reads a budget question written as a sentence: its status
@@ -166,15 +164,7 @@ func budgetInWords(req parse.Request) (parse.Intent, []string, bool) {
 	if len(s.GPUs) > 0 && (s.Price != nil || s.Monthly != nil || s.Hours > 0 || s.HoursPerMonth > 0) && !change {
 		return "", nil, false // "预算 1万, 4090 按 2 块一小时, 能跑多久": a cost question with a budget
 	}
-	project := s.Project
-	if project == "" {
-		if m := reProjectBefore.FindStringSubmatch(t); m != nil {
-			project = m[1] + m[2] + m[3] + m[4]
-			if project == "a" || project == "the" || project == "our" || project == "my" || project == "gpu" {
-				project = ""
-			}
-		}
-	}
+	project := s.Project // read from words by the parser (bot/parse/owners.go)
 	if change {
 		amount := s.Budget
 		if amount == nil {
