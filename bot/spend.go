@@ -598,6 +598,10 @@ func (s *Spend) list(ctx context.Context, team string, req parse.Request, a *Ans
 func (s *Spend) report(ctx context.Context, team string, m Message, req parse.Request, a *Answer) error {
 	loc := s.ledger.Location()
 	var p ledger.Period
+	if bad, ok := ledger.BadQuarter(m.Text); ok {
+		return &advisor.InputError{Field: "month", Reason: tr(a.Lang, fmt.Sprintf("%q is not a quarter: quarters are Q1–Q4", bad), fmt.Sprintf("%q 不是季度：季度只有 Q1–Q4", bad)),
+			Hint: "/gpu spend report 2026-Q4 · /gpu spend report 2026-11 · 三季度花了多少"}
+	}
 	if req.Slots.Month == "" {
 		if q, ok := ledger.ReadPeriod(m.Text, s.now(), loc); ok {
 			p = q // "spend report 2026-Q4", "三季度花了多少", "this year"

@@ -84,6 +84,16 @@ var zhQuarter = map[string]int{"一": 1, "二": 2, "三": 3, "四": 4, "1": 1, "
 // "Q3 2026", "Q3", "三季度", "2026年第三季度", "上季度", "this quarter",
 // "今年", "last year". A quarter without a year is the latest one that has
 // begun at now. ok is false when the text names neither (a month report).
+// BadQuarter returns a quarter the text names that does not exist
+// ("2026-Q9", "Q0"), so a report is refused instead of quietly showing
+// this month.
+func BadQuarter(text string) (string, bool) {
+	m := reBadQuarter.FindString(strings.ToLower(text))
+	return m, m != ""
+}
+
+var reBadQuarter = regexp.MustCompile(`\b\d{4}\s*[-/ ]?\s*q(?:[05-9]|\d{2,})\b|\bq(?:[05-9]|\d{2,})\s*[-/ ]?\s*\d{4}\b`)
+
 func ReadPeriod(text string, now time.Time, loc *time.Location) (Period, bool) {
 	t := strings.ToLower(text)
 	cur := MonthOf(now, loc)
