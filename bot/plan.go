@@ -76,6 +76,12 @@ func plan(req parse.Request) (parse.Request, string) {
 	switch {
 	case model && memoryQ && !load:
 		return to(parse.Fit, "a question about your card's memory")
+	case model && !inference && s.YesNo && len(s.GPUs) >= 1 && s.Days == 0 && s.Budget == nil && s.Price == nil &&
+		!has(s.Targets, "money_total") && !has(s.Targets, "hours") && !has(s.Targets, "gpu_hours") && !has(s.Targets, "money_monthly") &&
+		(req.Intent == parse.Cost || req.Intent == parse.Fit || req.Intent == parse.Unknown):
+		// "3060 12g 能 qlora 7b 吗", "does it fit on a single L40S?": whether
+		// their card holds the job, not what it costs
+		return to(parse.Fit, "whether your card holds the job")
 	case model && inference && (load || slo) && req.Intent != parse.Recommend:
 		// a serving load: replicas × cards, the bill, the targets checked
 		if req.Slots.Method == "" {
