@@ -71,6 +71,22 @@ func (a *Answer) typed(s parse.Slots) {
 	if primary != "" && len(s.Targets) == 0 {
 		order = []string{primary}
 	}
+	if order[0] == "which" {
+		// a choice's margin is part of its answer ("which is cheaper" —
+		// by how much); a yes/no choice ("is reserved still cheaper?") has
+		// its verdict, and the saving is the figure behind it
+		if _, ok := byName["saving"]; ok {
+			order = slices.DeleteFunc(order, func(o string) bool { return o == "saving" })
+			if s.YesNo {
+				order = append([]string{"saving"}, order...)
+			} else {
+				order = append(order, "saving")
+			}
+		}
+		if _, api := a.Result.(APIView); api && !has(order, "money_monthly") {
+			order = append(order, "money_monthly") // self-host vs API: the month's bill of each is what is weighed
+		}
+	}
 	if s.Budget != nil {
 		// a budget stated: the figure weighed against it is part of the
 		// answer (the job's total, or the month's bill for a service)
