@@ -72,6 +72,11 @@ func plan(req parse.Request) (parse.Request, string) {
 		s.Method = "inference"
 		inference = true
 	}
+	if model && s.Method == "" && s.Tokens == 0 && s.Samples == 0 && reRunAsIs.MatchString(strings.ToLower(req.Text)) {
+		req.Slots.Method = "inference" // "run a 7b llm at 4bit", "对话 demo": the model run as it is
+		s.Method = "inference"
+		inference = true
+	}
 	memoryQ := s.VRAMGB > 0 && (s.YesNo || has(s.Targets, "memory_gb")) && !has(s.Targets, "money_total") && !has(s.Targets, "hours")
 	switch {
 	case model && memoryQ && !load:
@@ -118,6 +123,10 @@ func plan(req parse.Request) (parse.Request, string) {
 	}
 	return req, ""
 }
+
+// reRunAsIs are words of running a model as it is (chat, a quantized
+// model, "run a 7b"), read only when no training word or data was.
+var reRunAsIs = regexp.MustCompile(`chatbot|聊天机器人|对话|客服|问答|跑得动|跑起来|\brun (?:a|it|the|my|this)\b|\brunning\b|\bto run\b|\bint4\b|\bint8\b|gguf|\bawq\b|gptq|\b(?:at|in) (?:4-?bit|fp8|int4|int8)\b|量化版|\bsplit a\b`)
 
 // reOnDemand names on-demand pricing, the other side of a commitment.
 var reOnDemand = regexp.MustCompile(`按需|按量|on-demand|on demand|ondemand|pay-as-you-go|payg`)
