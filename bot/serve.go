@@ -85,16 +85,16 @@ type OptionRow struct {
 	GPU string `json:"gpu"`
 	// Platform is set when the options are platforms ("runpod or vast?").
 	Platform string             `json:"platform,omitempty"`
-	Name   string             `json:"name"`
-	Value  float64            `json:"value"`
-	Result advisor.CostResult `json:"result"`
+	Name     string             `json:"name"`
+	Value    float64            `json:"value"`
+	Result   advisor.CostResult `json:"result"`
 }
 
 // OptionFailed is a named card the engine could not answer for.
 type OptionFailed struct {
 	GPU      string `json:"gpu"`
 	Platform string `json:"platform,omitempty"`
-	Reason string `json:"reason"`
+	Reason   string `json:"reason"`
 }
 
 // options costs the workload on every named card and ranks them by the
