@@ -77,6 +77,12 @@ func plan(req parse.Request) (parse.Request, string) {
 		s.Method = "inference"
 		inference = true
 	}
+	if model && inference && s.SeqLen > 0 && s.InputTokens == 0 && (s.Concurrency > 0 || load || s.TPSPerUser > 0) {
+		// "32 concurrent 4k contexts", "上下文 2k, 每用户 40 tok/s": in
+		// serving, the context is what each request holds
+		req.Slots.InputTokens = s.SeqLen
+		s.InputTokens = s.SeqLen
+	}
 	memoryQ := s.VRAMGB > 0 && (s.YesNo || has(s.Targets, "memory_gb")) && !has(s.Targets, "money_total") && !has(s.Targets, "hours")
 	switch {
 	case model && memoryQ && !load:

@@ -66,7 +66,12 @@ func (b *Bot) slo(ctx context.Context, a *Answer, req parse.Request) error {
 	a.Result = out
 	a.Currency = res.Currency
 	a.verdictAsked = s.TTFTMs > 0 || s.TPSPerUser > 0 || res.WithinBudget != nil
-	a.show(renderSLO(a.Lang, out, a.Assumed))
+	d := renderSLO(a.Lang, out, a.Assumed)
+	if s.Concurrency == 0 && has(s.Targets, "concurrency") && res.PerReplica > 0 {
+		// "最多能扛多少并发": the most users one replica serves at the targets leads
+		d = leadWithConcurrency(a.Lang, d, out)
+	}
+	a.show(d)
 	return nil
 }
 

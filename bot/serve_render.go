@@ -235,3 +235,15 @@ func optionName(lang, gpu, platform string) string {
 	}
 	return tr(lang, gpuName(gpu)+" on "+platformName(lang, platform), platformName(lang, platform)+" "+gpuName(gpu))
 }
+
+// leadWithConcurrency answers "how many concurrent users can it take?": the
+// most sequences one replica holds at the per-user targets.
+func leadWithConcurrency(lang string, d present.Doc, v SLOAnswer) present.Doc {
+	r := v.SLOResult
+	lead := tr(lang,
+		fmt.Sprintf("≈ %d concurrent users per replica (%d× %s), each at %s tokens/s, first token ≈ %s ms", r.PerReplica, r.Replica.GPUs, v.Name, fmtNum(r.PerSequenceTPS), fmtNum(r.TTFTms)),
+		fmt.Sprintf("每个副本（%d 张 %s）约可扛 %d 路并发，每人 %s tokens/s，首 token 约 %s ms", r.Replica.GPUs, v.Name, r.PerReplica, fmtNum(r.PerSequenceTPS), fmtNum(r.TTFTms)))
+	d.Summary = append([]string{d.Headline}, d.Summary...)
+	d.Headline = lead
+	return d
+}
