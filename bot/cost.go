@@ -25,7 +25,7 @@ func (b *Bot) cost(ctx context.Context, a *Answer, req parse.Request) error {
 	if in.Workload.Bits == 8 && (in.Workload.Method == advisor.Full || in.Workload.Method == advisor.LoRA) {
 		in.FP8, in.Workload.Bits = true, 0 // "full fp8": train in FP8 on cards that have it
 	}
-	m := b.market(ctx)
+	m, personaNote := b.personaMarket(ctx, a, req, b.market(ctx)) // an enterprise: contracted clouds only (price_persona.go)
 	res, err := nativeFirst(&in.Where, func() (advisor.CostResult, error) { return advisor.Cost(in, m) })
 	var noPrice *advisor.InputError
 	if errors.As(err, &noPrice) && noPrice.Field == "price" && !in.Where.NativeOnly && (s.RequestsPerS > 0 || s.TokensPerDay > 0 || s.PeakRequestsPerS > 0) && in.Workload.Method == advisor.Inference {
@@ -49,7 +49,8 @@ func (b *Bot) cost(ctx context.Context, a *Answer, req parse.Request) error {
 	}
 	a.Result = res
 	a.Currency = string(res.Currency)
-	d := renderCost(a.Lang, res, a.Assumed, bareMoneyNote(a.Lang, in.Currency, s.Price))
+	notePersona(a, personaNote)
+	d := renderCost(a.Lang, res, a.Assumed, bareMoneyNote(a.Lang, in.Currency, s.Price), personaNote)
 	if res.WithinBudget != nil {
 		a.verdictAsked = true
 	}

@@ -45,7 +45,11 @@ func (b *Bot) monthly(ctx context.Context, msg Message, a *Answer, req parse.Req
 			"No card named, so this is for the RTX 4090, the card the catalogue prices most often. Ask precisely with: /gpu monthly h100 @autodl 120h",
 			"没指定显卡，按目录里报价最多的 RTX 4090 计算。想问得更准，可以这样问：/gpu monthly h100 @autodl 120h"))
 	}
-	m := b.market(ctx)
+	m, personaNote := b.personaMarket(ctx, a, req, b.market(ctx)) // an enterprise: contracted clouds only (price_persona.go)
+	if personaNote != "" {
+		notes = append(notes, personaNote)
+		notePersona(a, personaNote)
+	}
 	res, err := nativeFirst(&advisor.OfferFilter{}, func() (advisor.MonthlyResult, error) { return advisor.Monthly(in, m) })
 	var noPlan *advisor.InputError
 	if errors.As(err, &noPlan) && noPlan.Field == "monthly" {

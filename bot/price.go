@@ -45,6 +45,9 @@ type PriceView struct {
 	// PerMonth is the first offer's price per card-month when a monthly
 	// plan was asked for and only plans are shown ("腾讯云 A100 包月多少钱").
 	PerMonth float64 `json:"per_month,omitempty"`
+	// Persona says an enterprise asker was priced on contracted clouds
+	// only (price_persona.go); also one of the assumptions.
+	Persona string `json:"persona,omitempty"`
 }
 
 func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
@@ -53,7 +56,7 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 		return &advisor.InputError{Field: "gpu", Reason: tr(a.Lang, "which card? name one or more", "哪张卡？请指明型号"), Hint: "/gpu price h100"}
 	}
 	cur, fx := b.currency(req), b.fx(s)
-	m := b.market(ctx)
+	m, personaNote := b.personaMarket(ctx, a, req, b.market(ctx)) // an enterprise: contracted clouds only (price_persona.go)
 	var variantNotes []string // a platform asked for that lists only a variant of the card (price_variant.go)
 	s.GPUs, variantNotes = platformVariants(m.Offers, s.Platform, s.GPUs, a.Lang)
 	view := PriceView{GPUs: s.GPUs, Assumptions: variantNotes, Currency: string(cur), FX: fx, Platform: s.Platform}
@@ -94,12 +97,17 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 			view.Assumptions = appendOnce(view.Assumptions, t.In(a.Lang))
 		}
 	}
+	if personaNote != "" {
+		view.Assumptions = append(view.Assumptions, personaNote)
+		view.Persona = personaNote
+	}
 	view.Offers = packageAsked(view.Offers, s.Billing, s.Platform) // "腾讯云 A100 包月多少钱" (price_variant.go)
 	if s.Billing == "monthly" && len(view.Offers) > 0 && view.Offers[0].Monthly {
 		view.PerMonth = advisor.Round2(view.Offers[0].Price * knowledge.HoursPerMonth)
 	}
 	notListed(&view, s.Platform, all)
 	a.Result = view
+	notePersona(a, personaNote)
 	a.Currency = view.Currency
 	a.show(renderPrice(a.Lang, view, now))
 	return nil

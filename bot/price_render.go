@@ -76,6 +76,9 @@ func renderPrice(lang string, v PriceView, now time.Time) present.Doc {
 			fmt.Sprintf("%s does not list %s; elsewhere: %s", platformName(lang, v.NotListed), strings.Join(names, ", "), d.Headline),
 			fmt.Sprintf("%s 没有 %s 的报价；其他平台：%s", platformName(lang, v.NotListed), strings.Join(names, "、"), d.Headline))
 	}
+	if v.Persona != "" {
+		d.Summary = append(d.Summary, v.Persona) // the enterprise filter, under the headline
+	}
 	d.ListTitle = tr(lang, "Offers per card-hour, cheapest first:", "每卡每小时报价（从低到高）：")
 	var wk working
 	groups := priceLines(v) // price_catalog.go
