@@ -57,7 +57,7 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 	}
 	cur, fx := b.currency(req), b.fx(s)
 	m, personaNote := b.personaMarket(ctx, a, req, b.market(ctx)) // an enterprise: contracted clouds only (price_persona.go)
-	var variantNotes []string // a platform asked for that lists only a variant of the card (price_variant.go)
+	var variantNotes []string                                     // a platform asked for that lists only a variant of the card (price_variant.go)
 	s.GPUs, variantNotes = platformVariants(m.Offers, s.Platform, s.GPUs, a.Lang)
 	view := PriceView{GPUs: s.GPUs, Assumptions: variantNotes, Currency: string(cur), FX: fx, Platform: s.Platform}
 	now := b.now()
