@@ -18,7 +18,7 @@ type BuyView struct {
 
 func (b *Bot) buy(ctx context.Context, msg Message, a *Answer, req parse.Request) error {
 	if asksCommit(req.Text) { // "1-yr reserved vs on-demand for 16 H100s" (commit.go)
-		return b.commit(a, req)
+		return b.commit(ctx, a, req)
 	}
 	s := req.Slots
 	in := advisor.BuyInput{
