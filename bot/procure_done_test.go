@@ -217,6 +217,9 @@ func TestNoSourcedTermPriceIsSaid(t *testing.T) {
 			t.Errorf("%q: %T %q; want on demand over the term %v", c.q, a.Result, a.Headline, c.total)
 			continue
 		}
+		if a.Typed == nil || a.Typed.Asked != "money_total" || a.Typed.Value == nil || math.Abs(*a.Typed.Value-c.total) > 0.01 {
+			t.Errorf("%q: typed answer %+v; want money_total %v", c.q, a.Typed, c.total)
+		}
 		for _, w := range c.words {
 			if !strings.Contains(a.Headline, w) {
 				t.Errorf("%q: headline %q lacks %q", c.q, a.Headline, w)
