@@ -243,3 +243,23 @@ func TestNoSourcedTermPriceOnTheCatalogue(t *testing.T) {
 		t.Errorf("8 H200 1y on the catalogue: %T %q; want $73,584 on demand over the year", a.Result, a.Headline)
 	}
 }
+
+// A cost answer whose card the engine picks is not priced on an offer that
+// cannot serve the plan: the 70B replica needs 8 V100s in one machine and
+// the $0.09 Vast.ai listing is one card, so it is set aside and said; a
+// named card keeps its price.
+func TestCostPickCanServeThePlan(t *testing.T) {
+	b := catalogueBot(t)
+	a := b.Answer(context.Background(), Message{Text: "/gpu cost 70b inference tokens=100M"})
+	r, ok := a.Result.(advisor.CostResult)
+	if !ok || r.GPU == "v100-sxm2" || r.Offer == nil || marketplaces[r.Offer.Platform] && r.Offer.Low < 0.1 {
+		t.Fatalf("70b cost: %T %q", a.Result, a.Headline)
+	}
+	if !strings.Contains(a.Text, "Set aside: V100 SXM2 @ Vast.ai ×8 $0.09/card-h") {
+		t.Errorf("70b cost: the set-aside listing is not said: %q", a.Text)
+	}
+	named := b.Answer(context.Background(), Message{Text: "/gpu cost 70b inference tokens=100M on v100"})
+	if r, ok := named.Result.(advisor.CostResult); !ok || r.GPU != "v100-sxm2" || strings.Contains(named.Text, "Set aside") {
+		t.Errorf("a named V100 is second-guessed: %q", named.Text)
+	}
+}
