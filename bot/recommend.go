@@ -55,6 +55,7 @@ func rankSupplied(in advisor.RecommendInput, m advisor.Market) (advisor.Recommen
 	llm := in.Preset != advisor.PresetDiffusion
 	var aside []advisor.Ranked
 	var res advisor.Recommendation
+	owned := false // m.Offers is this call's own copy, filtered in place after the first
 	for pass := 0; pass < 5; pass++ {
 		r, err := nativeFirst(&in.Where, func() (advisor.Recommendation, error) { return advisor.Recommend(in, m) })
 		if err != nil {
@@ -64,28 +65,42 @@ func rankSupplied(in advisor.RecommendInput, m advisor.Market) (advisor.Recommen
 			return r, err
 		}
 		res = r
-		drop := map[string]bool{}
-		byKey := make(map[string]int, len(m.Offers))
-		for i, o := range m.Offers {
-			byKey[o.Key] = i
-		}
+		var drop map[string]bool
 		for _, rk := range res.Rankings {
 			for _, row := range rk.Rows {
-				i, ok := byKey[row.Offer]
-				if !ok || drop[row.Offer] {
+				if drop[row.Offer] {
 					continue
 				}
-				if why := m.Unsuppliable(m.Offers[i], row.Cards, in.Workload.Bits, llm); why.EN != "" {
-					drop[row.Offer] = true
-					row.Note = why
-					aside = append(aside, row)
+				for _, o := range m.Offers { // a ranking shows ten rows at most: a scan each
+					if o.Key != row.Offer {
+						continue
+					}
+					if why := m.Unsuppliable(o, row.Cards, in.Workload.Bits, llm); why.EN != "" {
+						if drop == nil {
+							drop = map[string]bool{}
+						}
+						drop[row.Offer] = true
+						row.Note = why
+						aside = append(aside, row)
+					}
+					break
 				}
 			}
 		}
 		if len(drop) == 0 {
 			break
 		}
-		m = m.WithoutOffers(drop)
+		if !owned {
+			m, owned = m.WithoutOffers(drop), true
+			continue
+		}
+		kept := m.Offers[:0]
+		for _, o := range m.Offers {
+			if !drop[o.Key] {
+				kept = append(kept, o)
+			}
+		}
+		m.Offers = kept
 	}
 	if len(res.Rankings) > 0 && len(aside) > 0 {
 		res.Rankings[0].Aside = append(res.Rankings[0].Aside, aside...)
