@@ -139,6 +139,9 @@ func TestDoneWhenQuestionsInBothLanguages(t *testing.T) {
 			t.Errorf("%q: %T", c.q, a.Result)
 		}
 		wantFirst(c.q, a, "2025-10-09", c.nolegal)
+		if strings.Contains(a.Text, "Not used: region") {
+			t.Errorf("%q: \"in China\" is the market the statuses are for, not an unused region: %q", c.q, a.Text)
+		}
 	}
 	// 8. 70B inference. Chinese: the restricted cards are marked (RTX 4090
 	// needs a US licence, rule of 2023-11-17). Both: the top pick is no
