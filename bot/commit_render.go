@@ -47,7 +47,14 @@ func renderCommit(lang string, r advisor.CommitResult, as map[string]any, notes 
 		if i == 0 || i > 4 {
 			continue
 		}
-		d.Summary = append(d.Summary, fmt.Sprintf("• %s %s: %s → %s/card-h (−%s%%, %s, %s)", p.Provider, p.Instance, moneyStr(p.OnDemand, cur), moneyStr(p.Committed, cur), fmtNum(p.Discount*100), p.Date, p.Confidence))
+		od, cm := moneyStr(p.OnDemand, cur), moneyStr(p.Committed, cur)
+		if p.OnDemandHigh > 0 {
+			od += "–" + fmtNum(p.OnDemandHigh) // a range stays a range
+		}
+		if p.CommittedHigh > 0 {
+			cm += "–" + fmtNum(p.CommittedHigh)
+		}
+		d.Summary = append(d.Summary, fmt.Sprintf("• %s %s: %s → %s/card-h (−%s%%, %s, %s)", p.Provider, p.Instance, od, cm, fmtNum(p.Discount*100), p.Date, p.Confidence))
 	}
 	d.Assumed = assumedPairs(as)
 	var wk working
