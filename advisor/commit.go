@@ -38,22 +38,22 @@ type CommitInput struct {
 // CommitPair is one provider's on-demand and committed price for the same
 // instance, per card-hour in the answer's currency.
 type CommitPair struct {
-	Provider   string               `json:"provider"`
-	CN         bool                 `json:"cn,omitempty"` // a Chinese platform's 包月 row
-	Instance   string               `json:"instance"`
-	Term       string               `json:"term"`
-	OnDemand   float64              `json:"on_demand"` // per card-hour, low end
-	Committed  float64              `json:"committed"` // per card-hour over every hour of the term
+	Provider  string  `json:"provider"`
+	CN        bool    `json:"cn,omitempty"` // a Chinese platform's 包月 row
+	Instance  string  `json:"instance"`
+	Term      string  `json:"term"`
+	OnDemand  float64 `json:"on_demand"` // per card-hour, low end
+	Committed float64 `json:"committed"` // per card-hour over every hour of the term
 	// The high ends where a row is a range (an aggregator's "$1.50-3.50"):
 	// the pair is worked at the low ends and shown as ranges.
-	OnDemandHigh  float64 `json:"on_demand_high,omitempty"`
-	CommittedHigh float64 `json:"committed_high,omitempty"`
-	Discount   float64              `json:"discount"`  // 1 − committed ÷ on-demand
-	Breakeven  float64              `json:"breakeven_utilization"`
-	Confidence knowledge.Confidence `json:"confidence"`
-	Date       string               `json:"date"`
-	Source     string               `json:"source"`
-	ODSource   string               `json:"on_demand_source"`
+	OnDemandHigh  float64              `json:"on_demand_high,omitempty"`
+	CommittedHigh float64              `json:"committed_high,omitempty"`
+	Discount      float64              `json:"discount"` // 1 − committed ÷ on-demand
+	Breakeven     float64              `json:"breakeven_utilization"`
+	Confidence    knowledge.Confidence `json:"confidence"`
+	Date          string               `json:"date"`
+	Source        string               `json:"source"`
+	ODSource      string               `json:"on_demand_source"`
 }
 
 // CommitResult compares a commitment with on-demand for the same use.
