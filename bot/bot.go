@@ -90,6 +90,9 @@ type Answer struct {
 	// verdictAsked marks answers that are a yes/no by nature (a budget
 	// check, the asker's own card) even without a question word.
 	verdictAsked bool
+	// tooFew is set when the asker's own card count cannot hold the job:
+	// the answer is a "no", worked on the count the job needs.
+	tooFew bool
 	// question is the message's text, for verdicts that answer the way
 	// the question was put ("超了吗" vs "够不够").
 	question string

@@ -17,8 +17,8 @@ func (b *Bot) cost(ctx context.Context, a *Answer, req parse.Request) error {
 		return b.image(ctx, a, req)
 	}
 	s := req.Slots
-	if len(s.GPUs) >= 2 && (s.ParamsB > 0 || s.Model != "" || s.Arch != "") {
-		return b.options(ctx, a, req) // "A100 vs H100 vs L40S": every option answered
+	if (len(s.GPUs) >= 2 || len(s.Platforms) >= 2) && (s.ParamsB > 0 || s.Model != "" || s.Arch != "") {
+		return b.options(ctx, a, req) // "A100 vs H100 vs L40S", "runpod or vast?": every option answered
 	}
 	if servingTargets(s) {
 		return b.slo(ctx, a, req)
@@ -36,6 +36,15 @@ func (b *Bot) cost(ctx context.Context, a *Answer, req parse.Request) error {
 	var noPrice *advisor.InputError
 	if errors.As(err, &noPrice) && noPrice.Field == "price" && !in.Where.NativeOnly && (s.RequestsPerS > 0 || s.TokensPerDay > 0 || s.PeakRequestsPerS > 0) && in.Workload.Method == advisor.Inference {
 		return b.slo(ctx, a, req) // no price for the card: the fleet is still sized
+	}
+	have := in.GPUs
+	var tooFew *advisor.InputError
+	if errors.As(err, &tooFew) && tooFew.Field == "gpus" && have > 0 {
+		// "一张4090 48小时内跑得完不": their count cannot hold the job. That
+		// is the answer (no), worked on the count the job needs.
+		in.GPUs = 0
+		res, err = nativeFirst(&in.Where, func() (advisor.CostResult, error) { return advisor.Cost(in, m) })
+		a.tooFew = err == nil
 	}
 	if err != nil {
 		return err
@@ -60,7 +69,11 @@ func (b *Bot) cost(ctx context.Context, a *Answer, req parse.Request) error {
 	if res.WithinBudget != nil {
 		a.verdictAsked = true
 	}
-	a.show(leadWithAsked(a.Lang, d, s, res))
+	d = leadWithAsked(a.Lang, d, s, res)
+	if a.tooFew {
+		d = leadWithTooFew(a.Lang, d, have, res)
+	}
+	a.show(d)
 	return nil
 }
 

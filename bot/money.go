@@ -35,6 +35,24 @@ func (b *Bot) currency(req parse.Request) knowledge.Currency {
 	case "USD":
 		return knowledge.USD
 	}
+	// no currency asked for: the one their own figures are in ("I can
+	// only afford ~¥1000", "预算 $300"), when they are all in one
+	stated := ""
+	for _, m := range []*parse.Money{req.Slots.Budget, req.Slots.Price, req.Slots.Monthly} {
+		switch {
+		case m == nil || m.Currency == "":
+		case stated == "":
+			stated = m.Currency
+		case stated != m.Currency:
+			stated = "mixed"
+		}
+	}
+	switch stated {
+	case "CNY":
+		return knowledge.CNY
+	case "USD":
+		return knowledge.USD
+	}
 	if req.Lang == "zh" {
 		return knowledge.CNY
 	}

@@ -69,6 +69,7 @@ var presentAllowed = map[string]int{
 	"bot/parse/frames.go: currency symbol":              2,
 	"bot/parse/keys.go: currency symbol":                2,
 	"bot/parse/names.go: Han detector":                  1,
+	"bot/parse/owners.go: Han detector":                 1, // a team named in Chinese ("推理组"): reading, not writing
 	"bot/parse/names.go: currency symbol":               2,
 	"bot/parse/normalize.go: Han detector":              1,
 	"bot/parse/normalize.go: currency symbol":           3,
