@@ -269,6 +269,12 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 			return figs, verdict(r.Saving > 0), "which" // their usage is known: the choice at it leads
 		}
 		return figs, verdict(r.Saving > 0), "break_even_util"
+	case CommitGap: // no sourced term price: on demand over the term, no verdict (commit.go)
+		cur := string(res.Currency)
+		return []typedFigure{
+			{asked: "money_total", value: res.TermCost, unit: "term", currency: cur, choice: "on_demand"},
+			{asked: "price_per_card_hour", value: res.OnDemand.Low, unit: "card_hour", currency: cur, choice: res.OnDemand.Platform},
+		}, nil, "money_total"
 	case APIView:
 		r := res.APIResult
 		cur := string(r.Currency)
