@@ -199,8 +199,10 @@ func (s *Spend) Handle(ctx context.Context, m Message, req parse.Request, a *Ans
 		err = s.export(ctx, team, req, a)
 	case "check":
 		err = s.check(ctx, team, m, req, a)
+	case "commitments":
+		err = s.commitments(ctx, team, a)
 	default:
-		return &advisor.InputError{Field: "spend", Reason: fmt.Sprintf("unknown spend action %q; use add, list, report, edit, export, undo or delete", mode), Hint: spendHint}
+		return &advisor.InputError{Field: "spend", Reason: fmt.Sprintf("unknown spend action %q; use add, list, report, commitments, edit, export, undo or delete", mode), Hint: spendHint}
 	}
 	return s.explain(a, err)
 }

@@ -56,6 +56,12 @@ func ledgerInWords(req parse.Request) (parse.Request, string, bool) {
 		}
 		return req, "a correction of a ledger entry", true
 	}
+	if commitmentsInWords(req) {
+		req.Intent = parse.Spend
+		req.Slots.Mode = "commitments"
+		req.Slots.Missing, req.Problems = nil, nil
+		return req, "a request for the commitments list", true
+	}
 	if args, ok := spendCheckInWords(req); ok {
 		req.Intent = parse.Spend
 		req.Slots.Mode = "check"

@@ -1,0 +1,83 @@
+package bot
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gpubot/gpubot/bot/ledger"
+)
+
+// TestSpendCommitments (#24 item 4): the commitments list, asked as a
+// command and in words in both languages, lists each plan with its term,
+// dates, money and the card-hours used and idle — against hand values.
+// The clock is 2026-10-20 12:00 UTC = 20:00 in Shanghai (spendBot).
+//
+//	8× H800 aliyun ¥36,000 包年 from 2026-10-01: renews 2027-10-01, ¥36,000 ÷ 12
+//	  = ¥3,000.00 a month; paid for so far 8 × (19 days × 24 + 20 h = 476 h)
+//	  = 3,808 card-h; used 8 × 100 h = 800 (the aliyun H800 run on 10-10);
+//	  idle 3,808 − 800 = 3,008 = 79 %.
+//	2× A100 80GB autodl ¥7,000 包月 from 2026-10-05: renews 2026-11-05, in 16
+//	  days (15 days 4 h, rounded up); paid for 2 × (15 × 24 + 20 = 380 h) =
+//	  760 card-h; no usage recorded: unknown, not idle.
+//	The 4090 on-demand run is no commitment. Neither renews by 2026-10-31.
+func TestSpendCommitments(t *testing.T) {
+	b, _ := spendBot(t)
+	yr := say(b, "U1", "/gpu spend add 8x h800 @aliyun ¥36000 包年 date=2026-10-01").Result.(ledger.Entry)
+	say(b, "U1", "/gpu spend add 8x h800 @aliyun 100h ¥10000 date=2026-10-10")
+	mo := say(b, "U1", "/gpu spend add 2x a100 @autodl ¥7000 包月 date=2026-10-05").Result.(ledger.Entry)
+	say(b, "U1", "/gpu spend add 40h 4090 @autodl ¥75 date=2026-10-12")
+
+	wantEN := []string{
+		"Commitments running on 2026-10-20: 2; renewing or ending by 2026-10-31: 0.",
+		"• #" + mo.ID + " A100 80GB ×2 on AutoDL — 1 month (包月) from 2026-10-05, renews 2026-11-05 (in 16 days); billed ¥7,000.00 (estimated), ¥7,000.00 a month amortised; used unknown (no usage recorded on A100 80GB at AutoDL in the term, so not counted as idle) of 760 card-h paid for so far",
+		"• #" + yr.ID + " H800 SXM ×8 on Alibaba Cloud — 12 months from 2026-10-01, renews 2027-10-01, month 1 of 12; billed ¥36,000.00 (estimated), ¥3,000.00 a month amortised; used 800 of 3,808 card-h paid for so far, idle 3,008 (79%)",
+	}
+	wantZH := []string{
+		"2026-10-20 生效中的包年包月：2 项；其中 0 项在 2026-10-31 前到期或续费。",
+		"• #" + mo.ID + " A100 80GB ×2，AutoDL 算力云，包月（1 个月），自 2026-10-05 起，2026-11-05 到期续费（还有 16 天）；账面 ¥7,000.00（估算），按月分摊 ¥7,000.00；已用未知（期限内没有 AutoDL 算力云 A100 80GB 的用量记录，不算闲置），至今已付 760 卡时",
+		"• #" + yr.ID + " H800 SXM ×8，阿里云，12 个月，自 2026-10-01 起，2027-10-01 到期续费，第 1/12 个月；账面 ¥36,000.00（估算），按月分摊 ¥3,000.00；已用 800 卡时，至今已付 3,808 卡时，闲置 3,008 卡时（79%）",
+	}
+	for text, want := range map[string][]string{
+		"/gpu spend commitments":              wantEN,
+		"list our commitments":                wantEN,
+		"which reservations renew this month": wantEN,
+		"我们有哪些包年包月":                           wantZH,
+		"哪些包月快到期了":                            wantZH,
+	} {
+		a := say(b, "U1", text)
+		res, ok := a.Result.(SpendCommitments)
+		if !ok || len(res.Commitments) != 2 {
+			t.Errorf("%s: %T %q; want the commitments list", text, a.Result, a.Text)
+			continue
+		}
+		lines := strings.Split(a.Text, "\n")
+		for i, w := range want {
+			if i >= len(lines) || lines[i] != w {
+				got := ""
+				if i < len(lines) {
+					got = lines[i]
+				}
+				t.Errorf("%s line %d\n got %q\nwant %q", text, i, got, w)
+			}
+		}
+	}
+	// Questions about commitments that are not the list stay what they are.
+	for _, text := range []string{"包月划算吗", "is a 1-year reservation cheaper than on demand for h100", "AWS上H100一年期预留比按需"} {
+		if _, ok := say(b, "U1", text).Result.(SpendCommitments); ok {
+			t.Errorf("%s: answered with the commitments list", text)
+		}
+	}
+}
+
+// TestSpendCommitmentsNone: with nothing prepaid the list says so and how
+// to book one, in the asker's language.
+func TestSpendCommitmentsNone(t *testing.T) {
+	b, _ := spendBot(t)
+	say(b, "U1", "/gpu spend add 40h 4090 @autodl ¥75 date=2026-10-12")
+	if a := say(b, "U1", "/gpu spend commitments"); !strings.HasPrefix(a.Text, "No commitments running on 2026-10-20") || !strings.Contains(a.Text, "包年") {
+		t.Errorf("en: %q", a.Text)
+	}
+	if a := say(b, "U1", "我们有哪些包年包月"); !strings.HasPrefix(a.Text, "2026-10-20 没有生效中的包年包月") {
+		t.Errorf("zh: %q", a.Text)
+	}
+}
