@@ -276,6 +276,9 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 			e.Amount = whole // "¥1 000" is a thousand yuan, not ¥1 followed by a stray 000
 		}
 	}
+	if sl.QuotePer != "" && sl.Amount != nil {
+		a.use("quote_per", "the amount is what the entry cost in all")
+	}
 	e.CostCenter = sl.Team
 	if e.CostCenter == "" {
 		e.CostCenter = teamWord(m.Text)
@@ -429,13 +432,13 @@ func teamWord(text string) string {
 	return ""
 }
 
-// reFamily reads a card family the report is filtered by: gpu=h100,
-// gpu=a100 (every memory size and form factor of it).
-var reFamily = regexp.MustCompile(`(?i)\bgpu=(h100|h200|a100|v100|h800|a800|l40|rtx4090)\b`)
+// reGPUArg reads the card a report is filtered by: gpu=h100 (the family:
+// every memory size and form factor of it), gpu=h100-pcie (that card).
+var reGPUArg = regexp.MustCompile(`(?i)\bgpu=([^\s,，;；]+)`)
 
-func gpuFamily(text string) string {
-	if m := reFamily.FindStringSubmatch(text); m != nil {
-		return strings.ToLower(m[1])
+func gpuArg(text string) string {
+	if m := reGPUArg.FindStringSubmatch(text); m != nil {
+		return m[1]
 	}
 	return ""
 }
@@ -619,9 +622,9 @@ func (s *Spend) report(ctx context.Context, team string, m Message, req parse.Re
 	fx := s.reportFX(ctx, team, a.Lang)
 	gpu := ""
 	if len(req.Slots.GPUs) > 0 {
-		gpu = req.Slots.GPUs[0]
-		if fam := gpuFamily(m.Text); fam != "" {
-			gpu = fam // "gpu=H100": the family (SXM and PCIe), not one variant
+		gpu = cardFamilyAsked(req.Slots.GPUs[0], m.Text) // "H100": the family (SXM and PCIe), "H100 PCIe": that card
+		if fam, ok := s.ledger.GPUFamily(gpuArg(m.Text)); ok {
+			gpu = fam // "gpu=H100", "gpu=h100-pcie"
 		}
 	}
 	platform := req.Slots.Platform

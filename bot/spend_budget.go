@@ -204,3 +204,61 @@ func leftZH(c ledger.Check) string {
 	}
 	return fmt.Sprintf("还剩 %s", c.Left)
 }
+
+var (
+	// a budget is stated for a period: "每月预算2万", "$20k a month", "monthly budget"
+	rePerPeriod = regexp.MustCompile(`(?i)每月|每个月|月度|月预算|每季度?|季度|每年|年度|/\s*(?:month|mo|quarter|qtr|year|yr)\b|\b(?:a|per|each) (?:month|quarter|year)\b|\bmonthly\b|\bquarterly\b|\byearly\b|\bannual\b`)
+	reQuarter   = regexp.MustCompile(`(?i)季|quarter|qtr`)
+	reYear      = regexp.MustCompile(`(?i)每年|年度|year|\byr\b|annual`)
+	// how long or how many a budget buys: a cost question, not a budget
+	reBudgetBuys = regexp.MustCompile(`(?i)多久|多少小时|几张|多少张|how long|how many|能用|能跑`)
+)
+
+// cardBudgetInWords reads a budget for a card or card family set in
+// words — "H100 每月预算2万美元", "set a budget of $20k a month for H100" —
+// as /gpu budget set gpu=FAMILY AMOUNT[/period] arguments. A budget that
+// sizes a job, asks what it buys or whether it is enough is not one.
+func cardBudgetInWords(req parse.Request) ([]string, bool) {
+	s := req.Slots
+	t := parse.Clean(req.Text)
+	if len(s.GPUs) == 0 || s.ParamsB > 0 || s.Model != "" || s.Arch != "" || s.Hours > 0 || s.GPUHours > 0 || s.Cards > 1 ||
+		!reBudgetAsk.MatchString(strings.ToLower(t)) || reBudgetForJob.MatchString(strings.ToLower(t)) || reCheckAsk.MatchString(t) || reBudgetBuys.MatchString(t) {
+		return nil, false
+	}
+	if !reBudgetChange.MatchString(strings.ToLower(t)) && !rePerPeriod.MatchString(t) {
+		return nil, false
+	}
+	amount := s.Budget
+	for _, m := range []*parse.Money{s.Monthly, s.Amount, s.Price} {
+		if amount == nil {
+			amount = m
+		}
+	}
+	if amount == nil || amount.Amount <= 0 {
+		return nil, false
+	}
+	arg := budgetAmountArg(*amount, req.Lang)
+	switch {
+	case reQuarter.MatchString(t):
+		arg += "/quarter"
+	case reYear.MatchString(t):
+		arg += "/year"
+	}
+	return []string{"set", "gpu=" + cardFamilyAsked(s.GPUs[0], t), arg}, true
+}
+
+// cardFamilyAsked is the family of card id when the text names the family
+// and not the variant ("H100" for h100-sxm: every H100), else the id
+// ("H100 PCIe" stays h100-pcie, "910B" stays ascend-910b).
+func cardFamilyAsked(id, text string) string {
+	i := strings.LastIndexByte(id, '-')
+	if i < 0 {
+		return id
+	}
+	fam, variant := id[:i], id[i+1:]
+	t := strings.ToLower(strings.ReplaceAll(text, " ", ""))
+	if strings.Contains(t, fam) && !strings.Contains(t, variant) {
+		return fam
+	}
+	return id
+}

@@ -81,3 +81,34 @@ func TestSpendCommitmentsNone(t *testing.T) {
 		t.Errorf("zh: %q", a.Text)
 	}
 }
+
+// TestSpendReportByCardFamily (#24 item 7): a report filtered by a card
+// family counts every variant, by a card only that card; in words the
+// family named ("H100") is the family. Hand values: H100 SXM $20 + H100
+// PCIe $15 = $35.00 in 2 entries, 20 card-h; PCIe alone $15.00; the A100
+// and 4090 runs never count.
+func TestSpendReportByCardFamily(t *testing.T) {
+	b, _ := spendBot(t)
+	for _, text := range []string{"/gpu spend add 10h h100 @runpod $20", "/gpu spend add 10h h100-pcie @lambda $15",
+		"/gpu spend add 10h a100 @runpod $10", "/gpu spend add 40h 4090 @autodl ¥75"} {
+		if a := say(b, "U1", text); a.Err != "" {
+			t.Fatalf("%s: %q", text, a.Text)
+		}
+	}
+	for text, want := range map[string][3]int64{ // USD cents, entries, card-h
+		"/gpu spend report gpu=H100":                {3500, 2, 20},
+		"/gpu spend report gpu=h100-pcie":           {1500, 1, 10},
+		"H100 这个月花了多少":                              {3500, 2, 20},
+		"what did we spend on H100 PCIe this month": {1500, 1, 10},
+	} {
+		a := say(b, "U1", text)
+		r, ok := a.Result.(*ledger.Report)
+		if !ok {
+			t.Errorf("%s: %T %q", text, a.Result, a.Text)
+			continue
+		}
+		if got := [3]int64{r.Total.Amount["USD"], int64(r.Total.Entries), int64(r.Total.CardHours)}; got != want || r.Total.Amount["CNY"] != 0 {
+			t.Errorf("%s: got %v %v; want %v", text, got, r.Total.Amount, want)
+		}
+	}
+}

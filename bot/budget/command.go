@@ -64,6 +64,12 @@ func (h *Handler) Handle(ctx context.Context, m bot.Message, req parse.Request, 
 		scope := ""
 		rest := args[:0:0]
 		for _, w := range args {
+			if k, v, ok := strings.Cut(w, "="); ok && gpuKeys[strings.ToLower(k)] {
+				if _, ok := h.alerts.ledger.GPUFamily(v); !ok {
+					return &advisor.InputError{Field: "gpu", Reason: present.Tr(a.Lang, fmt.Sprintf("read gpu=%s, which is no card or card family (H100, A100, 4090, h100-sxm …)", v),
+						fmt.Sprintf("读到 gpu=%s，不是已知的显卡或系列（H100、A100、4090、h100-sxm……）", v)), Hint: "/gpu budget set gpu=H100 $20k/month"}
+				}
+			}
 			if sc, ok := h.scopeArg(w); ok {
 				scope = sc
 				continue
@@ -88,7 +94,7 @@ func (h *Handler) Handle(ctx context.Context, m bot.Message, req parse.Request, 
 		}
 		if scope != "" {
 			if len(args) == 2 {
-				return &advisor.InputError{Field: "budget", Reason: present.Tr(a.Lang, "give one scope: a project, or team=, or platform=", "只能给一个范围：项目、team= 或 platform="), Hint: hint}
+				return &advisor.InputError{Field: "budget", Reason: present.Tr(a.Lang, "give one scope: a project, or team=, platform= or gpu=", "只能给一个范围：项目、team=、platform= 或 gpu="), Hint: hint}
 			}
 			project = scope
 		}
@@ -176,6 +182,8 @@ func name(project, lang string) string {
 			}
 		}
 		return present.Tr(lang, "platform ", "平台 ") + id
+	case strings.HasPrefix(project, GPUScope):
+		return cardsName(strings.TrimPrefix(project, GPUScope), lang)
 	}
 	return present.Tr(lang, project, "项目 "+project)
 }
@@ -195,8 +203,36 @@ func (h *Handler) scopeArg(w string) (string, bool) {
 		return PlatformScope + h.alerts.ledger.Platform(v), true
 	case "project", "项目", "proj":
 		return ledger.FoldName(v), true
+	case "gpu", "card", "cards", "显卡", "卡", "型号": // gpuKeys
+		if fam, ok := h.alerts.ledger.GPUFamily(v); ok {
+			return GPUScope + fam, true
+		}
+		return "", false
 	}
 	return "", false
+}
+
+// gpuKeys are the keys of a card budget's scope (gpu=H100).
+var gpuKeys = map[string]bool{"gpu": true, "card": true, "cards": true, "显卡": true, "卡": true, "型号": true}
+
+// cardsName is a card budget's scope for people: "H100 cards (H100 SXM,
+// H100 PCIe)" for a family, "A10 cards" for one card.
+func cardsName(fam, lang string) string {
+	kb := knowledge.MustShipped()
+	var members []string
+	for _, g := range kb.GPUs {
+		if ledger.InFamily(g.ID, fam) {
+			members = append(members, kb.GPUName(g.ID))
+		}
+	}
+	head := strings.ToUpper(fam)
+	if len(members) == 1 {
+		head = members[0]
+	}
+	if len(members) > 1 {
+		return present.Tr(lang, head+" cards ("+strings.Join(members, ", ")+")", head+" 系列显卡（"+strings.Join(members, "、")+"）")
+	}
+	return present.Tr(lang, head+" cards", head+" 显卡")
 }
 
 // Describe lists budget states, one line each.

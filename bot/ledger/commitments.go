@@ -211,3 +211,32 @@ func minTime(a, b time.Time) time.Time {
 	}
 	return b
 }
+
+// GPUFamily reads a card or a card family as a filter value: "H100" is
+// the family (every id "h100-…": H100 SXM and PCIe), "a100" the A100 40GB
+// and 80GB, "h100-sxm" or "4090" one card. ok is false for a name that is
+// neither. Entries match with InFamily.
+func (l *Ledger) GPUFamily(name string) (string, bool) {
+	n := strings.ToLower(strings.TrimSpace(name))
+	if n == "" {
+		return "", false
+	}
+	if l.kb == nil {
+		return n, true
+	}
+	for _, g := range l.kb.GPUs {
+		if g.ID == n || strings.HasPrefix(g.ID, n+"-") {
+			return n, true
+		}
+	}
+	if g, ok := l.kb.GPU(name); ok {
+		return g.ID, true
+	}
+	return "", false
+}
+
+// InFamily reports whether card id gpu is fam or one of its variants
+// ("h100-sxm" is in "h100"; "rtx4090d" is not in "rtx4090").
+func InFamily(gpu, fam string) bool {
+	return fam != "" && (gpu == fam || strings.HasPrefix(gpu, fam+"-"))
+}
