@@ -375,9 +375,9 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 	}
 	a.Text = tr(a.Lang,
 		fmt.Sprintf("Saved #%s: %s ×%d, %s on %s, %s, project %s, %s, dated %s (booked to %s). Undo with /gpu spend undo.",
-			saved.ID, gpuName(saved.GPU), saved.Cards, hours, orDash(saved.Platform), amount, saved.Project, saved.Billing, saved.At.Format("2006-01-02"), month),
+			saved.ID, gpuName(saved.GPU), saved.Cards, hours, platformShown(a.Lang, saved.Platform), amount, saved.Project, saved.Billing, saved.At.Format("2006-01-02"), month),
 		fmt.Sprintf("已记账 #%s：%s ×%d，%s，平台 %s，%s，项目 %s，%s，日期 %s（计入 %s）。撤销：/gpu spend undo",
-			saved.ID, gpuName(saved.GPU), saved.Cards, hoursZh, orDash(saved.Platform), amount, saved.Project, saved.Billing, saved.At.Format("2006-01-02"), month))
+			saved.ID, gpuName(saved.GPU), saved.Cards, hoursZh, platformShown(a.Lang, saved.Platform), amount, saved.Project, saved.Billing, saved.At.Format("2006-01-02"), month))
 	if saved.CostCenter != "" {
 		a.Text += tr(a.Lang, " Team: "+saved.CostCenter+".", " 团队："+saved.CostCenter+"。")
 	}
@@ -544,6 +544,14 @@ func (s *Spend) settle(ctx context.Context, un *ledger.UnconfirmedError, m Messa
 	return e, err
 }
 
+// platformShown is a platform's display name in lang, "—" for none.
+func platformShown(lang, id string) string {
+	if id == "" {
+		return "—"
+	}
+	return platformName(lang, id)
+}
+
 func orDash(s string) string {
 	if s == "" {
 		return "—"
@@ -588,7 +596,7 @@ func (s *Spend) list(ctx context.Context, team string, req parse.Request, a *Ans
 		case e.SupersededBy != "":
 			basis = tr(a.Lang, "replaced by bill line #"+e.SupersededBy+", not counted", "已由账单行 #"+e.SupersededBy+" 取代，不计入")
 		}
-		lines = append(lines, fmt.Sprintf("#%s %s %s ×%d %s h %s %s %s (%s)", e.ID, e.At.In(s.ledger.Location()).Format("01-02"), gpuName(e.GPU), e.Cards, fmtNum(e.Hours), orDash(e.Platform), amt, e.Project, basis))
+		lines = append(lines, fmt.Sprintf("#%s %s %s ×%d %s h %s %s %s (%s)", e.ID, e.At.In(s.ledger.Location()).Format("01-02"), gpuName(e.GPU), e.Cards, fmtNum(e.Hours), platformShown(a.Lang, e.Platform), amt, e.Project, basis))
 	}
 	head := tr(a.Lang, fmt.Sprintf("Spend entries for %s: %d", mo, len(es)), fmt.Sprintf("%s 的记账：%d 条", mo, len(es)))
 	if len(es) == 0 {
@@ -1035,7 +1043,7 @@ func ImportSummary(res *ledger.ImportResult) string {
 	if n := len(res.Unmatched); n > 0 {
 		fmt.Fprintf(&b, "\nℹ️ %d hand-added estimates on this bill's platforms and months that no line confirmed:", n)
 		for _, e := range res.Unmatched {
-			fmt.Fprintf(&b, "\n• #%s (%s, %s, %s on %s)", e.ID, entryWhat(e), e.Amount.String(), e.At.Format("2006-01-02"), e.Platform)
+			fmt.Fprintf(&b, "\n• #%s (%s, %s, %s on %s)", e.ID, entryWhat(e), e.Amount.String(), e.At.Format("2006-01-02"), platformShown("en", e.Platform))
 		}
 	}
 	if n := len(res.Replaced); n > 0 {

@@ -59,8 +59,8 @@ func (s *Spend) commitments(ctx context.Context, team string, a *Answer) error {
 		lines = append(lines, commitmentLine(a.Lang, c, now))
 	}
 	a.Text = head + "\n" + strings.TrimRight(bullets(lines), "\n") + "\n" +
-		tr(a.Lang, "Used = card-hours recorded on the same platform and card inside the term (each run counted once); idle = card-hours paid for so far − used. Without recorded usage the hours used are unknown, never counted as idle.",
-			"已用 = 期限内同平台同型号记录的卡时（每条只计一次）；闲置 = 至今已付卡时 − 已用。没有用量记录时已用卡时未知，不算闲置。")
+		tr(a.Lang, "Used = card-hours logged on the same platform and card inside the term without a charge of their own (each counted once; a run billed on demand was paid for apart); idle = card-hours paid for so far − used. Without recorded usage the hours used are unknown, never counted as idle.",
+			"已用 = 期限内同平台同型号、没有单独计费的用时记录（每条只计一次；按量计费的运行另行付费，不算）；闲置 = 至今已付卡时 − 已用。没有用量记录时已用卡时未知，不算闲置。")
 	a.say(a.Text)
 	return nil
 }

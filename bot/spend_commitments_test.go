@@ -14,7 +14,8 @@ import (
 //
 //	8× H800 aliyun ¥36,000 包年 from 2026-10-01: renews 2027-10-01, ¥36,000 ÷ 12
 //	  = ¥3,000.00 a month; paid for so far 8 × (19 days × 24 + 20 h = 476 h)
-//	  = 3,808 card-h; used 8 × 100 h = 800 (the aliyun H800 run on 10-10);
+//	  = 3,808 card-h; used 8 × 100 h = 800 (the aliyun H800 hours logged on
+//	  10-10; the 20 h run billed ¥3,000 on demand was paid for apart);
 //	  idle 3,808 − 800 = 3,008 = 79 %.
 //	2× A100 80GB autodl ¥7,000 包月 from 2026-10-05: renews 2026-11-05, in 16
 //	  days (15 days 4 h, rounded up); paid for 2 × (15 × 24 + 20 = 380 h) =
@@ -23,7 +24,8 @@ import (
 func TestSpendCommitments(t *testing.T) {
 	b, _ := spendBot(t)
 	yr := say(b, "U1", "/gpu spend add 8x h800 @aliyun ¥36000 包年 date=2026-10-01").Result.(ledger.Entry)
-	say(b, "U1", "/gpu spend add 8x h800 @aliyun 100h ¥10000 date=2026-10-10")
+	say(b, "U1", "/gpu spend add 8x h800 @aliyun 100h date=2026-10-10")      // hours logged, no charge of their own
+	say(b, "U1", "/gpu spend add 8x h800 @aliyun 20h ¥3000 date=2026-10-12") // paid for apart: not on the plan
 	mo := say(b, "U1", "/gpu spend add 2x a100 @autodl ¥7000 包月 date=2026-10-05").Result.(ledger.Entry)
 	say(b, "U1", "/gpu spend add 40h 4090 @autodl ¥75 date=2026-10-12")
 
@@ -110,5 +112,24 @@ func TestSpendReportByCardFamily(t *testing.T) {
 		if got := [3]int64{r.Total.Amount["USD"], int64(r.Total.Entries), int64(r.Total.CardHours)}; got != want || r.Total.Amount["CNY"] != 0 {
 			t.Errorf("%s: got %v %v; want %v", text, got, r.Total.Amount, want)
 		}
+	}
+}
+
+// TestSpendAnswersNamePlatforms (#24 item 7): spend answers name a
+// platform as every other answer does — the add reply, the list and the
+// report's platform rows said "runpod" and "aliyun".
+func TestSpendAnswersNamePlatforms(t *testing.T) {
+	b, _ := spendBot(t)
+	if a := say(b, "U1", "/gpu spend add 10h h100 @runpod $20"); !strings.Contains(a.Text, "10 h on RunPod,") {
+		t.Errorf("add: %q", a.Text)
+	}
+	if a := say(b, "U1", "/gpu spend add 8x h800 @aliyun ¥36000 包年"); !strings.Contains(a.Text, "平台 阿里云") {
+		t.Errorf("add (zh): %q", a.Text)
+	}
+	if a := say(b, "U1", "/gpu spend report"); !strings.Contains(a.Text, "\n• RunPod: $20.00") || !strings.Contains(a.Text, "\n• Alibaba Cloud: ¥36,000.00") {
+		t.Errorf("report: %q", a.Text)
+	}
+	if a := say(b, "U1", "/gpu spend list"); !strings.Contains(a.Text, "H100 SXM ×1 10 h RunPod $20.00") {
+		t.Errorf("list: %q", a.Text)
 	}
 }

@@ -173,15 +173,8 @@ func name(project, lang string) string {
 	case strings.HasPrefix(project, TeamScope):
 		return present.Tr(lang, "team ", "团队 ") + strings.TrimPrefix(project, TeamScope)
 	case strings.HasPrefix(project, PlatformScope):
-		id := strings.TrimPrefix(project, PlatformScope)
-		if pl, ok := knowledge.MustShipped().Platform(id); ok {
-			if lang == "zh" && pl.NameZH != "" {
-				id = pl.NameZH
-			} else if pl.Name != "" {
-				id = pl.Name
-			}
-		}
-		return present.Tr(lang, "platform ", "平台 ") + id
+		en, zh := knowledge.MustShipped().PlatformNames(strings.TrimPrefix(project, PlatformScope))
+		return present.Tr(lang, "platform "+en, "平台 "+zh)
 	case strings.HasPrefix(project, GPUScope):
 		return cardsName(strings.TrimPrefix(project, GPUScope), lang)
 	}

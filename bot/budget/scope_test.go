@@ -155,3 +155,19 @@ func TestCardFamilyBudgets(t *testing.T) {
 		t.Errorf("clear: %s", a)
 	}
 }
+
+// TestBudgetNamesMarketProviders (#24 item 7): a budget on a market
+// provider's platform is named as answers name it (knowledge
+// PlatformNames): "platform primeintellect" before.
+func TestBudgetNamesMarketProviders(t *testing.T) {
+	s := State{Budget: Budget{Project: PlatformScope + "primeintellect", Amount: ledger.Money{Minor: 100000, Currency: knowledge.USD}},
+		Spent: ledger.Money{Minor: 25000, Currency: knowledge.USD}, Share: 0.25}
+	for lang, want := range map[string]string{
+		"en": "platform Prime Intellect: $1,000.00 budget, spent $250.00 (25%), $750.00 left",
+		"zh": "平台 Prime Intellect：预算 $1,000.00，已花 $250.00（25%），还剩 $750.00",
+	} {
+		if got := VersusText(s, false, lang); got != want {
+			t.Errorf("%s: got %q, want %q", lang, got, want)
+		}
+	}
+}

@@ -14,8 +14,10 @@ import (
 //	A 8× H800 aliyun ¥36,000 包年, 2026-11-01: term 12, renews 2027-11-01,
 //	  ¥36,000 ÷ 12 = ¥3,000.00 a month. Paid for so far: 8 cards × (30 days
 //	  of November + 1 day + 10 h = 754 h) = 6,032 card-h. Used: 8×100 (11-10)
-//	  + 8×50 (11-20) + 4×10 (12-01) = 1,240 card-h on aliyun H800 inside the
-//	  term; idle 6,032 − 1,240 = 4,792 card-h = 79.44 %.
+//	  + 8×50 (11-20) + 4×10 (12-01, logged as 包月 use) = 1,240 card-h logged
+//	  on aliyun H800 inside the term without a charge of their own; the
+//	  8×20 run on 11-25 billed ¥3,000 on demand was paid for apart and is
+//	  not counted; idle 6,032 − 1,240 = 4,792 card-h = 79.44 %.
 //	B 2× A100 80GB autodl ¥7,000 包月, 2026-11-15: term 1, renews 2026-12-15,
 //	  ¥7,000.00 a month, 2 × (16 days + 1 day + 10 h = 418 h) = 836 card-h
 //	  paid for; no usage on autodl A100 80GB inside the term (the 11-10 run
@@ -43,11 +45,12 @@ func TestCommitmentList(t *testing.T) {
 	a := add("a", Entry{GPU: "h800", Cards: 8, Platform: "aliyun", Amount: cny(3600000), Billing: Monthly, TermMonths: 12, HoursUnknown: true, At: day(11, 1)})
 	b := add("b", Entry{GPU: "a100-80g", Cards: 2, Platform: "autodl", Amount: cny(700000), Billing: Monthly, HoursUnknown: true, At: day(11, 15)})
 	add("c", Entry{GPU: "a100-80g", Cards: 2, Platform: "autodl", Amount: cny(700000), Billing: Monthly, HoursUnknown: true, At: day(10, 20)})
-	u1 := add("u1", Entry{GPU: "h800", Cards: 8, Hours: 100, Platform: "aliyun", Amount: cny(1000000), At: day(11, 10)})
-	u2 := add("u2", Entry{GPU: "h800", Cards: 8, Hours: 50, Platform: "aliyun", Amount: cny(500000), At: day(11, 20)})
-	u3 := add("u3", Entry{GPU: "h800", Cards: 4, Hours: 10, Platform: "aliyun", Amount: cny(50000), At: day(12, 1)})
-	add("u4", Entry{GPU: "a100-80g", Cards: 2, Hours: 10, Platform: "autodl", Amount: cny(10000), At: day(11, 10)})
-	add("u5", Entry{GPU: "4090", Cards: 1, Hours: 10, Platform: "autodl", Amount: cny(2000), At: day(11, 20)})
+	u1 := add("u1", Entry{GPU: "h800", Cards: 8, Hours: 100, Platform: "aliyun", At: day(11, 10)})
+	u2 := add("u2", Entry{GPU: "h800", Cards: 8, Hours: 50, Platform: "aliyun", At: day(11, 20)})
+	u3 := add("u3", Entry{GPU: "h800", Cards: 4, Hours: 10, Platform: "aliyun", Billing: Monthly, At: day(12, 1)})
+	add("u6", Entry{GPU: "h800", Cards: 8, Hours: 20, Platform: "aliyun", Amount: cny(300000), At: day(11, 25)})
+	add("u4", Entry{GPU: "a100-80g", Cards: 2, Hours: 10, Platform: "autodl", At: day(11, 10)})
+	add("u5", Entry{GPU: "4090", Cards: 1, Hours: 10, Platform: "autodl", At: day(11, 20)})
 
 	cs, err := l.CommitmentList(ctx, tm, clk.Now())
 	if err != nil {
@@ -72,7 +75,8 @@ func TestCommitmentList(t *testing.T) {
 
 // TestHeldSharesUsageOnce: two 包月 plans of 1× H100 SXM on one platform
 // from 2026-11-01 (now 11-11 00:00: 240 card-h paid for each) and 300
-// card-h of runs. The earlier plan takes 240 (full), the other the 60 left:
+// card-h of runs logged without a charge (a 50 card-h run billed on its
+// own was paid for apart: not counted). The earlier plan takes 240 (full), the other the 60 left:
 // idle 0 and 180 (75 %). Usage is never counted twice.
 func TestHeldSharesUsageOnce(t *testing.T) {
 	loc := time.UTC
@@ -81,7 +85,8 @@ func TestHeldSharesUsageOnce(t *testing.T) {
 		return Entry{ID: id, GPU: "h100-sxm", Cards: 1, Platform: "runpod", Amount: Money{Minor: 100000, Currency: "USD"}, Billing: Monthly, HoursUnknown: true, At: at, Kind: Spend}
 	}
 	es := []Entry{plan("p1", at), plan("p2", at.Add(time.Hour)),
-		{ID: "r1", GPU: "h100-sxm", Cards: 1, Hours: 300, Platform: "runpod", Amount: Money{Minor: 1000, Currency: "USD"}, At: at.AddDate(0, 0, 5), Kind: Spend}}
+		{ID: "r1", GPU: "h100-sxm", Cards: 1, Hours: 300, Platform: "runpod", At: at.AddDate(0, 0, 5), Kind: Spend},
+		{ID: "r2", GPU: "h100-sxm", Cards: 1, Hours: 50, Platform: "runpod", Amount: Money{Minor: 1000, Currency: "USD"}, At: at.AddDate(0, 0, 6), Kind: Spend}}
 	cs := Held(es, time.Date(2026, 11, 11, 0, 0, 0, 0, loc), loc)
 	if len(cs) != 2 {
 		t.Fatalf("%+v", cs)

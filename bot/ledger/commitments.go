@@ -42,10 +42,11 @@ type Commitment struct {
 	// Starts to now (or to Renews); 0 when the card count is unknown.
 	Committed float64 `json:"committed_card_hours"`
 	// Used is the card-hours recorded on it: the plan's own hours, then
-	// usage entries on the same platform and card dated inside the term,
-	// each counted once (the earliest-starting commitment with room takes
-	// it). UsageKnown is false when no such entry exists: the hours used
-	// are unknown, never zero, and Idle is then 0.
+	// hours logged on the same platform and card dated inside the term
+	// that were not paid for apart (onPlan), each counted once (the
+	// earliest-starting commitment with room takes it). UsageKnown is
+	// false when there is none: the hours used are unknown, never zero,
+	// and Idle is then 0.
 	Used       float64  `json:"used_card_hours"`
 	UsageKnown bool     `json:"usage_known"`
 	Idle       float64  `json:"idle_card_hours"` // Committed − Used, never below 0
@@ -166,7 +167,7 @@ func Held(es []Entry, now time.Time, loc *time.Location) []Commitment {
 	// has room left (all of it when the card count is unknown).
 	var usage []Entry
 	for _, e := range es {
-		if e.IsGPU() && e.SupersededBy == "" && !e.HoursUnknown && e.CardHours() > 0 && !committedPlan(e) {
+		if onPlan(e) {
 			usage = append(usage, e)
 		}
 	}
@@ -203,6 +204,17 @@ func Held(es []Entry, now time.Time, loc *time.Location) []Commitment {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Renews.Before(out[j].Renews) })
 	return out
+}
+
+// onPlan reports whether e is hours that may have run on a commitment:
+// GPU hours logged as 包月/prepaid use, or without an amount of their own
+// (none given: unpriced or priced from the catalogue). A run with its own
+// on-demand or spot charge was paid for apart and never counts.
+func onPlan(e Entry) bool {
+	if !e.IsGPU() || e.SupersededBy != "" || e.HoursUnknown || e.CardHours() <= 0 || committedPlan(e) {
+		return false
+	}
+	return e.Billing == Monthly || !e.Priced() || e.Derived != ""
 }
 
 func minTime(a, b time.Time) time.Time {

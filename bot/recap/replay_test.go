@@ -110,7 +110,7 @@ func TestReplayNovemberFromSlack(t *testing.T) {
 			"2026-11-03,4090,1,40,¥75.20,autodl,research,\n" +
 			"2026-11-10,4090,2,24,¥90.24,autodl,research,\n" +
 			"2026-11-15,,,,-¥30.00,autodl,research,compensation for an outage\n",
-			"✅ 1 hand-added estimates confirmed by the bill|#" + h1.ID + " (RTX 4090 ×1, 40 h, ¥75.00) → bill line|#" + h2.ID + " (RTX 4090 ×1, 10 h, ¥20.00, 2026-11-05 on autodl)|Row 3 repeats row 2"},
+			"✅ 1 hand-added estimates confirmed by the bill|#" + h1.ID + " (RTX 4090 ×1, 40 h, ¥75.00) → bill line|#" + h2.ID + " (RTX 4090 ×1, 10 h, ¥20.00, 2026-11-05 on AutoDL)|Row 3 repeats row 2"},
 		{"aliyun.csv", "date,gpu,cards,hours,amount,platform,billing,team,category\n" +
 			"2026-11-01,h800,8,,36000,aliyun,包年,research,Usage\n" +
 			"2026-11-30,,,,2160.00,aliyun,,research,Tax\n" +
