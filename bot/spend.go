@@ -374,10 +374,10 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 		hours, hoursZh = "hours unknown", "时长未知"
 	}
 	a.Text = tr(a.Lang,
-		fmt.Sprintf("Saved #%s: %s ×%d, %s on %s, %s, project %s, %s, dated %s (booked to %s). Undo with /gpu spend undo.",
-			saved.ID, gpuName(saved.GPU), saved.Cards, hours, platformShown(a.Lang, saved.Platform), amount, saved.Project, saved.Billing, saved.At.Format("2006-01-02"), month),
-		fmt.Sprintf("已记账 #%s：%s ×%d，%s，平台 %s，%s，项目 %s，%s，日期 %s（计入 %s）。撤销：/gpu spend undo",
-			saved.ID, gpuName(saved.GPU), saved.Cards, hoursZh, platformShown(a.Lang, saved.Platform), amount, saved.Project, saved.Billing, saved.At.Format("2006-01-02"), month))
+		fmt.Sprintf("Saved #%s: %s, %s on %s, %s, project %s, %s, dated %s (booked to %s). Undo with /gpu spend undo.",
+			saved.ID, cardsShown(a.Lang, saved), hours, platformShown(a.Lang, saved.Platform), amount, saved.Project, saved.Billing, saved.At.Format("2006-01-02"), month),
+		fmt.Sprintf("已记账 #%s：%s，%s，平台 %s，%s，项目 %s，%s，日期 %s（计入 %s）。撤销：/gpu spend undo",
+			saved.ID, cardsShown(a.Lang, saved), hoursZh, platformShown(a.Lang, saved.Platform), amount, saved.Project, saved.Billing, saved.At.Format("2006-01-02"), month))
 	if saved.CostCenter != "" {
 		a.Text += tr(a.Lang, " Team: "+saved.CostCenter+".", " 团队："+saved.CostCenter+"。")
 	}
@@ -596,7 +596,11 @@ func (s *Spend) list(ctx context.Context, team string, req parse.Request, a *Ans
 		case e.SupersededBy != "":
 			basis = tr(a.Lang, "replaced by bill line #"+e.SupersededBy+", not counted", "已由账单行 #"+e.SupersededBy+" 取代，不计入")
 		}
-		lines = append(lines, fmt.Sprintf("#%s %s %s ×%d %s h %s %s %s (%s)", e.ID, e.At.In(s.ledger.Location()).Format("01-02"), gpuName(e.GPU), e.Cards, fmtNum(e.Hours), platformShown(a.Lang, e.Platform), amt, e.Project, basis))
+				hours := fmtNum(e.Hours)
+		if e.HoursUnknown {
+			hours = "?"
+		}
+		lines = append(lines, fmt.Sprintf("#%s %s %s %s h %s %s %s (%s)", e.ID, e.At.In(s.ledger.Location()).Format("01-02"), cardsShown(a.Lang, e), hours, platformShown(a.Lang, e.Platform), amt, e.Project, basis))
 	}
 	head := tr(a.Lang, fmt.Sprintf("Spend entries for %s: %d", mo, len(es)), fmt.Sprintf("%s 的记账：%d 条", mo, len(es)))
 	if len(es) == 0 {
@@ -1007,8 +1011,19 @@ func entryWhat(e ledger.Entry) string {
 		return e.Category
 	case e.IsRefund():
 		return "credit"
+	case e.GPU == "":
+		return "invoice, card not named, hours unknown"
 	}
 	return fmt.Sprintf("%s ×%d, %s h", gpuName(e.GPU), e.Cards, fmtNum(e.Hours))
+}
+
+// cardsShown is an entry's cards for people: "RTX 4090 ×2", or for an
+// invoice that names none "card not named".
+func cardsShown(lang string, e ledger.Entry) string {
+	if e.GPU == "" {
+		return tr(lang, "card not named", "未写显卡")
+	}
+	return fmt.Sprintf("%s ×%d", gpuName(e.GPU), e.Cards)
 }
 
 // ImportSummary is the one-paragraph outcome of a bill import, shared by

@@ -133,3 +133,34 @@ func TestSpendAnswersNamePlatforms(t *testing.T) {
 		t.Errorf("list: %q", a.Text)
 	}
 }
+
+// TestInvoiceWithoutACard (#24 item 1): an invoice gives an amount, a
+// platform and a period; the card and hours may be unknown. It was
+// refused ("name the card"). Booked as GPU spend with no card and hours
+// unknown, its money counts and its hours do not: two invoices of ¥1,800
+// (U2's, and U1's booked again after a delete) + the ¥75 4090 run =
+// ¥3,675.00, 40 card-h (the 4090 run alone); team vision ¥1,800.00.
+func TestInvoiceWithoutACard(t *testing.T) {
+	b, _ := spendBot(t)
+	en := say(b, "U1", "/gpu spend add invoice ¥1800 @volcengine team=vision")
+	e, ok := en.Result.(ledger.Entry)
+	if !ok || e.GPU != "" || !e.HoursUnknown || e.Amount.String() != "¥1,800.00" || e.CostCenter != "vision" ||
+		!strings.HasPrefix(en.Text, "Saved #"+e.ID+": card not named, hours unknown on Volcano Engine, ¥1,800.00") {
+		t.Fatalf("en: %+v %q", en.Result, en.Text)
+	}
+	zh := say(b, "U2", "记一笔：火山引擎发票 1800元")
+	if z, ok := zh.Result.(ledger.Entry); !ok || z.GPU != "" || !z.HoursUnknown || !strings.Contains(zh.Text, "未写显卡，时长未知，平台 火山引擎，¥1,800.00") {
+		t.Errorf("zh: %+v %q", zh.Result, zh.Text)
+	}
+	say(b, "U1", "/gpu spend delete "+e.ID)
+	say(b, "U1", "/gpu spend add invoice ¥1800 @volcengine team=vision anyway")
+	say(b, "U1", "/gpu spend add 40h 4090 @autodl ¥75")
+	r := say(b, "U1", "/gpu spend report").Result.(*ledger.Report)
+	if r.Total.Amount.String() != "¥3,675.00" || r.Total.CardHours != 40 {
+		t.Errorf("report: %s, %v card-h; want ¥3,675.00 (1,800 × 2 + 75), 40 card-h", r.Total.Amount, r.Total.CardHours)
+	}
+	v := say(b, "U1", "/gpu spend report team=vision").Result.(*ledger.Report)
+	if v.Total.Amount.String() != "¥1,800.00" || v.Total.Entries != 1 {
+		t.Errorf("team vision: %s in %d entries; want ¥1,800.00 in 1", v.Total.Amount, v.Total.Entries)
+	}
+}

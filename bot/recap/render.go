@@ -195,7 +195,12 @@ func (r *Recap) monthShort(m ledger.Month) string {
 	return r.tr(m.Month.String()[:3], fmt.Sprintf("%d月", int(m.Month)))
 }
 
-func (r *Recap) gpu(id string) string { return names{kb: r.kb}.gpu(id) }
+func (r *Recap) gpu(id string) string {
+	if id == "" {
+		return r.tr("(card not named)", "（未写显卡）") // an invoice without a card: a row, not a blank
+	}
+	return names{kb: r.kb}.gpu(id)
+}
 
 func (r *Recap) platform(id string) string { return names{kb: r.kb}.platform(id, r.Lang) }
 
