@@ -596,7 +596,7 @@ func (s *Spend) list(ctx context.Context, team string, req parse.Request, a *Ans
 		case e.SupersededBy != "":
 			basis = tr(a.Lang, "replaced by bill line #"+e.SupersededBy+", not counted", "已由账单行 #"+e.SupersededBy+" 取代，不计入")
 		}
-				hours := fmtNum(e.Hours)
+		hours := fmtNum(e.Hours)
 		if e.HoursUnknown {
 			hours = "?"
 		}
