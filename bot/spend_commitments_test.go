@@ -164,3 +164,23 @@ func TestInvoiceWithoutACard(t *testing.T) {
 		t.Errorf("team vision: %s in %d entries; want ¥1,800.00 in 1", v.Total.Amount, v.Total.Entries)
 	}
 }
+
+// TestTeamNamedInWords (#24 item 1): a hand entry's team said in words is
+// kept (it was silently dropped): 研究组, 视觉团队, "for the vision team";
+// "我们组" and "分两组" name no team.
+func TestTeamNamedInWords(t *testing.T) {
+	b, _ := spendBot(t)
+	for text, want := range map[string]string{
+		"40小时 4090 autodl 75元 研究组":                                "研究组",
+		"视觉团队 8卡A100 跑了10小时 runpod 花了$250":                        "视觉团队",
+		"/gpu spend add 10h a100 @runpod $25 for the vision team": "vision",
+		"我们组 4090 5小时 autodl 10元":                                 "",
+		"分两组跑 10h 4090 autodl ¥20":                                "",
+		"/gpu spend add 3h 4090 @autodl ¥6 team=平台组":              "平台组",
+	} {
+		e, ok := say(b, "U1", text+" anyway").Result.(ledger.Entry)
+		if !ok || e.CostCenter != want {
+			t.Errorf("%s: team %q, want %q (%+v)", text, e.CostCenter, want, e)
+		}
+	}
+}
