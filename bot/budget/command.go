@@ -153,9 +153,10 @@ func (h *Handler) states(ctx context.Context, team string) ([]State, error) {
 		return nil, err
 	}
 	now := h.now()
+	fx := h.alerts.teamFX(ctx, team)
 	var out []State
 	for _, b := range bs {
-		st, err := h.alerts.State(ctx, b, now, h.alerts.fx)
+		st, err := h.alerts.State(ctx, b, now, fx)
 		if err != nil {
 			return nil, err
 		}
@@ -234,14 +235,29 @@ func Describe(states []State, lang string) string {
 		return present.Tr(lang, "No budgets yet. Set one: "+hint, "还没有预算。设置：/gpu budget set pretrain ¥100k/month")
 	}
 	var b strings.Builder
-	b.WriteString(present.Tr(lang, "Budgets for ", "预算 ") + states[0].Month.String() + ":\n")
+	one := true // every budget's period is the same: the heading names it
+	for _, s := range states {
+		one = one && s.Period == states[0].Period
+	}
+	if one {
+		b.WriteString(present.Tr(lang, "Budgets for ", "预算 ") + states[0].Period + ":\n")
+	} else {
+		b.WriteString(present.Tr(lang, "Budgets:\n", "预算：\n"))
+	}
 	for _, s := range states {
 		reach := ""
 		if s.ReachDay > 0 {
 			reach = present.Tr(lang, fmt.Sprintf("; at this pace reached on the %s", ordinal(s.ReachDay)), fmt.Sprintf("；按目前速度 %d 日用完", s.ReachDay))
 		}
-		fmt.Fprintf(&b, "• %s: %s / %s (%.0f%%), %s %s%s\n", name(s.Budget.Project, lang), s.Spent, s.Budget.Amount, s.Share*100,
-			present.Tr(lang, "projected", "月底预计"), s.Projected, reach)
+		who := name(s.Budget.Project, lang)
+		if !one {
+			who += " (" + s.Period + ")"
+		}
+		projected := present.Tr(lang, "projected", "月底预计")
+		if s.Budget.Period != Month {
+			projected = present.Tr(lang, "projected", "期末预计")
+		}
+		fmt.Fprintf(&b, "• %s: %s / %s (%.0f%%), %s %s%s\n", who, s.Spent, s.Budget.Amount, s.Share*100, projected, s.Projected, reach)
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

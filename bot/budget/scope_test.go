@@ -12,6 +12,7 @@ import (
 	"github.com/gpubot/gpubot/bot"
 	"github.com/gpubot/gpubot/bot/ledger"
 	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/profile"
 	"github.com/gpubot/gpubot/bot/store"
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -169,5 +170,50 @@ func TestBudgetNamesMarketProviders(t *testing.T) {
 		if got := VersusText(s, false, lang); got != want {
 			t.Errorf("%s: got %q, want %q", lang, got, want)
 		}
+	}
+}
+
+// TestBudgetStatusUsesTheTeamsFX (#24 item 5): /gpu budget showed a
+// quarter's spend at the bot's rate (7.2) while reports and alerts used
+// the team's fx=7.15 — two totals for one quarter — and headed it with
+// the quarter's first month ("Budgets for 2026-10"). Spend $90 on
+// 2026-12-02: × 7.15 = ¥643.50 of ¥300,000 (0 %); the monthly $100
+// budget on RunPod: $90.00 (90 %).
+func TestBudgetStatusUsesTheTeamsFX(t *testing.T) {
+	ctx := context.Background()
+	m := miniredis.RunT(t)
+	rdb := redis.NewClient(&redis.Options{Addr: m.Addr()})
+	t.Cleanup(func() { rdb.Close() })
+	loc := ledger.Shanghai
+	now := time.Date(2026, 12, 2, 10, 0, 0, 0, loc)
+	kb := knowledge.MustShipped()
+	l := ledger.New(&store.Store{Redis: rdb}, ledger.Options{Location: loc, KB: kb, Now: func() time.Time { return now }})
+	if _, err := l.Add(ctx, ledger.Entry{Team: "T1", User: "U1", GPU: "a100-80g", Hours: 20, Platform: "runpod", Amount: ledger.Money{Minor: 9000, Currency: knowledge.USD}, At: now.Add(-time.Hour), Confirm: true}); err != nil {
+		t.Fatal(err)
+	}
+	profiles := profile.New(rdb, nil)
+	if err := profiles.Put(ctx, profile.Profile{Team: "T1", FX: 7.15}); err != nil {
+		t.Fatal(err)
+	}
+	al := NewAlerts(NewStore(rdb, nil), l, profiles, 7.2)
+	b := bot.New(bot.Config{FX: 7.2}, kb, nil)
+	b.SetClock(func() time.Time { return now })
+	b.Route(parse.Budget, NewHandler(al, nil, func() time.Time { return now }))
+	say := func(text string) string {
+		return b.Answer(ctx, bot.Message{Text: text, Team: "T1", Channel: "C1", User: "U1"}).Text
+	}
+	say("/gpu budget set ¥300k/quarter alerts=60,90")
+	a := say("/gpu budget set platform=runpod $100/month")
+	for _, want := range []string{"Budgets:\n", "• the team (2026-Q4): ¥643.50 / ¥300,000.00 (0%)", "• platform RunPod (2026-12): $90.00 / $100.00 (90%)"} {
+		if !strings.Contains(a, want) {
+			t.Errorf("status lacks %q:\n%s", want, a)
+		}
+	}
+	lines, _ := al.Versus(ctx, "T1", now, "en", ledger.Period{First: ledger.Month{Year: 2026, Month: time.October}, Months: 3, Label: "2026-Q4"})
+	if len(lines) != 1 || !strings.Contains(lines[0], "spent ¥643.50") {
+		t.Errorf("versus %q; want the same ¥643.50", lines)
+	}
+	if one := say("/gpu budget clear platform=runpod"); !strings.Contains(one, "Budgets for 2026-Q4:\n• the team: ¥643.50 / ¥300,000.00 (0%), projected") {
+		t.Errorf("one period: %s", one)
 	}
 }
