@@ -425,10 +425,11 @@ func spaceGrouped(text string, def knowledge.Currency) (ledger.Money, bool, erro
 // cost-center=research, 团队=算法组, 部门:平台组.
 var reTeam = regexp.MustCompile(`(?i)(?:^|\s)(?:team|cost[-_ ]?cent(?:er|re)|团队|部门|成本中心|财务单元)\s*[=:：]\s*([^\s,，;；]+)`)
 
-// reTeamSaid finds a team named in words: "研究组", "视觉团队", "算法部",
-// "for the vision team", "by team research".
+// reTeamZh and reTeamEn find a team named in words: "研究组", "视觉团队",
+// "for the vision team", "by team research". A name reader, not a
+// language check: the two letters before 组 are any non-Latin letters.
 var (
-	reTeamZh   = regexp.MustCompile(`(\p{Han}{2})(组|团队|部门)`) // two characters: 研究组, 视觉团队 (花在研究组 is 研究组)
+	reTeamZh   = regexp.MustCompile(`([^\P{L}A-Za-z]{2})(组|团队|部门)`) // two letters, not Latin: 研究组, 视觉团队 (花在研究组 is 研究组)
 	reTeamEn   = regexp.MustCompile(`(?i)\b(?:for|by|from|of) (?:the )?([a-z][a-z0-9_-]{1,30}) team\b|\b(?:for|by|from) team ([a-z][a-z0-9_-]{1,30})\b`)
 	notTeamZh  = regexp.MustCompile(`^(?:[第一二两三四五六七八九十几每各本这那该同小分全整哪某我你他她它]|我们|你们|他们|咱们|大家)`)
 	notTeamEn  = map[string]bool{"our": true, "my": true, "a": true, "whole": true, "same": true, "other": true, "entire": true, "this": true, "that": true}
