@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -181,6 +182,35 @@ func TestTeamNamedInWords(t *testing.T) {
 		e, ok := say(b, "U1", text+" anyway").Result.(ledger.Entry)
 		if !ok || e.CostCenter != want {
 			t.Errorf("%s: team %q, want %q (%+v)", text, e.CostCenter, want, e)
+		}
+	}
+}
+
+// TestCompanyRollupInWords (#24 items 1 and 2, in Chinese): a repeat is
+// asked about, not booked; 仍然记 books it; the company view splits by
+// team. Hand values: 研究组 ¥75 × 2 = ¥150.00; 视觉组 $25.00; all at 7.2:
+// 150 + 25 × 7.2 = ¥330.00, 40 × 2 + 10 = 90 card-h.
+func TestCompanyRollupInWords(t *testing.T) {
+	b, _ := spendBot(t)
+	send := func(id, text string) Answer {
+		return b.Answer(context.Background(), Message{ID: id, Text: text, Team: "T1", Channel: "C1", User: "U1"})
+	}
+	first := send("m1", "40小时 4090 autodl 75元 研究组").Result.(ledger.Entry)
+	if again := send("m2", "40小时 4090 autodl 75元 研究组"); again.Err != "repeat" || !strings.HasPrefix(again.Text, "这条和 #"+first.ID) || !strings.Contains(again.Text, "这次没有保存") {
+		t.Errorf("repeat: %q", again.Text)
+	}
+	if e, ok := send("m3", "40小时 4090 autodl 75元 研究组 仍然记").Result.(ledger.Entry); !ok || e.ID == first.ID || e.CostCenter != "研究组" {
+		t.Errorf("仍然记: %+v", e)
+	}
+	send("m4", "10小时 a100 runpod 25美元 视觉组")
+	a := send("m5", "各团队这个月花了多少")
+	r, ok := a.Result.(*ledger.Report)
+	if !ok || r.Total.Converted == nil || r.Total.Converted.String() != "¥330.00" || r.Total.CardHours != 90 {
+		t.Fatalf("%T %q; want ¥330.00, 90 card-h", a.Result, a.Text)
+	}
+	for _, want := range []string{"按团队:\n• 视觉组: $25.00, 10 GPU-h", "• 研究组: ¥150.00, 80 GPU-h"} {
+		if !strings.Contains(a.Text, want) {
+			t.Errorf("the company view lacks %q:\n%s", want, a.Text)
 		}
 	}
 }
