@@ -1023,6 +1023,12 @@ func (s *Spend) ImportBill(ctx context.Context, team, user, name string, r io.Re
 	if len(res.Ignored) > 0 {
 		b.WriteString("\nColumns not read: " + strings.Join(res.Ignored, ", "))
 	}
+	if s.budgetNotes != nil && len(res.Added)+len(res.Changed)+len(res.Replaced) > 0 {
+		// an import is a write: one that crosses a budget threshold says so
+		for _, n := range s.budgetNotes(ctx, team, "en") {
+			b.WriteString("\n" + n)
+		}
+	}
 	return b.String(), nil
 }
 

@@ -217,3 +217,38 @@ func TestBudgetStatusUsesTheTeamsFX(t *testing.T) {
 		t.Errorf("one period: %s", one)
 	}
 }
+
+// TestImportReplySaysTheBudgetAlert (#24 item 6): a bill import is a
+// write; when it makes an alert due its reply says so, as a typed entry's
+// does. 2026-10-10: gpu=H100 budget $300/month; the bill's H100 line
+// 8 × 10 h = $200.00 → 200 ÷ 300 = 67 %, past 50 %. Importing it again
+// adds nothing and says nothing more.
+func TestImportReplySaysTheBudgetAlert(t *testing.T) {
+	ctx := context.Background()
+	m := miniredis.RunT(t)
+	rdb := redis.NewClient(&redis.Options{Addr: m.Addr()})
+	t.Cleanup(func() { rdb.Close() })
+	loc := ledger.Shanghai
+	now := time.Date(2026, 10, 10, 0, 0, 0, 0, loc)
+	clock := func() time.Time { return now }
+	kb := knowledge.MustShipped()
+	l := ledger.New(&store.Store{Redis: rdb}, ledger.Options{Location: loc, KB: kb, Now: clock})
+	al := NewAlerts(NewStore(rdb, nil), l, nil, 7.2)
+	if err := al.st.Set(ctx, Budget{Team: "T1", Project: GPUScope + "h100", Amount: ledger.Money{Minor: 30000, Currency: knowledge.USD}}); err != nil {
+		t.Fatal(err)
+	}
+	sp := bot.NewSpend(l, nil, 7.2, clock)
+	sp.UseBudgetNotes(func(ctx context.Context, team, lang string) []string {
+		notes, _ := al.Notes(ctx, team, clock(), lang)
+		return notes
+	})
+	bill := "date,gpu,cards,hours,amount,platform\n2026-10-09,h100,8,10,$200,runpod\n2026-10-09,a100,1,10,$20,runpod\n"
+	reply, err := sp.ImportBill(ctx, "T1", "UADMIN", "runpod.csv", strings.NewReader(bill))
+	want := "H100 cards (H100 SXM, H100 PCIe) has spent $200.00 in 2026-10, past 50% of its $300.00 budget (67%)"
+	if err != nil || !strings.Contains(reply, want) {
+		t.Errorf("import reply lacks %q:\n%s (%v)", want, reply, err)
+	}
+	if again, _ := sp.ImportBill(ctx, "T1", "UADMIN", "runpod.csv", strings.NewReader(bill)); strings.Contains(again, "past 50%") {
+		t.Errorf("a re-import that adds nothing repeats the alert:\n%s", again)
+	}
+}
