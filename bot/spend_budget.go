@@ -43,7 +43,7 @@ func spendCheckInWords(req parse.Request) ([]string, bool) {
 		return nil, false
 	}
 	if m := reGiven.FindStringSubmatch(t); m != nil {
-		if money, ok := parse.ParseMoney(strings.ReplaceAll(m[1], " ", "")); ok && money.Amount > 0 {
+		if money, ok := parse.ParseMoney(strings.TrimRight(strings.ReplaceAll(m[1], " ", ""), ",")); ok && money.Amount > 0 { // "budget $30, are we over": the comma ends the amount
 			return []string{"left", budgetAmountArg(money, req.Lang)}, true
 		}
 	}
@@ -115,8 +115,13 @@ func (s *Spend) check(ctx context.Context, team string, m Message, req parse.Req
 		if err != nil {
 			return err
 		}
-		if req.Slots.Team != "" {
-			es = ledger.Where("", req.Slots.Team, "", "").Apply(es)
+		gpu, scope, scopeZh := "", "", ""
+		if len(req.Slots.GPUs) > 0 {
+			gpu = cardFamilyAsked(req.Slots.GPUs[0], m.Text) // "H100 每月预算2万美元够吗": the H100s, not the whole ledger
+			scope, scopeZh = " on "+strings.ToUpper(gpu), strings.ToUpper(gpu)+" "
+		}
+		if req.Slots.Team != "" || req.Slots.Project != "" || req.Slots.Platform != "" || gpu != "" {
+			es = ledger.Where(req.Slots.Project, req.Slots.Team, req.Slots.Platform, gpu).Apply(es)
 		}
 		var t ledger.Totals
 		for _, e := range es {
@@ -135,16 +140,23 @@ func (s *Spend) check(ctx context.Context, team string, m Message, req parse.Req
 		c := ledger.CheckSpent(budget, spent)
 		a.Result = c
 		a.Text = tr(a.Lang,
-			fmt.Sprintf("%s: %s left of the %s you were given for %s (spent %s, %.0f%%, %d entries in the ledger).",
-				verdictEN(c), c.Left, budget, p.Label, spent, c.Share*100, t.Entries),
-			fmt.Sprintf("%s：%s 的 %s 还剩 %s（账本里已花 %s，占 %.0f%%，%d 条记录）。",
-				verdictZH(c), p.Label, budget, c.Left, spent, c.Share*100, t.Entries))
+			fmt.Sprintf("%s: the %s you were given for %s%s, %s (spent %s, %.0f%%, %d entries in the ledger).",
+				verdictEN(c), budget, p.Label, scope, leftEN(c), spent, c.Share*100, t.Entries),
+			fmt.Sprintf("%s：%s %s的 %s %s（账本里已花 %s，占 %.0f%%，%d 条记录）。",
+				verdictZH(c), p.Label, scopeZh, budget, leftZH(c), spent, c.Share*100, t.Entries))
+		a.use("budget", "the budget given")
 		a.Text += "\n" + tr(a.Lang, "How: ", "算法：") + c.How
 		a.verdictAsked = true
 		if len(t.Amount) > 1 || len(t.Amount) == 1 && t.Amount.Currencies()[0] != budget.Currency {
 			a.Text += rateNote(a.Lang, fx)
 		}
-		a.Text += tr(a.Lang, ". To be alerted as it runs down: /gpu budget set "+args[1]+"/year", "。要在用到 50/80/100% 时提醒：/gpu budget set "+args[1]+"/年")
+		unit := map[int]string{1: "/month", 3: "/quarter", 12: "/year"}[p.Months]
+		on := ""
+		if gpu != "" {
+			on = "gpu=" + gpu + " "
+			a.use("gpus", "the cards the budget is for")
+		}
+		a.Text += tr(a.Lang, ". To be alerted as it runs down: /gpu budget set "+on+args[1]+unit, "。要在用到 50/80/100% 时提醒：/gpu budget set "+on+args[1]+unit)
 	default:
 		return &advisor.InputError{Field: "check", Reason: "unknown check " + args[0], Hint: "/gpu budget"}
 	}

@@ -214,3 +214,24 @@ func TestCompanyRollupInWords(t *testing.T) {
 		}
 	}
 }
+
+// TestBudgetLeftForACard (#24 item 6): what is left of a budget stated
+// for a card family is read from that family's entries, not the whole
+// ledger, and the hint sets the budget for the same cards and period.
+// H100 SXM $20 + H100 PCIe $15 = $35.00 in 2 entries (the A100's $10 is
+// not theirs): of $100, $65.00 left (35 %); of $30, over by $5.00 (117 %).
+func TestBudgetLeftForACard(t *testing.T) {
+	b, _ := spendBot(t)
+	for _, text := range []string{"/gpu spend add 10h h100 @runpod $20", "/gpu spend add 10h h100-pcie @lambda $15", "/gpu spend add 10h a100 @runpod $10"} {
+		say(b, "U1", text)
+	}
+	zh := say(b, "U1", "H100 每月预算100美元够吗")
+	if head, rest, _ := strings.Cut(zh.Text, "\n"); head != "没有超：2026-10 H100 的 $100.00 还剩 $65.00（账本里已花 $35.00，占 35%，2 条记录）。" ||
+		!strings.Contains(rest, "/gpu budget set gpu=h100 $100/month") || strings.Contains(rest, "未使用") {
+		t.Errorf("zh: %q", zh.Text)
+	}
+	en := say(b, "U1", "H100 monthly budget $30, are we over?")
+	if head, _, _ := strings.Cut(en.Text, "\n"); head != "Over budget: the $30.00 you were given for 2026-10 on H100, over by $5.00 (spent $35.00, 117%, 2 entries in the ledger)." {
+		t.Errorf("en: %q", en.Text)
+	}
+}
