@@ -375,9 +375,9 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 	}
 	a.Text = tr(a.Lang,
 		fmt.Sprintf("Saved #%s: %s, %s on %s, %s, project %s, %s, dated %s (booked to %s). Undo with /gpu spend undo.",
-			saved.ID, cardsShown(a.Lang, saved), hours, platformShown(a.Lang, saved.Platform), amount, saved.Project, saved.Billing, saved.At.Format("2006-01-02"), month),
+			saved.ID, cardsShown(a.Lang, saved), hours, platformShown(a.Lang, saved.Platform), amount, saved.Project, billingShown(a.Lang, saved), saved.At.Format("2006-01-02"), month),
 		fmt.Sprintf("已记账 #%s：%s，%s，平台 %s，%s，项目 %s，%s，日期 %s（计入 %s）。撤销：/gpu spend undo",
-			saved.ID, cardsShown(a.Lang, saved), hoursZh, platformShown(a.Lang, saved.Platform), amount, saved.Project, saved.Billing, saved.At.Format("2006-01-02"), month))
+			saved.ID, cardsShown(a.Lang, saved), hoursZh, platformShown(a.Lang, saved.Platform), amount, saved.Project, billingShown(a.Lang, saved), saved.At.Format("2006-01-02"), month))
 	if saved.CostCenter != "" {
 		a.Text += tr(a.Lang, " Team: "+saved.CostCenter+".", " 团队："+saved.CostCenter+"。")
 	}
@@ -564,6 +564,20 @@ func (s *Spend) settle(ctx context.Context, un *ledger.UnconfirmedError, m Messa
 		s.observe(WriteSettledVoid)
 	}
 	return e, err
+}
+
+// billingShown is how an entry was paid for, in words: "on demand",
+// "包月", "prepaid for 12 months" (not the stored on_demand/monthly).
+func billingShown(lang string, e ledger.Entry) string {
+	switch {
+	case e.TermMonths > 1:
+		return tr(lang, fmt.Sprintf("prepaid for %d months", e.TermMonths), fmt.Sprintf("预付 %d 个月", e.TermMonths))
+	case e.Billing == ledger.Monthly:
+		return tr(lang, "monthly plan (包月)", "包月")
+	case e.Billing == ledger.Spot:
+		return tr(lang, "spot", "竞价")
+	}
+	return tr(lang, "on demand", "按量")
 }
 
 // platformShown is a platform's display name in lang, "—" for none.

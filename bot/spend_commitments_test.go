@@ -118,13 +118,14 @@ func TestSpendReportByCardFamily(t *testing.T) {
 
 // TestSpendAnswersNamePlatforms (#24 item 7): spend answers name a
 // platform as every other answer does — the add reply, the list and the
-// report's platform rows said "runpod" and "aliyun".
+// report's platform rows said "runpod" and "aliyun" — and the billing in
+// words ("on demand", "预付 12 个月"; it said on_demand, monthly).
 func TestSpendAnswersNamePlatforms(t *testing.T) {
 	b, _ := spendBot(t)
-	if a := say(b, "U1", "/gpu spend add 10h h100 @runpod $20"); !strings.Contains(a.Text, "10 h on RunPod,") {
+	if a := say(b, "U1", "/gpu spend add 10h h100 @runpod $20"); !strings.Contains(a.Text, "10 h on RunPod,") || !strings.Contains(a.Text, ", on demand, dated") {
 		t.Errorf("add: %q", a.Text)
 	}
-	if a := say(b, "U1", "/gpu spend add 8x h800 @aliyun ¥36000 包年"); !strings.Contains(a.Text, "平台 阿里云") {
+	if a := say(b, "U1", "/gpu spend add 8x h800 @aliyun ¥36000 包年"); !strings.Contains(a.Text, "平台 阿里云") || !strings.Contains(a.Text, "，预付 12 个月，") {
 		t.Errorf("add (zh): %q", a.Text)
 	}
 	if a := say(b, "U1", "/gpu spend report"); !strings.Contains(a.Text, "\n• RunPod: $20.00") || !strings.Contains(a.Text, "\n• Alibaba Cloud: ¥36,000.00") {
