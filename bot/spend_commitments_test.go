@@ -53,6 +53,12 @@ func TestSpendCommitments(t *testing.T) {
 			t.Errorf("%s: %T %q; want the commitments list", text, a.Result, a.Text)
 			continue
 		}
+		// typed: 2 plans; ¥7,000 + ¥36,000 ÷ 12 = ¥10,000 a month amortised;
+		// idle 3,808 − 800 = 3,008 card-h (the 包月 plan's usage is unknown)
+		if ty := a.Typed; ty == nil || ty.Asked != "commitments" || ty.Value == nil || *ty.Value != 2 || len(ty.Also) != 2 ||
+			*ty.Also[0].Value != 10000 || ty.Also[0].Currency != "CNY" || *ty.Also[1].Value != 3008 {
+			t.Errorf("%s: typed %+v, want 2 commitments, ¥10,000 a month, 3,008 idle card-h", text, ty)
+		}
 		lines := strings.Split(a.Text, "\n")
 		for i, w := range want {
 			if i >= len(lines) || lines[i] != w {

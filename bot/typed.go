@@ -71,6 +71,13 @@ func (a *Answer) typed(s parse.Slots) {
 	if primary != "" && len(s.Targets) == 0 {
 		order = []string{primary}
 	}
+	if _, list := a.Result.(SpendCommitments); list {
+		for _, f := range figs { // a list's figures are all its answer
+			if !has(order, f.asked) {
+				order = append(order, f.asked)
+			}
+		}
+	}
 	if order[0] == "which" {
 		// a choice's margin is part of its answer ("which is cheaper" —
 		// by how much); a yes/no choice ("is reserved still cheaper?") has
