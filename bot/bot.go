@@ -101,6 +101,9 @@ type Answer struct {
 	alsoUsed map[string]string
 }
 
+// Use is use for handlers in other packages (the budget's month).
+func (a *Answer) Use(k, how string) { a.use(k, how) }
+
 // use records that a handler used slot k beyond its intent's reads.
 func (a *Answer) use(k, how string) {
 	if a.alsoUsed == nil {

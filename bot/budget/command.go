@@ -137,22 +137,37 @@ func (h *Handler) Handle(ctx context.Context, m bot.Message, req parse.Request, 
 	default:
 		return &advisor.InputError{Field: "budget", Reason: present.Tr(a.Lang, fmt.Sprintf("unknown budget action %q", verb), fmt.Sprintf("不认识的预算操作 %q", verb)), Hint: hint}
 	}
-	states, err := h.states(ctx, team)
+	at := h.now()
+	if req.Slots.Month != "" && (verb == "show" || verb == "list") {
+		// "上个月超预算了吗": the budget as that month closed
+		loc := h.alerts.ledger.Location()
+		mo, err := ledger.ResolveMonth(req.Slots.Month, at, loc)
+		if err != nil {
+			return err
+		}
+		if end := mo.End(loc); end.Before(at) {
+			at = end.Add(-time.Nanosecond)
+		}
+		a.Use("month", "the month the budget is checked for")
+	}
+	states, err := h.states(ctx, team, at)
 	if err != nil {
 		return err
 	}
 	a.Result = States(states)
+	if req.Slots.YesNo && (verb == "show" || verb == "list") && len(states) > 0 {
+		a.Text += verdictLine(states[0], a.Lang) // "上个月超预算了吗": the answer first
+	}
 	a.Text += Describe(states, a.Lang)
 	a.Blocks = []slack.Block{present.Section(present.EscapeControl(a.Text))}
 	return nil
 }
 
-func (h *Handler) states(ctx context.Context, team string) ([]State, error) {
+func (h *Handler) states(ctx context.Context, team string, now time.Time) ([]State, error) {
 	bs, err := h.alerts.st.List(ctx, team)
 	if err != nil || len(bs) == 0 {
 		return nil, err
 	}
-	now := h.now()
 	fx := h.alerts.teamFX(ctx, team)
 	var out []State
 	for _, b := range bs {
@@ -260,4 +275,17 @@ func Describe(states []State, lang string) string {
 		fmt.Fprintf(&b, "• %s: %s / %s (%.0f%%), %s %s%s\n", who, s.Spent, s.Budget.Amount, s.Share*100, projected, s.Projected, reach)
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// verdictLine answers "are we over?" for the first budget listed (the
+// team's, when it has one): over or not, spent of the budget, the period.
+func verdictLine(st State, lang string) string {
+	spent, budget := st.Spent.String(), st.Budget.Amount.String()
+	pct := present.Pct(st.Share)
+	if st.Share > 1 {
+		return present.Tr(lang, fmt.Sprintf("Over budget: %s spent of %s for %s (%s).\n", spent, budget, st.Period, pct),
+			fmt.Sprintf("超了：%s 花了 %s，预算 %s（%s）。\n", st.Period, spent, budget, pct))
+	}
+	return present.Tr(lang, fmt.Sprintf("Within budget: %s spent of %s for %s (%s).\n", spent, budget, st.Period, pct),
+		fmt.Sprintf("没超：%s 花了 %s，预算 %s（%s）。\n", st.Period, spent, budget, pct))
 }
