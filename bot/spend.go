@@ -286,8 +286,11 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 	if e.CostCenter != "" {
 		a.use("team", "the team or cost centre the entry is booked to")
 	}
-	if invoiceWord(m.Text) && e.Hours == 0 && !refund {
-		e.HoursUnknown = true // an invoice: amount, platform and period; hours unknown
+	if (invoiceWord(m.Text) || sl.Amount != nil) && e.Hours == 0 && !refund {
+		// an invoice, or an amount paid with no hours ("$386.40, 12月1号"):
+		// booked as paid, hours unknown (said in the reply; add them with
+		// spend edit <id> hours=40)
+		e.HoursUnknown = true
 	}
 	if sl.Billing != "" {
 		b, ok := ledger.ParseBilling(sl.Billing)
