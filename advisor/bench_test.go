@@ -194,3 +194,19 @@ func BenchmarkRecommendBareFreshOffers(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCard is a card-facts answer ("what can a 5090 run?"): the
+// card's figures and the largest model each method holds on it.
+func BenchmarkCard(b *testing.B) {
+	kb := knowledge.MustShipped()
+	g, ok := kb.GPU("rtx5090")
+	if !ok {
+		b.Fatal("no rtx5090 in the card table")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Card(g, 1, kb.Archs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
