@@ -87,9 +87,14 @@ type FitResult struct {
 // for training: states sharded, activations per card; tensor parallel for
 // inference: KV split by head); each card keeps its own fixed overhead.
 func Fit(w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, error) {
-	// The estimate and its limits are the same for every call with this
-	// workload: computed once (sharedSized).
-	e := sharedSized(w, archs)
+	return fitWith(newCache(archs), w, gpus, archs)
+}
+
+// fitWith is Fit with its sizing kept in c.
+func fitWith(c *cache, w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, error) {
+	// The estimate and its limits are the same for every card: computed
+	// once.
+	e := c.sized(w, archs)
 	if e.err != nil {
 		return FitResult{}, e.err
 	}
@@ -109,7 +114,7 @@ func Fit(w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, e
 		on := runsOn(mem.Workload, g)
 		cLim := lim
 		if on.upcast {
-			u := sharedSized(on.w, archs)
+			u := c.sized(on.w, archs)
 			if u.err != nil {
 				return FitResult{}, u.err
 			}
@@ -167,7 +172,7 @@ func Fit(w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, e
 		if slices.Contains(w.Defaulted, "batch") && slices.Contains(w.Defaulted, "seq_len") {
 			seed := w
 			seed.Batch, seed.SeqLen, seed.Defaulted = 4, 4096, nil
-			if m4 := sharedSized(seed, archs); m4.err == nil {
+			if m4 := c.sized(seed, archs); m4.err == nil {
 				res.SeedSetupGB = m4.mem.TotalGB
 				res.Assumptions = append(res.Assumptions, txt(
 					fmt.Sprintf("default workload: micro-batch %d × %d tokens, as LLaMA-Factory's and Unsloth's examples run; the cost-performance report's batch 4 × 4,096 needs about %s GB (add bs=4 seq=4096)", w.Batch, w.SeqLen, num(m4.mem.TotalGB)),

@@ -24,12 +24,8 @@ type Figure struct {
 // String writes the figure for a reader, e.g. "¥1.8–2.5/hour per card" or
 // "¥63000/month per 8-card machine".
 func (f Figure) String() string {
-	// A price answer writes this for every offer of a card (about 190 for
-	// the H100) on every question: the text is kept per figure.
-	return figureText.get(f, f.text)
+	return f.text()
 }
-
-var figureText noteMemo[Figure, string]
 
 func (f Figure) text() string {
 	p := money(f.Low, f.Currency)
@@ -191,7 +187,24 @@ type PriceList struct {
 // normalised to cur per card-hour at fx yuan per dollar (0 = the default
 // rate), cheapest first by the low end of each range. Offers priced per
 // million tokens are left out. An empty list is not an error.
+//
+// Offers keeps nothing between calls; Market.PriceList answers the same
+// from a prepared market's index.
 func Offers(gpuID string, offers []knowledge.Offer, cur knowledge.Currency, fx float64) (PriceList, error) {
+	return priceList(gpuID, indexFor(offers, gpuID), cur, fx)
+}
+
+// PriceList is Offers over the market's offers, from its cache: the list
+// of a card is built once per offer snapshot, currency and rate, and
+// copied out.
+func (m Market) PriceList(gpuID string, cur knowledge.Currency, fx float64) (PriceList, error) {
+	if gpuID == "" {
+		return priceList(gpuID, nil, cur, fx)
+	}
+	return priceList(gpuID, m.engine().index(m.Offers), cur, fx)
+}
+
+func priceList(gpuID string, ix *offerIndex, cur knowledge.Currency, fx float64) (PriceList, error) {
 	const hint = "/gpu price h100"
 	var res PriceList
 	if gpuID == "" {
@@ -203,9 +216,8 @@ func Offers(gpuID string, offers []knowledge.Offer, cur knowledge.Currency, fx f
 	}
 	res.Inputs.GPU, res.Inputs.Currency, res.Inputs.FX = gpuID, p.cur, p.fx
 	// The list depends only on the offers, the card, the currency and the
-	// rate: it is built once per offers slice (the index checks that no
-	// offer changed) and copied out.
-	ix := indexOf(offers)
+	// rate: an index a cache keeps builds it once (the cache checks that
+	// no offer changed) and copies it out.
 	return ix.list(gpuID, cur, fx, func() PriceList {
 		for _, i := range ix.byGPU[gpuID] {
 			o := ix.offers[i]
@@ -256,7 +268,7 @@ func Cheapest(gpuID string, offers []knowledge.Offer, cur knowledge.Currency, fx
 	}
 	// The same order as sorting every kept offer by sortPrices and taking
 	// the first; only the winner's conversion text is written.
-	i, _, found := indexOf(offers).cheapestAt(gpuID, p, f)
+	i, _, found := indexFor(offers, gpuID).cheapestAt(gpuID, p, f)
 	if !found {
 		return CardPrice{}, false, nil
 	}
