@@ -90,6 +90,46 @@ func Fit(w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, e
 	return fitWith(newCache(archs), w, gpus, archs)
 }
 
+// holds is Fit's rule for one card: Fit(w, {g}, archs) holds the job on
+// 1 to n cards (its option's count), worked out from quiet estimates (the
+// figures only, nothing kept: a search sizes each workload once). margin
+// is the memory left (GB per card, negative: short) on the best layout of
+// at most n cards, a guide for the search; holds alone decides.
+func holds(w Workload, g knowledge.GPU, n int, archs []knowledge.Arch) (ok bool, margin float64) {
+	e := quietSize(w, archs)
+	if e.err != nil {
+		return false, math.Inf(-1)
+	}
+	lim := e.lim
+	if on := runsOn(e.mem.Workload, g); on.upcast {
+		u := quietSize(on.w, archs)
+		if u.err != nil {
+			return false, math.Inf(-1)
+		}
+		lim = u.lim
+	}
+	b := max(e.mem.Workload.Batch, 1)
+	margin = math.Inf(-1)
+	for _, k := range cardCounts {
+		if k > n {
+			break
+		}
+		margin = math.Max(margin, lim.room(g.VRAMGB, k)-float64(b)*lim.perSeq*lim.share(k))
+	}
+	k := lim.minCards(g.VRAMGB, e.mem.Workload.Batch)
+	return k > 0 && k <= n, margin
+}
+
+// quietSize is sizeOf without the estimate's steps and assumptions.
+func quietSize(w Workload, archs []knowledge.Arch) memEntry {
+	mem, err := estimateMemory(w, archs, true)
+	var lim limits
+	if err == nil {
+		lim, err = newLimits(mem, archs)
+	}
+	return memEntry{mem, lim, err}
+}
+
 // fitWith is Fit with its sizing kept in c.
 func fitWith(c *cache, w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, error) {
 	// The estimate and its limits are the same for every card: computed
@@ -236,7 +276,7 @@ func newLimits(mem Memory, archs []knowledge.Arch) (limits, error) {
 		// PyTorch allocator rule of training applies (util 0).
 		one := w
 		one.Batch = 1
-		m, err := EstimateMemory(one, archs)
+		m, err := estimateMemory(one, archs, true) // the figures only
 		if err != nil {
 			return limits{}, err
 		}
@@ -245,7 +285,7 @@ func newLimits(mem Memory, archs []knowledge.Arch) (limits, error) {
 	if !w.trains() {
 		full := w
 		full.Batch = max(1, (inferChunkTokens+w.SeqLen-1)/w.SeqLen)
-		m, err := EstimateMemory(full, archs)
+		m, err := estimateMemory(full, archs, true) // the figures only
 		if err != nil {
 			return limits{}, err
 		}
