@@ -154,10 +154,16 @@ func estimateMemory(w Workload, archs []knowledge.Arch, quiet bool) (Memory, err
 		bd.WeightsGB = add("weights", "weights", "模型权重", P*2, func() string { return fmt.Sprintf("%sB params × 2 bytes (BF16)", num(w.ParamsB)) })
 	case w.Bits == 4 && shape.Format == "mxfp4" && w.Method == Inference:
 		R := shape.RoutedB * 1e9
-		bd.WeightsGB = add("weights", "weights", "模型权重", R*mxfp4BitsPerParam/8+(P-R)*2, func() string { return fmt.Sprintf("%sB expert params × %s bits ÷ 8 (MXFP4) + %sB other params × 2 bytes (BF16)", num(round(R/1e9, 2)), num(mxfp4BitsPerParam), num(round((P-R)/1e9, 2))) })
-		notef(func() (string, string) { return fmt.Sprintf("%s ships its expert weights in MXFP4 (4 bits + one 8-bit scale per 32 = 4.25 bits), attention and embeddings in BF16: served as shipped by default", shape.From), fmt.Sprintf("%s 的专家权重以 MXFP4 发布（4 bit + 每 32 个一个 8 bit 缩放 = 4.25 bit），注意力和词嵌入为 BF16：默认按发布格式部署", shape.From) })
+		bd.WeightsGB = add("weights", "weights", "模型权重", R*mxfp4BitsPerParam/8+(P-R)*2, func() string {
+			return fmt.Sprintf("%sB expert params × %s bits ÷ 8 (MXFP4) + %sB other params × 2 bytes (BF16)", num(round(R/1e9, 2)), num(mxfp4BitsPerParam), num(round((P-R)/1e9, 2)))
+		})
+		notef(func() (string, string) {
+			return fmt.Sprintf("%s ships its expert weights in MXFP4 (4 bits + one 8-bit scale per 32 = 4.25 bits), attention and embeddings in BF16: served as shipped by default", shape.From), fmt.Sprintf("%s 的专家权重以 MXFP4 发布（4 bit + 每 32 个一个 8 bit 缩放 = 4.25 bit），注意力和词嵌入为 BF16：默认按发布格式部署", shape.From)
+		})
 	case w.Method == QLoRA && w.Bits == 4:
-		bd.WeightsGB = add("weights", "weights", "模型权重", (P-E)*nf4BitsPerParam/8+E*2, func() string { return fmt.Sprintf("(%sB − %sB embeddings) × %s bits ÷ 8 + %sB × 2 bytes", num(w.ParamsB), num(round(E/1e9, 2)), num(nf4BitsPerParam), num(round(E/1e9, 2))) })
+		bd.WeightsGB = add("weights", "weights", "模型权重", (P-E)*nf4BitsPerParam/8+E*2, func() string {
+			return fmt.Sprintf("(%sB − %sB embeddings) × %s bits ÷ 8 + %sB × 2 bytes", num(w.ParamsB), num(round(E/1e9, 2)), num(nf4BitsPerParam), num(round(E/1e9, 2)))
+		})
 		note("base weights in NF4 with double quantization (4.127 bits/param, QLoRA paper); embeddings and output head stay 16-bit",
 			"基座权重按 NF4 + 双重量化存储（每参数 4.127 bit，QLoRA 论文），词嵌入和输出层保持 16 位")
 	default:
@@ -165,12 +171,16 @@ func estimateMemory(w Workload, archs []knowledge.Arch, quiet bool) (Memory, err
 		if w.Bits == 4 {
 			bits = int4BitsPerParam
 		}
-		bd.WeightsGB = add("weights", "weights", "模型权重", (P-E)*bits/8+E*2, func() string { return fmt.Sprintf("(%sB − %sB embeddings) × %s bits ÷ 8 + %sB × 2 bytes", num(w.ParamsB), num(round(E/1e9, 2)), num(bits), num(round(E/1e9, 2))) })
+		bd.WeightsGB = add("weights", "weights", "模型权重", (P-E)*bits/8+E*2, func() string {
+			return fmt.Sprintf("(%sB − %sB embeddings) × %s bits ÷ 8 + %sB × 2 bytes", num(w.ParamsB), num(round(E/1e9, 2)), num(bits), num(round(E/1e9, 2)))
+		})
 		if w.Bits == 4 {
 			note("4-bit weights carry group-128 scales (4.25 bits/param, AWQ/GPTQ style); embeddings and output head stay 16-bit",
 				"4 位权重含 128 分组的缩放系数（每参数 4.25 bit，AWQ/GPTQ），词嵌入和输出层保持 16 位")
 		} else if shape.Format == "fp8" && w.Method == Inference {
-			notef(func() (string, string) { return fmt.Sprintf("%s ships FP8 weights (block-scaled): served in FP8 by default, embeddings and output head in BF16; bits=16 sizes a BF16 copy", shape.From), fmt.Sprintf("%s 以 FP8 权重发布（分块缩放）：默认按 FP8 部署，词嵌入和输出层为 BF16；bits=16 可按 BF16 计算", shape.From) })
+			notef(func() (string, string) {
+				return fmt.Sprintf("%s ships FP8 weights (block-scaled): served in FP8 by default, embeddings and output head in BF16; bits=16 sizes a BF16 copy", shape.From), fmt.Sprintf("%s 以 FP8 权重发布（分块缩放）：默认按 FP8 部署，词嵌入和输出层为 BF16；bits=16 可按 BF16 计算", shape.From)
+			})
 		} else {
 			note("8-bit weights (LLM.int8 / FP8 style); embeddings and output head stay 16-bit", "8 位权重（LLM.int8 / FP8），词嵌入和输出层保持 16 位")
 		}
@@ -190,9 +200,13 @@ func estimateMemory(w Workload, archs []knowledge.Arch, quiet bool) (Memory, err
 		note("mixed-precision AdamW: 16 bytes per parameter for weights, gradients and states (ZeRO paper)", "混合精度 AdamW：权重+梯度+优化器状态共每参数 16 字节（ZeRO 论文）")
 	case Freeze:
 		m.Trainable = (P - E) * freezeTrainableLayers / L
-		bd.GradientsGB = add("gradients", "gradients", "梯度", m.Trainable*2, func() string { return fmt.Sprintf("%sB trainable (last %d of %d layers) × 2 bytes", num(round(m.Trainable/1e9, 3)), freezeTrainableLayers, shape.Layers) })
+		bd.GradientsGB = add("gradients", "gradients", "梯度", m.Trainable*2, func() string {
+			return fmt.Sprintf("%sB trainable (last %d of %d layers) × 2 bytes", num(round(m.Trainable/1e9, 3)), freezeTrainableLayers, shape.Layers)
+		})
 		bd.OptimizerGB = add("optimizer", "optimizer states", "优化器状态", m.Trainable*stateBytes, func() string { return fmt.Sprintf("%sB trainable × %s", num(round(m.Trainable/1e9, 3)), stateHow) })
-		notef(func() (string, string) { return fmt.Sprintf("freeze tuning trains the last %d layers (LLaMA-Factory default)", freezeTrainableLayers), fmt.Sprintf("冻结微调只训练最后 %d 层（LLaMA-Factory 默认）", freezeTrainableLayers) })
+		notef(func() (string, string) {
+			return fmt.Sprintf("freeze tuning trains the last %d layers (LLaMA-Factory default)", freezeTrainableLayers), fmt.Sprintf("冻结微调只训练最后 %d 层（LLaMA-Factory 默认）", freezeTrainableLayers)
+		})
 	case LoRA, QLoRA:
 		A := shape.loraParams(w.LoRARank)
 		m.Trainable = A
@@ -200,16 +214,22 @@ func estimateMemory(w Workload, archs []knowledge.Arch, quiet bool) (Memory, err
 		if w.Optimizer == AdamW8bit {
 			adamBytes, adamHow = 2, "8-bit Adam m 1 + v 1 = 2 bytes"
 		}
-		bd.WeightsGB += add("adapter_weights", "adapter weights", "LoRA 适配器权重", A*2, func() string { return fmt.Sprintf("rank %d × (in+out) on q,k,v,o,gate,up,down × %d layers = %sM params × 2 bytes", w.LoRARank, shape.Layers, num(round(A/1e6, 1))) })
+		bd.WeightsGB += add("adapter_weights", "adapter weights", "LoRA 适配器权重", A*2, func() string {
+			return fmt.Sprintf("rank %d × (in+out) on q,k,v,o,gate,up,down × %d layers = %sM params × 2 bytes", w.LoRARank, shape.Layers, num(round(A/1e6, 1)))
+		})
 		bd.GradientsGB = add("gradients", "adapter gradients", "适配器梯度", A*2, func() string { return fmt.Sprintf("%sM params × 2 bytes", num(round(A/1e6, 1))) })
 		bd.OptimizerGB = add("optimizer", "optimizer states", "优化器状态", A*adamBytes, func() string { return fmt.Sprintf("%sM params × %s", num(round(A/1e6, 1)), adamHow) })
-		notef(func() (string, string) { return fmt.Sprintf("LoRA rank %d on all linear layers, adapters trained in BF16 with FP32 Adam states (QLoRA paper setup)", w.LoRARank), fmt.Sprintf("LoRA 秩 %d，挂在全部线性层；适配器 BF16 训练，Adam 状态 FP32（QLoRA 论文设置）", w.LoRARank) })
+		notef(func() (string, string) {
+			return fmt.Sprintf("LoRA rank %d on all linear layers, adapters trained in BF16 with FP32 Adam states (QLoRA paper setup)", w.LoRARank), fmt.Sprintf("LoRA 秩 %d，挂在全部线性层；适配器 BF16 训练，Adam 状态 FP32（QLoRA 论文设置）", w.LoRARank)
+		})
 	}
 
 	// Activations and KV cache.
 	logits := b * s * float64(shape.Vocab) * trainLogitBytes
 	c := shape.actBytesPerToken()
-	cHow := func() string { return fmt.Sprintf("12×%d + 4×%s + 8×%d", shape.Hidden, num(shape.actKV()), shape.MLPWidth) }
+	cHow := func() string {
+		return fmt.Sprintf("12×%d + 4×%s + 8×%d", shape.Hidden, num(shape.actKV()), shape.MLPWidth)
+	}
 	switch {
 	case w.Method == Inference && w.generate():
 		// transformers' generate(): the whole prompt in one forward pass
@@ -228,7 +248,9 @@ func estimateMemory(w Workload, archs []knowledge.Arch, quiet bool) (Memory, err
 	case w.Method == Inference:
 		chunk := min(b*s, inferChunkTokens)
 		act := chunk*(2*h+2*float64(shape.MLPWidth))*2 + b*float64(shape.Vocab)*logitBytes
-		bd.ActivationsGB = add("activations", "activations", "激活值", act, func() string { return fmt.Sprintf("%s-token prefill chunk × (2×%d + 2×%d) × 2 bytes + %d × vocab %d × 4 bytes", num(chunk), shape.Hidden, shape.MLPWidth, w.Batch, shape.Vocab) })
+		bd.ActivationsGB = add("activations", "activations", "激活值", act, func() string {
+			return fmt.Sprintf("%s-token prefill chunk × (2×%d + 2×%d) × 2 bytes + %d × vocab %d × 4 bytes", num(chunk), shape.Hidden, shape.MLPWidth, w.Batch, shape.Vocab)
+		})
 		kv := b * shape.KVBytes(w.SeqLen) * w.kvScale()
 		kvName := "BF16"
 		if w.KVBits == 8 {
@@ -240,7 +262,9 @@ func estimateMemory(w Workload, archs []knowledge.Arch, quiet bool) (Memory, err
 			}
 			return kvHow(w, shape)
 		})
-		notef(func() (string, string) { return fmt.Sprintf("%d concurrent requests of %d tokens each; KV cache in %s (vLLM formula)", w.Batch, w.SeqLen, kvName), fmt.Sprintf("%d 路并发，每路 %d token；KV 缓存 %s（vLLM 公式）", w.Batch, w.SeqLen, strings.Replace(kvName, "FP8 (1 byte per value, half of BF16)", "FP8（每个值 1 字节，BF16 的一半）", 1)) })
+		notef(func() (string, string) {
+			return fmt.Sprintf("%d concurrent requests of %d tokens each; KV cache in %s (vLLM formula)", w.Batch, w.SeqLen, kvName), fmt.Sprintf("%d 路并发，每路 %d token；KV 缓存 %s（vLLM 公式）", w.Batch, w.SeqLen, strings.Replace(kvName, "FP8 (1 byte per value, half of BF16)", "FP8（每个值 1 字节，BF16 的一半）", 1))
+		})
 		if !w.generate() {
 			notef(func() (string, string) { return servingNote(w) })
 		}
@@ -249,20 +273,32 @@ func estimateMemory(w Workload, archs []knowledge.Arch, quiet bool) (Memory, err
 				"多头潜在注意力（MLA）：缓存只存压缩后的潜向量（每层 kv_lora_rank + rope 维），与 vLLM/SGLang 的 MLA 后端一致")
 		}
 		if shape.Window > 0 && w.SeqLen > shape.Window {
-			notef(func() (string, string) { return fmt.Sprintf("sliding-window layers keep at most %d tokens of KV (engines with a window-aware cache, e.g. vLLM's hybrid allocator)", shape.Window), fmt.Sprintf("滑动窗口层最多保留 %d token 的 KV（需推理引擎支持窗口缓存，如 vLLM 的混合分配器）", shape.Window) })
+			notef(func() (string, string) {
+				return fmt.Sprintf("sliding-window layers keep at most %d tokens of KV (engines with a window-aware cache, e.g. vLLM's hybrid allocator)", shape.Window), fmt.Sprintf("滑动窗口层最多保留 %d token 的 KV（需推理引擎支持窗口缓存，如 vLLM 的混合分配器）", shape.Window)
+			})
 		}
 	case w.Method == Freeze:
 		act := freezeTrainableLayers*c*b*s + logits
-		bd.ActivationsGB = add("activations", "activations", "激活值", act, func() string { return fmt.Sprintf("%d trained layers × %s bytes/token (%s) × batch %d × seq %d + logits %d×%d×%d×12 bytes", freezeTrainableLayers, num(c), cHow(), w.Batch, w.SeqLen, w.Batch, w.SeqLen, shape.Vocab) })
+		bd.ActivationsGB = add("activations", "activations", "激活值", act, func() string {
+			return fmt.Sprintf("%d trained layers × %s bytes/token (%s) × batch %d × seq %d + logits %d×%d×%d×12 bytes", freezeTrainableLayers, num(c), cHow(), w.Batch, w.SeqLen, w.Batch, w.SeqLen, shape.Vocab)
+		})
 		note("frozen layers keep no activations for backward", "冻结层不为反向传播保存激活值")
 	case !w.NoGC:
 		act := L*2*b*s*h + c*b*s + logits
-		bd.ActivationsGB = add("activations", "activations", "激活值", act, func() string { return fmt.Sprintf("%d layers × 2 bytes × %d×%d×%d (checkpoints) + %s bytes/token (%s) × %d×%d (one layer recomputed) + logits %d×%d×%d×12", shape.Layers, w.Batch, w.SeqLen, shape.Hidden, num(c), cHow(), w.Batch, w.SeqLen, w.Batch, w.SeqLen, shape.Vocab) })
-		notef(func() (string, string) { return fmt.Sprintf("gradient checkpointing on (the default); batch %d × %d tokens; FlashAttention", w.Batch, w.SeqLen), fmt.Sprintf("梯度检查点开启（默认）；batch %d × %d token；FlashAttention", w.Batch, w.SeqLen) })
+		bd.ActivationsGB = add("activations", "activations", "激活值", act, func() string {
+			return fmt.Sprintf("%d layers × 2 bytes × %d×%d×%d (checkpoints) + %s bytes/token (%s) × %d×%d (one layer recomputed) + logits %d×%d×%d×12", shape.Layers, w.Batch, w.SeqLen, shape.Hidden, num(c), cHow(), w.Batch, w.SeqLen, w.Batch, w.SeqLen, shape.Vocab)
+		})
+		notef(func() (string, string) {
+			return fmt.Sprintf("gradient checkpointing on (the default); batch %d × %d tokens; FlashAttention", w.Batch, w.SeqLen), fmt.Sprintf("梯度检查点开启（默认）；batch %d × %d token；FlashAttention", w.Batch, w.SeqLen)
+		})
 	default:
 		act := L*c*b*s + logits
-		bd.ActivationsGB = add("activations", "activations", "激活值", act, func() string { return fmt.Sprintf("%d layers × %s bytes/token (%s) × %d×%d + logits %d×%d×%d×12", shape.Layers, num(c), cHow(), w.Batch, w.SeqLen, w.Batch, w.SeqLen, shape.Vocab) })
-		notef(func() (string, string) { return fmt.Sprintf("gradient checkpointing off: every layer's activations kept; batch %d × %d tokens", w.Batch, w.SeqLen), fmt.Sprintf("梯度检查点关闭：保存每层激活值；batch %d × %d token", w.Batch, w.SeqLen) })
+		bd.ActivationsGB = add("activations", "activations", "激活值", act, func() string {
+			return fmt.Sprintf("%d layers × %s bytes/token (%s) × %d×%d + logits %d×%d×%d×12", shape.Layers, num(c), cHow(), w.Batch, w.SeqLen, w.Batch, w.SeqLen, shape.Vocab)
+		})
+		notef(func() (string, string) {
+			return fmt.Sprintf("gradient checkpointing off: every layer's activations kept; batch %d × %d tokens", w.Batch, w.SeqLen), fmt.Sprintf("梯度检查点关闭：保存每层激活值；batch %d × %d token", w.Batch, w.SeqLen)
+		})
 	}
 	if w.trains() && w.Stack == StackHFEager {
 		// Eager attention keeps softmax(QKᵀ) for backward: Korthikanti et
@@ -277,10 +313,14 @@ func estimateMemory(w Workload, archs []knowledge.Arch, quiet bool) (Memory, err
 			layers = L
 		}
 		sc := layers * b * shape.heads() * s * s * eagerTrainBytes
-		bd.ActivationsGB += add("attention_scores", "eager attention scores", "eager 注意力分数", sc, func() string { return fmt.Sprintf("%s layers × %d × %s heads × %d² × %d bytes", num(layers), w.Batch, num(shape.heads()), w.SeqLen, eagerTrainBytes) })
+		bd.ActivationsGB += add("attention_scores", "eager attention scores", "eager 注意力分数", sc, func() string {
+			return fmt.Sprintf("%s layers × %d × %s heads × %d² × %d bytes", num(layers), w.Batch, num(shape.heads()), w.SeqLen, eagerTrainBytes)
+		})
 	}
 	if w.trains() && (w.NoGC || w.Method == Freeze) {
-		notef(func() (string, string) { return fmt.Sprintf("stored activations per layer: 12·h + 4·kv + 8·i = %s bytes/token for a gated (SwiGLU) MLP and %s attention (Korthikanti et al. 2022's count, 34·h for GPT-3, redone for this block)", num(c), shape.Attention), fmt.Sprintf("每层保存的激活值：12·h + 4·kv + 8·i = 每 token %s 字节（门控 SwiGLU MLP、%s 注意力；按 Korthikanti 等 2022 的方法对该结构重新计数，GPT-3 为 34·h）", num(c), shape.Attention) })
+		notef(func() (string, string) {
+			return fmt.Sprintf("stored activations per layer: 12·h + 4·kv + 8·i = %s bytes/token for a gated (SwiGLU) MLP and %s attention (Korthikanti et al. 2022's count, 34·h for GPT-3, redone for this block)", num(c), shape.Attention), fmt.Sprintf("每层保存的激活值：12·h + 4·kv + 8·i = 每 token %s 字节（门控 SwiGLU MLP、%s 注意力；按 Korthikanti 等 2022 的方法对该结构重新计数，GPT-3 为 34·h）", num(c), shape.Attention)
+		})
 	}
 	if w.Method != Inference {
 		add("kv_cache", "KV cache", "KV 缓存", 0, func() string { return "training keeps no KV cache" })
