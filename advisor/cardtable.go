@@ -12,7 +12,7 @@ import (
 // and the workload only, never on a price: whether the card holds the
 // workload and on how many cards, its score, its tokens/s per card and
 // the note its rows carry. Those figures are worked out once per card set
-// (the market's cards and architectures, by identity) and workload, and
+// (a prepared market's cards and architectures) and workload, and
 // every later ranking prices its offers against them: a bare recommend
 // ranks three workloads over every card on each call, and without the
 // table each call re-ran each card's decode roofline and score for each.

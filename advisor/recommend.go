@@ -134,7 +134,7 @@ func Recommend(in RecommendInput, m Market) (Recommendation, error) {
 			jobs = append(jobs, presetJob(ps))
 		}
 	}
-	// The market's offers are checked against the shared index once per
+	// The market's offers are checked against its cache's index once per
 	// call and read by every ranking and the sources below.
 	rc := newRankCall(m, in, p, ref, len(jobs))
 	for i, j := range jobs {

@@ -85,7 +85,7 @@ func bestServing(g knowledge.GPU, sized Workload, given, need, in, out, conc int
 	return pickServing(g, sized, given, need, in, out, conc, archs, c, peak)
 }
 
-// pickServing is bestServing without the shared set.
+// pickServing is bestServing without the cache's set.
 func pickServing(g knowledge.GPU, sized Workload, given, need, in, out, conc int, archs []knowledge.Arch, c *memo, peak float64) (Serving, string, error) {
 	mem, lim, on, err := c.sizedOn(sized, g, archs)
 	if err != nil {
