@@ -403,6 +403,7 @@ func withHint(err error, hint string) error {
 // figures only: no steps, assumptions or sources are written.
 func costOn(g *knowledge.GPU, in CostInput, m Market, p *pricing) (CostResult, error) {
 	res := CostResult{Inputs: in, Currency: p.cur}
+	res.Inputs.memo = nil // the call's state stays with the call
 	quiet := in.memo != nil && in.memo.quiet
 	if !quiet {
 		res.Inputs.Defaulted = slices.Clone(in.Defaulted)
