@@ -142,6 +142,40 @@ func BenchmarkPriceListLargeMarket(b *testing.B) {
 	}
 }
 
+// BenchmarkPriceListLargeMarketPrepared is the same list from a prepared
+// market (Market.PriceList, as the bot asks): built once per offer
+// snapshot, currency and rate, then copied out.
+func BenchmarkPriceListLargeMarketPrepared(b *testing.B) {
+	kb := knowledge.MustShipped()
+	m := MarketOf(kb)
+	m.Offers = nil
+	for i := range 40 {
+		for _, o := range kb.Offers {
+			o.Key = fmt.Sprintf("%s-%d", o.Key, i)
+			m.Offers = append(m.Offers, o)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := m.PriceList("h100-sxm", knowledge.CNY, 7.2); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCardModel sizes one named model on a card at each precision
+// ("can a 4090 run Qwen2.5-32B?").
+func BenchmarkCardModel(b *testing.B) {
+	kb := knowledge.MustShipped()
+	g, _ := kb.GPU("rtx4090")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := CardModel(g, 1, Workload{Model: "qwen2.5-32b"}, kb.Archs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func BenchmarkCompare(b *testing.B) {
 	m := MarketOf(knowledge.MustShipped())
 	b.ReportAllocs()

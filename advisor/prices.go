@@ -1,9 +1,8 @@
 package advisor
 
 import (
-	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/gpubot/gpubot/knowledge"
@@ -70,10 +69,17 @@ func (c CardPrice) Price() float64 { return c.Low }
 
 // Range writes the per-card-hour range, e.g. "¥1.8–2.5".
 func (c CardPrice) Range() string {
-	if c.High == c.Low {
-		return money(c.Low, c.Currency)
+	var b [48]byte
+	return string(c.appendRange(b[:0]))
+}
+
+// appendRange appends c.Range() to b.
+func (c *CardPrice) appendRange(b []byte) []byte {
+	b = appendMoney(b, c.Low, c.Currency)
+	if c.High != c.Low {
+		b = appendNum(append(b, "–"...), c.High)
 	}
-	return money(c.Low, c.Currency) + "–" + num(c.High)
+	return b
 }
 
 // NormalizeOffer converts an offer to a per-card-hour price in cur at fx
@@ -111,21 +117,27 @@ func normalizeOffer(o knowledge.Offer, cur knowledge.Currency, fx float64, withH
 	if !withHow {
 		return cp, true
 	}
-	how := money(o.PriceLow, o.Currency)
-	if o.PriceHigh != o.PriceLow {
-		how += "–" + num(o.PriceHigh)
-	}
-	if hours != 1 {
-		how += fmt.Sprintf(" ÷ %s h/%s", num(round(hours, 2)), o.Unit)
-	}
-	if o.Cards() != 1 {
-		how += fmt.Sprintf(" ÷ %s cards", num(o.Cards()))
-	}
-	how += p.convHow(o.Currency)
-	cp.How = how + " = " + cp.Range() + "/card-hour"
+	// Written into one buffer: a price list writes this for every offer
+	// of a card (about 190 for the H100 in a full snapshot).
+	var buf [192]byte
+	b := buf[:0]
 	if hours == 1 && o.Cards() == 1 && o.Currency == cur {
-		cp.How = cp.Range() + "/card-hour as published"
+		b = append(cp.appendRange(b), "/card-hour as published"...)
+	} else {
+		b = appendMoney(b, o.PriceLow, o.Currency)
+		if o.PriceHigh != o.PriceLow {
+			b = appendNum(append(b, "–"...), o.PriceHigh)
+		}
+		if hours != 1 {
+			b = append(append(appendNum(append(b, " ÷ "...), round(hours, 2)), " h/"...), o.Unit...)
+		}
+		if o.Cards() != 1 {
+			b = append(appendNum(append(b, " ÷ "...), o.Cards()), " cards"...)
+		}
+		b = append(b, p.convHow(o.Currency)...)
+		b = append(cp.appendRange(append(b, " = "...)), "/card-hour"...)
 	}
+	cp.How = string(b)
 	return cp, true
 }
 
@@ -219,7 +231,11 @@ func priceList(gpuID string, ix *offerIndex, cur knowledge.Currency, fx float64)
 	// rate: an index a cache keeps builds it once (the cache checks that
 	// no offer changed) and copies it out.
 	return ix.list(gpuID, cur, fx, func() PriceList {
-		for _, i := range ix.byGPU[gpuID] {
+		at := ix.byGPU[gpuID]
+		if len(at) > 0 {
+			res.Offers = make([]CardPrice, 0, len(at))
+		}
+		for _, i := range at {
 			o := ix.offers[i]
 			if o.Status == "disappeared" {
 				continue
@@ -232,6 +248,12 @@ func priceList(gpuID string, ix *offerIndex, cur knowledge.Currency, fx float64)
 				p.converted = true
 			}
 			res.Offers = append(res.Offers, cp)
+		}
+		if len(res.Offers) == 0 {
+			res.Offers = nil // none: written as null, as before
+		} else {
+			res.Lines = make([]Line, 0, len(res.Offers))
+			res.Sources = make([]PriceSource, 0, len(res.Offers))
 		}
 		sortPrices(res.Offers)
 		for _, cp := range res.Offers {
@@ -276,10 +298,31 @@ func Cheapest(gpuID string, offers []knowledge.Offer, cur knowledge.Currency, fx
 	return cp, true, nil
 }
 
+// Cheapest is Cheapest over the market's offers, from its cache's index
+// (the offers are indexed once per snapshot, not scanned per card).
+func (m Market) Cheapest(gpuID string, cur knowledge.Currency, fx float64, f OfferFilter) (cp CardPrice, found bool, err error) {
+	var def []string
+	p, err := newPricing(cur, knowledge.CNY, fx, "/gpu price h100", &def)
+	if err != nil {
+		return CardPrice{}, false, err
+	}
+	c := &memo{c: m.engine()}
+	cp, found = m.cheapest(c, gpuID, p, f)
+	return cp, found, nil
+}
+
 // sortPrices orders cheapest first: low end, then high end, then key.
+// A price is a large struct: the places are sorted, stably, and the
+// prices moved once.
 func sortPrices(ps []CardPrice) {
-	sort.SliceStable(ps, func(i, j int) bool {
-		a, b := ps[i], ps[j]
+	if len(ps) < 2 {
+		return
+	}
+	at := make([]int, len(ps))
+	for i := range at {
+		at[i] = i
+	}
+	less := func(a, b *CardPrice) bool {
 		if a.Low != b.Low {
 			return a.Low < b.Low
 		}
@@ -287,7 +330,21 @@ func sortPrices(ps []CardPrice) {
 			return a.High < b.High
 		}
 		return a.Offer < b.Offer
+	}
+	slices.SortStableFunc(at, func(i, j int) int {
+		switch {
+		case less(&ps[i], &ps[j]):
+			return -1
+		case less(&ps[j], &ps[i]):
+			return 1
+		}
+		return 0
 	})
+	sorted := make([]CardPrice, len(ps))
+	for k, i := range at {
+		sorted[k] = ps[i]
+	}
+	copy(ps, sorted)
 }
 
 // offerLabel names an offer for a line: "autodl (on demand)".
@@ -296,7 +353,7 @@ func offerLabel(cp CardPrice, lang string) string {
 	if cp.Monthly && cp.Original.Model != knowledge.Package {
 		kind += ", " + txt("monthly", "包月").In(lang)
 	}
-	return fmt.Sprintf("%s (%s)", cp.Platform, kind)
+	return cp.Platform + " (" + kind + ")"
 }
 
 // modelText names a pricing model in both languages.

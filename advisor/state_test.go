@@ -136,3 +136,21 @@ func TestPreparedMarketSameAnswers(t *testing.T) {
 		t.Error("a prepared market did not use its cache")
 	}
 }
+
+// Market.Cheapest is Cheapest over the market's offers, for every card and
+// filter the bot asks with.
+func TestMarketCheapestIsCheapest(t *testing.T) {
+	kb := knowledge.MustShipped()
+	m := MarketOf(kb)
+	for _, g := range kb.GPUs {
+		for _, f := range []OfferFilter{{}, {NoInterruptible: true, NoMarketRange: true}, {Platform: "autodl"}, {NativeOnly: true, NoInterruptible: true}} {
+			for _, cur := range []knowledge.Currency{knowledge.CNY, knowledge.USD} {
+				want, wok, werr := Cheapest(g.ID, kb.Offers, cur, 7.2, f)
+				got, gok, gerr := m.Cheapest(g.ID, cur, 7.2, f)
+				if wok != gok || (werr == nil) != (gerr == nil) || cmp.Diff(want, got) != "" {
+					t.Errorf("%s %+v %s: Market.Cheapest %+v (%v), Cheapest %+v (%v)", g.ID, f, cur, got, gok, want, wok)
+				}
+			}
+		}
+	}
+}

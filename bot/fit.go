@@ -156,7 +156,7 @@ func (b *Bot) fit(ctx context.Context, a *Answer, req parse.Request) error {
 		view.Assumptions = append(view.Assumptions, t.In(a.Lang))
 	}
 	cur, fx := b.currency(req), b.fx(req.Slots)
-	offers := b.market(ctx).Offers
+	m := b.market(ctx)
 	for _, o := range res.Options {
 		opt := FitOption{
 			GPU: o.GPU, Name: o.Name, VRAMGB: o.VRAMGB, Count: o.Count, Fits: o.Fits,
@@ -166,7 +166,7 @@ func (b *Bot) fit(ctx context.Context, a *Answer, req parse.Request) error {
 		}
 		// The cheapest on-demand offer for the card (spot and prepaid plans
 		// would understate what running the job costs), in the answer's currency.
-		if cp, ok, err := advisor.Cheapest(o.GPU, offers, cur, fx, advisor.OfferFilter{NoInterruptible: true, NoMarketRange: !advisor.IsMarketRange(req.Slots.Platform), Platform: req.Slots.Platform}); err == nil && ok {
+		if cp, ok, err := m.Cheapest(o.GPU, cur, fx, advisor.OfferFilter{NoInterruptible: true, NoMarketRange: !advisor.IsMarketRange(req.Slots.Platform), Platform: req.Slots.Platform}); err == nil && ok {
 			opt.Cheapest = &PriceRef{Platform: cp.Platform, Price: cp.Low, Currency: string(cp.Currency), Unit: "card_hour", ObservedAt: cp.ObservedAt}
 			opt.PerMTokens = advisor.Round2(advisor.JobCostPerMTokens(o, cp.Low)*100) / 100 // 4 decimals
 		}
