@@ -21,6 +21,19 @@ func BenchmarkFit(b *testing.B) {
 	}
 }
 
+// BenchmarkFitPrepared is Fit from a prepared market (Market.Fit, as the
+// bot asks): the sizing is kept in the market's cache.
+func BenchmarkFitPrepared(b *testing.B) {
+	m := MarketOf(knowledge.MustShipped())
+	w := Workload{ParamsB: 13, Method: LoRA}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := m.Fit(w, m.GPUs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func BenchmarkCostTraining(b *testing.B) {
 	m := MarketOf(knowledge.MustShipped())
 	in := CostInput{Workload: Workload{ParamsB: 7, Method: LoRA}, GPU: "rtx4090", Samples: 50_000, Epochs: 2, Currency: knowledge.CNY}

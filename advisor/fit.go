@@ -130,6 +130,12 @@ func quietSize(w Workload, archs []knowledge.Arch) memEntry {
 	return memEntry{mem, lim, err}
 }
 
+// Fit is Fit over the market's architectures, its sizing kept in the
+// market's cache (the bot asks about a few dozen workloads).
+func (m Market) Fit(w Workload, gpus []knowledge.GPU) (FitResult, error) {
+	return fitWith(m.engine(), w, gpus, m.Archs)
+}
+
 // fitWith is Fit with its sizing kept in c.
 func fitWith(c *cache, w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, error) {
 	// The estimate and its limits are the same for every card: computed

@@ -289,8 +289,16 @@ func Cheapest(gpuID string, offers []knowledge.Offer, cur knowledge.Currency, fx
 		return CardPrice{}, false, err
 	}
 	// The same order as sorting every kept offer by sortPrices and taking
-	// the first; only the winner's conversion text is written.
-	i, _, found := indexFor(offers, gpuID).cheapestAt(gpuID, p, f)
+	// the first; only the winner's conversion text is written. One pass
+	// over the offers, nothing kept.
+	i, _, found := cheapestOf(len(offers), func(j int) (*knowledge.Offer, CardPrice, bool) {
+		o := &offers[j]
+		if o.GPU != gpuID {
+			return o, CardPrice{}, false
+		}
+		c, ok := normalizeOffer(*o, p.cur, p.fx, false)
+		return o, c, ok
+	}, p, f)
 	if !found {
 		return CardPrice{}, false, nil
 	}

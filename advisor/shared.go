@@ -459,16 +459,28 @@ func (ix *offerIndex) cheapest(gpu string, p *pricing, f OfferFilter) (CardPrice
 
 // cheapestAt is cheapest with the offer's position in the slice.
 func (ix *offerIndex) cheapestAt(gpu string, p *pricing, f OfferFilter) (int, CardPrice, bool) {
+	at := ix.byGPU[gpu]
 	norm := ix.normalisedFor(gpu, p.cur, p.fx)
+	j, cp, found := cheapestOf(len(at), func(j int) (*knowledge.Offer, CardPrice, bool) { return &ix.offers[at[j]], norm[j].cp, norm[j].ok }, p, f)
+	if !found {
+		return -1, cp, false
+	}
+	return at[j], cp, true
+}
+
+// cheapestOf picks, among n offers (the j-th one, its normalised price and
+// whether it has one), the cheapest that f keeps: by the low end, then the
+// high end, then the key (sortPrices' order). It returns the place j.
+func cheapestOf(n int, offer func(j int) (*knowledge.Offer, CardPrice, bool), p *pricing, f OfferFilter) (int, CardPrice, bool) {
 	var best CardPrice
 	at, found := -1, false
-	for j, i := range ix.byGPU[gpu] {
-		c := norm[j].cp
-		if !norm[j].ok || !f.keep(&ix.offers[i], &c, p.cur) {
+	for j := range n {
+		o, c, ok := offer(j)
+		if !ok || !f.keep(o, &c, p.cur) {
 			continue
 		}
 		if !found || c.Low < best.Low || (c.Low == best.Low && (c.High < best.High || c.High == best.High && c.Offer < best.Offer)) {
-			best, at, found = c, i, true
+			best, at, found = c, j, true
 		}
 	}
 	return at, best, found

@@ -154,3 +154,24 @@ func TestMarketCheapestIsCheapest(t *testing.T) {
 		}
 	}
 }
+
+// Market.Fit is Fit over the market's architectures, cold and warm.
+func TestMarketFitIsFit(t *testing.T) {
+	kb := knowledge.MustShipped()
+	m := MarketOf(kb)
+	for _, w := range []Workload{{ParamsB: 13, Method: LoRA}, {Model: "llama-3.1-70b", Bits: 8}, {ParamsB: 7, Method: Full, Batch: 4}} {
+		want, err := Fit(w, kb.GPUs, kb.Archs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 2 {
+			got, err := m.Fit(w, kb.GPUs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(jsonOf(t, want), jsonOf(t, got)); d != "" {
+				t.Errorf("%+v call %d: Market.Fit differs from Fit:\n%s", w, i, d)
+			}
+		}
+	}
+}

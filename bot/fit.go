@@ -143,7 +143,7 @@ func (b *Bot) fit(ctx context.Context, a *Answer, req parse.Request) error {
 			}
 		}
 	}
-	res, err := advisor.Fit(w, gpus, b.kb.Archs)
+	res, err := b.mkt.Fit(w, gpus) // sizing kept in the prepared market
 	if err != nil {
 		return err
 	}
@@ -261,7 +261,7 @@ func (b *Bot) fitVerdict(w advisor.Workload, s parse.Slots, res advisor.FitResul
 		}
 	}
 	if !found {
-		one, err := advisor.Fit(w, []knowledge.GPU{g}, b.kb.Archs)
+		one, err := b.mkt.Fit(w, []knowledge.GPU{g})
 		if err != nil {
 			return nil, err
 		}
