@@ -155,6 +155,20 @@ func BenchmarkPriceListLargeMarket(b *testing.B) {
 	}
 }
 
+// BenchmarkCardPrepared is the card-facts answer from a prepared market
+// (Market.Card, as the bot asks), asked again: the search's estimates are
+// read back.
+func BenchmarkCardPrepared(b *testing.B) {
+	m := MarketOf(knowledge.MustShipped())
+	g, _ := knowledge.MustShipped().GPU("rtx5090")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := m.Card(g, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkPriceListLargeMarketPrepared is the same list from a prepared
 // market (Market.PriceList, as the bot asks): built once per offer
 // snapshot, currency and rate, then copied out.

@@ -2,8 +2,9 @@ package advisor
 
 import (
 	"fmt"
+	"cmp"
 	"math"
-	"sort"
+	"slices"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -76,6 +77,18 @@ var cardMethods = []struct {
 // workload (inference: one 4,096-token request; training: micro-batch 1 ×
 // 2,048 tokens, gradient checkpointing, AdamW).
 func Card(g knowledge.GPU, n int, archs []knowledge.Arch) (CardFacts, error) {
+	return cardFacts(g, n, archs, nil)
+}
+
+// Card is Card over the market's architectures, the estimates its search
+// makes kept in the market's cache: cards of one size ask the same
+// sizes, and a card asked about again reads them all back.
+func (m Market) Card(g knowledge.GPU, n int) (CardFacts, error) {
+	return cardFacts(g, n, m.Archs, m.engine())
+}
+
+// cardFacts is Card, its estimates kept in c (nil: for this call only).
+func cardFacts(g knowledge.GPU, n int, archs []knowledge.Arch, c *cache) (CardFacts, error) {
 	if g.ID == "" || g.VRAMGB <= 0 {
 		return CardFacts{}, inputErr("gpu", "which card? name one from the card table", "what can a 4090 run?")
 	}
@@ -102,9 +115,26 @@ func Card(g knowledge.GPU, n int, archs []knowledge.Arch) (CardFacts, error) {
 		f.Lines = append(f.Lines, Line{Key: "total_vram_gb", Label: txt("memory on all cards", "全部卡的显存"), Value: f.TotalVRAMGB, Unit: "GB",
 			How: fmt.Sprintf("%d × %s GB", n, num(g.VRAMGB))})
 	}
-	dense := denseCatalogue(archs)
 	// Each probe is Fit's rule on the one card, from a quiet estimate (the
-	// figures only).
+	// figures only). A bare size is shaped like one of the stand-ins
+	// (ShapeFor), so its probes look through those alone.
+	var dense []denseModel
+	var stand []knowledge.Arch
+	if c != nil {
+		dense, stand = c.cardLists()
+	} else {
+		dense, stand = cardLists(archs)
+	}
+	size := func(w Workload) memEntry {
+		as := archs
+		if w.Model == "" && w.Arch == "" {
+			as = stand
+		}
+		if c != nil {
+			return c.quietSized(w, as)
+		}
+		return quietSize(w, as)
+	}
 	for _, cm := range cardMethods {
 		c := CardCapacity{Method: cm.m, Bits: cm.bits, Note: runsOn(Workload{Method: cm.m, Bits: cm.bits}, g).note}
 		bound := weightsBound(cm.bits, g.VRAMGB, n)
@@ -113,8 +143,7 @@ func Card(g knowledge.GPU, n int, archs []knowledge.Arch) (CardFacts, error) {
 				return false // the weights alone do not fit (weightsBound)
 			}
 			w.Method, w.Bits = cm.m, cm.bits
-			ok, _ := holds(w, g, n, archs)
-			return ok
+			return holds(w, g, n, size)
 		}
 		c.MaxParamsB = largestHeld(func(p float64) bool { return probe(Workload{ParamsB: p}) })
 		// The catalogue's sizes rise with the list; what holds is a prefix
@@ -216,8 +245,29 @@ func denseCatalogue(archs []knowledge.Arch) []denseModel {
 		}
 		out = append(out, denseModel{a.ID, a.ParamsB})
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].ParamsB < out[j].ParamsB })
+	slices.SortStableFunc(out, func(a, b denseModel) int { return cmp.Compare(a.ParamsB, b.ParamsB) })
 	return out
+}
+
+// cardLists is what a card-facts search reads from the architectures: the
+// dense catalogue and the stand-ins (the architectures themselves when
+// none stands in).
+func cardLists(archs []knowledge.Arch) ([]denseModel, []knowledge.Arch) {
+	stand := standIns(archs)
+	if len(stand) == 0 {
+		stand = archs
+	}
+	return denseCatalogue(archs), stand
+}
+
+// cardLists is cardLists over the cache's architectures, made once.
+func (c *cache) cardLists() ([]denseModel, []knowledge.Arch) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dense == nil {
+		c.dense, c.stand = cardLists(c.archs)
+	}
+	return c.dense, c.stand
 }
 
 // denseModel is a catalogue model Card searches: its id and size.

@@ -92,32 +92,22 @@ func Fit(w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, e
 
 // holds is Fit's rule for one card: Fit(w, {g}, archs) holds the job on
 // 1 to n cards (its option's count), worked out from quiet estimates (the
-// figures only, nothing kept: a search sizes each workload once). margin
-// is the memory left (GB per card, negative: short) on the best layout of
-// at most n cards, a guide for the search; holds alone decides.
-func holds(w Workload, g knowledge.GPU, n int, archs []knowledge.Arch) (ok bool, margin float64) {
-	e := quietSize(w, archs)
+// figures only) that size makes.
+func holds(w Workload, g knowledge.GPU, n int, size func(Workload) memEntry) bool {
+	e := size(w)
 	if e.err != nil {
-		return false, math.Inf(-1)
+		return false
 	}
 	lim := e.lim
 	if on := runsOn(e.mem.Workload, g); on.upcast {
-		u := quietSize(on.w, archs)
+		u := size(on.w)
 		if u.err != nil {
-			return false, math.Inf(-1)
+			return false
 		}
 		lim = u.lim
 	}
-	b := max(e.mem.Workload.Batch, 1)
-	margin = math.Inf(-1)
-	for _, k := range cardCounts {
-		if k > n {
-			break
-		}
-		margin = math.Max(margin, lim.room(g.VRAMGB, k)-float64(b)*lim.perSeq*lim.share(k))
-	}
 	k := lim.minCards(g.VRAMGB, e.mem.Workload.Batch)
-	return k > 0 && k <= n, margin
+	return k > 0 && k <= n
 }
 
 // quietSize is sizeOf without the estimate's steps and assumptions.

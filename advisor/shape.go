@@ -76,6 +76,18 @@ func standsIn(a *knowledge.Arch) bool {
 	return !a.MoE() && a.SlidingWindow == 0 && a.Confidence == "high" && (a.Attention == "MHA" || a.Attention == "GQA")
 }
 
+// standIns is the architectures a bare size may be shaped like (standsIn),
+// in catalogue order.
+func standIns(archs []knowledge.Arch) []knowledge.Arch {
+	var out []knowledge.Arch
+	for i := range archs {
+		if standsIn(&archs[i]) {
+			out = append(out, archs[i])
+		}
+	}
+	return out
+}
+
 // findArch finds a catalogue model by id (fast path) or alias.
 func findArch(archs []knowledge.Arch, name string) (knowledge.Arch, bool) {
 	for _, a := range archs {

@@ -36,6 +36,10 @@ type cache struct {
 
 	mu        sync.Mutex
 	sizes     map[memKey]memEntry
+	quiet     map[memKey]memEntry // the same figures without steps (searches)
+	// The card-facts search's lists (cardLists), made on first use.
+	dense []denseModel
+	stand []knowledge.Arch
 	rooflines map[rooflineKey]Serving
 	best      map[memKey]*bestSet
 	// offers holds the current offer snapshot's index and the one it
@@ -74,7 +78,7 @@ func (c *noteMemo[K, V]) get(k K, build func() V) V {
 }
 
 func newCache(archs []knowledge.Arch) *cache {
-	return &cache{archs: archs, sizes: map[memKey]memEntry{}, rooflines: map[rooflineKey]Serving{}, best: map[memKey]*bestSet{}}
+	return &cache{archs: archs, sizes: map[memKey]memEntry{}, quiet: map[memKey]memEntry{}, rooflines: map[rooflineKey]Serving{}, best: map[memKey]*bestSet{}}
 }
 
 // Prepare returns m with its engine cache attached: the figures that
@@ -218,6 +222,27 @@ func (c *cache) sized(w Workload, archs []knowledge.Arch) memEntry {
 		c.sizes = map[memKey]memEntry{}
 	}
 	c.sizes[key] = e
+	c.mu.Unlock()
+	return e
+}
+
+// quietSized is quietSize(w, archs), kept: archs are the cache's own or
+// its stand-ins (a bare size is shaped from those alone, so either gives
+// the same figures).
+func (c *cache) quietSized(w Workload, archs []knowledge.Arch) memEntry {
+	key := keyOf(w)
+	c.mu.Lock()
+	e, ok := c.quiet[key]
+	c.mu.Unlock()
+	if ok {
+		return e
+	}
+	e = quietSize(w, archs)
+	c.mu.Lock()
+	if len(c.quiet) >= maxShared {
+		c.quiet = map[memKey]memEntry{}
+	}
+	c.quiet[key] = e
 	c.mu.Unlock()
 	return e
 }

@@ -175,3 +175,26 @@ func TestMarketFitIsFit(t *testing.T) {
 		}
 	}
 }
+
+// Market.Card is Card over the market's architectures, cold and warm, for
+// cards of one size asked in turn.
+func TestMarketCardIsCard(t *testing.T) {
+	kb := knowledge.MustShipped()
+	m := MarketOf(kb)
+	for _, id := range []string{"rtx4090", "rtx3090", "rtx4090", "h100-sxm", "v100"} {
+		g, _ := kb.GPU(id)
+		for _, n := range []int{1, 2} {
+			want, err := Card(g, n, kb.Archs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := m.Card(g, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(jsonOf(t, want), jsonOf(t, got)); d != "" {
+				t.Errorf("%d × %s: Market.Card differs from Card:\n%s", n, id, d)
+			}
+		}
+	}
+}
