@@ -1,8 +1,8 @@
 package advisor
 
 import (
-	"fmt"
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 

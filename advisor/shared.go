@@ -34,12 +34,12 @@ type cache struct {
 	// offers it indexes may be edited between calls and are checked.
 	kept bool
 
-	mu        sync.Mutex
-	sizes     map[memKey]memEntry
-	quiet     map[memKey]memEntry // the same figures without steps (searches)
+	mu    sync.Mutex
+	sizes map[memKey]memEntry
+	quiet map[memKey]memEntry // the same figures without steps (searches)
 	// The card-facts search's lists (cardLists), made on first use.
-	dense []denseModel
-	stand []knowledge.Arch
+	dense     []denseModel
+	stand     []knowledge.Arch
 	rooflines map[rooflineKey]Serving
 	best      map[memKey]*bestSet
 	// offers holds the current offer snapshot's index and the one it
