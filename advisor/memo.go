@@ -21,6 +21,14 @@ type memo struct {
 	// asked about (one workload per ranking pass).
 	bestKey memKey
 	best    *bestSet
+	// recent holds the last two estimates the call asked for (a ranking
+	// asks for the same workload, and its upcast, on every card): compared
+	// by key, not hashed.
+	recent [2]struct {
+		k  memKey
+		e  memEntry
+		ok bool
+	}
 }
 
 // newMemo is a call's memo over the market's cache.
@@ -86,7 +94,19 @@ func keyOf(w Workload) memKey {
 // sized returns the memory estimate and limits of w, computed once per
 // cache.
 func (c *memo) sized(w Workload, archs []knowledge.Arch) (Memory, limits, error) {
+	if c == nil {
+		e := newCache(archs).sized(w, archs)
+		return e.mem, e.lim, e.err
+	}
+	k := keyOf(w)
+	for i := range c.recent {
+		if r := &c.recent[i]; r.ok && r.k == k {
+			return r.e.mem, r.e.lim, r.e.err
+		}
+	}
 	e := c.cacheFor(archs).sized(w, archs)
+	c.recent[1] = c.recent[0]
+	c.recent[0].k, c.recent[0].e, c.recent[0].ok = k, e, true
 	return e.mem, e.lim, e.err
 }
 

@@ -27,15 +27,18 @@ func (f Figure) String() string {
 }
 
 func (f Figure) text() string {
-	p := money(f.Low, f.Currency)
+	var buf [96]byte
+	b := appendMoney(buf[:0], f.Low, f.Currency)
 	if f.High != f.Low {
-		p += "–" + num(f.High)
+		b = appendNum(append(b, "–"...), f.High)
 	}
-	per := "per card"
+	b = append(append(append(b, '/'), f.Unit...), ' ')
 	if f.Basis == knowledge.PerInstance {
-		per = "per " + num(f.Cards) + "-card machine"
+		b = append(appendNum(append(b, "per "...), f.Cards), "-card machine"...)
+	} else {
+		b = append(b, "per card"...)
 	}
-	return p + "/" + string(f.Unit) + " " + per
+	return string(b)
 }
 
 // CardPrice is one offer normalised to one card for one hour in the
@@ -256,10 +259,12 @@ func priceList(gpuID string, ix *offerIndex, cur knowledge.Currency, fx float64)
 			res.Sources = make([]PriceSource, 0, len(res.Offers))
 		}
 		sortPrices(res.Offers)
-		for _, cp := range res.Offers {
-			res.Lines = append(res.Lines, Line{Key: cp.Offer, Label: txt(offerLabel(cp, "en"), offerLabel(cp, "zh")),
-				Value: cp.Low, Unit: string(p.cur) + "/card-hour", How: cp.How})
-			res.Sources = append(res.Sources, offerSource("hourly", cp))
+		unit := string(p.cur) + "/card-hour"
+		for i := range res.Offers {
+			cp := &res.Offers[i]
+			en, zh := offerLabels(cp)
+			res.Lines = append(res.Lines, Line{Key: cp.Offer, Label: txt(en, zh), Value: cp.Low, Unit: unit, How: cp.How})
+			res.Sources = append(res.Sources, offerSource("hourly", *cp))
 		}
 		res.Assumptions = append(res.Assumptions, p.assumption()...)
 		if len(res.Offers) == 0 {
@@ -353,6 +358,25 @@ func sortPrices(ps []CardPrice) {
 		sorted[k] = ps[i]
 	}
 	copy(ps, sorted)
+}
+
+// offerLabels is offerLabel in English and Chinese, written into one
+// string (a price list labels every offer of a card).
+func offerLabels(cp *CardPrice) (en, zh string) {
+	var buf [160]byte
+	b := buf[:0]
+	label := func(lang string) {
+		b = append(append(append(b, cp.Platform...), " ("...), modelText(cp.Original.Model).In(lang)...)
+		if cp.Monthly && cp.Original.Model != knowledge.Package {
+			b = append(append(b, ", "...), txt("monthly", "包月").In(lang)...)
+		}
+		b = append(b, ')')
+	}
+	label("en")
+	k := len(b)
+	label("zh")
+	s := string(b)
+	return s[:k], s[k:]
 }
 
 // offerLabel names an offer for a line: "autodl (on demand)".
