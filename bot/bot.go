@@ -126,6 +126,7 @@ type Bot struct {
 	routes  map[parse.Intent]Handler
 	cfg     Config
 	kb      *knowledge.Base
+	mkt     advisor.Market // kb's market, prepared once (its engine cache)
 	parser  *parse.Parser
 	log     *slog.Logger
 	threads *thread.Store  // nil: every message stands alone
@@ -172,7 +173,11 @@ func New(cfg Config, kb *knowledge.Base, log *slog.Logger) *Bot {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Bot{cfg: cfg, kb: kb, parser: parse.New(kb), log: log, now: time.Now}
+	b := &Bot{cfg: cfg, kb: kb, parser: parse.New(kb), log: log, now: time.Now}
+	if kb != nil {
+		b.mkt = advisor.MarketOf(kb) // prepared: every answer reuses its figures
+	}
+	return b
 }
 
 // Parse exposes the parser, for transports that need the intent early.

@@ -14,7 +14,7 @@ import (
 // market is the advisor's view of cards and prices: shipped specs with the
 // current offers (the live catalogue when one is attached).
 func (b *Bot) market(ctx context.Context) advisor.Market {
-	m := advisor.MarketOf(b.kb)
+	m := b.mkt // a copy sharing the prepared engine cache
 	if b.prices != nil {
 		if offers, err := b.prices.Offers(ctx); err == nil && len(offers) > 0 {
 			m.Offers = offers

@@ -68,7 +68,7 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 	var all []PriceOffer
 	ages := map[string]int{} // offers share a few observation dates
 	for _, g := range s.GPUs {
-		list, err := advisor.Offers(g, m.Offers, cur, fx)
+		list, err := m.PriceList(g, cur, fx)
 		if err != nil {
 			return err
 		}
