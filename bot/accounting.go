@@ -57,7 +57,7 @@ var reads = map[parse.Intent]map[string]string{
 		"currency": "the answer's currency", "fx": "the exchange rate", "years": "the term", "platform": "whose commitment leads"},
 	"api":           nil, // the cost answer's reads and the API bill's: set in init
 	"export":        {"gpus": "the cards looked up"},
-	parse.Budget:    {"args": "the budget command", "project": "the budget's project", "team": "the budget's team", "month": "the month looked at"},
+	parse.Budget:    {"args": "the budget command", "project": "the budget's project", "team": "the budget's team", "month": "the month looked at", "budget": "the amount the budget is set to"},
 	parse.Watch:     {"gpus": "the card watched", "platform": "the platform watched", "amount": "the threshold", "mode": "what to do"},
 	parse.Subscribe: {"mode": "what to do", "topic": "what to post", "gpus": "the cards", "threshold": "the change threshold"},
 	parse.Listen:    {"mode": "on, off or status"},

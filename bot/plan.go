@@ -34,10 +34,32 @@ func plan(req parse.Request) (parse.Request, string) {
 	if r, why, ok := ledgerInWords(req); ok { // corrections in words, budget checks with figures (bot/spend_correct.go)
 		return r, why
 	}
-	if in, args, ok := budgetInWords(req); ok && (readOnly[req.Intent] || req.Intent == parse.Spend && s.Mode == "report") {
+	if in, args, ok := budgetInWords(req); ok && (readOnly[req.Intent] || req.Intent == parse.Spend && (s.Mode == "report" || args[0] == "set")) {
 		req.Intent = in
 		req.Slots.Args = args
 		req.Slots.Missing = nil
+		req.Slots.Mode = "" // a spend sentence turned budget: its ledger mode does not apply
+		for _, a := range args {
+			if v, ok := strings.CutPrefix(a, "alerts="); ok && trimNum(req.Slots.Utilization*100) == v {
+				req.Slots.Utilization = 0 // "告警阈值90%" is the alert, not a utilisation
+			}
+		}
+		if args[0] == "set" {
+			// the amount set is the budget read; the same figure is not also
+			// an entry's amount or a price
+			last := strings.TrimRight(args[len(args)-1], "/quarteryr")
+			if m, ok := parse.ParseMoney(last); ok {
+				for _, p := range []**parse.Money{&req.Slots.Amount, &req.Slots.Monthly, &req.Slots.Price, &req.Slots.Budget} {
+					if *p != nil && (*p).Amount == m.Amount {
+						*p = nil
+					}
+				}
+				if m.Currency == "" {
+					m.Currency = map[bool]string{true: "USD", false: "CNY"}[strings.HasPrefix(last, "$")]
+				}
+				req.Slots.Budget = &m
+			}
+		}
 		return req, "a budget question"
 	}
 	if spendInWords(req) && (readOnly[req.Intent] || req.Intent == parse.Spend) && req.Intent != parse.Spend {
@@ -153,13 +175,51 @@ func slashSentence(req parse.Request) bool {
 	return true
 }
 
+// reNewBudget is the amount a budget change sets, after its verb: "从3万提到
+// 4.5万", "下调到每季度9万", "cap copilot at $8k/month", "make it ¥200k",
+// "should be $6,500 per month … not $5k".
+var reNewBudget = regexp.MustCompile(`(?:改成|改为|设成|设为|调到|调整为|定为|设置为|提到|提高到|降到|下调到|上调到|加到|封顶|\bat\b|\bto\b|\bof\b|make it|should be|应该是|是)\s*(?:每月|每个月|每季度|每季|每年|一个季度|一年|monthly|quarterly|yearly)?\s*((?:[¥$￥]|usd|rmb|cny)?\s?\d[\d,]*(?:\.\d+)?\s?(?:万|千|k|m)?(?:\s?(?:元|块|美元|刀|人民币|rmb|usd))?)`)
+
+// newBudgetAmount reads the amount a budget change sets; nil when none is
+// written after a change verb.
+func newBudgetAmount(t string) *parse.Money {
+	for _, loc := range reNewBudget.FindAllStringSubmatchIndex(t, -1) {
+		if rest := strings.TrimSpace(t[loc[1]:]); strings.HasPrefix(rest, "%") {
+			continue // "alert me at 80%": a threshold, not the amount
+		}
+		v, ok := parse.ParseMoney(strings.ReplaceAll(strings.TrimSpace(t[loc[2]:loc[3]]), " ", ""))
+		if ok && v.Amount > 0 {
+			return &v
+		}
+	}
+	return nil
+}
+
+// budgetPeriod is the period a budget change names, as the budget
+// command writes it ("" for a month, the default).
+func budgetPeriod(t string) string {
+	switch {
+	case strings.Contains(t, "季度") || strings.Contains(t, "每季") || strings.Contains(t, "quarter") || reQuarterName.MatchString(t):
+		return "/quarter"
+	case strings.Contains(t, "年度") || strings.Contains(t, "每年") || strings.Contains(t, "一年") || strings.Contains(t, "for the year") || strings.Contains(t, "annual") || strings.Contains(t, "yearly") || strings.Contains(t, "/year"):
+		return "/year"
+	}
+	return ""
+}
+
+// reAlertAt is an alert threshold said with a budget change.
+var reAlertAt = regexp.MustCompile(`(?:告警阈值|告警|提醒|预警|alerts?(?: me)?)\D{0,8}?(\d{1,3})\s?%`)
+
+// reQuarterName names a quarter ("the Q1 budget").
+var reQuarterName = regexp.MustCompile(`\bq[1-4]\b`)
+
 func has(list []string, v string) bool { return slices.Contains(list, v) }
 
 var (
 	// a budget is being changed: "改成", "设个", "set", "raise … to"
-	reBudgetChange = regexp.MustCompile(`预算.{0,12}(?:改成|改为|设成|设为|调到|调整为|定为|设置为|提到|提高到|降到|加到)|(?:设个|设一个|建|建个|新建|加进|加入|设置|设|定个).{0,8}预算|预算.{0,6}(?:封顶|上限)|(?:set|create|add|raise|lower|increase|reduce|change|update|make)\b.{0,40}\bbudget|budget.{0,40}\b(?:should be|to \$|to ¥|set to|raised to|lowered to)`)
+	reBudgetChange = regexp.MustCompile(`预算.{0,12}(?:改成|改为|设成|设为|调到|调整为|定为|设置为|提到|提高到|降到|加到)|(?:设个|设一个|建|建个|新建|加进|加入|设置|设|定个).{0,8}预算|预算.{0,6}(?:封顶|上限)|(?:set|create|add|raise|lower|increase|reduce|change|update|make)\b.{0,40}\bbudget|budget.{0,40}\b(?:should be|to \$|to ¥|set to|raised to|lowered to|make it)|\bcap\b[^.?!]{0,30}\bat\b`)
 	// a budget is asked about: status, what is left, over or under
-	reBudgetAsk    = regexp.MustCompile(`预算|budget`)
+	reBudgetAsk    = regexp.MustCompile(`预算|budget|\bcap\b[^.?!]{0,30}\bat\b`)
 	reBudgetStatus = regexp.MustCompile(`还剩|剩多少|剩下|剩余|超了|超没超|超支|超出|会不会超|超预算|用了多少|用掉|花到|花了|花掉|执行|进度|情况|状态|多少了|百分之多少|\bleft\b|remaining|\bover\b|\bunder\b|on track|status|burn|pace|land|how much of|used|spent|headroom`)
 	// a budget that sizes a purchase or a job, not the ledger's
 	reBudgetForJob = regexp.MustCompile(`推荐|什么卡|哪张卡|用什么|怎么配|怎么搭配|买什么|能买|能租|够买|够租|够跑|跑多少|which (?:gpu|card)|recommend|what (?:gpu|card)|can (?:we|i) (?:buy|rent|afford)|afford`)
@@ -187,7 +247,10 @@ func budgetInWords(req parse.Request) (parse.Intent, []string, bool) {
 	}
 	project := s.Project // read from words by the parser (bot/parse/owners.go)
 	if change {
-		amount := s.Budget
+		amount := newBudgetAmount(t)
+		if amount == nil {
+			amount = s.Budget
+		}
 		if amount == nil {
 			amount = s.Monthly
 		}
@@ -199,10 +262,16 @@ func budgetInWords(req parse.Request) (parse.Intent, []string, bool) {
 		}
 		if amount != nil {
 			args := []string{"set"}
-			if project != "" {
+			switch {
+			case project != "":
 				args = append(args, project)
+			case s.Team != "":
+				args = append(args, "team="+s.Team) // "NLP组的月预算", "the vision team"
 			}
-			return parse.Budget, append(args, budgetAmountArg(*amount, req.Lang)), true
+			if m := reAlertAt.FindStringSubmatch(t); m != nil {
+				args = append(args, "alerts="+m[1]) // "告警阈值设成90%", "alert me at 80%"
+			}
+			return parse.Budget, append(args, budgetAmountArg(*amount, req.Lang)+budgetPeriod(t)), true
 		}
 	}
 	return parse.Budget, []string{"show"}, true

@@ -61,3 +61,40 @@ func TestLastMonthsBudgetInWords(t *testing.T) {
 		t.Errorf("this month: %q", a.Text)
 	}
 }
+
+// TestBudgetChangesInWords: a budget set or changed in a sentence sets the
+// amount written after the change (not the old one, not the alert's
+// percent), for the team or project named, over the period named.
+func TestBudgetChangesInWords(t *testing.T) {
+	ctx := context.Background()
+	m := miniredis.RunT(t)
+	rdb := redis.NewClient(&redis.Options{Addr: m.Addr()})
+	t.Cleanup(func() { rdb.Close() })
+	loc := ledger.Shanghai
+	now := time.Date(2026, 12, 5, 10, 0, 0, 0, loc)
+	kb := knowledge.MustShipped()
+	l := ledger.New(&store.Store{Redis: rdb}, ledger.Options{Location: loc, KB: kb, Now: func() time.Time { return now }})
+	al := NewAlerts(NewStore(rdb, nil), l, nil, 7.2)
+	b := bot.New(bot.Config{FX: 7.2}, kb, nil)
+	b.SetClock(func() time.Time { return now })
+	b.Route(parse.Budget, NewHandler(al, nil, func() time.Time { return now }))
+	b.Route(parse.Spend, bot.NewSpend(l, nil, 7.2, func() time.Time { return now }))
+	for _, c := range []struct{ text, want string }{
+		{"NLP组的月预算从3万提到4.5万，告警阈值设成90%。", "预算已设置：团队 nlp，每月 ¥45,000.00。达到 90% "},
+		{"set a budget of $15k for rag-sg, alert me at 80%", "Budget set: rag-sg, $15,000.00 a month. Alerts at 80 %"},
+		{"Please cap copilot at $8k/month on GPU rental, it keeps creeping up.", "Budget set: copilot, $8,000.00 a month."},
+		{"kb-qa budget: make it ¥200k for the year.", "Budget set: kb-qa, ¥200,000.00 a year."},
+		{"doc-ai 预算下调到每季度9万", "预算已设置：项目 doc-ai，每季度 ¥90,000.00。"},
+		{"Set the Q1 budget for the vision team at ¥360,000", "Budget set: team vision, ¥360,000.00 a quarter."},
+	} {
+		a := b.Answer(ctx, bot.Message{Text: c.text, Team: "T1", Channel: "C1", User: "U1"})
+		if a.Intent != parse.Budget || !strings.HasPrefix(a.Text, c.want) {
+			t.Errorf("%s\n got %s: %q\nwant %q…", c.text, a.Intent, a.Text, c.want)
+		}
+	}
+	// the cap was not booked as an $8,000 spend entry
+	r := b.Answer(ctx, bot.Message{Text: "/gpu spend report", Team: "T1", Channel: "C1", User: "U1"})
+	if rep, ok := r.Result.(*ledger.Report); !ok || rep.Total.Entries != 0 {
+		t.Errorf("entries booked by budget sentences: %s", r.Text)
+	}
+}
