@@ -237,6 +237,8 @@ func (b *Bot) answer(ctx context.Context, m Message) Answer {
 		a.typed(asked.Slots)
 		if have > 0 {
 			a.fleetVerdict(have)
+		} else if g := cardAsked(asked); g != "" {
+			a.cardVerdict(g)
 		}
 		return a
 	}

@@ -60,3 +60,39 @@ func (a *Answer) fleetVerdict(have int) {
 	d.Headline = lead + tr(a.Lang, ". ", "。") + head
 	a.show(d)
 }
+
+// cardAsked is the one card a serving yes/no names without a count ("L20够
+// 用吗？要几张？"): whether that card can carry the load at all; "" when
+// the question is not that.
+func cardAsked(req parse.Request) string {
+	s := req.Slots
+	if !s.YesNo || s.Cards > 0 || len(s.GPUs) != 1 || req.Intent != parse.Cost || s.Method != "inference" {
+		return ""
+	}
+	if s.RequestsPerS > 0 || s.PeakRequestsPerS > 0 || s.TokensPerDay > 0 {
+		return s.GPUs[0]
+	}
+	return ""
+}
+
+// cardVerdict answers "is this card enough?" for a load: yes, with as
+// many of it as the plan needs (the plan sized on it is the proof).
+func (a *Answer) cardVerdict(gpu string) {
+	if a.Err != "" || a.Typed == nil || a.Typed.Verdict != nil {
+		return
+	}
+	need := -1
+	for _, t := range append([]Typed{*a.Typed}, a.Typed.Also...) {
+		if t.Asked == "cards" && t.Value != nil {
+			need = int(*t.Value)
+		}
+	}
+	if need <= 0 {
+		return
+	}
+	a.Typed.Verdict = verdict(true)
+	d := a.Doc
+	d.Headline = tr(a.Lang, fmt.Sprintf("Yes — %s can carry it, with %d cards. ", gpuName(gpu), need),
+		fmt.Sprintf("够用：%s 可以承载，需要 %d 张。", gpuName(gpu), need)) + d.Headline
+	a.show(d)
+}

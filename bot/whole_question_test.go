@@ -244,3 +244,20 @@ func TestPlatformsNamedAreTheOptions(t *testing.T) {
 		t.Errorf("a ¥ budget answered in %s: %q", a.Currency, a.Headline)
 	}
 }
+
+// TestDailyUsersAndTheCardAsked: "日活2万，人均聊10轮，每轮输入600、输出200"
+// is 20,000 × 10 × (600 + 200) = 160,000,000 tokens a day (the turn's own
+// size, not the 1,500-token default); "L20够用吗？要几张？" is answered yes,
+// with the plan's count on that card.
+func TestDailyUsersAndTheCardAsked(t *testing.T) {
+	a := askOne(t, "我们App日活2万，人均聊10轮，每轮输入600、输出200 token，Qwen2.5-32B自己部署，L20够用吗？要几张？")
+	if a.Slots.Turns != 10 || a.Slots.TokensPerDay != 1.6e8 {
+		t.Fatalf("turns %v, tokens a day %v; want 10 and 160,000,000", a.Slots.Turns, a.Slots.TokensPerDay)
+	}
+	if a.Typed == nil || a.Typed.Asked != "cards" || a.Typed.Verdict == nil || *a.Typed.Verdict != "yes" || a.Typed.Choice != "l20" {
+		t.Fatalf("typed %+v, want cards on L20 with a yes", a.Typed)
+	}
+	if !strings.HasPrefix(a.Headline, "够用：L20 可以承载") {
+		t.Errorf("headline %q", a.Headline)
+	}
+}

@@ -44,8 +44,8 @@ var (
 	// "日活2万", "DAU 20k", "20k daily users", "每天2万用户"
 	reUsers = rx(`(?:日活|dau|daily active users?|每天|每日)\s?(?:用户)?\s?(?:是|为|有|大概|约|:|=|of)?\s?`+num+`\s?(万|千|k|m)?\s?(?:个)?\s?(?:用户|人|users?)?`+
 		`|`+num+`\s?(万|千|k|m)?\s?(?:daily (?:active )?users?|users? (?:a|per) day|users?\s?/\s?day|dau|日活(?:用户)?)`, true, "日活", "dau", "daily", "每天", "每日", "users a day", "users per day", "user a day")
-	// "每人10轮", "10 turns", "20轮对话", "10 turns per user"
-	reTurns = rx(num+`\s?(?:轮对话|轮会话|轮聊天|turns?\b|rounds? of chat|messages? (?:each|per user|a day))|(?:每人|每个用户|每用户|each user|per user)\s?(?:每天)?\s?`+num+`\s?(?:轮|turns?|messages?|次)`, true, "轮", "turn", "round", "message")
+	// "每人10轮", "人均聊10轮", "每人每天大概50次", "10 turns", "20轮对话", "10 turns per user"
+	reTurns = rx(num+`\s?(?:轮对话|轮会话|轮聊天|turns?\b|rounds? of chat|messages? (?:each|per user|a day))|(?:每人|人均|每个用户|每用户|each user|per user)\s?(?:每天|一天)?\s?(?:聊|大概|约|平均|要)?\s?`+num+`\s?(?:轮|turns?|messages?|次)`, true, "轮", "turn", "round", "message", "次")
 	// "每轮800 token", "800 tokens per turn", "800 tokens each"
 	rePerTurn = rx(`(?:每轮|每次|每条消息|per turn|each turn|per message|per request|each request)\s?(?:大概|约|平均)?\s?`+num+`\s?(k)?\s?(?:个\s?)?(?:tokens?|tok|词元)?|`+num+`\s?(k)?\s?(?:tokens?|tok)\s?(?:per|each|a|/)\s?(?:turn|message|request|req)\b`, true, "每轮", "每次", "每条消息", "turn", "message", "request")
 	// residual value: "残值10%", "residual 15%", "resale value 20%", "resell for 30%"
@@ -310,17 +310,28 @@ func (x extractor) chatLoad(t *text, f *features) {
 		s.TurnTokens = v
 		return true
 	})
-	if s.UsersPerDay > 0 && s.TokensPerDay == 0 {
-		turns, per := s.Turns, s.TurnTokens
-		if turns == 0 {
-			turns = 1
-		}
-		if per == 0 {
-			per = DefaultTurnTokens
-		}
-		s.TokensPerDay = s.UsersPerDay * turns * per
-		f.note(fmt.Sprintf("%s users × %s turns × %s tokens a turn = %s tokens a day", trim(s.UsersPerDay), trim(turns), trim(per), trim(s.TokensPerDay)))
+}
+
+// chatTokens turns daily users × turns × tokens a turn into tokens a day,
+// after the request shape is read: a turn is the tokens said for it, else
+// the request's input + output ("每轮输入600、输出200"), else the default.
+func chatTokens(f *features) {
+	s := &f.s
+	if s.UsersPerDay <= 0 || s.TokensPerDay != 0 {
+		return
 	}
+	turns, per := s.Turns, s.TurnTokens
+	if turns == 0 {
+		turns = 1
+	}
+	if per == 0 {
+		per = float64(s.InputTokens + s.OutputTokens)
+	}
+	if per == 0 {
+		per = DefaultTurnTokens
+	}
+	s.TokensPerDay = s.UsersPerDay * turns * per
+	f.note(fmt.Sprintf("%s users × %s turns × %s tokens a turn = %s tokens a day", trim(s.UsersPerDay), trim(turns), trim(per), trim(s.TokensPerDay)))
 }
 
 // DefaultTurnTokens is the prompt + answer tokens of one chat turn when a
@@ -333,6 +344,7 @@ const DefaultTurnTokens = 1500
 // tokens".
 func (x extractor) afterFrame(t *text, f *features) {
 	s := &f.s
+	chatTokens(f)
 	if s.Cards > 1 && len(f.money) > 0 && s.QuotePer == "" {
 		switch {
 		case rePerCardQuote.MatchString(f.cueText):
