@@ -49,6 +49,12 @@ type PriceView struct {
 	// no shipped row or offer prices that way: the headline says so
 	// before the on-demand prices shown instead.
 	NoPlan []string `json:"no_plan,omitempty"`
+	// Spot is set when interruptible capacity was asked for: the headline
+	// quotes the cheapest spot offer.
+	Spot bool `json:"spot,omitempty"`
+	// Rental is the stated cards × hours at the headline's price ("租2张跑
+	// 36小时，帮算下总价"), when hours were given.
+	Rental *advisor.Rental `json:"rental,omitempty"`
 	// Persona says an enterprise asker was priced on contracted clouds
 	// only (price_persona.go); also one of the assumptions.
 	Persona string `json:"persona,omitempty"`
@@ -113,6 +119,20 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 		view.PerMonth = advisor.Round2(view.Offers[0].Price * knowledge.HoursPerMonth)
 	}
 	notListed(&view, s.Platform, all)
+	view.Spot = s.Spot || s.Billing == "spot"
+	hours := s.Hours
+	if hours == 0 && s.Days > 0 {
+		hours = s.Days * 24
+	}
+	if hours > 0 && len(view.GPUs) > 0 {
+		if o, _, ok := headlineOffer(view.Offers, view.GPUs[0], view.Spot); ok {
+			r := advisor.RentalTotal(o.Price, s.Cards, hours)
+			view.Rental = &r
+			a.use("hours", "the rental's length, priced at the headline's rate")
+			a.use("days", "the rental's length, priced at the headline's rate")
+			a.use("cards", "the cards rented")
+		}
+	}
 	a.Result = view
 	notePersona(a, personaNote)
 	a.Currency = view.Currency

@@ -20,10 +20,26 @@ func priceText(o PriceOffer) string {
 }
 
 // headlineOffer is the offer a price headline quotes: the cheapest on
-// demand (what a job pays), else the cheapest of any kind.
-func headlineOffer(offers []PriceOffer, gpu string) (PriceOffer, int, bool) {
+// demand (what a job pays) — the cheapest spot offer when spot was asked
+// for — else the cheapest of any kind.
+func headlineOffer(offers []PriceOffer, gpu string, spot bool) (PriceOffer, int, bool) {
 	var best PriceOffer
 	found, n := false, 0
+	if spot {
+		for _, o := range offers {
+			if o.GPU == gpu && o.Interruptible && (!found || o.Price < best.Price) {
+				best, found = o, true
+			}
+		}
+		if found {
+			for _, o := range offers {
+				if o.GPU == gpu {
+					n++
+				}
+			}
+			return best, n, true
+		}
+	}
 	for _, o := range offers {
 		if o.GPU != gpu {
 			continue
@@ -43,7 +59,7 @@ func renderPrice(lang string, v PriceView, now time.Time) present.Doc {
 	var heads []string
 	var d present.Doc
 	for _, g := range v.GPUs {
-		o, n, ok := headlineOffer(v.Offers, g)
+		o, n, ok := headlineOffer(v.Offers, g, v.Spot)
 		if !ok {
 			heads = append(heads, tr(lang, gpuName(g)+": no price in the catalogue yet", gpuName(g)+"：目录里还没有价格"))
 			continue
@@ -65,6 +81,18 @@ func renderPrice(lang string, v PriceView, now time.Time) present.Doc {
 			fmt.Sprintf("%s 最低 %s/卡时（%s，%s，%s）——共 %d 个报价", gpuName(g), moneyStr(o.Price, o.Currency), platformName(lang, o.Platform), kind[1], when, n)))
 	}
 	d.Headline = strings.Join(heads, tr(lang, "; ", "；"))
+	if r := v.Rental; r != nil {
+		// the total asked for, at the quoted rate: first
+		cur := v.Currency
+		if len(v.Offers) > 0 {
+			if o, _, ok := headlineOffer(v.Offers, v.GPUs[0], v.Spot); ok {
+				cur = o.Currency
+			}
+		}
+		d.Headline = tr(lang,
+			fmt.Sprintf("≈ %s for %d card(s) × %s h (%s card-hours). ", moneyStr(r.Total, cur), r.Cards, fmtNum(r.Hours), fmtNum(r.CardHours)),
+			fmt.Sprintf("%d 张卡 × %s 小时（%s 卡时）约 %s。", r.Cards, fmtNum(r.Hours), fmtNum(r.CardHours), moneyStr(r.Total, cur))) + d.Headline
+	}
 	if len(v.NoPlan) > 0 {
 		// A plan was asked for and none is sourced: said first, plainly.
 		names := make([]string, len(v.NoPlan))

@@ -208,10 +208,18 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 		}
 		return figs, verdict(res.Cheaper == "buy"), "break_even_util"
 	case PriceView:
-		if len(res.Offers) == 0 {
+		if len(res.Offers) == 0 || len(res.GPUs) == 0 {
 			return nil, nil, ""
 		}
-		o := res.Offers[0]
+		o, _, ok := headlineOffer(res.Offers, res.GPUs[0], res.Spot) // the offer the headline quotes
+		if !ok {
+			o = res.Offers[0]
+		}
+		if r := res.Rental; r != nil && res.PerMonth == 0 {
+			return []typedFigure{{asked: "money_total", value: r.Total, currency: o.Currency, choice: o.Platform},
+				{asked: "price_per_card_hour", value: o.Price, unit: o.Unit, currency: o.Currency, choice: o.Platform},
+				{asked: "which", value: o.Price, unit: o.Unit, currency: o.Currency, choice: o.Platform}}, nil, "money_total"
+		}
 		if res.PerMonth > 0 { // a monthly plan asked for: its price per card-month first
 			return []typedFigure{{asked: "money_monthly", value: res.PerMonth, unit: "card_month", currency: o.Currency, choice: o.Platform},
 				{asked: "price_per_card_hour", value: o.Price, unit: o.Unit, currency: o.Currency, choice: o.Platform},

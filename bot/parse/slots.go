@@ -35,7 +35,7 @@ var (
 	hourUnit     = `(?:个\s?)?(?:小时|钟头|hours?\b|hrs?\b|h\b)`
 	reHoursPer   = gated(regexp.MustCompile(`(每月|每个月|一个月|月均|每月大概|per month|a month|each month|monthly|每天|一天|每日|日均|per day|a day|each day|daily|每周|一周|per week|a week|weekly|每年|一年|per year|a year|yearly)[^0-9]{0,12}?`+num+`\s?`+hourUnit), true, "h", "小时", "钟头")
 	reHoursPost  = gated(regexp.MustCompile(num+`\s?`+hourUnit+`\s?(/\s?月|/\s?month|/\s?mo\b|每月|一个月|a month|per month|/\s?天|/\s?day|每天|一天|a day|per day|/\s?周|/\s?week|每周|a week|per week|/\s?年|/\s?year|每年|一年|a year|per year)`), true, "h", "小时", "钟头")
-	reDays       = gated(regexp.MustCompile(`(跑|训练|跑了|用了|租|租了|租用|for)\s?`+num+`\s?(?:个\s?)?(?:天|days?\b)`), true, "天", "day")
+	reDays       = gated(regexp.MustCompile(`(跑|跑个|跑上|训练|跑了|用了|租|租个|租了|租用|for)\s?`+num+`\s?(?:个\s?)?(?:天|days?\b)`), true, "天", "day")
 	reHours      = gated(regexp.MustCompile(num+`\s?`+hourUnit), true, "h", "小时", "钟头")
 	reParams     = gated(regexp.MustCompile(num+`\s?b(?:\s?(?:参数|模型|params?|parameters?))?(?P<end>$|[^a-z0-9])`), true, "b")
 	reParamsYi   = gated(regexp.MustCompile(num+`\s?(万)?亿(?:个)?(?:参数)?`), true, "亿")

@@ -1,0 +1,22 @@
+package advisor
+
+import "testing"
+
+// By hand: 2 cards × 36 h = 72 card-hours; at ¥1.24 a card-hour, ¥89.28.
+// 4 × A100 for 3 days = 4 × 72 = 288 card-hours; at $1.79, $515.52.
+func TestRentalTotal(t *testing.T) {
+	for _, c := range []struct {
+		price        float64
+		cards        int
+		hours, ch, t float64
+	}{
+		{1.24, 2, 36, 72, 89.28},
+		{1.79, 4, 72, 288, 515.52},
+		{2.0, 0, 10, 10, 20}, // no count: one card
+	} {
+		r := RentalTotal(c.price, c.cards, c.hours)
+		if r.CardHours != c.ch || r.Total != c.t {
+			t.Errorf("RentalTotal(%v, %d, %v) = %v card-h, %v; want %v, %v", c.price, c.cards, c.hours, r.CardHours, r.Total, c.ch, c.t)
+		}
+	}
+}
