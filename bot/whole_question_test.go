@@ -264,24 +264,26 @@ func TestDailyUsersAndTheCardAsked(t *testing.T) {
 
 // TestRentalTotalAtTheQuotedPrice: cards × hours asked with a price are
 // priced at the rate the headline quotes, and the typed answer is that
-// rate (it used to be the list's first row, a different offer). Lambda's
-// A100 80GB on demand is $1.79 a card-hour in the shipped catalogue:
-// 4 × 72 h = 288 card-hours × $1.79 = $515.52.
+// rate (it used to be the list's first row, a different offer): 4 cards ×
+// 3 days = 4 × 72 h = 288 card-hours at the on-demand rate quoted ("no
+// spot" refuses spot).
 func TestRentalTotalAtTheQuotedPrice(t *testing.T) {
 	a := askOne(t, "renting 4x a100 80gb on lambda for 3 days straight, how much $$? deadline-driven so no spot")
-	if a.Typed == nil || a.Typed.Asked != "money_total" || a.Typed.Value == nil || math.Abs(*a.Typed.Value-515.52) > 0.01 {
-		t.Fatalf("typed %+v (%s), want $515.52", a.Typed, a.Headline)
+	v, ok := a.Result.(PriceView)
+	if !ok || v.Rental == nil || v.Spot {
+		t.Fatalf("result %T %+v, want a rental total, spot refused", a.Result, a.Result)
 	}
-	if !strings.HasPrefix(a.Headline, "≈ $515.52 for 4 card(s) × 72 h (288 card-hours)") {
-		t.Errorf("headline %q", a.Headline)
+	o, _, _ := headlineOffer(v.Offers, "a100-80g", false)
+	if o.Interruptible || a.Typed == nil || a.Typed.Asked != "money_total" || math.Abs(*a.Typed.Value-288*o.Price) > 0.01 || v.Rental.CardHours != 288 {
+		t.Fatalf("typed %+v, quoted %+v (%s); want 288 card-hours × the quoted on-demand rate", a.Typed, o, a.Headline)
 	}
 	// spot asked: the spot rate is quoted and typed, and the total uses it
 	a = askOne(t, "GCP上8卡H100 spot一小时多少美元？跑个3天的训练总共多少？")
-	v, ok := a.Result.(PriceView)
+	v, ok = a.Result.(PriceView)
 	if !ok || v.Rental == nil || a.Typed == nil || a.Typed.Value == nil {
 		t.Fatalf("result %T typed %+v", a.Result, a.Typed)
 	}
-	o, _, _ := headlineOffer(v.Offers, "h100-sxm", true)
+	o, _, _ = headlineOffer(v.Offers, "h100-sxm", true)
 	if !o.Interruptible || *a.Typed.Value != o.Price || math.Abs(v.Rental.Total-8*72*o.Price) > 0.01 {
 		t.Errorf("spot: quoted %+v, typed %v, total %v; want the spot rate × 576 card-hours", o, *a.Typed.Value, v.Rental.Total)
 	}

@@ -702,10 +702,16 @@ func (x extractor) words(t *text, f *features) {
 		s.Method, f.weakMethod = method(t.s, c)
 	}
 	f.billing = termOf(x.lex.Billing, t.s, c)
+	if f.billing == "spot" && reNoSpot.MatchString(t.s) {
+		f.billing, s.Spot = "", false // "deadline-driven so no spot", "不要竞价"
+	}
 	f.persona = termOf(x.lex.Personas, t.s, c)
 	f.topic = topic(t.s, c)
 	f.workload = workload(x.lex.Workloads, t.s, c, s.Method)
 }
+
+// reNoSpot is spot capacity refused: a negation before the word.
+var reNoSpot = regexp.MustCompile(`(?:\bno|\bnot|\bwithout|\bnon-?|\bavoid|\bnever|不要|不用|别用|不能用|不考虑|不接受)\s?(?:spot|竞价|抢占)`)
 
 func (f *features) note(n string) { f.s.Notes = append(f.s.Notes, n) }
 
