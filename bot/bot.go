@@ -15,6 +15,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/gpubot/gpubot/advisor"
+	"github.com/gpubot/gpubot/bot/intent"
 	"github.com/gpubot/gpubot/bot/ledger"
 	"github.com/gpubot/gpubot/bot/parse"
 	"github.com/gpubot/gpubot/bot/present"
@@ -22,31 +23,8 @@ import (
 	"github.com/gpubot/gpubot/knowledge"
 )
 
-// Message is one thing a user said, wherever it came from.
-type Message struct {
-	Text    string
-	Team    string
-	Channel string
-	User    string
-	Slash   bool // text is a /gpu command's argument text
-	// ID names the request for idempotent writes (the spend ledger): the
-	// same Slack message, command or click always carries the same ID, so a
-	// redelivery books nothing twice. "" when there is none (CLI).
-	ID string
-	// Thread is the thread the message was said in (its root ts); with
-	// UseThreads, a follow-up there is merged with the thread's last request.
-	Thread string
-	// Locale is the asker's Slack locale (users.info, e.g. "zh-CN"); it
-	// picks the answer's language when the text does not (a command with
-	// no Chinese in it).
-	Locale string
-	// Variant marks the same question asked again with a button's setting
-	// (currency=cny, bits=8) to store beside the answer: it reads the
-	// conversation like the question did but is not recorded in it (the
-	// thread's last request stays the one the user asked) nor counted as
-	// an answer in the metrics.
-	Variant bool
-}
+// Message is one thing a user said (intent.Message, the leaf's).
+type Message = intent.Message
 
 // Answer is what the bot says back, in both machine and human form.
 type Answer struct {
@@ -117,7 +95,7 @@ type Bot struct {
 	usage   usageSource // the team's measured usage; nil means none
 	observe func(intent, outcome string, took time.Duration)
 	now     func() time.Time
-	routes  map[parse.Intent]Handler
+	rows    []intent.Row // the intent table (Add), help and unknown last
 	cfg     Config
 	kb      *knowledge.Base
 	parser  *parse.Parser
@@ -133,12 +111,18 @@ type Handler interface {
 	Handle(ctx context.Context, m Message, req parse.Request, a *Answer) error
 }
 
-// Route makes h answer intent, replacing the built-in answer if any.
-func (b *Bot) Route(intent parse.Intent, h Handler) {
-	if b.routes == nil {
-		b.routes = map[parse.Intent]Handler{}
+// Route makes h answer id, replacing the row's handler. An id with no row
+// gets a bare write row (tests that route one handler); the wiring adds
+// whole rows instead (Add).
+func (b *Bot) Route(id parse.Intent, h Handler) {
+	r, ok := b.row(id)
+	if !ok {
+		r = intent.Row{ID: id, Writes: true}
 	}
-	b.routes[intent] = h
+	r.Handler = h
+	if err := b.Add(r); err != nil {
+		panic(err) // a handler is always callable; only a bare row could clash, and it has no words
+	}
 }
 
 // priceSource is where current offers come from (the live catalogue).
@@ -166,7 +150,11 @@ func New(cfg Config, kb *knowledge.Base, log *slog.Logger) *Bot {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Bot{cfg: cfg, kb: kb, parser: parse.New(kb), log: log, now: time.Now}
+	b := &Bot{cfg: cfg, kb: kb, log: log, now: time.Now, rows: fixedRows()}
+	if err := b.Add(Rows()...); err != nil {
+		panic(err) // the bot's own rows, checked by TestRows
+	}
+	return b
 }
 
 // Parse exposes the parser, for transports that need the intent early.
@@ -233,18 +221,20 @@ func (b *Bot) answer(ctx context.Context, m Message) Answer {
 		req.Slots.Cards = 0 // the fleet is sized for the load, then compared with theirs
 	}
 	done := func(a Answer) Answer { return settle(b.finish(a)) }
-	if h, ok := b.routes[req.Intent]; ok {
+	row, ok := b.row(req.Intent)
+	if h, routed := row.Handler.(Handler); ok && routed {
 		if err := h.Handle(ctx, m, req, &a); err != nil {
 			return settle(b.fail(ctx, a, m, err))
 		}
 		return done(a)
 	}
-	row, ok := intentRow(req.Intent)
-	if !ok || row.handle == nil {
-		row, _ = intentRow(parse.Unknown)
+	answer, own := row.Handler.(answerFunc)
+	if !ok || !own {
+		unknown, _ := b.row(parse.Unknown)
+		answer = unknown.Handler.(answerFunc)
 	}
 	ctx = b.withTeam(ctx, m)
-	if err := row.handle(b, ctx, m, &a, req); err != nil {
+	if err := answer(b, ctx, m, &a, req); err != nil {
 		return settle(b.fail(ctx, a, m, err))
 	}
 	notePlatforms(ctx, &a)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot"
+	"github.com/gpubot/gpubot/bot/intent"
 	"github.com/gpubot/gpubot/bot/ledger"
 	"github.com/gpubot/gpubot/bot/parse"
 	"github.com/gpubot/gpubot/bot/present"
@@ -215,4 +216,15 @@ func Describe(states []State, lang string) string {
 			present.Tr(lang, "projected", "月底预计"), s.Projected, reach)
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// Row is the intent table's row for budgets, answered by h (nil: facts
+// only, for help and tests). Its words are the lexicon's (intents: budget).
+func Row(h *Handler) intent.Row {
+	r := intent.Row{ID: parse.Budget, Example: "/gpu budget set pretrain ¥100k/month", ExampleZH: "/gpu budget", Writes: true,
+		Help: "monthly budgets with alerts", HelpZH: "月度预算与超支提醒"}
+	if h != nil {
+		r.Handler = h
+	}
+	return r
 }

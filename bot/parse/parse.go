@@ -5,6 +5,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/gpubot/gpubot/bot/intent"
 	"github.com/gpubot/gpubot/knowledge"
 )
 
@@ -12,14 +13,18 @@ import (
 type Parser struct {
 	x  extractor
 	rt *router
-	// from the lexicon: the first word of a command, and the sub-words of
-	// spend, listen, subscribe, watch and budget
-	subcommands, spendSub, listenModes, subscribeTopics, watchActions map[string]string
-	// own are the words of settings and budget, whose handlers
-	// (bot/profile, bot/budget) read their own arguments; budget is the
-	// command only before one of budgetActions or nothing
-	own           map[string]Intent
-	budgetActions map[string]bool
+	// From the lexicon's intents section (the intent table's word
+	// columns): the first word of a command and the intent it runs, and
+	// each intent's sub-words (word → the value it sets).
+	subcommands map[string]Intent
+	sub         map[Intent]map[string]string
+	// own are the words of the intents whose handlers (bot/profile,
+	// bot/budget) read their own arguments; one with sub-words is the
+	// command only before one of them or nothing.
+	own map[string]Intent
+	// examples are the table's examples, shown when a command cannot be
+	// read (none without a table).
+	examples map[Intent]string
 }
 
 // invert turns the lexicon's value → words lists into word → value.
@@ -34,32 +39,25 @@ func invert(m map[string][]string) map[string]string {
 }
 
 // New builds a parser that knows the cards, platforms and reference
-// architectures in kb.
-func New(kb *knowledge.Base) *Parser {
+// architectures in kb, and every intent's words in the lexicon. rows is
+// the intent table; the parser takes its examples from it.
+func New(kb *knowledge.Base, rows ...intent.Row) *Parser {
 	lex := knowledge.MustLexicon()
 	x := newExtractor(kb, lex)
-	p := &Parser{x: x, rt: newRouter(&x), subcommands: invert(lex.Slash), spendSub: invert(lex.SpendActions),
-		listenModes: invert(lex.ListenModes), subscribeTopics: invert(lex.SubscribeTopics), watchActions: invert(lex.WatchActions),
-		own: map[string]Intent{}, budgetActions: map[string]bool{"": true}}
-	for w, in := range p.subcommands {
-		if in := Intent(in); in == Settings || in == Budget {
-			p.own[w] = in
-			delete(p.subcommands, w)
+	p := &Parser{x: x, rt: newRouter(&x), subcommands: map[string]Intent{}, sub: map[Intent]map[string]string{},
+		own: map[string]Intent{}, examples: intent.Examples(rows)}
+	for id, w := range lex.Intents {
+		in := Intent(id)
+		p.sub[in] = invert(w.Sub)
+		for _, word := range w.Words {
+			if w.OwnArgs {
+				p.own[strings.ToLower(word)] = in
+			} else {
+				p.subcommands[strings.ToLower(word)] = in
+			}
 		}
 	}
-	for _, w := range lex.BudgetActions {
-		p.budgetActions[strings.ToLower(w)] = true
-	}
 	return p
-}
-
-// examples are shown when a command cannot be read.
-var examples = map[Intent]string{
-	Fit: "/gpu fit 13b lora", Cost: "/gpu cost 7b lora 50k samples 2 epochs on 4090",
-	Monthly: "/gpu monthly 4090 200h", Buy: "/gpu buy h100 util=70%", Price: "/gpu price h100",
-	Compare: "/gpu compare h100 h800", Recommend: "/gpu recommend 70b inference",
-	Spend: "/gpu spend add 40h 4090 @autodl ¥75 project=llm-ft", Help: "/gpu help",
-	Listen: "/gpu listen on", Subscribe: "/gpu subscribe prices gpu=h100,4090 threshold=5%",
 }
 
 // Parse reads one message: a "/gpu …" command, or a sentence. Relative
@@ -137,15 +135,14 @@ func (p *Parser) slash(req Request, rest string, now time.Time) Request {
 	}
 	if in, ok := p.own[sub]; ok {
 		// "/gpu budget 1万 推荐个卡" stays a sentence
-		if w, _ := firstWord(args); in == Settings || p.budgetActions[w] {
+		if w, _ := firstWord(args); len(p.sub[in]) == 0 || w == "" || p.sub[in][w] != "" {
 			req.Intent = in
 			req.Lang = langOf(rest, true)
 			req.Slots.Args = strings.Fields(args)
 			return req
 		}
 	}
-	sc, ok := p.subcommands[sub]
-	intent := Intent(sc)
+	intent, ok := p.subcommands[sub]
 	if !ok {
 		// "/gpu 13b lora", "/gpu 包月划算吗": read the rest as a sentence
 		f := p.x.extract(rest, true, now)
@@ -170,14 +167,14 @@ func (p *Parser) slash(req Request, rest string, now time.Time) Request {
 		req.Lang = langOf(rest, true)
 		return req
 	case Spend:
-		if w, more := firstWord(args); p.spendSub[w] != "" {
-			mode, args = p.spendSub[w], more
+		if w, more := firstWord(args); p.sub[Spend][w] != "" {
+			mode, args = p.sub[Spend][w], more
 		} else if args == "" {
 			mode = "report"
 		}
 	case Listen:
 		w, _ := firstWord(args)
-		if mode = p.listenModes[w]; mode == "" {
+		if mode = p.sub[Listen][w]; mode == "" {
 			mode = "status"
 		}
 		args = ""
@@ -202,7 +199,7 @@ func (p *Parser) slash(req Request, rest string, now time.Time) Request {
 		p.spendArgs(&f, mode, args)
 	case Subscribe:
 		if w, _ := firstWord(args); w != "" && !strings.Contains(w, "=") {
-			f.s.Topic = p.subscribeTopics[w]
+			f.s.Topic = p.sub[Subscribe][w]
 		}
 	}
 	req.Slots = f.finish(intent)
@@ -212,8 +209,8 @@ func (p *Parser) slash(req Request, rest string, now time.Time) Request {
 	req.Slots.Args = strings.Fields(args)
 	req.Problems = f.probs
 	if len(req.Problems) == 0 && len(req.Slots.Missing) > 0 {
-		if left := leftovers(f.rest); left != "" && examples[intent] != "" && intent != Spend {
-			req.Problems = append(req.Problems, Problem{Field: "text", Reason: "could not read \"" + left + "\"", Hint: examples[intent]})
+		if left := leftovers(f.rest); left != "" && p.examples[intent] != "" && intent != Spend {
+			req.Problems = append(req.Problems, Problem{Field: "text", Reason: "could not read \"" + left + "\"", Hint: p.examples[intent]})
 		}
 	}
 	return req

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpubot/gpubot/bot/intent"
 	"github.com/gpubot/gpubot/knowledge"
 )
 
@@ -89,7 +90,9 @@ func TestSlashGrammar(t *testing.T) {
 // TestSlashProblems checks that unreadable commands say what is wrong and
 // show the right form, instead of guessing.
 func TestSlashProblems(t *testing.T) {
-	p := newParser(t)
+	// The examples are the intent table's; this table holds the two the
+	// cases below show.
+	p := New(knowledge.MustShipped(), intent.Row{ID: Fit, Example: "/gpu fit 13b lora"}, intent.Row{ID: Price, Example: "/gpu price h100"})
 	tests := []struct {
 		in, field, hint string
 	}{

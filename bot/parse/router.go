@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -36,8 +37,15 @@ const (
 	minGrad  = 1e-3
 )
 
-// classes are the intents a sentence can be routed to.
+// classes are the intents a sentence can be routed to, in the order of
+// the embedded weights' columns (so the order is the weights', not the
+// table's: a new class means -update). They are the intent table's
+// Routable rows, and Unknown; bot's TestRoutableRowsAreTheClasses holds the
+// two equal.
 var classes = []Intent{Fit, Cost, Monthly, Buy, Price, Compare, Recommend, Spend, Knowledge, Help, Unknown}
+
+// Classes returns the intents a sentence can be routed to.
+func Classes() []Intent { return slices.Clone(classes) }
 
 type router struct {
 	w    []float32 // buckets × len(classes)

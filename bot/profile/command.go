@@ -11,6 +11,7 @@ import (
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot"
+	"github.com/gpubot/gpubot/bot/intent"
 	"github.com/gpubot/gpubot/bot/parse"
 	"github.com/gpubot/gpubot/bot/present"
 	"github.com/gpubot/gpubot/knowledge"
@@ -102,4 +103,15 @@ func Describe(p Profile, lang string) string {
 			cur, fx, pl, cards, ch),
 		fmt.Sprintf("团队设置 — 币种：%s · 汇率：%s · 可用平台：%s · 自有显卡：%s · 月报和预算提醒频道：%s\n修改：/gpu settings currency=CNY fx=7.2 platforms=aliyun,autodl cards=h800:8 channel=#gpu-spend",
 			cur, fx, pl, cards, ch))
+}
+
+// Row is the intent table's row for team settings, answered by h (nil: facts
+// only, for help and tests). Its words are the lexicon's (intents: settings).
+func Row(h *Handler) intent.Row {
+	r := intent.Row{ID: parse.Settings, Example: "/gpu settings", Writes: true,
+		Help: "team defaults: currency, platforms, cards", HelpZH: "团队设置：币种、平台、自有卡"}
+	if h != nil {
+		r.Handler = h
+	}
+	return r
 }

@@ -35,7 +35,7 @@ func (a *App) rephrase(ctx context.Context, ans bot.Answer, rep reply, deliver f
 		// the facts are every number the answer holds; the essential ones
 		// are those its intent names as the answer (bot's intent table)
 		facts := phrase.FactsFrom(ans.Text, ans.Result, ans.Slots, ans.Assumed)
-		essential := phrase.EssentialFrom(ans.Headline, ans.Result, bot.EssentialFigures(ans.Intent))
+		essential := phrase.EssentialFrom(ans.Headline, ans.Result, a.row(ans.Intent).Essential)
 		return phrase.Input{Lang: ans.Lang, Template: ans.Text, Facts: facts, Essential: essential}
 	}
 	live := context.WithoutCancel(ctx) // the phraser bounds its own call

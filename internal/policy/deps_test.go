@@ -20,9 +20,12 @@ import (
 // the wrong way: inject what it needs from cmd/bot (bot/schedule takes its
 // subscriptions and its suspension note that way).
 const depsRules = `
-# Domain: values, the data the bot ships with, and the one reader of amounts
-# ("¥3,000", "3k 刀") that the parser and the LLM guard share.
-NONE < knowledge, bot/parse/amount;
+# Domain: values, the data the bot ships with, the one reader of amounts
+# ("¥3,000", "3k 刀") that the parser and the LLM guard share, and the
+# Slack-side domain (bot/intent: Message, the intent table's Row, the one
+# user-facing Error), which imports the standard library only.
+NONE < knowledge, bot/intent;
+bot/intent < bot/parse/amount;
 
 # Engine: pure arithmetic over the domain (advisor/deps_test.go also bars
 # every I/O package of the standard library).
@@ -35,14 +38,14 @@ knowledge < advisor;
 # Over the domain only: no engine, no language, no feature.
 NONE < infra/lock, infra/redisconn, bot/slackpost, bot/metrics, bot/subscribe;
 knowledge < knowledge/catalog < knowledge/catalog/source, infra/chart;
-infra/redisconn < bot/store;
+infra/redisconn, bot/intent < bot/store;
 bot/slackpost, bot/subscribe, infra/lock < bot/schedule;
 knowledge, bot/parse/amount < bot/phrase;
 knowledge/catalog/source, infra/chart, bot/store, bot/schedule, bot/phrase, bot/metrics < INFRA;
 
 # Language: reading a message (parse, thread) and writing an answer
 # (present, the one presentation package), over the engine's values.
-knowledge, bot/parse/amount, advisor < bot/present, bot/parse, bot/retrieve;
+knowledge, bot/parse/amount, bot/intent, advisor < bot/present, bot/parse, bot/retrieve;
 bot/parse < bot/thread;
 bot/present, bot/parse, bot/retrieve, bot/thread < LANGUAGE;
 
@@ -72,7 +75,7 @@ NONE < internal/policy;
 // that is not below its own (an upward or sideways-across-layers import),
 // so loosening depsRules cannot quietly invert the layering.
 var layers = map[string][]string{
-	"domain":    {"knowledge", "bot/parse/amount"},
+	"domain":    {"knowledge", "bot/parse/amount", "bot/intent"},
 	"engine":    {"advisor"},
 	"infra":     {"infra/lock", "infra/redisconn", "infra/chart", "bot/slackpost", "bot/metrics", "bot/subscribe", "knowledge/catalog", "knowledge/catalog/source", "bot/store", "bot/schedule", "bot/phrase"},
 	"language":  {"bot/present", "bot/parse", "bot/retrieve", "bot/thread"},
