@@ -255,8 +255,10 @@ func (b *Bot) problem(a Answer, p parse.Problem) Answer {
 	return a
 }
 
-// fail turns an error into a reply: input errors are explained to the user,
-// anything else is logged and answered with a short apology.
+// fail turns an error into a reply: the engine's input errors are
+// explained to the user (a missing value is asked for), any error that
+// carries an *intent.Error is said by present.ErrorText with its code in
+// a.Err, and anything else is logged and answered with a short apology.
 func (b *Bot) fail(ctx context.Context, a Answer, m Message, err error) Answer {
 	a.Ephemeral = true
 	var in *advisor.InputError
@@ -286,13 +288,16 @@ func (b *Bot) fail(ctx context.Context, a Answer, m Message, err error) Answer {
 		a.say(a.Text)
 		return a
 	}
-	b.log.ErrorContext(ctx, "answer", "intent", a.Intent, "user", m.User, "err", err)
-	a.Err = "internal"
-	if a.Lang == "zh" {
-		a.Text = "我这边出错了，已记录日志。请稍后再试。"
-	} else {
-		a.Text = "Something broke on our side; it's logged. Please try again."
+	err = userError(err)
+	if code := intent.ErrorCode(err); code != intent.EINTERNAL {
+		a.Err = code
+		a.Text = present.ErrorText(present.LangOf(a.Lang), err)
+		a.say(a.Text)
+		return a
 	}
+	b.log.ErrorContext(ctx, "answer", "intent", a.Intent, "user", m.User, "err", err)
+	a.Err = intent.EINTERNAL
+	a.Text = present.ErrorText(present.LangOf(a.Lang), err)
 	a.say(a.Text)
 	return a
 }

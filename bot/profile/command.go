@@ -2,14 +2,12 @@ package profile
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/slack-go/slack"
 
-	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot"
 	"github.com/gpubot/gpubot/bot/intent"
 	"github.com/gpubot/gpubot/bot/parse"
@@ -61,16 +59,13 @@ func (h *Handler) Handle(ctx context.Context, m bot.Message, req parse.Request, 
 		if h.auth != nil && !console {
 			ok, err := h.auth.IsAdmin(ctx, team, m.User)
 			if err != nil || !ok {
-				return &advisor.InputError{Field: "settings", Reason: tr(a.Lang, "only workspace admins can change the team's settings", "只有工作区管理员可以修改团队设置"), Hint: "/gpu settings"}
+				return &intent.Error{Code: intent.EFORBIDDEN, Field: "settings", Hint: "/gpu settings", Err: err,
+					Message: "only workspace admins can change the team's settings", MessageZH: "只有工作区管理员可以修改团队设置"}
 			}
 		}
 		next, changed, err := Apply(p, args, h.kb)
-		var se *SettingError
-		if errors.As(err, &se) {
-			return &advisor.InputError{Field: se.Key, Reason: tr(a.Lang, fmt.Sprintf("read %q: %s", se.Value, se.Want), fmt.Sprintf("读到 %q：%s", se.Value, se.Want)), Hint: "/gpu settings currency=CNY fx=7.2 platforms=aliyun,autodl"}
-		}
 		if err != nil {
-			return err
+			return err // a *SettingError reads as an invalid intent.Error
 		}
 		next.Team, next.UpdatedBy, next.UpdatedAt = team, m.User, h.now().UTC().Round(0)
 		if err := h.st.Put(ctx, next); err != nil {

@@ -111,7 +111,7 @@ var presentAllowed = map[string]int{
 	"advisor/result.go: language picker":              2,
 	"bot/accounting.go: language picker":              1,
 	"bot/bot.go: Han detector":                        2,
-	"bot/bot.go: language picker":                     5,
+	"bot/bot.go: language picker":                     4,
 	"bot/budget/budget.go: language picker":           2,
 	"bot/budget/budget.go: number format":             8,
 	"bot/budget/command.go: number format":            1,
