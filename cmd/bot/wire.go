@@ -22,6 +22,7 @@ import (
 	"github.com/gpubot/gpubot/bot/recap"
 	"github.com/gpubot/gpubot/bot/schedule"
 	"github.com/gpubot/gpubot/bot/slackpost"
+	"github.com/gpubot/gpubot/bot/sources"
 	"github.com/gpubot/gpubot/bot/store"
 	"github.com/gpubot/gpubot/bot/subscribe"
 	subscribecmd "github.com/gpubot/gpubot/bot/subscribe/command"
@@ -242,6 +243,7 @@ func (d *deps) intents(sh *subscribecmd.Handler) []intent.Row {
 		budget.Row(budget.NewHandler(d.budget, d.auth, nil)),
 		profile.Row(profile.NewHandler(d.profs, d.kb, d.auth, nil)),
 		transport.ListenRow(),
+		sources.Row(&sources.Handler{Status: d.cat.Status}),
 	})
 }
 

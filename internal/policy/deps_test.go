@@ -51,10 +51,10 @@ bot/present, bot/parse, bot/retrieve, bot/thread < LANGUAGE;
 
 # Features: what a user asks for and what the bot posts, over everything
 # below. Lateral imports are the ones listed.
-INFRA, LANGUAGE, advisor < bot/ledger < bot < bot/profile, bot/watch, bot/subscribe/command;
+INFRA, LANGUAGE, advisor < bot/ledger < bot < bot/profile, bot/watch, bot/subscribe/command, bot/sources;
 bot/profile < bot/budget, bot/recap;
 INFRA, LANGUAGE, advisor < bot/digest;
-bot/budget, bot/recap, bot/watch, bot/subscribe/command, bot/digest < FEATURES;
+bot/budget, bot/recap, bot/watch, bot/subscribe/command, bot/digest, bot/sources < FEATURES;
 
 # Transport: Slack in (Socket Mode, HTTP) and out, over the features.
 FEATURES < bot/transport;
@@ -79,7 +79,7 @@ var layers = map[string][]string{
 	"engine":    {"advisor"},
 	"infra":     {"infra/lock", "infra/redisconn", "infra/chart", "bot/slackpost", "bot/metrics", "bot/subscribe", "knowledge/catalog", "knowledge/catalog/source", "bot/store", "bot/schedule", "bot/phrase"},
 	"language":  {"bot/present", "bot/parse", "bot/retrieve", "bot/thread"},
-	"features":  {"bot/ledger", "bot", "bot/profile", "bot/watch", "bot/subscribe/command", "bot/budget", "bot/recap", "bot/digest"},
+	"features":  {"bot/ledger", "bot", "bot/profile", "bot/watch", "bot/subscribe/command", "bot/budget", "bot/recap", "bot/digest", "bot/sources"},
 	"transport": {"bot/transport"},
 	"cmd":       {"cmd/bot", "cmd/loadgen", "cmd/catalog-gen"},
 	"testing":   {"bot/bottest", "internal/policy"},
