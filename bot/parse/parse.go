@@ -25,6 +25,12 @@ type Parser struct {
 	// examples are the table's examples, shown when a command cannot be
 	// read (none without a table).
 	examples map[Intent]string
+	// writes are the table's intents whose requests change something
+	// (Row.Writes). A follow-up never merges into one: "and on runpod?"
+	// after a spend add would book the entry again with the platform
+	// changed. A parser without a table knows none: bot.Bot always gives
+	// its parser the table.
+	writes map[Intent]bool
 }
 
 // invert turns the lexicon's value → words lists into word → value.
@@ -45,7 +51,10 @@ func New(kb *knowledge.Base, rows ...intent.Row) *Parser {
 	lex := knowledge.MustLexicon()
 	x := newExtractor(kb, lex)
 	p := &Parser{x: x, rt: newRouter(&x), subcommands: map[string]Intent{}, sub: map[Intent]map[string]string{},
-		own: map[string]Intent{}, examples: intent.Examples(rows)}
+		own: map[string]Intent{}, examples: intent.Examples(rows), writes: map[Intent]bool{}}
+	for _, r := range rows {
+		p.writes[r.ID] = r.Writes
+	}
 	for id, w := range lex.Intents {
 		in := Intent(id)
 		p.sub[in] = invert(w.Sub)

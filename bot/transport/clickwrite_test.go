@@ -135,7 +135,7 @@ func TestAClickNeverWrites(t *testing.T) {
 // into one) is the bot's: every intent the bot's table marks as a write
 // takes no follow-up, and a read-only one still does.
 func TestNoFollowUpMergesIntoAWrite(t *testing.T) {
-	p := parse.New(knowledge.MustShipped())
+	p := parse.New(knowledge.MustShipped(), fullTable()...)
 	now := time.Date(2026, 10, 20, 12, 0, 0, 0, time.UTC)
 	writes := 0
 	for _, r := range fullTable() {
