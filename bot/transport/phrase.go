@@ -28,7 +28,9 @@ type improver interface {
 // rephraseDeliverTimeout, since the worker's ends when rephrase returns.
 // The attempt counts as in flight (inflight) until it is over.
 func (a *App) rephrase(ctx context.Context, ans bot.Answer, rep reply, deliver func(ctx context.Context, text string, blocks []slack.Block)) {
-	if a.cfg.Phraser == nil || !a.cfg.Phraser.Enabled() || ans.Err != "" || ans.Ephemeral || !phrase.Rephrasable(string(ans.Intent)) {
+	if a.cfg.Phraser == nil || !a.cfg.Phraser.Enabled() || ans.Err != "" || ans.Ephemeral || a.writes(ans.Intent) {
+		// A write's answer is the team's own records or a change to them
+		// (a report's ¥200 must not come back as ¥20): never sent to the model.
 		return
 	}
 	build := func() phrase.Input { // in the pool, only if admitted

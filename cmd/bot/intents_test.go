@@ -65,6 +65,19 @@ func TestIntentTable(t *testing.T) {
 	if want := []intent.ID{"bill", parse.Listen}; !slices.Equal(unhandled, want) {
 		t.Errorf("rows without a handler %v, want %v", unhandled, want)
 	}
+	// The writes: answers about the team's own records or changes to them,
+	// never re-run by a button nor sent to the model to reword (a spend
+	// report's ¥200 must not come back as ¥20; issue #28 item 5).
+	var writes []intent.ID
+	for _, r := range table {
+		if b.Writes(r.ID) {
+			writes = append(writes, r.ID)
+		}
+	}
+	slices.Sort(writes)
+	if want := []intent.ID{"bill", "budget", "listen", "settings", "spend", "subscribe", "watch"}; !slices.Equal(writes, want) {
+		t.Errorf("writes %v, want %v", writes, want)
+	}
 	if a := b.Answer(context.Background(), bot.Message{Text: "/gpu sources"}); a.Intent != "sources" || a.Err != "" {
 		t.Errorf("/gpu sources: intent %s, err %q, text %q", a.Intent, a.Err, a.Text)
 	}

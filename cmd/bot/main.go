@@ -153,7 +153,7 @@ func redact(s string, secrets []string) string {
 // configured, the model's rewording when it passes the number guard, else
 // the template text unchanged.
 func phrased(ctx context.Context, b *bot.Bot, phr *phrase.Phraser, a bot.Answer) bot.Answer {
-	if !phr.Enabled() || a.Err != "" || !phrase.Rephrasable(string(a.Intent)) { // ledger answers never are
+	if !phr.Enabled() || a.Err != "" || b.Writes(a.Intent) { // the team's records and changes never are
 		return a
 	}
 	facts := phrase.FactsFrom(a.Text, a.Result, a.Slots, a.Assumed)
