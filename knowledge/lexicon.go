@@ -298,6 +298,14 @@ type IntentWords struct {
 	// Sub are the words after them, by the value they set ("add" → add,
 	// log, +, 记).
 	Sub map[string][]string `yaml:"sub"`
+	// SubSlot is the slot the sub-words set: "" (Slots.Mode, and the word
+	// is consumed) or "topic" (Slots.Topic; the word stays an argument).
+	SubSlot string `yaml:"sub_slot"`
+	// WordModes are modes set by the command word itself
+	// ("unsubscribe" → unsubscribe); Default is the mode when neither a
+	// command word nor a sub-word sets one.
+	WordModes map[string][]string `yaml:"word_modes"`
+	Default   string              `yaml:"default"`
 	// OwnArgs marks intents whose handler reads its arguments itself
 	// (Slots.Args); with sub-words, only one of them or nothing after the
 	// command word makes it the command.

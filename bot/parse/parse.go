@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"maps"
 	"strings"
 	"time"
 	"unicode"
@@ -18,6 +19,12 @@ type Parser struct {
 	// each intent's sub-words (word → the value it sets).
 	subcommands map[string]Intent
 	sub         map[Intent]map[string]string
+	// the rest of each intent's slash grammar, from the same section:
+	// sub-words that set the topic (not the mode), modes set by the
+	// command word, and the mode when nothing sets one
+	topicSub    map[Intent]bool
+	wordMode    map[string]string
+	defaultMode map[Intent]string
 	// own are the words of the intents whose handlers (bot/profile,
 	// bot/budget) read their own arguments; one with sub-words is the
 	// command only before one of them or nothing.
@@ -51,6 +58,7 @@ func New(kb *knowledge.Base, rows ...intent.Row) *Parser {
 	lex := knowledge.MustLexicon()
 	x := newExtractor(kb, lex)
 	p := &Parser{x: x, rt: newRouter(&x), subcommands: map[string]Intent{}, sub: map[Intent]map[string]string{},
+		topicSub: map[Intent]bool{}, wordMode: map[string]string{}, defaultMode: map[Intent]string{},
 		own: map[string]Intent{}, examples: intent.Examples(rows), writes: map[Intent]bool{}}
 	for _, r := range rows {
 		p.writes[r.ID] = r.Writes
@@ -58,6 +66,9 @@ func New(kb *knowledge.Base, rows ...intent.Row) *Parser {
 	for id, w := range lex.Intents {
 		in := Intent(id)
 		p.sub[in] = invert(w.Sub)
+		p.topicSub[in] = w.SubSlot == "topic"
+		p.defaultMode[in] = w.Default
+		maps.Copy(p.wordMode, invert(w.WordModes))
 		for _, word := range w.Words {
 			if w.OwnArgs {
 				p.own[strings.ToLower(word)] = in
@@ -170,32 +181,18 @@ func (p *Parser) slash(req Request, rest string, now time.Time) Request {
 		return p.watch(req, args, now)
 	}
 	req.Intent = intent
-	mode := ""
-	switch intent {
-	case Help:
+	if intent == Help {
 		req.Lang = langOf(rest, true)
 		return req
-	case Spend:
-		if w, more := firstWord(args); p.sub[Spend][w] != "" {
-			mode, args = p.sub[Spend][w], more
-		} else if args == "" {
-			mode = "report"
-		}
-	case Listen:
-		w, _ := firstWord(args)
-		if mode = p.sub[Listen][w]; mode == "" {
-			mode = "status"
-		}
-		args = ""
-	case Subscribe:
-		switch sub {
-		case "unsubscribe":
-			mode = "unsubscribe"
-		case "subscriptions":
-			mode = "list"
-		default:
-			mode = "subscribe"
-		}
+	}
+	// The mode: set by the command word ("unsubscribe"), else by a
+	// sub-word ("spend add", "listen on"), else the intent's default.
+	mode := p.wordMode[sub]
+	if w, more := firstWord(args); mode == "" && !p.topicSub[intent] && p.sub[intent][w] != "" {
+		mode, args = p.sub[intent][w], more
+	}
+	if mode == "" {
+		mode = p.defaultMode[intent]
 	}
 	f := p.x.extract(args, true, now)
 	f.s.Mode = mode
@@ -203,16 +200,14 @@ func (p *Parser) slash(req Request, rest string, now time.Time) Request {
 	if hasHan(sub) {
 		req.Lang = "zh"
 	}
-	switch intent {
-	case Spend:
-		p.spendArgs(&f, mode, args)
-	case Subscribe:
-		if w, _ := firstWord(args); w != "" && !strings.Contains(w, "=") {
-			f.s.Topic = p.sub[Subscribe][w]
-		}
+	if intent == Spend {
+		p.spendArgs(&f, mode, args) // spend's own grammar: a bare id, a bare month
+	}
+	if w, _ := firstWord(args); p.topicSub[intent] && w != "" && !strings.Contains(w, "=") {
+		f.s.Topic = p.sub[intent][w]
 	}
 	req.Slots = f.finish(intent)
-	if intent == Subscribe {
+	if p.topicSub[intent] {
 		req.Slots.Topic = f.s.Topic
 	}
 	req.Slots.Args = strings.Fields(args)

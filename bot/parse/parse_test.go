@@ -68,6 +68,12 @@ func TestSlashGrammar(t *testing.T) {
 		{"subscribe prices gpu=h100,4090 threshold=5%", Subscribe, `{"gpus":["h100-sxm","rtx4090"],"topic":"prices","mode":"subscribe","threshold":0.05}`},
 		{"subscribe recap", Subscribe, `{"topic":"recap","mode":"subscribe"}`},
 		{"unsubscribe", Subscribe, `{"mode":"unsubscribe"}`},
+		{"unsubscribe recap", Subscribe, `{"topic":"recap","mode":"unsubscribe"}`},
+		{"subscriptions", Subscribe, `{"mode":"list"}`},
+		{"订阅 日报", Subscribe, `{"topic":"prices","mode":"subscribe"}`},
+		{"监听 关", Listen, `{"mode":"off"}`},
+		{"listen 状态", Listen, `{"mode":"status"}`},
+		{"spend", Spend, `{"mode":"report"}`},
 		{"help", Help, `{}`},
 		{"", Help, `{}`},
 	}
