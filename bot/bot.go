@@ -6,7 +6,6 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"strings"
 	"time"
@@ -246,11 +245,8 @@ func (b *Bot) answer(ctx context.Context, m Message) Answer {
 func (b *Bot) problem(a Answer, p parse.Problem) Answer {
 	a.Ephemeral = true
 	a.Err = p.Reason
-	if a.Lang == "zh" {
-		a.Text = fmt.Sprintf("没看懂：%s。正确写法示例：%s", zhReason(p.Field, p.Reason), p.Hint)
-	} else {
-		a.Text = fmt.Sprintf("I couldn't read that: %s. Try: %s", p.Reason, p.Hint)
-	}
+	a.Text = present.ErrorText(present.LangOf(a.Lang), &intent.Error{Code: intent.EINVALID, Field: p.Field,
+		Message: p.Reason, MessageZH: present.ReasonZH(p.Field, p.Reason), Hint: p.Hint})
 	a.say(a.Text)
 	return a
 }
@@ -264,26 +260,10 @@ func (b *Bot) fail(ctx context.Context, a Answer, m Message, err error) Answer {
 	var in *advisor.InputError
 	if errors.As(err, &in) {
 		a.Err = in.Error()
-		hint := in.Hint
 		if isMissing(a.Slots.Missing, in.Field) { // a follow-up question, not an error
-			reason := in.Reason
-			if a.Lang == "zh" {
-				if zh, ok := missingZH[in.Field]; ok {
-					reason = zh
-				}
-				a.Text = fmt.Sprintf("还差一点信息：%s。例如：%s", reason, hint)
-			} else {
-				a.Text = fmt.Sprintf("One more thing: %s. For example: %s", reason, hint)
-			}
-			a.say(a.Text)
-			return a
-		}
-		if a.Lang == "zh" && in.ReasonZH != "" {
-			a.Text = fmt.Sprintf("算不了：%s。正确写法示例：%s", in.ReasonZH, hint)
-		} else if a.Lang == "zh" {
-			a.Text = fmt.Sprintf("算不了：%s。正确写法示例：%s", zhReason(in.Field, in.Reason), hint)
+			a.Text = present.AskText(present.LangOf(a.Lang), in)
 		} else {
-			a.Text = fmt.Sprintf("I can't answer that: %s (%s). Try: %s", in.Reason, in.Field, hint)
+			a.Text = present.ErrorText(present.LangOf(a.Lang), in)
 		}
 		a.say(a.Text)
 		return a
@@ -317,30 +297,9 @@ func neutral(m Message) bool {
 	return true
 }
 
-// zhReason keeps Chinese answers Chinese: a reason the engine or parser
-// wrote only in English becomes a Chinese sentence naming the value that
-// was not accepted (the English detail stays in the log and --json error).
-func zhReason(field, reason string) string {
-	for _, r := range reason {
-		if unicode.Is(unicode.Han, r) {
-			return reason + "（" + field + "）"
-		}
-	}
-	name, ok := fieldZH[field]
-	if !ok {
-		name = field
-	}
-	return "“" + name + "”这一项读不懂或超出可接受的范围"
-}
-
-// fieldZH names the slots in Chinese for error messages.
-var fieldZH = map[string]string{
-	"gpu": "显卡", "params_b": "模型大小", "method": "训练/推理方式", "bits": "精度（bits）", "batch": "批大小（bs）",
-	"seq": "序列长度（seq）", "seq_len": "序列长度（seq）", "price": "价格（price）", "monthly": "包月价（monthly）",
-	"hours_per_month": "每月小时数", "utilization": "利用率（util）", "util": "利用率（util）", "tokens": "token 数",
-	"samples": "样本数", "epochs": "轮数（epochs）", "currency": "币种", "fx": "汇率（fx）", "budget": "预算",
-	"platform": "平台", "cards": "卡数", "years": "年限（years）", "mfu": "MFU", "month": "月份", "id": "记录编号",
-}
+// fieldZH names the slots in Chinese (present.FieldsZH, where errors are
+// worded; accounting's "not used" line reads it too).
+var fieldZH = present.FieldsZH
 
 // isMissing reports whether field is one the router saw missing (entries
 // may name alternatives, "tokens|samples").
@@ -353,15 +312,4 @@ func isMissing(missing []string, field string) bool {
 		}
 	}
 	return false
-}
-
-// missingZH asks for the common missing values in Chinese.
-var missingZH = map[string]string{
-	"tokens":          "训练数据有多少？给出 token 数（如 100M tokens）或样本数（如 5万条 样本）",
-	"samples":         "训练数据有多少？给出样本数（如 5万条 样本）或 token 数（如 100M tokens）",
-	"gpu":             "哪张卡？请给出型号，例如 4090、H100",
-	"params_b":        "模型多大？例如 7b、70B、130亿",
-	"monthly":         "包月价格是多少？请用 monthly= 给出每卡每月价格",
-	"price":           "价格是多少？请用 price= 给出",
-	"hours_per_month": "每月用多少小时？例如 200h",
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/intent"
 )
 
@@ -36,5 +37,35 @@ func TestErrorText(t *testing.T) {
 		if got := ErrorText(tt.lang, tt.err); got != tt.want {
 			t.Errorf("%s: ErrorText = %q, want %q", tt.name, got, tt.want)
 		}
+	}
+}
+
+// The engine's input errors are worded here too, in both languages: the
+// reason (the engine's Chinese when it has one, else the value named in
+// Chinese), the field in English, the right form.
+func TestErrorTextEngine(t *testing.T) {
+	size := &advisor.InputError{Field: "params_b", Reason: "model size must be above 0", Hint: "13b, 70B"}
+	withZH := &advisor.InputError{Field: "gpu", Reason: "unknown card", ReasonZH: "不认识这张卡", Hint: "4090, H100"}
+	tests := []struct {
+		name string
+		lang Lang
+		err  error
+		want string
+	}{
+		{"English", EN, fmt.Errorf("fit: %w", size), "I can't answer that: model size must be above 0 (params_b). Try: 13b, 70B"},
+		{"Chinese, the value named", ZH, size, "算不了：“模型大小”这一项读不懂或超出可接受的范围。正确写法示例：13b, 70B"},
+		{"Chinese, the engine's own words", ZH, withZH, "算不了：不认识这张卡。正确写法示例：4090, H100"},
+	}
+	for _, tt := range tests {
+		if got := ErrorText(tt.lang, tt.err); got != tt.want {
+			t.Errorf("%s: ErrorText = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+	missing := &advisor.InputError{Field: "gpu", Reason: "name the card", Hint: "/gpu monthly 4090 200h"}
+	if got, want := AskText(ZH, missing), "还差一点信息：哪张卡？请给出型号，例如 4090、H100。例如：/gpu monthly 4090 200h"; got != want {
+		t.Errorf("AskText(zh) = %q, want %q", got, want)
+	}
+	if got, want := AskText(EN, missing), "One more thing: name the card. For example: /gpu monthly 4090 200h"; got != want {
+		t.Errorf("AskText(en) = %q, want %q", got, want)
 	}
 }
