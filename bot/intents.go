@@ -35,14 +35,14 @@ type answerFunc func(b *Bot, ctx context.Context, m Message, a *Answer, req pars
 // and settings come from the lexicon (intent.Fill).
 func Rows() []intent.Row {
 	return []intent.Row{
-		{ID: parse.Fit, Example: "/gpu fit 13b lora", Routable: true,
+		{ID: parse.Fit, Example: "/gpu fit 13b lora",
 			Help: "VRAM needed and which cards fit", HelpZH: "需要多少显存、哪些卡放得下",
 			Essential: []string{"memory_gb", "options[].count"},
 			Buttons:   append(intent.ReadButtons[:3:3], ButtonBits8),
 			Handler: answerFunc(func(b *Bot, ctx context.Context, _ Message, a *Answer, req parse.Request) error {
 				return b.fit(ctx, a, req)
 			})},
-		{ID: parse.Cost, Example: "/gpu cost 7b lora 50k samples on 4090", Routable: true,
+		{ID: parse.Cost, Example: "/gpu cost 7b lora 50k samples on 4090",
 			Help: "GPU-hours, wall time and money", HelpZH: "卡时、耗时和费用；推理按每百万 token 计",
 			Essential: []string{"total", "per_m_tokens"},
 			Buttons:   append(intent.ReadButtons[:3:3], ButtonBits8),
@@ -52,21 +52,21 @@ func Rows() []intent.Row {
 				}
 				return b.cost(ctx, a, req)
 			})},
-		{ID: parse.Monthly, Example: "/gpu monthly 4090 200h", Routable: true,
+		{ID: parse.Monthly, Example: "/gpu monthly 4090 200h",
 			Help: "monthly plan or on demand?", HelpZH: "包月还是按需：打平小时数",
 			Essential: []string{"breakeven_hours_per_month", "saving"}, // the saving is the verdict's figure
 			Buttons:   intent.ReadButtons,
 			Handler: answerFunc(func(b *Bot, ctx context.Context, m Message, a *Answer, req parse.Request) error {
 				return b.monthly(ctx, m, a, req)
 			})},
-		{ID: parse.Buy, Example: "/gpu buy h100 util=70%", Routable: true,
+		{ID: parse.Buy, Example: "/gpu buy h100 util=70%",
 			Help: "rent or buy: break-even utilisation and payback", HelpZH: "租还是买：打平利用率和回本周期",
 			Essential: []string{"breakeven_utilization", "payback_months"},
 			Buttons:   intent.ReadButtons,
 			Handler: answerFunc(func(b *Bot, ctx context.Context, m Message, a *Answer, req parse.Request) error {
 				return b.buy(ctx, m, a, req)
 			})},
-		{ID: parse.Price, Example: "/gpu price h100", Routable: true,
+		{ID: parse.Price, Example: "/gpu price h100",
 			Help: "every offer, cheapest first, with dates", HelpZH: "全部报价，从低到高，附日期",
 			Essential: []string{"offers[].price"}, // the headline shows the cheapest
 			Buttons:   intent.ReadButtons,
@@ -80,13 +80,13 @@ func Rows() []intent.Row {
 				}
 				return b.price(ctx, a, req)
 			})},
-		{ID: parse.Compare, Example: "/gpu compare h100 h800 h20", Routable: true,
+		{ID: parse.Compare, Example: "/gpu compare h100 h800 h20",
 			Help: "specs and prices side by side", HelpZH: "参数与价格对比，以及差异的含义",
 			Buttons: intent.ReadButtons,
 			Handler: answerFunc(func(b *Bot, ctx context.Context, _ Message, a *Answer, req parse.Request) error {
 				return b.compare(ctx, a, req)
 			})},
-		{ID: parse.Recommend, Example: "/gpu recommend 70b inference", Routable: true,
+		{ID: parse.Recommend, Example: "/gpu recommend 70b inference",
 			Help: "best value for a workload or budget", HelpZH: "按任务或预算的性价比排行",
 			Buttons: intent.ReadButtons,
 			Handler: answerFunc(func(b *Bot, ctx context.Context, _ Message, a *Answer, req parse.Request) error {
@@ -96,7 +96,7 @@ func Rows() []intent.Row {
 				b.markExport(a) // a team in China: restricted cards marked (export.go)
 				return nil
 			})},
-		{ID: parse.Knowledge, Example: "what should a rental contract cover?", ExampleZH: "租卡合同要注意什么", Routable: true,
+		{ID: parse.Knowledge, Example: "what should a rental contract cover?", ExampleZH: "租卡合同要注意什么",
 			Help: "guide notes: contracts, hidden costs, pitfalls", HelpZH: "指南：合同、隐藏成本、避坑",
 			Buttons: []Button{ButtonWorking},
 			Handler: answerFunc(func(b *Bot, ctx context.Context, _ Message, a *Answer, req parse.Request) error {
@@ -112,7 +112,7 @@ func Rows() []intent.Row {
 // SpendRow is the spend ledger's row, answered by h (a *Spend; nil leaves
 // it unanswered until Route).
 func SpendRow(h Handler) intent.Row {
-	r := intent.Row{ID: parse.Spend, Example: "/gpu spend add 40h 4090 ¥75 project=llm", Routable: true, Writes: true,
+	r := intent.Row{ID: parse.Spend, Example: "/gpu spend add 40h 4090 ¥75 project=llm", Writes: true,
 		Help: "the team's spend ledger: add, list, report", HelpZH: "团队 GPU 记账：add、list、report、undo、delete"}
 	if h != nil {
 		r.Handler = h
@@ -124,7 +124,7 @@ func SpendRow(h Handler) intent.Row {
 // rows above it, and unknown answers whatever no row does.
 func fixedRows() []intent.Row {
 	return []intent.Row{
-		{ID: parse.Help, Example: "/gpu help", Routable: true,
+		{ID: parse.Help, Example: "/gpu help",
 			Help: "this list", HelpZH: "显示本帮助",
 			Handler: answerFunc(func(b *Bot, _ context.Context, _ Message, a *Answer, _ parse.Request) error {
 				b.help(a)
@@ -141,10 +141,10 @@ func fixedRows() []intent.Row {
 // fill completes rows from the lexicon: words, sub-words and settings.
 func fill(rows []intent.Row) []intent.Row {
 	lex := knowledge.MustLexicon()
-	return intent.Fill(rows, func(id intent.ID) ([]string, map[string][]string) {
+	return intent.Fill(rows, func(id intent.ID) intent.Lexical {
 		w := lex.Intents[string(id)]
-		return w.Words, w.Sub
-	}, func(id intent.ID) []string { return lex.SettingsOf(string(id)) })
+		return intent.Lexical{Words: w.Words, Sub: w.Sub, Routable: w.Routable, Settings: lex.SettingsOf(string(id))}
+	})
 }
 
 // Add puts rows in the bot's intent table, before help and unknown (a row

@@ -306,6 +306,9 @@ type IntentWords struct {
 	// command word nor a sub-word sets one.
 	WordModes map[string][]string `yaml:"word_modes"`
 	Default   string              `yaml:"default"`
+	// Routable marks intents a plain sentence may be routed to: the
+	// router's classes (with unknown), in the order of their ids.
+	Routable bool `yaml:"routable"`
 	// OwnArgs marks intents whose handler reads its arguments itself
 	// (Slots.Args); with sub-words, only one of them or nothing after the
 	// command word makes it the command.

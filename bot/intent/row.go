@@ -38,7 +38,9 @@ type Row struct {
 	// channel rather than to the asker alone (a subscription).
 	Public bool
 	// Routable marks intents a plain sentence may be routed to: the
-	// router's classes (parse.Classes) are exactly these rows.
+	// router's classes (parse.Classes) are exactly these rows. It is the
+	// lexicon's (routable: true), copied in by Fill: the router is trained
+	// on it.
 	Routable bool
 	// Handler answers the intent: a bot.Handler, or one of the bot's own
 	// answers for the rows bot.Rows returns. It is typed any because the
@@ -49,17 +51,28 @@ type Row struct {
 	Handler any
 }
 
-// Fill completes the rows from the lexicon's words: words and sub-words by
-// ID, and the settings that list the ID. A row that already has words
-// keeps them.
-func Fill(rows []Row, words func(ID) ([]string, map[string][]string), settings func(ID) []string) []Row {
+// Lexical is what the lexicon says of an intent: its words, sub-words,
+// whether a sentence may be routed to it, and the settings that list it.
+type Lexical struct {
+	Words    []string
+	Sub      map[string][]string
+	Routable bool
+	Settings []string
+}
+
+// Fill completes the rows from the lexicon (lex, by ID): words and
+// sub-words (a row that already has words keeps them), Routable, and the
+// settings.
+func Fill(rows []Row, lex func(ID) Lexical) []Row {
 	out := make([]Row, len(rows))
 	for i, r := range rows {
-		if len(r.Words) == 0 && words != nil {
-			r.Words, r.Sub = words(r.ID)
+		l := lex(r.ID)
+		if len(r.Words) == 0 {
+			r.Words, r.Sub = l.Words, l.Sub
 		}
-		if len(r.Settings) == 0 && settings != nil {
-			r.Settings = settings(r.ID)
+		r.Routable = r.Routable || l.Routable
+		if len(r.Settings) == 0 {
+			r.Settings = l.Settings
 		}
 		out[i] = r
 	}

@@ -13,6 +13,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/gpubot/gpubot/knowledge"
 )
 
 // The router is a multinomial logistic regression over the words of a
@@ -37,12 +39,22 @@ const (
 	minGrad  = 1e-3
 )
 
-// classes are the intents a sentence can be routed to, in the order of
-// the embedded weights' columns (so the order is the weights', not the
-// table's: a new class means -update). They are the intent table's
-// Routable rows, and Unknown; bot's TestRoutableRowsAreTheClasses holds the
-// two equal.
-var classes = []Intent{Fit, Cost, Monthly, Buy, Price, Compare, Recommend, Spend, Knowledge, Help, Unknown}
+// classes are the intents a sentence can be routed to: the lexicon's
+// routable intents in the order of their ids, then Unknown. The embedded
+// weights name them; a change means retraining (-update), and the
+// weights' decoder says so.
+var classes = routableClasses(knowledge.MustLexicon())
+
+func routableClasses(lex *knowledge.Lexicon) []Intent {
+	var out []Intent
+	for id, w := range lex.Intents {
+		if w.Routable {
+			out = append(out, Intent(id))
+		}
+	}
+	slices.Sort(out)
+	return append(out, Unknown)
+}
 
 // Classes returns the intents a sentence can be routed to.
 func Classes() []Intent { return slices.Clone(classes) }
