@@ -252,6 +252,9 @@ func (l *Lexicon) Model(id string) (ModelName, bool) {
 }
 
 func (l *Lexicon) check() error {
+	if err := l.checkIntents(); err != nil {
+		return err
+	}
 	seen := map[string]bool{}
 	for _, m := range l.Models {
 		if m.ID == "" || m.ParamsB <= 0 {
@@ -324,4 +327,35 @@ func (l *Lexicon) SettingsOf(id string) []string {
 		}
 	}
 	return keys
+}
+
+// checkIntents holds the intents section to what the parser relies on: a
+// /gpu word runs one intent, every intent has words, sub-words go to the
+// mode or the topic, and a mode set by the command word is one of its
+// words.
+func (l *Lexicon) checkIntents() error {
+	runs := map[string]string{}
+	for id, w := range l.Intents {
+		if len(w.Words) == 0 {
+			return fmt.Errorf("intent %q has no words", id)
+		}
+		if w.SubSlot != "" && w.SubSlot != "topic" {
+			return fmt.Errorf("intent %q: sub_slot %q, want topic or nothing", id, w.SubSlot)
+		}
+		for _, word := range w.Words {
+			word = strings.ToLower(word)
+			if other, ok := runs[word]; ok {
+				return fmt.Errorf("/gpu %s runs both %q and %q", word, other, id)
+			}
+			runs[word] = id
+		}
+		for mode, words := range w.WordModes {
+			for _, word := range words {
+				if !slices.Contains(w.Words, word) {
+					return fmt.Errorf("intent %q: word_modes %s: %q is not one of its words", id, mode, word)
+				}
+			}
+		}
+	}
+	return nil
 }
