@@ -220,23 +220,15 @@ func (b *Bot) answer(ctx context.Context, m Message) Answer {
 		req.Slots.Cards = 0 // the fleet is sized for the load, then compared with theirs
 	}
 	done := func(a Answer) Answer { return settle(b.finish(a)) }
-	row, ok := b.row(req.Intent)
-	if h, routed := row.Handler.(Handler); ok && routed {
-		if err := h.Handle(ctx, m, req, &a); err != nil {
-			return settle(b.fail(ctx, a, m, err))
-		}
-		return done(a)
-	}
-	answer, own := row.Handler.(answerFunc)
-	if !ok || !own {
+	row, _ := b.row(req.Intent)
+	h, ok := row.Handler.(Handler)
+	if !ok {
 		unknown, _ := b.row(parse.Unknown)
-		answer = unknown.Handler.(answerFunc)
+		h = unknown.Handler.(Handler)
 	}
-	ctx = b.withTeam(ctx, m)
-	if err := answer(b, ctx, m, &a, req); err != nil {
+	if err := h.Handle(ctx, m, req, &a); err != nil {
 		return settle(b.fail(ctx, a, m, err))
 	}
-	notePlatforms(ctx, &a)
 	return done(a)
 }
 

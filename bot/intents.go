@@ -23,8 +23,27 @@ const (
 )
 
 // answerFunc is one of the bot's own answers: the handler of a read-only
-// intent, which needs the bot (its catalogue, knowledge and clock).
+// intent, which needs the bot (its catalogue, knowledge and clock). Add
+// binds it to the bot (own), so that every handled row's Handler is a
+// Handler.
 type answerFunc func(b *Bot, ctx context.Context, m Message, a *Answer, req parse.Request) error
+
+// own is one of the bot's own answers bound to the bot. It answers for the
+// asker's team (its platform policy) and notes the platforms it left out.
+type own struct {
+	b *Bot
+	f answerFunc
+}
+
+// Handle answers one message.
+func (o own) Handle(ctx context.Context, m Message, req parse.Request, a *Answer) error {
+	ctx = o.b.withTeam(ctx, m)
+	if err := o.f(o.b, ctx, m, a, req); err != nil {
+		return err
+	}
+	notePlatforms(ctx, a)
+	return nil
+}
 
 // Rows returns the rows of the intents the bot answers itself — the
 // read-only questions, each answered by a file pair (<intent>.go,
@@ -168,6 +187,11 @@ func (b *Bot) Add(rows ...intent.Row) error {
 	table = fill(append(table, fixedRows()...))
 	if err := intent.Check(table); err != nil {
 		return err
+	}
+	for i, r := range table {
+		if f, ok := r.Handler.(answerFunc); ok {
+			table[i].Handler = own{b, f}
+		}
 	}
 	b.rows = table
 	b.parser = parse.New(b.kb, table...)
