@@ -116,6 +116,7 @@ type APIResult struct {
 	// fully used replica costs more per token than the API.
 	BreakevenTokensPerDay float64            `json:"breakeven_tokens_per_day"`
 	NoBreakeven           bool               `json:"no_breakeven"`
+	BreakevenReplicas     int                `json:"breakeven_replicas"` // the plan's replicas the break-even is for
 	Currency              knowledge.Currency `json:"currency"`
 	Lines                 []Line             `json:"lines"`
 	Assumptions           []Text             `json:"assumptions"`
@@ -239,8 +240,15 @@ func CompareAPI(in APIInput) (APIResult, error) {
 	replica := pl.MonthlyOnDemand / float64(pl.Replicas)
 	capacity := pl.ReplicaRequestsPerS * (tin + tout) * 86400 / math.Max(pl.PeakFactor, 1)
 	slope := daysPerMonth / 1e6 * best.Blended
-	be := replica / slope
-	if be <= capacity {
+	// The break-even is at the plan's own size: N replicas cost N bills
+	// whatever the load they carry, so the API matches them at N × one
+	// bill ÷ slope, within N replicas' capacity (one replica's break-even
+	// said "self-hosting pays above 82M tokens/day" to a 100M/day question
+	// whose two replicas lost to the API).
+	n := float64(max(pl.Replicas, 1))
+	res.BreakevenReplicas = max(pl.Replicas, 1)
+	be := replica * n / slope
+	if be <= capacity*n {
 		res.BreakevenTokensPerDay = math.Round(be)
 	} else {
 		res.NoBreakeven = true
@@ -258,10 +266,10 @@ func CompareAPI(in APIInput) (APIResult, error) {
 	}
 	if res.NoBreakeven {
 		res.Lines = append(res.Lines, Line{Key: "breakeven_tokens_per_day", Label: txt("break-even load", "打平负载"), Value: 0, Unit: "tokens/day",
-			How: fmt.Sprintf("%s a replica ÷ (%s ÷ 1e6 × %s) = %s tokens/day, above one replica's %s: the API is cheaper at any load", money(Round2(replica), c), num(round(daysPerMonth, 2)), money(best.Blended, c), num(math.Round(be)), num(math.Round(capacity)))})
+			How: fmt.Sprintf("%s × %s a replica ÷ (%s ÷ 1e6 × %s) = %s tokens/day, above %s replicas' %s: the API is cheaper at any load", num(n), money(Round2(replica), c), num(round(daysPerMonth, 2)), money(best.Blended, c), num(math.Round(be)), num(n), num(math.Round(capacity*n)))})
 	} else {
 		res.Lines = append(res.Lines, Line{Key: "breakeven_tokens_per_day", Label: txt("break-even load", "打平负载"), Value: res.BreakevenTokensPerDay, Unit: "tokens/day",
-			How: fmt.Sprintf("%s a replica ÷ (%s ÷ 1e6 × %s)", money(Round2(replica), c), num(round(daysPerMonth, 2)), money(best.Blended, c))})
+			How: fmt.Sprintf("%s × %s a replica ÷ (%s ÷ 1e6 × %s), within %s replicas' %s tokens/day", num(n), money(Round2(replica), c), num(round(daysPerMonth, 2)), money(best.Blended, c), num(n), num(math.Round(capacity*n)))})
 	}
 	res.Assumptions = append(res.Assumptions,
 		txt(fmt.Sprintf("tokens split %s input : %s output per request, as the serving plan", num(tin), num(tout)),

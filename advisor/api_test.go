@@ -36,6 +36,13 @@ func TestCompareAPIByHand(t *testing.T) {
 	if r, _ = CompareAPI(in); r.NoBreakeven || !near(r.BreakevenTokensPerDay, 21743857, 2) || r.Cheaper != "self_host" {
 		t.Errorf("cheap replica: break-even %v (none %v), cheaper %s; want ≈21,743,857 and self_host", r.BreakevenTokensPerDay, r.NoBreakeven, r.Cheaper)
 	}
+	// Two replicas at ¥1,000 each carry 2 × 42,681,600 = 85,363,200
+	// tokens/day and match the API at 2000 ÷ 4.599e-5 = 43,487,714 — not
+	// one replica's 21.7M (a load needing two replicas pays two bills).
+	in.SelfHost = &ServingPlan{Replicas: 2, MonthlyOnDemand: 2000, ReplicaRequestsPerS: 0.988, PeakFactor: 3}
+	if r, _ = CompareAPI(in); r.NoBreakeven || !near(r.BreakevenTokensPerDay, 43487714, 3) || r.BreakevenReplicas != 2 {
+		t.Errorf("two replicas: break-even %v (none %v) at %d replicas; want ≈43,487,714 at 2", r.BreakevenTokensPerDay, r.NoBreakeven, r.BreakevenReplicas)
+	}
 	// No host serves Qwen3-8B itself: the family's first-party API is the
 	// comparison, and the answer says it is a different model.
 	r, err = CompareAPI(APIInput{Model: "qwen3-8b", TokensPerDay: 1e6, SelfHost: plan, Prices: prices, Currency: knowledge.CNY})

@@ -21,6 +21,19 @@ func BenchmarkFit(b *testing.B) {
 	}
 }
 
+// BenchmarkFitPrepared is Fit from a prepared market (Market.Fit, as the
+// bot asks): the sizing is kept in the market's cache.
+func BenchmarkFitPrepared(b *testing.B) {
+	m := MarketOf(knowledge.MustShipped())
+	w := Workload{ParamsB: 13, Method: LoRA}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := m.Fit(w, m.GPUs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func BenchmarkCostTraining(b *testing.B) {
 	m := MarketOf(knowledge.MustShipped())
 	in := CostInput{Workload: Workload{ParamsB: 7, Method: LoRA}, GPU: "rtx4090", Samples: 50_000, Epochs: 2, Currency: knowledge.CNY}
@@ -142,6 +155,54 @@ func BenchmarkPriceListLargeMarket(b *testing.B) {
 	}
 }
 
+// BenchmarkCardPrepared is the card-facts answer from a prepared market
+// (Market.Card, as the bot asks), asked again: the search's estimates are
+// read back.
+func BenchmarkCardPrepared(b *testing.B) {
+	m := MarketOf(knowledge.MustShipped())
+	g, _ := knowledge.MustShipped().GPU("rtx5090")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := m.Card(g, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPriceListLargeMarketPrepared is the same list from a prepared
+// market (Market.PriceList, as the bot asks): built once per offer
+// snapshot, currency and rate, then copied out.
+func BenchmarkPriceListLargeMarketPrepared(b *testing.B) {
+	kb := knowledge.MustShipped()
+	m := MarketOf(kb)
+	m.Offers = nil
+	for i := range 40 {
+		for _, o := range kb.Offers {
+			o.Key = fmt.Sprintf("%s-%d", o.Key, i)
+			m.Offers = append(m.Offers, o)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := m.PriceList("h100-sxm", knowledge.CNY, 7.2); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCardModel sizes one named model on a card at each precision
+// ("can a 4090 run Qwen2.5-32B?").
+func BenchmarkCardModel(b *testing.B) {
+	kb := knowledge.MustShipped()
+	g, _ := kb.GPU("rtx4090")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := CardModel(g, 1, Workload{Model: "qwen2.5-32b"}, kb.Archs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func BenchmarkCompare(b *testing.B) {
 	m := MarketOf(knowledge.MustShipped())
 	b.ReportAllocs()
@@ -190,6 +251,22 @@ func BenchmarkRecommendBareFreshOffers(b *testing.B) {
 	for b.Loop() {
 		m.Offers = append([]knowledge.Offer(nil), shipped...)
 		if _, err := Recommend(in, m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCard is a card-facts answer ("what can a 5090 run?"): the
+// card's figures and the largest model each method holds on it.
+func BenchmarkCard(b *testing.B) {
+	kb := knowledge.MustShipped()
+	g, ok := kb.GPU("rtx5090")
+	if !ok {
+		b.Fatal("no rtx5090 in the card table")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Card(g, 1, kb.Archs); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,9 +1,10 @@
 package advisor
 
 import (
+	"cmp"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -76,6 +77,18 @@ var cardMethods = []struct {
 // workload (inference: one 4,096-token request; training: micro-batch 1 ×
 // 2,048 tokens, gradient checkpointing, AdamW).
 func Card(g knowledge.GPU, n int, archs []knowledge.Arch) (CardFacts, error) {
+	return cardFacts(g, n, archs, nil)
+}
+
+// Card is Card over the market's architectures, the estimates its search
+// makes kept in the market's cache: cards of one size ask the same
+// sizes, and a card asked about again reads them all back.
+func (m Market) Card(g knowledge.GPU, n int) (CardFacts, error) {
+	return cardFacts(g, n, m.Archs, m.engine())
+}
+
+// cardFacts is Card, its estimates kept in c (nil: for this call only).
+func cardFacts(g knowledge.GPU, n int, archs []knowledge.Arch, c *cache) (CardFacts, error) {
 	if g.ID == "" || g.VRAMGB <= 0 {
 		return CardFacts{}, inputErr("gpu", "which card? name one from the card table", "what can a 4090 run?")
 	}
@@ -102,15 +115,37 @@ func Card(g knowledge.GPU, n int, archs []knowledge.Arch) (CardFacts, error) {
 		f.Lines = append(f.Lines, Line{Key: "total_vram_gb", Label: txt("memory on all cards", "全部卡的显存"), Value: f.TotalVRAMGB, Unit: "GB",
 			How: fmt.Sprintf("%d × %s GB", n, num(g.VRAMGB))})
 	}
-	dense := denseCatalogue(archs)
+	// Each probe is Fit's rule on the one card, from a quiet estimate (the
+	// figures only). A bare size is shaped like one of the stand-ins
+	// (ShapeFor), so its probes look through those alone.
+	var dense []denseModel
+	var stand []knowledge.Arch
+	if c != nil {
+		dense, stand = c.cardLists()
+	} else {
+		dense, stand = cardLists(archs)
+	}
+	size := func(w Workload) memEntry {
+		as := archs
+		if w.Model == "" && w.Arch == "" {
+			as = stand
+		}
+		if c != nil {
+			return c.quietSized(w, as)
+		}
+		return quietSize(w, as)
+	}
 	for _, cm := range cardMethods {
 		c := CardCapacity{Method: cm.m, Bits: cm.bits, Note: runsOn(Workload{Method: cm.m, Bits: cm.bits}, g).note}
-		holds := func(w Workload) bool {
+		bound := weightsBound(cm.bits, g.VRAMGB, n)
+		probe := func(w Workload) bool {
+			if w.ParamsB > bound {
+				return false // the weights alone do not fit (weightsBound)
+			}
 			w.Method, w.Bits = cm.m, cm.bits
-			r, err := Fit(w, []knowledge.GPU{g}, archs)
-			return err == nil && r.Options[0].Count > 0 && r.Options[0].Count <= n
+			return holds(w, g, n, size)
 		}
-		c.MaxParamsB = largestHeld(func(p float64) bool { return holds(Workload{ParamsB: p}) })
+		c.MaxParamsB = largestHeld(func(p float64) bool { return probe(Workload{ParamsB: p}) })
 		// The catalogue's sizes rise with the list; what holds is a prefix
 		// of it, up to the rule's small non-monotone steps between
 		// architectures, so the largest is searched for from the top down
@@ -120,7 +155,7 @@ func Card(g knowledge.GPU, n int, archs []knowledge.Arch) (CardFacts, error) {
 			if a.ParamsB > c.MaxParamsB*1.1+0.5 {
 				continue
 			}
-			if holds(Workload{Model: a.ID, ParamsB: a.ParamsB}) {
+			if probe(Workload{Model: a.ID, ParamsB: a.ParamsB}) {
 				c.Model, c.ModelParamsB = a.ID, round(a.ParamsB, 2)
 				break
 			}
@@ -177,11 +212,28 @@ func largestHeld(holds func(p float64) bool) float64 {
 	return float64(lo) / 10
 }
 
+// weightsBound is a size (billions) whose weights alone, at bits per
+// parameter, exceed what n cards of vram GB can give a replica under any
+// memory rule: no larger model holds, so the search need not size it.
+// Weights take at least bits ÷ 8 bytes per parameter (embeddings kept in
+// 16 bits and quantisation scales only add), and every rule leaves at most
+// vram GiB per card for the fixed part (vLLM and TensorRT-LLM: a fraction
+// of GiB ≤ 1; training: (vram − 0.8) ÷ 1.05). 1 % is added for rounding.
+func weightsBound(bits int, vram float64, n int) float64 {
+	cards := 1
+	for _, k := range cardCounts {
+		if k <= n {
+			cards = k
+		}
+	}
+	return 1.01 * float64(cards) * vram * gibPerGB / (float64(bits) / 8)
+}
+
 // denseCatalogue is the catalogue's dense models in 16-bit release
 // formats, smallest first (a mixture of experts or an FP8 release sizes
 // otherwise; the size bound covers them).
-func denseCatalogue(archs []knowledge.Arch) []knowledge.Arch {
-	var out []knowledge.Arch
+func denseCatalogue(archs []knowledge.Arch) []denseModel {
+	var out []denseModel
 	for _, a := range archs {
 		if a.MoE() || a.ParamsB <= 0 || math.IsNaN(a.ParamsB) {
 			continue
@@ -191,10 +243,37 @@ func denseCatalogue(archs []knowledge.Arch) []knowledge.Arch {
 		default:
 			continue
 		}
-		out = append(out, a)
+		out = append(out, denseModel{a.ID, a.ParamsB})
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].ParamsB < out[j].ParamsB })
+	slices.SortStableFunc(out, func(a, b denseModel) int { return cmp.Compare(a.ParamsB, b.ParamsB) })
 	return out
+}
+
+// cardLists is what a card-facts search reads from the architectures: the
+// dense catalogue and the stand-ins (the architectures themselves when
+// none stands in).
+func cardLists(archs []knowledge.Arch) ([]denseModel, []knowledge.Arch) {
+	stand := standIns(archs)
+	if len(stand) == 0 {
+		stand = archs
+	}
+	return denseCatalogue(archs), stand
+}
+
+// cardLists is cardLists over the cache's architectures, made once.
+func (c *cache) cardLists() ([]denseModel, []knowledge.Arch) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dense == nil {
+		c.dense, c.stand = cardLists(c.archs)
+	}
+	return c.dense, c.stand
+}
+
+// denseModel is a catalogue model Card searches: its id and size.
+type denseModel struct {
+	ID      string
+	ParamsB float64
 }
 
 // CardFit is one way of running a named model on the cards.

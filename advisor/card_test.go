@@ -1,6 +1,7 @@
 package advisor
 
 import (
+	"math"
 	"testing"
 
 	"github.com/gpubot/gpubot/knowledge"
@@ -140,5 +141,82 @@ func TestCardCapacityOrder(t *testing.T) {
 func TestCardRefuses(t *testing.T) {
 	if _, err := Card(knowledge.GPU{}, 1, nil); err == nil {
 		t.Error("Card(no card) = nil error, want an input error")
+	}
+}
+
+// Card's capacities are Fit's rule: for each method, the largest size a
+// bisection over Fit (the public rule, one card at a time) finds, and the
+// largest catalogue model Fit holds below it. The fast path sizes quietly
+// and skips sizes whose weights alone exceed the cards.
+func TestCardCapacityIsFitsRule(t *testing.T) {
+	kb := knowledge.MustShipped()
+	for _, id := range []string{"rtx5090", "rtx3090", "h100-sxm", "v100", "t4"} {
+		g, ok := kb.GPU(id)
+		if !ok {
+			t.Fatalf("no %s in the card table", id)
+		}
+		for _, n := range []int{1, 2, 8} {
+			f, err := Card(g, n, kb.Archs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dense := denseCatalogue(kb.Archs)
+			for i, cm := range cardMethods {
+				fits := func(w Workload) bool {
+					w.Method, w.Bits = cm.m, cm.bits
+					r, err := Fit(w, []knowledge.GPU{g}, kb.Archs)
+					return err == nil && r.Options[0].Count > 0 && r.Options[0].Count <= n
+				}
+				want := largestHeld(func(p float64) bool { return fits(Workload{ParamsB: p}) })
+				wantModel := ""
+				for j := len(dense) - 1; j >= 0; j-- {
+					if a := dense[j]; a.ParamsB <= want*1.1+0.5 && fits(Workload{Model: a.ID, ParamsB: a.ParamsB}) {
+						wantModel = a.ID
+						break
+					}
+				}
+				got := f.Capacity[i]
+				if got.MaxParamsB != want || got.Model != wantModel {
+					t.Errorf("%d × %s %s %d-bit: got %vB (%s), Fit's rule gives %vB (%s)", n, id, cm.m, cm.bits, got.MaxParamsB, got.Model, want, wantModel)
+				}
+			}
+		}
+	}
+}
+
+// weightsBound is a size no rule can hold. By hand, for one 32 GB RTX
+// 5090 in 16 bits: 1.01 × 32 × 2³⁰/10⁹ ÷ 2 bytes = 17.35B parameters
+// (34.70B at 8 bits, 69.41B at 4); eight 80 GB cards at 4 bits:
+// 1.01 × 8 × 80 × 1.0737 ÷ 0.5 = 1388.1B; seven count as the four of the
+// largest layout within them: 694.07B. Fit agrees that a dense model
+// just past the bound does not fit.
+func TestWeightsBound(t *testing.T) {
+	for _, c := range []struct {
+		bits int
+		vram float64
+		n    int
+		want float64
+	}{{16, 32, 1, 17.35}, {8, 32, 1, 34.70}, {4, 32, 1, 69.41}, {4, 80, 8, 1388.1}, {4, 80, 7, 694.07}} {
+		if got := weightsBound(c.bits, c.vram, c.n); math.Abs(got-c.want) > 0.05 {
+			t.Errorf("weightsBound(%d bits, %v GB, %d cards) = %v, want %v", c.bits, c.vram, c.n, got, c.want)
+		}
+	}
+	kb := knowledge.MustShipped()
+	for _, g := range kb.GPUs {
+		if g.VRAMGB <= 0 {
+			continue
+		}
+		for _, cm := range cardMethods {
+			for _, n := range []int{1, 2, 8} {
+				p := math.Ceil(weightsBound(cm.bits, g.VRAMGB, n)*10)/10 + 0.1
+				if p > MaxParamsB {
+					continue
+				}
+				r, err := Fit(Workload{ParamsB: p, Method: cm.m, Bits: cm.bits}, []knowledge.GPU{g}, kb.Archs)
+				if err == nil && r.Options[0].Count > 0 && r.Options[0].Count <= n {
+					t.Errorf("%d × %s holds %s %d-bit at %vB, past the weights bound", n, g.ID, cm.m, cm.bits, p)
+				}
+			}
+		}
 	}
 }

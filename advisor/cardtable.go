@@ -12,24 +12,20 @@ import (
 // and the workload only, never on a price: whether the card holds the
 // workload and on how many cards, its score, its tokens/s per card and
 // the note its rows carry. Those figures are worked out once per card set
-// (the market's cards and architectures, by identity) and workload, and
+// (a prepared market's cards and architectures) and workload, and
 // every later ranking prices its offers against them: a bare recommend
 // ranks three workloads over every card on each call, and without the
 // table each call re-ran each card's decode roofline and score for each.
 //
-// A set records every figure of each card (gpuKey) and is checked against
-// the market's slice once per call: a card edited in place, added or
-// removed makes a new set, so no table outlives the cards it was built
-// from.
-
-type cardSetKey struct {
-	gpus  sliceID[knowledge.GPU]
-	archs sliceID[knowledge.Arch]
-}
+// A market's cache keeps one set. It records every figure of each card
+// (gpuKey) and is checked against the market's slice once per call: a
+// card edited in place, added or removed makes a new set, so no table
+// outlives the cards it was built from.
 
 // cardSet is the tables of one market's cards and architectures.
 type cardSet struct {
-	gpus  []knowledge.GPU // keeps the identity's slices alive
+	c     *cache // the cache the set belongs to (sizing, rooflines)
+	gpus  []knowledge.GPU
 	archs []knowledge.Arch
 	keys  []gpuKey       // each card's figures when the set was made
 	byID  map[string]int // a card's place by id (the last of a repeated id)
@@ -81,36 +77,23 @@ type cardFig struct {
 	note    Text    // the note of the card's shown rows; empty for none
 }
 
-// maxCardSets bounds the sets kept: the bot answers from one or two
-// markets; tests make more, each with fresh slices.
-const maxCardSets = 8
-
-var cardSets struct {
-	sync.Mutex
-	m map[cardSetKey]*cardSet
-}
-
-// cardSetOf returns the set for gpus and archs, made afresh when any card
+// cardSet returns the cache's set for gpus, made afresh when any card
 // differs from the figures the kept set recorded.
-func cardSetOf(gpus []knowledge.GPU, archs []knowledge.Arch) *cardSet {
-	k := cardSetKey{idOf(gpus), idOf(archs)}
-	cardSets.Lock()
-	s := cardSets.m[k]
-	cardSets.Unlock()
-	if s != nil && s.matches(gpus) {
+func (c *cache) cardSet(gpus []knowledge.GPU) *cardSet {
+	c.mu.Lock()
+	s := c.cards
+	c.mu.Unlock()
+	if s != nil && same(s.gpus, gpus) && s.matches(gpus) {
 		return s
 	}
-	s = &cardSet{gpus: gpus, archs: archs, keys: make([]gpuKey, len(gpus)), byID: make(map[string]int, len(gpus)), tables: map[tableKey]*cardTable{}}
+	s = &cardSet{c: c, gpus: gpus, archs: c.archs, keys: make([]gpuKey, len(gpus)), byID: make(map[string]int, len(gpus)), tables: map[tableKey]*cardTable{}}
 	for i := range gpus {
 		s.keys[i] = keyOfGPU(gpus[i])
 		s.byID[gpus[i].ID] = i
 	}
-	cardSets.Lock()
-	if cardSets.m == nil || len(cardSets.m) >= maxCardSets {
-		cardSets.m = map[cardSetKey]*cardSet{}
-	}
-	cardSets.m[k] = s
-	cardSets.Unlock()
+	c.mu.Lock()
+	c.cards = s
+	c.mu.Unlock()
 	return s
 }
 
@@ -170,7 +153,7 @@ func (s *cardSet) table(j rankJob, ref knowledge.GPU) *cardTable {
 	if t != nil {
 		return t
 	}
-	t = j.cardTable(ref, s.gpus, s.archs)
+	t = j.cardTable(ref, s.gpus, s.archs, s.c)
 	s.mu.Lock()
 	if len(s.tables) >= maxShared {
 		s.tables = map[tableKey]*cardTable{}
@@ -183,9 +166,9 @@ func (s *cardSet) table(j rankJob, ref knowledge.GPU) *cardTable {
 // cardTable scores every card of gpus for j: the reference scores 100;
 // a card that cannot hold the workload within one 8-card machine is
 // excluded with its reason.
-func (j rankJob) cardTable(ref knowledge.GPU, gpus []knowledge.GPU, archs []knowledge.Arch) *cardTable {
+func (j rankJob) cardTable(ref knowledge.GPU, gpus []knowledge.GPU, archs []knowledge.Arch, c *cache) *cardTable {
 	t := &cardTable{how: j.how(ref), cards: make([]cardFig, len(gpus))}
-	j.memo = &memo{quiet: true} // the figures only; no step texts
+	j.memo = &memo{quiet: true, c: c} // the figures only; no step texts
 	var mem Memory
 	if j.kind != "diffusion" {
 		var err error

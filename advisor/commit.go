@@ -38,18 +38,22 @@ type CommitInput struct {
 // CommitPair is one provider's on-demand and committed price for the same
 // instance, per card-hour in the answer's currency.
 type CommitPair struct {
-	Provider   string               `json:"provider"`
-	CN         bool                 `json:"cn,omitempty"` // a Chinese platform's 包月 row
-	Instance   string               `json:"instance"`
-	Term       string               `json:"term"`
-	OnDemand   float64              `json:"on_demand"` // per card-hour, low end
-	Committed  float64              `json:"committed"` // per card-hour over every hour of the term
-	Discount   float64              `json:"discount"`  // 1 − committed ÷ on-demand
-	Breakeven  float64              `json:"breakeven_utilization"`
-	Confidence knowledge.Confidence `json:"confidence"`
-	Date       string               `json:"date"`
-	Source     string               `json:"source"`
-	ODSource   string               `json:"on_demand_source"`
+	Provider  string  `json:"provider"`
+	CN        bool    `json:"cn,omitempty"` // a Chinese platform's 包月 row
+	Instance  string  `json:"instance"`
+	Term      string  `json:"term"`
+	OnDemand  float64 `json:"on_demand"` // per card-hour, low end
+	Committed float64 `json:"committed"` // per card-hour over every hour of the term
+	// The high ends where a row is a range (an aggregator's "$1.50-3.50"):
+	// the pair is worked at the low ends and shown as ranges.
+	OnDemandHigh  float64              `json:"on_demand_high,omitempty"`
+	CommittedHigh float64              `json:"committed_high,omitempty"`
+	Discount      float64              `json:"discount"` // 1 − committed ÷ on-demand
+	Breakeven     float64              `json:"breakeven_utilization"`
+	Confidence    knowledge.Confidence `json:"confidence"`
+	Date          string               `json:"date"`
+	Source        string               `json:"source"`
+	ODSource      string               `json:"on_demand_source"`
 }
 
 // CommitResult compares a commitment with on-demand for the same use.
@@ -200,6 +204,7 @@ func commitPairs(in CommitInput) []CommitPair {
 	type key struct{ p, i string }
 	type side struct {
 		lo   float64
+		hi   float64
 		conf knowledge.Confidence
 		date string
 		src  string
@@ -216,12 +221,12 @@ func commitPairs(in CommitInput) []CommitPair {
 		if r.GPU != in.GPU {
 			continue
 		}
-		lo, _, ok := r.GPUHour()
+		lo, hi, ok := r.GPUHour()
 		if !ok {
 			continue
 		}
-		lo = Convert(lo, r.Currency, cur, fx)
-		s := side{lo, r.Confidence, r.Date, fmt.Sprintf("%s %s %s %s (%s, %s)", r.Provider, r.Instance, r.Term, priceText(r.Low, r.High, r.Currency, r.Unit), r.SourceTitle, r.Date), false}
+		lo, hi = Convert(lo, r.Currency, cur, fx), Convert(hi, r.Currency, cur, fx)
+		s := side{lo, hi, r.Confidence, r.Date, fmt.Sprintf("%s %s %s %s (%s, %s)", r.Provider, r.Instance, r.Term, priceText(r.Low, r.High, r.Currency, r.Unit), r.SourceTitle, r.Date), false}
 		k := key{r.Provider, r.Instance}
 		switch r.Term {
 		case "on_demand":
@@ -235,19 +240,19 @@ func commitPairs(in CommitInput) []CommitPair {
 			continue
 		}
 		n := float64(max(r.GPUs, 1))
-		var lo float64
+		var lo, hi float64
 		switch r.Unit {
 		case "per_gpu_hour":
-			lo = r.Low
+			lo, hi = r.Low, r.High
 		case "per_instance_hour":
-			lo = r.Low / n
+			lo, hi = r.Low/n, r.High/n
 		case "per_month":
-			lo = r.Low / n / knowledge.HoursPerMonth
+			lo, hi = r.Low/n/knowledge.HoursPerMonth, r.High/n/knowledge.HoursPerMonth
 		default:
 			continue
 		}
-		lo = Convert(lo, r.Currency, cur, fx)
-		s := side{lo, r.Confidence, r.Date, fmt.Sprintf("%s %d× %s %s %s (%s)", r.Platform, max(r.GPUs, 1), r.Card, r.Billing, priceText(r.Low, r.High, r.Currency, r.Unit), r.SourceTitle), true}
+		lo, hi = Convert(lo, r.Currency, cur, fx), Convert(hi, r.Currency, cur, fx)
+		s := side{lo, hi, r.Confidence, r.Date, fmt.Sprintf("%s %d× %s %s %s (%s)", r.Platform, max(r.GPUs, 1), r.Card, r.Billing, priceText(r.Low, r.High, r.Currency, r.Unit), r.SourceTitle), true}
 		k := key{r.Platform, fmt.Sprintf("%d× %s", max(r.GPUs, 1), r.Card)}
 		switch {
 		case r.Billing == "on_demand":
@@ -271,8 +276,15 @@ func commitPairs(in CommitInput) []CommitPair {
 		if wantTerm == "1y" && c.cn {
 			term = "monthly"
 		}
-		out = append(out, CommitPair{CN: c.cn, Provider: k.p, Instance: k.i, Term: term, OnDemand: o.lo, Committed: c.lo,
-			Discount: round(1-c.lo/o.lo, 4), Breakeven: round(c.lo/o.lo, 4), Confidence: conf, Date: c.date, Source: c.src, ODSource: o.src})
+		p := CommitPair{CN: c.cn, Provider: k.p, Instance: k.i, Term: term, OnDemand: o.lo, Committed: c.lo,
+			Discount: round(1-c.lo/o.lo, 4), Breakeven: round(c.lo/o.lo, 4), Confidence: conf, Date: c.date, Source: c.src, ODSource: o.src}
+		if o.hi > o.lo {
+			p.OnDemandHigh = round(o.hi, 4)
+		}
+		if c.hi > c.lo {
+			p.CommittedHigh = round(c.hi, 4)
+		}
+		out = append(out, p)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]

@@ -27,6 +27,14 @@ func TestCommitH100GCPByHand(t *testing.T) {
 	if len(r.Pairs) < 2 {
 		t.Errorf("want the other providers' pairs listed too, got %d", len(r.Pairs))
 	}
+	// Ranges stay ranges: CoreWeave "H100 (HGX)" on demand $1.50-3.50 and
+	// 1-yr $1.50-2.00 a card-hour (Alpha One Index, Q4 2025) pair at the low
+	// ends and keep both high ends.
+	for _, p := range r.Pairs {
+		if p.Provider == "CoreWeave" && p.Instance == "H100 (HGX)" && (p.OnDemand != 1.5 || p.OnDemandHigh != 3.5 || p.Committed != 1.5 || p.CommittedHigh != 2) {
+			t.Errorf("CoreWeave H100 (HGX) pair %+v; want 1.5–3.5 → 1.5–2", p)
+		}
+	}
 	// At 60 % the commitment no longer pays: 16 × 8760 × 0.6 × 11.06125 =
 	// $930,206.88 < $1,075,441.92.
 	r, _ = Commit(CommitInput{GPU: "h100-sxm", Cards: 16, Term: "1y", Utilization: 0.6, Currency: knowledge.USD, Reserved: p.Reserved})

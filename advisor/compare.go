@@ -104,11 +104,12 @@ func Compare(gpus []string, m Market, cur knowledge.Currency, fx float64) (Compa
 		cards = append(cards, g)
 		res.Inputs.GPUs = append(res.Inputs.GPUs, g.ID)
 	}
+	ix := m.engine().index(m.Offers)
 	for _, g := range cards {
 		row := CompareRow{GPU: g.ID, Name: g.Name, Tier: string(g.Tier), VRAMGB: g.VRAMGB, BandwidthGBs: g.BandwidthGBs,
 			BF16TFLOPS: g.PeakTFLOPS(), FP8TFLOPS: g.FP8TFLOPS, NVLinkGBs: g.NVLinkGBs, Interconnect: g.Interconnect(),
 			TDPWatts: g.TDPWatts, SeedNote: g.SeedDisagrees, Notes: g.Notes}
-		used := res.priceRow(&row, g, m.Offers, p)
+		used := res.priceRow(&row, g, ix, p)
 		res.Sources = append(res.Sources, used...)
 		res.Rows = append(res.Rows, row)
 	}
@@ -144,11 +145,10 @@ func Compare(gpus []string, m Market, cur knowledge.Currency, fx float64) (Compa
 }
 
 // priceRow fills the price columns and their lines, returning the sources.
-func (res *Comparison) priceRow(row *CompareRow, g knowledge.GPU, offers []knowledge.Offer, p *pricing) []PriceSource {
+func (res *Comparison) priceRow(row *CompareRow, g knowledge.GPU, ix *offerIndex, p *pricing) []PriceSource {
 	var byBasis = map[string][]CardPrice{}
-	// The card's offers from the shared index, normalised once per
+	// The card's offers from the market's index, normalised once per
 	// currency and rate (the columns use no conversion text).
-	ix := indexOf(offers)
 	norm := ix.normalisedFor(g.ID, p.cur, p.fx)
 	for j, i := range ix.byGPU[g.ID] {
 		o, cp := ix.offers[i], norm[j].cp

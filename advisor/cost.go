@@ -146,7 +146,7 @@ func Cost(in CostInput, m Market) (CostResult, error) {
 	if err != nil {
 		return CostResult{}, err
 	}
-	in.memo = &memo{}
+	in.memo = m.memo()
 	if in.GPU != "" {
 		g, err := m.card(in.GPU, in.hint())
 		if err != nil {
@@ -169,13 +169,15 @@ func Cost(in CostInput, m Market) (CostResult, error) {
 	if in.StorageGB > 0 || in.EgressGB > 0 {
 		return costEveryCardFull(in, m, p)
 	}
-	// Rank every card on the numbers alone, then price the cheapest in
-	// full; the figures are the same arithmetic (TestCostQuickRankingMatchesFull).
-	var all []CostOption
+	// Rank every card on the numbers alone (costOn, quiet: no steps or
+	// texts), then price the cheapest in full: one arithmetic for both
+	// (TestCostQuickRankingMatchesFull).
+	all := make([]CostOption, 0, len(m.GPUs))
 	in.memo.quiet = true
-	for _, g := range m.GPUs {
-		if o, ok := quickCost(g, in, m, p); ok {
-			all = append(all, o)
+	for i := range m.GPUs {
+		q := *p // each card's own: whether it converted a price
+		if r, err := costOn(&m.GPUs[i], in, m, &q); err == nil {
+			all = append(all, r.option())
 		}
 	}
 	in.memo.quiet = false
@@ -244,14 +246,19 @@ func costEveryCardFull(in CostInput, m Market, p *pricing) (CostResult, error) {
 	})
 	best := all[0]
 	for _, r := range all {
-		best.Alternatives = append(best.Alternatives, CostOption{GPU: r.GPU, GPUs: r.GPUs, Hourly: r.Hourly, Offer: offerKey(r.Offer),
-			Interruptible: r.Interruptible, GPUHours: r.GPUHours, WallHours: r.WallHours, Total: r.Total, TokensPerS: r.TokensPerS, PerMTokens: r.PerMTokens,
-			MarketRange: ranged(r)})
+		best.Alternatives = append(best.Alternatives, r.option())
 	}
 	if in.Budget.Given() {
 		best.checkBudget(in, m, p)
 	}
 	return best, nil
+}
+
+// option is r as one card of a ranking.
+func (r *CostResult) option() CostOption {
+	return CostOption{GPU: r.GPU, GPUs: r.GPUs, Hourly: r.Hourly, Offer: offerKey(r.Offer),
+		Interruptible: r.Interruptible, GPUHours: r.GPUHours, WallHours: r.WallHours, Total: r.Total, TokensPerS: r.TokensPerS, PerMTokens: r.PerMTokens,
+		MarketRange: r.Offer != nil && IsMarketRange(r.Offer.Platform)}
 }
 
 func offerKey(cp *CardPrice) string {
@@ -392,9 +399,15 @@ func withHint(err error, hint string) error {
 }
 
 // costOn prices the job on card g (nil: per-card figures given, no card).
+// With in.memo quiet (the pass that ranks every card) it works out the
+// figures only: no steps, assumptions or sources are written.
 func costOn(g *knowledge.GPU, in CostInput, m Market, p *pricing) (CostResult, error) {
 	res := CostResult{Inputs: in, Currency: p.cur}
-	res.Inputs.Defaulted = slices.Clone(in.Defaulted)
+	res.Inputs.memo = nil // the call's state stays with the call
+	quiet := in.memo != nil && in.memo.quiet
+	if !quiet {
+		res.Inputs.Defaulted = slices.Clone(in.Defaulted)
+	}
 	if g != nil {
 		res.GPU = g.ID
 	}
@@ -409,6 +422,9 @@ func costOn(g *knowledge.GPU, in CostInput, m Market, p *pricing) (CostResult, e
 	}
 	if err := res.price(g, in, m, p); err != nil {
 		return CostResult{}, err
+	}
+	if quiet {
+		return res, nil
 	}
 	if in.TokensPerDay > 0 || in.RequestsPerS > 0 {
 		res.servingPlan(g, in, m, p)
@@ -426,6 +442,9 @@ func cards(w Workload, g knowledge.GPU, given int, m Market, c *memo, hint strin
 		return 0, err
 	}
 	need := minCards(mem, g.VRAMGB)
+	if c != nil && c.quiet && (need == 0 || given > 0 && given < need) {
+		return 0, errSkip
+	}
 	switch {
 	case need == 0:
 		return 0, inputErr("gpu", fmt.Sprintf("the job does not fit even on %d × %s", cardCounts[len(cardCounts)-1], g.Name), hint)
@@ -444,33 +463,34 @@ func (r *CostResult) training(g knowledge.GPU, in CostInput, m Market) error {
 	if g.PeakTFLOPS() <= 0 {
 		return inputErr("gpu", fmt.Sprintf("no compute figure for %s", g.Name), hint)
 	}
-	mem, err := EstimateMemory(w, m.Archs)
+	mem, _, err := in.memo.sized(w, m.Archs)
 	if err != nil {
 		return err
 	}
+	quiet := in.memo != nil && in.memo.quiet
 	// Tokens seen: D = tokens × epochs, or samples × tokens/sample × epochs.
-	d, dHow := in.Tokens*in.Epochs, fmt.Sprintf("%s tokens × %s epochs", sci(in.Tokens), num(in.Epochs))
+	d := in.Tokens * in.Epochs
 	if in.Tokens == 0 {
 		d = in.Samples * in.TokensPerSample * in.Epochs
-		dHow = fmt.Sprintf("%s samples × %s tokens/sample × %s epochs", sci(in.Samples), num(in.TokensPerSample), num(in.Epochs))
 	}
 	// FLOPs use the parameters a token's matrix multiplies touch: all of a
 	// dense model, the active ones of a mixture of experts.
 	n := mem.Shape.ComputeB * 1e9
-	flops, fHow, why := trainingFLOPs(w.Method, n, mem.Trainable, d)
+	flops := trainingFLOPsOnly(w.Method, n, mem.Trainable, d)
 	r.FLOPs = flops
-	peak, peakHow := g.PeakTFLOPS(), "dense BF16/FP16"
+	peak := g.PeakTFLOPS()
 	if in.FP8 {
 		if g.FP8TFLOPS <= 0 {
 			return inputErr("fp8", fmt.Sprintf("%s has no FP8 tensor cores; drop fp8 or pick an FP8 card (H100, H800, H20, H200, B200, L40S, RTX 4090)", g.Name), hint)
 		}
-		peak, peakHow = g.FP8TFLOPS, "dense FP8 (FP8 training, e.g. Transformer Engine / DeepSeek-V3's recipe)"
+		peak = g.FP8TFLOPS
 	}
 	r.MFU = in.MFU
-	mfuHow := txt("given: the whole job's MFU (PaLM's definition), not discounted again", "用户给定：整个任务的 MFU（PaLM 定义），不再另行折算")
 	if r.MFU == 0 {
-		r.MFU, mfuHow = mfuFor(w.Method, g, mem.Shape, d)
-		r.Inputs.Defaulted = append(r.Inputs.Defaulted, "mfu")
+		r.MFU = mfuValue(w.Method, g, mem.Shape, d)
+		if !quiet {
+			r.Inputs.Defaulted = append(r.Inputs.Defaulted, "mfu")
+		}
 	}
 	r.GPUs, err = cards(w, g, in.GPUs, m, in.memo, hint)
 	if err != nil {
@@ -481,12 +501,29 @@ func (r *CostResult) training(g knowledge.GPU, in CostInput, m Market) error {
 	// communication is added only where it cannot hide behind compute.
 	ideal := flops / (peak * 1e12 * r.MFU * 3600)
 	sc := clusterScaling(g, r.GPUs, w, mem, flops/d, peak, r.MFU, d)
-	r.Scaling = &sc
 	r.GPUHours = ideal / sc.Efficiency
 	if in.MFU > 0 {
 		r.GPUHours = ideal // a given MFU already is the whole job's
 	}
 	r.WallHours = r.GPUHours / float64(r.GPUs)
+	if quiet {
+		return nil
+	}
+	r.Scaling = &sc
+	// The steps: how each figure above was worked out.
+	dHow := fmt.Sprintf("%s tokens × %s epochs", sci(in.Tokens), num(in.Epochs))
+	if in.Tokens == 0 {
+		dHow = fmt.Sprintf("%s samples × %s tokens/sample × %s epochs", sci(in.Samples), num(in.TokensPerSample), num(in.Epochs))
+	}
+	_, fHow, why := trainingFLOPs(w.Method, n, mem.Trainable, d)
+	peakHow := "dense BF16/FP16"
+	if in.FP8 {
+		peakHow = "dense FP8 (FP8 training, e.g. Transformer Engine / DeepSeek-V3's recipe)"
+	}
+	mfuHow := txt("given: the whole job's MFU (PaLM's definition), not discounted again", "用户给定：整个任务的 MFU（PaLM 定义），不再另行折算")
+	if in.MFU == 0 {
+		_, mfuHow = mfuFor(w.Method, g, mem.Shape, d)
+	}
 	r.Lines = append(r.Lines,
 		Line{Key: "tokens", Label: txt("training tokens", "训练 token 数"), Value: d, Unit: "tokens", How: dHow},
 		Line{Key: "flops", Label: txt("training compute", "训练计算量"), Value: flops, Unit: "FLOP", How: fHow},

@@ -1,6 +1,7 @@
 package advisor
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/gpubot/gpubot/knowledge"
@@ -23,9 +24,14 @@ func marketRangeNote(g knowledge.GPU, cp CardPrice) Text {
 		fmt.Sprintf("目录中没有平台按需提供 %s：按 %s 区间 %s/卡时的低端估算——这是市场区间而非报价，请向平台询价", g.Name, cp.Platform, cp.Range()))
 }
 
+// errSkip is the ranking pass's reason for leaving a card out (it cannot
+// take the job or has no price): the pass writes no texts, and the error
+// is never shown.
+var errSkip = errors.New("card left out of the ranking")
+
 // price resolves the rent per card-hour and totals the bill.
 func (r *CostResult) price(g *knowledge.GPU, in CostInput, m Market, p *pricing) error {
-	unit := string(p.cur) + "/card-hour"
+	quiet := in.memo != nil && in.memo.quiet
 	platform := in.Where.Platform
 	var how string
 	if in.Price.Given() {
@@ -33,17 +39,11 @@ func (r *CostResult) price(g *knowledge.GPU, in CostInput, m Market, p *pricing)
 		how = fmt.Sprintf("given: %s/card-hour%s", money(in.Price.Amount, cur(in.Price.Currency, p.cur)), p.convHow(in.Price.Currency))
 		r.Sources = append(r.Sources, givenSource("hourly", in.Price, p.cur, "/card-hour"))
 	} else {
-		cp, found, err := Cheapest(g.ID, m.Offers, p.cur, p.fx, in.Where)
-		if err != nil {
-			return err
-		}
+		cp, found := m.cheapest(in.memo, g.ID, p, in.Where)
 		if !found && in.Where.NoMarketRange {
 			f := in.Where
 			f.NoMarketRange = false
-			if cp, found, err = Cheapest(g.ID, m.Offers, p.cur, p.fx, f); err != nil {
-				return err
-			}
-			if found {
+			if cp, found = m.cheapest(in.memo, g.ID, p, f); found && !quiet {
 				r.Assumptions = append(r.Assumptions, marketRangeNote(*g, cp))
 			}
 		}
@@ -63,6 +63,9 @@ func (r *CostResult) price(g *knowledge.GPU, in CostInput, m Market, p *pricing)
 				r.Assumptions = append(r.Assumptions, platformMissingNote(in.Where.Platform, *g, cp, onDemand))
 			}
 		}
+		if !found && quiet {
+			return errSkip
+		}
 		if !found {
 			where := ""
 			if in.Where.Platform != "" {
@@ -74,17 +77,22 @@ func (r *CostResult) price(g *knowledge.GPU, in CostInput, m Market, p *pricing)
 		if cp.Original.Currency != p.cur {
 			p.converted = true
 		}
-		r.Offer, r.Hourly, r.Interruptible, platform = &cp, cp.Price(), cp.Interruptible, cp.Platform
-		how = fmt.Sprintf("cheapest offer: %s, %s (observed %s)", offerLabel(cp, "en"), cp.How, cp.ObservedAt)
-		if cp.High != cp.Low {
-			how = fmt.Sprintf("cheapest offer: %s, %s, low end used (observed %s)", offerLabel(cp, "en"), cp.How, cp.ObservedAt)
+		offer := cp // cp itself stays on the stack where no card is priced
+		r.Offer, r.Hourly, r.Interruptible, platform = &offer, cp.Price(), cp.Interruptible, cp.Platform
+		if !quiet {
+			how = fmt.Sprintf("cheapest offer: %s, %s (observed %s)", offerLabel(cp, "en"), cp.How, cp.ObservedAt)
+			if cp.High != cp.Low {
+				how = fmt.Sprintf("cheapest offer: %s, %s, low end used (observed %s)", offerLabel(cp, "en"), cp.How, cp.ObservedAt)
+			}
+			r.Sources = append(r.Sources, offerSource("hourly", cp))
 		}
-		r.Sources = append(r.Sources, offerSource("hourly", cp))
 		if r.GPUs > ClusterCards && !m.contracted(cp.Platform) {
 			// More cards than one listing or retail machine supplies: the
 			// job rents from the cheapest seller of 8-GPU machines, the
 			// single listing named beside it (scale.go).
-			if cr, ok := ClusterRent(m.Reserved, g.ID, p.cur, p.fx); ok && cr.PerGPUHour > r.Hourly {
+			if cr, ok := ClusterRent(m.Reserved, g.ID, p.cur, p.fx); ok && cr.PerGPUHour > r.Hourly && quiet {
+				r.Hourly, r.Offer, r.Interruptible, platform = cr.PerGPUHour, nil, false, cr.Provider
+			} else if ok && cr.PerGPUHour > r.Hourly {
 				r.Assumptions = append(r.Assumptions, txt(
 					fmt.Sprintf("%d cards are more than one %s listing supplies: priced on a cluster seller, %s (the single-listing low, %s/card-hour, is not used)", r.GPUs, cp.Platform, cr.How, money(r.Hourly, p.cur)),
 					fmt.Sprintf("%d 张卡超出 %s 单个挂单的供给：按整机集群卖家计价，%s（单挂单最低价 %s/卡时不采用）", r.GPUs, cp.Platform, cr.How, money(r.Hourly, p.cur))))
@@ -93,20 +101,29 @@ func (r *CostResult) price(g *knowledge.GPU, in CostInput, m Market, p *pricing)
 				r.Sources = append(r.Sources, PriceSource{What: "hourly", GPU: g.ID, Figure: cr.Figure, ObservedAt: cr.Date, Source: cr.Source})
 			}
 		}
-		if cp.Interruptible {
+		if cp.Interruptible && !quiet {
 			r.Assumptions = append(r.Assumptions, txt("the cheapest offer is spot capacity: it can be interrupted, so checkpoint and resume",
 				"最便宜的是竞价实例：可能被中断，请做好断点续训"))
 		}
 	}
 	r.Hourly = round(r.Hourly, 4)
-	r.Lines = append(r.Lines, Line{Key: "hourly", Label: txt("rent per card-hour", "每卡每小时租金"), Value: r.Hourly, Unit: unit, How: how})
-
 	var compute float64
 	if in.Workload.Method == Inference {
 		replica := r.Hourly * float64(r.GPUs)
 		// $/M tokens = $/h ÷ (tokens/s × 3600 s/h) × 10⁶.
 		r.PerMTokens = round(PerMTokens(replica, r.TokensPerS), 4)
 		compute = in.Tokens / 1e6 * PerMTokens(replica, r.TokensPerS)
+	} else {
+		compute = r.GPUHours * r.Hourly
+	}
+	if quiet { // the ranking pass: the figures only (no hidden costs there)
+		r.Total = Round2(compute)
+		r.GPUHours, r.WallHours, r.TokensPerS = round(r.GPUHours, 2), round(r.WallHours, 2), round(r.TokensPerS, 1)
+		return nil
+	}
+	r.Lines = append(r.Lines, Line{Key: "hourly", Label: txt("rent per card-hour", "每卡每小时租金"), Value: r.Hourly, Unit: string(p.cur) + "/card-hour", How: how})
+	if in.Workload.Method == Inference {
+		replica := r.Hourly * float64(r.GPUs)
 		r.Lines = append(r.Lines,
 			Line{Key: "replica_hourly", Label: txt("replica per hour", "单副本每小时"), Value: round(replica, 4), Unit: string(p.cur) + "/h",
 				How: fmt.Sprintf("%d cards × %s", r.GPUs, money(r.Hourly, p.cur))},
@@ -115,7 +132,6 @@ func (r *CostResult) price(g *knowledge.GPU, in CostInput, m Market, p *pricing)
 			Line{Key: "compute_cost", Label: txt("generation cost", "生成费用"), Value: Round2(compute), Unit: string(p.cur),
 				How: fmt.Sprintf("%s M tokens × %s", num(in.Tokens/1e6), money(r.PerMTokens, p.cur))})
 	} else {
-		compute = r.GPUHours * r.Hourly
 		r.Lines = append(r.Lines, Line{Key: "compute_cost", Label: txt("GPU cost", "算力费用"), Value: Round2(compute), Unit: string(p.cur),
 			How: fmt.Sprintf("%s GPU-h × %s", num(round(r.GPUHours, 2)), money(r.Hourly, p.cur))})
 	}

@@ -87,9 +87,50 @@ type FitResult struct {
 // for training: states sharded, activations per card; tensor parallel for
 // inference: KV split by head); each card keeps its own fixed overhead.
 func Fit(w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, error) {
-	// The estimate and its limits are the same for every call with this
-	// workload: computed once (sharedSized).
-	e := sharedSized(w, archs)
+	return fitWith(newCache(archs), w, gpus, archs)
+}
+
+// holds is Fit's rule for one card: Fit(w, {g}, archs) holds the job on
+// 1 to n cards (its option's count), worked out from quiet estimates (the
+// figures only) that size makes.
+func holds(w Workload, g knowledge.GPU, n int, size func(Workload) memEntry) bool {
+	e := size(w)
+	if e.err != nil {
+		return false
+	}
+	lim := e.lim
+	if on := runsOn(e.mem.Workload, g); on.upcast {
+		u := size(on.w)
+		if u.err != nil {
+			return false
+		}
+		lim = u.lim
+	}
+	k := lim.minCards(g.VRAMGB, e.mem.Workload.Batch)
+	return k > 0 && k <= n
+}
+
+// quietSize is sizeOf without the estimate's steps and assumptions.
+func quietSize(w Workload, archs []knowledge.Arch) memEntry {
+	mem, err := estimateMemory(w, archs, true)
+	var lim limits
+	if err == nil {
+		lim, err = newLimits(mem, archs)
+	}
+	return memEntry{mem, lim, err}
+}
+
+// Fit is Fit over the market's architectures, its sizing kept in the
+// market's cache (the bot asks about a few dozen workloads).
+func (m Market) Fit(w Workload, gpus []knowledge.GPU) (FitResult, error) {
+	return fitWith(m.engine(), w, gpus, m.Archs)
+}
+
+// fitWith is Fit with its sizing kept in c.
+func fitWith(c *cache, w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, error) {
+	// The estimate and its limits are the same for every card: computed
+	// once.
+	e := c.sized(w, archs)
 	if e.err != nil {
 		return FitResult{}, e.err
 	}
@@ -109,7 +150,7 @@ func Fit(w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, e
 		on := runsOn(mem.Workload, g)
 		cLim := lim
 		if on.upcast {
-			u := sharedSized(on.w, archs)
+			u := c.sized(on.w, archs)
 			if u.err != nil {
 				return FitResult{}, u.err
 			}
@@ -167,7 +208,7 @@ func Fit(w Workload, gpus []knowledge.GPU, archs []knowledge.Arch) (FitResult, e
 		if slices.Contains(w.Defaulted, "batch") && slices.Contains(w.Defaulted, "seq_len") {
 			seed := w
 			seed.Batch, seed.SeqLen, seed.Defaulted = 4, 4096, nil
-			if m4 := sharedSized(seed, archs); m4.err == nil {
+			if m4 := c.sized(seed, archs); m4.err == nil {
 				res.SeedSetupGB = m4.mem.TotalGB
 				res.Assumptions = append(res.Assumptions, txt(
 					fmt.Sprintf("default workload: micro-batch %d × %d tokens, as LLaMA-Factory's and Unsloth's examples run; the cost-performance report's batch 4 × 4,096 needs about %s GB (add bs=4 seq=4096)", w.Batch, w.SeqLen, num(m4.mem.TotalGB)),
@@ -231,7 +272,7 @@ func newLimits(mem Memory, archs []knowledge.Arch) (limits, error) {
 		// PyTorch allocator rule of training applies (util 0).
 		one := w
 		one.Batch = 1
-		m, err := EstimateMemory(one, archs)
+		m, err := estimateMemory(one, archs, true) // the figures only
 		if err != nil {
 			return limits{}, err
 		}
@@ -240,7 +281,7 @@ func newLimits(mem Memory, archs []knowledge.Arch) (limits, error) {
 	if !w.trains() {
 		full := w
 		full.Batch = max(1, (inferChunkTokens+w.SeqLen-1)/w.SeqLen)
-		m, err := EstimateMemory(full, archs)
+		m, err := estimateMemory(full, archs, true) // the figures only
 		if err != nil {
 			return limits{}, err
 		}

@@ -45,22 +45,37 @@ const (
 //     output head's activation gradient (2 × head params per token, about
 //     2 % for 7B) is left out.
 func trainingFLOPs(method Method, n, trainable, d float64) (float64, string, Text) {
+	f := trainingFLOPsOnly(method, n, trainable, d)
 	switch method {
 	case Full:
-		return 6 * n * d, fmt.Sprintf("6 × %s params × %s tokens", sci(n), sci(d)),
+		return f, fmt.Sprintf("6 × %s params × %s tokens", sci(n), sci(d)),
 			txt("full training: 6·N·D FLOPs (forward 2N + backward 4N per token; Kaplan et al. 2020)",
 				"全参训练：6·N·D FLOPs（每 token 前向 2N、反向 4N；Kaplan 等 2020）")
 	case LoRA, QLoRA:
-		return (fwdFLOPsPerParam + actGradFLOPsPerParam) * n * d, fmt.Sprintf("4 × %s params × %s tokens", sci(n), sci(d)),
+		return f, fmt.Sprintf("4 × %s params × %s tokens", sci(n), sci(d)),
 			txt("LoRA/QLoRA: 4·N·D FLOPs — the frozen base runs forward (2N) and passes activation gradients back (2N) but forms no weight gradients; adapter FLOPs (<1 %) left out",
 				"LoRA/QLoRA：4·N·D FLOPs——冻结的基座照常前向（2N），反向仍要传递激活梯度（2N），但不计算权重梯度；适配器自身计算量（<1%）忽略")
 	case Freeze:
-		f := fwdFLOPsPerParam*n*d + (actGradFLOPsPerParam+wGradFLOPsPerParam)*trainable*d
 		return f, fmt.Sprintf("2 × %s params × %s tokens + 4 × %s trained params × %s tokens", sci(n), sci(d), sci(trainable), sci(d)),
 			txt("freeze tuning: 2·N·D forward + 4·N_trained·D backward — backward stops at the lowest trained layer",
 				"冻结微调：前向 2·N·D + 反向 4·N_训练·D——反向传播只走到最低的可训练层")
 	}
 	return 0, "", Text{}
+}
+
+// trainingFLOPsOnly is the training compute of n parameters (trainable of
+// them trained) over d tokens: trainingFLOPs' figure without its texts
+// (NaN for a method that does not train).
+func trainingFLOPsOnly(method Method, n, trainable, d float64) float64 {
+	switch method {
+	case Full:
+		return 6 * n * d
+	case LoRA, QLoRA:
+		return (fwdFLOPsPerParam + actGradFLOPsPerParam) * n * d
+	case Freeze:
+		return fwdFLOPsPerParam*n*d + (actGradFLOPsPerParam+wGradFLOPsPerParam)*trainable*d
+	}
+	return math.NaN()
 }
 
 // Default MFU (model FLOPs utilisation: useful model FLOPs ÷ (time × peak)),

@@ -352,7 +352,7 @@ func Image(in ImageInput, m Market, models []knowledge.ImageModel) (ImageResult,
 		fmt.Sprintf("%d 步去噪，每步 %d 次前向，batch %d，%d×%d；按 BF16 峰值的 %s%% 计算，另加每次前向 %s ms 的内核启动开销（同批共担，按 PyTorch 即时执行、以公开的 diffusers 实测校准）", in.Steps, cfg, in.Batch, in.Resolution, in.Resolution, num(imageMFU*100), num(imagePassS*1000)))
 
 	where := OfferFilter{NoInterruptible: !in.Spot, NoMarketRange: true}
-	ix := indexOf(m.Offers) // every card's price from one index
+	ix := m.engine().index(m.Offers) // every card's price from one index
 	for _, g := range m.GPUs {
 		if in.GPU != "" && knowledge.NormalizeName(g.ID) != knowledge.NormalizeName(in.GPU) && !hasAlias(g, in.GPU) {
 			continue

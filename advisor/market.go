@@ -24,11 +24,16 @@ type Market struct {
 	// Reserved are the sourced cloud rows (knowledge Procurement): a plan
 	// bigger than one machine rents from the sellers of 8-GPU machines.
 	Reserved []knowledge.ReservedPrice
+
+	// prep is the engine's cache for this market (Prepare); nil: each
+	// call makes its own.
+	prep *cache
 }
 
-// MarketOf returns the market held in a knowledge base.
+// MarketOf returns the market held in a knowledge base, prepared (its
+// cache is filled by the calls given it or a copy of it).
 func MarketOf(b *knowledge.Base) Market {
-	return Market{GPUs: b.GPUs, Archs: b.Archs, Offers: b.Offers, Platforms: b.Platforms, Guide: b.Guide, Rows: b.Procurement.Rows, Reserved: b.Procurement.Reserved}
+	return Prepare(Market{GPUs: b.GPUs, Archs: b.Archs, Offers: b.Offers, Platforms: b.Platforms, Guide: b.Guide, Rows: b.Procurement.Rows, Reserved: b.Procurement.Reserved})
 }
 
 // card finds a card by id, name or alias.
@@ -89,6 +94,19 @@ func (m Market) cheapestRow(gpu string, p *pricing, f OfferFilter) (CardPrice, b
 	}
 	cp, ok, _ := Cheapest(gpu, m.Rows, p.cur, p.fx, f)
 	return cp, ok
+}
+
+// cheapest is the cheapest of the market's offers for gpu that f keeps
+// (Cheapest's order and price), from the call's index; a quiet call's
+// price carries no conversion text.
+func (m Market) cheapest(c *memo, gpu string, p *pricing, f OfferFilter) (CardPrice, bool) {
+	ix := c.index(m.Offers, m.Archs)
+	i, cp, found := ix.cheapestAt(gpu, p, f)
+	if !found || (c != nil && c.quiet) {
+		return cp, found
+	}
+	cp, _ = NormalizeOffer(ix.offers[i], p.cur, p.fx)
+	return cp, true
 }
 
 // rowNote says that a price comes from a sourced row, not a catalogue

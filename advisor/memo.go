@@ -2,41 +2,67 @@ package advisor
 
 import "github.com/gpubot/gpubot/knowledge"
 
-// memo keeps, for one engine call, the figures that do not depend on the
-// card: a workload's memory estimate and its batch limits. A call that
-// prices every card (cost with no card named, recommend) sizes the model
-// once instead of once per card. It lives only as long as the call.
+// memo is one engine call's view of the market's cache: a workload's
+// memory estimate and its batch limits, the rooflines and the offers'
+// index come from the cache (the market's when it was prepared, else one
+// made for the call), looked up once per call where it can be. A call
+// that prices every card (cost with no card named, recommend) sizes the
+// model once instead of once per card. The zero value makes its own cache
+// over the architectures it is first given.
 type memo struct {
-	// quiet skips writing the serving steps: set while every card is
-	// tried, cleared for the card that is answered.
+	// quiet skips writing the steps: set while every card is tried,
+	// cleared for the card that is answered.
 	quiet bool
-	// ix is the market's offers indexed by card (shared across calls,
-	// checked once per call): every card's price is then looked up, not
-	// normalised again.
+	c     *cache
+	// ix is the market's offers indexed by card, checked once per call:
+	// every card's price is then looked up, not normalised again.
 	ix *offerIndex
-	// best is the shared set of picked replicas for the workload last
+	// best is the cache's set of picked replicas for the workload last
 	// asked about (one workload per ranking pass).
 	bestKey memKey
 	best    *bestSet
+	// recent holds the last two estimates the call asked for (a ranking
+	// asks for the same workload, and its upcast, on every card): compared
+	// by key, not hashed.
+	recent [2]struct {
+		k  memKey
+		e  memEntry
+		ok bool
+	}
 }
 
-// bestSet returns the shared set of picked replicas for w, looked up once
+// newMemo is a call's memo over the market's cache.
+func (m Market) memo() *memo { return &memo{c: m.engine()} }
+
+// cacheFor returns the memo's cache, made over archs on first use (a nil
+// memo: a cache for this use only).
+func (c *memo) cacheFor(archs []knowledge.Arch) *cache {
+	if c == nil {
+		return newCache(archs)
+	}
+	if c.c == nil {
+		c.c = newCache(archs)
+	}
+	return c.c
+}
+
+// bestSet returns the cache's set of picked replicas for w, looked up once
 // per workload in a call.
 func (c *memo) bestSet(w Workload, archs []knowledge.Arch) *bestSet {
 	k := keyOf(w)
 	if c.best == nil || c.bestKey != k {
-		c.best, c.bestKey = bestSetOf(w, archs), k
+		c.best, c.bestKey = c.cacheFor(archs).bestSet(w), k
 	}
 	return c.best
 }
 
 // index returns the offers' index, checked once per call.
-func (c *memo) index(offers []knowledge.Offer) *offerIndex {
+func (c *memo) index(offers []knowledge.Offer, archs []knowledge.Arch) *offerIndex {
 	if c == nil {
-		return indexOf(offers)
+		return newCache(archs).index(offers)
 	}
-	if c.ix == nil {
-		c.ix = indexOf(offers)
+	if c.ix == nil || !same(c.ix.offers, offers) {
+		c.ix = c.cacheFor(archs).index(offers)
 	}
 	return c.ix
 }
@@ -66,9 +92,21 @@ func keyOf(w Workload) memKey {
 }
 
 // sized returns the memory estimate and limits of w, computed once per
-// process (sharedSized).
+// cache.
 func (c *memo) sized(w Workload, archs []knowledge.Arch) (Memory, limits, error) {
-	e := sharedSized(w, archs)
+	if c == nil {
+		e := newCache(archs).sized(w, archs)
+		return e.mem, e.lim, e.err
+	}
+	k := keyOf(w)
+	for i := range c.recent {
+		if r := &c.recent[i]; r.ok && r.k == k {
+			return r.e.mem, r.e.lim, r.e.err
+		}
+	}
+	e := c.cacheFor(archs).sized(w, archs)
+	c.recent[1] = c.recent[0]
+	c.recent[0].k, c.recent[0].e, c.recent[0].ok = k, e, true
 	return e.mem, e.lim, e.err
 }
 

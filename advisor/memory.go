@@ -103,6 +103,12 @@ type Memory struct {
 
 // EstimateMemory sizes one replica of the workload. w must be normalized.
 func EstimateMemory(w Workload, archs []knowledge.Arch) (Memory, error) {
+	return estimateMemory(w, archs, false)
+}
+
+// estimateMemory is EstimateMemory; quiet skips the steps and assumptions
+// (the figures are the same).
+func estimateMemory(w Workload, archs []knowledge.Arch, quiet bool) (Memory, error) {
 	w, err := ResolveModel(w, archs)
 	if err != nil {
 		return Memory{}, err
@@ -111,7 +117,7 @@ func EstimateMemory(w Workload, archs []knowledge.Arch) (Memory, error) {
 	if err != nil {
 		return Memory{}, err
 	}
-	shape, err := ShapeFor(w.ParamsB, w.Arch, archs)
+	shape, err := shapeFor(w.ParamsB, w.Arch, archs, quiet)
 	if err != nil {
 		return Memory{}, err
 	}
@@ -120,28 +126,44 @@ func EstimateMemory(w Workload, archs []knowledge.Arch) (Memory, error) {
 	E := min(shape.embedParams(), P/2) // never more than half the model
 	b, s := float64(w.Batch), float64(w.SeqLen)
 	h, L := float64(shape.Hidden), float64(shape.Layers)
-	add := func(key, en, zh string, bytes float64, how string) float64 {
+	// The steps are written only when asked for: a quiet estimate (a
+	// search over sizes) keeps the figures and skips the texts.
+	add := func(key, en, zh string, bytes float64, how func() string) float64 {
 		v := bytes / bytesPerGB
-		m.Lines = append(m.Lines, Line{Key: key, Label: txt(en, zh), Value: round(v, 2), Unit: "GB", How: how})
+		if !quiet {
+			m.Lines = append(m.Lines, Line{Key: key, Label: txt(en, zh), Value: round(v, 2), Unit: "GB", How: how()})
+		}
 		return v
 	}
-	note := func(en, zh string) { m.Assumptions = append(m.Assumptions, txt(en, zh)) }
+	note := func(en, zh string) {
+		if !quiet {
+			m.Assumptions = append(m.Assumptions, txt(en, zh))
+		}
+	}
+	notef := func(f func() (string, string)) {
+		if !quiet {
+			m.Assumptions = append(m.Assumptions, txt(f()))
+		}
+	}
 	note(shape.Explain.EN, shape.Explain.ZH)
 
 	// Weights.
 	var bd Breakdown
 	switch {
 	case w.Bits == 16:
-		bd.WeightsGB = add("weights", "weights", "模型权重", P*2, fmt.Sprintf("%sB params × 2 bytes (BF16)", num(w.ParamsB)))
+		bd.WeightsGB = add("weights", "weights", "模型权重", P*2, func() string { return fmt.Sprintf("%sB params × 2 bytes (BF16)", num(w.ParamsB)) })
 	case w.Bits == 4 && shape.Format == "mxfp4" && w.Method == Inference:
 		R := shape.RoutedB * 1e9
-		bd.WeightsGB = add("weights", "weights", "模型权重", R*mxfp4BitsPerParam/8+(P-R)*2,
-			fmt.Sprintf("%sB expert params × %s bits ÷ 8 (MXFP4) + %sB other params × 2 bytes (BF16)", num(round(R/1e9, 2)), num(mxfp4BitsPerParam), num(round((P-R)/1e9, 2))))
-		note(fmt.Sprintf("%s ships its expert weights in MXFP4 (4 bits + one 8-bit scale per 32 = 4.25 bits), attention and embeddings in BF16: served as shipped by default", shape.From),
-			fmt.Sprintf("%s 的专家权重以 MXFP4 发布（4 bit + 每 32 个一个 8 bit 缩放 = 4.25 bit），注意力和词嵌入为 BF16：默认按发布格式部署", shape.From))
+		bd.WeightsGB = add("weights", "weights", "模型权重", R*mxfp4BitsPerParam/8+(P-R)*2, func() string {
+			return fmt.Sprintf("%sB expert params × %s bits ÷ 8 (MXFP4) + %sB other params × 2 bytes (BF16)", num(round(R/1e9, 2)), num(mxfp4BitsPerParam), num(round((P-R)/1e9, 2)))
+		})
+		notef(func() (string, string) {
+			return fmt.Sprintf("%s ships its expert weights in MXFP4 (4 bits + one 8-bit scale per 32 = 4.25 bits), attention and embeddings in BF16: served as shipped by default", shape.From), fmt.Sprintf("%s 的专家权重以 MXFP4 发布（4 bit + 每 32 个一个 8 bit 缩放 = 4.25 bit），注意力和词嵌入为 BF16：默认按发布格式部署", shape.From)
+		})
 	case w.Method == QLoRA && w.Bits == 4:
-		bd.WeightsGB = add("weights", "weights", "模型权重", (P-E)*nf4BitsPerParam/8+E*2,
-			fmt.Sprintf("(%sB − %sB embeddings) × %s bits ÷ 8 + %sB × 2 bytes", num(w.ParamsB), num(round(E/1e9, 2)), num(nf4BitsPerParam), num(round(E/1e9, 2))))
+		bd.WeightsGB = add("weights", "weights", "模型权重", (P-E)*nf4BitsPerParam/8+E*2, func() string {
+			return fmt.Sprintf("(%sB − %sB embeddings) × %s bits ÷ 8 + %sB × 2 bytes", num(w.ParamsB), num(round(E/1e9, 2)), num(nf4BitsPerParam), num(round(E/1e9, 2)))
+		})
 		note("base weights in NF4 with double quantization (4.127 bits/param, QLoRA paper); embeddings and output head stay 16-bit",
 			"基座权重按 NF4 + 双重量化存储（每参数 4.127 bit，QLoRA 论文），词嵌入和输出层保持 16 位")
 	default:
@@ -149,14 +171,16 @@ func EstimateMemory(w Workload, archs []knowledge.Arch) (Memory, error) {
 		if w.Bits == 4 {
 			bits = int4BitsPerParam
 		}
-		bd.WeightsGB = add("weights", "weights", "模型权重", (P-E)*bits/8+E*2,
-			fmt.Sprintf("(%sB − %sB embeddings) × %s bits ÷ 8 + %sB × 2 bytes", num(w.ParamsB), num(round(E/1e9, 2)), num(bits), num(round(E/1e9, 2))))
+		bd.WeightsGB = add("weights", "weights", "模型权重", (P-E)*bits/8+E*2, func() string {
+			return fmt.Sprintf("(%sB − %sB embeddings) × %s bits ÷ 8 + %sB × 2 bytes", num(w.ParamsB), num(round(E/1e9, 2)), num(bits), num(round(E/1e9, 2)))
+		})
 		if w.Bits == 4 {
 			note("4-bit weights carry group-128 scales (4.25 bits/param, AWQ/GPTQ style); embeddings and output head stay 16-bit",
 				"4 位权重含 128 分组的缩放系数（每参数 4.25 bit，AWQ/GPTQ），词嵌入和输出层保持 16 位")
 		} else if shape.Format == "fp8" && w.Method == Inference {
-			note(fmt.Sprintf("%s ships FP8 weights (block-scaled): served in FP8 by default, embeddings and output head in BF16; bits=16 sizes a BF16 copy", shape.From),
-				fmt.Sprintf("%s 以 FP8 权重发布（分块缩放）：默认按 FP8 部署，词嵌入和输出层为 BF16；bits=16 可按 BF16 计算", shape.From))
+			notef(func() (string, string) {
+				return fmt.Sprintf("%s ships FP8 weights (block-scaled): served in FP8 by default, embeddings and output head in BF16; bits=16 sizes a BF16 copy", shape.From), fmt.Sprintf("%s 以 FP8 权重发布（分块缩放）：默认按 FP8 部署，词嵌入和输出层为 BF16；bits=16 可按 BF16 计算", shape.From)
+			})
 		} else {
 			note("8-bit weights (LLM.int8 / FP8 style); embeddings and output head stay 16-bit", "8 位权重（LLM.int8 / FP8），词嵌入和输出层保持 16 位")
 		}
@@ -171,14 +195,18 @@ func EstimateMemory(w Workload, archs []knowledge.Arch) (Memory, error) {
 	switch w.Method {
 	case Full:
 		m.Trainable = P
-		bd.GradientsGB = add("gradients", "gradients", "梯度", P*2, fmt.Sprintf("%sB params × 2 bytes (BF16)", num(w.ParamsB)))
-		bd.OptimizerGB = add("optimizer", "optimizer states", "优化器状态", P*stateBytes, fmt.Sprintf("%sB params × %s", num(w.ParamsB), stateHow))
+		bd.GradientsGB = add("gradients", "gradients", "梯度", P*2, func() string { return fmt.Sprintf("%sB params × 2 bytes (BF16)", num(w.ParamsB)) })
+		bd.OptimizerGB = add("optimizer", "optimizer states", "优化器状态", P*stateBytes, func() string { return fmt.Sprintf("%sB params × %s", num(w.ParamsB), stateHow) })
 		note("mixed-precision AdamW: 16 bytes per parameter for weights, gradients and states (ZeRO paper)", "混合精度 AdamW：权重+梯度+优化器状态共每参数 16 字节（ZeRO 论文）")
 	case Freeze:
 		m.Trainable = (P - E) * freezeTrainableLayers / L
-		bd.GradientsGB = add("gradients", "gradients", "梯度", m.Trainable*2, fmt.Sprintf("%sB trainable (last %d of %d layers) × 2 bytes", num(round(m.Trainable/1e9, 3)), freezeTrainableLayers, shape.Layers))
-		bd.OptimizerGB = add("optimizer", "optimizer states", "优化器状态", m.Trainable*stateBytes, fmt.Sprintf("%sB trainable × %s", num(round(m.Trainable/1e9, 3)), stateHow))
-		note(fmt.Sprintf("freeze tuning trains the last %d layers (LLaMA-Factory default)", freezeTrainableLayers), fmt.Sprintf("冻结微调只训练最后 %d 层（LLaMA-Factory 默认）", freezeTrainableLayers))
+		bd.GradientsGB = add("gradients", "gradients", "梯度", m.Trainable*2, func() string {
+			return fmt.Sprintf("%sB trainable (last %d of %d layers) × 2 bytes", num(round(m.Trainable/1e9, 3)), freezeTrainableLayers, shape.Layers)
+		})
+		bd.OptimizerGB = add("optimizer", "optimizer states", "优化器状态", m.Trainable*stateBytes, func() string { return fmt.Sprintf("%sB trainable × %s", num(round(m.Trainable/1e9, 3)), stateHow) })
+		notef(func() (string, string) {
+			return fmt.Sprintf("freeze tuning trains the last %d layers (LLaMA-Factory default)", freezeTrainableLayers), fmt.Sprintf("冻结微调只训练最后 %d 层（LLaMA-Factory 默认）", freezeTrainableLayers)
+		})
 	case LoRA, QLoRA:
 		A := shape.loraParams(w.LoRARank)
 		m.Trainable = A
@@ -186,71 +214,91 @@ func EstimateMemory(w Workload, archs []knowledge.Arch) (Memory, error) {
 		if w.Optimizer == AdamW8bit {
 			adamBytes, adamHow = 2, "8-bit Adam m 1 + v 1 = 2 bytes"
 		}
-		bd.WeightsGB += add("adapter_weights", "adapter weights", "LoRA 适配器权重", A*2, fmt.Sprintf("rank %d × (in+out) on q,k,v,o,gate,up,down × %d layers = %sM params × 2 bytes", w.LoRARank, shape.Layers, num(round(A/1e6, 1))))
-		bd.GradientsGB = add("gradients", "adapter gradients", "适配器梯度", A*2, fmt.Sprintf("%sM params × 2 bytes", num(round(A/1e6, 1))))
-		bd.OptimizerGB = add("optimizer", "optimizer states", "优化器状态", A*adamBytes, fmt.Sprintf("%sM params × %s", num(round(A/1e6, 1)), adamHow))
-		note(fmt.Sprintf("LoRA rank %d on all linear layers, adapters trained in BF16 with FP32 Adam states (QLoRA paper setup)", w.LoRARank),
-			fmt.Sprintf("LoRA 秩 %d，挂在全部线性层；适配器 BF16 训练，Adam 状态 FP32（QLoRA 论文设置）", w.LoRARank))
+		bd.WeightsGB += add("adapter_weights", "adapter weights", "LoRA 适配器权重", A*2, func() string {
+			return fmt.Sprintf("rank %d × (in+out) on q,k,v,o,gate,up,down × %d layers = %sM params × 2 bytes", w.LoRARank, shape.Layers, num(round(A/1e6, 1)))
+		})
+		bd.GradientsGB = add("gradients", "adapter gradients", "适配器梯度", A*2, func() string { return fmt.Sprintf("%sM params × 2 bytes", num(round(A/1e6, 1))) })
+		bd.OptimizerGB = add("optimizer", "optimizer states", "优化器状态", A*adamBytes, func() string { return fmt.Sprintf("%sM params × %s", num(round(A/1e6, 1)), adamHow) })
+		notef(func() (string, string) {
+			return fmt.Sprintf("LoRA rank %d on all linear layers, adapters trained in BF16 with FP32 Adam states (QLoRA paper setup)", w.LoRARank), fmt.Sprintf("LoRA 秩 %d，挂在全部线性层；适配器 BF16 训练，Adam 状态 FP32（QLoRA 论文设置）", w.LoRARank)
+		})
 	}
 
 	// Activations and KV cache.
 	logits := b * s * float64(shape.Vocab) * trainLogitBytes
 	c := shape.actBytesPerToken()
-	cHow := fmt.Sprintf("12×%d + 4×%s + 8×%d", shape.Hidden, num(shape.actKV()), shape.MLPWidth)
+	cHow := func() string {
+		return fmt.Sprintf("12×%d + 4×%s + 8×%d", shape.Hidden, num(shape.actKV()), shape.MLPWidth)
+	}
 	switch {
 	case w.Method == Inference && w.generate():
 		// transformers' generate(): the whole prompt in one forward pass
 		// (no chunked prefill), logits kept for the last position only.
 		act := b*s*(2*h+2*float64(shape.MLPWidth))*2 + b*float64(shape.Vocab)*logitBytes
-		how := fmt.Sprintf("%d × %d-token prompt in one pass × (2×%d + 2×%d) × 2 bytes + %d × vocab %d × 4 bytes", w.Batch, w.SeqLen, shape.Hidden, shape.MLPWidth, w.Batch, shape.Vocab)
 		if w.Stack == StackHFEager {
 			act += b * shape.heads() * s * s * eagerInferBytes
-			how += fmt.Sprintf(" + eager scores %d × %s heads × %d² × %d bytes (one layer)", w.Batch, num(shape.heads()), w.SeqLen, eagerInferBytes)
 		}
-		bd.ActivationsGB = add("activations", "activations", "激活值", act, how)
+		bd.ActivationsGB = add("activations", "activations", "激活值", act, func() string {
+			how := fmt.Sprintf("%d × %d-token prompt in one pass × (2×%d + 2×%d) × 2 bytes + %d × vocab %d × 4 bytes", w.Batch, w.SeqLen, shape.Hidden, shape.MLPWidth, w.Batch, shape.Vocab)
+			if w.Stack == StackHFEager {
+				how += fmt.Sprintf(" + eager scores %d × %s heads × %d² × %d bytes (one layer)", w.Batch, num(shape.heads()), w.SeqLen, eagerInferBytes)
+			}
+			return how
+		})
 	case w.Method == Inference:
 		chunk := min(b*s, inferChunkTokens)
 		act := chunk*(2*h+2*float64(shape.MLPWidth))*2 + b*float64(shape.Vocab)*logitBytes
-		bd.ActivationsGB = add("activations", "activations", "激活值", act,
-			fmt.Sprintf("%s-token prefill chunk × (2×%d + 2×%d) × 2 bytes + %d × vocab %d × 4 bytes", num(chunk), shape.Hidden, shape.MLPWidth, w.Batch, shape.Vocab))
+		bd.ActivationsGB = add("activations", "activations", "激活值", act, func() string {
+			return fmt.Sprintf("%s-token prefill chunk × (2×%d + 2×%d) × 2 bytes + %d × vocab %d × 4 bytes", num(chunk), shape.Hidden, shape.MLPWidth, w.Batch, shape.Vocab)
+		})
 		kv := b * shape.KVBytes(w.SeqLen) * w.kvScale()
-		how := kvHow(w, shape)
 		kvName := "BF16"
 		if w.KVBits == 8 {
-			how += " × ½ (FP8)"
 			kvName = "FP8 (1 byte per value, half of BF16)"
 		}
-		bd.KVCacheGB = add("kv_cache", "KV cache", "KV 缓存", kv, how)
-		note(fmt.Sprintf("%d concurrent requests of %d tokens each; KV cache in %s (vLLM formula)", w.Batch, w.SeqLen, kvName),
-			fmt.Sprintf("%d 路并发，每路 %d token；KV 缓存 %s（vLLM 公式）", w.Batch, w.SeqLen, strings.Replace(kvName, "FP8 (1 byte per value, half of BF16)", "FP8（每个值 1 字节，BF16 的一半）", 1)))
+		bd.KVCacheGB = add("kv_cache", "KV cache", "KV 缓存", kv, func() string {
+			if w.KVBits == 8 {
+				return kvHow(w, shape) + " × ½ (FP8)"
+			}
+			return kvHow(w, shape)
+		})
+		notef(func() (string, string) {
+			return fmt.Sprintf("%d concurrent requests of %d tokens each; KV cache in %s (vLLM formula)", w.Batch, w.SeqLen, kvName), fmt.Sprintf("%d 路并发，每路 %d token；KV 缓存 %s（vLLM 公式）", w.Batch, w.SeqLen, strings.Replace(kvName, "FP8 (1 byte per value, half of BF16)", "FP8（每个值 1 字节，BF16 的一半）", 1))
+		})
 		if !w.generate() {
-			note(servingNote(w))
+			notef(func() (string, string) { return servingNote(w) })
 		}
 		if shape.Attention == "MLA" {
 			note("multi-head latent attention: the cache holds the compressed latent (kv_lora_rank + rope dims per layer), as vLLM's and SGLang's MLA backends do",
 				"多头潜在注意力（MLA）：缓存只存压缩后的潜向量（每层 kv_lora_rank + rope 维），与 vLLM/SGLang 的 MLA 后端一致")
 		}
 		if shape.Window > 0 && w.SeqLen > shape.Window {
-			note(fmt.Sprintf("sliding-window layers keep at most %d tokens of KV (engines with a window-aware cache, e.g. vLLM's hybrid allocator)", shape.Window),
-				fmt.Sprintf("滑动窗口层最多保留 %d token 的 KV（需推理引擎支持窗口缓存，如 vLLM 的混合分配器）", shape.Window))
+			notef(func() (string, string) {
+				return fmt.Sprintf("sliding-window layers keep at most %d tokens of KV (engines with a window-aware cache, e.g. vLLM's hybrid allocator)", shape.Window), fmt.Sprintf("滑动窗口层最多保留 %d token 的 KV（需推理引擎支持窗口缓存，如 vLLM 的混合分配器）", shape.Window)
+			})
 		}
 	case w.Method == Freeze:
 		act := freezeTrainableLayers*c*b*s + logits
-		bd.ActivationsGB = add("activations", "activations", "激活值", act,
-			fmt.Sprintf("%d trained layers × %s bytes/token (%s) × batch %d × seq %d + logits %d×%d×%d×12 bytes", freezeTrainableLayers, num(c), cHow, w.Batch, w.SeqLen, w.Batch, w.SeqLen, shape.Vocab))
+		bd.ActivationsGB = add("activations", "activations", "激活值", act, func() string {
+			return fmt.Sprintf("%d trained layers × %s bytes/token (%s) × batch %d × seq %d + logits %d×%d×%d×12 bytes", freezeTrainableLayers, num(c), cHow(), w.Batch, w.SeqLen, w.Batch, w.SeqLen, shape.Vocab)
+		})
 		note("frozen layers keep no activations for backward", "冻结层不为反向传播保存激活值")
 	case !w.NoGC:
 		act := L*2*b*s*h + c*b*s + logits
-		bd.ActivationsGB = add("activations", "activations", "激活值", act,
-			fmt.Sprintf("%d layers × 2 bytes × %d×%d×%d (checkpoints) + %s bytes/token (%s) × %d×%d (one layer recomputed) + logits %d×%d×%d×12", shape.Layers, w.Batch, w.SeqLen, shape.Hidden, num(c), cHow, w.Batch, w.SeqLen, w.Batch, w.SeqLen, shape.Vocab))
-		note(fmt.Sprintf("gradient checkpointing on (the default); batch %d × %d tokens; FlashAttention", w.Batch, w.SeqLen),
-			fmt.Sprintf("梯度检查点开启（默认）；batch %d × %d token；FlashAttention", w.Batch, w.SeqLen))
+		bd.ActivationsGB = add("activations", "activations", "激活值", act, func() string {
+			return fmt.Sprintf("%d layers × 2 bytes × %d×%d×%d (checkpoints) + %s bytes/token (%s) × %d×%d (one layer recomputed) + logits %d×%d×%d×12", shape.Layers, w.Batch, w.SeqLen, shape.Hidden, num(c), cHow(), w.Batch, w.SeqLen, w.Batch, w.SeqLen, shape.Vocab)
+		})
+		notef(func() (string, string) {
+			return fmt.Sprintf("gradient checkpointing on (the default); batch %d × %d tokens; FlashAttention", w.Batch, w.SeqLen), fmt.Sprintf("梯度检查点开启（默认）；batch %d × %d token；FlashAttention", w.Batch, w.SeqLen)
+		})
 	default:
 		act := L*c*b*s + logits
-		bd.ActivationsGB = add("activations", "activations", "激活值", act,
-			fmt.Sprintf("%d layers × %s bytes/token (%s) × %d×%d + logits %d×%d×%d×12", shape.Layers, num(c), cHow, w.Batch, w.SeqLen, w.Batch, w.SeqLen, shape.Vocab))
-		note(fmt.Sprintf("gradient checkpointing off: every layer's activations kept; batch %d × %d tokens", w.Batch, w.SeqLen),
-			fmt.Sprintf("梯度检查点关闭：保存每层激活值；batch %d × %d token", w.Batch, w.SeqLen))
+		bd.ActivationsGB = add("activations", "activations", "激活值", act, func() string {
+			return fmt.Sprintf("%d layers × %s bytes/token (%s) × %d×%d + logits %d×%d×%d×12", shape.Layers, num(c), cHow(), w.Batch, w.SeqLen, w.Batch, w.SeqLen, shape.Vocab)
+		})
+		notef(func() (string, string) {
+			return fmt.Sprintf("gradient checkpointing off: every layer's activations kept; batch %d × %d tokens", w.Batch, w.SeqLen), fmt.Sprintf("梯度检查点关闭：保存每层激活值；batch %d × %d token", w.Batch, w.SeqLen)
+		})
 	}
 	if w.trains() && w.Stack == StackHFEager {
 		// Eager attention keeps softmax(QKᵀ) for backward: Korthikanti et
@@ -265,31 +313,37 @@ func EstimateMemory(w Workload, archs []knowledge.Arch) (Memory, error) {
 			layers = L
 		}
 		sc := layers * b * shape.heads() * s * s * eagerTrainBytes
-		bd.ActivationsGB += add("attention_scores", "eager attention scores", "eager 注意力分数", sc,
-			fmt.Sprintf("%s layers × %d × %s heads × %d² × %d bytes", num(layers), w.Batch, num(shape.heads()), w.SeqLen, eagerTrainBytes))
+		bd.ActivationsGB += add("attention_scores", "eager attention scores", "eager 注意力分数", sc, func() string {
+			return fmt.Sprintf("%s layers × %d × %s heads × %d² × %d bytes", num(layers), w.Batch, num(shape.heads()), w.SeqLen, eagerTrainBytes)
+		})
 	}
 	if w.trains() && (w.NoGC || w.Method == Freeze) {
-		note(fmt.Sprintf("stored activations per layer: 12·h + 4·kv + 8·i = %s bytes/token for a gated (SwiGLU) MLP and %s attention (Korthikanti et al. 2022's count, 34·h for GPT-3, redone for this block)", num(c), shape.Attention),
-			fmt.Sprintf("每层保存的激活值：12·h + 4·kv + 8·i = 每 token %s 字节（门控 SwiGLU MLP、%s 注意力；按 Korthikanti 等 2022 的方法对该结构重新计数，GPT-3 为 34·h）", num(c), shape.Attention))
+		notef(func() (string, string) {
+			return fmt.Sprintf("stored activations per layer: 12·h + 4·kv + 8·i = %s bytes/token for a gated (SwiGLU) MLP and %s attention (Korthikanti et al. 2022's count, 34·h for GPT-3, redone for this block)", num(c), shape.Attention), fmt.Sprintf("每层保存的激活值：12·h + 4·kv + 8·i = 每 token %s 字节（门控 SwiGLU MLP、%s 注意力；按 Korthikanti 等 2022 的方法对该结构重新计数，GPT-3 为 34·h）", num(c), shape.Attention)
+		})
 	}
 	if w.Method != Inference {
-		add("kv_cache", "KV cache", "KV 缓存", 0, "training keeps no KV cache")
+		add("kv_cache", "KV cache", "KV 缓存", 0, func() string { return "training keeps no KV cache" })
 	}
 	if w.Method == Inference {
-		add("gradients", "gradients", "梯度", 0, "inference computes no gradients")
-		add("optimizer", "optimizer states", "优化器状态", 0, "inference keeps no optimizer")
+		add("gradients", "gradients", "梯度", 0, func() string { return "inference computes no gradients" })
+		add("optimizer", "optimizer states", "优化器状态", 0, func() string { return "inference keeps no optimizer" })
 	}
 
 	m.own, m.reserve = overheadFixedGB, overheadFrac*bd.core()
-	ohHow := fmt.Sprintf("%s GB CUDA context + 5%% × %s", num(overheadFixedGB), gb(bd.core()))
+	var buf float64
 	if w.Stack == StackDeepSpeed {
-		buf := shape.deepspeedBuffers(P - E)
+		buf = shape.deepspeedBuffers(P - E)
 		m.own += buf / bytesPerGB
-		ohHow = fmt.Sprintf("%s GB CUDA context + ZeRO-3 buffers %s (reduce bucket 5e8 × 2 bytes + prefetch bucket 5e7 × 2 bytes + 2 gathered layers × %sB params × 2 bytes) + 5%% × %s",
-			num(overheadFixedGB), gb(buf/bytesPerGB), num(round((P-E)/L/1e9, 3)), gb(bd.core()))
 	}
-	bd.OverheadGB = add("overhead", "framework overhead", "框架开销", (m.own+m.reserve)*bytesPerGB, ohHow)
-	note(stackNote(w))
+	bd.OverheadGB = add("overhead", "framework overhead", "框架开销", (m.own+m.reserve)*bytesPerGB, func() string {
+		if w.Stack == StackDeepSpeed {
+			return fmt.Sprintf("%s GB CUDA context + ZeRO-3 buffers %s (reduce bucket 5e8 × 2 bytes + prefetch bucket 5e7 × 2 bytes + 2 gathered layers × %sB params × 2 bytes) + 5%% × %s",
+				num(overheadFixedGB), gb(buf/bytesPerGB), num(round((P-E)/L/1e9, 3)), gb(bd.core()))
+		}
+		return fmt.Sprintf("%s GB CUDA context + 5%% × %s", num(overheadFixedGB), gb(bd.core()))
+	})
+	notef(func() (string, string) { return stackNote(w) })
 	if w.Method == Inference {
 		note("memory in GB (10⁹ bytes); a card's advertised size is read in GiB as the serving engines see it (an 80 GB card is 80 × 2³⁰ bytes), of which the engine's memory fraction is used",
 			"显存单位 GB（10⁹ 字节）；显卡标称容量按推理引擎看到的 GiB 计（80 GB 卡即 80 × 2³⁰ 字节），按引擎的显存比例使用")
@@ -302,6 +356,9 @@ func EstimateMemory(w Workload, archs []knowledge.Arch) (Memory, error) {
 	m.raw = bd
 	m.Breakdown = roundBreakdown(bd)
 	m.TotalGB = round(bd.Total(), 2)
+	if quiet {
+		return m, nil
+	}
 	m.Lines = append(m.Lines, Line{Key: "total", Label: txt("total per replica", "单副本合计"), Value: m.TotalGB, Unit: "GB",
 		How: "weights + activations + gradients + optimizer + KV cache + overhead"})
 	return m, nil

@@ -130,24 +130,13 @@ func (p *pricing) assumption() []Text {
 	if !p.converted {
 		return nil
 	}
-	t := rateNotes.get(rateKey{p.fx, p.fxGiven}, func() Text {
-		how := "the default rate; set fx= to change it"
-		howZH := "默认汇率，可用 fx= 修改"
-		if p.fxGiven {
-			how, howZH = "as given", "按你给的汇率"
-		}
-		return txt(fmt.Sprintf("1 USD = %s CNY (%s)", num(p.fx), how), fmt.Sprintf("1 美元 = %s 元（%s）", num(p.fx), howZH))
-	})
-	return []Text{t}
-}
-
-// rateNotes keeps the rate's note per rate: every converted answer states
-// it, and it depends on the rate and whether it was given only.
-var rateNotes noteMemo[rateKey, Text]
-
-type rateKey struct {
-	fx    float64
-	given bool
+	how := "the default rate; set fx= to change it"
+	howZH := "默认汇率，可用 fx= 修改"
+	if p.fxGiven {
+		how, howZH = "as given", "按你给的汇率"
+	}
+	v := num(p.fx)
+	return []Text{txt("1 USD = "+v+" CNY ("+how+")", "1 美元 = "+v+" 元（"+howZH+"）")}
 }
 
 // checkMoney rejects a negative or non-finite amount and an unknown currency.

@@ -1,9 +1,8 @@
 package advisor
 
 import (
-	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/gpubot/gpubot/knowledge"
@@ -24,23 +23,22 @@ type Figure struct {
 // String writes the figure for a reader, e.g. "¥1.8–2.5/hour per card" or
 // "¥63000/month per 8-card machine".
 func (f Figure) String() string {
-	// A price answer writes this for every offer of a card (about 190 for
-	// the H100) on every question: the text is kept per figure.
-	return figureText.get(f, f.text)
+	return f.text()
 }
 
-var figureText noteMemo[Figure, string]
-
 func (f Figure) text() string {
-	p := money(f.Low, f.Currency)
+	var buf [96]byte
+	b := appendMoney(buf[:0], f.Low, f.Currency)
 	if f.High != f.Low {
-		p += "–" + num(f.High)
+		b = appendNum(append(b, "–"...), f.High)
 	}
-	per := "per card"
+	b = append(append(append(b, '/'), f.Unit...), ' ')
 	if f.Basis == knowledge.PerInstance {
-		per = "per " + num(f.Cards) + "-card machine"
+		b = append(appendNum(append(b, "per "...), f.Cards), "-card machine"...)
+	} else {
+		b = append(b, "per card"...)
 	}
-	return p + "/" + string(f.Unit) + " " + per
+	return string(b)
 }
 
 // CardPrice is one offer normalised to one card for one hour in the
@@ -74,10 +72,17 @@ func (c CardPrice) Price() float64 { return c.Low }
 
 // Range writes the per-card-hour range, e.g. "¥1.8–2.5".
 func (c CardPrice) Range() string {
-	if c.High == c.Low {
-		return money(c.Low, c.Currency)
+	var b [48]byte
+	return string(c.appendRange(b[:0]))
+}
+
+// appendRange appends c.Range() to b.
+func (c *CardPrice) appendRange(b []byte) []byte {
+	b = appendMoney(b, c.Low, c.Currency)
+	if c.High != c.Low {
+		b = appendNum(append(b, "–"...), c.High)
 	}
-	return money(c.Low, c.Currency) + "–" + num(c.High)
+	return b
 }
 
 // NormalizeOffer converts an offer to a per-card-hour price in cur at fx
@@ -115,21 +120,27 @@ func normalizeOffer(o knowledge.Offer, cur knowledge.Currency, fx float64, withH
 	if !withHow {
 		return cp, true
 	}
-	how := money(o.PriceLow, o.Currency)
-	if o.PriceHigh != o.PriceLow {
-		how += "–" + num(o.PriceHigh)
-	}
-	if hours != 1 {
-		how += fmt.Sprintf(" ÷ %s h/%s", num(round(hours, 2)), o.Unit)
-	}
-	if o.Cards() != 1 {
-		how += fmt.Sprintf(" ÷ %s cards", num(o.Cards()))
-	}
-	how += p.convHow(o.Currency)
-	cp.How = how + " = " + cp.Range() + "/card-hour"
+	// Written into one buffer: a price list writes this for every offer
+	// of a card (about 190 for the H100 in a full snapshot).
+	var buf [192]byte
+	b := buf[:0]
 	if hours == 1 && o.Cards() == 1 && o.Currency == cur {
-		cp.How = cp.Range() + "/card-hour as published"
+		b = append(cp.appendRange(b), "/card-hour as published"...)
+	} else {
+		b = appendMoney(b, o.PriceLow, o.Currency)
+		if o.PriceHigh != o.PriceLow {
+			b = appendNum(append(b, "–"...), o.PriceHigh)
+		}
+		if hours != 1 {
+			b = append(append(appendNum(append(b, " ÷ "...), round(hours, 2)), " h/"...), o.Unit...)
+		}
+		if o.Cards() != 1 {
+			b = append(appendNum(append(b, " ÷ "...), o.Cards()), " cards"...)
+		}
+		b = append(b, p.convHow(o.Currency)...)
+		b = append(cp.appendRange(append(b, " = "...)), "/card-hour"...)
 	}
+	cp.How = string(b)
 	return cp, true
 }
 
@@ -191,7 +202,24 @@ type PriceList struct {
 // normalised to cur per card-hour at fx yuan per dollar (0 = the default
 // rate), cheapest first by the low end of each range. Offers priced per
 // million tokens are left out. An empty list is not an error.
+//
+// Offers keeps nothing between calls; Market.PriceList answers the same
+// from a prepared market's index.
 func Offers(gpuID string, offers []knowledge.Offer, cur knowledge.Currency, fx float64) (PriceList, error) {
+	return priceList(gpuID, indexFor(offers, gpuID), cur, fx)
+}
+
+// PriceList is Offers over the market's offers, from its cache: the list
+// of a card is built once per offer snapshot, currency and rate, and
+// copied out.
+func (m Market) PriceList(gpuID string, cur knowledge.Currency, fx float64) (PriceList, error) {
+	if gpuID == "" {
+		return priceList(gpuID, nil, cur, fx)
+	}
+	return priceList(gpuID, m.engine().index(m.Offers), cur, fx)
+}
+
+func priceList(gpuID string, ix *offerIndex, cur knowledge.Currency, fx float64) (PriceList, error) {
 	const hint = "/gpu price h100"
 	var res PriceList
 	if gpuID == "" {
@@ -203,11 +231,14 @@ func Offers(gpuID string, offers []knowledge.Offer, cur knowledge.Currency, fx f
 	}
 	res.Inputs.GPU, res.Inputs.Currency, res.Inputs.FX = gpuID, p.cur, p.fx
 	// The list depends only on the offers, the card, the currency and the
-	// rate: it is built once per offers slice (the index checks that no
-	// offer changed) and copied out.
-	ix := indexOf(offers)
+	// rate: an index a cache keeps builds it once (the cache checks that
+	// no offer changed) and copies it out.
 	return ix.list(gpuID, cur, fx, func() PriceList {
-		for _, i := range ix.byGPU[gpuID] {
+		at := ix.byGPU[gpuID]
+		if len(at) > 0 {
+			res.Offers = make([]CardPrice, 0, len(at))
+		}
+		for _, i := range at {
 			o := ix.offers[i]
 			if o.Status == "disappeared" {
 				continue
@@ -221,11 +252,19 @@ func Offers(gpuID string, offers []knowledge.Offer, cur knowledge.Currency, fx f
 			}
 			res.Offers = append(res.Offers, cp)
 		}
+		if len(res.Offers) == 0 {
+			res.Offers = nil // none: written as null, as before
+		} else {
+			res.Lines = make([]Line, 0, len(res.Offers))
+			res.Sources = make([]PriceSource, 0, len(res.Offers))
+		}
 		sortPrices(res.Offers)
-		for _, cp := range res.Offers {
-			res.Lines = append(res.Lines, Line{Key: cp.Offer, Label: txt(offerLabel(cp, "en"), offerLabel(cp, "zh")),
-				Value: cp.Low, Unit: string(p.cur) + "/card-hour", How: cp.How})
-			res.Sources = append(res.Sources, offerSource("hourly", cp))
+		unit := string(p.cur) + "/card-hour"
+		for i := range res.Offers {
+			cp := &res.Offers[i]
+			en, zh := offerLabels(cp)
+			res.Lines = append(res.Lines, Line{Key: cp.Offer, Label: txt(en, zh), Value: cp.Low, Unit: unit, How: cp.How})
+			res.Sources = append(res.Sources, offerSource("hourly", *cp))
 		}
 		res.Assumptions = append(res.Assumptions, p.assumption()...)
 		if len(res.Offers) == 0 {
@@ -255,8 +294,16 @@ func Cheapest(gpuID string, offers []knowledge.Offer, cur knowledge.Currency, fx
 		return CardPrice{}, false, err
 	}
 	// The same order as sorting every kept offer by sortPrices and taking
-	// the first; only the winner's conversion text is written.
-	i, _, found := indexOf(offers).cheapestAt(gpuID, p, f)
+	// the first; only the winner's conversion text is written. One pass
+	// over the offers, nothing kept.
+	i, _, found := cheapestOf(len(offers), func(j int) (*knowledge.Offer, CardPrice, bool) {
+		o := &offers[j]
+		if o.GPU != gpuID {
+			return o, CardPrice{}, false
+		}
+		c, ok := normalizeOffer(*o, p.cur, p.fx, false)
+		return o, c, ok
+	}, p, f)
 	if !found {
 		return CardPrice{}, false, nil
 	}
@@ -264,10 +311,31 @@ func Cheapest(gpuID string, offers []knowledge.Offer, cur knowledge.Currency, fx
 	return cp, true, nil
 }
 
+// Cheapest is Cheapest over the market's offers, from its cache's index
+// (the offers are indexed once per snapshot, not scanned per card).
+func (m Market) Cheapest(gpuID string, cur knowledge.Currency, fx float64, f OfferFilter) (cp CardPrice, found bool, err error) {
+	var def []string
+	p, err := newPricing(cur, knowledge.CNY, fx, "/gpu price h100", &def)
+	if err != nil {
+		return CardPrice{}, false, err
+	}
+	c := &memo{c: m.engine()}
+	cp, found = m.cheapest(c, gpuID, p, f)
+	return cp, found, nil
+}
+
 // sortPrices orders cheapest first: low end, then high end, then key.
+// A price is a large struct: the places are sorted, stably, and the
+// prices moved once.
 func sortPrices(ps []CardPrice) {
-	sort.SliceStable(ps, func(i, j int) bool {
-		a, b := ps[i], ps[j]
+	if len(ps) < 2 {
+		return
+	}
+	at := make([]int, len(ps))
+	for i := range at {
+		at[i] = i
+	}
+	less := func(a, b *CardPrice) bool {
 		if a.Low != b.Low {
 			return a.Low < b.Low
 		}
@@ -275,7 +343,40 @@ func sortPrices(ps []CardPrice) {
 			return a.High < b.High
 		}
 		return a.Offer < b.Offer
+	}
+	slices.SortStableFunc(at, func(i, j int) int {
+		switch {
+		case less(&ps[i], &ps[j]):
+			return -1
+		case less(&ps[j], &ps[i]):
+			return 1
+		}
+		return 0
 	})
+	sorted := make([]CardPrice, len(ps))
+	for k, i := range at {
+		sorted[k] = ps[i]
+	}
+	copy(ps, sorted)
+}
+
+// offerLabels is offerLabel in English and Chinese, written into one
+// string (a price list labels every offer of a card).
+func offerLabels(cp *CardPrice) (en, zh string) {
+	var buf [160]byte
+	b := buf[:0]
+	label := func(lang string) {
+		b = append(append(append(b, cp.Platform...), " ("...), modelText(cp.Original.Model).In(lang)...)
+		if cp.Monthly && cp.Original.Model != knowledge.Package {
+			b = append(append(b, ", "...), txt("monthly", "包月").In(lang)...)
+		}
+		b = append(b, ')')
+	}
+	label("en")
+	k := len(b)
+	label("zh")
+	s := string(b)
+	return s[:k], s[k:]
 }
 
 // offerLabel names an offer for a line: "autodl (on demand)".
@@ -284,7 +385,7 @@ func offerLabel(cp CardPrice, lang string) string {
 	if cp.Monthly && cp.Original.Model != knowledge.Package {
 		kind += ", " + txt("monthly", "包月").In(lang)
 	}
-	return fmt.Sprintf("%s (%s)", cp.Platform, kind)
+	return cp.Platform + " (" + kind + ")"
 }
 
 // modelText names a pricing model in both languages.

@@ -134,7 +134,7 @@ func Recommend(in RecommendInput, m Market) (Recommendation, error) {
 			jobs = append(jobs, presetJob(ps))
 		}
 	}
-	// The market's offers are checked against the shared index once per
+	// The market's offers are checked against its cache's index once per
 	// call and read by every ranking and the sources below.
 	rc := newRankCall(m, in, p, ref, len(jobs))
 	for i, j := range jobs {
@@ -278,7 +278,7 @@ func (rc *rankCall) sources() []PriceSource {
 			continue
 		}
 		if norm := rc.cards[f.card].norm[f.n]; norm.ok {
-			out = append(out, offerSource("hourly", norm.cp))
+			out = append(out, rc.ix.source(f.offer, norm.cp))
 		}
 	}
 	return out
@@ -445,7 +445,7 @@ func (rc *rankCall) rangeNote(c cand, r Ranked) Text {
 			return n.t
 		}
 	}
-	t := rangeAsideNote(r, rc.m)
+	t := rangeAsideNote(r, rc.m, rc.set.c)
 	rc.notes = append(rc.notes, offerNote{at, t})
 	return t
 }
@@ -456,7 +456,8 @@ type shownOffer struct{ card, n int32 }
 
 // newRankCall prepares the rankings of jobs workloads.
 func newRankCall(m Market, in RecommendInput, p *pricing, ref knowledge.GPU, jobs int) *rankCall {
-	ix, set := indexOf(m.Offers), cardSetOf(m.GPUs, m.Archs)
+	c := m.engine()
+	ix, set := c.index(m.Offers), c.cardSet(m.GPUs)
 	return &rankCall{m: m, in: in, p: p, ref: ref, ix: ix, set: set, cards: set.view(ix, p.cur, p.fx),
 		rows: make([]cand, 0, len(ix.offers)), shown: make([]shownOffer, 0, jobs*min(in.Limit, len(ix.offers)))}
 }
@@ -535,26 +536,16 @@ func (rc *rankCall) rank(j rankJob, keep int) (Ranking, error) {
 	return rk, nil
 }
 
-// excludedNote says why a card of vram GB is left out of a ranking. The
-// text depends on those two figures only, so it is written once per
-// process for each (a handful of card sizes).
+// excludedNote says why a card of vram GB is left out of a ranking (a
+// card table writes it once per card).
 func excludedNote(vram float64, diffusion bool) Text {
-	return excludedNotes.get(excludedKey{vram, diffusion}, func() Text {
-		v := num(vram)
-		if diffusion {
-			floor := strconv.Itoa(diffusionVRAMFloorGB)
-			return txt(v+" GB is below the "+floor+" GB the workload needs", v+" GB 低于该任务需要的 "+floor+" GB")
-		}
-		return txt("cannot hold the workload on one 8-card machine ("+v+" GB per card)", "一台 8 卡机器也放不下（每卡 "+v+" GB）")
-	})
+	v := num(vram)
+	if diffusion {
+		floor := strconv.Itoa(diffusionVRAMFloorGB)
+		return txt(v+" GB is below the "+floor+" GB the workload needs", v+" GB 低于该任务需要的 "+floor+" GB")
+	}
+	return txt("cannot hold the workload on one 8-card machine ("+v+" GB per card)", "一台 8 卡机器也放不下（每卡 "+v+" GB）")
 }
-
-type excludedKey struct {
-	vram      float64
-	diffusion bool
-}
-
-var excludedNotes noteMemo[excludedKey, Text]
 
 // cand is one offer of a held card: the fields the ranking sorts on, and
 // where to find the rest (the card in the market, the offer among its
@@ -646,8 +637,8 @@ var spotAsideNote = txt("spot capacity can be stopped at any time, so it does no
 	"竞价实例随时可能被回收，除非明确要求（加 spot / 可中断），不用于推理服务")
 
 // rangeAsideNote says that a set-aside row is a market-wide range; the
-// text is kept per range and platform name.
-func rangeAsideNote(r Ranked, m Market) Text {
+// text is kept in the market's cache per range and platform name.
+func rangeAsideNote(r Ranked, m Market, c *cache) Text {
 	en, zh := r.Platform, r.Platform
 	if pl, ok := m.platform(r.Platform); ok && pl.Name != "" {
 		en, zh = pl.Name, pl.Name
@@ -655,13 +646,13 @@ func rangeAsideNote(r Ranked, m Market) Text {
 			zh = pl.NameZH
 		}
 	}
-	return rangeNotes.get(rangeNoteKey{en, zh, r.Price, r.PriceHigh, r.Currency}, func() Text {
+	return c.rangeNotes.get(rangeNoteKey{en, zh, r.Price, r.PriceHigh, r.Currency}, func() Text {
 		rng := money(r.Price, r.Currency)
 		if r.PriceHigh > 0 {
 			rng += "–" + num(r.PriceHigh)
 		}
-		return txt(fmt.Sprintf("%s: %s/card-hour is a range across the market, not an offer: no platform rents at it; get a quote", en, rng),
-			fmt.Sprintf("%s：%s/卡时是全市场的价格区间，不是报价：没有平台按这个价出租，请询价", zh, rng))
+		return txt(en+": "+rng+"/card-hour is a range across the market, not an offer: no platform rents at it; get a quote",
+			zh+"："+rng+"/卡时是全市场的价格区间，不是报价：没有平台按这个价出租，请询价")
 	})
 }
 
@@ -670,5 +661,3 @@ type rangeNoteKey struct {
 	low, high float64
 	cur       knowledge.Currency
 }
-
-var rangeNotes noteMemo[rangeNoteKey, Text]

@@ -40,14 +40,19 @@ func (r *CostResult) inference(g *knowledge.GPU, in CostInput, m Market) error {
 	if err != nil {
 		return inputErr("seq_len", err.Error(), hint+" gpus=4")
 	}
+	r.GPUs = s.Cards
+	r.TokensPerS = s.TokensPerS
+	r.TTFTms = s.TTFTms
+	if in.memo != nil && in.memo.quiet {
+		r.finishInference(in)
+		return nil
+	}
 	if w.Batch == 0 {
 		r.Inputs.Defaulted = append(r.Inputs.Defaulted, "batch")
 		r.Inputs.Workload.Batch = s.Concurrency
 	}
-	r.Serving = &s
-	r.GPUs = s.Cards
-	r.TokensPerS = s.TokensPerS
-	r.TTFTms = s.TTFTms
+	sv := s
+	r.Serving = &sv
 	r.Lines = append(r.Lines, Line{Key: "gpus", Label: txt("cards per replica", "每个副本的卡数"), Value: float64(r.GPUs), Unit: "cards", How: tried})
 	r.Lines = append(r.Lines, s.Lines...)
 	r.Assumptions = append(r.Assumptions, s.Assumptions...)
@@ -80,7 +85,7 @@ func bestServing(g knowledge.GPU, sized Workload, given, need, in, out, conc int
 	return pickServing(g, sized, given, need, in, out, conc, archs, c, peak)
 }
 
-// pickServing is bestServing without the shared set.
+// pickServing is bestServing without the cache's set.
 func pickServing(g knowledge.GPU, sized Workload, given, need, in, out, conc int, archs []knowledge.Arch, c *memo, peak float64) (Serving, string, error) {
 	mem, lim, on, err := c.sizedOn(sized, g, archs)
 	if err != nil {
@@ -99,7 +104,7 @@ func pickServing(g knowledge.GPU, sized Workload, given, need, in, out, conc int
 	var best Serving
 	var tried []string
 	for _, n := range counts {
-		s := sharedServeOn(g, n, mem, lim, ServeInput{InputTokens: in, OutputTokens: out, Concurrency: conc}, archs)
+		s := c.cacheFor(archs).serveOn(g, n, mem, lim, ServeInput{InputTokens: in, OutputTokens: out, Concurrency: conc}, archs)
 		if s.ConcurrencyLimit < max(conc, 1) {
 			continue
 		}
@@ -145,6 +150,9 @@ func loadCards(s Serving, peak float64) int {
 func (r *CostResult) finishInference(in CostInput) {
 	r.WallHours = in.Tokens / r.TokensPerS / 3600
 	r.GPUHours = r.WallHours * float64(r.GPUs)
+	if in.memo != nil && in.memo.quiet {
+		return
+	}
 	r.Lines = append(r.Lines,
 		Line{Key: "wall_hours", Label: txt("time to generate", "生成耗时"), Value: round(r.WallHours, 2), Unit: "h",
 			How: fmt.Sprintf("%s tokens ÷ %s tokens/s ÷ 3600", sci(in.Tokens), num(round(r.TokensPerS, 1)))},

@@ -72,8 +72,20 @@ func (s Shape) KVBytes(ctx int) float64 {
 
 // stands in reports whether an architecture may stand in for a bare size:
 // dense, full attention (a window cap is model-specific), high confidence.
-func standsIn(a knowledge.Arch) bool {
+func standsIn(a *knowledge.Arch) bool {
 	return !a.MoE() && a.SlidingWindow == 0 && a.Confidence == "high" && (a.Attention == "MHA" || a.Attention == "GQA")
+}
+
+// standIns is the architectures a bare size may be shaped like (standsIn),
+// in catalogue order.
+func standIns(archs []knowledge.Arch) []knowledge.Arch {
+	var out []knowledge.Arch
+	for i := range archs {
+		if standsIn(&archs[i]) {
+			out = append(out, archs[i])
+		}
+	}
+	return out
 }
 
 // findArch finds a catalogue model by id (fast path) or alias.
@@ -117,6 +129,12 @@ func ResolveModel(w Workload, archs []knowledge.Arch) (Workload, error) {
 // width²; KV cache and activations then scale as (P/Pref)^(2/3). This is an
 // approximation and the answer says so.
 func ShapeFor(paramsB float64, arch string, archs []knowledge.Arch) (Shape, error) {
+	return shapeFor(paramsB, arch, archs, false)
+}
+
+// shapeFor is ShapeFor; quiet leaves Explain empty (the figures are the
+// same).
+func shapeFor(paramsB float64, arch string, archs []knowledge.Arch, quiet bool) (Shape, error) {
 	if len(archs) == 0 {
 		return Shape{}, fmt.Errorf("no reference architectures loaded")
 	}
@@ -133,13 +151,20 @@ func ShapeFor(paramsB float64, arch string, archs []knowledge.Arch) (Shape, erro
 		}
 		ref = a
 	} else {
+		// The nearest in log size: the least of p/a and a/p above 1,
+		// which orders as |ln(p/a)| does without a logarithm per model.
 		best := math.Inf(1)
-		for _, a := range archs {
+		for i := range archs {
+			a := &archs[i]
 			if !standsIn(a) {
 				continue
 			}
-			if d := math.Abs(math.Log(paramsB / a.ParamsB)); d < best {
-				best, ref = d, a
+			d := paramsB / a.ParamsB
+			if d < 1 {
+				d = 1 / d
+			}
+			if d < best {
+				best, ref = d, *a
 			}
 		}
 	}
@@ -184,11 +209,17 @@ func ShapeFor(paramsB float64, arch string, archs []knowledge.Arch) (Shape, erro
 		s.Inter = int(math.Round(float64(ref.Inter) * f))
 		s.MLPWidth = s.Inter
 		s.KVPerToken = 2 * float64(s.Layers) * float64(s.KVDim) * 2
+		if quiet {
+			return s, nil
+		}
 		s.Explain = txt(
 			fmt.Sprintf("no catalogue model near %sB: %s (dense) scaled by (%s/%s)^(1/3) = %s in layers and width — an approximation; name the model for exact figures",
 				num(paramsB), ref.ID, num(paramsB), num(ref.ParamsB), num(s.Scale)),
 			fmt.Sprintf("目录中没有接近 %sB 的模型：以 %s（稠密）为基准，层数和宽度各按 (%s/%s)^(1/3) = %s 缩放，属近似；给出模型名可得精确结果",
 				num(paramsB), ref.ID, num(paramsB), num(ref.ParamsB), num(s.Scale)))
+		return s, nil
+	}
+	if quiet {
 		return s, nil
 	}
 	attn := ref.Attention

@@ -2,30 +2,58 @@ package advisor
 
 import (
 	"sync"
-	"unsafe"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
 
-// The shared caches keep, across calls, figures that depend only on the
-// market's data: a workload's memory estimate, one replica's roofline on a
-// card, and offers normalised to a currency. A bot answers from one or two
-// markets and a few dozen workloads, so every call after the first reuses
+// The engine's cache keeps figures that depend only on a market's data:
+// a workload's memory estimate, one replica's roofline on a card, the
+// replica each card serves with, the cards' ranking tables and the offers
+// indexed by card and normalised to a currency. A bot answers from one
+// market and a few dozen workloads, so every call after the first reuses
 // them instead of recomputing the same arithmetic per card.
 //
-// A market's slices are identified by their first element's address and
-// length. Each entry keeps its slice alive, so that address cannot be
-// reused by another slice while the entry exists. Offers are also checked
-// field by field before a cached price list is used (see offerIndex), so
-// an offer edited in place is never priced from a stale figure; cards are
-// keyed by every figure the roofline reads (gpuKey).
+// A cache is owned by a value, never by the process: Prepare attaches one
+// to a market, which the caller holds for as long as the catalogue is the
+// same; a call on a market that was not prepared (or whose architectures
+// were swapped since) makes one for that call only. Every figure is sized
+// over the architectures the cache was made for; cards are checked by
+// every figure the roofline reads (gpuKey) and offers field by field
+// (offerIndex.matches) on each call, so a card or an offer edited in place
+// is never answered from a stale figure.
 
-// maxShared bounds each cache; a full cache is emptied and refilled.
+// maxShared bounds each table of a cache; a full table is emptied and
+// refilled.
 const maxShared = 4096
 
-// noteMemo is a bounded, concurrency-safe table of a pure function's results
-// (a note's text per figure): when full it starts over, since every value
-// is cheap to make again. The zero value is ready to use.
+// cache is one market's figures (see above). The zero value is not used:
+// newCache makes one.
+type cache struct {
+	archs []knowledge.Arch // the architectures every figure is sized over
+	// kept: the cache outlives the call (a prepared market's), so the
+	// offers it indexes may be edited between calls and are checked.
+	kept bool
+
+	mu    sync.Mutex
+	sizes map[memKey]memEntry
+	quiet map[memKey]memEntry // the same figures without steps (searches)
+	// The card-facts search's lists (cardLists), made on first use.
+	dense     []denseModel
+	stand     []knowledge.Arch
+	rooflines map[rooflineKey]Serving
+	best      map[memKey]*bestSet
+	// offers holds the current offer snapshot's index and the one it
+	// replaced (a bot swaps snapshots; a team's filter makes another).
+	offers [2]*offerIndex
+	cards  *cardSet
+	// rangeNotes keeps a market-wide range's note per range and name.
+	rangeNotes noteMemo[rangeNoteKey, Text]
+}
+
+// noteMemo is a bounded, concurrency-safe table of a pure function's
+// results (a note's text per figure) held by a cache: when full it starts
+// over, since every value is cheap to make again. The zero value is ready
+// to use.
 type noteMemo[K comparable, V any] struct {
 	mu sync.Mutex
 	m  map[K]V
@@ -49,16 +77,37 @@ func (c *noteMemo[K, V]) get(k K, build func() V) V {
 	return v
 }
 
-type sliceID[T any] struct {
-	p *T
-	n int
+func newCache(archs []knowledge.Arch) *cache {
+	return &cache{archs: archs, sizes: map[memKey]memEntry{}, quiet: map[memKey]memEntry{}, rooflines: map[rooflineKey]Serving{}, best: map[memKey]*bestSet{}}
 }
 
-func idOf[T any](s []T) sliceID[T] {
-	if len(s) == 0 {
-		return sliceID[T]{}
+// Prepare returns m with its engine cache attached: the figures that
+// depend only on the cards, architectures and offers are then worked out
+// once and reused by every call given this market (or a copy of it). Hold
+// the prepared market for as long as the catalogue is the same, and
+// prepare again for a new knowledge base. Swapping m.Offers for another
+// snapshot keeps the cards' figures and indexes the new offers on first
+// use; cards and offers edited in place are noticed on the next call.
+// MarketOf returns a prepared market. It is safe for concurrent use.
+func Prepare(m Market) Market {
+	m.prep = newCache(m.Archs)
+	m.prep.kept = true
+	return m
+}
+
+// engine returns the market's cache, or a fresh one for this call when the
+// market was not prepared or its architectures were swapped since.
+func (m Market) engine() *cache {
+	if m.prep != nil && same(m.prep.archs, m.Archs) {
+		return m.prep
 	}
-	return sliceID[T]{&s[0], len(s)}
+	return newCache(m.Archs)
+}
+
+// same reports whether a and b are the same slice: the same elements in
+// the same memory.
+func same[T any](a, b []T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // clip caps a slice at its length, so that a caller's append copies
@@ -79,28 +128,16 @@ func keyOfGPU(g knowledge.GPU) gpuKey {
 		g.FP8TFLOPS, g.FP4TFLOPS, g.FP32TFLOPS, g.NVLinkGBs, g.FabricGBs, g.TDPWatts, g.PCIeGen}
 }
 
-// same reports whether g still has the figures k recorded: keyOfGPU(g) ==
-// k, comparing each field where it is (a card's strings, unchanged, share
-// their bytes with the record) instead of copying them into a key.
+// same reports whether g still has the figures k recorded (keyOfGPU(g) ==
+// k), comparing each field where it is instead of copying them into a key.
 func (k *gpuKey) same(g *knowledge.GPU) bool {
 	return g.VRAMGB == k.vram && g.BandwidthGBs == k.bw && g.BF16TFLOPS == k.bf16 && g.FP16TFLOPS == k.fp16 &&
 		g.FP8TFLOPS == k.fp8 && g.FP4TFLOPS == k.fp4 && g.FP32TFLOPS == k.fp32 && g.NVLinkGBs == k.nv &&
 		g.FabricGBs == k.fabricGBs && g.TDPWatts == k.tdp && g.PCIeGen == k.pcie && g.Tier == k.tier &&
-		eq(g.ID, k.id) && eq(g.Name, k.name) && eq(g.Vendor, k.vendor) && eq(g.Fabric, k.fabric)
-}
-
-type sizedKey struct {
-	archs sliceID[knowledge.Arch]
-	k     memKey
-}
-
-type sizedVal struct {
-	archs []knowledge.Arch // keeps the identity's slice alive
-	e     memEntry
+		g.ID == k.id && g.Name == k.name && g.Vendor == k.vendor && g.Fabric == k.fabric
 }
 
 type rooflineKey struct {
-	archs        sliceID[knowledge.Arch]
 	k            memKey
 	g            gpuKey
 	n, in, out   int
@@ -108,28 +145,14 @@ type rooflineKey struct {
 	memGB, perSq float64 // the limits the roofline read (derived from k, kept as a guard)
 }
 
-type rooflineVal struct {
-	archs []knowledge.Arch
-	s     Serving
-}
-
-var shared struct {
-	sync.Mutex
-	sized     map[sizedKey]sizedVal
-	rooflines map[rooflineKey]rooflineVal
-	offers    map[sliceID[knowledge.Offer]]*offerIndex
-	best      map[sizedKey]*bestSet
-}
-
-// bestSet holds, for one workload over one set of architectures, the
-// replica bestServing picks on each card in a ranking pass (no texts).
-// It is looked up once per call; each card is then found by its id and
-// checked against every figure the roofline reads, which is cheaper than
-// hashing those figures for every card.
+// bestSet holds, for one workload, the replica bestServing picks on each
+// card in a ranking pass (no texts). It is looked up once per call; each
+// card is then found by its id and checked against every figure the
+// roofline reads, which is cheaper than hashing those figures for every
+// card.
 type bestSet struct {
-	mu    sync.Mutex
-	archs []knowledge.Arch
-	m     map[bestKey]bestVal
+	mu sync.Mutex
+	m  map[bestKey]bestVal
 }
 
 type bestKey struct {
@@ -144,19 +167,19 @@ type bestVal struct {
 	err error
 }
 
-// bestSetOf returns the shared set for the workload w over archs.
-func bestSetOf(w Workload, archs []knowledge.Arch) *bestSet {
-	key := sizedKey{idOf(archs), keyOf(w)}
-	shared.Lock()
-	defer shared.Unlock()
-	if b, ok := shared.best[key]; ok {
+// bestSet returns the cache's set for the workload w.
+func (c *cache) bestSet(w Workload) *bestSet {
+	key := keyOf(w)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if b, ok := c.best[key]; ok {
 		return b
 	}
-	if shared.best == nil || len(shared.best) >= maxShared {
-		shared.best = map[sizedKey]*bestSet{}
+	if len(c.best) >= maxShared {
+		c.best = map[memKey]*bestSet{}
 	}
-	b := &bestSet{archs: archs, m: map[bestKey]bestVal{}}
-	shared.best[key] = b
+	b := &bestSet{m: map[bestKey]bestVal{}}
+	c.best[key] = b
 	return b
 }
 
@@ -180,50 +203,82 @@ func (b *bestSet) put(k bestKey, g gpuKey, s Serving, err error) {
 	b.mu.Unlock()
 }
 
-// sharedSized returns the memory estimate and limits of w over archs,
-// computed once per process.
-func sharedSized(w Workload, archs []knowledge.Arch) memEntry {
-	key := sizedKey{idOf(archs), keyOf(w)}
-	shared.Lock()
-	v, ok := shared.sized[key]
-	shared.Unlock()
-	if ok {
-		return v.e
+// sized returns the memory estimate and limits of w over archs, computed
+// once per cache (archs other than the cache's are sized afresh).
+func (c *cache) sized(w Workload, archs []knowledge.Arch) memEntry {
+	if !same(archs, c.archs) {
+		return sizeOf(w, archs)
 	}
+	key := keyOf(w)
+	c.mu.Lock()
+	e, ok := c.sizes[key]
+	c.mu.Unlock()
+	if ok {
+		return e
+	}
+	e = sizeOf(w, archs)
+	c.mu.Lock()
+	if len(c.sizes) >= maxShared {
+		c.sizes = map[memKey]memEntry{}
+	}
+	c.sizes[key] = e
+	c.mu.Unlock()
+	return e
+}
+
+// quietSized is quietSize(w, archs), kept: archs are the cache's own or
+// its stand-ins (a bare size is shaped from those alone, so either gives
+// the same figures).
+func (c *cache) quietSized(w Workload, archs []knowledge.Arch) memEntry {
+	key := keyOf(w)
+	c.mu.Lock()
+	e, ok := c.quiet[key]
+	c.mu.Unlock()
+	if ok {
+		return e
+	}
+	e = quietSize(w, archs)
+	c.mu.Lock()
+	if len(c.quiet) >= maxShared {
+		c.quiet = map[memKey]memEntry{}
+	}
+	c.quiet[key] = e
+	c.mu.Unlock()
+	return e
+}
+
+// sizeOf is the memory estimate of w and its limits.
+func sizeOf(w Workload, archs []knowledge.Arch) memEntry {
 	mem, err := EstimateMemory(w, archs)
 	var lim limits
 	if err == nil {
 		lim, err = newLimits(mem, archs)
 	}
 	mem.Lines, mem.Assumptions = clip(mem.Lines), clip(mem.Assumptions)
-	e := memEntry{mem, lim, err}
-	shared.Lock()
-	if shared.sized == nil || len(shared.sized) >= maxShared {
-		shared.sized = map[sizedKey]sizedVal{}
-	}
-	shared.sized[key] = sizedVal{archs, e}
-	shared.Unlock()
-	return e
+	return memEntry{mem, lim, err}
 }
 
-// sharedServeOn is serveOn, computed once per process for a card, layout,
-// workload and request shape.
-func sharedServeOn(g knowledge.GPU, n int, mem Memory, lim limits, in ServeInput, archs []knowledge.Arch) Serving {
-	key := rooflineKey{idOf(archs), keyOf(mem.Workload), keyOfGPU(g), n, in.InputTokens, in.OutputTokens, in.Concurrency, lim.fixed, lim.perSeq}
-	shared.Lock()
-	v, ok := shared.rooflines[key]
-	shared.Unlock()
+// serveOn is serveOn, computed once per cache for a card, layout, workload
+// and request shape.
+func (c *cache) serveOn(g knowledge.GPU, n int, mem Memory, lim limits, in ServeInput, archs []knowledge.Arch) Serving {
+	if !same(archs, c.archs) {
+		return serveOn(g, n, mem, lim, in)
+	}
+	key := rooflineKey{keyOf(mem.Workload), keyOfGPU(g), n, in.InputTokens, in.OutputTokens, in.Concurrency, lim.fixed, lim.perSeq}
+	c.mu.Lock()
+	s, ok := c.rooflines[key]
+	c.mu.Unlock()
 	if ok {
-		return v.s
+		return s
 	}
-	s := serveOn(g, n, mem, lim, in)
+	s = serveOn(g, n, mem, lim, in)
 	s.Lines, s.Assumptions = clip(s.Lines), clip(s.Assumptions)
-	shared.Lock()
-	if shared.rooflines == nil || len(shared.rooflines) >= maxShared {
-		shared.rooflines = map[rooflineKey]rooflineVal{}
+	c.mu.Lock()
+	if len(c.rooflines) >= maxShared {
+		c.rooflines = map[rooflineKey]Serving{}
 	}
-	shared.rooflines[key] = rooflineVal{archs, s}
-	shared.Unlock()
+	c.rooflines[key] = s
+	c.mu.Unlock()
 	return s
 }
 
@@ -249,14 +304,25 @@ func sigOf(o *knowledge.Offer) offerSig {
 // normalised per currency and rate on first use.
 type offerIndex struct {
 	mu     sync.Mutex
-	offers []knowledge.Offer // keeps the identity's slice alive
-	sigs   []offerSig
+	offers []knowledge.Offer
+	sigs   []offerSig // each offer's fields, for an index a cache keeps
 	byGPU  map[string][]int
 	// norm holds, per currency and rate and per card, the normalised
 	// price of each offer (quiet: no conversion text); ok false where it
 	// has none.
 	norm  map[normKey]map[string][]normPrice
 	lists map[listKey]PriceList
+	// figures keeps each offer's published figure as text (its source
+	// line), by the offer's place.
+	figures noteMemo[int, string]
+}
+
+// source is offerSource for the offer at i, whose normalised price is cp,
+// with the figure's text kept in the index.
+func (ix *offerIndex) source(i int, cp CardPrice) PriceSource {
+	s := PriceSource{What: "hourly", Offer: cp.Offer, Platform: cp.Platform, GPU: cp.GPU, ObservedAt: cp.ObservedAt, Source: cp.Source}
+	s.Figure = ix.figures.get(i, cp.Original.String)
+	return s
 }
 
 type normKey struct {
@@ -274,31 +340,51 @@ type normPrice struct {
 	ok bool
 }
 
-// indexOf returns the index of offers, building it on first use. It checks
-// every offer against the index's copy of its fields (a few string and
-// number compares each) and rebuilds the index when any differs.
-func indexOf(offers []knowledge.Offer) *offerIndex {
-	id := idOf(offers)
-	shared.Lock()
-	ix := shared.offers[id]
-	shared.Unlock()
-	if ix != nil && ix.matches(offers) {
-		return ix
+// index returns the index of offers, kept in the cache: a kept index is
+// used when it was made from this slice and every offer still has the
+// fields it recorded (a few number and string compares each); otherwise
+// a new one replaces the older of the two kept.
+func (c *cache) index(offers []knowledge.Offer) *offerIndex {
+	c.mu.Lock()
+	kept := c.offers
+	c.mu.Unlock()
+	for _, ix := range kept {
+		if ix != nil && same(ix.offers, offers) && (!c.kept || ix.matches(offers)) {
+			return ix
+		}
 	}
-	ix = &offerIndex{offers: offers, sigs: make([]offerSig, len(offers)), byGPU: map[string][]int{}}
+	ix := indexOf(offers)
+	if c.kept {
+		ix.sigs = make([]offerSig, len(offers))
+		for i := range offers {
+			ix.sigs[i] = sigOf(&offers[i])
+		}
+	}
+	c.mu.Lock()
+	c.offers[1], c.offers[0] = c.offers[0], ix
+	c.mu.Unlock()
+	return ix
+}
+
+// indexOf indexes offers by card, for one call (cache.index keeps one).
+func indexOf(offers []knowledge.Offer) *offerIndex {
+	ix := &offerIndex{offers: offers, byGPU: map[string][]int{}}
 	for i := range offers {
-		ix.sigs[i] = sigOf(&offers[i])
 		ix.byGPU[offers[i].GPU] = append(ix.byGPU[offers[i].GPU], i)
 	}
-	shared.Lock()
-	// Two snapshots at most (the current one and the one it replaced):
-	// an index holds a copy of every offer's fields.
-	if shared.offers == nil || len(shared.offers) >= 2 {
-		shared.offers = map[sliceID[knowledge.Offer]]*offerIndex{}
-	}
-	shared.offers[id] = ix
-	shared.Unlock()
 	return ix
+}
+
+// indexFor indexes the offers of one card only, for a call that asks
+// about one card and keeps nothing.
+func indexFor(offers []knowledge.Offer, gpu string) *offerIndex {
+	var at []int
+	for i := range offers {
+		if offers[i].GPU == gpu {
+			at = append(at, i)
+		}
+	}
+	return &offerIndex{offers: offers, byGPU: map[string][]int{gpu: at}}
 }
 
 func (ix *offerIndex) matches(offers []knowledge.Offer) bool {
@@ -314,18 +400,14 @@ func (ix *offerIndex) matches(offers []knowledge.Offer) bool {
 }
 
 // same reports whether o still has the fields s recorded. Strings of an
-// unchanged offer share their bytes with the record, so most compare by
-// address without reading them.
+// unchanged offer share their bytes with the record, so Go's string
+// compare finds them equal by address without reading them.
 func (s *offerSig) same(o *knowledge.Offer) bool {
 	return o.PriceLow == s.low && o.PriceHigh == s.high && o.GPUCount == s.count && o.Interruptible == s.interruptible &&
-		eq(o.Key, s.key) && eq(o.Platform, s.platform) && eq(o.GPU, s.gpu) && eq(o.SKU, s.sku) && eq(o.Region, s.region) &&
-		eq(o.Granularity, s.granularity) && eq(o.ObservedAt, s.observed) && eq(o.Source, s.source) && eq(o.Note, s.note) &&
-		eq(o.Status, s.status) && eq(o.Term, s.term) && eq(string(o.Currency), string(s.cur)) && eq(string(o.Unit), string(s.unit)) &&
-		eq(string(o.Basis), string(s.basis)) && eq(string(o.Model), string(s.model))
-}
-
-func eq(a, b string) bool {
-	return len(a) == len(b) && (len(a) == 0 || unsafe.StringData(a) == unsafe.StringData(b) || a == b)
+		o.Key == s.key && o.Platform == s.platform && o.GPU == s.gpu && o.SKU == s.sku && o.Region == s.region &&
+		o.Granularity == s.granularity && o.ObservedAt == s.observed && o.Source == s.source && o.Note == s.note &&
+		o.Status == s.status && o.Term == s.term && o.Currency == s.cur && o.Unit == s.unit &&
+		o.Basis == s.basis && o.Model == s.model
 }
 
 // normalisedFor returns the offers of one card normalised to cur at fx,
@@ -359,6 +441,9 @@ func (ix *offerIndex) normalisedFor(gpu string, cur knowledge.Currency, fx float
 // cur and fx are the caller's own arguments (before defaults), since the
 // list's inputs say which were defaulted.
 func (ix *offerIndex) list(gpu string, cur knowledge.Currency, fx float64, build func() PriceList) PriceList {
+	if ix.sigs == nil { // an index for one call: nothing to keep
+		return build()
+	}
 	k := listKey{gpu, normKey{cur, fx}}
 	ix.mu.Lock()
 	l, ok := ix.lists[k]
@@ -399,16 +484,28 @@ func (ix *offerIndex) cheapest(gpu string, p *pricing, f OfferFilter) (CardPrice
 
 // cheapestAt is cheapest with the offer's position in the slice.
 func (ix *offerIndex) cheapestAt(gpu string, p *pricing, f OfferFilter) (int, CardPrice, bool) {
+	at := ix.byGPU[gpu]
 	norm := ix.normalisedFor(gpu, p.cur, p.fx)
+	j, cp, found := cheapestOf(len(at), func(j int) (*knowledge.Offer, CardPrice, bool) { return &ix.offers[at[j]], norm[j].cp, norm[j].ok }, p, f)
+	if !found {
+		return -1, cp, false
+	}
+	return at[j], cp, true
+}
+
+// cheapestOf picks, among n offers (the j-th one, its normalised price and
+// whether it has one), the cheapest that f keeps: by the low end, then the
+// high end, then the key (sortPrices' order). It returns the place j.
+func cheapestOf(n int, offer func(j int) (*knowledge.Offer, CardPrice, bool), p *pricing, f OfferFilter) (int, CardPrice, bool) {
 	var best CardPrice
 	at, found := -1, false
-	for j, i := range ix.byGPU[gpu] {
-		c := norm[j].cp
-		if !norm[j].ok || !f.keep(&ix.offers[i], &c, p.cur) {
+	for j := range n {
+		o, c, ok := offer(j)
+		if !ok || !f.keep(o, &c, p.cur) {
 			continue
 		}
 		if !found || c.Low < best.Low || (c.Low == best.Low && (c.High < best.High || c.High == best.High && c.Offer < best.Offer)) {
-			best, at, found = c, i, true
+			best, at, found = c, j, true
 		}
 	}
 	return at, best, found

@@ -1,7 +1,6 @@
 package advisor
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/gpubot/gpubot/knowledge"
@@ -45,14 +44,10 @@ func defaultSource(what, figure, why string) PriceSource {
 // catalogue has a handful).
 func confirmNote(observed []string) Text {
 	dates := strings.Join(uniq(observed), ", ")
-	return confirmNotes.get(dates, func() Text {
-		return txt(
-			fmt.Sprintf("catalogue prices are dated market ranges (observed %s), not live quotes: confirm on the platform before you buy", dates),
-			fmt.Sprintf("目录价格是带日期的市场区间（观测于 %s），不是实时报价：下单前请在平台上确认", dates))
-	})
+	return txt(
+		"catalogue prices are dated market ranges (observed "+dates+"), not live quotes: confirm on the platform before you buy",
+		"目录价格是带日期的市场区间（观测于 "+dates+"），不是实时报价：下单前请在平台上确认")
 }
-
-var confirmNotes noteMemo[string, Text]
 
 func uniq(ss []string) []string {
 	seen := map[string]bool{}

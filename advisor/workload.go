@@ -104,7 +104,7 @@ func (w Workload) Normalize() (Workload, error) {
 	const hint = "/gpu fit 13b lora"
 	w.Defaulted = nil
 	if w.Native != "" {
-		w.Defaulted = append(w.Defaulted, "bits")
+		w.Defaulted = appendDefault(w.Defaulted, "bits")
 	}
 	switch {
 	case math.IsNaN(w.ParamsB) || w.ParamsB == 0:
@@ -118,7 +118,7 @@ func (w Workload) Normalize() (Workload, error) {
 	}
 	if w.Method == "" {
 		w.Method = Inference
-		w.Defaulted = append(w.Defaulted, "method")
+		w.Defaulted = appendDefault(w.Defaulted, "method")
 	}
 	switch w.Method {
 	case Inference, Full, Freeze, LoRA, QLoRA:
@@ -130,7 +130,7 @@ func (w Workload) Normalize() (Workload, error) {
 		if w.Method == QLoRA {
 			w.Bits = 4
 		}
-		w.Defaulted = append(w.Defaulted, "bits")
+		w.Defaulted = appendDefault(w.Defaulted, "bits")
 	}
 	switch {
 	case w.Bits != 16 && w.Bits != 8 && w.Bits != 4:
@@ -145,7 +145,7 @@ func (w Workload) Normalize() (Workload, error) {
 		if w.Method == Inference {
 			w.Batch = DefaultInferBatch
 		}
-		w.Defaulted = append(w.Defaulted, "batch")
+		w.Defaulted = appendDefault(w.Defaulted, "batch")
 	}
 	if w.Batch < 0 || w.Batch > MaxBatch {
 		return w, inputErr("batch", fmt.Sprintf("batch must be between 1 and %d, got %d", MaxBatch, w.Batch), "/gpu fit 7b full bs=8")
@@ -155,21 +155,21 @@ func (w Workload) Normalize() (Workload, error) {
 		if w.Method == Inference {
 			w.SeqLen = DefaultInferSeqLen
 		}
-		w.Defaulted = append(w.Defaulted, "seq_len")
+		w.Defaulted = appendDefault(w.Defaulted, "seq_len")
 	}
 	if w.SeqLen < 1 || w.SeqLen > MaxSeqLen {
 		return w, inputErr("seq_len", fmt.Sprintf("sequence length must be between 1 and %d tokens, got %d", MaxSeqLen, w.SeqLen), "/gpu fit 70b qlora ctx=32k")
 	}
 	if w.trains() && w.Optimizer == "" {
 		w.Optimizer = AdamW
-		w.Defaulted = append(w.Defaulted, "optimizer")
+		w.Defaulted = appendDefault(w.Defaulted, "optimizer")
 	}
 	if w.Optimizer != "" && w.Optimizer != AdamW && w.Optimizer != AdamW8bit {
 		return w, inputErr("optimizer", fmt.Sprintf("unknown optimizer %q; use adamw or adamw8bit", w.Optimizer), "/gpu fit 7b full optim=adamw8bit")
 	}
 	if w.adapters() && w.LoRARank == 0 {
 		w.LoRARank = DefaultLoRARank
-		w.Defaulted = append(w.Defaulted, "lora_rank")
+		w.Defaulted = appendDefault(w.Defaulted, "lora_rank")
 	}
 	if w.LoRARank < 0 || w.LoRARank > MaxRank {
 		return w, inputErr("lora_rank", fmt.Sprintf("LoRA rank must be between 1 and %d, got %d", MaxRank, w.LoRARank), "/gpu fit 8b lora rank=64")
@@ -200,7 +200,7 @@ func (w Workload) stack() (Workload, error) {
 		if !w.trains() {
 			w.Stack = StackVLLM
 		}
-		w.Defaulted = append(w.Defaulted, "stack")
+		w.Defaulted = appendDefault(w.Defaulted, "stack")
 	}
 	switch {
 	case w.Stack != StackVLLM && w.Stack != StackHF && w.Stack != StackHFEager && w.Stack != StackDeepSpeed:
@@ -257,7 +257,7 @@ func (w Workload) serving() (Workload, error) {
 		}
 		if w.KVBits == 0 {
 			w.KVBits = 16
-			w.Defaulted = append(w.Defaulted, "kv_bits")
+			w.Defaulted = appendDefault(w.Defaulted, "kv_bits")
 		}
 		if w.KVBits != 16 && w.KVBits != 8 {
 			return w, inputErr("kv_bits", fmt.Sprintf("kv_bits must be 16 (BF16 KV cache) or 8 (FP8), got %d", w.KVBits), hint)
@@ -267,7 +267,7 @@ func (w Workload) serving() (Workload, error) {
 	switch w.Engine {
 	case "":
 		w.Engine = EngineVLLM
-		w.Defaulted = append(w.Defaulted, "engine")
+		w.Defaulted = appendDefault(w.Defaulted, "engine")
 	case EngineVLLM, EngineTRTLLM:
 	default:
 		return w, inputErr("engine", fmt.Sprintf("unknown serving engine %q; use vllm or trtllm", w.Engine), "/gpu fit 70b inference engine=trtllm")
@@ -277,14 +277,14 @@ func (w Workload) serving() (Workload, error) {
 		if w.Engine == EngineTRTLLM && w.Bits == 8 {
 			w.KVBits = 8
 		}
-		w.Defaulted = append(w.Defaulted, "kv_bits")
+		w.Defaulted = appendDefault(w.Defaulted, "kv_bits")
 	}
 	if w.KVBits != 16 && w.KVBits != 8 {
 		return w, inputErr("kv_bits", fmt.Sprintf("kv_bits must be 16 (BF16 KV cache) or 8 (FP8), got %d", w.KVBits), hint)
 	}
 	if w.MemUtil == 0 {
 		w.MemUtil = DefaultMemUtil
-		w.Defaulted = append(w.Defaulted, "gpu_mem_util")
+		w.Defaulted = appendDefault(w.Defaulted, "gpu_mem_util")
 	}
 	if math.IsNaN(w.MemUtil) || w.MemUtil < 0.1 || w.MemUtil > 1 {
 		return w, inputErr("gpu_mem_util", fmt.Sprintf("gpu_mem_util is the share of card memory the engine may use, between 0.1 and 1, got %s", num(w.MemUtil)), hint)
@@ -294,7 +294,7 @@ func (w Workload) serving() (Workload, error) {
 		if w.Engine == EngineTRTLLM {
 			w.MaxSeqs = TRTLLMMaxSeqs
 		}
-		w.Defaulted = append(w.Defaulted, "max_seqs")
+		w.Defaulted = appendDefault(w.Defaulted, "max_seqs")
 	}
 	if w.MaxSeqs < 1 || w.MaxSeqs > 65536 {
 		return w, inputErr("max_seqs", fmt.Sprintf("max_seqs must be between 1 and 65536, got %d", w.MaxSeqs), hint)
@@ -312,3 +312,13 @@ func (w Workload) kvScale() float64 {
 
 func (w Workload) trains() bool   { return w.Method != Inference }
 func (w Workload) adapters() bool { return w.Method == LoRA || w.Method == QLoRA }
+
+// appendDefault records a defaulted setting, making room for all of them
+// on the first (a workload defaults several): one allocation, not one per
+// doubling.
+func appendDefault(d []string, name string) []string {
+	if d == nil {
+		d = make([]string, 0, 12)
+	}
+	return append(d, name)
+}

@@ -16,6 +16,10 @@ func renderAPI(lang string, r advisor.APIResult, cr advisor.CostResult, as map[s
 	be := tr(lang, "no break-even: the API is cheaper at any load", "没有打平点：任何负载下 API 都更便宜")
 	if !r.NoBreakeven {
 		be = tr(lang, fmt.Sprintf("self-hosting pays above ≈%s tokens/day", fmtNum(r.BreakevenTokensPerDay)), fmt.Sprintf("每天超过约 %s token 自建更省", fmtNum(r.BreakevenTokensPerDay)))
+		if r.BreakevenReplicas > 1 {
+			be = tr(lang, fmt.Sprintf("self-hosting on %d replicas pays above ≈%s tokens/day", r.BreakevenReplicas, fmtNum(r.BreakevenTokensPerDay)),
+				fmt.Sprintf("按 %d 个副本，每天超过约 %s token 自建更省", r.BreakevenReplicas, fmtNum(r.BreakevenTokensPerDay)))
+		}
 	}
 	if r.Cheaper == "api" {
 		d.Headline = tr(lang,

@@ -67,6 +67,9 @@ type Answer struct {
 	// verdictAsked marks answers that are a yes/no by nature (a budget
 	// check, the asker's own card) even without a question word.
 	verdictAsked bool
+	// tooFew is set when the asker's own card count cannot hold the job:
+	// the answer is a "no", worked on the count the job needs.
+	tooFew bool
 	// question is the message's text, for verdicts that answer the way
 	// the question was put ("超了吗" vs "够不够").
 	question string
@@ -74,6 +77,9 @@ type Answer struct {
 	// the monthly figure an always-on service is checked against.
 	alsoUsed map[string]string
 }
+
+// Use is use for handlers in other packages (the budget's month).
+func (a *Answer) Use(k, how string) { a.use(k, how) }
 
 // use records that a handler used slot k beyond its intent's reads.
 func (a *Answer) use(k, how string) {
@@ -97,6 +103,7 @@ type Bot struct {
 	rows    []intent.Row // the intent table (Add), help and unknown last
 	cfg     Config
 	kb      *knowledge.Base
+	mkt     advisor.Market // kb's market, prepared once (its engine cache)
 	parser  *parse.Parser
 	log     *slog.Logger
 	threads *thread.Store  // nil: every message stands alone
@@ -150,8 +157,11 @@ func New(cfg Config, kb *knowledge.Base, log *slog.Logger) *Bot {
 		log = slog.New(slog.DiscardHandler)
 	}
 	b := &Bot{cfg: cfg, kb: kb, log: log, now: time.Now, rows: fixedRows()}
+	if kb != nil {
+		b.mkt = advisor.MarketOf(kb) // prepared: every answer reuses its figures
+	}
 	if err := b.Add(Rows()...); err != nil {
-		panic(err) // the bot's own rows, checked by TestRows
+		panic(err) // the bot's own rows, checked by TestIntentTable (cmd/bot)
 	}
 	return b
 }

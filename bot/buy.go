@@ -18,7 +18,7 @@ type BuyView struct {
 
 func (b *Bot) buy(ctx context.Context, msg Message, a *Answer, req parse.Request) error {
 	if asksCommit(req.Text) { // "1-yr reserved vs on-demand for 16 H100s" (commit.go)
-		return b.commit(a, req)
+		return b.commit(ctx, a, req)
 	}
 	s := req.Slots
 	in := advisor.BuyInput{
@@ -55,7 +55,7 @@ func (b *Bot) buy(ctx context.Context, msg Message, a *Answer, req parse.Request
 			}
 		}
 	}
-	m := b.market(ctx)
+	m, personaNote := b.personaMarket(ctx, a, req, b.market(ctx)) // an enterprise rents from contracted clouds (price_persona.go)
 	res, err := nativeFirst(&in.Where, func() (advisor.BuyResult, error) { return advisor.Buy(in, m) })
 	if err != nil {
 		return err
@@ -64,6 +64,7 @@ func (b *Bot) buy(ctx context.Context, msg Message, a *Answer, req parse.Request
 	view := BuyView{BuyResult: res, Lines: res.AnnualLines(), Steps: res.Lines}
 	a.Result = view
 	a.Currency = string(res.Currency)
-	a.show(renderBuy(a.Lang, view, a.Assumed, usageNote, bareMoneyNote(a.Lang, in.Currency, s.Price, s.Rent, s.Power, s.Ops)))
+	notePersona(a, personaNote)
+	a.show(renderBuy(a.Lang, view, a.Assumed, usageNote, bareMoneyNote(a.Lang, in.Currency, s.Price, s.Rent, s.Power, s.Ops), personaNote))
 	return nil
 }

@@ -28,8 +28,12 @@ func renderBuy(lang string, v BuyView, as map[string]any, notes ...string) prese
 		if q.Condition == "used" {
 			cond = tr(lang, "used market price", "二手市场价")
 		}
-		gpu = tr(lang, fmt.Sprintf("%s (%s %s–%s for %s, %s)", gpu, cond, moneyStr(q.Low, cur), fmtNum(q.High), what, q.Newest),
-			fmt.Sprintf("%s（%s %s–%s/%s，%s）", gpu, cond, moneyStr(q.Low, cur), fmtNum(q.High), what, q.Newest))
+		rng := moneyStr(q.Low, cur)
+		if q.High > q.Low {
+			rng += "–" + fmtNum(q.High) // a range stays a range; one figure is one figure ("$329", not "$329–329")
+		}
+		gpu = tr(lang, fmt.Sprintf("%s (%s %s for %s, %s)", gpu, cond, rng, what, q.Newest),
+			fmt.Sprintf("%s（%s %s/%s，%s）", gpu, cond, rng, what, q.Newest))
 	}
 	plan := moneyStr(advisor.Round2(r.Inputs.Rent.Amount*knowledge.HoursPerMonth), cur)
 	switch {

@@ -45,6 +45,6 @@ func readPurchase(in *advisor.BuyInput, text string) {
 // worthBuyingWords turn a price question into a buy question: "二手3090多少钱
 // 值得买吗" asks the price and whether buying pays, and the buy answer
 // gives both (the market price is its first assumption).
-var worthBuyingWords = []string{"值得买", "值不值得买", "回本", "worth buying", "worth it to buy", "pay back", "payback"}
+var worthBuyingWords = []string{"值得买", "值不值得买", "回本", "worth buying", "worth it to buy", "pay back", "pays back", "payback", "pay for itself", "pays for itself", "recoup"}
 
 func asksWorthBuying(text string) bool { return hasAny(text, worthBuyingWords) }

@@ -255,7 +255,7 @@ func (b *Bot) card(a *Answer, req parse.Request, kind infoKind) error {
 		return &advisor.InputError{Field: "gpu", Reason: tr(a.Lang, "unknown card "+s.GPUs[0], "不认识的卡 "+s.GPUs[0]), Hint: "what can a 4090 run?"}
 	}
 	n := max(s.Cards, 1)
-	facts, err := advisor.Card(g, n, b.kb.Archs)
+	facts, err := b.mkt.Card(g, n) // the prepared market keeps the search's estimates
 	if err != nil {
 		return err
 	}
@@ -289,7 +289,7 @@ func (b *Bot) card(a *Answer, req parse.Request, kind infoKind) error {
 		}
 		if len(s.GPUs) > 1 {
 			if g2, ok := b.kb.GPU(s.GPUs[1]); ok {
-				other, err := advisor.Card(g2, n, b.kb.Archs)
+				other, err := b.mkt.Card(g2, n)
 				if err != nil {
 					return err
 				}

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -13,7 +14,7 @@ import (
 
 // Words that make a buy or monthly question a commitment question.
 var commitWords = []string{"reserved", "reservation", "savings plan", "committed use", "commit ", "commitment", "包年", "预留", "1-yr", "3-yr", "1yr", "3yr", "1-year", "3-year", "1 year", "3 year",
-	"包一年", "包三年"}
+	"包一年", "包三年", "yearly plan", "yearly commitment", "annual plan", "annual commitment", "annual contract", "一年期"}
 
 func asksCommit(text string) bool { return hasAny(text+" ", commitWords) }
 
@@ -24,7 +25,7 @@ func commitTerm(text string) string {
 	switch {
 	case hasAny(t, []string{"3-yr", "3yr", "3-year", "3 year", "3 years", "3年", "三年"}):
 		return "3y"
-	case hasAny(t, []string{"包年", "1-yr", "1yr", "1-year", "1 year", "1年", "一年", "reserved", "savings plan", "committed use", "commit"}):
+	case hasAny(t, []string{"包年", "1-yr", "1yr", "1-year", "1 year", "1年", "一年", "yearly", "annual", "reserved", "savings plan", "committed use", "commit"}):
 		return "1y"
 	case strings.Contains(t, "包月"):
 		return "monthly"
@@ -37,7 +38,7 @@ type CommitView struct {
 	advisor.CommitResult
 }
 
-func (b *Bot) commit(a *Answer, req parse.Request) error {
+func (b *Bot) commit(ctx context.Context, a *Answer, req parse.Request) error {
 	s := req.Slots
 	in := advisor.CommitInput{
 		GPU: firstGPU(s), Cards: s.Cards, Term: commitTerm(req.Text), Utilization: s.Utilization, HoursPerMonth: s.HoursPerMonth,
@@ -74,6 +75,20 @@ func (b *Bot) commit(a *Answer, req parse.Request) error {
 					res, err = r2, nil
 				}
 			}
+		}
+	}
+	if err != nil && len(res.Pairs) == 0 && !in.OnDemand.Given() && !in.Committed.Given() {
+		// No sourced term price for the card (H20, A800, H200 1-year):
+		// said plainly, with what on demand costs over the term.
+		if gap, ok := b.commitGap(ctx, in, res); ok {
+			a.Intent = "commit"
+			for k, how := range used {
+				a.use(k, how)
+			}
+			a.Result = gap
+			a.Currency = string(gap.Currency)
+			a.show(renderCommitGap(a.Lang, gap, a.Assumed))
+			return nil
 		}
 	}
 	if err != nil {
@@ -178,4 +193,70 @@ func zheDiscount(text string) (float64, bool) {
 		v = f / 10
 	}
 	return v, v > 0 && v < 1
+}
+
+// CommitGap is a commitment asked about a card no sourced row prices under
+// that term: the on-demand price instead, and what it comes to over the
+// term at the stated usage.
+type CommitGap struct {
+	GPU        string             `json:"gpu"`
+	Term       string             `json:"term"` // 1y, 3y, monthly
+	NoTerm     bool               `json:"no_term_price"`
+	OnDemand   advisor.CardPrice  `json:"on_demand"` // the cheapest uninterruptible on-demand offer
+	Cards      int                `json:"cards"`
+	Hours      float64            `json:"hours_per_month"` // per card
+	Months     int                `json:"months"`
+	TermCost   float64            `json:"on_demand_over_term"`
+	Currency   knowledge.Currency `json:"currency"`
+	Defaulted  []string           `json:"defaulted,omitempty"`
+	HowCounted string             `json:"how"`
+}
+
+// commitGap prices the term on demand when no term price is sourced; ok is
+// false when the card has no uninterruptible on-demand offer either.
+func (b *Bot) commitGap(ctx context.Context, in advisor.CommitInput, res advisor.CommitResult) (CommitGap, bool) {
+	cur, fx := in.Currency, in.FX
+	if cur == "" {
+		cur = knowledge.USD
+	}
+	if fx <= 0 {
+		fx = advisor.DefaultCNYPerUSD
+	}
+	m := b.market(ctx)
+	// the sourced rows no catalogue offer carries (优云智算's H20) count too
+	list, err := advisor.Offers(in.GPU, append(append([]knowledge.Offer(nil), m.Offers...), m.Rows...), cur, fx)
+	if err != nil {
+		return CommitGap{}, false
+	}
+	g := CommitGap{GPU: in.GPU, Term: cmpOr(in.Term, "1y"), NoTerm: true, Cards: max(in.Cards, 1), Currency: cur}
+	found := false
+	for _, cp := range list.Offers { // cheapest first
+		if !cp.Interruptible && !cp.Monthly && !cp.Package && !advisor.IsMarketRange(cp.Platform) {
+			g.OnDemand, found = cp, true
+			break
+		}
+	}
+	if !found {
+		return CommitGap{}, false
+	}
+	if in.Term == "" {
+		g.Defaulted = append(g.Defaulted, "term")
+	}
+	if in.Cards == 0 {
+		g.Defaulted = append(g.Defaulted, "cards")
+	}
+	switch {
+	case in.HoursPerMonth > 0:
+		g.Hours = in.HoursPerMonth
+	case in.Utilization > 0:
+		g.Hours = advisor.Round2(in.Utilization * knowledge.HoursPerMonth)
+	default:
+		g.Hours = knowledge.HoursPerMonth
+		g.Defaulted = append(g.Defaulted, "utilization")
+	}
+	g.Months = map[string]int{"1y": 12, "3y": 36, "monthly": 1}[g.Term]
+	// on demand over the term = price per card-hour × hours a month × cards × months
+	g.TermCost = advisor.Round2(g.OnDemand.Low * g.Hours * float64(g.Cards) * float64(g.Months))
+	g.HowCounted = fmt.Sprintf("%s × %s h × %d cards × %d months", fmtNum(g.OnDemand.Low), fmtNum(g.Hours), g.Cards, g.Months)
+	return g, true
 }

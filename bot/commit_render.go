@@ -47,11 +47,55 @@ func renderCommit(lang string, r advisor.CommitResult, as map[string]any, notes 
 		if i == 0 || i > 4 {
 			continue
 		}
-		d.Summary = append(d.Summary, fmt.Sprintf("• %s %s: %s → %s/card-h (−%s%%, %s, %s)", p.Provider, p.Instance, moneyStr(p.OnDemand, cur), moneyStr(p.Committed, cur), fmtNum(p.Discount*100), p.Date, p.Confidence))
+		od, cm := moneyStr(p.OnDemand, cur), moneyStr(p.Committed, cur)
+		if p.OnDemandHigh > 0 {
+			od += "–" + fmtNum(p.OnDemandHigh) // a range stays a range
+		}
+		if p.CommittedHigh > 0 {
+			cm += "–" + fmtNum(p.CommittedHigh)
+		}
+		d.Summary = append(d.Summary, fmt.Sprintf("• %s %s: %s → %s/card-h (−%s%%, %s, %s)", p.Provider, p.Instance, od, cm, fmtNum(p.Discount*100), p.Date, p.Confidence))
 	}
 	d.Assumed = assumedPairs(as)
 	var wk working
 	wk.result(lang, r.Lines, r.Assumptions, nil)
+	d.Working = wk
+	return d
+}
+
+// renderCommitGap says plainly that no term price is sourced for the card
+// and shows on demand over the term instead.
+func renderCommitGap(lang string, g CommitGap, as map[string]any) present.Doc {
+	cur := string(g.Currency)
+	term := map[string][2]string{"1y": {"1-year", "一年期（包年）"}, "3y": {"3-year", "三年期"}, "monthly": {"monthly-plan", "包月"}}[g.Term]
+	where := platformName(lang, g.OnDemand.Platform)
+	var d present.Doc
+	d.Headline = tr(lang,
+		fmt.Sprintf("No sourced %s price for %s, so a commitment cannot be weighed — on demand shown: %s/card-h (%s, %s) = %s over %d months for %d card(s) at %s h a month", term[0], gpuName(g.GPU), moneyStr(g.OnDemand.Low, cur), where, g.OnDemand.ObservedAt, moneyStr(g.TermCost, cur), g.Months, g.Cards, fmtNum(g.Hours)),
+		fmt.Sprintf("数据里没有 %s 的%s价，没法比较承诺价——以下为按需价：%s/卡时（%s，%s），%d 张卡每月 %s 小时，%d 个月共 %s", gpuName(g.GPU), term[1], moneyStr(g.OnDemand.Low, cur), where, g.OnDemand.ObservedAt, g.Cards, fmtNum(g.Hours), g.Months, moneyStr(g.TermCost, cur)))
+	d.Figures = []present.Figure{
+		{Label: tr(lang, "on demand per card-hour", "按需每卡时"), Value: moneyStr(g.OnDemand.Low, cur)},
+		{Label: tr(lang, "on demand over the term", "期限内按需合计"), Value: moneyStr(g.TermCost, cur)},
+	}
+	d.Summary = append(d.Summary, tr(lang,
+		"Give the committed price to compare: monthly= (per card-month), e.g. /gpu buy "+g.GPU+" 1y reserved price="+fmtNum(g.OnDemand.Low)+" monthly=…",
+		"给出承诺价即可比较：monthly=（每卡每月），例如 /gpu buy "+g.GPU+" 1y reserved price="+fmtNum(g.OnDemand.Low)+" monthly=…"))
+	for _, k := range g.Defaulted {
+		switch k {
+		case "term":
+			as["term"] = g.Term
+		case "cards":
+			as["cards"] = 1
+		case "utilization":
+			as["utilization"] = 1
+		}
+	}
+	d.Assumed = assumedPairs(as)
+	var wk working
+	wk.strings(present.StepNote, tr(lang, "on demand over the term = ", "期限内按需 = ")+g.HowCounted+" = "+moneyStr(g.TermCost, cur))
+	wk.strings(present.StepAssumption, tr(lang,
+		"no sourced "+term[0]+" row for this card in knowledge/data/procurement (searched; see NOTES)", "knowledge/data/procurement 里没有这张卡的"+term[1]+"行（已检索，见 NOTES）"))
+	wk.strings(present.StepSource, g.OnDemand.Original.String()+" — "+g.OnDemand.ObservedAt+" ("+g.OnDemand.Source+")")
 	d.Working = wk
 	return d
 }

@@ -3,6 +3,8 @@ package bot
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/parse"
@@ -15,8 +17,8 @@ func (b *Bot) cost(ctx context.Context, a *Answer, req parse.Request) error {
 		return b.image(ctx, a, req)
 	}
 	s := req.Slots
-	if len(s.GPUs) >= 2 && (s.ParamsB > 0 || s.Model != "" || s.Arch != "") {
-		return b.options(ctx, a, req) // "A100 vs H100 vs L40S": every option answered
+	if (len(s.GPUs) >= 2 || len(s.Platforms) >= 2) && (s.ParamsB > 0 || s.Model != "" || s.Arch != "") {
+		return b.options(ctx, a, req) // "A100 vs H100 vs L40S", "runpod or vast?": every option answered
 	}
 	if servingTargets(s) {
 		return b.slo(ctx, a, req)
@@ -25,11 +27,24 @@ func (b *Bot) cost(ctx context.Context, a *Answer, req parse.Request) error {
 	if in.Workload.Bits == 8 && (in.Workload.Method == advisor.Full || in.Workload.Method == advisor.LoRA) {
 		in.FP8, in.Workload.Bits = true, 0 // "full fp8": train in FP8 on cards that have it
 	}
-	m := b.market(ctx)
+	m, personaNote := b.personaMarket(ctx, a, req, b.market(ctx)) // an enterprise: contracted clouds only (price_persona.go)
 	res, err := nativeFirst(&in.Where, func() (advisor.CostResult, error) { return advisor.Cost(in, m) })
+	var supplyNote string
+	if err == nil && in.GPU == "" && !in.Price.Given() {
+		res, supplyNote = costSupplied(a.Lang, in, m, res) // the engine's pick can serve the plan (recommend.go's rule)
+	}
 	var noPrice *advisor.InputError
 	if errors.As(err, &noPrice) && noPrice.Field == "price" && !in.Where.NativeOnly && (s.RequestsPerS > 0 || s.TokensPerDay > 0 || s.PeakRequestsPerS > 0) && in.Workload.Method == advisor.Inference {
 		return b.slo(ctx, a, req) // no price for the card: the fleet is still sized
+	}
+	have := in.GPUs
+	var tooFew *advisor.InputError
+	if errors.As(err, &tooFew) && tooFew.Field == "gpus" && have > 0 {
+		// "一张4090 48小时内跑得完不": their count cannot hold the job. That
+		// is the answer (no), worked on the count the job needs.
+		in.GPUs = 0
+		res, err = nativeFirst(&in.Where, func() (advisor.CostResult, error) { return advisor.Cost(in, m) })
+		a.tooFew = err == nil
 	}
 	if err != nil {
 		return err
@@ -49,11 +64,16 @@ func (b *Bot) cost(ctx context.Context, a *Answer, req parse.Request) error {
 	}
 	a.Result = res
 	a.Currency = string(res.Currency)
-	d := renderCost(a.Lang, res, a.Assumed, bareMoneyNote(a.Lang, in.Currency, s.Price))
+	notePersona(a, personaNote)
+	d := renderCost(a.Lang, res, a.Assumed, bareMoneyNote(a.Lang, in.Currency, s.Price), personaNote, supplyNote)
 	if res.WithinBudget != nil {
 		a.verdictAsked = true
 	}
-	a.show(leadWithAsked(a.Lang, d, s, res))
+	d = leadWithAsked(a.Lang, d, s, res)
+	if a.tooFew {
+		d = leadWithTooFew(a.Lang, d, have, res)
+	}
+	a.show(d)
 	return nil
 }
 
@@ -80,4 +100,38 @@ func (b *Bot) costInput(req parse.Request) advisor.CostInput {
 		in.PeakFactor = 1 // "at 20 QPS" is the load to size for, not an average to triple
 	}
 	return in
+}
+
+// costSupplied re-prices a plan the engine put on an offer that cannot
+// serve it (advisor Market.Unsuppliable: a one-card marketplace listing for
+// an 8-card replica, a card without BF16 for a 16-bit language model),
+// without that offer, a few times at most; note says what was set aside.
+// A card or price the question names is never second-guessed.
+func costSupplied(lang string, in advisor.CostInput, m advisor.Market, res advisor.CostResult) (advisor.CostResult, string) {
+	var aside []string
+	for pass := 0; pass < 5 && res.Offer != nil; pass++ {
+		var why advisor.Text
+		for _, o := range m.Offers {
+			if o.Key == res.Offer.Offer {
+				why = m.Unsuppliable(o, res.GPUs, in.Workload.Bits, true)
+				break
+			}
+		}
+		if why.EN == "" {
+			break
+		}
+		aside = append(aside, fmt.Sprintf("%s @ %s ×%d %s%s (%s)", gpuName(res.GPU), platformName(lang, res.Offer.Platform), res.GPUs,
+			moneyStr(res.Offer.Low, string(res.Offer.Currency)), tr(lang, "/card-h", "/卡时"), why.In(lang)))
+		m = m.WithoutOffers(map[string]bool{res.Offer.Offer: true})
+		w := in.Where
+		r2, err := nativeFirst(&w, func() (advisor.CostResult, error) { return advisor.Cost(in, m) })
+		if err != nil {
+			break // nothing else prices it: the first answer stands
+		}
+		res = r2
+	}
+	if len(aside) == 0 {
+		return res, ""
+	}
+	return res, tr(lang, "Set aside: ", "未采用：") + strings.Join(aside, tr(lang, "; ", "；"))
 }

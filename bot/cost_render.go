@@ -15,7 +15,12 @@ func renderCost(lang string, r advisor.CostResult, as map[string]any, notes ...s
 		job = fmtNum(w.ParamsB) + "B " + tr(lang, "pretraining", "预训练")
 	}
 	on := ""
-	if r.GPU != "" {
+	switch {
+	case r.GPU != "" && r.Offer != nil && r.Offer.Platform != "":
+		// where the price comes from is part of "which card, where?"
+		on = tr(lang, fmt.Sprintf(" on %s ×%d (%s)", gpuName(r.GPU), r.GPUs, platformName(lang, r.Offer.Platform)),
+			fmt.Sprintf("（%s ×%d，%s）", gpuName(r.GPU), r.GPUs, platformName(lang, r.Offer.Platform)))
+	case r.GPU != "":
 		on = tr(lang, fmt.Sprintf(" on %s ×%d", gpuName(r.GPU), r.GPUs), fmt.Sprintf("（%s ×%d）", gpuName(r.GPU), r.GPUs))
 	}
 	var d present.Doc

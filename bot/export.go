@@ -28,6 +28,9 @@ func (b *Bot) export(a *Answer, req parse.Request) error {
 	}
 	res := advisor.Export(b.kb.Export, req.Slots.GPUs)
 	a.Intent = "export"
+	if req.Slots.Region == "cn" {
+		a.use("region", "mainland China: the market the table's statuses are for")
+	}
 	a.Result = ExportView{res}
 	a.show(renderExport(a.Lang, res))
 	return nil

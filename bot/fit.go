@@ -143,7 +143,7 @@ func (b *Bot) fit(ctx context.Context, a *Answer, req parse.Request) error {
 			}
 		}
 	}
-	res, err := advisor.Fit(w, gpus, b.kb.Archs)
+	res, err := b.mkt.Fit(w, gpus) // sizing kept in the prepared market
 	if err != nil {
 		return err
 	}
@@ -156,7 +156,7 @@ func (b *Bot) fit(ctx context.Context, a *Answer, req parse.Request) error {
 		view.Assumptions = append(view.Assumptions, t.In(a.Lang))
 	}
 	cur, fx := b.currency(req), b.fx(req.Slots)
-	offers := b.market(ctx).Offers
+	m := b.market(ctx)
 	for _, o := range res.Options {
 		opt := FitOption{
 			GPU: o.GPU, Name: o.Name, VRAMGB: o.VRAMGB, Count: o.Count, Fits: o.Fits,
@@ -166,7 +166,7 @@ func (b *Bot) fit(ctx context.Context, a *Answer, req parse.Request) error {
 		}
 		// The cheapest on-demand offer for the card (spot and prepaid plans
 		// would understate what running the job costs), in the answer's currency.
-		if cp, ok, err := advisor.Cheapest(o.GPU, offers, cur, fx, advisor.OfferFilter{NoInterruptible: true, NoMarketRange: !advisor.IsMarketRange(req.Slots.Platform), Platform: req.Slots.Platform}); err == nil && ok {
+		if cp, ok, err := m.Cheapest(o.GPU, cur, fx, advisor.OfferFilter{NoInterruptible: true, NoMarketRange: !advisor.IsMarketRange(req.Slots.Platform), Platform: req.Slots.Platform}); err == nil && ok {
 			opt.Cheapest = &PriceRef{Platform: cp.Platform, Price: cp.Low, Currency: string(cp.Currency), Unit: "card_hour", ObservedAt: cp.ObservedAt}
 			opt.PerMTokens = advisor.Round2(advisor.JobCostPerMTokens(o, cp.Low)*100) / 100 // 4 decimals
 		}
@@ -261,7 +261,7 @@ func (b *Bot) fitVerdict(w advisor.Workload, s parse.Slots, res advisor.FitResul
 		}
 	}
 	if !found {
-		one, err := advisor.Fit(w, []knowledge.GPU{g}, b.kb.Archs)
+		one, err := b.mkt.Fit(w, []knowledge.GPU{g})
 		if err != nil {
 			return nil, err
 		}

@@ -14,7 +14,7 @@ import (
 // market is the advisor's view of cards and prices: shipped specs with the
 // current offers (the live catalogue when one is attached).
 func (b *Bot) market(ctx context.Context) advisor.Market {
-	m := advisor.MarketOf(b.kb)
+	m := b.mkt // a copy sharing the prepared engine cache
 	if b.prices != nil {
 		if offers, err := b.prices.Offers(ctx); err == nil && len(offers) > 0 {
 			m.Offers = offers
@@ -30,6 +30,24 @@ func (b *Bot) market(ctx context.Context) advisor.Market {
 // Chinese questions and USD for English ones.
 func (b *Bot) currency(req parse.Request) knowledge.Currency {
 	switch req.Slots.Currency {
+	case "CNY":
+		return knowledge.CNY
+	case "USD":
+		return knowledge.USD
+	}
+	// no currency asked for: the one their own figures are in ("I can
+	// only afford ~¥1000", "预算 $300"), when they are all in one
+	stated := ""
+	for _, m := range []*parse.Money{req.Slots.Budget, req.Slots.Price, req.Slots.Monthly} {
+		switch {
+		case m == nil || m.Currency == "":
+		case stated == "":
+			stated = m.Currency
+		case stated != m.Currency:
+			stated = "mixed"
+		}
+	}
+	switch stated {
 	case "CNY":
 		return knowledge.CNY
 	case "USD":

@@ -15,9 +15,16 @@ const referenceGPU = "rtx4090"
 
 func (b *Bot) monthly(ctx context.Context, msg Message, a *Answer, req parse.Request) error {
 	if asksCommit(req.Text) { // "包年还是按量 A100 每月500小时" (commit.go)
-		return b.commit(a, req)
+		return b.commit(ctx, a, req)
 	}
 	s := req.Slots
+	if asksPlanPrice(req.Text) && s.HoursPerMonth == 0 && s.Hours == 0 && s.Utilization == 0 && s.Monthly == nil && s.Price == nil && len(s.GPUs) > 0 {
+		// "Tencent Cloud A100 monthly plan price?": the plan's price, as
+		// "腾讯云 A100 包月多少钱" is answered, not whether it pays.
+		req.Slots.Billing = "monthly"
+		a.Intent = parse.Price
+		return b.price(ctx, a, req)
+	}
 	in := advisor.MonthlyInput{
 		GPU: firstGPU(s), Platform: s.Platform, HoursPerMonth: s.HoursPerMonth,
 		Cards: s.Cards, Hourly: money(s.Price), Monthly: money(s.Monthly),
@@ -45,7 +52,11 @@ func (b *Bot) monthly(ctx context.Context, msg Message, a *Answer, req parse.Req
 			"No card named, so this is for the RTX 4090, the card the catalogue prices most often. Ask precisely with: /gpu monthly h100 @autodl 120h",
 			"没指定显卡，按目录里报价最多的 RTX 4090 计算。想问得更准，可以这样问：/gpu monthly h100 @autodl 120h"))
 	}
-	m := b.market(ctx)
+	m, personaNote := b.personaMarket(ctx, a, req, b.market(ctx)) // an enterprise: contracted clouds only (price_persona.go)
+	if personaNote != "" {
+		notes = append(notes, personaNote)
+		notePersona(a, personaNote)
+	}
 	res, err := nativeFirst(&advisor.OfferFilter{}, func() (advisor.MonthlyResult, error) { return advisor.Monthly(in, m) })
 	var noPlan *advisor.InputError
 	if errors.As(err, &noPlan) && noPlan.Field == "monthly" {
@@ -90,4 +101,15 @@ func variantPlan(in advisor.MonthlyInput, m advisor.Market) (string, advisor.Mon
 		}
 	}
 	return "", advisor.MonthlyResult{}, false
+}
+
+// planPriceWords ask what a plan costs; payWords ask whether it pays, which
+// the monthly answer gives.
+var (
+	planPriceWords = []string{"price", "how much", "多少钱", "价格", "什么价", "报价"}
+	payWords       = []string{"worth", "pay off", "pays off", "划算", "值不值", "值得", "break even", "break-even", "回本", " vs ", "还是"}
+)
+
+func asksPlanPrice(text string) bool {
+	return hasAny(text, planPriceWords) && !hasAny(" "+text+" ", payWords)
 }

@@ -72,10 +72,27 @@ func plan(req parse.Request) (parse.Request, string) {
 		s.Method = "inference"
 		inference = true
 	}
+	if model && s.Method == "" && s.Tokens == 0 && s.Samples == 0 && reRunAsIs.MatchString(strings.ToLower(req.Text)) {
+		req.Slots.Method = "inference" // "run a 7b llm at 4bit", "对话 demo": the model run as it is
+		s.Method = "inference"
+		inference = true
+	}
+	if model && inference && s.SeqLen > 0 && s.InputTokens == 0 && (s.Concurrency > 0 || load || s.TPSPerUser > 0) {
+		// "32 concurrent 4k contexts", "上下文 2k, 每用户 40 tok/s": in
+		// serving, the context is what each request holds
+		req.Slots.InputTokens = s.SeqLen
+		s.InputTokens = s.SeqLen
+	}
 	memoryQ := s.VRAMGB > 0 && (s.YesNo || has(s.Targets, "memory_gb")) && !has(s.Targets, "money_total") && !has(s.Targets, "hours")
 	switch {
 	case model && memoryQ && !load:
 		return to(parse.Fit, "a question about your card's memory")
+	case model && !inference && s.YesNo && len(s.GPUs) >= 1 && s.Days == 0 && s.Budget == nil && s.Price == nil &&
+		!has(s.Targets, "money_total") && !has(s.Targets, "hours") && !has(s.Targets, "gpu_hours") && !has(s.Targets, "money_monthly") &&
+		(req.Intent == parse.Cost || req.Intent == parse.Fit || req.Intent == parse.Unknown):
+		// "3060 12g 能 qlora 7b 吗", "does it fit on a single L40S?": whether
+		// their card holds the job, not what it costs
+		return to(parse.Fit, "whether your card holds the job")
 	case model && inference && (load || slo) && req.Intent != parse.Recommend:
 		// a serving load: replicas × cards, the bill, the targets checked
 		if req.Slots.Method == "" {
@@ -112,6 +129,10 @@ func plan(req parse.Request) (parse.Request, string) {
 	}
 	return req, ""
 }
+
+// reRunAsIs are words of running a model as it is (chat, a quantized
+// model, "run a 7b"), read only when no training word or data was.
+var reRunAsIs = regexp.MustCompile(`chatbot|聊天机器人|对话|客服|问答|跑得动|跑起来|\brun (?:a|it|the|my|this)\b|\brunning\b|\bto run\b|\bint4\b|\bint8\b|gguf|\bawq\b|gptq|\b(?:at|in) (?:4-?bit|fp8|int4|int8)\b|量化版|\bsplit a\b`)
 
 // reOnDemand names on-demand pricing, the other side of a commitment.
 var reOnDemand = regexp.MustCompile(`按需|按量|on-demand|on demand|ondemand|pay-as-you-go|payg`)

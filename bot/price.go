@@ -45,6 +45,13 @@ type PriceView struct {
 	// PerMonth is the first offer's price per card-month when a monthly
 	// plan was asked for and only plans are shown ("腾讯云 A100 包月多少钱").
 	PerMonth float64 `json:"per_month,omitempty"`
+	// NoPlan names the cards a monthly plan (包月/包年) was asked for that
+	// no shipped row or offer prices that way: the headline says so
+	// before the on-demand prices shown instead.
+	NoPlan []string `json:"no_plan,omitempty"`
+	// Persona says an enterprise asker was priced on contracted clouds
+	// only (price_persona.go); also one of the assumptions.
+	Persona string `json:"persona,omitempty"`
 }
 
 func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
@@ -53,15 +60,15 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 		return &advisor.InputError{Field: "gpu", Reason: tr(a.Lang, "which card? name one or more", "哪张卡？请指明型号"), Hint: "/gpu price h100"}
 	}
 	cur, fx := b.currency(req), b.fx(s)
-	m := b.market(ctx)
-	var variantNotes []string // a platform asked for that lists only a variant of the card (price_variant.go)
+	m, personaNote := b.personaMarket(ctx, a, req, b.market(ctx)) // an enterprise: contracted clouds only (price_persona.go)
+	var variantNotes []string                                     // a platform asked for that lists only a variant of the card (price_variant.go)
 	s.GPUs, variantNotes = platformVariants(m.Offers, s.Platform, s.GPUs, a.Lang)
 	view := PriceView{GPUs: s.GPUs, Assumptions: variantNotes, Currency: string(cur), FX: fx, Platform: s.Platform}
 	now := b.now()
 	var all []PriceOffer
 	ages := map[string]int{} // offers share a few observation dates
 	for _, g := range s.GPUs {
-		list, err := advisor.Offers(g, m.Offers, cur, fx)
+		list, err := m.PriceList(g, cur, fx)
 		if err != nil {
 			return err
 		}
@@ -94,12 +101,20 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 			view.Assumptions = appendOnce(view.Assumptions, t.In(a.Lang))
 		}
 	}
-	view.Offers = packageAsked(view.Offers, s.Billing, s.Platform) // "腾讯云 A100 包月多少钱" (price_variant.go)
+	if personaNote != "" {
+		view.Assumptions = append(view.Assumptions, personaNote)
+		view.Persona = personaNote
+	}
+	view.Offers = packageAsked(view.Offers, s.Billing, s.Platform)
+	if s.Billing == "monthly" {
+		view.NoPlan = withoutPlan(view.GPUs, view.Offers)
+	} // "腾讯云 A100 包月多少钱" (price_variant.go)
 	if s.Billing == "monthly" && len(view.Offers) > 0 && view.Offers[0].Monthly {
 		view.PerMonth = advisor.Round2(view.Offers[0].Price * knowledge.HoursPerMonth)
 	}
 	notListed(&view, s.Platform, all)
 	a.Result = view
+	notePersona(a, personaNote)
 	a.Currency = view.Currency
 	a.show(renderPrice(a.Lang, view, now))
 	return nil
@@ -135,4 +150,20 @@ func wanted(s parse.Slots, platform string) bool {
 		return slices.Contains(s.Platforms, platform)
 	}
 	return platform == s.Platform
+}
+
+// withoutPlan are the cards with no monthly-plan offer among offers ("H200
+// 包月多少钱": no sourced H200 包月 price, on demand shown).
+func withoutPlan(gpus []string, offers []PriceOffer) []string {
+	var out []string
+	for _, g := range gpus {
+		plan := false
+		for _, o := range offers {
+			plan = plan || (o.GPU == g && (o.Monthly || o.Billing == "package"))
+		}
+		if !plan {
+			out = append(out, g)
+		}
+	}
+	return out
 }

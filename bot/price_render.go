@@ -65,6 +65,16 @@ func renderPrice(lang string, v PriceView, now time.Time) present.Doc {
 			fmt.Sprintf("%s 最低 %s/卡时（%s，%s，%s）——共 %d 个报价", gpuName(g), moneyStr(o.Price, o.Currency), platformName(lang, o.Platform), kind[1], when, n)))
 	}
 	d.Headline = strings.Join(heads, tr(lang, "; ", "；"))
+	if len(v.NoPlan) > 0 {
+		// A plan was asked for and none is sourced: said first, plainly.
+		names := make([]string, len(v.NoPlan))
+		for i, g := range v.NoPlan {
+			names[i] = gpuName(g)
+		}
+		d.Headline = tr(lang,
+			fmt.Sprintf("No sourced monthly-plan price for %s; on demand shown: %s", strings.Join(names, ", "), d.Headline),
+			fmt.Sprintf("数据里没有 %s 的包月价；以下为按需价：%s", strings.Join(names, "、"), d.Headline))
+	}
 	if v.NotListed != "" {
 		// The platform asked about does not list the card: say so first,
 		// then where it is priced (never "no price" when others have one).
@@ -75,6 +85,9 @@ func renderPrice(lang string, v PriceView, now time.Time) present.Doc {
 		d.Headline = tr(lang,
 			fmt.Sprintf("%s does not list %s; elsewhere: %s", platformName(lang, v.NotListed), strings.Join(names, ", "), d.Headline),
 			fmt.Sprintf("%s 没有 %s 的报价；其他平台：%s", platformName(lang, v.NotListed), strings.Join(names, "、"), d.Headline))
+	}
+	if v.Persona != "" {
+		d.Summary = append(d.Summary, v.Persona) // the enterprise filter, under the headline
 	}
 	d.ListTitle = tr(lang, "Offers per card-hour, cheapest first:", "每卡每小时报价（从低到高）：")
 	var wk working

@@ -32,14 +32,9 @@ func (b *Bot) recommend(ctx context.Context, a *Answer, req parse.Request) error
 	}
 	// The persona comes from the lexicon's words (the parser's slot) or
 	// a persona= setting.
-	for _, w := range append([]string{s.Persona}, s.Args...) {
-		if p, ok := advisor.CanonicalPersona(w); ok {
-			in.Persona = p
-			break
-		}
-	}
-	m := b.market(ctx)
-	res, err := nativeFirst(&in.Where, func() (advisor.Recommendation, error) { return advisor.Recommend(in, m) })
+	// a persona= setting, or the team's profile setting (price_persona.go).
+	in.Persona = b.persona(ctx, s)
+	res, err := rankSupplied(in, b.market(ctx))
 	if err != nil {
 		return err
 	}
@@ -48,6 +43,72 @@ func (b *Bot) recommend(ctx context.Context, a *Answer, req parse.Request) error
 	a.Currency = string(res.Inputs.Currency)
 	a.show(renderRecommend(a.Lang, res, a.Assumed))
 	return nil
+}
+
+// rankSupplied ranks the cards on offers that can serve the plan: a row
+// priced on an offer that cannot (advisor Market.Unsuppliable: a
+// single-card marketplace listing for an 8-card replica, a card without
+// BF16 for a 16-bit language model) is set aside with its reason and the
+// ranking is made again without it, a few times at most ("70b inference"
+// led with 8× V100 on a $0.09 one-card Vast.ai listing).
+func rankSupplied(in advisor.RecommendInput, m advisor.Market) (advisor.Recommendation, error) {
+	llm := in.Preset != advisor.PresetDiffusion
+	var aside []advisor.Ranked
+	var res advisor.Recommendation
+	owned := false // m.Offers is this call's own copy, filtered in place after the first
+	for pass := 0; pass < 5; pass++ {
+		r, err := nativeFirst(&in.Where, func() (advisor.Recommendation, error) { return advisor.Recommend(in, m) })
+		if err != nil {
+			if pass > 0 {
+				break // nothing left to rank: keep the last ranking, its set-aside rows said
+			}
+			return r, err
+		}
+		res = r
+		var drop map[string]bool
+		for _, rk := range res.Rankings {
+			for _, row := range rk.Rows {
+				if drop[row.Offer] {
+					continue
+				}
+				for _, o := range m.Offers { // a ranking shows ten rows at most: a scan each
+					if o.Key != row.Offer {
+						continue
+					}
+					if why := m.Unsuppliable(o, row.Cards, in.Workload.Bits, llm); why.EN != "" {
+						if drop == nil {
+							drop = map[string]bool{}
+						}
+						drop[row.Offer] = true
+						row.Note = why
+						aside = append(aside, row)
+					}
+					break
+				}
+			}
+		}
+		if len(drop) == 0 {
+			break
+		}
+		if !owned {
+			m, owned = m.WithoutOffers(drop), true
+			continue
+		}
+		kept := m.Offers[:0]
+		for _, o := range m.Offers {
+			if !drop[o.Key] {
+				kept = append(kept, o)
+			}
+		}
+		m.Offers = kept
+	}
+	if len(res.Rankings) > 0 && len(aside) > 0 {
+		res.Rankings[0].Aside = append(res.Rankings[0].Aside, aside...)
+		res.Assumptions = append(res.Assumptions, advisor.Text{
+			EN: "offers that cannot serve the plan are set aside, not ranked: marketplace listings with fewer cards than one replica needs, and cards without BF16 for a 16-bit language model",
+			ZH: "不能支撑方案的报价不参与排名：卡数不够一个副本的算力市场挂单，以及 16 位大模型任务下不支持 BF16 的卡"})
+	}
+	return res, nil
 }
 
 // recommendImage answers "which card for SD / image generation": the image

@@ -66,6 +66,9 @@ func renderRecommend(lang string, r advisor.Recommendation, as map[string]any) p
 	if len(rk.Rows) == 0 {
 		// Nothing to rent was ranked: the prices set aside are all there is.
 		d.Summary = append(d.Summary, asideLines(lang, rk)...)
+	} else {
+		// Cheaper offers that cannot serve the plan: said under the headline.
+		d.Summary = append(d.Summary, supplyLines(lang, rk)...)
 	}
 	for _, p := range r.Plans {
 		if len(d.Summary) == 2 {

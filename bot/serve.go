@@ -66,7 +66,12 @@ func (b *Bot) slo(ctx context.Context, a *Answer, req parse.Request) error {
 	a.Result = out
 	a.Currency = res.Currency
 	a.verdictAsked = s.TTFTMs > 0 || s.TPSPerUser > 0 || res.WithinBudget != nil
-	a.show(renderSLO(a.Lang, out, a.Assumed))
+	d := renderSLO(a.Lang, out, a.Assumed)
+	if s.Concurrency == 0 && has(s.Targets, "concurrency") && res.PerReplica > 0 {
+		// "最多能扛多少并发": the most users one replica serves at the targets leads
+		d = leadWithConcurrency(a.Lang, d, out)
+	}
+	a.show(d)
 	return nil
 }
 
@@ -82,16 +87,19 @@ type OptionsAnswer struct {
 
 // OptionRow is one card's figure.
 type OptionRow struct {
-	GPU    string             `json:"gpu"`
-	Name   string             `json:"name"`
-	Value  float64            `json:"value"`
-	Result advisor.CostResult `json:"result"`
+	GPU string `json:"gpu"`
+	// Platform is set when the options are platforms ("runpod or vast?").
+	Platform string             `json:"platform,omitempty"`
+	Name     string             `json:"name"`
+	Value    float64            `json:"value"`
+	Result   advisor.CostResult `json:"result"`
 }
 
 // OptionFailed is a named card the engine could not answer for.
 type OptionFailed struct {
-	GPU    string `json:"gpu"`
-	Reason string `json:"reason"`
+	GPU      string `json:"gpu"`
+	Platform string `json:"platform,omitempty"`
+	Reason   string `json:"reason"`
 }
 
 // options costs the workload on every named card and ranks them by the
@@ -101,9 +109,27 @@ func (b *Bot) options(ctx context.Context, a *Answer, req parse.Request) error {
 	s := req.Slots
 	m := b.market(ctx)
 	var out OptionsAnswer
-	for _, id := range s.GPUs {
+	type pick struct{ gpu, platform string }
+	var picks []pick
+	if len(s.GPUs) >= 2 {
+		for _, id := range s.GPUs {
+			picks = append(picks, pick{id, s.Platform})
+		}
+	} else {
+		// "runpod or vast?": the job on each platform named, its
+		// cheapest card there (or the card named)
+		for _, p := range s.Platforms {
+			picks = append(picks, pick{firstGPU(s), p})
+		}
+	}
+	for _, pk := range picks {
+		id := pk.gpu
 		one := req
-		one.Slots.GPUs = []string{id}
+		one.Slots.GPUs = nil
+		if id != "" {
+			one.Slots.GPUs = []string{id}
+		}
+		one.Slots.Platform = pk.platform
 		in := b.costInput(one)
 		if in.Workload.Method == "" {
 			in.Workload.Method = advisor.Inference
@@ -113,7 +139,7 @@ func (b *Bot) options(ctx context.Context, a *Answer, req parse.Request) error {
 		}
 		res, err := nativeFirst(&in.Where, func() (advisor.CostResult, error) { return advisor.Cost(in, m) })
 		if err != nil {
-			out.Failed = append(out.Failed, OptionFailed{GPU: id, Reason: errReason(a.Lang, err)})
+			out.Failed = append(out.Failed, OptionFailed{GPU: id, Platform: pk.platform, Reason: errReason(a.Lang, err)})
 			continue
 		}
 		if out.Currency == "" {
@@ -123,6 +149,10 @@ func (b *Bot) options(ctx context.Context, a *Answer, req parse.Request) error {
 			delete(a.Assumed, "gpu")
 		}
 		row := OptionRow{GPU: res.GPU, Name: gpuName(res.GPU), Result: res}
+		if len(s.GPUs) < 2 {
+			row.Platform = pk.platform
+			row.Name = optionName(a.Lang, res.GPU, pk.platform)
+		}
 		switch {
 		case res.Plan != nil:
 			out.Asked, out.Unit, row.Value = "money_monthly", "month", res.Plan.MonthlyOnDemand
@@ -140,6 +170,13 @@ func (b *Bot) options(ctx context.Context, a *Answer, req parse.Request) error {
 		return &advisor.InputError{Field: "gpu", Reason: "no card could be costed", Hint: "/gpu cost 13b inference on h100"}
 	}
 	sort.SliceStable(out.Rows, func(i, j int) bool { return out.Rows[i].Value < out.Rows[j].Value })
+	if len(s.GPUs) < 2 {
+		a.use("platforms", "each platform named is costed as an option")
+		a.use("platform", "each platform named is costed as an option")
+	}
+	if out.Rows[0].Result.BudgetCheck != nil {
+		a.verdictAsked = true // "budget $100 — runpod or vast?": the best option against it
+	}
 	a.Result = out
 	a.Currency = out.Currency
 	a.show(renderOptions(a.Lang, out, a.Assumed))

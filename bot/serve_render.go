@@ -106,7 +106,7 @@ func renderOptions(lang string, v OptionsAnswer, as map[string]any) present.Doc 
 		names = append(names, r.Name)
 	}
 	for _, f := range v.Failed {
-		names = append(names, gpuName(f.GPU))
+		names = append(names, optionName(lang, f.GPU, f.Platform))
 	}
 	w := best.Result.Inputs.Workload
 	job := fmtNum(w.ParamsB) + "B " + methodName(lang, string(w.Method))
@@ -117,6 +117,16 @@ func renderOptions(lang string, v OptionsAnswer, as map[string]any) present.Doc 
 	d.Headline = tr(lang,
 		fmt.Sprintf("%s: %s is cheapest at %s %s (%s)", job, best.Name, moneyStr(best.Value, v.Currency), what[0], strings.Join(names, " vs ")),
 		fmt.Sprintf("%s：%s 最便宜，%s %s（%s）", job, best.Name, what[1], moneyStr(best.Value, v.Currency), strings.Join(names, " vs ")))
+	if bc := best.Result.BudgetCheck; bc != nil {
+		budget := moneyStr(bc.Budget, string(bc.Currency))
+		if bc.WithinBudget {
+			d.Headline += tr(lang, fmt.Sprintf(" — within your %s budget (%s left)", budget, moneyStr(bc.Left, string(bc.Currency))),
+				fmt.Sprintf("——在 %s 预算之内（还剩 %s）", budget, moneyStr(bc.Left, string(bc.Currency))))
+		} else {
+			d.Headline += tr(lang, fmt.Sprintf(" — over your %s budget even so (it covers %s of the job)", budget, present.Pct(bc.AffordableShare)),
+				fmt.Sprintf("——即便如此也超出 %s 预算（只够完成 %s）", budget, present.Pct(bc.AffordableShare)))
+		}
+	}
 	d.ListTitle = tr(lang, "Each card, cheapest first:", "各卡（便宜的在前）：")
 	for _, r := range v.Rows {
 		res := r.Result
@@ -131,7 +141,8 @@ func renderOptions(lang string, v OptionsAnswer, as map[string]any) present.Doc 
 		d.List = append(d.List, item)
 	}
 	for _, f := range v.Failed {
-		d.List = append(d.List, tr(lang, gpuName(f.GPU)+" — not costed: "+f.Reason, gpuName(f.GPU)+" — 无法计算："+f.Reason))
+		n := optionName(lang, f.GPU, f.Platform)
+		d.List = append(d.List, tr(lang, n+" — not costed: "+f.Reason, n+" — 无法计算："+f.Reason))
 	}
 	d.Assumed = assumedPairs(as)
 	var wk working
@@ -165,6 +176,18 @@ func leadWithAsked(lang string, d present.Doc, s parse.Slots, r advisor.CostResu
 			kind = tr(lang, "pretraining", "预训练")
 		}
 		total := dl.GPUHours * r.Hourly
+		if r.Inputs.GPUs > 0 && first != "cards" {
+			// "can 2 A100s finish it within 36 hours?": their cards first
+			in := r.WallHours <= s.Days*24
+			yes := tr(lang, "Yes", "可以")
+			if !in {
+				yes = tr(lang, "No", "不行")
+			}
+			lead = tr(lang,
+				fmt.Sprintf("%s — %d× %s take %s h for the %s (deadline %s days); %d cards would take %s h", yes, r.GPUs, gpuName(r.GPU), fmtNum(r.WallHours), kind, fmtNum(s.Days), dl.Cards, fmtNum(dl.WallHours)),
+				fmt.Sprintf("%s：%d 张 %s %s要 %s 小时（期限 %s 天）；%d 张卡要 %s 小时", yes, r.GPUs, gpuName(r.GPU), kind, fmtNum(r.WallHours), fmtNum(s.Days), dl.Cards, fmtNum(dl.WallHours)))
+			break
+		}
 		if dl.Meets {
 			lead = tr(lang,
 				fmt.Sprintf("%d× %s finish the %s in %s days (%s h wall-clock, %s GPU-hours, ≈ %s)", dl.Cards, gpuName(r.GPU), kind, fmtNum(s.Days), fmtNum(dl.WallHours), fmtNum(dl.GPUHours), moneyStr(total, string(r.Currency))),
@@ -178,6 +201,48 @@ func leadWithAsked(lang string, d present.Doc, s parse.Slots, r advisor.CostResu
 	if lead == "" {
 		return d
 	}
+	d.Summary = append([]string{d.Headline}, d.Summary...)
+	d.Headline = lead
+	return d
+}
+
+// leadWithTooFew answers "can my N cards do it?" when they cannot hold
+// the job: no, the count it needs, and the answer worked on that count.
+func leadWithTooFew(lang string, d present.Doc, have int, r advisor.CostResult) present.Doc {
+	cur := string(r.Currency)
+	lead := tr(lang,
+		fmt.Sprintf("No — %d× %s cannot hold this job; it needs at least %d, which take %s h (≈ %s)", have, gpuName(r.GPU), r.GPUs, fmtNum(r.WallHours), moneyStr(r.Total, cur)),
+		fmt.Sprintf("不行：%d 张 %s 放不下这个任务，至少要 %d 张，需 %s 小时（约 %s）", have, gpuName(r.GPU), r.GPUs, fmtNum(r.WallHours), moneyStr(r.Total, cur)))
+	if r.Inputs.Workload.Method == advisor.Inference {
+		lead = tr(lang,
+			fmt.Sprintf("No — %d× %s cannot hold this model; it needs at least %d a replica", have, gpuName(r.GPU), r.GPUs),
+			fmt.Sprintf("不行：%d 张 %s 放不下这个模型，每副本至少要 %d 张", have, gpuName(r.GPU), r.GPUs))
+	}
+	d.Summary = append([]string{d.Headline}, d.Summary...)
+	d.Headline = lead
+	return d
+}
+
+// optionName names one option: a card, or a card on a platform when the
+// options are platforms ("RTX 4090 on Vast.ai"; a platform alone when no
+// card could be costed there).
+func optionName(lang, gpu, platform string) string {
+	switch {
+	case platform == "":
+		return gpuName(gpu)
+	case gpu == "":
+		return platformName(lang, platform)
+	}
+	return tr(lang, gpuName(gpu)+" on "+platformName(lang, platform), platformName(lang, platform)+" "+gpuName(gpu))
+}
+
+// leadWithConcurrency answers "how many concurrent users can it take?": the
+// most sequences one replica holds at the per-user targets.
+func leadWithConcurrency(lang string, d present.Doc, v SLOAnswer) present.Doc {
+	r := v.SLOResult
+	lead := tr(lang,
+		fmt.Sprintf("≈ %d concurrent users per replica (%d× %s), each at %s tokens/s, first token ≈ %s ms", r.PerReplica, r.Replica.GPUs, v.Name, fmtNum(r.PerSequenceTPS), fmtNum(r.TTFTms)),
+		fmt.Sprintf("每个副本（%d 张 %s）约可扛 %d 路并发，每人 %s tokens/s，首 token 约 %s ms", r.Replica.GPUs, v.Name, r.PerReplica, fmtNum(r.PerSequenceTPS), fmtNum(r.TTFTms)))
 	d.Summary = append([]string{d.Headline}, d.Summary...)
 	d.Headline = lead
 	return d

@@ -199,8 +199,10 @@ func (s *Spend) Handle(ctx context.Context, m Message, req parse.Request, a *Ans
 		err = s.export(ctx, team, req, a)
 	case "check":
 		err = s.check(ctx, team, m, req, a)
+	case "commitments":
+		err = s.commitments(ctx, team, a)
 	default:
-		return &advisor.InputError{Field: "spend", Reason: fmt.Sprintf("unknown spend action %q; use add, list, report, edit, export, undo or delete", mode), Hint: spendHint}
+		return &advisor.InputError{Field: "spend", Reason: fmt.Sprintf("unknown spend action %q; use add, list, report, commitments, edit, export, undo or delete", mode), Hint: spendHint}
 	}
 	return s.explain(a, err)
 }
@@ -274,6 +276,9 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 			e.Amount = whole // "¥1 000" is a thousand yuan, not ¥1 followed by a stray 000
 		}
 	}
+	if sl.QuotePer != "" && sl.Amount != nil {
+		a.use("quote_per", "the amount is what the entry cost in all")
+	}
 	e.CostCenter = sl.Team
 	if e.CostCenter == "" {
 		e.CostCenter = teamWord(m.Text)
@@ -281,8 +286,11 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 	if e.CostCenter != "" {
 		a.use("team", "the team or cost centre the entry is booked to")
 	}
-	if invoiceWord(m.Text) && e.Hours == 0 && !refund {
-		e.HoursUnknown = true // an invoice: amount, platform and period; hours unknown
+	if (invoiceWord(m.Text) || sl.Amount != nil) && e.Hours == 0 && !refund {
+		// an invoice, or an amount paid with no hours ("$386.40, 12月1号"):
+		// booked as paid, hours unknown (said in the reply; add them with
+		// spend edit <id> hours=40)
+		e.HoursUnknown = true
 	}
 	if sl.Billing != "" {
 		b, ok := ledger.ParseBilling(sl.Billing)
@@ -369,10 +377,10 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 		hours, hoursZh = "hours unknown", "时长未知"
 	}
 	a.Text = tr(a.Lang,
-		fmt.Sprintf("Saved #%s: %s ×%d, %s on %s, %s, project %s, %s, dated %s (booked to %s). Undo with /gpu spend undo.",
-			saved.ID, gpuName(saved.GPU), saved.Cards, hours, orDash(saved.Platform), amount, saved.Project, saved.Billing, saved.At.Format("2006-01-02"), month),
-		fmt.Sprintf("已记账 #%s：%s ×%d，%s，平台 %s，%s，项目 %s，%s，日期 %s（计入 %s）。撤销：/gpu spend undo",
-			saved.ID, gpuName(saved.GPU), saved.Cards, hoursZh, orDash(saved.Platform), amount, saved.Project, saved.Billing, saved.At.Format("2006-01-02"), month))
+		fmt.Sprintf("Saved #%s: %s, %s on %s, %s, project %s, %s, dated %s (booked to %s). Undo with /gpu spend undo.",
+			saved.ID, cardsShown(a.Lang, saved), hours, platformShown(a.Lang, saved.Platform), amount, saved.Project, billingShown(a.Lang, saved), saved.At.Format("2006-01-02"), month),
+		fmt.Sprintf("已记账 #%s：%s，%s，平台 %s，%s，项目 %s，%s，日期 %s（计入 %s）。撤销：/gpu spend undo",
+			saved.ID, cardsShown(a.Lang, saved), hoursZh, platformShown(a.Lang, saved.Platform), amount, saved.Project, billingShown(a.Lang, saved), saved.At.Format("2006-01-02"), month))
 	if saved.CostCenter != "" {
 		a.Text += tr(a.Lang, " Team: "+saved.CostCenter+".", " 团队："+saved.CostCenter+"。")
 	}
@@ -420,20 +428,42 @@ func spaceGrouped(text string, def knowledge.Currency) (ledger.Money, bool, erro
 // cost-center=research, 团队=算法组, 部门:平台组.
 var reTeam = regexp.MustCompile(`(?i)(?:^|\s)(?:team|cost[-_ ]?cent(?:er|re)|团队|部门|成本中心|财务单元)\s*[=:：]\s*([^\s,，;；]+)`)
 
+// reTeamZh and reTeamEn find a team named in words: "研究组", "视觉团队",
+// "for the vision team", "by team research". A name reader, not a
+// language check: the two letters before 组 are any non-Latin letters.
+var (
+	reTeamZh   = regexp.MustCompile(`([^\P{L}A-Za-z]{2})(组|团队|部门)`) // two letters, not Latin: 研究组, 视觉团队 (花在研究组 is 研究组)
+	reTeamEn   = regexp.MustCompile(`(?i)\b(?:for|by|from|of) (?:the )?([a-z][a-z0-9_-]{1,30}) team\b|\b(?:for|by|from) team ([a-z][a-z0-9_-]{1,30})\b`)
+	notTeamZh  = regexp.MustCompile(`^(?:[第一二两三四五六七八九十几每各本这那该同小分全整哪某我你他她它]|我们|你们|他们|咱们|大家)`)
+	notTeamEn  = map[string]bool{"our": true, "my": true, "a": true, "whole": true, "same": true, "other": true, "entire": true, "this": true, "that": true}
+	zhTeamTail = map[string]string{"组": "组", "团队": "团队", "部门": "部"}
+)
+
 func teamWord(text string) string {
 	if m := reTeam.FindStringSubmatch(text); m != nil {
 		return m[1]
 	}
+	for _, m := range reTeamZh.FindAllStringSubmatch(text, -1) {
+		if !notTeamZh.MatchString(m[1]) {
+			return m[1] + zhTeamTail[m[2]] // 研究组, 视觉团队
+		}
+	}
+	if m := reTeamEn.FindStringSubmatch(text); m != nil {
+		name := strings.ToLower(m[1] + m[2])
+		if !notTeamEn[name] {
+			return name
+		}
+	}
 	return ""
 }
 
-// reFamily reads a card family the report is filtered by: gpu=h100,
-// gpu=a100 (every memory size and form factor of it).
-var reFamily = regexp.MustCompile(`(?i)\bgpu=(h100|h200|a100|v100|h800|a800|l40|rtx4090)\b`)
+// reGPUArg reads the card a report is filtered by: gpu=h100 (the family:
+// every memory size and form factor of it), gpu=h100-pcie (that card).
+var reGPUArg = regexp.MustCompile(`(?i)\bgpu=([^\s,，;；]+)`)
 
-func gpuFamily(text string) string {
-	if m := reFamily.FindStringSubmatch(text); m != nil {
-		return strings.ToLower(m[1])
+func gpuArg(text string) string {
+	if m := reGPUArg.FindStringSubmatch(text); m != nil {
+		return m[1]
 	}
 	return ""
 }
@@ -539,6 +569,28 @@ func (s *Spend) settle(ctx context.Context, un *ledger.UnconfirmedError, m Messa
 	return e, err
 }
 
+// billingShown is how an entry was paid for, in words: "on demand",
+// "包月", "prepaid for 12 months" (not the stored on_demand/monthly).
+func billingShown(lang string, e ledger.Entry) string {
+	switch {
+	case e.TermMonths > 1:
+		return tr(lang, fmt.Sprintf("prepaid for %d months", e.TermMonths), fmt.Sprintf("预付 %d 个月", e.TermMonths))
+	case e.Billing == ledger.Monthly:
+		return tr(lang, "monthly plan (包月)", "包月")
+	case e.Billing == ledger.Spot:
+		return tr(lang, "spot", "竞价")
+	}
+	return tr(lang, "on demand", "按量")
+}
+
+// platformShown is a platform's display name in lang, "—" for none.
+func platformShown(lang, id string) string {
+	if id == "" {
+		return "—"
+	}
+	return platformName(lang, id)
+}
+
 func orDash(s string) string {
 	if s == "" {
 		return "—"
@@ -583,7 +635,11 @@ func (s *Spend) list(ctx context.Context, team string, req parse.Request, a *Ans
 		case e.SupersededBy != "":
 			basis = tr(a.Lang, "replaced by bill line #"+e.SupersededBy+", not counted", "已由账单行 #"+e.SupersededBy+" 取代，不计入")
 		}
-		lines = append(lines, fmt.Sprintf("#%s %s %s ×%d %s h %s %s %s (%s)", e.ID, e.At.In(s.ledger.Location()).Format("01-02"), gpuName(e.GPU), e.Cards, fmtNum(e.Hours), orDash(e.Platform), amt, e.Project, basis))
+		hours := fmtNum(e.Hours)
+		if e.HoursUnknown {
+			hours = "?"
+		}
+		lines = append(lines, fmt.Sprintf("#%s %s %s %s h %s %s %s (%s)", e.ID, e.At.In(s.ledger.Location()).Format("01-02"), cardsShown(a.Lang, e), hours, platformShown(a.Lang, e.Platform), amt, e.Project, basis))
 	}
 	head := tr(a.Lang, fmt.Sprintf("Spend entries for %s: %d", mo, len(es)), fmt.Sprintf("%s 的记账：%d 条", mo, len(es)))
 	if len(es) == 0 {
@@ -617,9 +673,9 @@ func (s *Spend) report(ctx context.Context, team string, m Message, req parse.Re
 	fx := s.reportFX(ctx, team, a.Lang)
 	gpu := ""
 	if len(req.Slots.GPUs) > 0 {
-		gpu = req.Slots.GPUs[0]
-		if fam := gpuFamily(m.Text); fam != "" {
-			gpu = fam // "gpu=H100": the family (SXM and PCIe), not one variant
+		gpu = cardFamilyAsked(req.Slots.GPUs[0], m.Text) // "H100": the family (SXM and PCIe), "H100 PCIe": that card
+		if fam, ok := s.ledger.GPUFamily(gpuArg(m.Text)); ok {
+			gpu = fam // "gpu=H100", "gpu=h100-pcie"
 		}
 	}
 	platform := req.Slots.Platform
@@ -984,6 +1040,12 @@ func (s *Spend) ImportBill(ctx context.Context, team, user, name string, r io.Re
 	if len(res.Ignored) > 0 {
 		b.WriteString("\nColumns not read: " + strings.Join(res.Ignored, ", "))
 	}
+	if s.budgetNotes != nil && len(res.Added)+len(res.Changed)+len(res.Replaced) > 0 {
+		// an import is a write: one that crosses a budget threshold says so
+		for _, n := range s.budgetNotes(ctx, team, "en") {
+			b.WriteString("\n" + n)
+		}
+	}
 	return b.String(), nil
 }
 
@@ -994,8 +1056,19 @@ func entryWhat(e ledger.Entry) string {
 		return e.Category
 	case e.IsRefund():
 		return "credit"
+	case e.GPU == "":
+		return "invoice, card not named, hours unknown"
 	}
 	return fmt.Sprintf("%s ×%d, %s h", gpuName(e.GPU), e.Cards, fmtNum(e.Hours))
+}
+
+// cardsShown is an entry's cards for people: "RTX 4090 ×2", or for an
+// invoice that names none "card not named".
+func cardsShown(lang string, e ledger.Entry) string {
+	if e.GPU == "" {
+		return tr(lang, "card not named", "未写显卡")
+	}
+	return fmt.Sprintf("%s ×%d", gpuName(e.GPU), e.Cards)
 }
 
 // ImportSummary is the one-paragraph outcome of a bill import, shared by
@@ -1030,7 +1103,7 @@ func ImportSummary(res *ledger.ImportResult) string {
 	if n := len(res.Unmatched); n > 0 {
 		fmt.Fprintf(&b, "\nℹ️ %d hand-added estimates on this bill's platforms and months that no line confirmed:", n)
 		for _, e := range res.Unmatched {
-			fmt.Fprintf(&b, "\n• #%s (%s, %s, %s on %s)", e.ID, entryWhat(e), e.Amount.String(), e.At.Format("2006-01-02"), e.Platform)
+			fmt.Fprintf(&b, "\n• #%s (%s, %s, %s on %s)", e.ID, entryWhat(e), e.Amount.String(), e.At.Format("2006-01-02"), platformShown("en", e.Platform))
 		}
 	}
 	if n := len(res.Replaced); n > 0 {

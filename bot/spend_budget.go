@@ -43,7 +43,7 @@ func spendCheckInWords(req parse.Request) ([]string, bool) {
 		return nil, false
 	}
 	if m := reGiven.FindStringSubmatch(t); m != nil {
-		if money, ok := parse.ParseMoney(strings.ReplaceAll(m[1], " ", "")); ok && money.Amount > 0 {
+		if money, ok := parse.ParseMoney(strings.TrimRight(strings.ReplaceAll(m[1], " ", ""), ",")); ok && money.Amount > 0 { // "budget $30, are we over": the comma ends the amount
 			return []string{"left", budgetAmountArg(money, req.Lang)}, true
 		}
 	}
@@ -115,8 +115,13 @@ func (s *Spend) check(ctx context.Context, team string, m Message, req parse.Req
 		if err != nil {
 			return err
 		}
-		if req.Slots.Team != "" {
-			es = ledger.Where("", req.Slots.Team, "", "").Apply(es)
+		gpu, scope, scopeZh := "", "", ""
+		if len(req.Slots.GPUs) > 0 {
+			gpu = cardFamilyAsked(req.Slots.GPUs[0], m.Text) // "H100 每月预算2万美元够吗": the H100s, not the whole ledger
+			scope, scopeZh = " on "+strings.ToUpper(gpu), strings.ToUpper(gpu)+" "
+		}
+		if req.Slots.Team != "" || req.Slots.Project != "" || req.Slots.Platform != "" || gpu != "" {
+			es = ledger.Where(req.Slots.Project, req.Slots.Team, req.Slots.Platform, gpu).Apply(es)
 		}
 		var t ledger.Totals
 		for _, e := range es {
@@ -135,16 +140,23 @@ func (s *Spend) check(ctx context.Context, team string, m Message, req parse.Req
 		c := ledger.CheckSpent(budget, spent)
 		a.Result = c
 		a.Text = tr(a.Lang,
-			fmt.Sprintf("%s: %s left of the %s you were given for %s (spent %s, %.0f%%, %d entries in the ledger).",
-				verdictEN(c), c.Left, budget, p.Label, spent, c.Share*100, t.Entries),
-			fmt.Sprintf("%s：%s 的 %s 还剩 %s（账本里已花 %s，占 %.0f%%，%d 条记录）。",
-				verdictZH(c), p.Label, budget, c.Left, spent, c.Share*100, t.Entries))
+			fmt.Sprintf("%s: the %s you were given for %s%s, %s (spent %s, %.0f%%, %d entries in the ledger).",
+				verdictEN(c), budget, p.Label, scope, leftEN(c), spent, c.Share*100, t.Entries),
+			fmt.Sprintf("%s：%s %s的 %s %s（账本里已花 %s，占 %.0f%%，%d 条记录）。",
+				verdictZH(c), p.Label, scopeZh, budget, leftZH(c), spent, c.Share*100, t.Entries))
+		a.use("budget", "the budget given")
 		a.Text += "\n" + tr(a.Lang, "How: ", "算法：") + c.How
 		a.verdictAsked = true
 		if len(t.Amount) > 1 || len(t.Amount) == 1 && t.Amount.Currencies()[0] != budget.Currency {
 			a.Text += rateNote(a.Lang, fx)
 		}
-		a.Text += tr(a.Lang, ". To be alerted as it runs down: /gpu budget set "+args[1]+"/year", "。要在用到 50/80/100% 时提醒：/gpu budget set "+args[1]+"/年")
+		unit := map[int]string{1: "/month", 3: "/quarter", 12: "/year"}[p.Months]
+		on := ""
+		if gpu != "" {
+			on = "gpu=" + gpu + " "
+			a.use("gpus", "the cards the budget is for")
+		}
+		a.Text += tr(a.Lang, ". To be alerted as it runs down: /gpu budget set "+on+args[1]+unit, "。要在用到 50/80/100% 时提醒：/gpu budget set "+on+args[1]+unit)
 	default:
 		return &advisor.InputError{Field: "check", Reason: "unknown check " + args[0], Hint: "/gpu budget"}
 	}
@@ -203,4 +215,62 @@ func leftZH(c ledger.Check) string {
 		return fmt.Sprintf("超出 %s", ledger.Money{Minor: -c.Left.Minor, Currency: c.Left.Currency})
 	}
 	return fmt.Sprintf("还剩 %s", c.Left)
+}
+
+var (
+	// a budget is stated for a period: "每月预算2万", "$20k a month", "monthly budget"
+	rePerPeriod = regexp.MustCompile(`(?i)每月|每个月|月度|月预算|每季度?|季度|每年|年度|/\s*(?:month|mo|quarter|qtr|year|yr)\b|\b(?:a|per|each) (?:month|quarter|year)\b|\bmonthly\b|\bquarterly\b|\byearly\b|\bannual\b`)
+	reQuarter   = regexp.MustCompile(`(?i)季|quarter|qtr`)
+	reYear      = regexp.MustCompile(`(?i)每年|年度|year|\byr\b|annual`)
+	// how long or how many a budget buys: a cost question, not a budget
+	reBudgetBuys = regexp.MustCompile(`(?i)多久|多少小时|几张|多少张|how long|how many|能用|能跑`)
+)
+
+// cardBudgetInWords reads a budget for a card or card family set in
+// words — "H100 每月预算2万美元", "set a budget of $20k a month for H100" —
+// as /gpu budget set gpu=FAMILY AMOUNT[/period] arguments. A budget that
+// sizes a job, asks what it buys or whether it is enough is not one.
+func cardBudgetInWords(req parse.Request) ([]string, bool) {
+	s := req.Slots
+	t := parse.Clean(req.Text)
+	if len(s.GPUs) == 0 || s.ParamsB > 0 || s.Model != "" || s.Arch != "" || s.Hours > 0 || s.GPUHours > 0 || s.Cards > 1 ||
+		!reBudgetAsk.MatchString(strings.ToLower(t)) || reBudgetForJob.MatchString(strings.ToLower(t)) || reCheckAsk.MatchString(t) || reBudgetBuys.MatchString(t) {
+		return nil, false
+	}
+	if !reBudgetChange.MatchString(strings.ToLower(t)) && !rePerPeriod.MatchString(t) {
+		return nil, false
+	}
+	amount := s.Budget
+	for _, m := range []*parse.Money{s.Monthly, s.Amount, s.Price} {
+		if amount == nil {
+			amount = m
+		}
+	}
+	if amount == nil || amount.Amount <= 0 {
+		return nil, false
+	}
+	arg := budgetAmountArg(*amount, req.Lang)
+	switch {
+	case reQuarter.MatchString(t):
+		arg += "/quarter"
+	case reYear.MatchString(t):
+		arg += "/year"
+	}
+	return []string{"set", "gpu=" + cardFamilyAsked(s.GPUs[0], t), arg}, true
+}
+
+// cardFamilyAsked is the family of card id when the text names the family
+// and not the variant ("H100" for h100-sxm: every H100), else the id
+// ("H100 PCIe" stays h100-pcie, "910B" stays ascend-910b).
+func cardFamilyAsked(id, text string) string {
+	i := strings.LastIndexByte(id, '-')
+	if i < 0 {
+		return id
+	}
+	fam, variant := id[:i], id[i+1:]
+	t := strings.ToLower(strings.ReplaceAll(text, " ", ""))
+	if strings.Contains(t, fam) && !strings.Contains(t, variant) {
+		return fam
+	}
+	return id
 }

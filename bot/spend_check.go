@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gpubot/gpubot/advisor"
+	"github.com/gpubot/gpubot/bot/ledger"
 	"github.com/gpubot/gpubot/bot/parse"
 )
 
@@ -61,8 +62,8 @@ func refuseNegative(text, lang string) error {
 // entryDate is the day an entry is for: Slots.Date (YYYY-MM-DD in the
 // ledger's zone, midnight: dated to the day) when the parser read one — it reads date=, 昨天,
 // 11月3日 and refuses impossible or future days itself — else now. A month
-// with no day ("11月") is refused with the form to use, rather than booked
-// today.
+// with no day ("11月", "November invoice") is the entry's period: dated
+// to its first day, said in the answer.
 func (s *Spend) entryDate(sl parse.Slots, a *Answer) (time.Time, error) {
 	loc := s.ledger.Location()
 	if sl.Date != "" {
@@ -73,9 +74,21 @@ func (s *Spend) entryDate(sl parse.Slots, a *Answer) (time.Time, error) {
 		return d, nil // dated to the day: midnight, so today's entry is in today's usage at once
 	}
 	if sl.Month != "" {
-		return time.Time{}, &advisor.InputError{Field: "date",
-			Reason: tr(a.Lang, fmt.Sprintf("read %q but could not tell the day, so nothing was booked", sl.Month), fmt.Sprintf("读到 %q，但无法确定是哪一天，所以没有记账", sl.Month)),
-			Hint:   spendHint + " date=2026-11-03"}
+		// "RunPod invoice for November", "包月…算12月的": the month is the
+		// entry's period. It is dated to the month's first day (today, when
+		// it is this month), and the answer says so.
+		now := s.now().In(loc)
+		mo, err := ledger.ResolveMonth(sl.Month, now, loc)
+		if err != nil {
+			return time.Time{}, &advisor.InputError{Field: "date", Reason: err.Error(), Hint: spendHint + " date=2026-11-03"}
+		}
+		d := mo.Start(loc)
+		if mo == ledger.MonthOf(now, loc) {
+			d = time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, loc)
+		}
+		a.Assumed["date"] = d.Format("2006-01-02")
+		a.use("month", "the entry's month (no day given: dated "+d.Format("2006-01-02")+"; change it with date=)")
+		return d, nil
 	}
 	a.Assumed["date"] = s.now().In(loc).Format("2006-01-02")
 	return time.Time{}, nil

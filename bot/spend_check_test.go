@@ -19,10 +19,9 @@ func TestSpendRefusesWhatItCannotBookAsTyped(t *testing.T) {
 		{"/gpu spend add 30h 4090 -¥500", "spend refund ¥500"},
 		{"/gpu spend add 10h 4090 ¥1850", "far above the catalogue's"}, // ¥185 a card-hour
 		// What the parser's frames do not read: U+2212 minus, a sign before
-		// the currency mark, and a month with no day.
+		// the currency mark.
 		{"/gpu spend add −30h 4090 ¥75", `"−30h": hours cannot be negative`},
 		{"/gpu spend add 3x h100 8h lambda -$60", `"-$60": a spend amount cannot be negative`},
-		{"记一笔 11月 4090 20小时 ¥50", "无法确定是哪一天"},
 	} {
 		a := say(b, "U1", c.text)
 		if !strings.Contains(a.Text, c.want) {
@@ -32,6 +31,15 @@ func TestSpendRefusesWhatItCannotBookAsTyped(t *testing.T) {
 	r := say(b, "U1", "/gpu spend report 2026-10")
 	if rep := r.Result.(*ledger.Report); rep.Total.Entries != 0 {
 		t.Errorf("refused entries were booked: %d entries", rep.Total.Entries)
+	}
+	// A month with no day is the entry's period: dated to its first day,
+	// and the answer says the date (it was refused before, and a finance
+	// team's invoices come by the month).
+	if a := say(b, "U1", "记一笔 9月 4090 20小时 ¥50"); !strings.Contains(a.Text, "2026-09-01") || a.Err != "" {
+		t.Errorf("9月: %s, want the entry dated 2026-09-01", a.Text)
+	}
+	if r := say(b, "U1", "/gpu spend report 2026-09"); r.Result.(*ledger.Report).Total.Amount.String() != "¥50.00" {
+		t.Errorf("September report: %s, want the ¥50.00 entry", r.Text)
 	}
 	// A chat entry lands on the day the user named (the parser reads
 	// 昨天 against the bot's clock, 2026-10-20).

@@ -56,6 +56,20 @@ func ledgerInWords(req parse.Request) (parse.Request, string, bool) {
 		}
 		return req, "a correction of a ledger entry", true
 	}
+	if args, ok := cardBudgetInWords(req); ok {
+		req.Intent = parse.Budget
+		req.Slots.Args = args
+		req.Slots.Missing, req.Problems = nil, nil
+		// the card and the amount are the command's words now
+		req.Slots.GPUs, req.Slots.Budget, req.Slots.Monthly, req.Slots.Amount, req.Slots.Price = nil, nil, nil, nil, nil
+		return req, "a budget for a card or card family", true
+	}
+	if commitmentsInWords(req) {
+		req.Intent = parse.Spend
+		req.Slots.Mode = "commitments"
+		req.Slots.Missing, req.Problems = nil, nil
+		return req, "a request for the commitments list", true
+	}
 	if args, ok := spendCheckInWords(req); ok {
 		req.Intent = parse.Spend
 		req.Slots.Mode = "check"

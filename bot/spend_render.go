@@ -85,6 +85,8 @@ func RenderReport(lang string, r *ledger.Report) string {
 				key = tr(lang, "non-GPU costs", "非 GPU 费用")
 			case g.en == "By card":
 				key = gpuName(key)
+			case g.en == "By platform":
+				key = platformName(lang, key)
 			}
 			fmt.Fprintf(&b, "• %s: %s, %s GPU-h (%s %s)\n", key, x.Amount.String(), ledger.FormatCardHours(x.CardHours), before, x.Prev.Amount.String())
 		}

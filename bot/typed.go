@@ -2,6 +2,7 @@ package bot
 
 import (
 	"math"
+	"slices"
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/parse"
@@ -70,6 +71,44 @@ func (a *Answer) typed(s parse.Slots) {
 	if primary != "" && len(s.Targets) == 0 {
 		order = []string{primary}
 	}
+	if _, list := a.Result.(SpendCommitments); list {
+		for _, f := range figs { // a list's figures are all its answer
+			if !has(order, f.asked) {
+				order = append(order, f.asked)
+			}
+		}
+	}
+	if order[0] == "which" {
+		// a choice's margin is part of its answer ("which is cheaper" —
+		// by how much); a yes/no choice ("is reserved still cheaper?") has
+		// its verdict, and the saving is the figure behind it
+		if _, ok := byName["saving"]; ok {
+			order = slices.DeleteFunc(order, func(o string) bool { return o == "saving" })
+			if s.YesNo {
+				order = append([]string{"saving"}, order...)
+			} else {
+				order = append(order, "saving")
+			}
+		}
+		if _, api := a.Result.(APIView); api && !has(order, "money_monthly") {
+			order = append(order, "money_monthly") // self-host vs API: the month's bill of each is what is weighed
+		}
+	}
+	if s.Budget != nil {
+		// a budget stated: the figure weighed against it is part of the
+		// answer (the job's total, or the month's bill for a service)
+		for _, k := range []string{"money_monthly", "money_total"} {
+			if _, ok := byName[k]; ok && !has(order, k) {
+				order = append(order, k)
+				break
+			}
+		}
+	}
+	if _, fit := a.Result.(FitResult); fit && v != nil && a.verdictAsked && !has(s.Targets, primary) {
+		// "does it fit on my L40S? if not, how many A100s?": whether it
+		// fits leads, with the memory it needs; the rest follows
+		order = append([]string{primary}, slices.DeleteFunc(order, func(o string) bool { return o == primary })...)
+	}
 	t := toTyped(byName[order[0]])
 	for _, o := range order[1:] {
 		if o != order[0] {
@@ -78,6 +117,9 @@ func (a *Answer) typed(s parse.Slots) {
 	}
 	if v != nil && (s.YesNo || a.verdictAsked) {
 		t.Verdict = v
+	}
+	if a.tooFew {
+		t.Verdict = verdict(false) // their cards cannot hold it, whatever the rest says
 	}
 	a.Typed = &t
 }
@@ -234,6 +276,12 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 			return figs, verdict(r.Saving > 0), "which" // their usage is known: the choice at it leads
 		}
 		return figs, verdict(r.Saving > 0), "break_even_util"
+	case CommitGap: // no sourced term price: on demand over the term, no verdict (commit.go)
+		cur := string(res.Currency)
+		return []typedFigure{
+			{asked: "money_total", value: res.TermCost, unit: "term", currency: cur, choice: "on_demand"},
+			{asked: "price_per_card_hour", value: res.OnDemand.Low, unit: "card_hour", currency: cur, choice: res.OnDemand.Platform},
+		}, nil, "money_total"
 	case APIView:
 		r := res.APIResult
 		cur := string(r.Currency)
@@ -267,6 +315,12 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 			figs = append(figs, typedFigure{asked: "cards", value: float64(best.Result.GPUs), unit: "cards", choice: best.GPU})
 			if best.Result.Plan != nil {
 				figs[len(figs)-1].value = float64(best.Result.Plan.Cards)
+			}
+			if best.Platform != "" {
+				figs[0].choice = best.Platform
+			}
+			if bc := best.Result.BudgetCheck; bc != nil {
+				return figs, verdict(bc.WithinBudget), "which"
 			}
 		}
 		return figs, nil, "which"
@@ -322,6 +376,15 @@ func costFigures(res advisor.CostResult) ([]typedFigure, *string, string) {
 		typedFigure{asked: "gpu_hours", value: res.GPUHours, unit: "GPU-h"},
 		typedFigure{asked: "cards", value: float64(res.GPUs), unit: "cards", choice: res.GPU},
 		typedFigure{asked: "price_per_card_hour", value: res.Hourly, unit: "card_hour", currency: cur})
+	if res.Inputs.GPU == "" && res.GPU != "" {
+		// no card named: the engine picked the cheapest that holds it — the
+		// answer to "which card?"
+		w := typedFigure{asked: "which", value: res.Total, currency: cur, choice: res.GPU}
+		if res.Plan != nil {
+			w.value, w.unit = res.Plan.MonthlyOnDemand, "month"
+		}
+		figs = append(figs, w)
+	}
 	if res.TokensPerS > 0 {
 		figs = append(figs, typedFigure{asked: "tokens_per_s", value: res.TokensPerS, unit: "tokens/s per replica"})
 	}

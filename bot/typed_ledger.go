@@ -53,6 +53,30 @@ func ledgerFigures(r any, question string) ([]typedFigure, *string, string) {
 		figs = append(figs, typedFigure{asked: "gpu_hours", value: res.Total.CardHours, unit: "GPU-h"})
 		prev, _ := reportTotal(res.Prev)
 		return figs, verdict(total > prev), "spend" // "比9月涨了没有": up on the period before
+	case SpendCommitments:
+		// the plans held, what they cost a month amortised (when all are in
+		// one currency), and the card-hours paid for but not used
+		figs := []typedFigure{{asked: "commitments", value: float64(len(res.Commitments)), unit: "commitments"}}
+		cur, monthly, idle, known := "", 0.0, 0.0, false
+		for i, c := range res.Commitments {
+			if i == 0 {
+				cur = string(c.PerMonth.Currency)
+			}
+			if string(c.PerMonth.Currency) != cur {
+				cur = "" // mixed currencies: no one monthly figure
+			}
+			monthly += c.PerMonth.Float()
+			if c.UsageKnown {
+				idle, known = idle+c.Idle, true
+			}
+		}
+		if cur != "" {
+			figs = append(figs, typedFigure{asked: "money_monthly", value: monthly, unit: "month", currency: cur})
+		}
+		if known {
+			figs = append(figs, typedFigure{asked: "gpu_hours", value: idle, unit: "idle card-hours"})
+		}
+		return figs, nil, "commitments"
 	case BudgetStatus:
 		spent, cur, over, projected, ok := res.BudgetStatus()
 		if !ok {

@@ -84,8 +84,11 @@ func TestCommitOnTheNamedPlatform(t *testing.T) {
 	if math.Abs(v.Saving-(-183609.60)) > 1 || math.Abs(v.BreakevenUtilization-0.7179) > 0.0001 {
 		t.Errorf("saving %.2f, break-even %.4f; want −183,609.60 and 0.7179", v.Saving, v.BreakevenUtilization)
 	}
-	if a.Typed.Asked != "which" || a.Typed.Choice != "on_demand" {
-		t.Errorf("typed %+v, want the choice at their usage first", a.Typed)
+	// a yes/no choice: the verdict (no — on demand) and the saving behind it
+	// lead; the choice itself follows
+	if a.Typed.Asked != "saving" || a.Typed.Choice != "on_demand" || a.Typed.Verdict == nil || *a.Typed.Verdict != "no" ||
+		len(a.Typed.Also) == 0 || a.Typed.Also[0].Asked != "which" {
+		t.Errorf("typed %+v, want the saving at their usage with the verdict no, then the choice", a.Typed)
 	}
 }
 
@@ -142,5 +145,102 @@ func TestCommitAgainstOnDemandWithYearlyUsage(t *testing.T) {
 	}
 	if _, ign := a.Ignored["gpu_hours"]; ign {
 		t.Errorf("their 5,000 card-hours a year were ignored")
+	}
+}
+
+// TestTheirCardsAgainstTheJob: a yes/no about the asker's own cards is
+// answered about those cards, never refused and never answered on others.
+func TestTheirCardsAgainstTheJob(t *testing.T) {
+	// 7B full fine-tune on 3B tokens: 6 × 7e9 × 3e9 = 1.26e20 FLOP; an
+	// A100's 312 TFLOPS at the default 0.40 MFU does 1.248e14 FLOP/s, so
+	// 1.26e20 ÷ 1.248e14 ÷ 3600 = 280.45 GPU-hours; on their 2 cards
+	// 140.2 h — past the 36 h they have: no.
+	a := askOne(t, "can 2 A100 finish a 7b full finetune on 3B tokens within 36 hours?")
+	if a.Typed == nil || a.Typed.Verdict == nil || *a.Typed.Verdict != "no" || a.Typed.Asked != "hours" {
+		t.Fatalf("typed %+v (%s), want hours with verdict no", a.Typed, a.Headline)
+	}
+	if math.Abs(*a.Typed.Value-140.2) > 1.5 || !strings.HasPrefix(a.Headline, "No — 2× A100") {
+		t.Errorf("2× A100: %v h, headline %q; want ≈140.2 h on their 2 cards first", *a.Typed.Value, a.Headline)
+	}
+	if a.Slots.Days != 1.5 {
+		t.Errorf("\"within 36 hours\" read as %v days, want 1.5", a.Slots.Days)
+	}
+
+	// 70B full fine-tune: weights, gradients and Adam states alone are
+	// 16 bytes a parameter = 1,120 GB, at least 14 cards of 80 GB. Their 8
+	// cannot hold it: the answer says no and works on the count it needs
+	// (it was an error before).
+	a = askOne(t, "we have 8 H100, how long for a 70b full fine-tune on 1B tokens?")
+	if a.Err != "" || a.Typed == nil || a.Typed.Verdict == nil || *a.Typed.Verdict != "no" {
+		t.Fatalf("8× H100 for 70B full: err %q typed %+v", a.Err, a.Typed)
+	}
+	res, ok := a.Result.(advisor.CostResult)
+	if !ok || res.GPUs < 14 || !strings.HasPrefix(a.Headline, "No — 8× H100") {
+		t.Errorf("result %T with %d cards, headline %q; want no, worked on ≥ 14 cards", a.Result, res.GPUs, a.Headline)
+	}
+
+	// "3060 12g 能 qlora 7b 吗": a memory yes/no. A 7B in 4 bits is
+	// 7e9 × 0.5 B = 3.5 GB of weights; with LoRA, activations at 2k tokens
+	// and the CUDA context it stays well under 12 GB: yes, on one card.
+	a = askOne(t, "3060 12g 能 qlora 7b 吗")
+	if a.Intent != "fit" || a.Typed == nil || a.Typed.Verdict == nil || *a.Typed.Verdict != "yes" || a.Typed.Asked != "memory_gb" {
+		t.Fatalf("3060 qlora 7b: intent %s typed %+v", a.Intent, a.Typed)
+	}
+	if v := *a.Typed.Value; v < 3.5 || v > 12 || !strings.HasPrefix(a.Headline, "可以") {
+		t.Errorf("3060: %v GB, headline %q", v, a.Headline)
+	}
+	// With no price for a 3060 anywhere, the yes/no still answers: memory
+	// needs no price (it was refused for the missing price).
+	a = askOne(t, "mistral-nemo 12b的qlora，3060 12g能跑通吗？数据就2千条，做个demo")
+	if a.Err != "" || a.Intent != "fit" || a.Typed == nil || a.Typed.Verdict == nil {
+		t.Errorf("3060 mistral-nemo: err %q intent %s typed %+v", a.Err, a.Intent, a.Typed)
+	}
+	// "does it fit on a single L40S? if not, how many A100 40GB?": the fit
+	// leads (70B in 4 bits: 70.6e9 × 0.5 B ≈ 35 GB of weights alone, so
+	// not far under 48 GB once the rest is added), the count follows.
+	a = askOne(t, "Llama 3.1 70B QLoRA, 50k samples — does it fit on a single L40S 48GB? if not, what's the min number of A100 40GB?")
+	if a.Typed == nil || a.Typed.Asked != "memory_gb" || a.Typed.Verdict == nil || len(a.Typed.Also) == 0 || a.Typed.Also[0].Asked != "cards" {
+		t.Errorf("70B on L40S: typed %+v, want memory_gb with a verdict, then cards", a.Typed)
+	}
+	if v := *a.Typed.Value; v < 35 {
+		t.Errorf("70B QLoRA %v GB, under its 4-bit weights alone", v)
+	}
+}
+
+// TestPlatformsNamedAreTheOptions: "runpod or vast?" costs the job on each
+// platform and answers which; a budget is checked on the best; money the
+// user states in one currency is answered in it.
+func TestPlatformsNamedAreTheOptions(t *testing.T) {
+	a := askOne(t, "budget is literally $100. need to qlora qwen2.5-14b on 15k samples, 3 epochs. runpod or vast? which card")
+	v, ok := a.Result.(OptionsAnswer)
+	if !ok || len(v.Rows)+len(v.Failed) != 2 {
+		t.Fatalf("result %T %+v (%s), want the two platforms as options", a.Result, a.Result, a.Headline)
+	}
+	seen := map[string]bool{}
+	for i, r := range v.Rows {
+		seen[r.Platform] = true
+		if i > 0 && r.Value < v.Rows[i-1].Value {
+			t.Errorf("rows not cheapest first: %+v", v.Rows)
+		}
+		// each option's total is its GPU-hours at its own hourly price
+		if math.Abs(r.Value-r.Result.GPUHours*r.Result.Hourly) > 0.02 {
+			t.Errorf("%s: total %v ≠ %v GPU-h × %v", r.Platform, r.Value, r.Result.GPUHours, r.Result.Hourly)
+		}
+	}
+	for _, f := range v.Failed {
+		seen[f.Platform] = true
+	}
+	if !seen["runpod"] || !seen["vastai"] {
+		t.Errorf("platforms costed %v, want runpod and vastai", seen)
+	}
+	if a.Typed == nil || a.Typed.Asked != "which" || a.Typed.Verdict == nil || *a.Typed.Verdict != "yes" {
+		t.Errorf("typed %+v, want which with the budget's yes", a.Typed)
+	}
+	if _, ig := a.Ignored["platforms"]; ig {
+		t.Errorf("platforms ignored: %v", a.Ignored)
+	}
+	a = askOne(t, "hey, need 2 epochs qlora on qwen2.5-72b w/ 40k samples and I can only afford ~¥1000. which platform + card?")
+	if a.Currency != "CNY" || !strings.Contains(a.Headline, "¥1,000") {
+		t.Errorf("a ¥ budget answered in %s: %q", a.Currency, a.Headline)
 	}
 }

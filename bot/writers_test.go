@@ -15,6 +15,9 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/gpubot/gpubot/bot/ledger"
+	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/store"
 	"github.com/gpubot/gpubot/knowledge"
 )
 
@@ -321,13 +324,39 @@ func slotMatches(k string, want any, s map[string]any, e writerEntry) (bool, str
 	return near(s[k], w, 0.02)
 }
 
+// WritersBudget wires the budget handler into the writers' bot. It is set
+// by writers_budget_test.go (package bot_test): bot/budget imports this
+// package, so only the external test package can reach it.
+var WritersBudget func(t *testing.T, b *Bot, st *store.Store, l *ledger.Ledger, now func() time.Time)
+
+// writersBot is the bot the writers ask, wired as cmd/bot wires it: the
+// read-only answers, the spend ledger (with usage) on an embedded Redis,
+// and budgets. The clock is 2026-12-01 09:00 Shanghai, the day the writers
+// counted their dates from.
+func writersBot(t *testing.T) *Bot {
+	t.Helper()
+	st, err := store.OpenEmbedded(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	now := func() time.Time { return time.Date(2026, 12, 1, 9, 0, 0, 0, ledger.Shanghai) }
+	kb := knowledge.MustShipped()
+	l := ledger.New(st, ledger.Options{KB: kb, Now: now, Location: ledger.Shanghai})
+	b := New(Config{FX: 7.2}, kb, nil)
+	b.SetClock(now)
+	b.Route(parse.Spend, NewSpend(l, ledger.NewAuthorizer([]string{"U1"}, nil, 0), 7.2, now))
+	b.UseUsage(l)
+	if WritersBudget != nil {
+		WritersBudget(t, b, st, l, now)
+	}
+	return b
+}
+
 func TestWritersCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the writers corpus answers every entry (~40 s on a busy 2-core machine); make test runs it")
 	}
-	b := New(Config{FX: 7.2}, knowledge.MustShipped(), nil)
-	sh, _ := time.LoadLocation("Asia/Shanghai")
-	b.SetClock(func() time.Time { return time.Date(2026, 12, 1, 9, 0, 0, 0, sh) }) // the writers counted dates from this day
 	writers := loadWriters(t)
 	names := make([]string, 0, len(writers))
 	for n := range writers {
@@ -335,6 +364,7 @@ func TestWritersCorpus(t *testing.T) {
 	}
 	sort.Strings(names)
 	for _, name := range names {
+		b := writersBot(t)           // one team's bot per writer: its ledger and budgets fill as it asks
 		tally := map[string][3]int{} // split → good, asked right, n
 		var fails []string
 		for _, e := range writers[name] {

@@ -276,10 +276,11 @@ var cardRules = []struct {
 	{[]string{"h800", "pcie"}, ""}, {[]string{"h800"}, "h800"},
 	{[]string{"a100", "40gb"}, "a100-40g"}, {[]string{"a100"}, "a100-80g"}, {[]string{"a800"}, "a800"},
 	{[]string{"4090d"}, "rtx4090d"}, {[]string{"4090"}, "rtx4090"}, {[]string{"3090"}, "rtx3090"},
+	{[]string{"3060", "ti"}, ""}, {[]string{"3060"}, "rtx3060"},
 	{[]string{"5090d"}, ""}, {[]string{"5090"}, "rtx5090"}, {[]string{"2080"}, "rtx2080ti"},
 	{[]string{"pro", "6000d"}, ""}, {[]string{"pro", "6000"}, "rtx-pro-6000"}, {[]string{"a6000"}, "a6000"},
 	{[]string{"l40s"}, "l40s"}, {[]string{"l40"}, "l40"}, {[]string{"l20"}, "l20"}, {[]string{"t4"}, "t4"},
-	{[]string{"a10"}, "a10-pcie"}, {[]string{"v100"}, "v100-sxm2"}, {[]string{"p40"}, "p40"},
+	{[]string{"a10g"}, "a10g"}, {[]string{"a10"}, "a10-pcie"}, {[]string{"v100"}, "v100-sxm2"}, {[]string{"p40"}, "p40"},
 	{[]string{"gb200"}, "gb200"}, {[]string{"b200"}, "b200"}, {[]string{"b300"}, "b300"},
 	{[]string{"910b"}, "ascend-910b"}, {[]string{"910c"}, "ascend-910c"},
 	{[]string{"mi300x"}, "mi300x"}, {[]string{"mi325x"}, "mi325x"},
@@ -498,7 +499,7 @@ func ReservedPlatform(provider string) string { return reservedPlatform[provider
 // index, a one-off seller) prices nothing.
 var reservedPlatform = map[string]string{
 	"AWS": "aws", "GCP": "gcp", "Azure": "azure", "Oracle (OCI)": "oracle", "CoreWeave": "coreweave",
-	"Lambda": "lambda", "Nebius": "nebius", "Oblivus Cloud": "oblivus",
+	"Lambda": "lambda", "Nebius": "nebius", "Oblivus Cloud": "oblivus", "Vultr": "vultr",
 	"Hyperscalers (market range)": "global-market", "Small Chinese cloud providers": "cn-market", "China GPU leasing market": "cn-market",
 }
 

@@ -176,17 +176,23 @@ func (a *Alerts) State(ctx context.Context, b Budget, now time.Time, fx float64)
 	return ComputePeriod(b, es, first, from, to, label, now, loc, fx), nil
 }
 
+// teamFX is the CNY-per-USD rate budgets of team are converted at: the
+// team's /gpu settings fx when set, else the bot's. Every budget figure —
+// status, alerts, budget vs actual — uses it, so one month has one total.
+func (a *Alerts) teamFX(ctx context.Context, team string) float64 {
+	if a.profiles != nil {
+		if p, err := a.profiles.Get(ctx, team); err == nil && p.FX > 0 {
+			return p.FX
+		}
+	}
+	return a.fx
+}
+
 // Notes are the alerts due for team at now that its channel has not been
 // sent yet, as sentences in lang: what the reply to a ledger write says
 // when the write crossed a threshold (the channel post still follows).
 func (a *Alerts) Notes(ctx context.Context, team string, now time.Time, lang string) ([]string, error) {
-	fx := a.fx
-	if a.profiles != nil {
-		if p, err := a.profiles.Get(ctx, team); err == nil && p.FX > 0 {
-			fx = p.FX
-		}
-	}
-	due, err := a.due(ctx, team, now, fx)
+	due, err := a.due(ctx, team, now, a.teamFX(ctx, team))
 	if err != nil {
 		return nil, err
 	}
@@ -266,12 +272,7 @@ func (a *Alerts) Versus(ctx context.Context, team string, now time.Time, lang st
 	if err != nil || len(bs) == 0 {
 		return nil, err
 	}
-	fx := a.fx
-	if a.profiles != nil {
-		if pr, err := a.profiles.Get(ctx, team); err == nil && pr.FX > 0 {
-			fx = pr.FX
-		}
-	}
+	fx := a.teamFX(ctx, team)
 	loc := a.ledger.Location()
 	from, to := p.Start(loc), p.End(loc)
 	var es []ledger.Entry

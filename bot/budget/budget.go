@@ -34,10 +34,12 @@ import (
 const Team = "*"
 
 // Scope prefixes of a budget's Project for the other dimensions: a team
-// or cost centre ("team:vision") and a platform ("platform:autodl").
+// or cost centre ("team:vision"), a platform ("platform:autodl") and a
+// card or card family ("gpu:h100": H100 SXM and PCIe; ledger.InFamily).
 const (
 	TeamScope     = "team:"
 	PlatformScope = "platform:"
+	GPUScope      = "gpu:"
 )
 
 // Budget is a spend limit for a calendar month, quarter or year.
@@ -45,7 +47,7 @@ type Budget struct {
 	Team string `json:"team"`
 	// Project is what the budget covers: a ledger project (folded), Team
 	// for the whole workspace, TeamScope+name for a team or cost centre,
-	// PlatformScope+id for a platform.
+	// PlatformScope+id for a platform, GPUScope+card or family for cards.
 	Project string       `json:"project"`
 	Amount  ledger.Money `json:"amount"` // per Period
 	SetBy   string       `json:"set_by"`
@@ -72,6 +74,8 @@ func (b Budget) Covers(e ledger.Entry) bool {
 		return e.CostCenter == strings.TrimPrefix(b.Project, TeamScope)
 	case strings.HasPrefix(b.Project, PlatformScope):
 		return e.Platform == strings.TrimPrefix(b.Project, PlatformScope)
+	case strings.HasPrefix(b.Project, GPUScope):
+		return ledger.InFamily(e.GPU, strings.TrimPrefix(b.Project, GPUScope))
 	}
 	return e.Project == b.Project
 }

@@ -65,6 +65,12 @@ func (h *Handler) Handle(ctx context.Context, m bot.Message, req parse.Request, 
 		scope := ""
 		rest := args[:0:0]
 		for _, w := range args {
+			if k, v, ok := strings.Cut(w, "="); ok && gpuKeys[strings.ToLower(k)] {
+				if _, ok := h.alerts.ledger.GPUFamily(v); !ok {
+					return &advisor.InputError{Field: "gpu", Reason: present.Tr(a.Lang, fmt.Sprintf("read gpu=%s, which is no card or card family (H100, A100, 4090, h100-sxm …)", v),
+						fmt.Sprintf("读到 gpu=%s，不是已知的显卡或系列（H100、A100、4090、h100-sxm……）", v)), Hint: "/gpu budget set gpu=H100 $20k/month"}
+				}
+			}
 			if sc, ok := h.scopeArg(w); ok {
 				scope = sc
 				continue
@@ -89,7 +95,7 @@ func (h *Handler) Handle(ctx context.Context, m bot.Message, req parse.Request, 
 		}
 		if scope != "" {
 			if len(args) == 2 {
-				return &advisor.InputError{Field: "budget", Reason: present.Tr(a.Lang, "give one scope: a project, or team=, or platform=", "只能给一个范围：项目、team= 或 platform="), Hint: hint}
+				return &advisor.InputError{Field: "budget", Reason: present.Tr(a.Lang, "give one scope: a project, or team=, platform= or gpu=", "只能给一个范围：项目、team=、platform= 或 gpu="), Hint: hint}
 			}
 			project = scope
 		}
@@ -132,25 +138,41 @@ func (h *Handler) Handle(ctx context.Context, m bot.Message, req parse.Request, 
 	default:
 		return &advisor.InputError{Field: "budget", Reason: present.Tr(a.Lang, fmt.Sprintf("unknown budget action %q", verb), fmt.Sprintf("不认识的预算操作 %q", verb)), Hint: hint}
 	}
-	states, err := h.states(ctx, team)
+	at := h.now()
+	if req.Slots.Month != "" && (verb == "show" || verb == "list") {
+		// "上个月超预算了吗": the budget as that month closed
+		loc := h.alerts.ledger.Location()
+		mo, err := ledger.ResolveMonth(req.Slots.Month, at, loc)
+		if err != nil {
+			return err
+		}
+		if end := mo.End(loc); end.Before(at) {
+			at = end.Add(-time.Nanosecond)
+		}
+		a.Use("month", "the month the budget is checked for")
+	}
+	states, err := h.states(ctx, team, at)
 	if err != nil {
 		return err
 	}
 	a.Result = States(states)
+	if req.Slots.YesNo && (verb == "show" || verb == "list") && len(states) > 0 {
+		a.Text += verdictLine(states[0], a.Lang) // "上个月超预算了吗": the answer first
+	}
 	a.Text += Describe(states, a.Lang)
 	a.Blocks = []slack.Block{present.Section(present.EscapeControl(a.Text))}
 	return nil
 }
 
-func (h *Handler) states(ctx context.Context, team string) ([]State, error) {
+func (h *Handler) states(ctx context.Context, team string, now time.Time) ([]State, error) {
 	bs, err := h.alerts.st.List(ctx, team)
 	if err != nil || len(bs) == 0 {
 		return nil, err
 	}
-	now := h.now()
+	fx := h.alerts.teamFX(ctx, team)
 	var out []State
 	for _, b := range bs {
-		st, err := h.alerts.State(ctx, b, now, h.alerts.fx)
+		st, err := h.alerts.State(ctx, b, now, fx)
 		if err != nil {
 			return nil, err
 		}
@@ -168,15 +190,10 @@ func name(project, lang string) string {
 	case strings.HasPrefix(project, TeamScope):
 		return present.Tr(lang, "team ", "团队 ") + strings.TrimPrefix(project, TeamScope)
 	case strings.HasPrefix(project, PlatformScope):
-		id := strings.TrimPrefix(project, PlatformScope)
-		if pl, ok := knowledge.MustShipped().Platform(id); ok {
-			if lang == "zh" && pl.NameZH != "" {
-				id = pl.NameZH
-			} else if pl.Name != "" {
-				id = pl.Name
-			}
-		}
-		return present.Tr(lang, "platform ", "平台 ") + id
+		en, zh := knowledge.MustShipped().PlatformNames(strings.TrimPrefix(project, PlatformScope))
+		return present.Tr(lang, "platform "+en, "平台 "+zh)
+	case strings.HasPrefix(project, GPUScope):
+		return cardsName(strings.TrimPrefix(project, GPUScope), lang)
 	}
 	return present.Tr(lang, project, "项目 "+project)
 }
@@ -196,8 +213,36 @@ func (h *Handler) scopeArg(w string) (string, bool) {
 		return PlatformScope + h.alerts.ledger.Platform(v), true
 	case "project", "项目", "proj":
 		return ledger.FoldName(v), true
+	case "gpu", "card", "cards", "显卡", "卡", "型号": // gpuKeys
+		if fam, ok := h.alerts.ledger.GPUFamily(v); ok {
+			return GPUScope + fam, true
+		}
+		return "", false
 	}
 	return "", false
+}
+
+// gpuKeys are the keys of a card budget's scope (gpu=H100).
+var gpuKeys = map[string]bool{"gpu": true, "card": true, "cards": true, "显卡": true, "卡": true, "型号": true}
+
+// cardsName is a card budget's scope for people: "H100 cards (H100 SXM,
+// H100 PCIe)" for a family, "A10 cards" for one card.
+func cardsName(fam, lang string) string {
+	kb := knowledge.MustShipped()
+	var members []string
+	for _, g := range kb.GPUs {
+		if ledger.InFamily(g.ID, fam) {
+			members = append(members, kb.GPUName(g.ID))
+		}
+	}
+	head := strings.ToUpper(fam)
+	if len(members) == 1 {
+		head = members[0]
+	}
+	if len(members) > 1 {
+		return present.Tr(lang, head+" cards ("+strings.Join(members, ", ")+")", head+" 系列显卡（"+strings.Join(members, "、")+"）")
+	}
+	return present.Tr(lang, head+" cards", head+" 显卡")
 }
 
 // Describe lists budget states, one line each.
@@ -206,16 +251,44 @@ func Describe(states []State, lang string) string {
 		return present.Tr(lang, "No budgets yet. Set one: "+hint, "还没有预算。设置：/gpu budget set pretrain ¥100k/month")
 	}
 	var b strings.Builder
-	b.WriteString(present.Tr(lang, "Budgets for ", "预算 ") + states[0].Month.String() + ":\n")
+	one := true // every budget's period is the same: the heading names it
+	for _, s := range states {
+		one = one && s.Period == states[0].Period
+	}
+	if one {
+		b.WriteString(present.Tr(lang, "Budgets for ", "预算 ") + states[0].Period + ":\n")
+	} else {
+		b.WriteString(present.Tr(lang, "Budgets:\n", "预算：\n"))
+	}
 	for _, s := range states {
 		reach := ""
 		if s.ReachDay > 0 {
 			reach = present.Tr(lang, fmt.Sprintf("; at this pace reached on the %s", ordinal(s.ReachDay)), fmt.Sprintf("；按目前速度 %d 日用完", s.ReachDay))
 		}
-		fmt.Fprintf(&b, "• %s: %s / %s (%.0f%%), %s %s%s\n", name(s.Budget.Project, lang), s.Spent, s.Budget.Amount, s.Share*100,
-			present.Tr(lang, "projected", "月底预计"), s.Projected, reach)
+		who := name(s.Budget.Project, lang)
+		if !one {
+			who += " (" + s.Period + ")"
+		}
+		projected := present.Tr(lang, "projected", "月底预计")
+		if s.Budget.Period != Month {
+			projected = present.Tr(lang, "projected", "期末预计")
+		}
+		fmt.Fprintf(&b, "• %s: %s / %s (%.0f%%), %s %s%s\n", who, s.Spent, s.Budget.Amount, s.Share*100, projected, s.Projected, reach)
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// verdictLine answers "are we over?" for the first budget listed (the
+// team's, when it has one): over or not, spent of the budget, the period.
+func verdictLine(st State, lang string) string {
+	spent, budget := st.Spent.String(), st.Budget.Amount.String()
+	pct := present.Pct(st.Share)
+	if st.Share > 1 {
+		return present.Tr(lang, fmt.Sprintf("Over budget: %s spent of %s for %s (%s).\n", spent, budget, st.Period, pct),
+			fmt.Sprintf("超了：%s 花了 %s，预算 %s（%s）。\n", st.Period, spent, budget, pct))
+	}
+	return present.Tr(lang, fmt.Sprintf("Within budget: %s spent of %s for %s (%s).\n", spent, budget, st.Period, pct),
+		fmt.Sprintf("没超：%s 花了 %s，预算 %s（%s）。\n", st.Period, spent, budget, pct))
 }
 
 // Row is the intent table's row for budgets, answered by h (nil: facts

@@ -400,8 +400,9 @@ func (l *Ledger) prepare(ctx context.Context, e Entry) (Entry, error) {
 	if e.CostCenter != "" {
 		e.CostCenter = normProject(e.CostCenter)
 	}
-	if e.Kind == NonGPU {
-		e.GPU = ""
+	noCard := e.Kind == Spend && strings.TrimSpace(e.GPU) == "" && e.HoursUnknown && e.Hours == 0 && e.Priced()
+	if e.Kind == NonGPU || noCard {
+		e.GPU = "" // an invoice that names no card: GPU spend, card unknown
 	} else if e.Kind == Spend || e.GPU != "" {
 		gpu, err := l.gpu(e.GPU)
 		if err != nil {
@@ -420,6 +421,8 @@ func (l *Ledger) prepare(ctx context.Context, e Entry) (Entry, error) {
 		return l.prepareNonGPU(e, now)
 	}
 	switch {
+	case noCard:
+		e.Cards = 0 // nothing is known of the cards
 	case e.Cards == 0:
 		e.Cards = 1
 	case e.Cards < 0 || e.Cards > maxCards:

@@ -241,7 +241,7 @@ func Where(project, team, platform, gpu string) Filter {
 	gpu = strings.ToLower(strings.TrimSpace(gpu))
 	return func(e Entry) bool {
 		return (project == "" || e.Project == project) && (team == "" || e.CostCenter == team) &&
-			(platform == "" || e.Platform == platform) && (gpu == "" || e.GPU == gpu || strings.HasPrefix(e.GPU, gpu+"-"))
+			(platform == "" || e.Platform == platform) && (gpu == "" || InFamily(e.GPU, gpu))
 	}
 }
 

@@ -38,6 +38,8 @@ var (
 	reAboutEN = regexp.MustCompile(`(?i)\bthe\s+([a-z0-9][a-z0-9_.\-]*)\s+(?:entry|line|charge|one|bill|invoice|row)\b`)
 	reAboutZH = regexp.MustCompile(`([A-Za-z0-9][A-Za-z0-9_.\-]*|[\p{Han}]{2,6}?)\s?的?(?:那笔|这笔|那条|这条|那一笔|那单)`)
 	// "那笔腾讯云的6.8万": the entry's platform after 那笔
+	// "刚记的那笔", "刚才那条": the asker's latest entry, not a description
+	reJustNow      = regexp.MustCompile(`^(?:刚记的?|刚录的?|刚填的?|刚才|刚刚|刚|上一|最近|前面)$`)
 	reAboutZHAfter = regexp.MustCompile(`(?:那笔|这笔|那条|这条)\s?([A-Za-z][A-Za-z0-9_.\-]*|[\p{Han}]{2,6}?)\s?的`)
 	// "改成8.6万", "应该是 1.2万": a new figure with a magnitude, no currency
 	reAmountTo = regexp.MustCompile(`(?i)(?:改成|改为|应该是|应为|其实是|实际是|\bshould be\b|\bto\b)\s?(\d[\d,]*(?:\.\d+)?\s?(?:万|k|千|w)(?:元|块)?)`)
@@ -47,6 +49,7 @@ var (
 	// "不对，1800元", "actually it was $368.40": money with a currency mark
 	reAmountBare = regexp.MustCompile(`(?i)((?:[¥￥$]|us\$|rmb\s?)\d[\d,]*(?:\.\d+)?\s?(?:万|k|千)?|\d[\d,]*(?:\.\d+)?\s?(?:万|k|千)?\s?(?:元|块钱|块|美元|美金|刀|\brmb\b|\busd\b|\bcny\b|dollars?|yuan))`)
 	reFixHours   = regexp.MustCompile(`(?i)(\d+(?:\.\d+)?)\s?(?:个)?(?:小时|钟头|hours?\b|hrs?\b|h\b)`)
+	reHoursTo    = regexp.MustCompile(`(?i)(?:小时数|时长|卡时数|\bhours\b)\s*(?:应该|应|其实|实际)?\s*(?:是|为|改成|改为|=|:|\bis\b|\bwas\b|\bshould be\b|\bto\b)\s*(\d+(?:\.\d+)?)`)
 	reCards      = regexp.MustCompile(`(?i)(\d{1,4})\s?(?:张卡|张|块卡|卡(?:[^时]|$)|cards?\b|gpus?\b)`)
 	reToValue    = `\s*(?:应该|应|其实|实际)?\s*(?:是|为|改成|改为|换成|写成|=|:|\bis\b|\bwas\b|\bshould be\b|\bto\b)\s*["'“]?([^\s,，。;；"'”]+)`
 	rePlatform   = regexp.MustCompile(`(?i)(?:platform|平台)` + reToValue)
@@ -81,10 +84,10 @@ func ReadCorrection(text string) (Correction, bool) {
 	} else if m := reAboutEN.FindStringSubmatch(rest); m != nil {
 		c.About = strings.ToLower(m[1])
 		rest = strings.Replace(rest, m[0], " ", 1)
-	} else if m := reAboutZH.FindStringSubmatch(rest); m != nil && !strings.ContainsAny(m[1], "不对错改") {
+	} else if m := reAboutZH.FindStringSubmatch(rest); m != nil && !strings.ContainsAny(m[1], "不对错改") && !reJustNow.MatchString(m[1]) {
 		c.About = strings.ToLower(m[1])
 		rest = strings.Replace(rest, m[0], " ", 1)
-	} else if m := reAboutZHAfter.FindStringSubmatch(rest); m != nil {
+	} else if m := reAboutZHAfter.FindStringSubmatch(rest); m != nil && !reJustNow.MatchString(m[1]) {
 		c.About = strings.ToLower(m[1])
 		rest = strings.Replace(rest, m[0], " ", 1)
 	}
@@ -132,7 +135,10 @@ func ReadCorrection(text string) (Correction, bool) {
 		c.Fields["amount"] = moneyArg(rest[m[2]:m[3]])
 		rest = rest[:m[0]] + " " + rest[m[1]:]
 	}
-	if m := reFixHours.FindStringSubmatchIndex(rest); m != nil {
+	if m := reHoursTo.FindStringSubmatchIndex(rest); m != nil { // "小时数是410不是340"
+		c.Fields["hours"] = rest[m[2]:m[3]]
+		rest = rest[:m[0]] + " " + rest[m[1]:]
+	} else if m := reFixHours.FindStringSubmatchIndex(rest); m != nil {
 		c.Fields["hours"] = rest[m[2]:m[3]]
 		rest = rest[:m[0]] + " " + rest[m[1]:]
 	}

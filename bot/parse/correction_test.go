@@ -24,6 +24,9 @@ func TestReadCorrection(t *testing.T) {
 		{"更正：项目应该是 llm-ft，团队是 vision", &Correction{Fields: map[string]string{"project": "llm-ft", "team": "vision"}}},
 		{"sorry, wrong: it was 5万元", &Correction{Fields: map[string]string{"amount": "¥50000"}}},
 		{"11月那笔腾讯云的6.8万录反了，改成8.6万。", &Correction{About: "腾讯云", Fields: map[string]string{"amount": "86000"}}},
+		// "just now": the latest entry, not one described as "刚才"
+		{"刚才那笔火山引擎的，月份改成10月，小时数是410不是340。", &Correction{About: "火山引擎", Fields: map[string]string{"month": "10", "hours": "410"}}},
+		{"刚才那条AutoDL的记录月份写错了，应该是3月，不是4月。", &Correction{About: "autodl", Fields: map[string]string{"month": "3"}}},
 		// not corrections
 		{"把 llm-ft 的预算改成每月1.2万", nil},
 		{"记一笔：4090 跑了 20 小时 50 块", nil},

@@ -21,7 +21,7 @@ func (f *features) finish(in Intent) Slots {
 		}
 	}
 	keep("billing", &s.Billing, f.billing, in == Spend || in == Price)
-	keep("persona", &s.Persona, f.persona, in == Recommend || in == Knowledge)
+	keep("persona", &s.Persona, f.persona, in == Recommend || in == Knowledge || in == Price || in == Cost || in == Monthly || in == Buy) // an enterprise is priced on contracted clouds (bot/price_persona.go)
 	keep("workload", &s.Workload, f.workload, in == Recommend)
 	if in == Knowledge {
 		s.Topic = f.topic

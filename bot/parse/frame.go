@@ -26,6 +26,9 @@ var (
 		`|`+num+`[\s-]?(days?|weeks?|wks?|months?)[\s-]?(?:deadline|time ?frame|budget of time|(?:[a-z-]+ )?(?:run|job|burst|window|sprint|project))\b`+
 		`|`+num+`\s?(?:个\s?)?(天|周|星期|礼拜|月)\s?(?:之内|以内|内|之内完成|内完成|内搞定|内跑完|搞定|跑完|训完|完成)`+
 		`|(?:ddl|deadline|截止)[^0-9]{0,24}?`+num+`\s?(天|days?\b)|`+num+`\s?(days?) (?:out|away|left)\b`, true, "day", "week", "wk", "month", "天", "周", "星期", "礼拜", "月", "ddl", "deadline", "截止", "out", "away", "left")
+	// a deadline in hours: "48小时内跑得完不", "within 36 hours", "in under 48h"
+	reDeadlineHours = rx(`(?:within|in under|under|inside|deadline(?: is| of)?)\s?`+num+`\s?(?:hours?|hrs?|h)\b`+
+		`|`+num+`\s?(?:个\s?)?(?:小时|h)\s?(?:之内|以内|内)`, true, "hour", "hr", "h", "小时")
 	// the spans Chinese writes in words: "一周内", "半个月内跑完", "一个月内"
 	zhSpans      = map[string]float64{"一周": 7, "一个星期": 7, "一礼拜": 7, "两周": 14, "两个星期": 14, "半个月": 15, "一个月": 365.0 / 12, "两个月": 2 * 365.0 / 12, "三个月": 3 * 365.0 / 12, "一年": 365}
 	reDeadlineZH = rx(`(一周|一个星期|一礼拜|两周|两个星期|半个月|一个月|两个月|三个月|一年)\s?(?:之内|以内|内|里|完成|跑完|训完|搞定)`, false, "周", "星期", "礼拜", "月", "年")
@@ -160,6 +163,18 @@ func (x extractor) deadline(t *text, f *features) {
 		if days != v {
 			f.note(fmt.Sprintf("deadline %s %s read as %s days", trim(v), unit, trim(days)))
 		}
+		return true
+	})
+	if s.Days != 0 {
+		return
+	}
+	t.first(reDeadlineHours, 0, func(m []string, at int) bool {
+		v, ok := Number(m[1] + m[2])
+		if !ok || v <= 0 || v > 24*3650 {
+			return false
+		}
+		s.Days = v / 24
+		f.note(fmt.Sprintf("deadline %s hours read as %s days", trim(v), trim(s.Days)))
 		return true
 	})
 	if s.Days != 0 || f.now.IsZero() {

@@ -196,8 +196,8 @@ func (x extractor) scanMoney(t *text) []moneyHit {
 			continue
 		}
 		after := t.s[loc[1]:]
-		if post == "块" && reCardAfter.MatchString(after) && !bigAmount(num) {
-			continue
+		if (post == "块" || pre == "" && post == "" && per == "") && reCardAfter.MatchString(after) && !bigAmount(num) {
+			continue // "10块4090", "we have 8 H100": cards, not money
 		}
 		if (weak || pre == "" && post == "") && reNotMoneyAfter.MatchString(after) {
 			continue

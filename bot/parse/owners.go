@@ -43,7 +43,7 @@ func (x extractor) owners(t *text, f *features) {
 	s := &f.s
 	o := x.owners_
 	c := compact(t.s)
-	name := func(n string) bool { return len(n) >= 2 && !o.notNames[n] && !isQuarter(n) }
+	name := func(n string) bool { return len(n) >= 2 && !o.notNames[n] && !isQuarter(n) && !functionWords[n] }
 	if s.Team == "" {
 		for _, re := range []*regexp.Regexp{o.teamBefore, o.teamAfter} {
 			for _, m := range re.FindAllStringSubmatch(t.s, -1) {
@@ -62,6 +62,18 @@ func (x extractor) owners(t *text, f *features) {
 		}
 	}
 	ledger := anyTermWord(o.ledgerWords, t.s, c)
+	if s.Team == "" && ledger {
+		t.first(reTeamZH, 0, func(m []string, _ int) bool {
+			// "推理组这个季度预算30万", "算法组上个月的账单": the group's name
+			// with its word, so "推理组" is a team, not a method
+			n := strings.TrimLeft(m[1], zhLeadWords)
+			if len([]rune(n)) < 2 || zhNotTeams[n] {
+				return false
+			}
+			s.Team = n + m[2]
+			return true
+		})
+	}
 	if f.project == "" && s.Project == "" {
 		pick := func(n string) bool {
 			if name(n) && n != s.Team && !x.regionWord(n) {
@@ -95,6 +107,23 @@ func (x extractor) owners(t *text, f *features) {
 		s.Region = r
 	}
 }
+
+// reTeamZH is a group named in Chinese: "推理组", "大模型团队", "平台部门".
+// Read only in a ledger or budget message, and never "组个两卡机" (to build).
+var reTeamZH = regexp.MustCompile(`(\p{Han}{2,5}?)(小组|团队|部门|组)(?:的|这|上个|本|今年|预算|账|月|季|年度|花|用了|超|还剩)`)
+
+// zhLeadWords are words a Chinese team name does not start with ("给推理组",
+// "把算法组"); zhNotTeams are pronouns and quantities before 组 ("我们组").
+const zhLeadWords = "的给把让和跟是说这那每各该帮替为对"
+
+var zhNotTeams = map[string]bool{"我们": true, "你们": true, "他们": true, "咱们": true, "整个": true, "各个": true, "每个": true, "这个": true, "那个": true, "一个": true, "两个": true, "几个": true, "同一": true}
+
+// functionWords are English grammar words that stand where a name would
+// ("the cap is ¥12,000", "how far over budget"). They are grammar, not
+// vocabulary: the lexicon's words are also the router's features, and
+// these would only blur them.
+var functionWords = map[string]bool{"is": true, "was": true, "are": true, "at": true, "of": true, "to": true, "on": true, "in": true,
+	"over": true, "under": true, "so": true, "far": true, "now": true, "left": true, "per": true, "be": true}
 
 // isQuarter reports whether n is a quarter's name ("q4"), not a project.
 func isQuarter(n string) bool { return len(n) == 2 && n[0] == 'q' && n[1] >= '1' && n[1] <= '4' }

@@ -21,6 +21,19 @@ var ownerReadings = []struct {
 	{"Record spend: $112k, team llm-serving, Oct 2026, CoreWeave H100 reserved.", map[string]any{"team": "llm-serving"}},
 	{"NLP组的月预算从3万提到4.5万", map[string]any{"team": "nlp"}},
 	{"a small team of 5 — how's the team doing on spend?", map[string]any{"team": nil}},
+	// a group named in Chinese, with its word; pronouns and "to build" are not teams
+	{"推理组这个季度预算30万，现在花到哪了？", map[string]any{"team": "推理组", "method": nil, "budget": map[string]any{"amount": 300000.0}}},
+	{"算法组上个月的GPU账单多少？", map[string]any{"team": "算法组"}},
+	{"给大模型组的预算改成每月2万", map[string]any{"team": "大模型组"}},
+	{"我们组今年的预算还剩多少", map[string]any{"team": nil}},
+	{"国内二手4090现在多少钱一张？想组个两卡机，预算多少合适", map[string]any{"team": nil}},
+	// grammar words where a name would stand are not projects
+	{"How much headroom is left on llm-ft for December? I think the cap is ¥12,000/month.", map[string]any{"project": "llm-ft"}},
+	{"how far over budget is video-gen this quarter?", map[string]any{"project": "video-gen"}},
+	// a bare figure before a card is a count, not money
+	{"we have 8 H100, how long for a 70b full fine-tune on 1B tokens?", map[string]any{"cards": 8.0, "budget": nil}},
+	// a deadline in hours
+	{"８w条指令数据，lora qwen3-14b 3轮，一张4090 48小时内跑得完不", map[string]any{"days": 2.0, "hours": nil}},
 	{"EU-only (GDPR). Llama-3.1-70B, 60 rps peak / 20 avg, TTFT 1s.", map[string]any{"region": "eu", "peak_requests_per_s": 60.0, "requests_per_s": 20.0}},
 	{"Vendor quoted us $280k for an 8x H100 server", map[string]any{"region": nil}},
 	{"qwen 2.5 7b, 500 rps peak avg 150, 300 in 150 out", map[string]any{"peak_requests_per_s": 500.0, "requests_per_s": 150.0, "input_tokens": 300.0, "output_tokens": 150.0}},

@@ -93,11 +93,15 @@ func Describe(p Profile, lang string) string {
 	pl := val(len(p.Platforms) > 0, strings.Join(p.Platforms, ", "), tr(lang, "any", "不限"))
 	cards := val(len(p.Cards) > 0, cardList(p.Cards), tr(lang, "none", "无"))
 	ch := val(p.RecapChannel != "", "<#"+p.RecapChannel+">", tr(lang, "not set", "未设置"))
+	persona := val(p.Persona != "", p.Persona, tr(lang, "not set (every offer is priced)", "未设置（所有报价都计入）"))
+	if p.Persona == "enterprise" {
+		persona = tr(lang, "enterprise (prices from contracted clouds only, no spot or marketplaces unless asked)", "企业（只按签约型云厂商报价，除非指明否则不含竞价和算力市场）")
+	}
 	return tr(lang,
-		fmt.Sprintf("Team settings — currency: %s · FX: %s · platforms: %s · cards owned: %s · recap and budget channel: %s\nChange with /gpu settings currency=CNY fx=7.2 platforms=aliyun,autodl cards=h800:8 channel=#gpu-spend",
-			cur, fx, pl, cards, ch),
-		fmt.Sprintf("团队设置 — 币种：%s · 汇率：%s · 可用平台：%s · 自有显卡：%s · 月报和预算提醒频道：%s\n修改：/gpu settings currency=CNY fx=7.2 platforms=aliyun,autodl cards=h800:8 channel=#gpu-spend",
-			cur, fx, pl, cards, ch))
+		fmt.Sprintf("Team settings — currency: %s · FX: %s · platforms: %s · cards owned: %s · recap and budget channel: %s · persona: %s\nChange with /gpu settings currency=CNY fx=7.2 platforms=aliyun,autodl cards=h800:8 channel=#gpu-spend persona=enterprise",
+			cur, fx, pl, cards, ch, persona),
+		fmt.Sprintf("团队设置 — 币种：%s · 汇率：%s · 可用平台：%s · 自有显卡：%s · 月报和预算提醒频道：%s · 身份：%s\n修改：/gpu settings currency=CNY fx=7.2 platforms=aliyun,autodl cards=h800:8 channel=#gpu-spend persona=enterprise",
+			cur, fx, pl, cards, ch, persona))
 }
 
 // Row is the intent table's row for team settings, answered by h (nil: facts

@@ -37,6 +37,7 @@ type Profile struct {
 	Platforms    []string           `json:"platforms,omitempty"`     // platform ids the team may use; empty: any
 	Cards        map[string]int     `json:"cards,omitempty"`         // cards owned: GPU id → count
 	RecapChannel string             `json:"recap_channel,omitempty"` // Slack channel id for the recap and budget alerts
+	Persona      string             `json:"persona,omitempty"`       // individual, startup or enterprise; "" asks nothing of prices
 	UpdatedBy    string             `json:"updated_by,omitempty"`
 	UpdatedAt    time.Time          `json:"updated_at,omitzero"`
 }
@@ -103,6 +104,15 @@ func (s *Store) Platforms(ctx context.Context, team string) ([]string, error) {
 	return p.Platforms, err
 }
 
+// Persona is the team's persona setting ("" when unset), bounded like
+// Platforms: an enterprise is priced on contracted clouds only.
+func (s *Store) Persona(ctx context.Context, team string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, ReadTimeout)
+	defer cancel()
+	p, err := s.Get(ctx, team)
+	return p.Persona, err
+}
+
 // ReadTimeout bounds Platforms, as the transport's Redis calls on the
 // answer path are bounded (a healthy Redis answers in a millisecond).
 const ReadTimeout = 250 * time.Millisecond
@@ -147,6 +157,7 @@ var Keys = []struct{ Key, Form string }{
 	{"platforms", "platforms=aliyun,autodl (platform names the bot knows; platforms=any clears)"},
 	{"cards", "cards=h800:8,4090:2 (cards the team owns; cards=none clears)"},
 	{"channel", "channel=#gpu-spend (where the recap and budget alerts go)"},
+	{"persona", "persona=enterprise (individual, startup or enterprise; persona=none clears)"},
 }
 
 // Apply reads key=value words into p and returns what changed, one line
@@ -225,6 +236,18 @@ func Apply(p Profile, args []string, kb *knowledge.Base) (Profile, []string, err
 			}
 			out.RecapChannel = id
 			changed = append(changed, "channel <#"+id+">")
+		case "persona", "身份", "用户类型":
+			if v == "none" || v == "any" || v == "" {
+				out.Persona = ""
+				changed = append(changed, "persona none")
+				continue
+			}
+			canon, ok := knowledge.MustLexicon().Persona(v)
+			if !ok {
+				return p, nil, &SettingError{Key: k, Value: v, Want: "persona=individual, persona=startup or persona=enterprise / 个人、创业公司或企业（persona=none 清除）"}
+			}
+			out.Persona = canon
+			changed = append(changed, "persona "+canon)
 		default:
 			return p, nil, &SettingError{Key: k, Value: v, Want: "not a setting; use " + forms()}
 		}

@@ -104,3 +104,35 @@ func TestFXRefusesWhatIsNoRate(t *testing.T) {
 		}
 	}
 }
+
+// persona= is a team setting: enterprise (or its Chinese word) is kept as
+// the canonical persona, none clears it, a word that names no persona is
+// refused with the accepted forms and nothing applied; the store returns it.
+func TestPersonaSetting(t *testing.T) {
+	kb := knowledge.MustShipped()
+	p, changed, err := Apply(Profile{Team: "T1"}, []string{"persona=enterprise"}, kb)
+	if err != nil || p.Persona != "enterprise" || len(changed) != 1 || changed[0] != "persona enterprise" {
+		t.Fatalf("persona=enterprise: %+v %v %v", p, changed, err)
+	}
+	if q, _, err := Apply(p, []string{"persona=企业"}, kb); err != nil || q.Persona != "enterprise" {
+		t.Errorf("persona=企业: %+v %v", q, err)
+	}
+	if q, _, err := Apply(p, []string{"persona=none"}, kb); err != nil || q.Persona != "" {
+		t.Errorf("persona=none: %+v %v", q, err)
+	}
+	var se *SettingError
+	if q, _, err := Apply(p, []string{"persona=ceo"}, kb); !errors.As(err, &se) || !strings.Contains(se.Want, "persona=enterprise") || q.Persona != "enterprise" {
+		t.Errorf("persona=ceo: %+v %v; want refused with the accepted forms, nothing applied", q, err)
+	}
+	st := newStore(t)
+	ctx := context.Background()
+	if err := st.Put(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := st.Persona(ctx, "T1"); err != nil || got != "enterprise" {
+		t.Errorf("Store.Persona = %q, %v", got, err)
+	}
+	if !strings.Contains(Describe(p, "en"), "persona: enterprise (prices from contracted clouds only") {
+		t.Errorf("Describe does not show the persona: %q", Describe(p, "en"))
+	}
+}

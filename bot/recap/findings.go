@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/ledger"
+	"github.com/gpubot/gpubot/bot/present"
 	"github.com/gpubot/gpubot/knowledge"
 )
 
@@ -445,25 +446,15 @@ func projectChanges(in Input, opt Options) []Finding {
 // names turns ids into display names.
 type names struct{ kb *knowledge.Base }
 
-func (n names) gpu(id string) string {
-	if n.kb != nil {
-		if g, ok := n.kb.GPU(id); ok && g.Name != "" {
-			return g.Name
-		}
-	}
-	return id
-}
+func (n names) gpu(id string) string { return n.kb.GPUName(id) }
 
+// platform is knowledge.Base.PlatformNames, as answers and the daily post
+// name platforms: market providers ("primeintellect" → Prime Intellect)
+// too, not only platforms.yaml's.
 func (n names) platform(id, lang string) string {
-	if n.kb != nil {
-		if p, ok := n.kb.Platform(id); ok {
-			if lang == "zh" && p.NameZH != "" {
-				return p.NameZH
-			}
-			if p.Name != "" {
-				return p.Name
-			}
-		}
+	if id == "" {
+		return present.Tr(lang, "(no platform given)", "（未填写平台）") // a row, not a blank name
 	}
-	return id
+	en, zh := n.kb.PlatformNames(id)
+	return present.Tr(lang, en, zh)
 }

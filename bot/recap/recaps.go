@@ -68,7 +68,7 @@ func (r *Recaps) Build(ctx context.Context, team string, m ledger.Month, lang st
 		in.Offers = r.opt.KB.Offers
 	}
 	loc := r.opt.withDefaults().Location
-	cs, err := r.ledger.Commitments(ctx, team, m.End(loc).Add(-time.Second))
+	cs, err := r.ledger.CommitmentList(ctx, team, m.End(loc).Add(-time.Second)) // with 包月 plans and used/idle hours
 	if err != nil {
 		return nil, fmt.Errorf("recap %s: %w", m, err)
 	}

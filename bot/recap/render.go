@@ -2,6 +2,7 @@ package recap
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/slack-go/slack"
@@ -58,11 +59,25 @@ func (r *Recap) Render() (string, []slack.Block) {
 	var cs []string
 	for _, c := range r.Commitments {
 		e := c.Entry
-		cs = append(cs, r.tr(
-			fmt.Sprintf("• %s ×%d on %s, %s for %d months (%s a month), since %s, month %d of %d; renews or ends %s", r.gpu(e.GPU), e.Cards, r.platform(e.Platform), e.Amount, e.TermMonths, c.PerMonth, c.From, c.MonthsUse, e.TermMonths, c.Renews.Format("2006-01-02")),
-			fmt.Sprintf("• %s ×%d，%s，%s / %d 个月（每月 %s），自 %s 起，第 %d/%d 个月；%s 到期或续费", r.gpu(e.GPU), e.Cards, r.platform(e.Platform), e.Amount, e.TermMonths, c.PerMonth, c.From, c.MonthsUse, e.TermMonths, c.Renews.Format("2006-01-02"))))
+		term := max(c.Term, e.TermMonths, 1)
+		months, monthsZh := fmt.Sprintf("%d months", term), fmt.Sprintf("%d 个月", term)
+		if term == 1 {
+			months, monthsZh = "one month (包月)", "1 个月（包月）"
+		}
+		line := r.tr(
+			fmt.Sprintf("• %s ×%d on %s, %s for %s (%s a month), since %s, month %d of %d; renews or ends %s", r.gpu(e.GPU), e.Cards, r.platform(e.Platform), e.Amount, months, c.PerMonth, c.From, c.MonthsUse, term, c.Renews.Format("2006-01-02")),
+			fmt.Sprintf("• %s ×%d，%s，%s / %s（每月 %s），自 %s 起，第 %d/%d 个月；%s 到期或续费", r.gpu(e.GPU), e.Cards, r.platform(e.Platform), e.Amount, monthsZh, c.PerMonth, c.From, c.MonthsUse, term, c.Renews.Format("2006-01-02")))
+		switch {
+		case c.Term == 0: // listed without usage (ledger.Commitments)
+		case !c.UsageKnown:
+			line += r.tr("; hours used unknown (no usage recorded on it), not counted as idle", "；已用卡时未知（没有用量记录），不算闲置")
+		case c.Committed > 0:
+			line += r.tr(fmt.Sprintf("; used %s of %s card-h paid for so far, idle %s (%s)", present.Num(math.Round(c.Used)), present.Num(math.Round(c.Committed)), present.Num(math.Round(c.Idle)), present.Pct(math.Round(c.IdleShare*100)/100)),
+				fmt.Sprintf("；至今已付 %s 卡时，已用 %s，闲置 %s（%s）", present.Num(math.Round(c.Committed)), present.Num(math.Round(c.Used)), present.Num(math.Round(c.Idle)), present.Pct(math.Round(c.IdleShare*100)/100)))
+		}
+		cs = append(cs, line)
 	}
-	add(r.tr("Commitments", "承诺消费（包年/预留）"), cs)
+	add(r.tr("Commitments", "承诺消费（包年包月/预留）"), cs)
 	var fs []string
 	for i, f := range r.Findings {
 		fs = append(fs, fmt.Sprintf("%d. %s", i+1, f.Text.In(r.Lang)))
@@ -180,7 +195,12 @@ func (r *Recap) monthShort(m ledger.Month) string {
 	return r.tr(m.Month.String()[:3], fmt.Sprintf("%d月", int(m.Month)))
 }
 
-func (r *Recap) gpu(id string) string { return names{kb: r.kb}.gpu(id) }
+func (r *Recap) gpu(id string) string {
+	if id == "" {
+		return r.tr("(card not named)", "（未写显卡）") // an invoice without a card: a row, not a blank
+	}
+	return names{kb: r.kb}.gpu(id)
+}
 
 func (r *Recap) platform(id string) string { return names{kb: r.kb}.platform(id, r.Lang) }
 

@@ -110,7 +110,7 @@ func TestReplayNovemberFromSlack(t *testing.T) {
 			"2026-11-03,4090,1,40,¥75.20,autodl,research,\n" +
 			"2026-11-10,4090,2,24,¥90.24,autodl,research,\n" +
 			"2026-11-15,,,,-¥30.00,autodl,research,compensation for an outage\n",
-			"✅ 1 hand-added estimates confirmed by the bill|#" + h1.ID + " (RTX 4090 ×1, 40 h, ¥75.00) → bill line|#" + h2.ID + " (RTX 4090 ×1, 10 h, ¥20.00, 2026-11-05 on autodl)|Row 3 repeats row 2"},
+			"✅ 1 hand-added estimates confirmed by the bill|#" + h1.ID + " (RTX 4090 ×1, 40 h, ¥75.00) → bill line|#" + h2.ID + " (RTX 4090 ×1, 10 h, ¥20.00, 2026-11-05 on AutoDL)|Row 3 repeats row 2"},
 		{"aliyun.csv", "date,gpu,cards,hours,amount,platform,billing,team,category\n" +
 			"2026-11-01,h800,8,,36000,aliyun,包年,research,Usage\n" +
 			"2026-11-30,,,,2160.00,aliyun,,research,Tax\n" +
@@ -170,6 +170,27 @@ func TestReplayNovemberFromSlack(t *testing.T) {
 		}
 	}
 
+	// The commitments list (#24 item 4) on 12-01 10:00, asked as a command
+	// and in words: the bill's 包年 line alone (the hand entry it confirmed
+	// is replaced), 8 cards × (30 days + 10 h = 730 h) = 5,840 card-h paid
+	// for; no hours logged on aliyun H800, so used is unknown, not idle.
+	for q, want := range map[string][]string{
+		"/gpu spend commitments":              {"Commitments running on 2026-12-01: 1; renewing or ending by 2026-12-31: 0.", "H800 SXM ×8 on Alibaba Cloud — 12 months from 2026-11-01, renews 2027-11-01, month 2 of 12; billed ¥36,000.00 (from the bill), ¥3,000.00 a month amortised; used unknown", "of 5,840 card-h paid for so far"},
+		"which reservations renew this month": {"Commitments running on 2026-12-01: 1;", "renews 2027-11-01"},
+		"哪些包月快到期了":                            {"2026-12-01 生效中的包年包月：1 项；其中 0 项在 2026-12-31 前到期或续费。", "H800 SXM ×8，阿里云，12 个月，自 2026-11-01 起，2027-11-01 到期续费，第 2/12 个月；账面 ¥36,000.00（账单金额），按月分摊 ¥3,000.00；已用未知", "至今已付 5,840 卡时"},
+	} {
+		a := say("U1", q)
+		res, ok := a.Result.(bot.SpendCommitments)
+		if !ok || len(res.Commitments) != 1 || res.Commitments[0].Entry.ID == h3.ID || res.Commitments[0].UsageKnown || res.Commitments[0].Committed != 5840 {
+			t.Errorf("%s: %+v %q; want the bill's 包年 line, 5,840 card-h paid for, usage unknown", q, a.Result, a.Text)
+		}
+		for _, w := range want {
+			if !strings.Contains(a.Text, w) {
+				t.Errorf("%s: the answer lacks %q:\n%s", q, w, a.Text)
+			}
+		}
+	}
+
 	rs := New(l, nil, Options{KB: kb, FX: 7.15})
 	rs.UseBudgetLines(al.VersusFunc(clock))
 	rc, err := rs.Build(ctx, "T1", ledger.Month{Year: 2026, Month: time.November}, "en", now)
@@ -187,7 +208,7 @@ func TestReplayNovemberFromSlack(t *testing.T) {
 		t.Errorf("forecast %+v; want committed ¥3,000.00, ¥90.04 a day × 31 = ¥5,791.35, range ¥3,764.37–¥5,791.35", f)
 	}
 	text, _ := rc.Render()
-	for _, want := range []string{"*Budget vs actual*", "over by ¥5.44", "*Forecast for", "¥5,791.35 (range ¥3,764.37–¥5,791.35)", "*Commitments*", "renews or ends 2027-11-01"} {
+	for _, want := range []string{"*Budget vs actual*", "over by ¥5.44", "*Forecast for", "¥5,791.35 (range ¥3,764.37–¥5,791.35)", "*Commitments*", "renews or ends 2027-11-01; hours used unknown (no usage recorded on it), not counted as idle"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the recap lacks %q:\n%s", want, text)
 		}
