@@ -169,7 +169,8 @@ func fill(rows []intent.Row) []intent.Row {
 // Add puts rows in the bot's intent table, before help and unknown (a row
 // with an ID already there replaces it), fills their words from the
 // lexicon and rebuilds the parser over the table. It refuses a table that
-// breaks intent.Check or a row whose Handler the bot cannot call.
+// breaks intent.Check or a row whose Handler the bot cannot call. Call it
+// while wiring, before the bot answers: the table is read unlocked.
 func (b *Bot) Add(rows ...intent.Row) error {
 	table := slices.Clone(b.rows[:len(b.rows)-len(fixedRows())])
 	for _, r := range rows {
