@@ -199,8 +199,10 @@ func (b *Bot) Add(rows ...intent.Row) error {
 	return nil
 }
 
-// Table returns the bot's intent table, in the order help lists it.
-func (b *Bot) Table() []intent.Row { return slices.Clone(b.rows) }
+// Table returns the bot's intent table, in the order help lists it. It is
+// the bot's own (the transport reads it on every answer): read, never
+// modify it; Add replaces it whole.
+func (b *Bot) Table() []intent.Row { return b.rows }
 
 func (b *Bot) row(id parse.Intent) (intent.Row, bool) { return intent.Find(b.rows, id) }
 
