@@ -6,7 +6,6 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"strings"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/gpubot/gpubot/advisor"
+	"github.com/gpubot/gpubot/bot/intent"
 	"github.com/gpubot/gpubot/bot/ledger"
 	"github.com/gpubot/gpubot/bot/parse"
 	"github.com/gpubot/gpubot/bot/present"
@@ -22,31 +22,8 @@ import (
 	"github.com/gpubot/gpubot/knowledge"
 )
 
-// Message is one thing a user said, wherever it came from.
-type Message struct {
-	Text    string
-	Team    string
-	Channel string
-	User    string
-	Slash   bool // text is a /gpu command's argument text
-	// ID names the request for idempotent writes (the spend ledger): the
-	// same Slack message, command or click always carries the same ID, so a
-	// redelivery books nothing twice. "" when there is none (CLI).
-	ID string
-	// Thread is the thread the message was said in (its root ts); with
-	// UseThreads, a follow-up there is merged with the thread's last request.
-	Thread string
-	// Locale is the asker's Slack locale (users.info, e.g. "zh-CN"); it
-	// picks the answer's language when the text does not (a command with
-	// no Chinese in it).
-	Locale string
-	// Variant marks the same question asked again with a button's setting
-	// (currency=cny, bits=8) to store beside the answer: it reads the
-	// conversation like the question did but is not recorded in it (the
-	// thread's last request stays the one the user asked) nor counted as
-	// an answer in the metrics.
-	Variant bool
-}
+// Message is one thing a user said (intent.Message, the leaf's).
+type Message = intent.Message
 
 // Answer is what the bot says back, in both machine and human form.
 type Answer struct {
@@ -123,7 +100,7 @@ type Bot struct {
 	usage   usageSource // the team's measured usage; nil means none
 	observe func(intent, outcome string, took time.Duration)
 	now     func() time.Time
-	routes  map[parse.Intent]Handler
+	rows    []intent.Row // the intent table (Add), help and unknown last
 	cfg     Config
 	kb      *knowledge.Base
 	mkt     advisor.Market // kb's market, prepared once (its engine cache)
@@ -140,12 +117,18 @@ type Handler interface {
 	Handle(ctx context.Context, m Message, req parse.Request, a *Answer) error
 }
 
-// Route makes h answer intent, replacing the built-in answer if any.
-func (b *Bot) Route(intent parse.Intent, h Handler) {
-	if b.routes == nil {
-		b.routes = map[parse.Intent]Handler{}
+// Route makes h answer id, replacing the row's handler. An id with no row
+// gets a bare write row (tests that route one handler); the wiring adds
+// whole rows instead (Add).
+func (b *Bot) Route(id parse.Intent, h Handler) {
+	r, ok := b.row(id)
+	if !ok {
+		r = intent.Row{ID: id, Writes: true}
 	}
-	b.routes[intent] = h
+	r.Handler = h
+	if err := b.Add(r); err != nil {
+		panic(err) // a handler is always callable; only a bare row could clash, and it has no words
+	}
 }
 
 // priceSource is where current offers come from (the live catalogue).
@@ -173,9 +156,12 @@ func New(cfg Config, kb *knowledge.Base, log *slog.Logger) *Bot {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	b := &Bot{cfg: cfg, kb: kb, parser: parse.New(kb), log: log, now: time.Now}
+	b := &Bot{cfg: cfg, kb: kb, log: log, now: time.Now, rows: fixedRows()}
 	if kb != nil {
 		b.mkt = advisor.MarketOf(kb) // prepared: every answer reuses its figures
+	}
+	if err := b.Add(Rows()...); err != nil {
+		panic(err) // the bot's own rows, checked by TestIntentTable (cmd/bot)
 	}
 	return b
 }
@@ -246,21 +232,15 @@ func (b *Bot) answer(ctx context.Context, m Message) Answer {
 		req.Slots.Cards = 0 // the fleet is sized for the load, then compared with theirs
 	}
 	done := func(a Answer) Answer { return settle(b.finish(a)) }
-	if h, ok := b.routes[req.Intent]; ok {
-		if err := h.Handle(ctx, m, req, &a); err != nil {
-			return settle(b.fail(ctx, a, m, err))
-		}
-		return done(a)
+	row, _ := b.row(req.Intent)
+	h, ok := row.Handler.(Handler)
+	if !ok {
+		unknown, _ := b.row(parse.Unknown)
+		h = unknown.Handler.(Handler)
 	}
-	row, ok := intentRow(req.Intent)
-	if !ok || row.handle == nil {
-		row, _ = intentRow(parse.Unknown)
-	}
-	ctx = b.withTeam(ctx, m)
-	if err := row.handle(b, ctx, m, &a, req); err != nil {
+	if err := h.Handle(ctx, m, req, &a); err != nil {
 		return settle(b.fail(ctx, a, m, err))
 	}
-	notePlatforms(ctx, &a)
 	return done(a)
 }
 
@@ -269,53 +249,39 @@ func (b *Bot) answer(ctx context.Context, m Message) Answer {
 func (b *Bot) problem(a Answer, p parse.Problem) Answer {
 	a.Ephemeral = true
 	a.Err = p.Reason
-	if a.Lang == "zh" {
-		a.Text = fmt.Sprintf("没看懂：%s。正确写法示例：%s", zhReason(p.Field, p.Reason), p.Hint)
-	} else {
-		a.Text = fmt.Sprintf("I couldn't read that: %s. Try: %s", p.Reason, p.Hint)
-	}
+	a.Text = present.ErrorText(present.LangOf(a.Lang), &intent.Error{Code: intent.EINVALID, Field: p.Field,
+		Message: p.Reason, MessageZH: present.ReasonZH(p.Field, p.Reason), Hint: p.Hint})
 	a.say(a.Text)
 	return a
 }
 
-// fail turns an error into a reply: input errors are explained to the user,
-// anything else is logged and answered with a short apology.
+// fail turns an error into a reply: the engine's input errors are
+// explained to the user (a missing value is asked for), any error that
+// carries an *intent.Error is said by present.ErrorText with its code in
+// a.Err, and anything else is logged and answered with a short apology.
 func (b *Bot) fail(ctx context.Context, a Answer, m Message, err error) Answer {
 	a.Ephemeral = true
 	var in *advisor.InputError
 	if errors.As(err, &in) {
 		a.Err = in.Error()
-		hint := in.Hint
 		if isMissing(a.Slots.Missing, in.Field) { // a follow-up question, not an error
-			reason := in.Reason
-			if a.Lang == "zh" {
-				if zh, ok := missingZH[in.Field]; ok {
-					reason = zh
-				}
-				a.Text = fmt.Sprintf("还差一点信息：%s。例如：%s", reason, hint)
-			} else {
-				a.Text = fmt.Sprintf("One more thing: %s. For example: %s", reason, hint)
-			}
-			a.say(a.Text)
-			return a
-		}
-		if a.Lang == "zh" && in.ReasonZH != "" {
-			a.Text = fmt.Sprintf("算不了：%s。正确写法示例：%s", in.ReasonZH, hint)
-		} else if a.Lang == "zh" {
-			a.Text = fmt.Sprintf("算不了：%s。正确写法示例：%s", zhReason(in.Field, in.Reason), hint)
+			a.Text = present.AskText(present.LangOf(a.Lang), in)
 		} else {
-			a.Text = fmt.Sprintf("I can't answer that: %s (%s). Try: %s", in.Reason, in.Field, hint)
+			a.Text = present.ErrorText(present.LangOf(a.Lang), in)
 		}
 		a.say(a.Text)
 		return a
 	}
-	b.log.ErrorContext(ctx, "answer", "intent", a.Intent, "user", m.User, "err", err)
-	a.Err = "internal"
-	if a.Lang == "zh" {
-		a.Text = "我这边出错了，已记录日志。请稍后再试。"
-	} else {
-		a.Text = "Something broke on our side; it's logged. Please try again."
+	err = userError(err)
+	if code := intent.ErrorCode(err); code != intent.EINTERNAL {
+		a.Err = code
+		a.Text = present.ErrorText(present.LangOf(a.Lang), err)
+		a.say(a.Text)
+		return a
 	}
+	b.log.ErrorContext(ctx, "answer", "intent", a.Intent, "user", m.User, "err", err)
+	a.Err = intent.EINTERNAL
+	a.Text = present.ErrorText(present.LangOf(a.Lang), err)
 	a.say(a.Text)
 	return a
 }
@@ -335,30 +301,9 @@ func neutral(m Message) bool {
 	return true
 }
 
-// zhReason keeps Chinese answers Chinese: a reason the engine or parser
-// wrote only in English becomes a Chinese sentence naming the value that
-// was not accepted (the English detail stays in the log and --json error).
-func zhReason(field, reason string) string {
-	for _, r := range reason {
-		if unicode.Is(unicode.Han, r) {
-			return reason + "（" + field + "）"
-		}
-	}
-	name, ok := fieldZH[field]
-	if !ok {
-		name = field
-	}
-	return "“" + name + "”这一项读不懂或超出可接受的范围"
-}
-
-// fieldZH names the slots in Chinese for error messages.
-var fieldZH = map[string]string{
-	"gpu": "显卡", "params_b": "模型大小", "method": "训练/推理方式", "bits": "精度（bits）", "batch": "批大小（bs）",
-	"seq": "序列长度（seq）", "seq_len": "序列长度（seq）", "price": "价格（price）", "monthly": "包月价（monthly）",
-	"hours_per_month": "每月小时数", "utilization": "利用率（util）", "util": "利用率（util）", "tokens": "token 数",
-	"samples": "样本数", "epochs": "轮数（epochs）", "currency": "币种", "fx": "汇率（fx）", "budget": "预算",
-	"platform": "平台", "cards": "卡数", "years": "年限（years）", "mfu": "MFU", "month": "月份", "id": "记录编号",
-}
+// fieldZH names the slots in Chinese (present.FieldsZH, where errors are
+// worded; accounting's "not used" line reads it too).
+var fieldZH = present.FieldsZH
 
 // isMissing reports whether field is one the router saw missing (entries
 // may name alternatives, "tokens|samples").
@@ -371,15 +316,4 @@ func isMissing(missing []string, field string) bool {
 		}
 	}
 	return false
-}
-
-// missingZH asks for the common missing values in Chinese.
-var missingZH = map[string]string{
-	"tokens":          "训练数据有多少？给出 token 数（如 100M tokens）或样本数（如 5万条 样本）",
-	"samples":         "训练数据有多少？给出样本数（如 5万条 样本）或 token 数（如 100M tokens）",
-	"gpu":             "哪张卡？请给出型号，例如 4090、H100",
-	"params_b":        "模型多大？例如 7b、70B、130亿",
-	"monthly":         "包月价格是多少？请用 monthly= 给出每卡每月价格",
-	"price":           "价格是多少？请用 price= 给出",
-	"hours_per_month": "每月用多少小时？例如 200h",
 }

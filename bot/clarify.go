@@ -5,7 +5,6 @@ import (
 
 	"github.com/gpubot/gpubot/bot/parse"
 	"github.com/gpubot/gpubot/bot/present"
-	"github.com/gpubot/gpubot/knowledge"
 )
 
 // Choice is one reading of an unclear question: a button that asks Text,
@@ -25,20 +24,20 @@ const maxChoiceLabel = 75
 // false when there is nothing to choose between (a follow-up, a command,
 // or fewer than two read-only intents with a command word), and the
 // question is then answered as it was read.
-func Clarify(m Message, req parse.Request) (Answer, bool) {
+func (b *Bot) Clarify(m Message, req parse.Request) (Answer, bool) {
 	if req.Slash || req.FollowUp || len(req.Problems) > 0 || req.Confidence >= parse.ChannelThreshold {
 		return Answer{}, false
 	}
 	var cs []Choice
 	var words []string
 	for _, id := range []parse.Intent{req.Intent, req.Runner} {
-		r, ok := intentRow(id)
-		slash := knowledge.MustLexicon().Slash[string(id)] // the words the parser takes
-		if !ok || r.write || len(slash) == 0 || r.handle == nil || id == parse.Help {
+		r, ok := b.row(id)
+		slash := r.Words // the words the parser takes
+		if !ok || r.Writes || len(slash) == 0 || r.Handler == nil || id == parse.Help {
 			return Answer{}, false
 		}
 		words = append(words, slash[0])
-		label := slash[0] + tr(req.Lang, ": "+r.en, "："+r.zh)
+		label := slash[0] + tr(req.Lang, ": "+r.Help, "："+r.HelpZH)
 		cs = append(cs, Choice{Intent: id, Label: present.Clip(label, maxChoiceLabel),
 			Text: "/gpu " + slash[0] + " " + strings.TrimSpace(m.Text)})
 	}

@@ -7,6 +7,7 @@ import (
 )
 
 func TestClarifyOffersOnlyReadOnlyCommands(t *testing.T) {
+	b := newTestBot(t)
 	m := Message{Text: "70b on h100"}
 	tests := []struct {
 		name string
@@ -26,7 +27,7 @@ func TestClarifyOffersOnlyReadOnlyCommands(t *testing.T) {
 		{"a follow-up continues its conversation", parse.Request{Lang: "en", Intent: parse.Fit, Confidence: 0.4, Runner: parse.Cost, FollowUp: true}, nil},
 	}
 	for _, tt := range tests {
-		a, ok := Clarify(m, tt.req)
+		a, ok := b.Clarify(m, tt.req)
 		var got []string
 		for _, c := range a.Choices {
 			got = append(got, c.Text)

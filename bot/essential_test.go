@@ -60,7 +60,7 @@ func TestRephraseKeepsTheIntentsFigures(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			a := b.Answer(context.Background(), Message{Text: tt.question})
 			facts := phrase.FactsFrom(a.Text, a.Result, a.Slots, a.Assumed)
-			essential := phrase.EssentialFrom(a.Headline, a.Result, EssentialFigures(a.Intent))
+			essential := phrase.EssentialFrom(a.Headline, a.Result, b.EssentialFigures(a.Intent))
 			if len(essential) == 0 {
 				t.Fatalf("%q (%s): no essential figure; headline %q", tt.question, a.Intent, a.Headline)
 			}

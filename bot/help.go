@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gpubot/gpubot/bot/intent"
 	"github.com/gpubot/gpubot/bot/present"
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -23,16 +24,16 @@ func (b *Bot) help(a *Answer) {
 	lex := knowledge.MustLexicon()
 	var lines []string
 	var wk working
-	for _, r := range intents {
-		if r.example == "" {
+	for _, r := range b.rows {
+		if r.Example == "" {
 			continue
 		}
-		ex := r.example
-		if lang == "zh" && r.exampleZH != "" {
-			ex = r.exampleZH
+		ex := r.Example
+		if lang == "zh" && r.ExampleZH != "" {
+			ex = r.ExampleZH
 		}
-		lines = append(lines, ex+" — "+tr(lang, r.en, r.zh))
-		if line := commandHelp(lex, lang, string(r.id)); line != "" {
+		lines = append(lines, ex+" — "+tr(lang, r.Help, r.HelpZH))
+		if line := commandHelp(lang, r); line != "" {
 			wk.strings(present.StepNote, line)
 		}
 	}
@@ -53,34 +54,19 @@ func (b *Bot) help(a *Answer) {
 }
 
 // commandHelp is one intent's line of help's working: the /gpu words that
-// run it, its sub-words and the settings it reads, all from the lexicon.
-func commandHelp(lex *knowledge.Lexicon, lang, id string) string {
-	words := lex.Slash[id]
-	if len(words) == 0 {
+// run it, its sub-words and the settings it reads, all from its row (whose
+// words are the lexicon's).
+func commandHelp(lang string, r intent.Row) string {
+	if len(r.Words) == 0 {
 		return ""
 	}
-	line := "/gpu " + strings.Join(words, " | ")
-	var subs []string
-	switch id {
-	case "spend":
-		subs = valueWords(lex.SpendActions)
-	case "listen":
-		subs = valueWords(lex.ListenModes)
-	case "subscribe":
-		subs = valueWords(lex.SubscribeTopics)
-	case "watch":
-		subs = valueWords(lex.WatchActions)
-	case "budget":
-		subs = lex.BudgetActions
-	}
-	if len(subs) > 0 {
+	line := "/gpu " + strings.Join(r.Words, " | ")
+	if subs := valueWords(r.Sub); len(subs) > 0 {
 		line += " — " + tr(lang, "then ", "后接 ") + strings.Join(subs, " | ")
 	}
 	var keys []string
-	for _, s := range lex.Settings {
-		if slices.Contains(s.Intents, id) {
-			keys = append(keys, s.Key+"=")
-		}
+	for _, k := range r.Settings {
+		keys = append(keys, k+"=")
 	}
 	if len(keys) > 0 {
 		line += " — " + tr(lang, "settings: ", "设置：") + strings.Join(keys, " ")

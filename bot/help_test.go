@@ -83,10 +83,10 @@ func TestHelpReadsTheLexicon(t *testing.T) {
 				t.Errorf("%q: setting %s= is not in help's working", q, s.Key)
 			}
 		}
-		for intent, words := range lex.Slash {
-			for _, w := range words {
+		for _, r := range b.Table() {
+			for _, w := range r.Words {
 				if !strings.Contains(working.String(), w) {
-					t.Errorf("%q: /gpu %s (%s) is not in help's working", q, w, intent)
+					t.Errorf("%q: /gpu %s (%s) is not in help's working", q, w, r.ID)
 				}
 			}
 		}
@@ -97,8 +97,8 @@ func TestHelpReadsTheLexicon(t *testing.T) {
 // help) lists runs the command it is listed under.
 func TestHelpSlashWordsRun(t *testing.T) {
 	p := parse.New(knowledge.MustShipped())
-	for intent, words := range knowledge.MustLexicon().Slash {
-		for _, w := range words {
+	for intent, words := range knowledge.MustLexicon().Intents {
+		for _, w := range words.Words {
 			if got := p.ParseSlash(w).Intent; string(got) != intent {
 				t.Errorf("/gpu %s runs %s, want %s", w, got, intent)
 			}

@@ -79,8 +79,6 @@ func TestRenderGolden(t *testing.T) {
 		{"fit_70b_qlora_zh", "70b qlora 微调要多大显存"},
 		{"fit_70b_inference_h20", "/gpu fit 70b inference conc=50 gpu=h20"},
 		{"fit_bad_size", "/gpu fit banana"},
-		{"help_en", "/gpu help"},
-		{"help_zh", "/gpu 帮助"},
 		{"unknown_sub", "/gpu frobnicate"},
 		{"cost_7b_lora_4090", "/gpu cost 7b lora 50k samples 2 epochs on 4090"},
 		{"cost_70b_inference_given", "/gpu cost 70b inference 100M tokens tps=3500 price=2.5usd"},

@@ -76,7 +76,7 @@ func TestSpendRefund(t *testing.T) {
 // day and so the month; a future date is refused.
 func TestSpendHonoursDate(t *testing.T) {
 	b, _ := spendBot(t)
-	sp := b.routes[parse.Spend].(*Spend)
+	sp := b.handler(parse.Spend).(*Spend)
 	add := func(date string) Answer {
 		a := Answer{Lang: "en", Assumed: map[string]any{}}
 		req := parse.Request{Intent: parse.Spend, Slots: parse.Slots{Mode: "add", GPUs: []string{"rtx4090"}, Hours: 20,

@@ -29,13 +29,13 @@ func TestSpendLandsAsTyped(t *testing.T) {
 			t.Errorf("%q: %s (%s)", tt.text, a.Err, a.Text)
 			continue
 		}
-		es, err := b.routes["spend"].(*Spend).ledger.List(context.Background(), "T1", ledger.Month{}, tt.project)
+		es, err := b.handler("spend").(*Spend).ledger.List(context.Background(), "T1", ledger.Month{}, tt.project)
 		if err != nil || len(es) != 1 {
 			t.Errorf("%q: %d entries for project %s (%v), want 1", tt.text, len(es), tt.project, err)
 			continue
 		}
 		e := es[0]
-		loc := b.routes["spend"].(*Spend).ledger.Location()
+		loc := b.handler("spend").(*Spend).ledger.Location()
 		if got := e.At.In(loc).Format("2006-01-02"); got != tt.day {
 			t.Errorf("%q booked on %s, want %s", tt.text, got, tt.day)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -21,16 +22,10 @@ var lexiconYAML []byte
 type Lexicon struct {
 	// Models are named models with their size (model_configs.json ids).
 	Models []ModelName `yaml:"models"`
-	// Slash maps an intent to the first words of a /gpu command that run it;
-	// SpendActions, ListenModes and SubscribeTopics are the sub-words.
-	Slash           map[string][]string `yaml:"slash"`
-	SpendActions    map[string][]string `yaml:"spend_actions"`
-	ListenModes     map[string][]string `yaml:"listen_modes"`
-	SubscribeTopics map[string][]string `yaml:"subscribe_topics"`
-	WatchActions    map[string][]string `yaml:"watch_actions"`
-	// BudgetActions are the words after "budget" that make it the budget
-	// command rather than the start of a sentence.
-	BudgetActions []string `yaml:"budget_actions"`
+	// Intents are the words of each intent, by intent id: the words that
+	// start a /gpu command running it and the sub-words after them. The
+	// intent table's rows (bot/intent.Row) take their words from here.
+	Intents map[string]IntentWords `yaml:"intents"`
 	// Settings are the key=value settings: their canonical key, the
 	// spellings users type, the accepted range and a hint.
 	Settings []Setting `yaml:"settings"`
@@ -257,6 +252,9 @@ func (l *Lexicon) Model(id string) (ModelName, bool) {
 }
 
 func (l *Lexicon) check() error {
+	if err := l.checkIntents(); err != nil {
+		return err
+	}
 	seen := map[string]bool{}
 	for _, m := range l.Models {
 		if m.ID == "" || m.ParamsB <= 0 {
@@ -282,7 +280,7 @@ func (l *Lexicon) check() error {
 			return fmt.Errorf("setting %q: unknown kind %q", s.Key, s.Kind)
 		}
 		for _, in := range s.Intents {
-			if _, ok := l.Slash[in]; !ok {
+			if len(l.Intents[in].Words) == 0 {
 				return fmt.Errorf("setting %q: intent %q has no slash words", s.Key, in)
 			}
 		}
@@ -291,6 +289,72 @@ func (l *Lexicon) check() error {
 				return fmt.Errorf("setting spelling %q used twice", a)
 			}
 			keys[a] = true
+		}
+	}
+	return nil
+}
+
+// IntentWords are one intent's words in the lexicon.
+type IntentWords struct {
+	// Words start a /gpu command that runs the intent.
+	Words []string `yaml:"words"`
+	// Sub are the words after them, by the value they set ("add" → add,
+	// log, +, 记).
+	Sub map[string][]string `yaml:"sub"`
+	// SubSlot is the slot the sub-words set: "" (Slots.Mode, and the word
+	// is consumed) or "topic" (Slots.Topic; the word stays an argument).
+	SubSlot string `yaml:"sub_slot"`
+	// WordModes are modes set by the command word itself
+	// ("unsubscribe" → unsubscribe); Default is the mode when neither a
+	// command word nor a sub-word sets one.
+	WordModes map[string][]string `yaml:"word_modes"`
+	Default   string              `yaml:"default"`
+	// Routable marks intents a plain sentence may be routed to: the
+	// router's classes (with unknown), in the order of their ids.
+	Routable bool `yaml:"routable"`
+	// OwnArgs marks intents whose handler reads its arguments itself
+	// (Slots.Args); with sub-words, only one of them or nothing after the
+	// command word makes it the command.
+	OwnArgs bool `yaml:"own_args"`
+}
+
+// SettingsOf returns the keys of the settings that list intent id.
+func (l *Lexicon) SettingsOf(id string) []string {
+	var keys []string
+	for _, s := range l.Settings {
+		if slices.Contains(s.Intents, id) {
+			keys = append(keys, s.Key)
+		}
+	}
+	return keys
+}
+
+// checkIntents holds the intents section to what the parser relies on: a
+// /gpu word runs one intent, every intent has words, sub-words go to the
+// mode or the topic, and a mode set by the command word is one of its
+// words.
+func (l *Lexicon) checkIntents() error {
+	runs := map[string]string{}
+	for id, w := range l.Intents {
+		if len(w.Words) == 0 {
+			return fmt.Errorf("intent %q has no words", id)
+		}
+		if w.SubSlot != "" && w.SubSlot != "topic" {
+			return fmt.Errorf("intent %q: sub_slot %q, want topic or nothing", id, w.SubSlot)
+		}
+		for _, word := range w.Words {
+			word = strings.ToLower(word)
+			if other, ok := runs[word]; ok {
+				return fmt.Errorf("/gpu %s runs both %q and %q", word, other, id)
+			}
+			runs[word] = id
+		}
+		for mode, words := range w.WordModes {
+			for _, word := range words {
+				if !slices.Contains(w.Words, word) {
+					return fmt.Errorf("intent %q: word_modes %s: %q is not one of its words", id, mode, word)
+				}
+			}
 		}
 	}
 	return nil

@@ -1,6 +1,9 @@
 package knowledge
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestLexiconLoads(t *testing.T) {
 	l, err := ShippedLexicon()
@@ -30,5 +33,29 @@ func TestLexiconLoads(t *testing.T) {
 	}
 	if s, _ := l.Setting("hpm"); s.Max != 744 {
 		t.Errorf("hpm max = %v, want 744 (31 days × 24 h)", s.Max)
+	}
+}
+
+// TestLexiconIntentsChecked: the intents section refuses what would make a
+// /gpu word ambiguous or a grammar setting meaningless.
+func TestLexiconIntentsChecked(t *testing.T) {
+	tests := []struct {
+		name    string
+		intents map[string]IntentWords
+		want    string
+	}{
+		{"a word for two intents", map[string]IntentWords{"fit": {Words: []string{"fit", "vram"}}, "cost": {Words: []string{"VRAM"}}}, "runs both"},
+		{"no words", map[string]IntentWords{"fit": {}}, `"fit" has no words`},
+		{"a sub slot the parser has not", map[string]IntentWords{"subscribe": {Words: []string{"subscribe"}, SubSlot: "month"}}, "sub_slot"},
+		{"a command-word mode that is no word", map[string]IntentWords{"subscribe": {Words: []string{"subscribe"}, WordModes: map[string][]string{"list": {"subscriptions"}}}}, "not one of its words"},
+	}
+	for _, tt := range tests {
+		l := &Lexicon{Intents: tt.intents}
+		if err := l.checkIntents(); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: checkIntents = %v, want %q", tt.name, err, tt.want)
+		}
+	}
+	if err := MustLexicon().checkIntents(); err != nil {
+		t.Errorf("the shipped lexicon: %v", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot"
+	"github.com/gpubot/gpubot/bot/intent"
 	"github.com/gpubot/gpubot/bot/ledger"
 	"github.com/gpubot/gpubot/bot/parse"
 	"github.com/gpubot/gpubot/bot/present"
@@ -288,4 +289,15 @@ func verdictLine(st State, lang string) string {
 	}
 	return present.Tr(lang, fmt.Sprintf("Within budget: %s spent of %s for %s (%s).\n", spent, budget, st.Period, pct),
 		fmt.Sprintf("没超：%s 花了 %s，预算 %s（%s）。\n", st.Period, spent, budget, pct))
+}
+
+// Row is the intent table's row for budgets, answered by h (nil: facts
+// only, for help and tests). Its words are the lexicon's (intents: budget).
+func Row(h *Handler) intent.Row {
+	r := intent.Row{ID: parse.Budget, Example: "/gpu budget set pretrain ¥100k/month", ExampleZH: "/gpu budget", Writes: true,
+		Help: "monthly budgets with alerts", HelpZH: "月度预算与超支提醒"}
+	if h != nil {
+		r.Handler = h
+	}
+	return r
 }

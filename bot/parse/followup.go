@@ -12,13 +12,6 @@ import (
 // as the previous request with its slots changed; a message that is a full
 // question of its own starts over.
 
-// writes are the intents whose requests change something (the bot's
-// intent table marks them write: true; bot/transport's
-// TestNoFollowUpMergesIntoAWrite holds the two lists together). A
-// follow-up never merges into one: "and on runpod?" after a spend add
-// would book the entry again with the platform changed.
-var writes = map[Intent]bool{Spend: true, Subscribe: true, Watch: true, Budget: true, Settings: true, Listen: true}
-
 // followUpConfidence is the router confidence above which a message with
 // nothing missing is taken as a new question even in a thread.
 const followUpConfidence = 0.8
@@ -28,7 +21,7 @@ const followUpConfidence = 0.8
 // adds or changes slots; otherwise raw read on its own and false.
 func (p *Parser) FollowUp(prev Request, raw string, now time.Time) (Request, bool) {
 	cur := p.ParseAt(raw, now)
-	if cur.Slash || prev.Intent == "" || prev.Intent == Unknown || prev.Intent == Help || writes[prev.Intent] {
+	if cur.Slash || prev.Intent == "" || prev.Intent == Unknown || prev.Intent == Help || p.writes[prev.Intent] {
 		return cur, false
 	}
 	text := Clean(raw)
@@ -42,10 +35,10 @@ func (p *Parser) FollowUp(prev Request, raw string, now time.Time) (Request, boo
 	}
 	full := cur.Intent != Unknown && cur.Confidence >= followUpConfidence && len(cur.Slots.Missing) == 0
 	if full && !marked {
-		return inherit(prev, cur) // a whole question of its own, in the conversation's context
+		return inherit(p.writes, prev, cur) // a whole question of its own, in the conversation's context
 	}
 	if cur.Intent != Unknown && cur.Intent != prev.Intent && cur.Confidence >= followUpConfidence && !marked {
-		return inherit(prev, cur) // a new question: "训5万条多少钱" after a fit keeps the model
+		return inherit(p.writes, prev, cur) // a new question: "训5万条多少钱" after a fit keeps the model
 	}
 	f := p.x.extract(text, false, now)
 	add := f.finish(prev.Intent)
@@ -93,9 +86,9 @@ func slotsJSON(s Slots) map[string]any {
 // the conversation said: the model, the card, the platform, the load, the
 // quote and the budget ("fit 32b lora" → "训5万条多少钱" is the cost of the
 // 32B LoRA). It never overrides what the new question says, never turns
-// it into a write and never takes from a write. It reports whether it
-// took anything.
-func inherit(prev, cur Request) (Request, bool) {
+// it into a write and never takes from a write (writes: the table's). It
+// reports whether it took anything.
+func inherit(writes map[Intent]bool, prev, cur Request) (Request, bool) {
 	if writes[cur.Intent] || writes[prev.Intent] || cur.Intent == Help || cur.Intent == Unknown {
 		return cur, false
 	}

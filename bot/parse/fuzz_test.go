@@ -15,8 +15,18 @@ import (
 // Seeds live in testdata/fuzz/<Target>/; FuzzParse also starts from every
 // labelled corpus message.
 
-var knownIntents = map[Intent]bool{Settings: true, Budget: true, Fit: true, Cost: true, Monthly: true, Buy: true, Price: true, Compare: true,
-	Recommend: true, Spend: true, Knowledge: true, Help: true, Unknown: true, Subscribe: true, Listen: true, Watch: true}
+// knownIntents are the intents a request may carry: the router's classes
+// and every intent the lexicon gives /gpu words (the table's word column).
+var knownIntents = func() map[Intent]bool {
+	known := map[Intent]bool{}
+	for _, c := range classes {
+		known[c] = true
+	}
+	for id := range knowledge.MustLexicon().Intents {
+		known[Intent(id)] = true
+	}
+	return known
+}()
 
 // checkRequest asserts what must hold for any message.
 func checkRequest(t *testing.T, in string, r Request) {

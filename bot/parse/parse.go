@@ -1,10 +1,12 @@
 package parse
 
 import (
+	"maps"
 	"strings"
 	"time"
 	"unicode"
 
+	"github.com/gpubot/gpubot/bot/intent"
 	"github.com/gpubot/gpubot/knowledge"
 )
 
@@ -12,14 +14,30 @@ import (
 type Parser struct {
 	x  extractor
 	rt *router
-	// from the lexicon: the first word of a command, and the sub-words of
-	// spend, listen, subscribe, watch and budget
-	subcommands, spendSub, listenModes, subscribeTopics, watchActions map[string]string
-	// own are the words of settings and budget, whose handlers
-	// (bot/profile, bot/budget) read their own arguments; budget is the
-	// command only before one of budgetActions or nothing
-	own           map[string]Intent
-	budgetActions map[string]bool
+	// From the lexicon's intents section (the intent table's word
+	// columns): the first word of a command and the intent it runs, and
+	// each intent's sub-words (word → the value it sets).
+	subcommands map[string]Intent
+	sub         map[Intent]map[string]string
+	// the rest of each intent's slash grammar, from the same section:
+	// sub-words that set the topic (not the mode), modes set by the
+	// command word, and the mode when nothing sets one
+	topicSub    map[Intent]bool
+	wordMode    map[string]string
+	defaultMode map[Intent]string
+	// own are the words of the intents whose handlers (bot/profile,
+	// bot/budget) read their own arguments; one with sub-words is the
+	// command only before one of them or nothing.
+	own map[string]Intent
+	// examples are the table's examples, shown when a command cannot be
+	// read (none without a table).
+	examples map[Intent]string
+	// writes are the table's intents whose requests change something
+	// (Row.Writes). A follow-up never merges into one: "and on runpod?"
+	// after a spend add would book the entry again with the platform
+	// changed. A parser without a table knows none: bot.Bot always gives
+	// its parser the table.
+	writes map[Intent]bool
 }
 
 // invert turns the lexicon's value → words lists into word → value.
@@ -34,32 +52,32 @@ func invert(m map[string][]string) map[string]string {
 }
 
 // New builds a parser that knows the cards, platforms and reference
-// architectures in kb.
-func New(kb *knowledge.Base) *Parser {
+// architectures in kb, and every intent's words in the lexicon. rows is
+// the intent table; the parser takes its examples from it.
+func New(kb *knowledge.Base, rows ...intent.Row) *Parser {
 	lex := knowledge.MustLexicon()
 	x := newExtractor(kb, lex)
-	p := &Parser{x: x, rt: newRouter(&x), subcommands: invert(lex.Slash), spendSub: invert(lex.SpendActions),
-		listenModes: invert(lex.ListenModes), subscribeTopics: invert(lex.SubscribeTopics), watchActions: invert(lex.WatchActions),
-		own: map[string]Intent{}, budgetActions: map[string]bool{"": true}}
-	for w, in := range p.subcommands {
-		if in := Intent(in); in == Settings || in == Budget {
-			p.own[w] = in
-			delete(p.subcommands, w)
+	p := &Parser{x: x, rt: newRouter(&x), subcommands: map[string]Intent{}, sub: map[Intent]map[string]string{},
+		topicSub: map[Intent]bool{}, wordMode: map[string]string{}, defaultMode: map[Intent]string{},
+		own: map[string]Intent{}, examples: intent.Examples(rows), writes: map[Intent]bool{}}
+	for _, r := range rows {
+		p.writes[r.ID] = r.Writes
+	}
+	for id, w := range lex.Intents {
+		in := Intent(id)
+		p.sub[in] = invert(w.Sub)
+		p.topicSub[in] = w.SubSlot == "topic"
+		p.defaultMode[in] = w.Default
+		maps.Copy(p.wordMode, invert(w.WordModes))
+		for _, word := range w.Words {
+			if w.OwnArgs {
+				p.own[strings.ToLower(word)] = in
+			} else {
+				p.subcommands[strings.ToLower(word)] = in
+			}
 		}
 	}
-	for _, w := range lex.BudgetActions {
-		p.budgetActions[strings.ToLower(w)] = true
-	}
 	return p
-}
-
-// examples are shown when a command cannot be read.
-var examples = map[Intent]string{
-	Fit: "/gpu fit 13b lora", Cost: "/gpu cost 7b lora 50k samples 2 epochs on 4090",
-	Monthly: "/gpu monthly 4090 200h", Buy: "/gpu buy h100 util=70%", Price: "/gpu price h100",
-	Compare: "/gpu compare h100 h800", Recommend: "/gpu recommend 70b inference",
-	Spend: "/gpu spend add 40h 4090 @autodl ¥75 project=llm-ft", Help: "/gpu help",
-	Listen: "/gpu listen on", Subscribe: "/gpu subscribe prices gpu=h100,4090 threshold=5%",
 }
 
 // Parse reads one message: a "/gpu …" command, or a sentence. Relative
@@ -137,15 +155,14 @@ func (p *Parser) slash(req Request, rest string, now time.Time) Request {
 	}
 	if in, ok := p.own[sub]; ok {
 		// "/gpu budget 1万 推荐个卡" stays a sentence
-		if w, _ := firstWord(args); in == Settings || p.budgetActions[w] {
+		if w, _ := firstWord(args); len(p.sub[in]) == 0 || w == "" || p.sub[in][w] != "" {
 			req.Intent = in
 			req.Lang = langOf(rest, true)
 			req.Slots.Args = strings.Fields(args)
 			return req
 		}
 	}
-	sc, ok := p.subcommands[sub]
-	intent := Intent(sc)
+	intent, ok := p.subcommands[sub]
 	if !ok {
 		// "/gpu 13b lora", "/gpu 包月划算吗": read the rest as a sentence
 		f := p.x.extract(rest, true, now)
@@ -164,32 +181,18 @@ func (p *Parser) slash(req Request, rest string, now time.Time) Request {
 		return p.watch(req, args, now)
 	}
 	req.Intent = intent
-	mode := ""
-	switch intent {
-	case Help:
+	if intent == Help {
 		req.Lang = langOf(rest, true)
 		return req
-	case Spend:
-		if w, more := firstWord(args); p.spendSub[w] != "" {
-			mode, args = p.spendSub[w], more
-		} else if args == "" {
-			mode = "report"
-		}
-	case Listen:
-		w, _ := firstWord(args)
-		if mode = p.listenModes[w]; mode == "" {
-			mode = "status"
-		}
-		args = ""
-	case Subscribe:
-		switch sub {
-		case "unsubscribe":
-			mode = "unsubscribe"
-		case "subscriptions":
-			mode = "list"
-		default:
-			mode = "subscribe"
-		}
+	}
+	// The mode: set by the command word ("unsubscribe"), else by a
+	// sub-word ("spend add", "listen on"), else the intent's default.
+	mode := p.wordMode[sub]
+	if w, more := firstWord(args); mode == "" && !p.topicSub[intent] && p.sub[intent][w] != "" {
+		mode, args = p.sub[intent][w], more
+	}
+	if mode == "" {
+		mode = p.defaultMode[intent]
 	}
 	f := p.x.extract(args, true, now)
 	f.s.Mode = mode
@@ -197,23 +200,21 @@ func (p *Parser) slash(req Request, rest string, now time.Time) Request {
 	if hasHan(sub) {
 		req.Lang = "zh"
 	}
-	switch intent {
-	case Spend:
-		p.spendArgs(&f, mode, args)
-	case Subscribe:
-		if w, _ := firstWord(args); w != "" && !strings.Contains(w, "=") {
-			f.s.Topic = p.subscribeTopics[w]
-		}
+	if intent == Spend {
+		p.spendArgs(&f, mode, args) // spend's own grammar: a bare id, a bare month
+	}
+	if w, _ := firstWord(args); p.topicSub[intent] && w != "" && !strings.Contains(w, "=") {
+		f.s.Topic = p.sub[intent][w]
 	}
 	req.Slots = f.finish(intent)
-	if intent == Subscribe {
+	if p.topicSub[intent] {
 		req.Slots.Topic = f.s.Topic
 	}
 	req.Slots.Args = strings.Fields(args)
 	req.Problems = f.probs
 	if len(req.Problems) == 0 && len(req.Slots.Missing) > 0 {
-		if left := leftovers(f.rest); left != "" && examples[intent] != "" && intent != Spend {
-			req.Problems = append(req.Problems, Problem{Field: "text", Reason: "could not read \"" + left + "\"", Hint: examples[intent]})
+		if left := leftovers(f.rest); left != "" && p.examples[intent] != "" && intent != Spend {
+			req.Problems = append(req.Problems, Problem{Field: "text", Reason: "could not read \"" + left + "\"", Hint: p.examples[intent]})
 		}
 	}
 	return req

@@ -9,8 +9,12 @@
 // text always gives the same Request.
 package parse
 
+import "github.com/gpubot/gpubot/bot/intent"
+
 // Intent is what the user wants; the names are the ask --json contract's.
-type Intent string
+// It is the leaf's intent.ID, so a table row and a parsed request name an
+// intent with one type.
+type Intent = intent.ID
 
 // Intents (DESIGN.md). Subscribe and Listen come only from slash commands.
 const (

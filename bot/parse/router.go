@@ -7,11 +7,14 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/gpubot/gpubot/knowledge"
 )
 
 // The router is a multinomial logistic regression over the words of a
@@ -36,8 +39,25 @@ const (
 	minGrad  = 1e-3
 )
 
-// classes are the intents a sentence can be routed to.
-var classes = []Intent{Fit, Cost, Monthly, Buy, Price, Compare, Recommend, Spend, Knowledge, Help, Unknown}
+// classes are the intents a sentence can be routed to: the lexicon's
+// routable intents in the order of their ids, then Unknown. The embedded
+// weights name them; a change means retraining (-update), and the
+// weights' decoder says so.
+var classes = routableClasses(knowledge.MustLexicon())
+
+func routableClasses(lex *knowledge.Lexicon) []Intent {
+	var out []Intent
+	for id, w := range lex.Intents {
+		if w.Routable {
+			out = append(out, Intent(id))
+		}
+	}
+	slices.Sort(out)
+	return append(out, Unknown)
+}
+
+// Classes returns the intents a sentence can be routed to.
+func Classes() []Intent { return slices.Clone(classes) }
 
 type router struct {
 	w    []float32 // buckets × len(classes)

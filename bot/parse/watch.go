@@ -26,7 +26,7 @@ var reWatchLow = regexp.MustCompile(`降价|新低|便宜了|drops?|new low|chea
 func (p *Parser) watch(req Request, args string, now time.Time) Request {
 	req.Intent = Watch
 	w, rest := firstWord(args)
-	if mode, ok := p.watchActions[w]; ok {
+	if mode, ok := p.sub[Watch][w]; ok {
 		req.Slots.Mode = mode
 		req.Slots.Args = strings.Fields(rest)
 		req.Lang = langOf(args, true)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 )
 
 // The router's weights are learned from the corpus by `go test ./bot/parse
@@ -16,15 +17,15 @@ import (
 // without training. TestRouterWeights fails when they no longer match what
 // the training data gives.
 //
-// Format (gzip): "GPBR1", classes (uint8), scale (float32), biases
-// (classes × float32), then for each bucket with a non-zero weight, in
+// Format (gzip): "GPBR2", classes (uint8), each class's name (uvarint
+// length, bytes), scale (float32), biases (classes × float32), then for each bucket with a non-zero weight, in
 // order: the gap from the previous bucket (uvarint) and classes × int16
 // weights (value = int16 × scale).
 //
 //go:embed data/router.bin.gz
 var routerBin []byte
 
-const weightsMagic = "GPBR1"
+const weightsMagic = "GPBR2"
 
 func encodeWeights(rt *router) ([]byte, error) {
 	nc := len(classes)
@@ -39,10 +40,14 @@ func encodeWeights(rt *router) ([]byte, error) {
 	var raw bytes.Buffer
 	raw.WriteString(weightsMagic)
 	raw.WriteByte(byte(nc))
+	var tmp [binary.MaxVarintLen64]byte
+	for _, c := range classes {
+		raw.Write(tmp[:binary.PutUvarint(tmp[:], uint64(len(c)))])
+		raw.WriteString(string(c))
+	}
 	binary.Write(&raw, binary.LittleEndian, scale)
 	binary.Write(&raw, binary.LittleEndian, rt.bias)
 	prev := 0
-	var tmp [binary.MaxVarintLen64]byte
 	q := make([]int16, nc)
 	for b := 0; b < buckets; b++ {
 		row := rt.w[b*nc : b*nc+nc]
@@ -87,8 +92,20 @@ func decodeWeights(data []byte) (*router, error) {
 		return nil, errors.New("router weights: bad header")
 	}
 	nc, _ := r.ReadByte()
-	if int(nc) != len(classes) {
-		return nil, fmt.Errorf("router weights: %d classes, want %d (regenerate with -update)", nc, len(classes))
+	names := make([]Intent, nc)
+	for i := range names {
+		n, err := binary.ReadUvarint(r)
+		if err != nil || n > 64 {
+			return nil, errors.New("router weights: bad class name")
+		}
+		b := make([]byte, n)
+		if _, err := io.ReadFull(r, b); err != nil {
+			return nil, fmt.Errorf("router weights: %w", err)
+		}
+		names[i] = Intent(b)
+	}
+	if !slices.Equal(names, classes) {
+		return nil, fmt.Errorf("router weights: classes %v, the lexicon's routable intents are %v (regenerate with -update)", names, classes)
 	}
 	var scale float32
 	rt := &router{w: make([]float32, buckets*int(nc)), bias: make([]float32, nc)}

@@ -2,7 +2,6 @@ package phrase
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -91,14 +90,3 @@ func firstLine(s string) string {
 	}
 	return ""
 }
-
-// neverRephrased are the intents whose answers are the team's own records
-// or confirm a change to them: the spend ledger and its reports, budgets,
-// settings, subscriptions, channel opt-ins and price watches. Their figures
-// are what the team typed or booked, so a rewording that moves one (a
-// report's ¥200 read as ¥20) costs more than any wording gains; they are
-// never sent to the model (issue #28 item 5).
-var neverRephrased = []string{"spend", "budget", "settings", "subscribe", "listen", "watch"}
-
-// Rephrasable reports whether answers of intent may be rephrased at all.
-func Rephrasable(intent string) bool { return !slices.Contains(neverRephrased, intent) }

@@ -35,6 +35,8 @@ import (
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/gpubot/gpubot/bot/intent"
 )
 
 // DefaultTimeout bounds one rephrase, retries included.
@@ -82,12 +84,12 @@ type Input struct {
 }
 
 // ErrDisabled is returned by Rephrase when no endpoint is configured.
-var ErrDisabled = errors.New("llm phrasing is not configured")
+var ErrDisabled = &intent.Error{Code: intent.EUNAVAILABLE, Message: "llm phrasing is not configured", MessageZH: "未配置 LLM 改写"}
 
 // ErrBreakerOpen is returned by Rephrase while the circuit breaker is open:
 // the endpoint failed BreakAfter times in a row and is left alone for the
 // cool-down.
-var ErrBreakerOpen = errors.New("llm rephrasing paused after repeated endpoint failures")
+var ErrBreakerOpen = &intent.Error{Code: intent.EUNAVAILABLE, Message: "llm rephrasing paused after repeated endpoint failures", MessageZH: "LLM 接口连续出错，改写已暂停"}
 
 // errBadResponse marks a reply that is not a usable chat completion.
 var errBadResponse = errors.New("llm returned no usable text")
@@ -101,6 +103,16 @@ type RejectedError struct {
 
 func (e *RejectedError) Error() string {
 	return "llm rephrase rejected by the number guard: " + strings.Join(e.Reasons, "; ")
+}
+
+// As lets errors.As read e as an *intent.Error: internal (the template
+// answer stands; the rejected text and reasons are for the log only).
+func (e *RejectedError) As(target any) bool {
+	t, ok := target.(**intent.Error)
+	if ok {
+		*t = &intent.Error{Code: intent.EINTERNAL, Message: "the rephrase changed a figure and was refused", Err: e}
+	}
+	return ok
 }
 
 // Phraser rephrases answers through an OpenAI-compatible chat endpoint. The

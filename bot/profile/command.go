@@ -2,15 +2,14 @@ package profile
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/slack-go/slack"
 
-	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot"
+	"github.com/gpubot/gpubot/bot/intent"
 	"github.com/gpubot/gpubot/bot/parse"
 	"github.com/gpubot/gpubot/bot/present"
 	"github.com/gpubot/gpubot/knowledge"
@@ -60,16 +59,13 @@ func (h *Handler) Handle(ctx context.Context, m bot.Message, req parse.Request, 
 		if h.auth != nil && !console {
 			ok, err := h.auth.IsAdmin(ctx, team, m.User)
 			if err != nil || !ok {
-				return &advisor.InputError{Field: "settings", Reason: tr(a.Lang, "only workspace admins can change the team's settings", "只有工作区管理员可以修改团队设置"), Hint: "/gpu settings"}
+				return &intent.Error{Code: intent.EFORBIDDEN, Field: "settings", Hint: "/gpu settings", Err: err,
+					Message: "only workspace admins can change the team's settings", MessageZH: "只有工作区管理员可以修改团队设置"}
 			}
 		}
 		next, changed, err := Apply(p, args, h.kb)
-		var se *SettingError
-		if errors.As(err, &se) {
-			return &advisor.InputError{Field: se.Key, Reason: tr(a.Lang, fmt.Sprintf("read %q: %s", se.Value, se.Want), fmt.Sprintf("读到 %q：%s", se.Value, se.Want)), Hint: "/gpu settings currency=CNY fx=7.2 platforms=aliyun,autodl"}
-		}
 		if err != nil {
-			return err
+			return err // a *SettingError reads as an invalid intent.Error
 		}
 		next.Team, next.UpdatedBy, next.UpdatedAt = team, m.User, h.now().UTC().Round(0)
 		if err := h.st.Put(ctx, next); err != nil {
@@ -106,4 +102,15 @@ func Describe(p Profile, lang string) string {
 			cur, fx, pl, cards, ch, persona),
 		fmt.Sprintf("团队设置 — 币种：%s · 汇率：%s · 可用平台：%s · 自有显卡：%s · 月报和预算提醒频道：%s · 身份：%s\n修改：/gpu settings currency=CNY fx=7.2 platforms=aliyun,autodl cards=h800:8 channel=#gpu-spend persona=enterprise",
 			cur, fx, pl, cards, ch, persona))
+}
+
+// Row is the intent table's row for team settings, answered by h (nil: facts
+// only, for help and tests). Its words are the lexicon's (intents: settings).
+func Row(h *Handler) intent.Row {
+	r := intent.Row{ID: parse.Settings, Example: "/gpu settings", Writes: true,
+		Help: "team defaults: currency, platforms, cards", HelpZH: "团队设置：币种、平台、自有卡"}
+	if h != nil {
+		r.Handler = h
+	}
+	return r
 }

@@ -24,6 +24,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/gpubot/gpubot/bot/intent"
 	"github.com/gpubot/gpubot/knowledge"
 )
 
@@ -124,6 +125,22 @@ type SettingError struct {
 
 func (e *SettingError) Error() string {
 	return fmt.Sprintf("%s=%s: %s", e.Key, e.Value, e.Want)
+}
+
+// settingsHint is the right form shown beside a setting that could not be
+// read.
+const settingsHint = "/gpu settings currency=CNY fx=7.2 platforms=aliyun,autodl"
+
+// As lets errors.As read e as the user-facing *intent.Error: an invalid
+// value, what was read and the accepted form.
+func (e *SettingError) As(target any) bool {
+	t, ok := target.(**intent.Error)
+	if ok {
+		*t = &intent.Error{Code: intent.EINVALID, Field: e.Key, Hint: settingsHint, Err: e,
+			Message:   fmt.Sprintf("%s, read %q: %s", e.Key, e.Value, e.Want),
+			MessageZH: fmt.Sprintf("%s，读到 %q：%s", e.Key, e.Value, e.Want)}
+	}
+	return ok
 }
 
 // The exchange rates fx= accepts, CNY per USD (7.2 in 2026; the bounds

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/gpubot/gpubot/bot/intent"
 )
 
 // The embedded mode keeps its state as a snapshot plus an append-only
@@ -177,7 +179,7 @@ func ok(c redis.Cmder) bool { err := c.Err(); return err == nil || errors.Is(err
 // ErrNotWritable marks a write the embedded store refused before applying
 // it, because it could not have been made durable (the data directory is
 // gone or unwritable): nothing was changed.
-var ErrNotWritable = errors.New("embedded state not writable")
+var ErrNotWritable = &intent.Error{Code: intent.EUNAVAILABLE, Message: "embedded state not writable", MessageZH: "内置存储无法写入"}
 
 // healthy checks, before a write is applied, that its journal line can be
 // kept: the journal is still the file in the data directory (not deleted or

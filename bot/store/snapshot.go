@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/gpubot/gpubot/bot/intent"
 )
 
 // snapshotFile is the embedded mode's state file inside the data directory.
@@ -44,6 +46,18 @@ type zmember struct {
 type LockedError struct {
 	Dir string
 	PID int
+}
+
+// As lets errors.As read e as the user-facing *intent.Error: a conflict,
+// with the directory and the other process named (the CLI's operator
+// reads it).
+func (e *LockedError) As(target any) bool {
+	t, ok := target.(**intent.Error)
+	if ok {
+		*t = &intent.Error{Code: intent.ECONFLICT, Message: e.Error(), Err: e,
+			MessageZH: fmt.Sprintf("数据目录 %s 正被另一个 gpubot 进程使用", e.Dir)}
+	}
+	return ok
 }
 
 func (e *LockedError) Error() string {

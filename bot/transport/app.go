@@ -17,6 +17,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/gpubot/gpubot/bot"
+	"github.com/gpubot/gpubot/bot/intent"
 	"github.com/gpubot/gpubot/bot/parse"
 	"github.com/gpubot/gpubot/bot/slackpost"
 )
@@ -28,7 +29,22 @@ type Answerer interface {
 	// ParseInContext parses m as a follow-up of its conversation when it
 	// is one, without recording it.
 	ParseInContext(ctx context.Context, m bot.Message) parse.Request
+	// Table is the intent table: which intents write (no buttons, never
+	// unprompted), which are posted for the channel, which figures an
+	// answer must keep when rephrased.
+	Table() []intent.Row
+	// Clarify is the clarifying question for an unsure reading (bot.Bot.Clarify).
+	Clarify(m bot.Message, req parse.Request) (bot.Answer, bool)
 }
+
+// row returns id's row of the answerer's intent table.
+func (a *App) row(id parse.Intent) intent.Row {
+	r, _ := intent.Find(a.bot.Table(), id)
+	return r
+}
+
+// writes reports whether id changes state (its row's Writes).
+func (a *App) writes(id parse.Intent) bool { return a.row(id).Writes }
 
 // Config holds the transport's settings.
 type Config struct {

@@ -28,14 +28,17 @@ package transport
 import (
 	"cmp"
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/slack-go/slack"
 
 	"github.com/gpubot/gpubot/bot"
+	"github.com/gpubot/gpubot/bot/intent"
 	"github.com/gpubot/gpubot/bot/parse"
 	"github.com/gpubot/gpubot/bot/present"
 	"github.com/gpubot/gpubot/bot/slackpost"
+	"github.com/gpubot/gpubot/knowledge"
 )
 
 // ack is the immediate answer to a slash command.
@@ -89,7 +92,7 @@ func (a *App) answerSlash(ctx context.Context, cmd slack.SlashCommand, ready <-c
 			st.Key = a.remember(ctx, st, msg, &ans)
 			rep = compose(ans, st, true)
 			r = slackpost.Response{ResponseType: slackpost.Ephemeral, Text: rep.Text, Blocks: rep.Blocks}
-			if ans.Intent == parse.Subscribe && !ans.Ephemeral {
+			if a.row(ans.Intent).Public && !ans.Ephemeral {
 				// Meant for the channel: everyone should know what it will get.
 				r.ResponseType = slackpost.InChannel
 			}
@@ -126,17 +129,34 @@ func (a *App) answerSlash(ctx context.Context, cmd slack.SlashCommand, ready <-c
 	}
 }
 
-// listenCommand recognises "listen [on|off|status]" and "监听 [开|关]"
-// without asking the router; answerSlash also takes the router's Listen intent.
+// ListenRow is the intent table's row for /gpu listen, which the
+// transport answers itself (a channel's opt-in is the transport's state).
+// Its words are the lexicon's (intents: listen).
+func ListenRow() intent.Row {
+	w := knowledge.MustLexicon().Intents[string(parse.Listen)]
+	return intent.Row{ID: parse.Listen, Words: w.Words, Sub: w.Sub, Example: "/gpu listen on", Writes: true,
+		Help: "answer GPU questions here without a mention", HelpZH: "本频道无需 @ 也回答 GPU 问题"}
+}
+
+// listenCommand recognises "listen [on|off|status]" and "监听 [开|关]" by
+// the listen row's words, without asking the router, and returns the mode
+// (on, off, status; "" when none was said; the word itself when it is
+// none of them); answerSlash also takes the router's Listen intent.
 func listenCommand(text string) (string, bool) {
+	row := ListenRow()
 	f := strings.Fields(strings.ToLower(text))
-	if len(f) == 0 || (f[0] != "listen" && f[0] != "监听") {
+	if len(f) == 0 || !slices.Contains(row.Words, f[0]) {
 		return "", false
 	}
-	if len(f) > 1 {
-		return f[1], true
+	if len(f) == 1 {
+		return "", true
 	}
-	return "", true
+	for mode, words := range row.Sub {
+		if slices.Contains(words, f[1]) {
+			return mode, true
+		}
+	}
+	return f[1], true
 }
 
 // listen turns unprompted answers in a channel on or off, or reports them.
@@ -151,10 +171,10 @@ func (a *App) listen(ctx context.Context, cmd slack.SlashCommand, arg string) sl
 	}
 	var on bool
 	switch arg {
-	case "on", "开", "开启", "打开":
+	case "on":
 		on = true
-	case "off", "关", "关闭":
-	case "", "status", "状态":
+	case "off":
+	case "", "status":
 		listening, err := a.listening(ctx, cmd.TeamID, cmd.ChannelID)
 		if err != nil {
 			a.log.ErrorContext(ctx, "read channel opt-in", "channel", cmd.ChannelID, "err", err)
@@ -256,7 +276,7 @@ func (a *App) answerClick(ctx context.Context, cb slack.InteractionCallback) {
 	// conversation the parse it sees is the parse that answers.
 	msg := a.messageFor(ctx, st, cb.Team.ID, "", cb.User.ID)
 	msg.ID = "click:" + once
-	if req := a.bot.ParseInContext(ctx, msg); bot.Writes(req.Intent) {
+	if req := a.bot.ParseInContext(ctx, msg); a.writes(req.Intent) {
 		// No answer to a write command has buttons; a value that asks to
 		// re-run one was not made by us.
 		a.log.WarnContext(ctx, "button asked to re-run a write command", "action", act.ActionID, "user", cb.User.ID)
@@ -271,7 +291,7 @@ func (a *App) answerClick(ctx context.Context, cb slack.InteractionCallback) {
 			a.log.InfoContext(ctx, "answer family gone; asking the read-only question again on its own, nothing is written", "action", act.ActionID, "user", cb.User.ID)
 		}
 		ans = a.bot.Answer(ctx, msg)
-		if bot.Writes(ans.Intent) {
+		if a.writes(ans.Intent) {
 			// Cannot happen while the parse is deterministic (checked
 			// above on this very message); logged loudly if it ever does.
 			a.log.ErrorContext(ctx, "a click's question was answered as a write command", "action", act.ActionID, "user", cb.User.ID, "intent", ans.Intent)

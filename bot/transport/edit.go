@@ -65,7 +65,7 @@ func (a *App) edited(ctx context.Context, ev slackevents.EventsAPIEvent, eventID
 	old := msg
 	old.Text = before
 	req := a.bot.ParseInContext(ctx, msg)
-	if bot.Writes(req.Intent) || bot.Writes(a.bot.Parse(old).Intent) {
+	if a.writes(req.Intent) || a.writes(a.bot.Parse(old).Intent) {
 		raw := tr(lang,
 			"✏️ I saw your edit but did not run it again: an edit never changes the ledger, a budget or a watch. What the first message did stands; to change it, send the new version as a new message (for a spend entry: /gpu spend undo, or /gpu spend delete <id>, first).",
 			"✏️ 看到你修改了消息，但我不会按修改重新执行：编辑消息从不改动账本、预算或价格提醒，原消息的操作保持不变。如需更改，请把新内容作为一条新消息发送（记账可先用 /gpu spend undo 或 /gpu spend delete <编号> 撤销）。")
@@ -76,7 +76,7 @@ func (a *App) edited(ctx context.Context, ev slackevents.EventsAPIEvent, eventID
 		return true
 	}
 	st := state{Q: text, Asker: now.User}
-	ans, unsure := bot.Clarify(msg, req)
+	ans, unsure := a.bot.Clarify(msg, req)
 	if !unsure {
 		ans = a.bot.Answer(ctx, msg)
 		st.Key = a.remember(ctx, st, msg, &ans)

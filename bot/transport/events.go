@@ -101,7 +101,7 @@ func (a *App) handleEvent(ctx context.Context, raw []byte) {
 	// A question asked of the bot that the router is unsure of gets the
 	// two likeliest readings to pick from; a channel without a mention
 	// got nothing above.
-	ans, unsure := bot.Clarify(msg, req)
+	ans, unsure := a.bot.Clarify(msg, req)
 	if reply, ok := smallTalk(q, req); ok {
 		if welcomed {
 			return
@@ -149,7 +149,7 @@ func (a *App) unprompted(ctx context.Context, q question, req parse.Request) boo
 	if req.FollowUp {
 		// Never a write nobody addressed to the bot: "and 20h on h100"
 		// under a spend entry is not booked without a mention.
-		return !bot.Writes(req.Intent)
+		return !a.writes(req.Intent)
 	}
 	if req.Confidence < parse.ChannelThreshold {
 		return false

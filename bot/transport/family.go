@@ -164,7 +164,7 @@ func toggles(ans bot.Answer, st state) []toggle {
 // the parser would not reach (a question longer than it reads) is taken
 // off ans: it could only show the same answer again.
 func (a *App) remember(ctx context.Context, st state, m bot.Message, ans *bot.Answer) string {
-	if a.rdb == nil || ans.Ephemeral || len(ans.Buttons) == 0 || bot.Writes(ans.Intent) {
+	if a.rdb == nil || ans.Ephemeral || len(ans.Buttons) == 0 || a.writes(ans.Intent) {
 		return ""
 	}
 	fam := family{Currency: strings.ToLower(ans.Currency), Variants: map[string]stored{}}

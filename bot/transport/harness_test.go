@@ -25,9 +25,15 @@ import (
 
 	"github.com/gpubot/gpubot/bot"
 	"github.com/gpubot/gpubot/bot/bottest"
+	budgets "github.com/gpubot/gpubot/bot/budget"
+	"github.com/gpubot/gpubot/bot/intent"
 	"github.com/gpubot/gpubot/bot/parse"
 	"github.com/gpubot/gpubot/bot/present"
+	"github.com/gpubot/gpubot/bot/profile"
 	"github.com/gpubot/gpubot/bot/slackpost"
+	subscribecmd "github.com/gpubot/gpubot/bot/subscribe/command"
+	"github.com/gpubot/gpubot/bot/watch"
+	"github.com/gpubot/gpubot/knowledge"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden.json")
@@ -64,6 +70,23 @@ func (f *fakeBot) Parse(m bot.Message) parse.Request {
 }
 
 func (f *fakeBot) ParseInContext(_ context.Context, m bot.Message) parse.Request { return f.Parse(m) }
+
+// Table is the whole table's facts, as bot serve has them.
+func (f *fakeBot) Table() []intent.Row { return fullTable() }
+
+// fullTable is cmd/bot's intent table without handlers: the bot's rows
+// and every other package's.
+// A bot builds it, so the rows carry their lexicon words.
+var fullTable = sync.OnceValue(func() []intent.Row {
+	b := bot.New(bot.Config{}, knowledge.MustShipped(), nil)
+	if err := b.Add(subscribecmd.Row(nil), watch.Row(nil), budgets.Row(nil), profile.Row(nil), ListenRow()); err != nil {
+		panic(err)
+	}
+	return b.Table()
+})
+
+// Clarify never asks: the fake's readings are confident or unknown.
+func (f *fakeBot) Clarify(bot.Message, parse.Request) (bot.Answer, bool) { return bot.Answer{}, false }
 
 // Asked is the questions the bot was asked, without the variants stored
 // for an answer's buttons (Variants).

@@ -28,14 +28,16 @@ type improver interface {
 // rephraseDeliverTimeout, since the worker's ends when rephrase returns.
 // The attempt counts as in flight (inflight) until it is over.
 func (a *App) rephrase(ctx context.Context, ans bot.Answer, rep reply, deliver func(ctx context.Context, text string, blocks []slack.Block)) {
-	if a.cfg.Phraser == nil || !a.cfg.Phraser.Enabled() || ans.Err != "" || ans.Ephemeral || !phrase.Rephrasable(string(ans.Intent)) {
+	if a.cfg.Phraser == nil || !a.cfg.Phraser.Enabled() || ans.Err != "" || ans.Ephemeral || a.writes(ans.Intent) {
+		// A write's answer is the team's own records or a change to them
+		// (a report's ¥200 must not come back as ¥20): never sent to the model.
 		return
 	}
 	build := func() phrase.Input { // in the pool, only if admitted
 		// the facts are every number the answer holds; the essential ones
 		// are those its intent names as the answer (bot's intent table)
 		facts := phrase.FactsFrom(ans.Text, ans.Result, ans.Slots, ans.Assumed)
-		essential := phrase.EssentialFrom(ans.Headline, ans.Result, bot.EssentialFigures(ans.Intent))
+		essential := phrase.EssentialFrom(ans.Headline, ans.Result, a.row(ans.Intent).Essential)
 		return phrase.Input{Lang: ans.Lang, Template: ans.Text, Facts: facts, Essential: essential}
 	}
 	live := context.WithoutCancel(ctx) // the phraser bounds its own call

@@ -142,7 +142,7 @@ func TestPlainText(t *testing.T) {
 func TestListenCommand(t *testing.T) {
 	for in, want := range map[string][2]string{
 		"listen on": {"on", "true"}, "LISTEN off": {"off", "true"}, "listen": {"", "true"},
-		"监听 开": {"开", "true"}, "fit 13b": {"", "false"}, "listening on": {"", "false"},
+		"监听 开": {"on", "true"}, "listen 状态": {"status", "true"}, "fit 13b": {"", "false"}, "listening on": {"", "false"},
 	} {
 		arg, ok := listenCommand(in)
 		if arg != want[0] || (ok != (want[1] == "true")) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot"
+	"github.com/gpubot/gpubot/bot/intent"
 	"github.com/gpubot/gpubot/bot/parse"
 	"github.com/gpubot/gpubot/bot/present"
 	"github.com/gpubot/gpubot/knowledge"
@@ -152,4 +153,15 @@ func (h *Handler) persist(ctx context.Context) error {
 		return nil
 	}
 	return h.Persist(ctx)
+}
+
+// Row is the intent table's row for price watches, answered by h (nil: facts
+// only, for help and tests). Its words are the lexicon's (intents: watch).
+func Row(h *Handler) intent.Row {
+	r := intent.Row{ID: parse.Watch, Example: "/gpu watch h100 < $2/h", Writes: true,
+		Help: "price alerts: below a threshold or a new low", HelpZH: "价格提醒：跌破阈值或创新低"}
+	if h != nil {
+		r.Handler = h
+	}
+	return r
 }

@@ -152,12 +152,12 @@ func redact(s string, secrets []string) string {
 // phrased is the answer as a user would see it: with LLM phrasing
 // configured, the model's rewording when it passes the number guard, else
 // the template text unchanged.
-func phrased(ctx context.Context, phr *phrase.Phraser, a bot.Answer) bot.Answer {
-	if !phr.Enabled() || a.Err != "" || !phrase.Rephrasable(string(a.Intent)) { // ledger answers never are
+func phrased(ctx context.Context, b *bot.Bot, phr *phrase.Phraser, a bot.Answer) bot.Answer {
+	if !phr.Enabled() || a.Err != "" || b.Writes(a.Intent) { // the team's records and changes never are
 		return a
 	}
 	facts := phrase.FactsFrom(a.Text, a.Result, a.Slots, a.Assumed)
-	essential := phrase.EssentialFrom(a.Headline, a.Result, bot.EssentialFigures(a.Intent))
+	essential := phrase.EssentialFrom(a.Headline, a.Result, b.EssentialFigures(a.Intent))
 	a.Text = phr.Text(ctx, phrase.Input{Lang: a.Lang, Template: a.Text, Facts: facts, Essential: essential})
 	return a
 }
@@ -204,7 +204,7 @@ func ask(ctx context.Context, b *bot.Bot, phr *phrase.Phraser, args []string, st
 			if line == "" {
 				continue
 			}
-			a := phrased(ctx, phr, b.Answer(ctx, msg(line)))
+			a := phrased(ctx, b, phr, b.Answer(ctx, msg(line)))
 			if *asJSON {
 				if err := enc.Encode(a); err != nil {
 					return err
@@ -214,7 +214,7 @@ func ask(ctx context.Context, b *bot.Bot, phr *phrase.Phraser, args []string, st
 			}
 		}
 	}
-	a := phrased(ctx, phr, b.Answer(ctx, msg(text)))
+	a := phrased(ctx, b, phr, b.Answer(ctx, msg(text)))
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(a)
 	}

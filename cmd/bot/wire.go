@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 	_ "time/tzdata" // BOT_TIMEZONE on images without zoneinfo (distroless)
@@ -15,16 +16,19 @@ import (
 	"github.com/gpubot/gpubot/bot"
 	"github.com/gpubot/gpubot/bot/budget"
 	"github.com/gpubot/gpubot/bot/digest"
+	"github.com/gpubot/gpubot/bot/intent"
 	"github.com/gpubot/gpubot/bot/ledger"
-	"github.com/gpubot/gpubot/bot/parse"
 	"github.com/gpubot/gpubot/bot/profile"
 	"github.com/gpubot/gpubot/bot/recap"
 	"github.com/gpubot/gpubot/bot/schedule"
 	"github.com/gpubot/gpubot/bot/slackpost"
+	"github.com/gpubot/gpubot/bot/sources"
 	"github.com/gpubot/gpubot/bot/store"
 	"github.com/gpubot/gpubot/bot/subscribe"
 	subscribecmd "github.com/gpubot/gpubot/bot/subscribe/command"
 	"github.com/gpubot/gpubot/bot/thread"
+	"github.com/gpubot/gpubot/bot/transport"
+	"github.com/gpubot/gpubot/bot/watch"
 	"github.com/gpubot/gpubot/infra/redisconn"
 	"github.com/gpubot/gpubot/knowledge"
 	"github.com/gpubot/gpubot/knowledge/catalog"
@@ -215,19 +219,32 @@ func wire(cfg Config, kb *knowledge.Base, b *bot.Bot, st *store.Store, users *sl
 		b.UsePrices(d.prices)
 		b.UseUsage(d.ledger)
 		b.UseProfiles(d.profs) // advice quotes the team's allowed platforms only
-		b.Route(parse.Spend, d.spend)
 		b.UseThreads(thread.New(st.Client(), thread.Options{}))
 		b.SetClock(func() time.Time { return time.Now().In(loc) }) // relative dates ("昨天") in BOT_TIMEZONE
 		sh := subscribecmd.NewHandler(d.subs, d.auth, nil, log)
 		if users != nil { // connected to Slack: subscribe only where the bot can post
 			sh.CheckMembership(users)
 		}
-		b.Route(parse.Subscribe, sh)
-		b.Route(parse.Watch, d.watchHandler())
-		b.Route(parse.Settings, profile.NewHandler(d.profs, kb, d.auth, nil))
-		b.Route(parse.Budget, budget.NewHandler(d.budget, d.auth, nil))
+		if err := b.Add(d.intents(sh)...); err != nil {
+			return nil, err
+		}
 	}
 	return d, nil
+}
+
+// intents is the intent table, built once: every intent's row from its own
+// package, with its handler, in the order help lists them (the bot adds
+// help and unknown last). Adding an intent is one line here.
+func (d *deps) intents(sh *subscribecmd.Handler) []intent.Row {
+	return slices.Concat(bot.Rows(), []intent.Row{
+		bot.SpendRow(d.spend),
+		subscribecmd.Row(sh),
+		watch.Row(d.watchHandler()),
+		budget.Row(budget.NewHandler(d.budget, d.auth, nil)),
+		profile.Row(profile.NewHandler(d.profs, d.kb, d.auth, nil)),
+		transport.ListenRow(),
+		sources.Row(&sources.Handler{Status: d.cat.Status}),
+	})
 }
 
 // withLive runs a one-shot command (ask, console) with b answering from

@@ -20,9 +20,12 @@ import (
 // the wrong way: inject what it needs from cmd/bot (bot/schedule takes its
 // subscriptions and its suspension note that way).
 const depsRules = `
-# Domain: values, the data the bot ships with, and the one reader of amounts
-# ("¥3,000", "3k 刀") that the parser and the LLM guard share.
-NONE < knowledge, bot/parse/amount;
+# Domain: values, the data the bot ships with, the one reader of amounts
+# ("¥3,000", "3k 刀") that the parser and the LLM guard share, and the
+# Slack-side domain (bot/intent: Message, the intent table's Row, the one
+# user-facing Error), which imports the standard library only.
+NONE < knowledge, bot/intent;
+bot/intent < bot/parse/amount;
 
 # Engine: pure arithmetic over the domain (advisor/deps_test.go also bars
 # every I/O package of the standard library).
@@ -35,23 +38,23 @@ knowledge < advisor;
 # Over the domain only: no engine, no language, no feature.
 NONE < infra/lock, infra/redisconn, bot/slackpost, bot/metrics, bot/subscribe;
 knowledge < knowledge/catalog < knowledge/catalog/source, infra/chart;
-infra/redisconn < bot/store;
+infra/redisconn, bot/intent < bot/store;
 bot/slackpost, bot/subscribe, infra/lock < bot/schedule;
 knowledge, bot/parse/amount < bot/phrase;
 knowledge/catalog/source, infra/chart, bot/store, bot/schedule, bot/phrase, bot/metrics < INFRA;
 
 # Language: reading a message (parse, thread) and writing an answer
 # (present, the one presentation package), over the engine's values.
-knowledge, bot/parse/amount, advisor < bot/present, bot/parse, bot/retrieve;
+knowledge, bot/parse/amount, bot/intent, advisor < bot/present, bot/parse, bot/retrieve;
 bot/parse < bot/thread;
 bot/present, bot/parse, bot/retrieve, bot/thread < LANGUAGE;
 
 # Features: what a user asks for and what the bot posts, over everything
 # below. Lateral imports are the ones listed.
-INFRA, LANGUAGE, advisor < bot/ledger < bot < bot/profile, bot/watch, bot/subscribe/command;
+INFRA, LANGUAGE, advisor < bot/ledger < bot < bot/profile, bot/watch, bot/subscribe/command, bot/sources;
 bot/profile < bot/budget, bot/recap;
 INFRA, LANGUAGE, advisor < bot/digest;
-bot/budget, bot/recap, bot/watch, bot/subscribe/command, bot/digest < FEATURES;
+bot/budget, bot/recap, bot/watch, bot/subscribe/command, bot/digest, bot/sources < FEATURES;
 
 # Transport: Slack in (Socket Mode, HTTP) and out, over the features.
 FEATURES < bot/transport;
@@ -72,11 +75,11 @@ NONE < internal/policy;
 // that is not below its own (an upward or sideways-across-layers import),
 // so loosening depsRules cannot quietly invert the layering.
 var layers = map[string][]string{
-	"domain":    {"knowledge", "bot/parse/amount"},
+	"domain":    {"knowledge", "bot/parse/amount", "bot/intent"},
 	"engine":    {"advisor"},
 	"infra":     {"infra/lock", "infra/redisconn", "infra/chart", "bot/slackpost", "bot/metrics", "bot/subscribe", "knowledge/catalog", "knowledge/catalog/source", "bot/store", "bot/schedule", "bot/phrase"},
 	"language":  {"bot/present", "bot/parse", "bot/retrieve", "bot/thread"},
-	"features":  {"bot/ledger", "bot", "bot/profile", "bot/watch", "bot/subscribe/command", "bot/budget", "bot/recap", "bot/digest"},
+	"features":  {"bot/ledger", "bot", "bot/profile", "bot/watch", "bot/subscribe/command", "bot/budget", "bot/recap", "bot/digest", "bot/sources"},
 	"transport": {"bot/transport"},
 	"cmd":       {"cmd/bot", "cmd/loadgen", "cmd/catalog-gen"},
 	"testing":   {"bot/bottest", "internal/policy"},

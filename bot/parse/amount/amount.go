@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gpubot/gpubot/bot/intent"
 )
 
 // Error is a value that could not be read; it is safe to show a user.
@@ -26,6 +28,18 @@ type Error struct {
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%q: %s", e.Input, e.Reason) }
+
+// As lets errors.As read e as the user-facing *intent.Error: an invalid
+// value, with what was read and the reason in both languages, and the
+// right form.
+func (e *Error) As(target any) bool {
+	t, ok := target.(**intent.Error)
+	if ok {
+		*t = &intent.Error{Code: intent.EINVALID, Field: "amount", Hint: e.Hint, Err: e,
+			Message: fmt.Sprintf("%q: %s", e.Input, e.Reason), MessageZH: fmt.Sprintf("“%s”：%s", e.Input, e.ReasonZH)}
+	}
+	return ok
+}
 
 // Say returns the reason in lang ("zh" or "en").
 func (e *Error) Say(lang string) string {

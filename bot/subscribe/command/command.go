@@ -27,6 +27,7 @@ import (
 	"github.com/gpubot/gpubot/bot/present"
 
 	"github.com/gpubot/gpubot/bot"
+	"github.com/gpubot/gpubot/bot/intent"
 	"github.com/gpubot/gpubot/bot/ledger"
 	"github.com/gpubot/gpubot/bot/parse"
 	"github.com/gpubot/gpubot/bot/subscribe"
@@ -378,4 +379,15 @@ func SuspendNote(sub subscribe.Sub, topic subscribe.Topic) (string, []slack.Bloc
 		"I could not post the "+string(topic)+" subscription in <#"+sub.Channel+"> because I'm not a member there, so I stopped it. To restore it: /invite @gpubot in that channel, then /gpu subscribe "+string(topic)+" again.",
 		"我不在 <#"+sub.Channel+"> 频道里，无法推送 "+string(topic)+" 订阅，已暂停。恢复方法：在该频道 /invite @gpubot，然后重新 /gpu subscribe "+string(topic)+"。")
 	return text, []slack.Block{present.Section(text)}
+}
+
+// Row is the intent table's row for subscriptions, answered by h (nil: facts
+// only, for help and tests). Its words are the lexicon's (intents: subscribe).
+func Row(h *Handler) intent.Row {
+	r := intent.Row{ID: parse.Subscribe, Example: "/gpu subscribe daily", Writes: true, Public: true,
+		Help: "daily price post and monthly recap in this channel", HelpZH: "在本频道订阅每日价格和月度回顾"}
+	if h != nil {
+		r.Handler = h
+	}
+	return r
 }
