@@ -54,9 +54,6 @@ func plan(req parse.Request) (parse.Request, string) {
 						*p = nil
 					}
 				}
-				if m.Currency == "" {
-					m.Currency = map[bool]string{true: "USD", false: "CNY"}[strings.HasPrefix(last, "$")]
-				}
 				req.Slots.Budget = &m
 			}
 		}
