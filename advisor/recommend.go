@@ -357,7 +357,7 @@ func statedJob(w Workload) rankJob {
 		j.kind = "infer"
 		j.workload.Batch, j.workload.SeqLen = 1, DefaultServeContext
 	}
-	j.title = txt(fmt.Sprintf("your workload (%sB %s)", num(w.ParamsB), w.Method), fmt.Sprintf("你的任务（%sB %s）", num(w.ParamsB), w.Method))
+	j.title = txt(fmt.Sprintf("your workload (%sB %s)", num(w.ParamsB), w.Method), fmt.Sprintf("你的任务（%sB %s）", num(w.ParamsB), methodZH[w.Method]))
 	return j
 }
 
@@ -661,3 +661,6 @@ type rangeNoteKey struct {
 	low, high float64
 	cur       knowledge.Currency
 }
+
+// methodZH names a method in Chinese for the titles the engine writes.
+var methodZH = map[Method]string{Inference: "推理", LoRA: "LoRA 微调", QLoRA: "QLoRA 微调", Full: "全参微调", Freeze: "冻结微调"}

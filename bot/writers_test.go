@@ -40,16 +40,21 @@ type writerEntry struct {
 
 // writerFloors are the least share of each writer's test split answered as
 // asked (every figure read right too) and with the asked figure first;
-// measured values are logged (go test ./bot -run Writers -v). Measured on
-// 2026-12-01, test split — round 3: before the whole-question work → after;
-// round 4 (frame readings, planner, procurement rows, card/how-to answers,
-// ledger verdicts) → after:
-// strict cto 0.0 → 6.2 → 12.5 %, finance 3.1 → 17.2 → 34.4 %, infra 3.1 →
-// 12.5 → 20.3 %, student 3.1 → 17.2 → 20.3 %; asked first cto 0.0 → 12.5 →
-// 20.3 %, finance 15.6 → 32.8 → 45.3 %, infra 7.8 → 29.7 → 32.8 %, student
-// 12.5 → 18.8 → 23.4 %. The floors sit a little under the after values so a
-// regression fails.
-var writerFloors = map[string][2]float64{"infra": {0.18, 0.30}, "student": {0.18, 0.21}, "cto": {0.10, 0.18}, "finance": {0.31, 0.42}}
+// measured values are logged (go test ./bot -run Writers -v). Test split,
+// strict / asked first — round 3: before the whole-question work → after;
+// round 4; round 5 (their own cards, platforms as options, deadlines in
+// hours, budgets and ledger entries in words, and — from this round — the
+// writers ask a bot wired with the ledger and budgets, as cmd/bot wires it,
+// so ledger answers are scored for real, failures included):
+// cto 0.0 → 6.2 → 12.5 → 15.6 % / 0.0 → 12.5 → 20.3 → 23.4 %;
+// finance 3.1 → 17.2 → 34.4 → 31.2 % / 15.6 → 32.8 → 45.3 → 46.9 %;
+// infra 3.1 → 12.5 → 21.9 → 25.0 % / 7.8 → 29.7 → 34.4 → 37.5 %;
+// student 3.1 → 17.2 → 20.3 → 23.4 % / 12.5 → 18.8 → 23.4 → 29.7 %.
+// (finance's strict share fell with the wiring: its ledger questions now
+// meet the real handlers, whose refusals count — 20.3 % on the wired bot
+// before this round's ledger fixes.) The floors sit a little under the
+// after values so a regression fails.
+var writerFloors = map[string][2]float64{"infra": {0.23, 0.35}, "student": {0.21, 0.27}, "cto": {0.14, 0.21}, "finance": {0.29, 0.44}}
 
 func loadWriters(t *testing.T) map[string][]writerEntry {
 	t.Helper()

@@ -197,8 +197,8 @@ func (p *Parser) slash(req Request, rest string, now time.Time) Request {
 	f := p.x.extract(args, true, now)
 	f.s.Mode = mode
 	req.Lang = f.lang
-	if hasHan(sub) {
-		req.Lang = "zh"
+	if hasHan(sub) || langOf(rest, true) == "zh" {
+		req.Lang = "zh" // "/gpu spend 包年包月": a Chinese sub-word is a Chinese asker
 	}
 	if intent == Spend {
 		p.spendArgs(&f, mode, args) // spend's own grammar: a bare id, a bare month
