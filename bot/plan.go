@@ -47,7 +47,7 @@ func plan(req parse.Request) (parse.Request, string) {
 		if args[0] == "set" {
 			// the amount set is the budget read; the same figure is not also
 			// an entry's amount or a price
-			last := strings.TrimRight(args[len(args)-1], "/quarteryr")
+			last, _, _ := strings.Cut(args[len(args)-1], "/") // "¥90000/quarter": the amount
 			if m, ok := parse.ParseMoney(last); ok {
 				for _, p := range []**parse.Money{&req.Slots.Amount, &req.Slots.Monthly, &req.Slots.Price, &req.Slots.Budget} {
 					if *p != nil && (*p).Amount == m.Amount {
