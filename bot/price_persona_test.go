@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/gpubot/gpubot/advisor"
 )
 
 // teamPersona is a profile store with a persona per team and no platform
@@ -75,5 +77,30 @@ func TestEnterprisePersonaPricesContractedClouds(t *testing.T) {
 		if a.Err != "" || !strings.Contains(a.Text, "enterprise: priced on on-demand, monthly or reserved capacity") || a.Assumed["persona"] != "enterprise" {
 			t.Errorf("%q as an enterprise: %q, assumed %v", q, a.Text, a.Assumed)
 		}
+	}
+}
+
+// A compare for an enterprise team lists contracted clouds' prices only:
+// no marketplace offer is any row's cheapest on demand, and the filter is
+// among the assumptions; another team still sees Prime Intellect's H100.
+func TestEnterprisePersonaInCompare(t *testing.T) {
+	b := catalogueBot(t)
+	b.UseProfiles(teamPersona{"TENT": "enterprise"})
+	ask := func(team string) Answer {
+		return b.Answer(context.Background(), Message{Text: "/gpu compare h100 a100", Team: team, User: "U1", Slash: true})
+	}
+	a := ask("TENT")
+	res, ok := a.Result.(advisor.Comparison)
+	if !ok || len(res.Rows) != 2 || len(res.Assumptions) == 0 {
+		t.Fatalf("enterprise compare: %T %+v", a.Result, a.Result)
+	}
+	for _, r := range res.Rows {
+		if r.OnDemand != nil && notContracted[r.OnDemand.Platform] {
+			t.Errorf("enterprise compare: %s cheapest on %s", r.GPU, r.OnDemand.Platform)
+		}
+	}
+	other := ask("TANY").Result.(advisor.Comparison)
+	if other.Rows[0].OnDemand == nil || other.Rows[0].OnDemand.Platform != "primeintellect" {
+		t.Errorf("other team: H100 cheapest %+v, want Prime Intellect", other.Rows[0].OnDemand)
 	}
 }
