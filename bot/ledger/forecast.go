@@ -11,7 +11,10 @@ import (
 // range and the method.
 type Forecast struct {
 	Month     Month `json:"month"`     // the month forecast
-	Committed Money `json:"committed"` // prepaid terms' shares falling in Month
+	Committed Money `json:"committed"` // prepaid terms' shares falling in Month, plus the 包月 plans assumed to renew
+	// Renewing is the part of Committed that is the closing month's
+	// one-month plans (包月), assumed to renew for Month.
+	Renewing Money `json:"renewing"`
 	// RunRate is the closing month's on-demand and spot GPU spend a day
 	// (usage ÷ its days); Week the same over its last 7 days.
 	RunRate   Money  `json:"run_rate"`
@@ -49,6 +52,15 @@ func ForecastNext(cur, terms []Entry, m Month, loc *time.Location, fx *FX) (Fore
 			}
 		}
 	}
+	renew := Amounts{}
+	for _, e := range cur {
+		// a 包月 plan running in the closing month renews unless stopped:
+		// the next month pays it again
+		if e.IsGPU() && e.Billing == Monthly && e.TermMonths <= 1 && e.SupersededBy == "" && e.Priced() && e.Amount.Minor > 0 {
+			renew.add(e.Amount)
+			committed.add(e.Amount)
+		}
+	}
 	seen := map[string]bool{}
 	for _, e := range terms {
 		if seen[e.ID] || e.SupersededBy != "" {
@@ -77,7 +89,8 @@ func ForecastNext(cur, terms []Entry, m Month, loc *time.Location, fx *FX) (Fore
 	u, ok1 := conv(use)
 	w, ok2 := conv(week)
 	c, ok3 := conv(committed)
-	if !ok1 || !ok2 || !ok3 {
+	rn, ok4 := conv(renew)
+	if !ok1 || !ok2 || !ok3 || !ok4 {
 		return Forecast{}, false
 	}
 	cur0 := u.Currency
@@ -94,7 +107,8 @@ func ForecastNext(cur, terms []Entry, m Month, loc *time.Location, fx *FX) (Fore
 	minor := func(v float64) Money { return Money{Minor: int64(math.Round(v)), Currency: cur0} }
 	f := Forecast{Month: next, Committed: Money{Minor: c.Minor, Currency: cur0}, RunRate: minor(rate), Week: minor(rateW), Days: nd,
 		Projected: minor(float64(c.Minor) + rate*float64(nd)), Low: minor(float64(c.Minor) + lo*float64(nd)), High: minor(float64(c.Minor) + hi*float64(nd))}
-	f.How = fmt.Sprintf("committed %s (prepaid terms' shares of %s) + run rate %s a day (%s's on-demand and spot GPU spend %s ÷ %s days) × %d days = %s; range %s–%s with the last 7 days' rate %s a day",
-		f.Committed, next, f.RunRate, m, Money{Minor: u.Minor, Currency: cur0}, fmtNum(days), nd, f.Projected, f.Low, f.High, f.Week)
+	f.Renewing = Money{Minor: rn.Minor, Currency: cur0}
+	f.How = fmt.Sprintf("committed %s (prepaid terms' shares of %s, and %s of 包月 plans assumed to renew) + run rate %s a day (%s's on-demand and spot GPU spend %s ÷ %s days) × %d days = %s; range %s–%s with the last 7 days' rate %s a day",
+		f.Committed, next, f.Renewing, f.RunRate, m, Money{Minor: u.Minor, Currency: cur0}, fmtNum(days), nd, f.Projected, f.Low, f.High, f.Week)
 	return f, true
 }

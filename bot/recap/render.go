@@ -51,10 +51,10 @@ func (r *Recap) Render() (string, []slack.Block) {
 	add(r.tr("Budget vs actual", "预算对比实际"), r.Budgets)
 	if f := r.Forecast; f != nil {
 		add(r.tr("Forecast for "+r.month(f.Month), r.month(f.Month)+" 预测"), []string{r.tr(
-			fmt.Sprintf("%s (range %s–%s) = committed %s + run rate %s a day × %d days. Method: the run rate is %s's on-demand and spot GPU spend ÷ its days; the range uses the last 7 days' rate (%s a day); prepaid terms count once, at their monthly share.",
-				f.Projected, f.Low, f.High, f.Committed, f.RunRate, f.Days, r.monthShort(r.Month), f.Week),
-			fmt.Sprintf("%s（区间 %s–%s）= 固定费用 %s + 运行速率每天 %s × %d 天。方法：运行速率为%s按量和竞价 GPU 花费 ÷ 当月天数；区间用最后 7 天的速率（每天 %s）；预付期限按月分摊、只计一次。",
-				f.Projected, f.Low, f.High, f.Committed, f.RunRate, f.Days, r.monthShort(r.Month), f.Week))})
+			fmt.Sprintf("%s (range %s–%s) = committed %s + run rate %s a day × %d days. Method: the run rate is %s's on-demand and spot GPU spend ÷ its days; the range uses the last 7 days' rate (%s a day); prepaid terms count once, at their monthly share; %s of 包月 plans running at month end are assumed to renew.",
+				f.Projected, f.Low, f.High, f.Committed, f.RunRate, f.Days, r.monthShort(r.Month), f.Week, f.Renewing),
+			fmt.Sprintf("%s（区间 %s–%s）= 固定费用 %s + 运行速率每天 %s × %d 天。方法：运行速率为%s按量和竞价 GPU 花费 ÷ 当月天数；区间用最后 7 天的速率（每天 %s）；预付期限按月分摊、只计一次；月底仍在用的包月 %s 按续费计入。",
+				f.Projected, f.Low, f.High, f.Committed, f.RunRate, f.Days, r.monthShort(r.Month), f.Week, f.Renewing))})
 	}
 	var cs []string
 	for _, c := range r.Commitments {
