@@ -51,6 +51,9 @@ func (h *Handler) Handle(ctx context.Context, m bot.Message, req parse.Request, 
 	if len(args) > 0 {
 		verb, args = args[0], args[1:]
 	}
+	if v, ok := verbsZH[verb]; ok {
+		verb = v // "/gpu 预算 设置 ¥2万/月"
+	}
 	if verb == "set" || verb == "clear" || verb == "delete" || verb == "remove" {
 		if h.auth != nil && !console {
 			if ok, err := h.auth.IsAdmin(ctx, team, m.User); err != nil || !ok {
@@ -301,3 +304,6 @@ func Row(h *Handler) intent.Row {
 	}
 	return r
 }
+
+// verbsZH are the budget command's verbs written in Chinese.
+var verbsZH = map[string]string{"设置": "set", "设": "set", "改": "set", "查看": "show", "看": "show", "列表": "list", "清除": "clear", "删除": "delete"}

@@ -92,6 +92,10 @@ func TestBudgetChangesInWords(t *testing.T) {
 			t.Errorf("%s\n got %s: %q\nwant %q…", c.text, a.Intent, a.Text, c.want)
 		}
 	}
+	// the command in Chinese: /gpu 预算 设置 …, answered in Chinese
+	if a := b.Answer(ctx, bot.Message{Text: "/gpu 预算 设置 ¥20000/月", Team: "T2", Channel: "C1", User: "U1", Slash: true}); !strings.HasPrefix(a.Text, "预算已设置：整个团队，每月 ¥20,000.00") {
+		t.Errorf("/gpu 预算 设置: %q", a.Text)
+	}
 	// the cap was not booked as an $8,000 spend entry
 	r := b.Answer(ctx, bot.Message{Text: "/gpu spend report", Team: "T1", Channel: "C1", User: "U1"})
 	if rep, ok := r.Result.(*ledger.Report); !ok || rep.Total.Entries != 0 {

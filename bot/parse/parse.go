@@ -197,7 +197,7 @@ func (p *Parser) slash(req Request, rest string, now time.Time) Request {
 	f := p.x.extract(args, true, now)
 	f.s.Mode = mode
 	req.Lang = f.lang
-	if hasHan(sub) || langOf(rest, true) == "zh" {
+	if hasHan(sub) || hasHan(rest) {
 		req.Lang = "zh" // "/gpu spend 包年包月": a Chinese sub-word is a Chinese asker
 	}
 	if intent == Spend {
