@@ -10,12 +10,27 @@ import (
 
 // ProviderName is how answers name a price provider that platforms.yaml
 // does not describe (the public market snapshot lists some 50 of them).
-// It is a display name only: the parser does not read it, so no provider
-// name becomes a word the bot listens for.
+// Its name is for answers; only the Aliases listed are words the parser
+// reads as the provider ("CoreWeave", "OCI") — a name that is also an
+// everyday word ("Latitude", "Verda") is never one.
 type ProviderName struct {
-	ID     string `yaml:"id"`
-	Name   string `yaml:"name"`
-	NameZH string `yaml:"name_zh"` // only where the provider uses a Chinese name
+	ID      string   `yaml:"id"`
+	Name    string   `yaml:"name"`
+	NameZH  string   `yaml:"name_zh"` // only where the provider uses a Chinese name
+	Aliases []string `yaml:"aliases"`
+}
+
+// ProviderAliases are the providers the parser reads by name: id → the
+// spellings listed in providers.yaml.
+func ProviderAliases() map[string][]string {
+	LookupProvider("")
+	out := map[string][]string{}
+	for _, p := range providerNames.byID {
+		if len(p.Aliases) > 0 {
+			out[p.ID] = p.Aliases
+		}
+	}
+	return out
 }
 
 var providerNames struct {

@@ -63,6 +63,11 @@ func newPlatformMatcher(kb *knowledge.Base, friends map[string][]string) nameMat
 			}
 		}
 	}
+	for id, names := range knowledge.ProviderAliases() { // "CoreWeave", "OCI", "Nebius"
+		for _, n := range names {
+			m.add(n, id)
+		}
+	}
 	return m
 }
 

@@ -32,6 +32,11 @@ var ownerReadings = []struct {
 	{"how far over budget is video-gen this quarter?", map[string]any{"project": "video-gen"}},
 	// a bare figure before a card is a count, not money
 	{"we have 8 H100, how long for a 70b full fine-tune on 1B tokens?", map[string]any{"cards": 8.0, "budget": nil}},
+	// providers read by the names providers.yaml lists as aliases
+	{"going rate for H200 per GPU-hr in us-east: Lambda vs CoreWeave vs Azure?", map[string]any{"platforms": []any{"lambda", "coreweave", "azure"}}},
+	{"Record spend: $112k, team llm-serving, Oct 2026, CoreWeave H100 reserved.", map[string]any{"platform": "coreweave"}},
+	{"OCI H100 price per hour", map[string]any{"platform": "oracle"}},
+	{"what latitude does the region sit at", map[string]any{"platform": nil}},
 	// a deadline in hours
 	{"８w条指令数据，lora qwen3-14b 3轮，一张4090 48小时内跑得完不", map[string]any{"days": 2.0, "hours": nil}},
 	{"EU-only (GDPR). Llama-3.1-70B, 60 rps peak / 20 avg, TTFT 1s.", map[string]any{"region": "eu", "peak_requests_per_s": 60.0, "requests_per_s": 20.0}},
