@@ -65,6 +65,14 @@ func plan(req parse.Request) (parse.Request, string) {
 		req.Slots.Missing = nil
 		return req, "a question about the team's spend"
 	}
+	if len(s.GPUs) > 0 && s.ParamsB == 0 && s.Model == "" && s.Arch == "" && s.Price == nil && asksExport(req.Text) && !infoWord(req.Text, "explain") &&
+		(readOnly[req.Intent] && req.Intent != parse.Buy || req.Intent == parse.Buy && !asksWorthBuying(req.Text)) {
+		// "H20现在还能走正规渠道买到吗", "L20受不受出口管制？": the card's
+		// export status (answered from the price row, export.go)
+		req.Intent = parse.Price
+		req.Slots.Missing = nil
+		return req, "whether a card may be bought"
+	}
 	if in, ok := cardOrInfoQuestion(req); ok { // a card's facts, a card for a model, or a how-to (card.go)
 		req.Intent = in
 		req.Slots.Missing = nil

@@ -2,7 +2,9 @@ package bot
 
 import (
 	"math"
+	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/parse"
@@ -114,6 +116,9 @@ func (a *Answer) typed(s parse.Slots) {
 		if o != order[0] {
 			t.Also = append(t.Also, toTyped(byName[o]))
 		}
+	}
+	if q := strings.ToLower(a.question); isExport(a.Result) && v != nil && reAsksRestricted.MatchString(q) && !reAsksBuyable.MatchString(q) {
+		v = verdict(*v == "no") // "L20受不受出口管制？": yes means restricted
 	}
 	if v != nil && (s.YesNo || a.verdictAsked) {
 		t.Verdict = v
@@ -402,3 +407,13 @@ func costFigures(res advisor.CostResult) ([]typedFigure, *string, string) {
 	}
 	return figs, v, primary
 }
+
+// reAsksRestricted asks whether a card is restricted (the yes/no is then
+// "restricted?", not "may we buy?").
+var reAsksRestricted = regexp.MustCompile(`受不受|是否受|管制吗|被禁|禁了吗|被卡|受限吗|restricted|banned|sanctioned|under export control`)
+
+// reAsksBuyable asks whether a card may be bought: that question's yes/no
+// wins over a remark that it is restricted ("还能买到吗？听说又被卡了").
+var reAsksBuyable = regexp.MustCompile(`能买|买到|买得到|可以买|can (?:we|i) (?:still )?buy|still buy|allowed to buy|legal to buy`)
+
+func isExport(r any) bool { _, ok := r.(ExportView); return ok }

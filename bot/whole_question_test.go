@@ -288,3 +288,20 @@ func TestRentalTotalAtTheQuotedPrice(t *testing.T) {
 		t.Errorf("spot: quoted %+v, typed %v, total %v; want the spot rate × 576 card-hours", o, *a.Typed.Value, v.Rental.Total)
 	}
 }
+
+// TestExportQuestionsWhateverTheRoute: a card's export status is answered
+// however the question is routed, and the yes/no follows the question
+// (export_controls.yaml: L20 allowed, H20 needs a licence).
+func TestExportQuestionsWhateverTheRoute(t *testing.T) {
+	for _, c := range []struct{ q, gpu, verdict string }{
+		{"H20现在还能走正规渠道买到吗？听说又被卡了。", "h20", "no"},        // may we still buy? no (被卡 is a remark)
+		{"H20现在能买吗", "h20", "no"},                       // may we buy? no
+		{"L20受不受出口管制？我们打算一次采购50张，交期大概多久？", "l20", "no"}, // restricted? no (it was a purchase-price error)
+		{"is the H20 restricted for China?", "h20", "yes"},
+	} {
+		a := askOne(t, c.q)
+		if a.Err != "" || a.Typed == nil || a.Typed.Asked != "export_status" || a.Typed.Choice != c.gpu || a.Typed.Verdict == nil || *a.Typed.Verdict != c.verdict {
+			t.Errorf("%s: err %q typed %+v, want %s's export status, verdict %s", c.q, a.Err, a.Typed, c.gpu, c.verdict)
+		}
+	}
+}
