@@ -37,6 +37,21 @@ func (b *Bot) cost(ctx context.Context, a *Answer, req parse.Request) error {
 	if errors.As(err, &noPrice) && noPrice.Field == "price" && !in.Where.NativeOnly && (s.RequestsPerS > 0 || s.TokensPerDay > 0 || s.PeakRequestsPerS > 0) && in.Workload.Method == advisor.Inference {
 		return b.slo(ctx, a, req) // no price for the card: the fleet is still sized
 	}
+	var accumNote string
+	var noFit *advisor.InputError
+	if errors.As(err, &noFit) && (noFit.Field == "gpu" || noFit.Field == "gpus") && in.Workload.Batch > 1 && in.Workload.Method != advisor.Inference {
+		// "batch 16 … on 1 A100 40G": a batch too big for memory at once
+		// runs as micro-batch 1 with gradient accumulation — the same
+		// tokens and compute, one sequence's activations at a time
+		batch := in.Workload.Batch
+		in.Workload.Batch = 1
+		if r, e := nativeFirst(&in.Where, func() (advisor.CostResult, error) { return advisor.Cost(in, m) }); e == nil {
+			res, err = r, nil
+			accumNote = accumulationNote(a.Lang, batch)
+		} else {
+			in.Workload.Batch = batch
+		}
+	}
 	have := in.GPUs
 	var tooFew *advisor.InputError
 	if errors.As(err, &tooFew) && tooFew.Field == "gpus" && have > 0 {
@@ -65,7 +80,7 @@ func (b *Bot) cost(ctx context.Context, a *Answer, req parse.Request) error {
 	a.Result = res
 	a.Currency = string(res.Currency)
 	notePersona(a, personaNote)
-	d := renderCost(a.Lang, res, a.Assumed, bareMoneyNote(a.Lang, in.Currency, s.Price), personaNote, supplyNote)
+	d := renderCost(a.Lang, res, a.Assumed, bareMoneyNote(a.Lang, in.Currency, s.Price), personaNote, supplyNote, accumNote)
 	if res.WithinBudget != nil {
 		a.verdictAsked = true
 	}

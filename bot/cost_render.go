@@ -152,3 +152,11 @@ func renderCost(lang string, r advisor.CostResult, as map[string]any, notes ...s
 	d.Working = wk
 	return d
 }
+
+// accumulationNote says a batch too big for memory runs as micro-batch 1
+// with gradient accumulation.
+func accumulationNote(lang string, batch int) string {
+	return tr(lang,
+		fmt.Sprintf("batch %d does not fit in memory at once: run it as micro-batch 1 × %d gradient-accumulation steps (same tokens, same compute; add gc or more cards for a bigger micro-batch)", batch, batch),
+		fmt.Sprintf("batch %d 一次放不进显存：按微批 1 × 梯度累积 %d 步运行（token 数和计算量不变；想要更大的微批可开 gc 或加卡）", batch, batch))
+}

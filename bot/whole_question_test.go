@@ -305,3 +305,19 @@ func TestExportQuestionsWhateverTheRoute(t *testing.T) {
 		}
 	}
 }
+
+// TestBigBatchRunsWithAccumulation: "batch 16 … on 1 A100 40G" for a 1B
+// full fine-tune was "does not fit even on 16384 × A100 40GB" — the batch
+// was taken as one micro-batch. It runs as micro-batch 1 × 16 accumulation
+// steps: 20,000 samples × 512 tokens × 3 epochs = 30.72M tokens; 6 ×
+// 1.236e9 × 3.072e7 = 2.278e17 FLOP ÷ (312e12 × 0.40 MFU) ÷ 3600 = 0.51 h.
+func TestBigBatchRunsWithAccumulation(t *testing.T) {
+	a := askOne(t, "epochs vs steps confusion: 20k samples, batch 16, 3 epochs. how many steps and how long on 1 a100 40g for llama-3.2-1b full ft?")
+	res, ok := a.Result.(advisor.CostResult)
+	if a.Err != "" || !ok {
+		t.Fatalf("err %q result %T", a.Err, a.Result)
+	}
+	if res.GPUs != 1 || res.Inputs.Workload.Batch != 1 || math.Abs(res.WallHours-0.51) > 0.01 || !strings.Contains(a.Text, "micro-batch 1 × 16") {
+		t.Errorf("%d cards, batch %d, %v h; text %q — want 1 card, micro-batch 1, ≈0.51 h, the accumulation said", res.GPUs, res.Inputs.Workload.Batch, res.WallHours, a.Text)
+	}
+}
