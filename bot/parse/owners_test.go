@@ -37,6 +37,10 @@ var ownerReadings = []struct {
 	{"Record spend: $112k, team llm-serving, Oct 2026, CoreWeave H100 reserved.", map[string]any{"platform": "coreweave"}},
 	{"OCI H100 price per hour", map[string]any{"platform": "oracle"}},
 	{"what latitude does the region sit at", map[string]any{"platform": nil}},
+	// a share of idle time is the rest used
+	{"我们lab有台8卡a100 40g，60%的时间都闲着，要不要租出去", map[string]any{"utilization": 0.4}},
+	{"our 8x H100 sit 30% idle", map[string]any{"utilization": 0.7}},
+	{"we run them at 70% utilization", map[string]any{"utilization": 0.7}},
 	// a deadline in hours
 	{"８w条指令数据，lora qwen3-14b 3轮，一张4090 48小时内跑得完不", map[string]any{"days": 2.0, "hours": nil}},
 	{"EU-only (GDPR). Llama-3.1-70B, 60 rps peak / 20 avg, TTFT 1s.", map[string]any{"region": "eu", "peak_requests_per_s": 60.0, "requests_per_s": 20.0}},

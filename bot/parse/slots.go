@@ -614,10 +614,18 @@ func (x extractor) fractions(t *text, f *features) {
 			f.probs = append(f.probs, Problem{Field: "utilization", Reason: "utilisation must be between 0 and 100%, got " + m[0], Hint: "util=70%", zh: "利用率必须在 0 到 100% 之间，读到 " + m[0], hintZH: "util=70% 或 七成"})
 			return true
 		}
+		if end := at + len(m[0]); reIdleAfter.MatchString(t.s[end:min(len(t.s), end+48)]) {
+			// "60%的时间都闲着", "40% idle": the share of time not used
+			v = 1 - v
+			f.note(fmt.Sprintf("%s idle read as %s utilisation", m[0], trim(v*100)+"%"))
+		}
 		s.Utilization = v
 		return true
 	})
 }
+
+// reIdleAfter says a share just read is idle time, not use.
+var reIdleAfter = regexp.MustCompile(`^\s?(?:的时间)?\s?(?:都|是|在)?\s?(?:闲着|闲置|空闲|空着|没用|idle|unused|of the time idle|sitting idle)`)
 
 // misc reads VRAM, years, months, projects, ids and the answer currency.
 func (x extractor) misc(t *text, f *features) {
