@@ -120,6 +120,11 @@ func plan(req parse.Request) (parse.Request, string) {
 		// "3060 12g 能 qlora 7b 吗", "does it fit on a single L40S?": whether
 		// their card holds the job, not what it costs
 		return to(parse.Fit, "whether your card holds the job")
+	case model && inference && !load && !slo && len(s.Targets) > 0 && s.Targets[0] == "tokens_per_s" && s.Samples == 0 && s.Tokens == 0 &&
+		(req.Intent == parse.Fit || req.Intent == parse.Unknown || req.Intent == parse.Knowledge || req.Intent == parse.Price):
+		// "how many tok/s with 8 concurrent requests on 2x A100?": the
+		// serving speed at that concurrency, not the memory
+		return to(parse.Cost, "a serving speed")
 	case model && inference && (load || slo) && req.Intent != parse.Recommend:
 		// a serving load: replicas × cards, the bill, the targets checked
 		if req.Slots.Method == "" {

@@ -169,6 +169,11 @@ func leadWithAsked(lang string, d present.Doc, s parse.Slots, r advisor.CostResu
 		lead = tr(lang,
 			fmt.Sprintf("%d× %s (%d replica(s) × %d card(s)) for a peak of %s requests/s: ≈ %s a month on demand", p.Cards, gpuName(r.GPU), p.Replicas, r.GPUs, fmtNum(p.PeakRequestsPerS), moneyStr(p.MonthlyOnDemand, string(r.Currency))),
 			fmt.Sprintf("需要 %d 张 %s（%d 个副本 × 每副本 %d 卡），按峰值 %s 请求/秒：按需每月约 %s", p.Cards, gpuName(r.GPU), p.Replicas, r.GPUs, fmtNum(p.PeakRequestsPerS), moneyStr(p.MonthlyOnDemand, string(r.Currency))))
+	case first == "tokens_per_s" && r.TokensPerS > 0 && r.Serving != nil:
+		sv := r.Serving
+		lead = tr(lang,
+			fmt.Sprintf("≈ %s tokens/s per replica (%d× %s) at %d concurrent sequences — %s tokens/s each, first token ≈ %s ms", fmtNum(r.TokensPerS), r.GPUs, gpuName(r.GPU), sv.Concurrency, fmtNum(sv.PerSequenceTPS), fmtNum(sv.TTFTms)),
+			fmt.Sprintf("单副本（%d 张 %s）约 %s tokens/s，%d 路并发——每路 %s tokens/s，首 token 约 %s ms", r.GPUs, gpuName(r.GPU), fmtNum(r.TokensPerS), sv.Concurrency, fmtNum(sv.PerSequenceTPS), fmtNum(sv.TTFTms)))
 	case r.Deadline != nil && (first == "cards" || first == "hours" || first == ""):
 		dl := r.Deadline
 		kind := tr(lang, "training", "训练")

@@ -321,3 +321,26 @@ func TestBigBatchRunsWithAccumulation(t *testing.T) {
 		t.Errorf("%d cards, batch %d, %v h; text %q — want 1 card, micro-batch 1, ≈0.51 h, the accumulation said", res.GPUs, res.Inputs.Workload.Batch, res.WallHours, a.Text)
 	}
 }
+
+// TestServingSpeedAtAConcurrency: "how many tok/s … w/ 8 concurrent
+// requests" on 2× A100 80GB is a serving speed (it was a memory fit). The
+// roofline bounds it by hand: every decode step reads the 70.55e9 × 2 B =
+// 141.1 GB of weights from 2 × 2,039 GB/s, so one sequence gets at most
+// 4,078 ÷ 141.1 = 28.9 tokens/s; the engine's kernel efficiency keeps it
+// under that and well above half.
+func TestServingSpeedAtAConcurrency(t *testing.T) {
+	a := askOne(t, "llama-3.3-70b on 2x a100 80gb with vllm. how many tok/s can I expect w/ 8 concurrent requests?")
+	res, ok := a.Result.(advisor.CostResult)
+	if !ok || res.Serving == nil || a.Typed == nil || a.Typed.Asked != "tokens_per_s" {
+		t.Fatalf("result %T typed %+v (%s), want a serving speed", a.Result, a.Typed, a.Headline)
+	}
+	if res.Serving.Concurrency != 8 || res.GPUs != 2 {
+		t.Errorf("concurrency %d on %d cards, want 8 on 2", res.Serving.Concurrency, res.GPUs)
+	}
+	if per := res.Serving.PerSequenceTPS; per > 28.9 || per < 14.5 {
+		t.Errorf("%v tokens/s each, outside the roofline's (14.5, 28.9]", per)
+	}
+	if !strings.HasPrefix(a.Headline, "≈ ") || !strings.Contains(a.Headline, "at 8 concurrent sequences") {
+		t.Errorf("headline %q does not lead with the speed", a.Headline)
+	}
+}

@@ -46,7 +46,7 @@ var (
 	reContextKey = gated(regexp.MustCompile(`(?:上下文长度|上下文|context length|context|ctx|序列长度|seq(?:uence)?[\s_]?len(?:gth)?|max[\s_]?len|cutoff[\s_]?len|长度)\s?(?:是|为|=|:|of|at|到|开到)?\s?`+num+`\s?(k)?`), true, "上下文", "context", "ctx", "序列", "seq", "len", "长度")
 	reBareK      = gated(regexp.MustCompile(`(?P<pre>^|[^a-z0-9.$¥])(1|2|4|8|16|32|64|128|256)k(?P<end>$|[^a-z0-9])`), true, "k")
 	reBatch      = gated(regexp.MustCompile(`(?:batch[\s_]?size|batch|bs|批大小|批次大小|批量大小|批次|批量)\s?(?:是|为|=|:|of|开到)?\s?(\d+)`), true, "batch", "bs", "批")
-	reConc       = gated(regexp.MustCompile(`(\d+)\s?(?:路|个)?\s?并发|并发(?:数|量|用户)?\s?(?:是|为|=|:|到|大概|约)?\s?(\d+)|(\d+)\s?(?:concurrent|simultaneous|parallel)(?:\s?(?:users?|requests?|sessions?|streams?))?|(\d+)\s?users\b|同时\s?(\d+)\s?(?:个)?\s?(?:人|用户|请求)`), true, "并发", "concurrent", "simultaneous", "parallel", "users", "同时")
+	reConc       = gated(regexp.MustCompile(`(\d+)\s?concurrency\b|\bconcurrency\s?(?:of|=|:|at)?\s?(\d+)|(\d+)\s?(?:路|个)?\s?并发|并发(?:数|量|用户)?\s?(?:是|为|=|:|到|大概|约)?\s?(\d+)|(\d+)\s?(?:concurrent|simultaneous|parallel)(?:\s?(?:users?|requests?|sessions?|streams?))?|(\d+)\s?users\b|同时\s?(\d+)\s?(?:个)?\s?(?:人|用户|请求)`), true, "并发", "concurrent", "concurrency", "simultaneous", "parallel", "users", "同时")
 	// An image size: 1024x1024, 768×1344, 512px, 1024² (pixels per side).
 	reResolution = gated(regexp.MustCompile(`(?P<pre>^|[^0-9.])(\d{3,4})\s?[x×*]\s?(\d{3,4})(?P<end>$|[^0-9])|(\d{3,4})\s?(?:px\b|像素|²)`), true, "x", "×", "*", "px", "像素", "²")
 	// How many images: 1000 张, 1万张图, 50k images.
