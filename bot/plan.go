@@ -138,6 +138,10 @@ func plan(req parse.Request) (parse.Request, string) {
 		return to(parse.Cost, "a training deadline")
 	case model && !inference && (s.Tokens > 0 || s.Samples > 0) && (has(s.Targets, "cards") || has(s.Targets, "hours") || has(s.Targets, "money_total")) && req.Intent == parse.Fit:
 		return to(parse.Cost, "a training job's time and money")
+	case !model && len(s.GPUs) >= 1 && s.Price != nil && (s.Hours > 0 || s.Days > 0) && s.Monthly == nil && has(s.Targets, "money_total") &&
+		(req.Intent == parse.Cost || req.Intent == parse.Fit || req.Intent == parse.Unknown):
+		// "3090s at $0.22/hr … for 200h, what do I pay": a rental at their rate
+		return to(parse.Price, "a rental at your rate")
 	case !model && len(s.GPUs) >= 1 && asksCommit(req.Text) && reOnDemand.MatchString(strings.ToLower(req.Text)) &&
 		(req.Intent == parse.Price || req.Intent == parse.Compare || req.Intent == parse.Cost || req.Intent == parse.Fit || req.Intent == parse.Unknown):
 		// "AWS上H100一年期预留比按需能便宜多少", "on-demand vs the 3-yr reserved

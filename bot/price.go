@@ -55,6 +55,9 @@ type PriceView struct {
 	// Rental is the stated cards × hours at the headline's price ("租2张跑
 	// 36小时，帮算下总价"), when hours were given.
 	Rental *advisor.Rental `json:"rental,omitempty"`
+	// RentalCurrency is set when the rental is at the user's own rate (in
+	// its currency) rather than the headline's offer.
+	RentalCurrency string `json:"rental_currency,omitempty"`
 	// Persona says an enterprise asker was priced on contracted clouds
 	// only (price_persona.go); also one of the assumptions.
 	Persona string `json:"persona,omitempty"`
@@ -124,7 +127,14 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 	if hours == 0 && s.Days > 0 {
 		hours = s.Days * 24
 	}
-	if hours > 0 && len(view.GPUs) > 0 {
+	if hours > 0 && s.Price != nil && s.Price.Amount > 0 && len(view.GPUs) > 0 {
+		// "3090s at $0.22/hr … for 200h, what do I pay": their own rate
+		r := advisor.RentalTotal(s.Price.Amount, s.Cards, hours)
+		view.Rental, view.RentalCurrency = &r, cmpOr(s.Price.Currency, view.Currency)
+		a.use("hours", "the rental's length, at your rate")
+		a.use("price", "your rate per card-hour")
+		a.use("cards", "the cards rented")
+	} else if hours > 0 && len(view.GPUs) > 0 {
 		if o, _, ok := headlineOffer(view.Offers, view.GPUs[0], view.Spot); ok {
 			r := advisor.RentalTotal(o.Price, s.Cards, hours)
 			view.Rental = &r

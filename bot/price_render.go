@@ -89,6 +89,9 @@ func renderPrice(lang string, v PriceView, now time.Time) present.Doc {
 				cur = o.Currency
 			}
 		}
+		if v.RentalCurrency != "" {
+			cur = v.RentalCurrency // at their own rate
+		}
 		d.Headline = tr(lang,
 			fmt.Sprintf("≈ %s for %d card(s) × %s h (%s card-hours). ", moneyStr(r.Total, cur), r.Cards, fmtNum(r.Hours), fmtNum(r.CardHours)),
 			fmt.Sprintf("%d 张卡 × %s 小时（%s 卡时）约 %s。", r.Cards, fmtNum(r.Hours), fmtNum(r.CardHours), moneyStr(r.Total, cur))) + d.Headline

@@ -221,6 +221,10 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 			o = res.Offers[0]
 		}
 		if r := res.Rental; r != nil && res.PerMonth == 0 {
+			if res.RentalCurrency != "" { // at their own rate
+				return []typedFigure{{asked: "money_total", value: r.Total, currency: res.RentalCurrency},
+					{asked: "price_per_card_hour", value: r.PricePerCardHour, unit: "card_hour", currency: res.RentalCurrency}}, nil, "money_total"
+			}
 			return []typedFigure{{asked: "money_total", value: r.Total, currency: o.Currency, choice: o.Platform},
 				{asked: "price_per_card_hour", value: o.Price, unit: o.Unit, currency: o.Currency, choice: o.Platform},
 				{asked: "which", value: o.Price, unit: o.Unit, currency: o.Currency, choice: o.Platform}}, nil, "money_total"

@@ -344,3 +344,20 @@ func TestServingSpeedAtAConcurrency(t *testing.T) {
 		t.Errorf("headline %q does not lead with the speed", a.Headline)
 	}
 }
+
+// TestRentalAtTheirRate: "3090s at $0.22/hr … for 200h, what do I pay" is
+// 200 × $0.22 = $44 at their rate (it asked for a model size before).
+func TestRentalAtTheirRate(t *testing.T) {
+	a := askOne(t, "vast has verified 3090s at $0.22/hr, meh whatever. for 200h of qlora total what do I pay")
+	if a.Err != "" || a.Typed == nil || a.Typed.Asked != "money_total" || a.Typed.Value == nil || *a.Typed.Value != 44 || a.Typed.Currency != "USD" {
+		t.Fatalf("err %q typed %+v, want $44", a.Err, a.Typed)
+	}
+	if !strings.Contains(a.Headline, "≈ $44 for 1 card(s) × 200 h") {
+		t.Errorf("headline %q", a.Headline)
+	}
+	// "8卡a800要几小时" asks hours, not cards
+	a = askOne(t, "全参qwen2.5-7b，1亿token，8卡a800要几小时？按autodl的价格大概多少钱")
+	if a.Typed == nil || a.Typed.Asked != "hours" {
+		t.Errorf("8卡a800要几小时: typed %+v, want hours first", a.Typed)
+	}
+}
