@@ -33,6 +33,14 @@ func (b *Bot) image(ctx context.Context, a *Answer, req parse.Request) error {
 	in := advisor.ImageInput{Model: s.Model, Method: method, Resolution: s.Resolution, Batch: s.Batch,
 		GPU: firstGPU(s), Images: s.Images, Price: money(s.Price), Spot: s.Spot, Bits: s.Bits, TextEncoder: s.TextEncoder,
 		Currency: b.currency(req), FX: b.fx(s)}
+	if s.Steps > 0 {
+		if method == advisor.Inference || method == "" {
+			in.Steps = s.Steps // denoising steps
+		} else {
+			in.TrainSteps = s.Steps // a fine-tune's optimizer steps
+		}
+		a.use("steps", "the image model's steps")
+	}
 	if len(s.GPUs) < 2 {
 		res, err := advisor.Image(in, b.market(ctx), b.kb.Images)
 		if err != nil {

@@ -260,6 +260,15 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 		}
 		return nil, nil, ""
 	case advisor.ImageResult:
+		if o := res.Options; res.Best == nil && len(o) > 0 && o[0].Fits && o[0].TrainHours > 0 {
+			// a fine-tune: how long its steps take on the card cheapest to
+			// finish, and what that costs (the headline's figures)
+			cur := string(res.Currency)
+			return []typedFigure{{asked: "hours", value: o[0].TrainHours, unit: "h", choice: o[0].GPU},
+				{asked: "money_total", value: o[0].TrainCost, currency: cur, choice: o[0].GPU},
+				{asked: "memory_gb", value: res.MemoryGB, unit: "GB"},
+				{asked: "price_per_card_hour", value: o[0].Hourly, unit: "card_hour", currency: cur}}, nil, "hours"
+		}
 		if res.Best == nil {
 			return []typedFigure{{asked: "memory_gb", value: res.MemoryGB, unit: "GB"}}, nil, "memory_gb"
 		}

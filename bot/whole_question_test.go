@@ -361,3 +361,21 @@ func TestRentalAtTheirRate(t *testing.T) {
 		t.Errorf("8卡a800要几小时: typed %+v, want hours first", a.Typed)
 	}
 }
+
+// TestImageFineTuneTime: "60 imgs, 1024, ~3000 steps. how long on a 3090"
+// reads the steps and the images and answers the time first: 3,000 steps ×
+// the step's seconds (the engine's, shown in the headline) = hours.
+func TestImageFineTuneTime(t *testing.T) {
+	a := askOne(t, "gonna train an sdxl lora for my art thesis: 60 imgs, 1024, ~3000 steps. how long on a 3090 & how much on runpod")
+	if a.Slots.Steps != 3000 || a.Slots.Images != 60 {
+		t.Fatalf("steps %d, images %v; want 3000 and 60", a.Slots.Steps, a.Slots.Images)
+	}
+	res, ok := a.Result.(advisor.ImageResult)
+	if !ok || len(res.Options) == 0 || a.Typed == nil || a.Typed.Asked != "hours" {
+		t.Fatalf("result %T typed %+v", a.Result, a.Typed)
+	}
+	o := res.Options[0]
+	if res.Inputs.TrainSteps != 3000 || math.Abs(o.TrainHours-3000*o.SecondsStep/3600) > 0.001 || *a.Typed.Value != o.TrainHours {
+		t.Errorf("train steps %d, %v h at %v s a step; typed %v", res.Inputs.TrainSteps, o.TrainHours, o.SecondsStep, *a.Typed.Value)
+	}
+}

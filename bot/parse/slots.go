@@ -50,7 +50,8 @@ var (
 	// An image size: 1024x1024, 768×1344, 512px, 1024² (pixels per side).
 	reResolution = gated(regexp.MustCompile(`(?P<pre>^|[^0-9.])(\d{3,4})\s?[x×*]\s?(\d{3,4})(?P<end>$|[^0-9])|(\d{3,4})\s?(?:px\b|像素|²)`), true, "x", "×", "*", "px", "像素", "²")
 	// How many images: 1000 张, 1万张图, 50k images.
-	reImages = gated(regexp.MustCompile(num+`\s?(千|万|k|m)?\s?(?:张(?:图|图片)?|images?\b|pictures?\b)`), true, "张", "image", "picture")
+	reImages = gated(regexp.MustCompile(num+`\s?(千|万|k|m)?\s?(?:张(?:图|图片)?|images?\b|imgs?\b|pictures?\b|pics?\b|photos?\b)`), true, "张", "image", "img", "picture", "pic", "photo")
+	reSteps  = gated(regexp.MustCompile(num+`\s?(k)?\s?(?:steps?\b|步)`), true, "step", "步")
 	reRank   = gated(regexp.MustCompile(`(?:rank|秩)\s?(?:是|为|=|:)?\s?(\d+)`), true, "rank", "秩")
 	reGCOff  = regexp.MustCompile(`(?:关掉|关闭|不开|不用|禁用|去掉|without|no|disable|turn off)\s?(?:梯度检查点|gradient checkpointing|grad(?:ient)? ckpt|gc)|(?:梯度检查点|gradient checkpointing|gc)\s?(?:关|off|关掉|关闭)`)
 	reGCOn   = regexp.MustCompile(`(?:开启|打开|开|用|with|enable)\s?(?:梯度检查点|gradient checkpointing)`)
@@ -509,7 +510,7 @@ func (x extractor) shape(t *text, f *features) {
 		v, ok := Number(m[1])
 		// 张 also counts cards ("两张 4090"): images only where the
 		// message is about pictures.
-		if !ok || v <= 0 || s.Images != 0 || !containsAny(t.s, "图", "image", "picture") {
+		if !ok || v <= 0 || s.Images != 0 || !containsAny(t.s, "图", "image", "img", "picture", "pic", "photo") {
 			return false
 		}
 		switch m[2] {
@@ -521,6 +522,17 @@ func (x extractor) shape(t *text, f *features) {
 			v *= 1e6
 		}
 		s.Images = v
+		return true
+	})
+	t.first(reSteps, 1, func(m []string, _ int) bool {
+		v, ok := Number(m[1])
+		if m[2] == "k" {
+			v *= 1e3
+		}
+		if !ok || v < 1 || v > 1e6 || s.Steps != 0 {
+			return false
+		}
+		s.Steps = int(v)
 		return true
 	})
 	if s.GC == "" && containsAny(t.s, "检查点", "checkpoint", "ckpt", "gc") {
