@@ -160,8 +160,8 @@ type Slots struct {
 	Images     float64 `json:"images,omitempty"`
 	// Steps are an image model's steps: optimizer steps of a fine-tune
 	// ("~3000 steps", "训练3000步"), denoising steps when generating.
-	Steps int `json:"steps,omitempty"`
-	Currency   string  `json:"currency,omitempty"` // answer currency the user asked for ("用美元算")
+	Steps    int    `json:"steps,omitempty"`
+	Currency string `json:"currency,omitempty"` // answer currency the user asked for ("用美元算")
 	// Workload (recommend only) is one of the seed's workloads:
 	// llm-finetune, diffusion, inference.
 	Workload string `json:"workload,omitempty"`
