@@ -122,7 +122,10 @@ type BuyResult struct {
 	NeverPays             bool    `json:"never_pays"` // owning never recovers its price at this utilisation
 	OwnPerYear            float64 `json:"own_per_year"`
 	RentPerYear           float64 `json:"rent_per_year"`
-	Cheaper               string  `json:"cheaper"` // buy or rent, at Utilization
+	// SavingPerYear is what the cheaper of owning and renting saves a
+	// year: |RentPerYear − OwnPerYear|.
+	SavingPerYear float64 `json:"saving_per_year"`
+	Cheaper       string  `json:"cheaper"` // buy or rent, at Utilization
 	// PricePerCard is the purchase price per card (a machine's price ÷
 	// its cards); Utilization the share of the year used in the figures.
 	PricePerCard float64 `json:"price_per_card"`

@@ -38,6 +38,11 @@ func TestBuySeedH100Example(t *testing.T) {
 		if !near(dep.Value, 25000.0/3, 0.01) || !near(r.RentPerYear, row.rent, 0.01) || !near(row.util*8760, row.hours, 1e-9) {
 			t.Errorf("Buy(H100 %v%%) depreciation %v, rent %v; want 8333.33 and %v", row.util*100, dep.Value, r.RentPerYear, row.rent)
 		}
+		// owning is the depreciation alone here: the saving a year is
+		// |rent − 8,333.33| (70 %: 15,330 − 8,333.33 = 6,996.67 for buying)
+		if want := row.rent - 25000.0/3; !near(r.SavingPerYear, max(want, -want), 0.01) {
+			t.Errorf("Buy(H100 %v%%) saving a year %v, want %.2f", row.util*100, r.SavingPerYear, max(want, -want))
+		}
 	}
 
 	r, err := Buy(hwOnly, m)

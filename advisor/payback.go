@@ -2,6 +2,7 @@ package advisor
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -31,6 +32,7 @@ func (r *BuyResult) compute(price, residual, rent, watts, pue, elec, ops, rate f
 	if r.OwnPerYear < r.RentPerYear {
 		r.Cheaper = "buy"
 	}
+	r.SavingPerYear = Round2(math.Abs(r.RentPerYear - r.OwnPerYear)) // what the cheaper way saves a year
 
 	r.Lines = append(r.Lines,
 		Line{Key: "depreciation", Label: txt("depreciation per year", "每年折旧"), Value: Round2(dep), Unit: c,

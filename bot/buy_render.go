@@ -53,12 +53,12 @@ func renderBuy(lang string, v BuyView, as map[string]any, notes ...string) prese
 		}
 	case r.Cheaper == "buy":
 		d.Headline = tr(lang,
-			fmt.Sprintf("Buying %s pays off above %s%% utilisation — at %s%%, buy: it pays back in %s months", gpu, be, u, fmtNum(r.PaybackMonths)),
-			fmt.Sprintf("%s 利用率高于 %s%% 时买更划算——按 %s%%：买，%s 个月回本", gpu, be, u, fmtNum(r.PaybackMonths)))
+			fmt.Sprintf("Buying %s pays off above %s%% utilisation — at %s%%, buy: it pays back in %s months and saves %s a year", gpu, be, u, fmtNum(r.PaybackMonths), moneyStr(r.SavingPerYear, cur)),
+			fmt.Sprintf("%s 利用率高于 %s%% 时买更划算——按 %s%%：买，%s 个月回本，每年省 %s", gpu, be, u, fmtNum(r.PaybackMonths), moneyStr(r.SavingPerYear, cur)))
 	default:
 		d.Headline = tr(lang,
-			fmt.Sprintf("Buying %s pays off above %s%% utilisation — at %s%%, keep renting", gpu, be, u),
-			fmt.Sprintf("%s 利用率高于 %s%% 时买更划算——按 %s%%：继续租", gpu, be, u))
+			fmt.Sprintf("Buying %s pays off above %s%% utilisation — at %s%%, keep renting (saves %s a year)", gpu, be, u, moneyStr(r.SavingPerYear, cur)),
+			fmt.Sprintf("%s 利用率高于 %s%% 时买更划算——按 %s%%：继续租（每年省 %s）", gpu, be, u, moneyStr(r.SavingPerYear, cur)))
 	}
 	if r.Cards > 1 {
 		// A machine's price was given: say how it was split.

@@ -96,6 +96,13 @@ func (a *Answer) typed(s parse.Slots) {
 			order = append(order, "money_monthly") // self-host vs API: the month's bill of each is what is weighed
 		}
 	}
+	for _, k := range companions(a.Result) {
+		// the other figures the headline states with the first: a plan's
+		// cards and its monthly bill, a plan-or-not verdict and its saving
+		if _, ok := byName[k]; ok && !has(order, k) {
+			order = append(order, k)
+		}
+	}
 	if s.Budget != nil {
 		// a budget stated: the figure weighed against it is part of the
 		// answer (the job's total, or the month's bill for a service)
@@ -208,8 +215,8 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 			{asked: "break_even_util", value: res.BreakevenUtilization, unit: "share"},
 			{asked: "payback_months", value: res.PaybackMonths, unit: "months"},
 			{asked: "money_total", value: res.PricePerCard * float64(max(res.Cards, 1)), unit: "purchase", currency: string(res.Currency)},
-			{asked: "which", value: math.Abs(res.RentPerYear - res.OwnPerYear), unit: "year", currency: string(res.Currency), choice: res.Cheaper},
-			{asked: "saving", value: math.Abs(res.RentPerYear - res.OwnPerYear), unit: "year", currency: string(res.Currency), choice: res.Cheaper},
+			{asked: "which", value: res.SavingPerYear, unit: "year", currency: string(res.Currency), choice: res.Cheaper},
+			{asked: "saving", value: res.SavingPerYear, unit: "year", currency: string(res.Currency), choice: res.Cheaper},
 		}
 		return figs, verdict(res.Cheaper == "buy"), "break_even_util"
 	case PriceView:
@@ -430,3 +437,29 @@ var reAsksRestricted = regexp.MustCompile(`受不受|是否受|管制吗|被禁|
 var reAsksBuyable = regexp.MustCompile(`能买|买到|买得到|可以买|can (?:we|i) (?:still )?buy|still buy|allowed to buy|legal to buy`)
 
 func isExport(r any) bool { _, ok := r.(ExportView); return ok }
+
+// companions are the figures a result's headline states beside the one
+// asked for, so the typed answer carries them too.
+func companions(r any) []string {
+	switch res := r.(type) {
+	case advisor.CostResult:
+		if res.Plan != nil {
+			return []string{"cards", "money_monthly"}
+		}
+	case SLOAnswer:
+		if res.Priced {
+			return []string{"cards", "money_monthly"}
+		}
+	case advisor.MonthlyResult:
+		if res.Cheaper != "" {
+			return []string{"saving"}
+		}
+	case CommitView:
+		return []string{"saving"}
+	case BuyView:
+		if r := res.BuyResult; r.Cheaper != "" && !r.NeverPays && r.BreakevenUtilization <= 1 && !r.RentPlan {
+			return []string{"saving"} // the headline says what the cheaper way saves a year
+		}
+	}
+	return nil
+}

@@ -46,7 +46,7 @@ type writerEntry struct {
 // hours, budgets and ledger entries in words, and — from this round — the
 // writers ask a bot wired with the ledger and budgets, as cmd/bot wires it,
 // so ledger answers are scored for real, failures included):
-// cto 0.0 → 6.2 → 12.5 → 15.6 % / 0.0 → 12.5 → 20.3 → 23.4 %;
+// cto 0.0 → 6.2 → 12.5 → 18.8 % / 0.0 → 12.5 → 20.3 → 28.1 %;
 // finance 3.1 → 17.2 → 34.4 → 32.8 % / 15.6 → 32.8 → 45.3 → 46.9 %;
 // infra 3.1 → 12.5 → 21.9 → 29.7 % / 7.8 → 29.7 → 34.4 → 40.6 %;
 // student 3.1 → 17.2 → 20.3 → 23.4 % / 12.5 → 18.8 → 23.4 → 29.7 %.
@@ -54,7 +54,7 @@ type writerEntry struct {
 // meet the real handlers, whose refusals count — 20.3 % on the wired bot
 // before this round's ledger fixes.) The floors sit a little under the
 // after values so a regression fails.
-var writerFloors = map[string][2]float64{"infra": {0.27, 0.38}, "student": {0.21, 0.27}, "cto": {0.14, 0.21}, "finance": {0.31, 0.44}}
+var writerFloors = map[string][2]float64{"infra": {0.27, 0.38}, "student": {0.21, 0.27}, "cto": {0.16, 0.25}, "finance": {0.31, 0.44}}
 
 func loadWriters(t *testing.T) map[string][]writerEntry {
 	t.Helper()
