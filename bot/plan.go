@@ -38,6 +38,9 @@ func plan(req parse.Request) (parse.Request, string) {
 		req.Intent = in
 		req.Slots.Args = args
 		req.Slots.Missing = nil
+		if req.Slots.Month == "" && args[0] == "show" {
+			req.Slots.Month = req.MonthSaid // "上个月超预算了吗" routed from elsewhere
+		}
 		req.Slots.Mode = "" // a spend sentence turned budget: its ledger mode does not apply
 		for _, a := range args {
 			if v, ok := strings.CutPrefix(a, "alerts="); ok && trimNum(req.Slots.Utilization*100) == v {
@@ -63,6 +66,9 @@ func plan(req parse.Request) (parse.Request, string) {
 		req.Intent = parse.Spend
 		req.Slots.Mode = "report"
 		req.Slots.Missing = nil
+		if req.Slots.Month == "" {
+			req.Slots.Month = req.MonthSaid // "what did each team burn in Nov 2026?"
+		}
 		return req, "a question about the team's spend"
 	}
 	if len(s.GPUs) > 0 && s.ParamsB == 0 && s.Model == "" && s.Arch == "" && s.Price == nil && asksExport(req.Text) && !infoWord(req.Text, "explain") &&
@@ -238,7 +244,7 @@ var (
 	// a budget that sizes a purchase or a job, not the ledger's
 	reBudgetForJob = regexp.MustCompile(`推荐|什么卡|哪张卡|用什么|怎么配|怎么搭配|买什么|能买|能租|够买|够租|够跑|跑多少|which (?:gpu|card)|recommend|what (?:gpu|card)|can (?:we|i) (?:buy|rent|afford)|afford`)
 	// money the team spent is asked about
-	reSpentAsk = regexp.MustCompile(`花了多少|一共花了|总共花了|花在|花到|花费多少|支出多少|开销多少|用了多少钱|账单多少|花了$|各花了|花最多|最大的.{0,4}(?:开支|支出|花费)|spent|spend (?:on|in|for|by|last|this)|how much did (?:we|the team|our)|what did (?:we|the team|our) spend|line items?|biggest (?:cost|spend|line)|burn rate|run rate|our bill|this quarter's bill`)
+	reSpentAsk = regexp.MustCompile(`anything booked|booked to|\bburn(?:ed)? (?:on|in)\b|did (?:i|we|they|each team) burn|gpu (?:hours|hrs) did (?:i|we)|花了多少|一共花了|总共花了|花在|花到|花费多少|支出多少|开销多少|用了多少钱|账单多少|花了$|各花了|花最多|最大的.{0,4}(?:开支|支出|花费)|spent|spend (?:on|in|for|by|last|this)|how much did (?:we|the team|our)|what did (?:we|the team|our) spend|line items?|biggest (?:cost|spend|line)|burn rate|run rate|our bill|this quarter's bill`)
 )
 
 // budgetInWords reads a budget question written as a sentence: its status

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gpubot/gpubot/advisor"
+	"github.com/gpubot/gpubot/bot/ledger"
 	"github.com/gpubot/gpubot/knowledge"
 )
 
@@ -377,5 +378,18 @@ func TestImageFineTuneTime(t *testing.T) {
 	o := res.Options[0]
 	if res.Inputs.TrainSteps != 3000 || math.Abs(o.TrainHours-3000*o.SecondsStep/3600) > 0.001 || *a.Typed.Value != o.TrainHours {
 		t.Errorf("train steps %d, %v h at %v s a step; typed %v", res.Inputs.TrainSteps, o.TrainHours, o.SecondsStep, *a.Typed.Value)
+	}
+}
+
+// TestSpendQuestionsKeepTheirMonth: a spend question the router did not
+// label (burned, booked) reaches the ledger with the month it named.
+func TestSpendQuestionsKeepTheirMonth(t *testing.T) {
+	b, _ := spendBot(t) // clock 2026-10-20
+	say(b, "U1", "/gpu spend add 40h 4090 @runpod $20 date=2026-09-10")
+	say(b, "U1", "/gpu spend add 10h 4090 @runpod $5 date=2026-10-05")
+	a := say(b, "U1", "not asking for a refund lol, just how many gpu hrs did i burn on runpod in sep? roughly")
+	rep, ok := a.Result.(*ledger.Report)
+	if a.Intent != "spend" || !ok || a.Slots.Month != "09" || rep.Total.CardHours != 40 {
+		t.Errorf("intent %s month %q result %T (%s); want September's 40 card-hours", a.Intent, a.Slots.Month, a.Result, a.Headline)
 	}
 }

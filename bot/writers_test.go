@@ -47,14 +47,14 @@ type writerEntry struct {
 // writers ask a bot wired with the ledger and budgets, as cmd/bot wires it,
 // so ledger answers are scored for real, failures included):
 // cto 0.0 → 6.2 → 12.5 → 18.8 % / 0.0 → 12.5 → 20.3 → 28.1 %;
-// finance 3.1 → 17.2 → 34.4 → 32.8 % / 15.6 → 32.8 → 45.3 → 46.9 %;
-// infra 3.1 → 12.5 → 21.9 → 29.7 % / 7.8 → 29.7 → 34.4 → 40.6 %;
+// finance 3.1 → 17.2 → 34.4 → 34.4 % / 15.6 → 32.8 → 45.3 → 48.4 %;
+// infra 3.1 → 12.5 → 21.9 → 31.2 % / 7.8 → 29.7 → 34.4 → 40.6 %;
 // student 3.1 → 17.2 → 20.3 → 23.4 % / 12.5 → 18.8 → 23.4 → 29.7 %.
 // (finance's strict share fell with the wiring: its ledger questions now
 // meet the real handlers, whose refusals count — 20.3 % on the wired bot
 // before this round's ledger fixes.) The floors sit a little under the
 // after values so a regression fails.
-var writerFloors = map[string][2]float64{"infra": {0.27, 0.38}, "student": {0.21, 0.27}, "cto": {0.16, 0.25}, "finance": {0.31, 0.44}}
+var writerFloors = map[string][2]float64{"infra": {0.29, 0.38}, "student": {0.21, 0.27}, "cto": {0.16, 0.25}, "finance": {0.32, 0.46}}
 
 func loadWriters(t *testing.T) map[string][]writerEntry {
 	t.Helper()

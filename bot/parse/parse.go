@@ -116,6 +116,7 @@ func (p *Parser) parseAt(raw string, now time.Time) Request {
 	req.Intent, req.Confidence, req.Runner, req.RunnerConfidence = p.rt.route(&f)
 	req.Slots = f.finish(req.Intent)
 	req.Problems = f.probs
+	req.MonthSaid = f.month
 	return req
 }
 

@@ -217,6 +217,11 @@ type Request struct {
 	// FollowUp is true when the message only added to or changed the
 	// conversation's last request, which it was merged with (Parser.FollowUp).
 	FollowUp bool `json:"follow_up,omitempty"`
+	// MonthSaid is the month the message named ("in December", "上个月"),
+	// kept whatever the intent: Slots.Month holds it only for ledger and
+	// budget intents, and the planner restores it when it turns a question
+	// into one of those.
+	MonthSaid string `json:"-"`
 }
 
 // Problem is a value the user gave that could not be understood; Hint shows
