@@ -50,10 +50,10 @@ type writerEntry struct {
 // finance 3.1 → 17.2 → 34.4 → 34.4 % / 15.6 → 32.8 → 45.3 → 48.4 %;
 // infra 3.1 → 12.5 → 21.9 → 31.2 % / 7.8 → 29.7 → 34.4 → 40.6 %;
 // student 3.1 → 17.2 → 20.3 → 23.4 % / 12.5 → 18.8 → 23.4 → 29.7 %.
-// (finance's strict share fell with the wiring: its ledger questions now
-// meet the real handlers, whose refusals count — 20.3 % on the wired bot
-// before this round's ledger fixes.) The floors sit a little under the
-// after values so a regression fails.
+// (finance's strict share first fell with the wiring — its ledger
+// questions now meet the real handlers, whose refusals count: 20.3 % on the
+// wired bot before this round's ledger fixes.) The floors sit a little
+// under the after values so a regression fails.
 var writerFloors = map[string][2]float64{"infra": {0.29, 0.38}, "student": {0.21, 0.27}, "cto": {0.16, 0.25}, "finance": {0.32, 0.46}}
 
 func loadWriters(t *testing.T) map[string][]writerEntry {
