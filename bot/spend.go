@@ -931,6 +931,13 @@ func editValue(e ledger.Entry, f string) string {
 
 func (s *Spend) delete(ctx context.Context, team string, m Message, req parse.Request, a *Answer) error {
 	id := req.Slots.ID
+	if id == "" && len(req.Slots.Args) > 0 && req.Slots.Args[0] == deletionArg {
+		found, err := s.described(ctx, team, m, req.Slots.Args, a.Lang) // "删掉12月那笔腾讯云 ¥52,000"
+		if err != nil {
+			return err
+		}
+		id = found
+	}
 	if id == "" {
 		return &advisor.InputError{Field: "id", Reason: tr(a.Lang, "which entry? give its id from /gpu spend list", "删除哪条？请给出 /gpu spend list 里的编号"), Hint: "/gpu spend delete 7k2m9q"}
 	}

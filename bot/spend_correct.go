@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +17,10 @@ import (
 // correctionArg marks spend edit arguments that came from a correction
 // in words (parse.ReadCorrection) rather than from "spend edit id k=v".
 const correctionArg = "correction"
+
+// deletionArg marks spend delete arguments read from a sentence
+// (parse.ReadDeletion): the entry is found by its description.
+const deletionArg = "deletion"
 
 // ledgerInWords is the planner's one entry into the ledger's sentences:
 // a correction of an entry in words becomes a spend edit (never a second
@@ -69,6 +74,15 @@ func ledgerInWords(req parse.Request) (parse.Request, string, bool) {
 		req.Slots.Mode = "commitments"
 		req.Slots.Missing, req.Problems = nil, nil
 		return req, "a request for the commitments list", true
+	}
+	if d, ok := parse.ReadDeletion(req.Text); ok {
+		// "把12月那笔腾讯云 ¥52,000 删掉吧": the entry described, removed
+		req.Intent = parse.Spend
+		req.Slots.Mode = "delete"
+		req.Slots.Args = []string{deletionArg, "about=" + d.About, "amount=" + d.Amount, "month=" + d.Month}
+		req.Slots.Missing, req.Problems = nil, nil
+		req.Slots.GPUs, req.Slots.Budget, req.Slots.Monthly, req.Slots.Price = nil, nil, nil, nil
+		return req, "a ledger entry removed in words", true
 	}
 	if args, ok := spendCheckInWords(req); ok {
 		req.Intent = parse.Spend
@@ -144,4 +158,46 @@ func movedToMonth(t time.Time, mo time.Month, now time.Time) time.Time {
 		out = out.AddDate(-1, 0, 0)
 	}
 	return out
+}
+
+// described finds the entry a removal in words describes: the asker's
+// latest entry matching the platform, card or project named, the amount
+// and the month when given.
+func (s *Spend) described(ctx context.Context, team string, m Message, args []string, lang string) (string, error) {
+	var about, amount, month string
+	for _, kv := range args[1:] {
+		k, v, _ := strings.Cut(kv, "=")
+		switch k {
+		case "about":
+			about = v
+		case "amount":
+			amount = v
+		case "month":
+			month = v
+		}
+	}
+	var want float64
+	if v, ok := parse.ParseMoney(amount); ok {
+		want = v.Amount
+	}
+	desc := s.ledger.Describes(about)
+	mon, _ := strconv.Atoi(month)
+	loc := s.ledger.Location()
+	keep := func(e ledger.Entry) bool {
+		if desc != nil && !desc(e) {
+			return false
+		}
+		if want > 0 && math.Abs(e.Amount.Float()-want) > 0.005 {
+			return false
+		}
+		return mon == 0 || int(e.At.In(loc).Month()) == mon
+	}
+	e, err := s.ledger.Latest(ctx, team, m.User, keep)
+	if errors.Is(err, ledger.ErrNotFound) {
+		return "", &advisor.InputError{Field: "id", Reason: tr(lang,
+			fmt.Sprintf("no recent entry of yours matches (%s); nothing was removed", strings.Trim(strings.Join([]string{about, amount, month}, " "), " ")),
+			fmt.Sprintf("你最近的记录里没有相符的（%s），没有删除任何记录", strings.Trim(strings.Join([]string{about, amount, month}, " "), " "))),
+			Hint: tr(lang, "/gpu spend list, then /gpu spend delete <id>", "先 /gpu spend list，再 /gpu spend delete <编号>")}
+	}
+	return e.ID, err
 }

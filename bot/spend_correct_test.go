@@ -82,3 +82,34 @@ func TestBudgetCheckWithTheirFigures(t *testing.T) {
 		t.Errorf("year left: %q", a.Text)
 	}
 }
+
+// TestDeletionInWords: "把10月那笔腾讯云 ¥52,000 删掉吧，重复记了" removes the
+// entry it describes (platform, amount, month) — it was read as a new
+// entry — and leaves the others; a description that matches nothing
+// removes nothing and says so.
+func TestDeletionInWords(t *testing.T) {
+	b, _ := spendBot(t) // clock 2026-10-20
+	say(b, "U1", "/gpu spend add 8x h20 @tencent-cloud ¥52000 包月 date=2026-10-01")
+	dup := say(b, "U1", "/gpu spend add 8x h20 @tencent-cloud ¥52000 包月 date=2026-10-02 anyway").Result.(ledger.Entry)
+	say(b, "U1", "/gpu spend add 40h 4090 @autodl ¥75 date=2026-10-05")
+	a := say(b, "U1", "把10月那笔腾讯云 ¥52,000 删掉吧，重复记了。")
+	if a.Err != "" || !strings.Contains(a.Text, "#"+dup.ID) {
+		t.Fatalf("delete in words: %q (err %q), want #%s removed", a.Text, a.Err, dup.ID)
+	}
+	// ¥52,000 + ¥75 remain: ¥52,075.00 in 3 − 1 = 2 entries
+	rep := say(b, "U1", "/gpu spend report 2026-10").Result.(*ledger.Report)
+	if rep.Total.Entries != 2 || rep.Total.Amount.String() != "¥52,075.00" {
+		t.Errorf("after the delete: %d entries, %s; want 2 and ¥52,075.00", rep.Total.Entries, rep.Total.Amount)
+	}
+	// "删掉刚才那笔": the asker's latest entry (the ¥75 AutoDL one)
+	if a = say(b, "U1", "删掉刚才那笔。"); a.Err != "" || !strings.Contains(a.Text, "¥75.00") {
+		t.Errorf("删掉刚才那笔: %q", a.Text)
+	}
+	if rep := say(b, "U1", "/gpu spend report 2026-10").Result.(*ledger.Report); rep.Total.Entries != 1 {
+		t.Errorf("after removing the latest: %d entries, want 1", rep.Total.Entries)
+	}
+	a = say(b, "U1", "delete the lambda entry")
+	if a.Err == "" || !strings.Contains(a.Text, "nothing was removed") {
+		t.Errorf("no match: %q", a.Text)
+	}
+}

@@ -177,3 +177,61 @@ func pad2(n int) string {
 	}
 	return strconv.Itoa(n)
 }
+
+// Deletion is a ledger entry to remove, said in words: "把12月那笔腾讯云
+// ¥52,000 删掉吧，重复记了", "delete the duplicate RunPod entry". About
+// describes the entry (a platform, card, project); Amount and Month narrow
+// it when given.
+type Deletion struct {
+	About  string `json:"about,omitempty"`
+	Amount string `json:"amount,omitempty"`
+	Month  string `json:"month,omitempty"`
+}
+
+var (
+	reDeleteCue = regexp.MustCompile(`(?i)删掉|删除|删了|去掉|撤掉|\bdelete\b|\bremove\b|\bdrop\b`)
+	reDeleteNot = regexp.MustCompile(`(?i)预算|budget|/gpu|记一笔|watch|订阅|subscri|提醒`)
+	reDelMonth  = regexp.MustCompile(`(\d{1,2})\s?月`)
+	// "刚才那笔", "the last one": the asker's latest entry
+	reJustNowAny = regexp.MustCompile(`(?i)刚记|刚录|刚填|刚才|刚刚|上一笔|上一条|最后一笔|\bthe last (?:one|entry)\b|\bthat last\b`)
+	reDelAfter   = regexp.MustCompile(`(?:那笔|这笔|那条|这条)\s?([A-Za-z][A-Za-z0-9_.\-]*|\p{Han}{2,6}?)(?:\s|[¥$￥\d，,的]|$)`)
+	reDelAmount  = regexp.MustCompile(`(?i)([¥$￥]?\s?\d[\d,]*(?:\.\d+)?\s?(?:万|k)?(?:\s?(?:元|块|美元))?)`)
+)
+
+// ReadDeletion reads a removal of a ledger entry in words; ok is false for
+// anything else (a budget removal, a watch, a question).
+func ReadDeletion(text string) (Deletion, bool) {
+	t := Clean(text)
+	if !reDeleteCue.MatchString(t) || reDeleteNot.MatchString(t) {
+		return Deletion{}, false
+	}
+	var d Deletion
+	rest := reDeleteCue.ReplaceAllString(t, " ") // "删掉刚才那笔": the verb is not the entry's name
+	if m := reDelMonth.FindStringSubmatchIndex(rest); m != nil {
+		d.Month = rest[m[2]:m[3]]
+		rest = rest[:m[0]] + " " + rest[m[1]:]
+	}
+	switch m := reAboutZH.FindStringSubmatch(rest); {
+	case m != nil && !reJustNow.MatchString(m[1]):
+		d.About = strings.ToLower(m[1])
+	default:
+		if m := reAboutEN.FindStringSubmatch(rest); m != nil {
+			d.About = strings.ToLower(m[1])
+		} else if m := reAboutZHAfter.FindStringSubmatch(rest); m != nil && !reJustNow.MatchString(m[1]) {
+			d.About = strings.ToLower(m[1])
+		} else if m := reDelAfter.FindStringSubmatch(rest); m != nil {
+			d.About = strings.ToLower(m[1]) // "那笔腾讯云 ¥52,000"
+		}
+	}
+	for _, m := range reDelAmount.FindAllString(rest, -1) {
+		m = strings.ReplaceAll(strings.TrimSpace(m), " ", "")
+		if v, ok := ParseMoney(m); ok && v.Amount >= 10 { // "其中一笔" and counts are no amounts
+			d.Amount = m // as written; the ledger reads it with ParseMoney
+			break
+		}
+	}
+	if d.About == "" && d.Amount == "" && d.Month == "" && !reJustNowAny.MatchString(rest) {
+		return Deletion{}, false // "删掉吧" alone: nothing says which entry
+	}
+	return d, true
+}

@@ -50,3 +50,30 @@ func TestReadCorrection(t *testing.T) {
 		}
 	}
 }
+
+func TestReadDeletion(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want *Deletion
+	}{
+		{"把12月那笔腾讯云 ¥52,000 删掉吧，重复记了。", &Deletion{About: "腾讯云", Amount: "¥52,000", Month: "12"}},
+		{"12月账里有两笔重复的阿里云扣费，各2.3万，删掉其中一笔。", &Deletion{Amount: "2.3万", Month: "12"}},
+		{"删掉刚才那笔。", &Deletion{}}, // the latest entry
+		{"delete the runpod entry, it was a test", &Deletion{About: "runpod"}},
+		// not deletions
+		{"/gpu budget clear", nil},
+		{"把 llm-ft 的预算删掉", nil},
+		{"删掉吧", nil},
+	} {
+		got, ok := ReadDeletion(c.text)
+		if c.want == nil {
+			if ok {
+				t.Errorf("ReadDeletion(%q) = %+v, want none", c.text, got)
+			}
+			continue
+		}
+		if !ok || got != *c.want {
+			t.Errorf("ReadDeletion(%q) = %+v (%v), want %+v", c.text, got, ok, *c.want)
+		}
+	}
+}

@@ -58,7 +58,7 @@ var presentAllowed = map[string]int{
 	// bot/parse/correction.go reads what a user typed: parsing, by design.
 	"bot/parse/correction.go: currency symbol": 2,
 	"bot/parse/correction.go: number format":   1,
-	"bot/parse/correction.go: Han detector":    2,
+	"bot/parse/correction.go: Han detector":    3, // reads what the user typed (a correction or removal in words)
 	// Readers, by design: recognising symbols, script and numbers in what a
 	// user (or the LLM, for the number guard) wrote is parsing, not presentation.
 	"bot/ledger/billrow.go: currency symbol":            4,
