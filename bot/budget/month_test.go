@@ -22,13 +22,8 @@ import (
 // December holds ¥1,000 → 4 %, within.
 func TestLastMonthsBudgetInWords(t *testing.T) {
 	ctx := context.Background()
-	m := miniredis.RunT(t)
-	rdb := redis.NewClient(&redis.Options{Addr: m.Addr()})
-	t.Cleanup(func() { rdb.Close() })
 	loc := ledger.Shanghai
-	now := time.Date(2026, 12, 5, 10, 0, 0, 0, loc)
-	kb := knowledge.MustShipped()
-	l := ledger.New(&store.Store{Redis: rdb}, ledger.Options{Location: loc, KB: kb, Now: func() time.Time { return now }})
+	b, l := wordsBot(t)
 	for _, e := range []ledger.Entry{
 		{Team: "T1", User: "U1", GPU: "h800", Cards: 8, Hours: 100, Platform: "aliyun", Amount: cny(26000), At: time.Date(2026, 11, 10, 9, 0, 0, 0, loc), Confirm: true},
 		{Team: "T1", User: "U1", GPU: "4090", Cards: 1, Hours: 500, Platform: "autodl", Amount: cny(1000), At: time.Date(2026, 11, 20, 9, 0, 0, 0, loc), Confirm: true},
@@ -38,10 +33,6 @@ func TestLastMonthsBudgetInWords(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	al := NewAlerts(NewStore(rdb, nil), l, nil, 7.2)
-	b := bot.New(bot.Config{FX: 7.2}, kb, nil)
-	b.SetClock(func() time.Time { return now })
-	b.Route(parse.Budget, NewHandler(al, nil, func() time.Time { return now }))
 	ask := func(text string) bot.Answer {
 		return b.Answer(ctx, bot.Message{Text: text, Team: "T1", Channel: "C1", User: "U1"})
 	}
@@ -67,18 +58,7 @@ func TestLastMonthsBudgetInWords(t *testing.T) {
 // percent), for the team or project named, over the period named.
 func TestBudgetChangesInWords(t *testing.T) {
 	ctx := context.Background()
-	m := miniredis.RunT(t)
-	rdb := redis.NewClient(&redis.Options{Addr: m.Addr()})
-	t.Cleanup(func() { rdb.Close() })
-	loc := ledger.Shanghai
-	now := time.Date(2026, 12, 5, 10, 0, 0, 0, loc)
-	kb := knowledge.MustShipped()
-	l := ledger.New(&store.Store{Redis: rdb}, ledger.Options{Location: loc, KB: kb, Now: func() time.Time { return now }})
-	al := NewAlerts(NewStore(rdb, nil), l, nil, 7.2)
-	b := bot.New(bot.Config{FX: 7.2}, kb, nil)
-	b.SetClock(func() time.Time { return now })
-	b.Route(parse.Budget, NewHandler(al, nil, func() time.Time { return now }))
-	b.Route(parse.Spend, bot.NewSpend(l, nil, 7.2, func() time.Time { return now }))
+	b, _ := wordsBot(t)
 	for _, c := range []struct{ text, want string }{
 		{"NLP组的月预算从3万提到4.5万，告警阈值设成90%。", "预算已设置：团队 nlp，每月 ¥45,000.00。达到 90% "},
 		{"set a budget of $15k for rag-sg, alert me at 80%", "Budget set: rag-sg, $15,000.00 a month. Alerts at 80 %"},
@@ -101,4 +81,21 @@ func TestBudgetChangesInWords(t *testing.T) {
 	if rep, ok := r.Result.(*ledger.Report); !ok || rep.Total.Entries != 0 {
 		t.Errorf("entries booked by budget sentences: %s", r.Text)
 	}
+}
+
+// wordsBot is a bot asked in words on 2026-12-05 10:00 Shanghai, with the
+// budget and spend handlers on one miniredis ledger.
+func wordsBot(t *testing.T) (*bot.Bot, *ledger.Ledger) {
+	t.Helper()
+	m := miniredis.RunT(t)
+	rdb := redis.NewClient(&redis.Options{Addr: m.Addr()})
+	t.Cleanup(func() { rdb.Close() })
+	now := func() time.Time { return time.Date(2026, 12, 5, 10, 0, 0, 0, ledger.Shanghai) }
+	kb := knowledge.MustShipped()
+	l := ledger.New(&store.Store{Redis: rdb}, ledger.Options{Location: ledger.Shanghai, KB: kb, Now: now})
+	b := bot.New(bot.Config{FX: 7.2}, kb, nil)
+	b.SetClock(now)
+	b.Route(parse.Budget, NewHandler(NewAlerts(NewStore(rdb, nil), l, nil, 7.2), nil, now))
+	b.Route(parse.Spend, bot.NewSpend(l, nil, 7.2, now))
+	return b, l
 }
