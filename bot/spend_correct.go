@@ -194,9 +194,12 @@ func (s *Spend) described(ctx context.Context, team string, m Message, args []st
 	}
 	e, err := s.ledger.Latest(ctx, team, m.User, keep)
 	if errors.Is(err, ledger.ErrNotFound) {
-		return "", &advisor.InputError{Field: "id", Reason: tr(lang,
-			fmt.Sprintf("no recent entry of yours matches (%s); nothing was removed", strings.Trim(strings.Join([]string{about, amount, month}, " "), " ")),
-			fmt.Sprintf("你最近的记录里没有相符的（%s），没有删除任何记录", strings.Trim(strings.Join([]string{about, amount, month}, " "), " "))),
+		what := strings.Join(strings.Fields(strings.Join([]string{about, amount, month}, " ")), " ")
+		en, zh := fmt.Sprintf("no recent entry of yours matches (%s); nothing was removed", what), fmt.Sprintf("你最近的记录里没有相符的（%s），没有删除任何记录", what)
+		if what == "" { // "删掉刚才那笔" with nothing booked
+			en, zh = "you have no recent entry to remove; nothing was removed", "你最近没有可删除的记录，没有删除任何记录"
+		}
+		return "", &advisor.InputError{Field: "id", Reason: tr(lang, en, zh),
 			Hint: tr(lang, "/gpu spend list, then /gpu spend delete <id>", "先 /gpu spend list，再 /gpu spend delete <编号>")}
 	}
 	return e.ID, err

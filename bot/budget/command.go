@@ -108,7 +108,7 @@ func (h *Handler) Handle(ctx context.Context, m bot.Message, req parse.Request, 
 		}
 		amt, period, err := ParseBudget(args[len(args)-1], def)
 		if err != nil {
-			return &advisor.InputError{Field: "amount", Reason: present.Tr(a.Lang, fmt.Sprintf("read %q: %v", args[len(args)-1], err), fmt.Sprintf("读到 %q：%v", args[len(args)-1], err)), Hint: hint}
+			return &advisor.InputError{Field: "amount", Reason: present.Tr(a.Lang, fmt.Sprintf("read %q: %v", args[len(args)-1], err), fmt.Sprintf("读到 %q：不是可用的预算金额，请写金额和周期（如 ¥2万/月、$15k/quarter）", args[len(args)-1])), Hint: hint}
 		}
 		b := Budget{Team: team, Project: project, Amount: amt, SetBy: m.User, SetAt: h.now().UTC().Round(0), Period: period, Alerts: alerts}
 		if err := st.Set(ctx, b); err != nil {
