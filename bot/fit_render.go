@@ -219,10 +219,10 @@ func yourCardsHeadline(lang, job string, need float64, v FitVerdict) string {
 	switch {
 	case v.Fits && v.Cards == 1:
 		return tr(lang, fmt.Sprintf("Yes: %s holds a %s (≈%s GB of %s GB, %s GB spare)", cards(1), job, fmtNum(v.PerCardGB), fmtNum(v.VRAMGB), fmtNum(v.SpareGB)),
-			fmt.Sprintf("可以：%s放得下 %s（约需 %s GB，共 %s GB，余 %s GB）", cards(1), job, fmtNum(v.PerCardGB), fmtNum(v.VRAMGB), fmtNum(v.SpareGB)))
+			fmt.Sprintf("可以：%s 放得下 %s（约需 %s GB，共 %s GB，余 %s GB）", cards(1), job, fmtNum(v.PerCardGB), fmtNum(v.VRAMGB), fmtNum(v.SpareGB)))
 	case v.Fits:
 		return tr(lang, fmt.Sprintf("Yes: %s hold a %s split across %d cards (≈%s GB per card of %s GB)", cards(v.Have), job, v.Cards, fmtNum(v.PerCardGB), fmtNum(v.VRAMGB)),
-			fmt.Sprintf("可以：%s放得下 %s，分到 %d 张卡上（每卡约 %s GB，共 %s GB）", cards(v.Have), job, v.Cards, fmtNum(v.PerCardGB), fmtNum(v.VRAMGB)))
+			fmt.Sprintf("可以：%s 放得下 %s，分到 %d 张卡上（每卡约 %s GB，共 %s GB）", cards(v.Have), job, v.Cards, fmtNum(v.PerCardGB), fmtNum(v.VRAMGB)))
 	case v.Cards == 0:
 		return tr(lang, fmt.Sprintf("No: a %s needs ≈%s GB, more than even 64 cards of %s GB hold", job, fmtNum(need), fmtNum(v.VRAMGB)),
 			fmt.Sprintf("不行：%s约需 %s GB，%s GB 的卡 64 张也放不下", job, fmtNum(need), fmtNum(v.VRAMGB)))
