@@ -238,10 +238,26 @@ func (b *Bot) answer(ctx context.Context, m Message) Answer {
 		unknown, _ := b.row(parse.Unknown)
 		h = unknown.Handler.(Handler)
 	}
+	var fitLead *Answer
+	if fitAndSpeed(req) { // "will it fit on 2× 4090, and what tok/s?" (fitspeed.go)
+		if fit, holds, ok := b.fitFirst(ctx, a, req); ok {
+			if !holds {
+				d := fit.Doc
+				d.Body = append(d.Body, speedNotWorked(fit.Lang))
+				fit.show(d)
+				return done(fit)
+			}
+			fitLead = &fit
+		}
+	}
 	if err := h.Handle(ctx, m, req, &a); err != nil {
 		return settle(b.fail(ctx, a, m, err))
 	}
-	return done(a)
+	a = done(a)
+	if fitLead != nil {
+		a.leadWithFit(*fitLead)
+	}
+	return a
 }
 
 // problem answers a value the parser could not read: what was wrong, and the

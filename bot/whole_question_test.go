@@ -393,3 +393,41 @@ func TestSpendQuestionsKeepTheirMonth(t *testing.T) {
 		t.Errorf("intent %s month %q result %T (%s); want September's 40 card-hours", a.Intent, a.Slots.Month, a.Result, a.Headline)
 	}
 }
+
+func TestFitThenSpeedOnTheirCards(t *testing.T) {
+	// Llama-3.1-70B in 4 bits: 70.55e9 params × 0.5 B = 35.3 GB of
+	// weights, under the 48 GB of two RTX 4090s (and over one's 24 GB):
+	// yes, it fits — the memory first, with its verdict; the speed on
+	// those two cards follows, in the same answer.
+	a := askOne(t, "Llama-3.1-70B 4-bit on 2x RTX 4090 for an internal demo: will it fit, and what tok/s?")
+	if a.Typed == nil || a.Typed.Asked != "memory_gb" || a.Typed.Verdict == nil || *a.Typed.Verdict != "yes" {
+		t.Fatalf("typed %+v (%s), want memory_gb first with yes", a.Typed, a.Headline)
+	}
+	if v := *a.Typed.Value; v < 35.3 || v > 48 {
+		t.Errorf("memory %v GB, want between the 35.3 GB of weights and the 48 GB of two cards", v)
+	}
+	speed := false
+	for _, o := range a.Typed.Also {
+		speed = speed || o.Asked == "tokens_per_s" && o.Value != nil && *o.Value > 0
+	}
+	if !speed || !strings.HasPrefix(a.Headline, "Yes") || !strings.Contains(a.Headline, "tokens/s") {
+		t.Errorf("headline %q, also %+v; want the yes first, then the speed on 2× RTX 4090", a.Headline, a.Typed.Also)
+	}
+
+	// In 16 bits the weights alone are 70.55e9 × 2 B = 141 GB, three
+	// times the 48 GB they have: no, and no speed is made up for cards
+	// that cannot run it.
+	a = askOne(t, "Llama-3.1-70B fp16 on 2x RTX 4090: will it fit, and what tok/s?")
+	if a.Typed == nil || a.Typed.Verdict == nil || *a.Typed.Verdict != "no" || a.Typed.Asked != "memory_gb" || *a.Typed.Value < 141 {
+		t.Fatalf("fp16: typed %+v (%s), want no with ≥ 141 GB", a.Typed, a.Headline)
+	}
+	if !strings.Contains(a.Text, "Speed not estimated") {
+		t.Errorf("fp16 text %q: want it to say why no speed is given", a.Text)
+	}
+
+	// In Chinese: 三张3090 (72 GB) hold the 35.3 GB of 4-bit weights.
+	a = askOne(t, "三张3090能不能跑llama3 70b 4bit推理？输入2k 输出512，速度大概多少")
+	if a.Typed == nil || a.Typed.Asked != "memory_gb" || a.Typed.Verdict == nil || *a.Typed.Verdict != "yes" || !strings.HasPrefix(a.Headline, "可以") {
+		t.Errorf("zh: typed %+v, headline %q; want 可以 with the memory first", a.Typed, a.Headline)
+	}
+}
