@@ -82,15 +82,12 @@ func (a *Answer) typed(s parse.Slots) {
 	}
 	if order[0] == "which" {
 		// a choice's margin is part of its answer ("which is cheaper" —
-		// by how much); a yes/no choice ("is reserved still cheaper?") has
-		// its verdict, and the saving is the figure behind it
+		// by how much); a yes/no choice ("is reserved still cheaper?") is
+		// still a choice: the option first, with its verdict, the saving
+		// the figure behind it
 		if _, ok := byName["saving"]; ok {
 			order = slices.DeleteFunc(order, func(o string) bool { return o == "saving" })
-			if s.YesNo {
-				order = append([]string{"saving"}, order...)
-			} else {
-				order = append(order, "saving")
-			}
+			order = append(order, "saving")
 		}
 		if _, api := a.Result.(APIView); api && !has(order, "money_monthly") {
 			order = append(order, "money_monthly") // self-host vs API: the month's bill of each is what is weighed

@@ -85,11 +85,11 @@ func TestCommitOnTheNamedPlatform(t *testing.T) {
 	if math.Abs(v.Saving-(-183609.60)) > 1 || math.Abs(v.BreakevenUtilization-0.7179) > 0.0001 {
 		t.Errorf("saving %.2f, break-even %.4f; want −183,609.60 and 0.7179", v.Saving, v.BreakevenUtilization)
 	}
-	// a yes/no choice: the verdict (no — on demand) and the saving behind it
-	// lead; the choice itself follows
-	if a.Typed.Asked != "saving" || a.Typed.Choice != "on_demand" || a.Typed.Verdict == nil || *a.Typed.Verdict != "no" ||
-		len(a.Typed.Also) == 0 || a.Typed.Also[0].Asked != "which" {
-		t.Errorf("typed %+v, want the saving at their usage with the verdict no, then the choice", a.Typed)
+	// a yes/no choice is still a choice: on demand, with the verdict no,
+	// leads; the saving at their usage is the figure behind it
+	if a.Typed.Asked != "which" || a.Typed.Choice != "on_demand" || a.Typed.Verdict == nil || *a.Typed.Verdict != "no" ||
+		len(a.Typed.Also) == 0 || a.Typed.Also[0].Asked != "saving" {
+		t.Errorf("typed %+v, want the choice (on demand) with the verdict no, then the saving", a.Typed)
 	}
 }
 
