@@ -19,6 +19,7 @@ import (
 	"github.com/gpubot/gpubot/bot/parse"
 	"github.com/gpubot/gpubot/bot/store"
 	"github.com/gpubot/gpubot/knowledge"
+	"github.com/gpubot/gpubot/knowledge/catalog/source"
 )
 
 // The writers' corpus (testdata/writers): questions written blind, in four
@@ -350,6 +351,14 @@ func writersBot(t *testing.T) *Bot {
 	l := ledger.New(st, ledger.Options{KB: kb, Now: now, Location: ledger.Shanghai})
 	b := New(Config{FX: 7.2}, kb, nil)
 	b.SetClock(now)
+	// prices as cmd/bot has them on its embedded default: the dated public
+	// market snapshot with the Chinese clouds' seeds (its catalogue's
+	// fallback), not the knowledge base's short offer list alone
+	offers, err := source.ShippedOffers(kb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.UsePrices(shippedPrices(offers))
 	b.Route(parse.Spend, NewSpend(l, ledger.NewAuthorizer([]string{"U1"}, nil, 0), 7.2, now))
 	b.UseUsage(l)
 	if WritersBudget != nil {
@@ -383,6 +392,10 @@ func TestWritersCorpus(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkAccounting(t, e.ID, a)
+			if show := os.Getenv("WRITERS_SHOW"); show != "" && e.Split != "test" && slices.Contains(strings.Split(show, ","), e.ID) {
+				// a train entry's whole answer, for working on it (never a test one)
+				t.Logf("%s %s\n%s\nanswer %s", e.ID, a.Intent, a.Text, must(json.Marshal(a.Typed)))
+			}
 			sc := scoreWriter(e, m)
 			c := tally[e.Split]
 			if sc.good {
@@ -440,4 +453,11 @@ func checkAccounting(t *testing.T, id string, a Answer) {
 	if a.Typed == nil {
 		t.Errorf("%s: no typed answer", id)
 	}
+}
+
+func must(b []byte, err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	return string(b)
 }
