@@ -439,6 +439,10 @@ func isExport(r any) bool { _, ok := r.(ExportView); return ok }
 // asked for, so the typed answer carries them too.
 func companions(r any) []string {
 	switch res := r.(type) {
+	case FitResult:
+		if res.Verdict != nil && res.Verdict.Cards > 0 {
+			return []string{"cards"} // "fits on 8× H200?": the headline says how many cards it takes
+		}
 	case advisor.CostResult:
 		if res.Plan != nil {
 			return []string{"cards", "money_monthly"}

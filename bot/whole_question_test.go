@@ -431,3 +431,23 @@ func TestFitThenSpeedOnTheirCards(t *testing.T) {
 		t.Errorf("zh: typed %+v, headline %q; want 可以 with the memory first", a.Typed, a.Headline)
 	}
 }
+
+func TestFitOnTheirCardsSaysHowMany(t *testing.T) {
+	// Llama-3.1-405B in FP8: 405.9e9 params × 1 B = 406 GB of weights;
+	// one H200 holds 141 GB, so at least ⌈406 ÷ 141⌉ = 3 cards, and their
+	// 8 (1,128 GB) hold it: yes — with the count it takes, which the
+	// headline states.
+	a := askOne(t, "does Llama-3.1-405B in FP8 fit on one 8x H200 node?")
+	if a.Typed == nil || a.Typed.Asked != "memory_gb" || a.Typed.Verdict == nil || *a.Typed.Verdict != "yes" {
+		t.Fatalf("typed %+v (%s), want memory first with yes", a.Typed, a.Headline)
+	}
+	cards := 0.0
+	for _, o := range a.Typed.Also {
+		if o.Asked == "cards" && o.Value != nil {
+			cards = *o.Value
+		}
+	}
+	if cards < 3 || cards > 8 {
+		t.Errorf("cards %v (also %+v), want between 3 and their 8", cards, a.Typed.Also)
+	}
+}
