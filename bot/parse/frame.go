@@ -447,6 +447,13 @@ func (x extractor) targets(f *features) {
 		}
 	}
 	for _, h := range hits {
+		// a latency or per-user speed the message states ("TTFT < 800ms",
+		// "每路不低于25 tokens/s") is a target to meet, not a figure it
+		// asks for — unless it also asks one ("首token多少毫秒")
+		if h.value == "ttft_ms" && s.TTFTMs > 0 && !reAsksLatency.MatchString(t) ||
+			h.value == "tokens_per_s" && s.TPSPerUser > 0 && !reAsksSpeed.MatchString(t) {
+			continue
+		}
 		s.Targets = append(s.Targets, h.value)
 	}
 	yes := anyTermWord(vocab.yesNo, t, c)
@@ -476,3 +483,10 @@ func sortStable(n int, less func(i, j int) bool, swap func(i, j int)) {
 		}
 	}
 }
+
+// reAsksLatency and reAsksSpeed ask for a latency or a speed, beside one
+// the message states.
+var (
+	reAsksLatency = regexp.MustCompile(`多少毫秒|多少\s?ms|多久出首|what(?:'s| is| would be)? (?:the )?(?:p\d+ )?(?:ttft|latency)|how (?:fast|long|quick)\b[^?]{0,30}first token`)
+	reAsksSpeed   = regexp.MustCompile(`多少\s?(?:token|tok)|速度(?:大概|能有|有)?多少|能到多少|how many (?:tok|token)|what (?:tok|token)s?/s|tokens? per second (?:would|do|can|will)`)
+)

@@ -3,6 +3,7 @@ package parse
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -72,6 +73,27 @@ func TestOwnerAndShapeReadings(t *testing.T) {
 			if !reflect.DeepEqual(got[k], want) {
 				t.Errorf("Parse(%q) %s = %v, want %v (slots %s)", tt.in, k, got[k], want, b)
 			}
+		}
+	}
+}
+
+// TestStatedTargetsAreNotAsked: a latency or per-user speed the message
+// states is a target to meet, not a figure it asks for — unless it asks
+// one as well.
+func TestStatedTargetsAreNotAsked(t *testing.T) {
+	p := newParser(t)
+	for _, tt := range []struct {
+		in          string
+		want, never string
+	}{
+		{"Coding assistant on Qwen2.5-Coder-32B: SLO 60 tok/s per user, 150 concurrent, 4k in / 300 out. H100 or H200, and how many?", "cards", "tokens_per_s"},
+		{"Qwen2.5-72B 峰值40 QPS，首token要压在800ms以内，H20 96G的要几张？", "cards", "ttft_ms"},
+		{"每路要30 token/s，首token多少毫秒？", "ttft_ms", "tokens_per_s"},
+		{"p99 TTFT 500ms at 64 users on Llama-3.1-8B: what tok/s will each user see?", "tokens_per_s", "ttft_ms"},
+	} {
+		got := p.ParseAt(tt.in, issueNow).Slots.Targets
+		if !slices.Contains(got, tt.want) || slices.Contains(got, tt.never) {
+			t.Errorf("Parse(%q) targets %v, want %s and not %s", tt.in, got, tt.want, tt.never)
 		}
 	}
 }
