@@ -73,7 +73,11 @@ type CommitResult struct {
 	// BreakevenUtilization is the share of the term the cards must work for
 	// the commitment to cost no more than on-demand.
 	BreakevenUtilization float64 `json:"breakeven_utilization"`
-	Lines                []Line  `json:"lines"`
+	// BreakevenHoursPerMonth is the same break-even as hours a card must
+	// work each month (utilisation × 730 h): "how many hours before the
+	// monthly deal wins".
+	BreakevenHoursPerMonth float64 `json:"breakeven_hours_per_month"`
+	Lines                  []Line  `json:"lines"`
 	Assumptions          []Text  `json:"assumptions"`
 }
 
@@ -164,6 +168,7 @@ func Commit(in CommitInput) (CommitResult, error) {
 	res.CommittedCost = Round2(n * res.TermHours * c.Committed)
 	res.Saving = Round2(res.OnDemandCost - res.CommittedCost)
 	res.BreakevenUtilization = c.Breakeven
+	res.BreakevenHoursPerMonth = round(c.Breakeven*knowledge.HoursPerMonth, 2)
 	res.Cheaper = "on_demand"
 	if res.Saving > 0 {
 		res.Cheaper = "commit"
@@ -176,6 +181,8 @@ func Commit(in CommitInput) (CommitResult, error) {
 			How: fmt.Sprintf("1 − %s ÷ %s", money(round(c.Committed, 4), cur), money(round(c.OnDemand, 4), cur))},
 		{Key: "breakeven_utilization", Label: txt("break-even utilisation", "打平利用率"), Value: c.Breakeven, Unit: "",
 			How: fmt.Sprintf("%s ÷ %s (the commitment is paid for every hour of the term)", money(round(c.Committed, 4), cur), money(round(c.OnDemand, 4), cur))},
+		{Key: "breakeven_hours_per_month", Label: txt("break-even hours a card-month", "每卡每月打平小时数"), Value: res.BreakevenHoursPerMonth, Unit: "h",
+			How: fmt.Sprintf("%s × %s h a month", num(c.Breakeven), num(knowledge.HoursPerMonth))},
 		{Key: "on_demand_cost", Label: txt("on-demand over the term", "整个期限按需"), Value: res.OnDemandCost, Unit: string(cur),
 			How: fmt.Sprintf("%d cards × %s h × %s%% × %s", in.Cards, num(res.TermHours), num(round(u*100, 2)), money(round(c.OnDemand, 4), cur))},
 		{Key: "committed_cost", Label: txt("committed over the term", "整个期限承诺"), Value: res.CommittedCost, Unit: string(cur),

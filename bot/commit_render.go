@@ -19,15 +19,16 @@ func renderCommit(lang string, r advisor.CommitResult, as map[string]any, notes 
 		term = [2]string{"1 year of monthly plans", "包年（按 12 个月包月计）"}
 	}
 	be, u, disc := fmtNum(r.BreakevenUtilization*100), fmtNum(r.Utilization*100), fmtNum(c.Discount*100)
+	beh := fmtNum(r.BreakevenHoursPerMonth)
 	var d present.Doc
 	if r.Cheaper == "commit" {
 		d.Headline = tr(lang,
-			fmt.Sprintf("Commit: a %s on %d× %s (%s) saves %s over the term at %s%% utilisation — it pays above %s%% (%s%% off on-demand)", term[0], r.Inputs.Cards, gpu, c.Provider, moneyStr(r.Saving, cur), u, be, disc),
-			fmt.Sprintf("选%s：%d 张 %s（%s）按 %s%% 利用率整个期限省 %s——利用率高于 %s%% 就划算（比按需便宜 %s%%）", term[1], r.Inputs.Cards, gpu, c.Provider, u, moneyStr(r.Saving, cur), be, disc))
+			fmt.Sprintf("Commit: a %s on %d× %s (%s) saves %s over the term at %s%% utilisation — it pays above %s%%, ≈%s h a card-month (%s%% off on-demand)", term[0], r.Inputs.Cards, gpu, c.Provider, moneyStr(r.Saving, cur), u, be, beh, disc),
+			fmt.Sprintf("选%s：%d 张 %s（%s）按 %s%% 利用率整个期限省 %s——利用率高于 %s%%（每卡每月约 %s 小时）就划算（比按需便宜 %s%%）", term[1], r.Inputs.Cards, gpu, c.Provider, u, moneyStr(r.Saving, cur), be, beh, disc))
 	} else {
 		d.Headline = tr(lang,
-			fmt.Sprintf("Stay on demand: a %s on %d× %s (%s) costs %s more at %s%% utilisation — it pays only above %s%% (%s%% off on-demand)", term[0], r.Inputs.Cards, gpu, c.Provider, moneyStr(-r.Saving, cur), u, be, disc),
-			fmt.Sprintf("按量更省：%d 张 %s（%s）选%s，按 %s%% 利用率要多花 %s——利用率高于 %s%% 才划算（比按需便宜 %s%%）", r.Inputs.Cards, gpu, c.Provider, term[1], u, moneyStr(-r.Saving, cur), be, disc))
+			fmt.Sprintf("Stay on demand: a %s on %d× %s (%s) costs %s more at %s%% utilisation — it pays only above %s%%, ≈%s h a card-month (%s%% off on-demand)", term[0], r.Inputs.Cards, gpu, c.Provider, moneyStr(-r.Saving, cur), u, be, beh, disc),
+			fmt.Sprintf("按量更省：%d 张 %s（%s）选%s，按 %s%% 利用率要多花 %s——利用率高于 %s%%（每卡每月约 %s 小时）才划算（比按需便宜 %s%%）", r.Inputs.Cards, gpu, c.Provider, term[1], u, moneyStr(-r.Saving, cur), be, beh, disc))
 	}
 	d.Figures = []present.Figure{
 		{Label: tr(lang, "break-even utilisation", "打平利用率"), Value: be + "%"},

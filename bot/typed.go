@@ -293,6 +293,7 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 		cur := string(r.Currency)
 		figs := []typedFigure{
 			{asked: "break_even_util", value: r.BreakevenUtilization, unit: "share"},
+			{asked: "break_even_hours", value: r.BreakevenHoursPerMonth, unit: "h/month"},
 			{asked: "saving", value: r.Saving, unit: "term", currency: cur, choice: r.Cheaper},
 			{asked: "which", value: r.Saving, unit: "term", currency: cur, choice: r.Cheaper},
 			{asked: "money_total", value: math.Min(r.OnDemandCost, r.CommittedCost), unit: "term", currency: cur, choice: r.Cheaper},

@@ -451,3 +451,16 @@ func TestFitOnTheirCardsSaysHowMany(t *testing.T) {
 		t.Errorf("cards %v (also %+v), want between 3 and their 8", cards, a.Typed.Also)
 	}
 }
+
+func TestCommitBreakEvenInHours(t *testing.T) {
+	// $1,800 a card-month against $2.50 an hour on demand: the month pays
+	// once a card works more than 1,800 ÷ 2.50 = 720 h of it (98.6 % of
+	// the 730-hour month) — asked in hours, answered in hours first.
+	a := askOne(t, "H100 at $1,800 a card-month reserved vs $2.50/hr on demand: how many hours a month before reserved wins?")
+	if a.Typed == nil || a.Typed.Asked != "break_even_hours" || a.Typed.Value == nil || math.Abs(*a.Typed.Value-720) > 0.5 {
+		t.Fatalf("typed %+v (%s), want break_even_hours ≈ 720", a.Typed, a.Headline)
+	}
+	if !strings.Contains(a.Headline, "720 h") {
+		t.Errorf("headline %q: want the 720 h in it", a.Headline)
+	}
+}
