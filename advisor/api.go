@@ -111,6 +111,9 @@ type APIResult struct {
 	Quotes          []APIQuote `json:"quotes"` // cheapest first
 	SelfHostMonthly float64    `json:"self_host_monthly"`
 	Cheaper         string     `json:"cheaper"` // api, self_host
+	// SavingMonthly is what the cheaper way saves a month against the
+	// other: |self-hosted − cheapest API|.
+	SavingMonthly float64 `json:"saving_monthly"`
 	// BreakevenTokensPerDay is the load at which one always-on replica
 	// costs what the cheapest API bills; 0 with NoBreakeven when even a
 	// fully used replica costs more per token than the API.
@@ -136,7 +139,9 @@ const daysPerMonth = knowledge.HoursPerMonth / 24 // 30.42, the 730 h month the 
 func CompareAPI(in APIInput) (APIResult, error) {
 	res := APIResult{Currency: in.Currency, Inputs: in}
 	switch {
-	case in.Model == "":
+	case in.Model == "" && in.Named == "":
+		// a size alone ("a 14B") is priced against the API the question
+		// names ("调豆包API"); with none named there is nothing to bill
 		return res, inputErr("model", "name the model to serve", "每天1亿token用qwen2.5-72b 自建还是调API")
 	case math.IsNaN(in.TokensPerDay) || in.TokensPerDay <= 0:
 		return res, inputErr("tokens_per_day", "give the load in tokens a day", "每天1亿token用qwen2.5-72b 自建还是调API")
@@ -152,8 +157,8 @@ func CompareAPI(in APIInput) (APIResult, error) {
 	}
 	cur := in.Currency
 	for _, p := range in.Prices {
-		if p.ModelID != in.Model {
-			continue
+		if in.Model == "" || p.ModelID != in.Model {
+			continue // no model named: only the named API's own prices (below)
 		}
 		ip, op := Convert(p.Input, p.Currency, cur, in.FX), Convert(p.Output, p.Currency, cur, in.FX)
 		bl := (tin*ip + tout*op) / (tin + tout)
@@ -169,7 +174,7 @@ func CompareAPI(in APIInput) (APIResult, error) {
 			continue
 		}
 		for _, p := range familyQuotes(fam, in.Prices, cur) {
-			if p.ModelID == in.Model || containsQuote(res.Quotes, p) {
+			if in.Model != "" && p.ModelID == in.Model || containsQuote(res.Quotes, p) {
 				continue
 			}
 			ip, op := Convert(p.Input, p.Currency, cur, in.FX), Convert(p.Output, p.Currency, cur, in.FX)
@@ -237,6 +242,7 @@ func CompareAPI(in APIInput) (APIResult, error) {
 	if res.SelfHostMonthly < best.Monthly {
 		res.Cheaper = "self_host"
 	}
+	res.SavingMonthly = Round2(math.Abs(res.SelfHostMonthly - best.Monthly))
 	replica := pl.MonthlyOnDemand / float64(pl.Replicas)
 	capacity := pl.ReplicaRequestsPerS * (tin + tout) * 86400 / math.Max(pl.PeakFactor, 1)
 	slope := daysPerMonth / 1e6 * best.Blended

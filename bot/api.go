@@ -80,7 +80,15 @@ func (b *Bot) api(ctx context.Context, a *Answer, req parse.Request) error {
 	in.Named = namedAPI(req.Text, in.Model)
 	res, err := advisor.CompareAPI(in)
 	if err != nil {
-		return nil // no API price for this model: the cost answer stands, and says nothing it cannot source
+		// no API price for this model: the cost answer stands, says nothing
+		// it cannot source, and says why the API side is missing
+		d := a.Doc
+		name := cmpOr(in.Model, tr(a.Lang, "this model", "这个模型"))
+		d.Summary = append([]string{tr(a.Lang,
+			"No hosted API price for "+name+" is in the data, so the API side is not compared: the self-hosted bill above is what to weigh against your API invoice.",
+			"数据里没有 "+name+" 的 API 报价，所以没有和 API 对比：拿上面的自建月费和你的 API 账单比即可。")}, d.Summary...)
+		a.show(d)
+		return nil
 	}
 	a.Intent = "api"
 	for _, k := range []string{"cards", "method", "bits", "seq_len", "input_tokens", "output_tokens", "requests_per_s", "peak_requests_per_s", "platform", "engine"} {

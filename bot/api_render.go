@@ -23,12 +23,12 @@ func renderAPI(lang string, r advisor.APIResult, cr advisor.CostResult, as map[s
 	}
 	if r.Cheaper == "api" {
 		d.Headline = tr(lang,
-			fmt.Sprintf("Call the API: %s tokens/day on %s costs %s a month vs %s self-hosted (%d× %s ×%d) — %s", load, best.Provider, moneyStr(best.Monthly, cur), moneyStr(r.SelfHostMonthly, cur), pl.Replicas, gpuName(cr.GPU), cr.GPUs, be),
-			fmt.Sprintf("调 API 更省：每天 %s token，%s 每月 %s，自建（%d 个副本 × %d 张 %s）每月 %s——%s", load, best.Provider, moneyStr(best.Monthly, cur), pl.Replicas, cr.GPUs, gpuName(cr.GPU), moneyStr(r.SelfHostMonthly, cur), be))
+			fmt.Sprintf("Call the API: %s tokens/day on %s costs %s a month vs %s self-hosted (%d× %s ×%d), %s a month less — %s", load, best.Provider, moneyStr(best.Monthly, cur), moneyStr(r.SelfHostMonthly, cur), pl.Replicas, gpuName(cr.GPU), cr.GPUs, moneyStr(r.SavingMonthly, cur), be),
+			fmt.Sprintf("调 API 更省：每天 %s token，%s 每月 %s，自建（%d 个副本 × %d 张 %s）每月 %s，每月省 %s——%s", load, best.Provider, moneyStr(best.Monthly, cur), pl.Replicas, cr.GPUs, gpuName(cr.GPU), moneyStr(r.SelfHostMonthly, cur), moneyStr(r.SavingMonthly, cur), be))
 	} else {
 		d.Headline = tr(lang,
-			fmt.Sprintf("Self-host: %s tokens/day costs %s a month on %d× %s ×%d vs %s on the cheapest API (%s) — %s", load, moneyStr(r.SelfHostMonthly, cur), pl.Replicas, gpuName(cr.GPU), cr.GPUs, moneyStr(best.Monthly, cur), best.Provider, be),
-			fmt.Sprintf("自建更省：每天 %s token，自建（%d 个副本 × %d 张 %s）每月 %s，最便宜的 API（%s）每月 %s——%s", load, pl.Replicas, cr.GPUs, gpuName(cr.GPU), moneyStr(r.SelfHostMonthly, cur), best.Provider, moneyStr(best.Monthly, cur), be))
+			fmt.Sprintf("Self-host: %s tokens/day costs %s a month on %d× %s ×%d vs %s on the cheapest API (%s), %s a month less — %s", load, moneyStr(r.SelfHostMonthly, cur), pl.Replicas, gpuName(cr.GPU), cr.GPUs, moneyStr(best.Monthly, cur), best.Provider, moneyStr(r.SavingMonthly, cur), be),
+			fmt.Sprintf("自建更省：每天 %s token，自建（%d 个副本 × %d 张 %s）每月 %s，最便宜的 API（%s）每月 %s，每月省 %s——%s", load, pl.Replicas, cr.GPUs, gpuName(cr.GPU), moneyStr(r.SelfHostMonthly, cur), best.Provider, moneyStr(best.Monthly, cur), moneyStr(r.SavingMonthly, cur), be))
 	}
 	d.Figures = []present.Figure{
 		{Label: tr(lang, "API per month", "API 每月"), Value: moneyStr(best.Monthly, cur)},

@@ -124,6 +124,9 @@ func (a *Answer) typed(s parse.Slots) {
 	if q := strings.ToLower(a.question); isExport(a.Result) && v != nil && reAsksRestricted.MatchString(q) && !reAsksBuyable.MatchString(q) {
 		v = verdict(*v == "no") // "L20受不受出口管制？": yes means restricted
 	}
+	if q := strings.ToLower(a.question); v != nil && isChoice(a.Result) && reAsksDearer.MatchString(q) {
+		v = verdict(*v == "no") // "自建是不是反而更贵？": yes means the option asked about costs more
+	}
 	if v != nil && (s.YesNo || a.verdictAsked) {
 		t.Verdict = v
 	}
@@ -319,8 +322,7 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 		figs := []typedFigure{{asked: "which", value: r.SelfHostMonthly, unit: "month", currency: cur, choice: r.Cheaper}}
 		if len(r.Quotes) > 0 {
 			q := r.Quotes[0]
-			saving := math.Abs(r.SelfHostMonthly - q.Monthly)
-			figs = append(figs, typedFigure{asked: "saving", value: saving, unit: "month", currency: cur, choice: r.Cheaper},
+			figs = append(figs, typedFigure{asked: "saving", value: r.SavingMonthly, unit: "month", currency: cur, choice: r.Cheaper},
 				typedFigure{asked: "money_monthly", value: math.Min(r.SelfHostMonthly, q.Monthly), unit: "month", currency: cur, choice: r.Cheaper},
 				typedFigure{asked: "money_per_m_tokens", value: q.Blended, unit: "M tokens", currency: cur, choice: q.Provider})
 		}
@@ -436,6 +438,20 @@ var reAsksBuyable = regexp.MustCompile(`能买|买到|买得到|可以买|can (?
 
 func isExport(r any) bool { _, ok := r.(ExportView); return ok }
 
+// reAsksDearer asks whether an option costs more, not whether it saves:
+// the choice's yes/no turns round.
+var reAsksDearer = regexp.MustCompile(`更贵|反而贵|贵一些吗|more expensive|costlier|pricier|cost (?:us )?more\b`)
+
+// isChoice reports whether a result's verdict is "the option asked about
+// is the cheaper one" (self-host vs API, buy vs rent, commit vs on demand).
+func isChoice(r any) bool {
+	switch r.(type) {
+	case APIView, BuyView, advisor.BuyResult, CommitView, advisor.MonthlyResult:
+		return true
+	}
+	return false
+}
+
 // companions are the figures a result's headline states beside the one
 // asked for, so the typed answer carries them too.
 func companions(r any) []string {
@@ -458,6 +474,10 @@ func companions(r any) []string {
 		}
 	case CommitView:
 		return []string{"saving"}
+	case APIView:
+		if len(res.Quotes) > 0 {
+			return []string{"money_monthly", "saving"} // the headline weighs the two months' bills and says the difference
+		}
 	case BuyView:
 		if r := res.BuyResult; r.Cheaper != "" && !r.NeverPays && r.BreakevenUtilization <= 1 && !r.RentPlan {
 			return []string{"saving"} // the headline says what the cheaper way saves a year

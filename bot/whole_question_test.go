@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gpubot/gpubot/advisor"
+	"github.com/gpubot/gpubot/bot/present"
 	"github.com/gpubot/gpubot/bot/ledger"
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -462,5 +463,40 @@ func TestCommitBreakEvenInHours(t *testing.T) {
 	}
 	if !strings.Contains(a.Headline, "720 h") {
 		t.Errorf("headline %q: want the 720 h in it", a.Headline)
+	}
+}
+
+func TestAPIWeighedAsAsked(t *testing.T) {
+	// "调豆包API … 自己搞台4090跑14B … 是不是反而更贵？": no model id, but
+	// the API named is Doubao's. doubao-1.5-pro at ¥0.8 in / ¥2 out per M,
+	// at the default 1,000 in / 500 out: (1000×0.8 + 500×2) ÷ 1500 =
+	// ¥1.2 per M; 10M tokens/day × 730/24 days ÷ 1e6 × 1.2 = ¥365.00 a
+	// month. Self-hosting costs more, so "is it more expensive?" is yes.
+	a := askOne(t, "调豆包API一个月才几千块，我们自己搞台4090跑14B，每天1000万token，是不是反而更贵？")
+	v, ok := a.Result.(APIView)
+	if !ok || len(v.Quotes) == 0 {
+		t.Fatalf("result %T (%s), want self-host vs the Doubao API", a.Result, a.Text)
+	}
+	if q := v.Quotes[0]; !strings.HasPrefix(q.Provider, "ByteDance") || math.Abs(q.Monthly-365) > 0.01 {
+		t.Errorf("first quote %s %s ¥%v a month, want ByteDance's ¥365.00", q.Provider, q.Model, q.Monthly)
+	}
+	for _, q := range v.Quotes {
+		if !strings.HasPrefix(q.Provider, "ByteDance") {
+			t.Errorf("quote %s %s: only the API named is weighed when no model is", q.Provider, q.Model)
+		}
+	}
+	if a.Typed == nil || a.Typed.Verdict == nil || *a.Typed.Verdict != "yes" {
+		t.Errorf("typed %+v: \"是不是反而更贵\" — self-hosting costs more, so yes", a.Typed)
+	}
+	// the headline says what the cheaper way saves a month
+	if saving := v.SelfHostMonthly - 365; !strings.Contains(a.Headline, "每月省 "+present.Money(saving, "CNY")) {
+		t.Errorf("headline %q: want the month's saving %s in it", a.Headline, present.Money(saving, "CNY"))
+	}
+
+	// A model with no API price in the data: the self-hosted bill stands
+	// and the answer says why the API side is missing.
+	a = askOne(t, "每天1.5亿token，全是输出，自建 Llama-3.3-70B 的话，H800租 ¥15/卡时，要几张卡、每月多少钱？比调API能省多少？")
+	if !strings.Contains(a.Text, "没有 llama-3.3-70b 的 API 报价") {
+		t.Errorf("text %q: want it to say no API price is in the data", a.Text)
 	}
 }
