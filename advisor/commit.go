@@ -78,7 +78,7 @@ type CommitResult struct {
 	// monthly deal wins".
 	BreakevenHoursPerMonth float64 `json:"breakeven_hours_per_month"`
 	Lines                  []Line  `json:"lines"`
-	Assumptions          []Text  `json:"assumptions"`
+	Assumptions            []Text  `json:"assumptions"`
 }
 
 var termHours = map[string]float64{"1y": 8760, "3y": 3 * 8760, "monthly": knowledge.HoursPerMonth}

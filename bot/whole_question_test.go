@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/gpubot/gpubot/advisor"
-	"github.com/gpubot/gpubot/bot/present"
 	"github.com/gpubot/gpubot/bot/ledger"
+	"github.com/gpubot/gpubot/bot/present"
 	"github.com/gpubot/gpubot/knowledge"
 )
 
