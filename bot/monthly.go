@@ -45,6 +45,24 @@ func (b *Bot) monthly(ctx context.Context, msg Message, a *Answer, req parse.Req
 				fmt.Sprintf("小时数取自团队最近 30 天的记账：%s 共 %s 卡时、%d 张卡，每卡 %s 小时。", gpuName(u.GPU), fmtNum(u.CardHours), cards, fmtNum(in.HoursPerMonth))))
 		}
 	}
+	m, personaNote := b.personaMarket(ctx, a, req, b.market(ctx)) // an enterprise: contracted clouds only (price_persona.go)
+	if in.GPU == "" && (s.ParamsB > 0 || s.Model != "" || s.Arch != "") {
+		// "阿里云上部署Qwen2.5-72B，一天24小时常驻，每月多少钱？包月更划算吗？":
+		// the cards that hold the model, the cheapest month of them
+		if gpu, count, need, ok := b.cardsForModel(in, s, m); ok {
+			in.GPU = gpu
+			if in.Cards == 0 {
+				in.Cards = count
+			}
+			a.Assumed["gpu"] = gpu
+			a.use("params_b", "the cards that hold the model")
+			a.use("model", "the cards that hold the model")
+			a.use("method", "the cards that hold the model")
+			notes = append(notes, tr(a.Lang,
+				fmt.Sprintf("No card named: the model needs ≈%s GB, held by %d× %s — the cheapest month of the cards that hold it; name a card to compare another.", fmtNum(need), in.Cards, gpuName(gpu)),
+				fmt.Sprintf("没指定显卡：模型约需 %s GB，用 %d 张 %s 放得下——放得下的卡里这种每月最便宜；想看别的卡请写明型号。", fmtNum(need), in.Cards, gpuName(gpu))))
+		}
+	}
 	if in.GPU == "" {
 		in.GPU = referenceGPU
 		a.Assumed["gpu"] = referenceGPU
@@ -52,7 +70,6 @@ func (b *Bot) monthly(ctx context.Context, msg Message, a *Answer, req parse.Req
 			"No card named, so this is for the RTX 4090, the card the catalogue prices most often. Ask precisely with: /gpu monthly h100 @autodl 120h",
 			"没指定显卡，按目录里报价最多的 RTX 4090 计算。想问得更准，可以这样问：/gpu monthly h100 @autodl 120h"))
 	}
-	m, personaNote := b.personaMarket(ctx, a, req, b.market(ctx)) // an enterprise: contracted clouds only (price_persona.go)
 	if personaNote != "" {
 		notes = append(notes, personaNote)
 		notePersona(a, personaNote)
@@ -112,4 +129,68 @@ var (
 
 func asksPlanPrice(text string) bool {
 	return hasAny(text, planPriceWords) && !hasAny(" "+text+" ", payWords)
+}
+
+// cardsForModel picks, for a monthly question that names a model and no
+// card, the cards that hold the model (the fit engine's count) whose month
+// costs least at the hours given — on demand or on the plan, whichever is
+// cheaper for each. ok is false when no card that holds it has a price.
+func (b *Bot) cardsForModel(in advisor.MonthlyInput, s parse.Slots, m advisor.Market) (gpu string, count int, needGB float64, ok bool) {
+	fit, err := b.mkt.Fit(workload(s), b.kb.GPUs)
+	if err != nil {
+		return "", 0, 0, false
+	}
+	// a platform named: its own cards first (a card it does not sell is
+	// priced elsewhere, which only answers when none of its cards does)
+	type pick struct {
+		gpu   string
+		count int
+		month float64
+	}
+	var on, any *pick
+	for _, o := range fit.Options {
+		if o.Count <= 0 {
+			continue
+		}
+		try := in
+		try.GPU, try.Cards = o.GPU, max(in.Cards, o.Count)
+		r, err := advisor.Monthly(try, m)
+		if err != nil {
+			continue
+		}
+		month := r.MonthlyCost
+		if r.OnDemandCost > 0 && r.OnDemandCost < month {
+			month = r.OnDemandCost
+		}
+		p := &pick{o.GPU, o.Count, month}
+		if any == nil || month < any.month {
+			any = p
+		}
+		if in.Platform != "" && pricedOn(r, in.Platform) && (on == nil || month < on.month) {
+			on = p
+		}
+	}
+	if on != nil {
+		any = on
+	}
+	if any == nil {
+		return "", 0, 0, false
+	}
+	return any.gpu, any.count, fit.TotalGB, true
+}
+
+// pricedOn reports whether every catalogue price a monthly answer used is
+// the platform's own.
+func pricedOn(r advisor.MonthlyResult, platform string) bool {
+	n := 0
+	for _, src := range r.Sources {
+		if src.Given {
+			continue
+		}
+		if src.Platform != platform {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }

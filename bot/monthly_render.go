@@ -47,6 +47,11 @@ func renderMonthly(lang string, r advisor.MonthlyResult, as map[string]any, note
 			fmt.Sprintf("%s: %s pays off above %s h a month (%s/month vs %s/h on demand)", gpu, planEN, be, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)),
 			fmt.Sprintf("%s %s每月用满 %s 小时以上才划算（%s/月，按需 %s/小时）", gpu, planZH, be, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)))
 	}
+	if n := r.Inputs.Cards; n > 1 && r.Cheaper != "" {
+		// several cards: the month's bill for all of them, both ways
+		d.Headline += tr(lang, fmt.Sprintf(" — %d cards: %s a month on demand, %s on %s", n, moneyStr(r.OnDemandCost, cur), moneyStr(r.MonthlyCost, cur), planEN),
+			fmt.Sprintf("（%d 张卡：按需每月 %s，%s每月 %s）", n, moneyStr(r.OnDemandCost, cur), planZH, moneyStr(r.MonthlyCost, cur)))
+	}
 	d.Figures = []present.Figure{
 		{Label: tr(lang, "break-even hours/month", "打平小时数/月"), Value: be},
 		{Label: tr(lang, "on demand per card-hour", "按需每卡每小时"), Value: moneyStr(r.Hourly, cur)},

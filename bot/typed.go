@@ -192,9 +192,14 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 		}...)
 		return figs, verdict(r.Feasible && (r.Cards > 0 || r.Plan != nil)), "cards"
 	case advisor.MonthlyResult:
+		month := typedFigure{asked: "money_monthly", value: res.MonthlyPrice, unit: "card_month", currency: string(res.Currency)}
+		if res.Inputs.Cards > 1 && res.Cheaper != "" {
+			// several cards at known hours: the month's bill, the cheaper way
+			month = typedFigure{asked: "money_monthly", value: math.Min(res.OnDemandCost, res.MonthlyCost), unit: "month", currency: string(res.Currency), choice: res.Cheaper}
+		}
 		figs := []typedFigure{
 			{asked: "break_even_hours", value: res.BreakevenHoursPerMonth, unit: "h/month"},
-			{asked: "money_monthly", value: res.MonthlyPrice, unit: "card_month", currency: string(res.Currency)},
+			month,
 			{asked: "price_per_card_hour", value: res.Hourly, unit: "card_hour", currency: string(res.Currency)},
 		}
 		if res.Cheaper != "" {

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -498,5 +499,30 @@ func TestAPIWeighedAsAsked(t *testing.T) {
 	a = askOne(t, "每天1.5亿token，全是输出，自建 Llama-3.3-70B 的话，H800租 ¥15/卡时，要几张卡、每月多少钱？比调API能省多少？")
 	if !strings.Contains(a.Text, "没有 llama-3.3-70b 的 API 报价") {
 		t.Errorf("text %q: want it to say no API price is in the data", a.Text)
+	}
+}
+
+func TestMonthlyForAModelPicksCardsThatHoldIt(t *testing.T) {
+	// "部署Qwen2.5-72B … 24小时常驻，每月多少钱？包月更划算吗？" names no card:
+	// the month is for cards that hold the model, not the 4090 reference.
+	// In 16 bits its weights alone are 72.7e9 × 2 B = 145.4 GB.
+	a := askOne(t, "部署Qwen2.5-72B，按量计费、一天24小时常驻，每月多少钱？是不是直接包月更划算？")
+	r, ok := a.Result.(advisor.MonthlyResult)
+	if !ok {
+		t.Fatalf("result %T (%s), want a monthly answer", a.Result, a.Text)
+	}
+	g, _ := knowledge.MustShipped().GPU(r.Inputs.GPU)
+	if held := g.VRAMGB * float64(r.Inputs.Cards); held < 145.4 {
+		t.Fatalf("%d× %s hold %v GB, less than the 145.4 GB of weights", r.Inputs.Cards, r.Inputs.GPU, held)
+	}
+	// the month's bill for all the cards: cards × 730 h × the hourly price
+	if want := float64(r.Inputs.Cards) * 730 * r.Hourly; math.Abs(r.OnDemandCost-want) > 1 {
+		t.Errorf("on demand %v a month, want %d × 730 × %v = %v", r.OnDemandCost, r.Inputs.Cards, r.Hourly, want)
+	}
+	if a.Typed == nil || a.Typed.Asked != "money_monthly" || math.Abs(*a.Typed.Value-math.Min(r.OnDemandCost, r.MonthlyCost)) > 0.01 {
+		t.Errorf("typed %+v, want the month's bill for the %d cards, the cheaper way", a.Typed, r.Inputs.Cards)
+	}
+	if !strings.Contains(a.Headline, fmt.Sprintf("%d 张卡", r.Inputs.Cards)) {
+		t.Errorf("headline %q: want the cards' month in it", a.Headline)
 	}
 }
