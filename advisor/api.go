@@ -148,94 +148,15 @@ func CompareAPI(in APIInput) (APIResult, error) {
 	case in.SelfHost == nil || in.SelfHost.Replicas == 0:
 		return res, inputErr("tokens_per_day", "no self-hosted serving plan for this load", "每天1亿token用qwen2.5-72b 自建还是调API")
 	}
-	if in.FX <= 0 {
-		in.FX = DefaultCNYPerUSD
+	quotes, same, notes, err := apiQuotes(&in)
+	if err != nil {
+		return res, err
 	}
-	tin, tout := float64(in.InputTokens), float64(in.OutputTokens)
-	if tin+tout == 0 {
-		tin, tout = 1, 1
-	}
-	cur := in.Currency
-	for _, p := range in.Prices {
-		if in.Model == "" || p.ModelID != in.Model {
-			continue // no model named: only the named API's own prices (below)
-		}
-		ip, op := Convert(p.Input, p.Currency, cur, in.FX), Convert(p.Output, p.Currency, cur, in.FX)
-		bl := (tin*ip + tout*op) / (tin + tout)
-		res.Quotes = append(res.Quotes, APIQuote{Provider: p.Provider, Model: p.Model, Input: round(ip, 4), Output: round(op, 4), Blended: round(bl, 4),
-			Monthly: Round2(in.TokensPerDay * daysPerMonth / 1e6 * bl), Date: p.Date, Source: p.SourceTitle + " — " + p.SourceURL, Confidence: p.Confidence,
-			Named: in.Named != "" && strings.HasPrefix(p.Provider, providerOf(in.Named))})
-	}
-	same := len(res.Quotes)
-	// The family's own API (a different model: compare quality too), and
-	// the API the question names.
-	for _, fam := range []string{in.Named, familyOf(in.Model)} {
-		if fam == "" {
-			continue
-		}
-		for _, p := range familyQuotes(fam, in.Prices, cur) {
-			if in.Model != "" && p.ModelID == in.Model || containsQuote(res.Quotes, p) {
-				continue
-			}
-			ip, op := Convert(p.Input, p.Currency, cur, in.FX), Convert(p.Output, p.Currency, cur, in.FX)
-			bl := (tin*ip + tout*op) / (tin + tout)
-			res.Quotes = append(res.Quotes, APIQuote{Provider: p.Provider, Model: p.Model, Input: round(ip, 4), Output: round(op, 4), Blended: round(bl, 4),
-				Monthly: Round2(in.TokensPerDay * daysPerMonth / 1e6 * bl), Date: p.Date, Source: p.SourceTitle + " — " + p.SourceURL, Confidence: p.Confidence,
-				FirstParty: true, Named: fam == in.Named})
-		}
-	}
-	if len(res.Quotes) == 0 {
-		return res, inputErr("model", fmt.Sprintf("no hosted API price is shipped for %s", in.Model), "每天1亿token用qwen2.5-72b 自建还是调API")
-	}
-	// The API the question names first (the bill it pays or weighs),
-	// then the same model's hosts, cheapest first, then the family's own.
-	rank := func(q APIQuote) int {
-		switch {
-		case q.Named && !q.FirstParty && !strings.Contains(q.Provider, "off-peak"): // the named provider's own standard price for the same model
-			return 0
-		case q.Named && !q.FirstParty:
-			return 1
-		case q.Named:
-			return 2
-		case !q.FirstParty:
-			return 3
-		}
-		return 4
-	}
-	sort.SliceStable(res.Quotes, func(i, j int) bool {
-		a, b := res.Quotes[i], res.Quotes[j]
-		if rank(a) != rank(b) {
-			return rank(a) < rank(b)
-		}
-		if rank(a) == 2 { // of the named family's models, its current one
-			da, db := (knowledge.Provenance{Date: a.Date}).Sortable(), (knowledge.Provenance{Date: b.Date}).Sortable()
-			if da != db {
-				return da > db
-			}
-		}
-		return a.Monthly < b.Monthly
-	})
-	// At most three of a family's other models are listed.
-	kept, fam := res.Quotes[:0], map[int]int{}
-	for _, q := range res.Quotes {
-		if r := rank(q); r == 2 || r == 4 {
-			if fam[r]++; fam[r] > 3 {
-				continue
-			}
-		}
-		kept = append(kept, q)
-	}
-	res.Quotes = kept
+	res.Quotes, res.Assumptions = quotes, append(res.Assumptions, notes...)
+	res.Inputs = in
 	best := res.Quotes[0]
-	if best.Named {
-		res.Assumptions = append(res.Assumptions, txt(
-			fmt.Sprintf("the API named in the question is the comparison: %s %s (its newest model in the data; name the model if you use another)", best.Provider, best.Model),
-			fmt.Sprintf("按问题里提到的 API 对比：%s %s（数据里它最新的模型；用的是别的型号请说明）", best.Provider, best.Model)))
-	} else if same == 0 {
-		res.Assumptions = append(res.Assumptions, txt(
-			fmt.Sprintf("no shipped host serves %s itself: the comparison is the first-party API %s %s, a different model — compare quality as well as price", in.Model, best.Provider, best.Model),
-			fmt.Sprintf("数据里没有托管 %s 本身的 API：对比的是官方 API %s %s，不是同一个模型——除价格外也要比较效果", in.Model, best.Provider, best.Model)))
-	}
+	tin, tout := apiSplit(in)
+	cur := in.Currency
 	pl := in.SelfHost
 	res.SelfHostMonthly = Round2(pl.MonthlyOnDemand)
 	res.Cheaper = "api"
@@ -298,4 +219,172 @@ func containsQuote(qs []APIQuote, p knowledge.APIPrice) bool {
 		}
 	}
 	return false
+}
+
+// apiSplit is a request's input and output tokens (1:1 when not given).
+func apiSplit(in APIInput) (tin, tout float64) {
+	tin, tout = float64(in.InputTokens), float64(in.OutputTokens)
+	if tin+tout == 0 {
+		tin, tout = 1, 1
+	}
+	return tin, tout
+}
+
+// apiQuotes prices the request split on every sourced host of the model
+// and on the family's (or the named) first-party API, ranked: the API the
+// question names first, then the same model's hosts, cheapest first, then
+// the family's own. same counts the hosts of the same model. Monthly is
+// the month at in.TokensPerDay (0 without a load).
+func apiQuotes(in *APIInput) (quotes []APIQuote, same int, notes []Text, err error) {
+	if in.FX <= 0 {
+		in.FX = DefaultCNYPerUSD
+	}
+	tin, tout := apiSplit(*in)
+	cur := in.Currency
+	for _, p := range in.Prices {
+		if in.Model == "" || p.ModelID != in.Model {
+			continue // no model named: only the named API's own prices (below)
+		}
+		ip, op := Convert(p.Input, p.Currency, cur, in.FX), Convert(p.Output, p.Currency, cur, in.FX)
+		bl := (tin*ip + tout*op) / (tin + tout)
+		quotes = append(quotes, APIQuote{Provider: p.Provider, Model: p.Model, Input: round(ip, 4), Output: round(op, 4), Blended: round(bl, 4),
+			Monthly: Round2(in.TokensPerDay * daysPerMonth / 1e6 * bl), Date: p.Date, Source: p.SourceTitle + " — " + p.SourceURL, Confidence: p.Confidence,
+			Named: in.Named != "" && strings.HasPrefix(p.Provider, providerOf(in.Named))})
+	}
+	same = len(quotes)
+	// The family's own API (a different model: compare quality too), and
+	// the API the question names.
+	for _, fam := range []string{in.Named, familyOf(in.Model)} {
+		if fam == "" {
+			continue
+		}
+		for _, p := range familyQuotes(fam, in.Prices, cur) {
+			if in.Model != "" && p.ModelID == in.Model || containsQuote(quotes, p) {
+				continue
+			}
+			ip, op := Convert(p.Input, p.Currency, cur, in.FX), Convert(p.Output, p.Currency, cur, in.FX)
+			bl := (tin*ip + tout*op) / (tin + tout)
+			quotes = append(quotes, APIQuote{Provider: p.Provider, Model: p.Model, Input: round(ip, 4), Output: round(op, 4), Blended: round(bl, 4),
+				Monthly: Round2(in.TokensPerDay * daysPerMonth / 1e6 * bl), Date: p.Date, Source: p.SourceTitle + " — " + p.SourceURL, Confidence: p.Confidence,
+				FirstParty: true, Named: fam == in.Named})
+		}
+	}
+	if len(quotes) == 0 {
+		return nil, 0, nil, inputErr("model", fmt.Sprintf("no hosted API price is shipped for %s", in.Model), "每天1亿token用qwen2.5-72b 自建还是调API")
+	}
+	// The API the question names first (the bill it pays or weighs),
+	// then the same model's hosts, cheapest first, then the family's own.
+	rank := func(q APIQuote) int {
+		switch {
+		case q.Named && !q.FirstParty && !strings.Contains(q.Provider, "off-peak"): // the named provider's own standard price for the same model
+			return 0
+		case q.Named && !q.FirstParty:
+			return 1
+		case q.Named:
+			return 2
+		case !q.FirstParty:
+			return 3
+		}
+		return 4
+	}
+	sort.SliceStable(quotes, func(i, j int) bool {
+		a, b := quotes[i], quotes[j]
+		if rank(a) != rank(b) {
+			return rank(a) < rank(b)
+		}
+		if rank(a) == 2 { // of the named family's models, its current one
+			da, db := (knowledge.Provenance{Date: a.Date}).Sortable(), (knowledge.Provenance{Date: b.Date}).Sortable()
+			if da != db {
+				return da > db
+			}
+		}
+		return a.Monthly < b.Monthly
+	})
+	// At most three of a family's other models are listed.
+	kept, fam := quotes[:0], map[int]int{}
+	for _, q := range quotes {
+		if r := rank(q); r == 2 || r == 4 {
+			if fam[r]++; fam[r] > 3 {
+				continue
+			}
+		}
+		kept = append(kept, q)
+	}
+	quotes = kept
+	best := quotes[0]
+	if best.Named {
+		notes = append(notes, txt(
+			fmt.Sprintf("the API named in the question is the comparison: %s %s (its newest model in the data; name the model if you use another)", best.Provider, best.Model),
+			fmt.Sprintf("按问题里提到的 API 对比：%s %s（数据里它最新的模型；用的是别的型号请说明）", best.Provider, best.Model)))
+	} else if same == 0 {
+		notes = append(notes, txt(
+			fmt.Sprintf("no shipped host serves %s itself: the comparison is the first-party API %s %s, a different model — compare quality as well as price", in.Model, best.Provider, best.Model),
+			fmt.Sprintf("数据里没有托管 %s 本身的 API：对比的是官方 API %s %s，不是同一个模型——除价格外也要比较效果", in.Model, best.Provider, best.Model)))
+	}
+	return quotes, same, notes, nil
+}
+
+// APIPerMResult weighs a self-hosted cost per million output tokens
+// against the APIs' price for the same requests.
+type APIPerMResult struct {
+	Quotes []APIQuote `json:"quotes"` // ranked as CompareAPI's
+	// Best is the quote weighed (the named API, else the cheapest host);
+	// PerMOutput is its bill per million output tokens at the request
+	// split: (in × input price + out × output price) ÷ out.
+	Best       APIQuote `json:"best"`
+	PerMOutput float64  `json:"api_per_m_output"`
+	SelfPerM   float64  `json:"self_per_m_output"`
+	// Ratio is self-hosted ÷ API per million output tokens (2 = twice the
+	// API's price); Cheaper is "api" or "self_host".
+	Ratio       float64            `json:"ratio"`
+	Cheaper     string             `json:"cheaper"`
+	SavingPerM  float64            `json:"saving_per_m"` // |self-hosted − API| per million output tokens
+	Currency    knowledge.Currency `json:"currency"`
+	Lines       []Line             `json:"lines"`
+	Assumptions []Text             `json:"assumptions"`
+}
+
+// CompareAPIPerM weighs selfPerM — what a million generated tokens cost on
+// the user's own cards (CostResult.PerMTokens: the replica's hourly rent ÷
+// its output tokens per hour) — against the APIs for the same requests. An
+// API bills the prompt too, so its price per million output tokens is
+// (in × input + out × output) ÷ out.
+func CompareAPIPerM(in APIInput, selfPerM float64) (APIPerMResult, error) {
+	res := APIPerMResult{Currency: in.Currency, SelfPerM: selfPerM}
+	switch {
+	case in.Model == "" && in.Named == "":
+		return res, inputErr("model", "name the model to serve", "自建DeepSeek-V3 8卡H200 每百万token成本 跟官方API比")
+	case math.IsNaN(selfPerM) || selfPerM <= 0:
+		return res, inputErr("per_m_tokens", "no self-hosted cost per million tokens to weigh", "自建DeepSeek-V3 8卡H200 每百万token成本 跟官方API比")
+	}
+	quotes, _, notes, err := apiQuotes(&in)
+	if err != nil {
+		return res, err
+	}
+	res.Quotes, res.Assumptions, res.Best = quotes, notes, quotes[0]
+	tin, tout := apiSplit(in)
+	if in.InputTokens+in.OutputTokens == 0 {
+		tin, tout = 0, 1 // no split given: output tokens only
+	}
+	b := res.Best
+	res.PerMOutput = round((tin*b.Input+tout*b.Output)/tout, 4)
+	res.Ratio = round(selfPerM/res.PerMOutput, 2)
+	res.SavingPerM = round(math.Abs(selfPerM-res.PerMOutput), 4)
+	res.Cheaper = "api"
+	if selfPerM < res.PerMOutput {
+		res.Cheaper = "self_host"
+	}
+	c := in.Currency
+	res.Lines = []Line{
+		{Key: "api_per_m_output", Label: txt("API per million output tokens", "API 每百万输出 token"), Value: res.PerMOutput, Unit: string(c) + "/M tokens",
+			How: fmt.Sprintf("(%s × %s + %s × %s) ÷ %s (%s %s: the prompt is billed too)", num(tin), money(b.Input, c), num(tout), money(b.Output, c), num(tout), b.Provider, b.Model)},
+		{Key: "self_per_m_output", Label: txt("self-hosted per million output tokens", "自建每百万输出 token"), Value: round(selfPerM, 4), Unit: string(c) + "/M tokens",
+			How: "the replica's rent per hour ÷ its output tokens per hour"},
+		{Key: "ratio", Label: txt("self-hosted ÷ API", "自建 ÷ API"), Value: res.Ratio, Unit: "×",
+			How: fmt.Sprintf("%s ÷ %s", money(round(selfPerM, 4), c), money(res.PerMOutput, c))},
+	}
+	res.Assumptions = append(res.Assumptions, txt(
+		"API prices are sourced list prices (per row date and confidence), not quotes; caching and batch discounts are not counted",
+		"API 价格为有出处的公开价（见各行日期与可信度），不是报价；未计缓存与批量折扣"))
+	return res, nil
 }

@@ -58,10 +58,14 @@ type CostInput struct {
 	// FP8 trains in FP8 on cards with FP8 tensor cores (peak = FP8 TFLOPS).
 	FP8 bool `json:"fp8,omitempty"`
 
-	MFU   float64     `json:"mfu"`   // 0–1: the whole job's MFU; default per method and card class
-	TPS   float64     `json:"tps"`   // inference: generated tokens/s per card, replacing the model
-	Price Money       `json:"price"` // rent per card-hour, replacing the catalogue
-	Where OfferFilter `json:"where"` // which catalogue offers may price it
+	MFU   float64 `json:"mfu"`   // 0–1: the whole job's MFU; default per method and card class
+	TPS   float64 `json:"tps"`   // inference: generated tokens/s per card, replacing the model
+	Price Money   `json:"price"` // rent per card-hour, replacing the catalogue
+	// Utilization (inference, 0–1) is the share of the paid hours the
+	// replica generates at its rate: a million tokens then costs the hourly
+	// rent ÷ (tokens/s × 3600 × utilisation). 0 means fully used.
+	Utilization float64     `json:"utilization,omitempty"`
+	Where       OfferFilter `json:"where"` // which catalogue offers may price it
 
 	// Hidden costs, counted only when given.
 	StorageGB     float64 `json:"storage_gb"`
@@ -287,7 +291,7 @@ func (in CostInput) normalize() (CostInput, *pricing, error) {
 		{"tokens", in.Tokens, MaxTokens}, {"samples", in.Samples, MaxTokens}, {"tokens_per_sample", in.TokensPerSample, MaxSeqLen},
 		{"epochs", in.Epochs, MaxEpochs}, {"mfu", in.MFU, 1}, {"tps", in.TPS, MaxTPS},
 		{"storage_gb", in.StorageGB, 1e9}, {"storage_months", in.StorageMonths, 120}, {"egress_gb", in.EgressGB, 1e9},
-		{"days", in.Days, 3650},
+		{"days", in.Days, 3650}, {"utilization", in.Utilization, 1},
 	} {
 		if math.IsNaN(f.v) || f.v < 0 || f.v > f.max {
 			return in, nil, inputErr(f.name, fmt.Sprintf("must be between 0 and %s, got %s", sci(f.max), sci(f.v)), hint)

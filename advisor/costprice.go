@@ -110,9 +110,10 @@ func (r *CostResult) price(g *knowledge.GPU, in CostInput, m Market, p *pricing)
 	var compute float64
 	if in.Workload.Method == Inference {
 		replica := r.Hourly * float64(r.GPUs)
-		// $/M tokens = $/h ÷ (tokens/s × 3600 s/h) × 10⁶.
-		r.PerMTokens = round(PerMTokens(replica, r.TokensPerS), 4)
-		compute = in.Tokens / 1e6 * PerMTokens(replica, r.TokensPerS)
+		// $/M tokens = $/h ÷ (tokens/s × 3600 s/h × utilisation) × 10⁶:
+		// hours paid and idle are part of each token's price.
+		r.PerMTokens = round(PerMTokens(replica, r.TokensPerS*in.utilization()), 4)
+		compute = in.Tokens / 1e6 * PerMTokens(replica, r.TokensPerS*in.utilization())
 	} else {
 		compute = r.GPUHours * r.Hourly
 	}
@@ -128,7 +129,7 @@ func (r *CostResult) price(g *knowledge.GPU, in CostInput, m Market, p *pricing)
 			Line{Key: "replica_hourly", Label: txt("replica per hour", "单副本每小时"), Value: round(replica, 4), Unit: string(p.cur) + "/h",
 				How: fmt.Sprintf("%d cards × %s", r.GPUs, money(r.Hourly, p.cur))},
 			Line{Key: "per_m_tokens", Label: txt("per million tokens", "每百万 token"), Value: r.PerMTokens, Unit: string(p.cur) + "/M tokens",
-				How: fmt.Sprintf("%s/h ÷ (%s tokens/s × 3600) × 10⁶", money(round(replica, 4), p.cur), num(round(r.TokensPerS, 1)))},
+				How: perMHow(money(round(replica, 4), p.cur), round(r.TokensPerS, 1), in.Utilization)},
 			Line{Key: "compute_cost", Label: txt("generation cost", "生成费用"), Value: Round2(compute), Unit: string(p.cur),
 				How: fmt.Sprintf("%s M tokens × %s", num(in.Tokens/1e6), money(r.PerMTokens, p.cur))})
 	} else {
@@ -192,4 +193,22 @@ func cur(c, def knowledge.Currency) knowledge.Currency {
 		return def
 	}
 	return c
+}
+
+// utilization is the share of paid hours an inference replica works (1
+// when not given).
+func (in CostInput) utilization() float64 {
+	if in.Utilization > 0 && in.Utilization < 1 {
+		return in.Utilization
+	}
+	return 1
+}
+
+// perMHow writes the per-million-token step, with the utilisation when one
+// was given.
+func perMHow(replica string, tps, util float64) string {
+	if util > 0 && util < 1 {
+		return fmt.Sprintf("%s/h ÷ (%s tokens/s × 3600 × %s%% busy) × 10⁶", replica, num(tps), num(round(util*100, 2)))
+	}
+	return fmt.Sprintf("%s/h ÷ (%s tokens/s × 3600) × 10⁶", replica, num(tps))
 }

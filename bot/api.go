@@ -2,10 +2,12 @@ package bot
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/present"
 )
 
 // apiWords make a serving-cost question a self-host-vs-API one.
@@ -97,4 +99,35 @@ func (b *Bot) api(ctx context.Context, a *Answer, req parse.Request) error {
 	a.Result = APIView{APIResult: res, SelfHost: cr}
 	a.show(renderAPI(a.Lang, res, cr, a.Assumed))
 	return nil
+}
+
+// apiPerM weighs a self-hosted cost per million tokens against the APIs
+// when the question asks for both ("每百万token成本多少？跟官方API价差几倍？"):
+// the same requests billed by the API the question names, else the
+// model's cheapest host. ok is false when the question does not ask, or
+// no API price is sourced (the answer then says so).
+func (b *Bot) apiPerM(req parse.Request, res advisor.CostResult) (advisor.APIPerMResult, bool, error) {
+	if !asksAPI(req.Text) || res.Plan != nil || res.PerMTokens <= 0 || res.Inputs.Workload.Method != advisor.Inference {
+		return advisor.APIPerMResult{}, false, nil
+	}
+	model := cmpOr(req.Slots.Model, req.Slots.Arch)
+	in := advisor.APIInput{Model: model, InputTokens: res.Inputs.InputTokens, OutputTokens: res.Inputs.OutputTokens,
+		Currency: res.Currency, FX: b.fx(req.Slots), Prices: b.kb.Procurement.APIs, Named: namedAPI(req.Text, model)}
+	cmp, err := advisor.CompareAPIPerM(in, res.PerMTokens)
+	return cmp, err == nil, err
+}
+
+// withAPIPerM adds the API's price per million output tokens and the
+// ratio to a cost answer's headline, the steps to its working.
+func withAPIPerM(lang string, d present.Doc, c advisor.APIPerMResult) present.Doc {
+	cur := string(c.Currency)
+	q := c.Best
+	ratio := tr(lang, fmt.Sprintf("self-hosting costs %s× the API", fmtNum(c.Ratio)), fmt.Sprintf("自建是 API 的 %s 倍", fmtNum(c.Ratio)))
+	d.Headline += tr(lang,
+		fmt.Sprintf("; %s %s bills %s per million output tokens for the same requests — %s", q.Provider, q.Model, moneyStr(c.PerMOutput, cur), ratio),
+		fmt.Sprintf("；同样的请求 %s %s 每百万输出 token %s——%s", q.Provider, q.Model, moneyStr(c.PerMOutput, cur), ratio))
+	var wk working
+	wk.result(lang, c.Lines, c.Assumptions, nil)
+	d.Working = append(d.Working, wk...)
+	return d
 }

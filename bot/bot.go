@@ -73,6 +73,9 @@ type Answer struct {
 	// question is the message's text, for verdicts that answer the way
 	// the question was put ("超了吗" vs "够不够").
 	question string
+	// apiPerM is a cost per million tokens weighed against the APIs, when
+	// the question asked for both (api.go).
+	apiPerM *advisor.APIPerMResult
 	// alsoUsed are slots a handler used beyond its intent's reads (how):
 	// the monthly figure an always-on service is checked against.
 	alsoUsed map[string]string

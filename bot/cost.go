@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/knowledge"
 )
 
 func (b *Bot) cost(ctx context.Context, a *Answer, req parse.Request) error {
@@ -24,6 +25,13 @@ func (b *Bot) cost(ctx context.Context, a *Answer, req parse.Request) error {
 		return b.slo(ctx, a, req)
 	}
 	in := b.costInput(req)
+	if in.Utilization > 0 {
+		a.use("utilization", "the share of paid hours the replica generates: each million tokens carries the idle ones")
+	}
+	if s.Monthly != nil && s.Price == nil && in.Price.Given() {
+		a.use("monthly", "the plan's month ÷ 730 h is the rent per card-hour")
+		a.use("quote_per", "a machine's plan divided by its cards")
+	}
 	if in.Workload.Bits == 8 && (in.Workload.Method == advisor.Full || in.Workload.Method == advisor.LoRA) {
 		in.FP8, in.Workload.Bits = true, 0 // "full fp8": train in FP8 on cards that have it
 	}
@@ -88,6 +96,14 @@ func (b *Bot) cost(ctx context.Context, a *Answer, req parse.Request) error {
 	if a.tooFew {
 		d = leadWithTooFew(a.Lang, d, have, res)
 	}
+	if cmp, ok, err := b.apiPerM(req, res); ok {
+		d = withAPIPerM(a.Lang, d, cmp) // "跟官方API价差几倍？" (api.go)
+		a.apiPerM = &cmp
+	} else if err != nil {
+		d.Summary = append([]string{tr(a.Lang,
+			"No hosted API price for this model is in the data, so the API side is not compared.",
+			"数据里没有这个模型的 API 报价，所以没有和 API 对比。")}, d.Summary...)
+	}
 	a.show(d)
 	return nil
 }
@@ -103,6 +119,18 @@ func (b *Bot) costInput(req parse.Request) advisor.CostInput {
 		TokensPerDay: s.TokensPerDay, RequestsPerS: s.RequestsPerS, Spot: s.Spot, Days: s.Days, Budget: money(s.Budget), Pretrain: s.Pretrain,
 		Where:    advisor.OfferFilter{Platform: s.Platform},
 		Currency: b.currency(req), FX: b.fx(s),
+	}
+	if in.Workload.Method == advisor.Inference && s.TokensPerDay == 0 && s.RequestsPerS == 0 && s.PeakRequestsPerS == 0 {
+		// "利用率按70%": a replica busy 70 % of the hours paid; a load sizes
+		// its own utilisation instead
+		in.Utilization = s.Utilization
+	}
+	if in.Price.Amount == 0 && s.Monthly != nil && s.Monthly.Amount > 0 && in.GPU != "" && s.Budget == nil {
+		// "H20一台8卡包月4.2万": the plan's month spread over its 730 hours
+		// is the rent per card-hour (normalizeQuotes made it per card)
+		m := *s.Monthly
+		m.Amount = m.Amount / knowledge.HoursPerMonth
+		in.Price = money(&m)
 	}
 	// A peak beside an average sizes for the peak; a peak alone is the
 	// load to size for.

@@ -28,6 +28,12 @@ func renderCost(lang string, r advisor.CostResult, as map[string]any, notes ...s
 		d.Headline = tr(lang,
 			fmt.Sprintf("%s%s: %s per million tokens (≈ %s in all, %s GPU-hours)", job, on, moneyStr(r.PerMTokens, cur), moneyStr(r.Total, cur), fmtNum(r.GPUHours)),
 			fmt.Sprintf("%s%s：每百万 token %s（合计约 %s，%s 卡时）", job, on, moneyStr(r.PerMTokens, cur), moneyStr(r.Total, cur), fmtNum(r.GPUHours)))
+		if u := r.Inputs.Utilization; u > 0 && u < 1 {
+			// their utilisation: the idle hours are in each token's price
+			d.Headline = tr(lang,
+				fmt.Sprintf("%s%s: %s per million tokens with the cards busy %s%% of the hours paid", job, on, moneyStr(r.PerMTokens, cur), fmtNum(u*100)),
+				fmt.Sprintf("%s%s：利用率 %s%% 时每百万 token %s", job, on, fmtNum(u*100), moneyStr(r.PerMTokens, cur)))
+		}
 		d.Figures = []present.Figure{
 			{Label: tr(lang, "per million tokens", "每百万 token"), Value: moneyStr(r.PerMTokens, cur)},
 			{Label: tr(lang, "tokens/s per replica", "单副本 tokens/s"), Value: fmtNum(r.TokensPerS)},

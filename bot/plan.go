@@ -131,6 +131,14 @@ func plan(req parse.Request) (parse.Request, string) {
 		// "how many tok/s with 8 concurrent requests on 2x A100?": the
 		// serving speed at that concurrency, not the memory
 		return to(parse.Cost, "a serving speed")
+	case model && inference && !load && len(s.Targets) > 0 && s.Targets[0] == "money_per_m_tokens" && s.Tokens == 0 && s.Samples == 0 &&
+		(req.Intent == parse.Buy || req.Intent == parse.Monthly || req.Intent == parse.Price || req.Intent == parse.Compare || req.Intent == parse.Unknown || req.Intent == parse.Fit):
+		// "自建DeepSeek-V3，8卡H200、利用率按70%，每百万token成本多少？": what a
+		// million tokens cost on those cards, not whether to buy them
+		if req.Slots.Method == "" {
+			req.Slots.Method = "inference"
+		}
+		return to(parse.Cost, "the cost of a million tokens")
 	case model && inference && (load || slo) && req.Intent != parse.Recommend:
 		// a serving load: replicas × cards, the bill, the targets checked
 		if req.Slots.Method == "" {
@@ -344,7 +352,7 @@ func normalizeQuotes(req parse.Request) parse.Request {
 		return req
 	}
 	switch {
-	case req.Intent == parse.Monthly && s.Monthly != nil && s.QuotePer == "machine":
+	case (req.Intent == parse.Monthly || req.Intent == parse.Cost && s.Price == nil) && s.Monthly != nil && s.QuotePer == "machine":
 		m := *s.Monthly
 		per := m.Amount / float64(n)
 		s.Notes = append(s.Notes, fmt.Sprintf("the monthly quote %s is for %d cards: %s per card-month", trimNum(m.Amount), n, trimNum(per)))

@@ -45,7 +45,11 @@ type typedFigure struct {
 // in Also, and the verdict when the question was yes/no (or the result
 // is one by nature: a budget check, a fit on the user's own card).
 func (a *Answer) typed(s parse.Slots) {
-	figs, v, primary := resultFigures(a.Result)
+	r := a.Result
+	if c, ok := r.(advisor.CostResult); ok && a.apiPerM != nil {
+		r = apiPerMCost{c, *a.apiPerM}
+	}
+	figs, v, primary := resultFigures(r)
 	if len(figs) == 0 {
 		figs, v, primary = ledgerFigures(a.Result, a.question)
 	}
@@ -176,6 +180,13 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 		return figs, nil, "memory_gb"
 	case advisor.CostResult:
 		return costFigures(res)
+	case apiPerMCost:
+		figs, v, primary := costFigures(res.CostResult)
+		c := res.cmp
+		cur := string(c.Currency)
+		figs = append(figs, typedFigure{asked: "saving", value: c.SavingPerM, unit: "M tokens", currency: cur, choice: c.Cheaper},
+			typedFigure{asked: "which", value: c.PerMOutput, unit: "M tokens", currency: cur, choice: c.Cheaper})
+		return figs, v, primary
 	case SLOAnswer:
 		r := res.SLOResult
 		figs := []typedFigure{{asked: "cards", value: float64(r.Cards), unit: "cards", choice: r.Replica.GPU}}
@@ -489,4 +500,11 @@ func companions(r any) []string {
 		}
 	}
 	return nil
+}
+
+// apiPerMCost is a cost result weighed against the APIs per million
+// tokens: its figures and the API's.
+type apiPerMCost struct {
+	advisor.CostResult
+	cmp advisor.APIPerMResult
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/ledger"
+	"github.com/gpubot/gpubot/bot/parse"
 	"github.com/gpubot/gpubot/bot/present"
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -524,5 +525,44 @@ func TestMonthlyForAModelPicksCardsThatHoldIt(t *testing.T) {
 	}
 	if !strings.Contains(a.Headline, fmt.Sprintf("%d 张卡", r.Inputs.Cards)) {
 		t.Errorf("headline %q: want the cards' month in it", a.Headline)
+	}
+}
+
+func TestPerMillionTokensAtTheirUtilisationAndAgainstTheAPI(t *testing.T) {
+	// "Qwen2.5-72B … 每百万token成本 … H20一台8卡包月4.2万，利用率50%": the
+	// machine's month is ¥42,000 ÷ 8 cards ÷ 730 h = ¥7.1918 a card-hour;
+	// a million tokens carries the idle half of the hours paid:
+	// 8 × 7.1918 ÷ (tokens/s × 3600 × 0.5) × 1e6.
+	a := askOne(t, "Qwen2.5-72B自建的每百万token成本算下来多少？H20一台8卡包月4.2万，利用率50%。")
+	r, ok := a.Result.(advisor.CostResult)
+	if !ok || a.Intent != parse.Cost {
+		t.Fatalf("intent %s result %T (%s), want the cost of a million tokens", a.Intent, a.Result, a.Text)
+	}
+	if math.Abs(r.Hourly-42000.0/8/730) > 0.001 {
+		t.Errorf("hourly %v, want 42000 ÷ 8 ÷ 730 = 7.1918", r.Hourly)
+	}
+	want := 8 * (42000.0 / 8 / 730) / (r.TokensPerS * 3600 * 0.5) * 1e6
+	if math.Abs(r.PerMTokens-want) > 0.01 || a.Typed == nil || a.Typed.Asked != "money_per_m_tokens" {
+		t.Errorf("per M %v (typed %+v), want %.4f at 50%% busy", r.PerMTokens, a.Typed, want)
+	}
+	if _, ign := a.Ignored["utilization"]; ign {
+		t.Errorf("utilisation ignored: %v", a.Ignored)
+	}
+
+	// "跟官方API价差几倍": DeepSeek's own API at $0.27 in / $1.10 out per M
+	// (the shipped row) × 7.2 = ¥1.944 / ¥7.92; the default request of
+	// 1,000 in and 500 out bills (1000 × 1.944 + 500 × 7.92) ÷ 500 =
+	// ¥11.808 per million output tokens.
+	a = askOne(t, "自建DeepSeek-V3，8卡H200、利用率按70%，每百万token成本多少？跟官方API价差几倍？")
+	if a.apiPerM == nil {
+		t.Fatalf("no API comparison: %s", a.Text)
+	}
+	c := *a.apiPerM
+	if !strings.HasPrefix(c.Best.Provider, "DeepSeek") || math.Abs(c.PerMOutput-11.808) > 0.01 {
+		t.Errorf("API %s at %v per M output, want DeepSeek's own at ¥11.808", c.Best.Provider, c.PerMOutput)
+	}
+	self := a.Result.(advisor.CostResult).PerMTokens
+	if math.Abs(c.Ratio-self/11.808) > 0.01 || !strings.Contains(a.Headline, "倍") {
+		t.Errorf("ratio %v, want %v ÷ 11.808; headline %q", c.Ratio, self, a.Headline)
 	}
 }

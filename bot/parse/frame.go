@@ -53,7 +53,7 @@ var (
 		`|`+num+`\s?(%)\s?(?:residual|resale|salvage)`+`|(zero|no|0)\s?(residual|resale|salvage)`, true, "残值", "回收", "residual", "resale", "salvage", "resell")
 	// a whole machine quoted: "8卡…整机", "a $280k 8x H100 server", "一台", "per server"
 	reMachineQuote = rx(`整机|一台|每台|台服务器|服务器|\bserver\b|\bmachine\b|\bbox\b|\bnode\b|\bper node\b|\bhgx\b|\bdgx\b|一整台`, false, "整机", "台", "服务器", "server", "machine", "box", "node", "hgx", "dgx")
-	rePerCardQuote = rx(`每卡|每张|单卡|一张卡|per card|per gpu|a card|each card|/卡|/card|/gpu|每块|/hr each|/h each|an hour each|each\b`, false, "每卡", "每张", "单卡", "张卡", "per card", "per gpu", "a card", "each card", "/卡", "/card", "/gpu", "每块", "each")
+	rePerCardQuote = rx(`每卡|每张|单卡|一张卡|per card|per gpu|a card|each card|/卡|/张|/card|/gpu|每块|/hr each|/h each|an hour each|each\b`, false, "每卡", "每张", "单卡", "张卡", "per card", "per gpu", "a card", "each card", "/卡", "/张", "/card", "/gpu", "每块", "each")
 	// "train a 3B on 600B tokens", "pretrain", "预训练", "继续预训练", "continued pretraining"
 	rePretrain = regexp0(`pre-?train|预训练|继续训练|continued pre|continual pre|从头训|from scratch`)
 	reTrainOn  = regexp0(`\btrain(?:ing)?\b[^.?!]{0,40}\bon\b|\btrain(?:ing)? (?:it |them )?(?:for|with)\b|训练|训一个|训个|训\s?\d`)

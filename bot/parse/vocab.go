@@ -2,6 +2,7 @@ package parse
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -52,7 +53,7 @@ func newVocabulary(lex *knowledge.Lexicon) vocabulary {
 		monthBack:     lex.Dates.MonthBack,
 		spendModes:    lex.SpendModes,
 		asking:        lex.Asking,
-		targets:       lex.Targets,
+		targets:       lex.Targets, // arabized in init: arabize reads vocab
 		yesNo:         lex.YesNo,
 	}
 	for n, words := range lex.Dates.DaysBack {
@@ -100,4 +101,23 @@ func wordSet(words []string) map[string]bool {
 		m[strings.ToLower(w)] = true
 	}
 	return m
+}
+
+func init() { vocab.targets = arabizedTerms(vocab.targets) }
+
+// arabizedTerms adds to each term the words as the parser reads text —
+// Chinese numerals written in digits ("每百万token" is read "每100万token") —
+// so a word with a numeral in it still matches.
+func arabizedTerms(terms []knowledge.Term) []knowledge.Term {
+	out := make([]knowledge.Term, len(terms))
+	for i, t := range terms {
+		t.Words = slices.Clone(t.Words)
+		for _, w := range terms[i].Words {
+			if a := arabize(w); a != w && !slices.Contains(t.Words, a) {
+				t.Words = append(t.Words, a)
+			}
+		}
+		out[i] = t
+	}
+	return out
 }
