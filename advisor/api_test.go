@@ -58,3 +58,20 @@ func TestCompareAPIByHand(t *testing.T) {
 		t.Error("no shipped API price for no-such-model: want an error")
 	}
 }
+
+// TestCompareAPIPerMByHand: an API at ¥1 in / ¥4 out per million bills a
+// request of 1,000 in + 500 out (1000 × 1 + 500 × 4) ÷ 500 = ¥6 per
+// million output tokens; self-hosting at ¥3 is half of it (0.5×), ¥3 less.
+func TestCompareAPIPerMByHand(t *testing.T) {
+	prices := []knowledge.APIPrice{{Provider: "Host", Model: "M", ModelID: "qwen2.5-72b", Input: 1, Output: 4, Currency: knowledge.CNY, Provenance: knowledge.Provenance{Confidence: knowledge.Medium}}}
+	r, err := CompareAPIPerM(APIInput{Model: "qwen2.5-72b", InputTokens: 1000, OutputTokens: 500, Currency: knowledge.CNY, FX: 7.2, Prices: prices}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !near(r.PerMOutput, 6, 1e-9) || !near(r.Ratio, 0.5, 1e-9) || !near(r.SavingPerM, 3, 1e-9) || r.Cheaper != "self_host" {
+		t.Errorf("per M output %v, ratio %v, saving %v, cheaper %s; want 6, 0.5, 3, self_host", r.PerMOutput, r.Ratio, r.SavingPerM, r.Cheaper)
+	}
+	if _, err := CompareAPIPerM(APIInput{Model: "no-such-model", Currency: knowledge.CNY, Prices: prices}, 3); err == nil {
+		t.Error("a model with no API price compared; want an input error")
+	}
+}

@@ -341,3 +341,23 @@ func TestCostQuickRankingMatchesFull(t *testing.T) {
 		}
 	}
 }
+
+// TestCostPerMTokensAtUtilisation: a replica busy half the hours paid
+// carries the idle half in each token: $2.5 ÷ (3500 tokens/s × 3600 ×
+// 0.5) × 10⁶ = $0.3968 per million, twice the fully used $0.1984.
+func TestCostPerMTokensAtUtilisation(t *testing.T) {
+	m := testMarket(t)
+	in := CostInput{Workload: Workload{ParamsB: 70, Method: Inference}, Tokens: 1e6, TPS: 3500,
+		Price: Money{Amount: 2.5, Currency: knowledge.USD}, Utilization: 0.5}
+	res, err := Cost(in, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 2.5 / (3500 * 3600 * 0.5) * 1e6; !near(res.PerMTokens, want, 0.0001) {
+		t.Errorf("per M at 50%% busy = %v, want %.4f", res.PerMTokens, want)
+	}
+	in.Utilization = 1.5
+	if _, err := Cost(in, m); err == nil {
+		t.Error("utilisation 150% accepted; want an input error")
+	}
+}
