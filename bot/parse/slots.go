@@ -506,11 +506,16 @@ func (x extractor) shape(t *text, f *features) {
 		}
 		return true
 	})
-	t.first(reImages, 1, func(m []string, _ int) bool {
+	t.first(reImages, 1, func(m []string, at int) bool {
 		v, ok := Number(m[1])
 		// 张 also counts cards ("两张 4090"): images only where the
-		// message is about pictures.
+		// message is about pictures, and never "一张4090" (a card named
+		// right after the count)
 		if !ok || v <= 0 || s.Images != 0 || !containsAny(t.s, "图", "image", "img", "picture", "pic", "photo") {
+			return false
+		}
+		if next := strings.TrimLeft(t.s[at+len(m[0]):], " "); m[2] == "" && strings.HasSuffix(m[0], "张") &&
+			(strings.HasPrefix(next, "§") || strings.HasPrefix(next, "¶") || strings.HasPrefix(next, "卡") || strings.HasPrefix(next, "显卡")) {
 			return false
 		}
 		switch m[2] {
