@@ -4,6 +4,6 @@
 // where numbers, money, currency symbols, language choice and script
 // detection may be written (present_test.go); and that tests use bottest's
 // one golden helper, clock and real-Redis helper (testhelpers_test.go). It
-// has no code; the rules are
-// read at test time from `go list`, with no network.
+// has no code; the rules are read at test time from `go list` and the
+// sources, with no network.
 package policy
