@@ -30,7 +30,7 @@ test: lint
 	@# memory bounds are measured without the race detector, which allocates more
 	@$(GO) test -count=1 -run 'Memory$$' ./bot/ledger/
 
-## test-quick: every package's tests in -short mode, cached (0.5 s; 38–49 s with nothing cached on a shared 2-core machine): no lint
+## test-quick: every package's tests in -short mode, cached (0.5 s; 27–49 s with nothing cached on a shared 2-core machine): no lint
 ## or vet (make lint), no race detector, no fuzzing, no redis-server (integration tests skip), and the slow corpus and soak tests skip (testing.Short)
 test-quick:
 	$(GO) test -short -vet=off $(PKGS)
