@@ -3,20 +3,15 @@ package bot
 import (
 	"context"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
+	"github.com/gpubot/gpubot/bot/bottest"
 	"github.com/gpubot/gpubot/bot/present"
 	"github.com/gpubot/gpubot/knowledge"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func newTestBot(t *testing.T) *Bot {
 	t.Helper()
@@ -34,8 +29,8 @@ type golden struct {
 	Answer    json.RawMessage `json:"answer"`
 }
 
-// checkGolden compares decoded JSON, so formatting changes do not matter;
-// `go test ./bot -run Render -update` rewrites the files.
+// checkGolden compares with testdata/<name>.golden.json as decoded JSON
+// (bottest.GoldenJSON); `go test ./bot -run Render -update` rewrites the files.
 func checkGolden(t *testing.T, name string, a Answer) {
 	t.Helper()
 	blocks, err := json.Marshal(a.Blocks)
@@ -47,29 +42,8 @@ func checkGolden(t *testing.T, name string, a Answer) {
 		t.Fatal(err)
 	}
 	got := golden{Text: a.Text, Ephemeral: a.Ephemeral, Blocks: blocks, Answer: ans}
-	path := filepath.Join("testdata", name+".golden.json")
-	if *update {
-		out, _ := json.MarshalIndent(got, "", "  ")
-		if err := os.WriteFile(path, append(out, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	var want, have any
 	gotRaw, _ := json.Marshal(got)
-	if err := json.Unmarshal(raw, &want); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(gotRaw, &have); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(want, have); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
+	bottest.GoldenJSON(t, filepath.Join("testdata", name+".golden.json"), gotRaw)
 }
 
 func TestRenderGolden(t *testing.T) {

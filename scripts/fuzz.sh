@@ -24,14 +24,18 @@ parallel=$([ "$FUZZ_JOBS" -gt 1 ] && echo 1 || echo "$cpus")
 export GO FUZZTIME FUZZ_MINIMIZE FUZZ_QUIET parallel
 
 # "<package dir> <target>" per line, from the sources (no build needed).
-targets=$(git ls-files '*_test.go' 2>/dev/null || find . -name '*_test.go')
+targets=$(git ls-files '*_test.go' 2>/dev/null || find . -name '*_test.go' | sed 's#^\./##')
 targets=$(grep -H -o '^func Fuzz[A-Za-z0-9_]*' $targets | sed -E 's#^(.*)/[^/]+_test\.go:func #./\1 #' | sort -u)
-# Round-robin over packages: the first target of each package goes first, so
-# the jobs running at once build different packages' instrumented test
-# binaries (the slow part: minutes each on a busy machine) instead of two
-# copies of one; later targets of a package reuse its build.
-targets=$(echo "$targets" | awk '{n[$1]++; print n[$1], $0}' | sort -s -n -k1,1 | cut -d' ' -f2-)
 [ -n "$targets" ] || { echo "fuzz: no fuzz targets" >&2; exit 0; }
+# Two rounds. First, one target of each package, FUZZ_JOBS at a time: each
+# builds its package's instrumented test binary (the slow part: every
+# dependency is compiled again with coverage counters, a minute or more on
+# a busy machine after an edit), and no two jobs build the same package at
+# once. Then the other targets, FUZZ_JOBS at a time, round-robin over the
+# packages: their builds are cached, so they take the fuzz time and a link.
+ranked=$(echo "$targets" | awk '{n[$1]++; print n[$1], $0}')
+first=$(echo "$ranked" | awk '$1 == 1' | cut -d' ' -f2-)
+rest=$(echo "$ranked" | awk '$1 > 1' | sort -s -n -k1,1 | cut -d' ' -f2-)
 
 one() {
 	pkg=$1 t=$2
@@ -51,5 +55,10 @@ one() {
 }
 export -f one
 
-echo "fuzz: $(echo "$targets" | wc -l) targets for $FUZZTIME each, $FUZZ_JOBS at a time" >&2
-echo "$targets" | xargs -P "$FUZZ_JOBS" -L 1 bash -c 'one "$@"' _
+echo "fuzz: $(echo "$targets" | wc -l) targets in $(echo "$first" | wc -l) packages for $FUZZTIME each, $FUZZ_JOBS at a time" >&2
+status=0
+echo "$first" | xargs -P "$FUZZ_JOBS" -L 1 bash -c 'one "$@"' _ || status=1
+if [ -n "$rest" ]; then
+	echo "$rest" | xargs -P "$FUZZ_JOBS" -L 1 bash -c 'one "$@"' _ || status=1
+fi
+exit $status

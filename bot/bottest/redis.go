@@ -22,13 +22,13 @@ import (
 // the prefix and under each of patterns (keys a package writes outside its
 // prefix, such as "gpubot:lock:{<name>}*"; on a cluster every master is
 // scanned), then closes the client.
+//
+// It is the module's one reader of REDIS_URL in tests (internal/policy
+// refuses another): a test that needs the URL itself (to open a
+// store.Store, or to give a whole bot) takes RealRedisURL.
 func RealRedis(t testing.TB, patterns ...string) (redis.UniversalClient, string) {
 	t.Helper()
-	url := os.Getenv("REDIS_URL")
-	if url == "" {
-		t.Skip("REDIS_URL not set; make test starts a real redis-server")
-	}
-	rdb, err := redisconn.Open(url)
+	rdb, err := redisconn.Open(RealRedisURL(t))
 	if err != nil {
 		t.Fatalf("open REDIS_URL: %v", err)
 	}
@@ -47,6 +47,19 @@ func RealRedis(t testing.TB, patterns ...string) (redis.UniversalClient, string)
 		rdb.Close()
 	})
 	return rdb, prefix
+}
+
+// RealRedisURL is REDIS_URL, the real redis-server (or Redis Cluster) make
+// test and make test-cluster start, and skips the test when it is unset.
+// The caller cleans up what it writes; RealRedis does that for keys under
+// its prefix.
+func RealRedisURL(t testing.TB) string {
+	t.Helper()
+	url := os.Getenv("REDIS_URL")
+	if url == "" {
+		t.Skip("REDIS_URL not set; make test starts a real redis-server")
+	}
+	return url
 }
 
 // deleteMatching deletes the keys matching pattern, one key at a time so

@@ -82,14 +82,6 @@ func TestParseAmount(t *testing.T) {
 	}
 }
 
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) Set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
-
 // Three replicas that each believe they lead (separate lock names) tick at
 // once, again and again: each threshold's alert reaches the team's channel
 // once, with an Acknowledge button; a higher one later, once more.
@@ -100,7 +92,7 @@ func TestAlertsOnceAcrossThreeReplicas(t *testing.T) {
 	t.Cleanup(func() { rdb.Close() })
 	st := &store.Store{Redis: rdb}
 	loc := ledger.Shanghai
-	c := &clock{t: time.Date(2026, 10, 16, 0, 0, 0, 0, loc)}
+	c := bottest.NewClock(time.Date(2026, 10, 16, 0, 0, 0, 0, loc))
 	l := ledger.New(st, ledger.Options{Location: loc, Now: c.Now})
 	bs := NewStore(rdb, nil)
 	if err := bs.Set(ctx, Budget{Team: bottest.TeamID, Project: "pretrain", Amount: cny(100000)}); err != nil {
@@ -219,7 +211,7 @@ func TestAlertsGoToProfileChannel(t *testing.T) {
 	t.Cleanup(func() { rdb.Close() })
 	st := &store.Store{Redis: rdb}
 	loc := ledger.Shanghai
-	c := &clock{t: time.Date(2026, 10, 16, 0, 0, 0, 0, loc)}
+	c := bottest.NewClock(time.Date(2026, 10, 16, 0, 0, 0, 0, loc))
 	l := ledger.New(st, ledger.Options{Location: loc, Now: c.Now})
 	bs := NewStore(rdb, nil)
 	profiles := profile.New(rdb, nil)

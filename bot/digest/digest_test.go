@@ -3,23 +3,19 @@ package digest
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"image/png"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 	_ "time/tzdata" // Asia/Shanghai on machines without zoneinfo
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/slack-go/slack"
 
+	"github.com/gpubot/gpubot/bot/bottest"
 	"github.com/gpubot/gpubot/knowledge"
 	"github.com/gpubot/gpubot/knowledge/catalog"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 func shanghai(t testing.TB) *time.Location {
 	t.Helper()
@@ -93,38 +89,19 @@ func opts(t testing.TB) Options {
 }
 
 // golden compares the rendered post with testdata/<name>.golden.json as
-// decoded JSON; -update rewrites it.
+// decoded JSON (bottest.GoldenJSON); -update rewrites it.
 func golden(t *testing.T, name string, d *Digest) {
 	t.Helper()
 	text, blocks := d.Render()
-	got, err := json.MarshalIndent(struct {
+	got, err := json.Marshal(struct {
 		Text   string        `json:"text"`
 		Blocks []slack.Block `json:"blocks"`
 		Digest *Digest       `json:"digest"`
-	}{text, blocks, d}, "", "  ")
+	}{text, blocks, d})
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join("testdata", name+".golden.json")
-	if *update {
-		if err := os.WriteFile(path, append(got, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./bot/digest -run Render -update)", err)
-	}
-	var want, have any
-	if err := json.Unmarshal(raw, &want); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(got, &have); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(want, have); diff != "" {
-		t.Errorf("%s differs from the golden file (-want +got):\n%s", name, diff)
-	}
+	bottest.GoldenJSON(t, filepath.Join("testdata", name+".golden.json"), got)
 }
 
 func TestRenderDailyEnglish(t *testing.T) {

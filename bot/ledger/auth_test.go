@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/slack-go/slack"
+
+	"github.com/gpubot/gpubot/bot/bottest"
 )
 
 // fakeUsers answers users.info from a table and counts the calls.
@@ -88,7 +90,7 @@ func TestAuthorizerCaches(t *testing.T) {
 	ctx := context.Background()
 	users := &fakeUsers{users: map[string]*slack.User{"UADMIN": {ID: "UADMIN", IsAdmin: true}, "UMEMBER": {ID: "UMEMBER"}}}
 	a := NewAuthorizer(nil, users, 5*time.Minute)
-	c := &clock{t: time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)}
+	c := bottest.NewClock(time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC))
 	a.now = c.Now
 
 	for range 3 {

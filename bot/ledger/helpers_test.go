@@ -16,6 +16,7 @@ import (
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/gpubot/gpubot/bot/bottest"
 	"github.com/gpubot/gpubot/bot/store"
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -41,28 +42,10 @@ func shanghai(t *testing.T) *time.Location {
 	return loc
 }
 
-// clock is a settable now for Options.Now.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Set(t time.Time) {
-	c.mu.Lock()
-	c.t = t
-	c.mu.Unlock()
-}
-
-func newLedger(t *testing.T, st *store.Store) (*Ledger, *clock) {
+func newLedger(t *testing.T, st *store.Store) (*Ledger, *bottest.Clock) {
 	t.Helper()
 	loc := shanghai(t)
-	c := &clock{t: time.Date(2026, 11, 1, 9, 0, 0, 0, loc)}
+	c := bottest.NewClock(time.Date(2026, 11, 1, 9, 0, 0, 0, loc))
 	return New(st, Options{KB: knowledge.MustShipped(), Location: loc, Now: c.Now}), c
 }
 

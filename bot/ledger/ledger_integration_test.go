@@ -14,6 +14,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/gpubot/gpubot/bot/store"
+
+	"github.com/gpubot/gpubot/bot/bottest"
 )
 
 // These run the suites against a real redis-server at REDIS_URL (make test
@@ -22,11 +24,7 @@ import (
 
 func realStore(t *testing.T) *store.Store {
 	t.Helper()
-	url := os.Getenv("REDIS_URL")
-	if url == "" {
-		t.Skip("REDIS_URL not set; make test starts a real redis-server")
-	}
-	st, err := store.Open(context.Background(), url)
+	st, err := store.Open(context.Background(), bottest.RealRedisURL(t))
 	if err != nil {
 		t.Fatalf("open REDIS_URL: %v", err)
 	}

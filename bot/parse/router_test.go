@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpubot/gpubot/bot/bottest"
 	"github.com/gpubot/gpubot/knowledge"
 )
 
@@ -162,11 +163,9 @@ func BenchmarkTrain(b *testing.B) {
 
 var crossWriter = flag.Bool("corpus.cv", false, "train one router per left-out training writer and report its accuracy")
 
-var update = flag.Bool("update", false, "rewrite data/router.bin.gz from the training data")
-
 // TestRouterWeights: the embedded weights are what the training data gives
 // (to quantisation), so they cannot drift from the corpus. -update rewrites
-// them.
+// them (bottest's one -update flag).
 func TestRouterWeights(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains the router on all of its data (~25 s on a busy 2-core machine); make test runs it")
@@ -181,7 +180,7 @@ func TestRouterWeights(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *update {
+	if bottest.Update() {
 		if err := os.WriteFile("data/router.bin.gz", enc, 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -3,7 +3,6 @@ package phrase_test
 import (
 	"context"
 	"errors"
-	"sync"
 	"testing"
 	"time"
 
@@ -27,25 +26,13 @@ func (h harness) gauge(t *testing.T, name string) float64 {
 	return 0
 }
 
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
-
 // TestBreakerOpensAfterTimeoutsAndTriesAgainAfterTheCoolDown: three
 // timeouts in a row open the breaker; while it is open no call reaches the
 // endpoint and the metric says so; after the cool-down one call tries the
 // endpoint again, and its success closes the breaker.
 func TestBreakerOpensAfterTimeoutsAndTriesAgainAfterTheCoolDown(t *testing.T) {
-	clk := &clock{t: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
-	h := newHarness(t, phrase.Config{Timeout: 100 * time.Millisecond, BreakAfter: 3, CoolDown: time.Minute, Now: clk.now})
+	clk := bottest.NewClock(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC))
+	h := newHarness(t, phrase.Config{Timeout: 100 * time.Millisecond, BreakAfter: 3, CoolDown: time.Minute, Now: clk.Now})
 	h.fake.SetDefault(bottest.OpenAIReply{Hang: true})
 	for i := range 3 {
 		if _, err := h.p.Rephrase(context.Background(), costInput()); err == nil || errors.Is(err, phrase.ErrBreakerOpen) {
@@ -66,11 +53,11 @@ func TestBreakerOpensAfterTimeoutsAndTriesAgainAfterTheCoolDown(t *testing.T) {
 		t.Errorf("skipped_breaker = %v, want 2", got)
 	}
 
-	clk.add(59 * time.Second)
+	clk.Add(59 * time.Second)
 	if _, err := h.p.Rephrase(context.Background(), costInput()); !errors.Is(err, phrase.ErrBreakerOpen) {
 		t.Errorf("before the cool-down ends: err %v, want ErrBreakerOpen", err)
 	}
-	clk.add(2 * time.Second)
+	clk.Add(2 * time.Second)
 	h.fake.SetDefault(bottest.OpenAIReply{Text: costFaithful})
 	got, err := h.p.Rephrase(context.Background(), costInput())
 	if err != nil || got != costFaithful {
@@ -87,13 +74,13 @@ func TestBreakerOpensAfterTimeoutsAndTriesAgainAfterTheCoolDown(t *testing.T) {
 // TestFailedTrialReopensTheBreaker: the one call let through after the
 // cool-down fails, so the breaker opens for another cool-down.
 func TestFailedTrialReopensTheBreaker(t *testing.T) {
-	clk := &clock{t: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
-	h := newHarness(t, phrase.Config{Timeout: 50 * time.Millisecond, BreakAfter: 2, CoolDown: time.Minute, Now: clk.now})
+	clk := bottest.NewClock(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC))
+	h := newHarness(t, phrase.Config{Timeout: 50 * time.Millisecond, BreakAfter: 2, CoolDown: time.Minute, Now: clk.Now})
 	h.fake.SetDefault(bottest.OpenAIReply{Hang: true})
 	for range 2 {
 		h.p.Rephrase(context.Background(), costInput())
 	}
-	clk.add(time.Minute + time.Second)
+	clk.Add(time.Minute + time.Second)
 	if _, err := h.p.Rephrase(context.Background(), costInput()); err == nil || errors.Is(err, phrase.ErrBreakerOpen) {
 		t.Fatalf("trial: %v, want a timeout", err)
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -26,8 +25,6 @@ import (
 	"github.com/gpubot/gpubot/bot/subscribe"
 	"github.com/gpubot/gpubot/knowledge"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 func shanghai(t testing.TB) *time.Location {
 	t.Helper()
@@ -191,35 +188,16 @@ func TestRecapFindingsOnTheSampleBill(t *testing.T) {
 func golden(t *testing.T, name string, rc *Recap) {
 	t.Helper()
 	text, blocks := rc.Render()
-	got, err := json.MarshalIndent(struct {
+	got, err := json.Marshal(struct {
 		Text     string        `json:"text"`
 		Blocks   []slack.Block `json:"blocks"`
 		Findings []Finding     `json:"findings"`
 		Chart    *Chart        `json:"chart"`
-	}{text, blocks, rc.Findings, rc.Chart}, "", "  ")
+	}{text, blocks, rc.Findings, rc.Chart})
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join("testdata", name+".golden.json")
-	if *update {
-		if err := os.WriteFile(path, append(got, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./bot/recap -run Render -update)", err)
-	}
-	var want, have any
-	if err := json.Unmarshal(raw, &want); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(got, &have); err != nil {
-		t.Fatal(err)
-	}
-	if d := cmp.Diff(want, have); d != "" {
-		t.Errorf("%s differs from the golden file (-want +got):\n%s", name, d)
-	}
+	bottest.GoldenJSON(t, filepath.Join("testdata", name+".golden.json"), got)
 }
 
 func TestRenderRecapEnglish(t *testing.T) { golden(t, "recap_2026-10_en", octoberRecap(t, "en")) }

@@ -3,7 +3,6 @@ package slackpost
 import (
 	"context"
 	"fmt"
-	"os"
 	"testing"
 	"time"
 
@@ -11,19 +10,10 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/gpubot/gpubot/bot/bottest"
-	"github.com/gpubot/gpubot/infra/redisconn"
 )
 
 func TestPaceAndKeysOnARealRedis(t *testing.T) {
-	u := os.Getenv("REDIS_URL")
-	if u == "" {
-		t.Skip("REDIS_URL not set; make test runs this against a real redis-server")
-	}
-	rdb, err := redisconn.Open(u) // one server, or a Redis Cluster (make test-cluster)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rdb.Close()
+	rdb, _ := bottest.RealRedis(t) // one server, or a Redis Cluster (make test-cluster)
 	fs := bottest.NewSlack(t)
 	c := newClock()
 	api := slack.New("xoxb-test", slack.OptionAPIURL(fs.APIURL()))
@@ -56,15 +46,7 @@ func TestPaceAndKeysOnARealRedis(t *testing.T) {
 // TestOutboxOnARealRedis: the outbox's claim script and its two keys (one
 // hash tag) on a real Redis, or a Redis Cluster.
 func TestOutboxOnARealRedis(t *testing.T) {
-	u := os.Getenv("REDIS_URL")
-	if u == "" {
-		t.Skip("REDIS_URL not set; make test runs this against a real redis-server")
-	}
-	rdb, err := redisconn.Open(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rdb.Close()
+	rdb, _ := bottest.RealRedis(t)
 	fs := bottest.NewSlack(t)
 	c := newClock()
 	api := slack.New("xoxb-test", slack.OptionAPIURL(fs.APIURL()))

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,39 +17,14 @@ import (
 	"github.com/gpubot/gpubot/bot/bottest"
 )
 
-// clock is a fake time: Wait records the wait and moves time on.
-type clock struct {
-	mu    sync.Mutex
-	now   time.Time
-	waits []time.Duration
-}
-
-func newClock() *clock { return &clock{now: time.Now()} }
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) Wait(ctx context.Context, d time.Duration) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.waits = append(c.waits, d)
-	c.now = c.now.Add(d)
-	return ctx.Err()
-}
-
-func (c *clock) Waits() []time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]time.Duration(nil), c.waits...)
-}
+// newClock is a fake time from now: its Wait records the wait and moves
+// time on.
+func newClock() *bottest.Clock { return bottest.NewClock(time.Now()) }
 
 type fixture struct {
 	slack *bottest.Slack
 	rdb   *redis.Client
-	clock *clock
+	clock *bottest.Clock
 	p     *Poster
 }
 

@@ -2,11 +2,12 @@ package store
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/gpubot/gpubot/bot/bottest"
 )
 
 // TestClusterURLGetsAClusterClient: REDIS_URL in either cluster form gives
@@ -38,8 +39,8 @@ func TestClusterURLGetsAClusterClient(t *testing.T) {
 // TestOpenOnACluster: Open pings the cluster and writes through it (make
 // test-cluster sets REDIS_URL to one).
 func TestOpenOnACluster(t *testing.T) {
-	url := os.Getenv("REDIS_URL")
-	if url == "" || !strings.Contains(url, "addr=") {
+	url := bottest.RealRedisURL(t)
+	if !strings.Contains(url, "addr=") {
 		t.Skip("REDIS_URL does not name a Redis Cluster; make test-cluster starts one")
 	}
 	st, err := Open(context.Background(), url)

@@ -4,10 +4,12 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/gpubot/gpubot/bot/bottest"
 )
 
 func TestRealRedisRoundTrip(t *testing.T) {
-	url := realRedis(t)
+	url := bottest.RealRedisURL(t)
 	ctx := context.Background()
 	s, err := Open(ctx, url)
 	if err != nil {

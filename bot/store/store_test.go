@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"os"
 	"testing"
 	"time"
 )
@@ -42,17 +41,6 @@ func TestOpenUnreachableRedisFails(t *testing.T) {
 	if _, err := Open(context.Background(), "redis://127.0.0.1:1/0"); err == nil {
 		t.Fatal("Open on a closed port succeeded, want a ping error")
 	}
-}
-
-// realRedis returns REDIS_URL or skips; make test starts a redis-server and
-// sets it, so CI always runs these.
-func realRedis(t *testing.T) string {
-	t.Helper()
-	url := os.Getenv("REDIS_URL")
-	if url == "" {
-		t.Skip("REDIS_URL not set; make test starts a real redis-server")
-	}
-	return url
 }
 
 func TestEmbeddedRedisExpiresKeysAsTimePasses(t *testing.T) {

@@ -2,28 +2,18 @@ package thread
 
 import (
 	"context"
-	"os"
 	"testing"
 	"time"
 
+	"github.com/gpubot/gpubot/bot/bottest"
 	"github.com/gpubot/gpubot/bot/parse"
 	"github.com/gpubot/gpubot/knowledge"
-	"github.com/redis/go-redis/v9"
 )
 
 // TestRealRedis runs against the redis-server at REDIS_URL
 // (scripts/with-redis.sh), and is skipped without one.
 func TestRealRedis(t *testing.T) {
-	url := os.Getenv("REDIS_URL")
-	if url == "" {
-		t.Skip("REDIS_URL not set")
-	}
-	opt, err := redis.ParseURL(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rdb := redis.NewClient(opt)
-	defer rdb.Close()
+	rdb, _ := bottest.RealRedis(t)
 	ctx := context.Background()
 	c := Conversation{"Tit", "Cit", time.Now().Format("150405.000000000")}
 	defer rdb.Del(ctx, c.Key())

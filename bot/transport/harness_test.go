@@ -4,13 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -19,7 +17,6 @@ import (
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
-	"github.com/google/go-cmp/cmp"
 	"github.com/redis/go-redis/v9"
 	"github.com/slack-go/slack"
 
@@ -35,8 +32,6 @@ import (
 	"github.com/gpubot/gpubot/bot/watch"
 	"github.com/gpubot/gpubot/knowledge"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden.json")
 
 const secret = "8f742231b10e8888abcd99yyyzzz85a5"
 
@@ -256,35 +251,15 @@ func (h *harness) event(t *testing.T, eventID string, inner map[string]any, chan
 	return h.send(t, "/slack/events", jsonType, bottest.EventCallback(eventID, inner), change...)
 }
 
-// golden compares got (JSON) with testdata/name.golden.json as decoded JSON;
-// -update rewrites the file.
+// golden compares got (JSON) with testdata/name.golden.json as decoded JSON
+// (bottest.GoldenJSON); -update rewrites the file, keys sorted.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden.json")
-	if *update {
-		var v any
-		if err := json.Unmarshal(got, &v); err != nil {
-			t.Fatalf("%s: not JSON: %v", name, err)
-		}
-		b, _ := json.MarshalIndent(v, "", "  ")
-		if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	var v any
+	if err := json.Unmarshal(got, &v); err == nil {
+		got, _ = json.Marshal(v) // sorted keys, as the files have them
 	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -run %s -update to create it)", err, t.Name())
-	}
-	var w, g any
-	if err := json.Unmarshal(want, &w); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	if err := json.Unmarshal(got, &g); err != nil {
-		t.Fatalf("payload is not JSON: %v\n%s", err, got)
-	}
-	if diff := cmp.Diff(w, g); diff != "" {
-		t.Errorf("%s differs (-golden +got); rerun with -update if intended:\n%s", path, diff)
-	}
+	bottest.GoldenJSON(t, filepath.Join("testdata", name+".golden.json"), got)
 }
 
 // formJSON shows a form-encoded Web API call as one JSON object, with the

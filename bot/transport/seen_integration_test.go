@@ -5,41 +5,19 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http/httptest"
-	"os"
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
 	"github.com/slack-go/slack"
 
 	"github.com/gpubot/gpubot/bot/bottest"
 	"github.com/gpubot/gpubot/bot/slackpost"
-	"github.com/gpubot/gpubot/infra/redisconn"
 )
-
-// realRedis connects to REDIS_URL (make test starts a redis-server) or skips.
-// It may name a Redis Cluster (make test-cluster).
-func realRedis(t *testing.T) redis.UniversalClient {
-	t.Helper()
-	u := os.Getenv("REDIS_URL")
-	if u == "" {
-		t.Skip("REDIS_URL not set; make test runs this against a real redis-server")
-	}
-	rdb, err := redisconn.Open(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { rdb.Close() })
-	if err := rdb.Ping(context.Background()).Err(); err != nil {
-		t.Fatalf("REDIS_URL: %v", err)
-	}
-	return rdb
-}
 
 // Two replicas behind Slack's load balancer get the same event (a retry
 // lands on the other one): one reply.
 func TestReplicasOnOneRedisReplyOnce(t *testing.T) {
-	rdb := realRedis(t)
+	rdb, _ := bottest.RealRedis(t) // one server, or a Redis Cluster (make test-cluster)
 	fs := bottest.NewSlack(t)
 	api := slack.New("xoxb-test", slack.OptionAPIURL(fs.APIURL()))
 	nonce := fmt.Sprint(time.Now().UnixNano())

@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -21,11 +20,7 @@ import (
 // REDIS_URL), emptied first, so this test shares nothing with the others.
 func replicaRedis(t *testing.T) (string, *redis.Client) {
 	t.Helper()
-	base := os.Getenv("REDIS_URL")
-	if base == "" {
-		t.Skip("REDIS_URL not set; make test starts a real redis-server")
-	}
-	opt, err := redis.ParseURL(base)
+	opt, err := redis.ParseURL(bottest.RealRedisURL(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,33 +3,18 @@ package lock_test
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/gpubot/gpubot/bot/bottest"
 	"github.com/gpubot/gpubot/infra/lock"
-	"github.com/redis/go-redis/v9"
 )
 
 func TestIntegrationContendersAndExpiry(t *testing.T) {
-	url := os.Getenv("REDIS_URL")
-	if url == "" {
-		t.Skip("REDIS_URL not set; `make test` runs this against a real redis-server")
-	}
-	opt, err := redis.ParseURL(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rdb := redis.NewClient(opt)
-	defer rdb.Close()
+	rdb, prefix := bottest.RealRedis(t) // deletes prefix* when the test ends
 	ctx := context.Background()
-	prefix := fmt.Sprintf("gpubot-test:lock:%d:", time.Now().UnixNano())
-	defer func() {
-		rdb.Del(ctx, prefix+"{race}", prefix+"{race}:fence")
-	}()
 
 	var wins atomic.Int32
 	var wg sync.WaitGroup

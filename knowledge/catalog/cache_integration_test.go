@@ -3,46 +3,17 @@ package catalog_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"testing"
 	"time"
 
-	"github.com/gpubot/gpubot/infra/redisconn"
+	"github.com/gpubot/gpubot/bot/bottest"
 	"github.com/gpubot/gpubot/knowledge"
 	"github.com/gpubot/gpubot/knowledge/catalog"
-	"github.com/redis/go-redis/v9"
 )
 
-// realRedis connects to REDIS_URL (make test starts a redis-server and sets
-// it) or skips. Every test gets its own key prefix, deleted afterwards.
-func realRedis(t *testing.T) (redis.UniversalClient, string) {
-	t.Helper()
-	url := os.Getenv("REDIS_URL")
-	if url == "" {
-		t.Skip("REDIS_URL not set; `make test` runs this against a real redis-server")
-	}
-	rdb, err := redisconn.Open(url) // one server, or a Redis Cluster (make test-cluster)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	if err := rdb.Ping(ctx).Err(); err != nil {
-		t.Fatalf("redis at REDIS_URL: %v", err)
-	}
-	prefix := fmt.Sprintf("gpubot-test:%s:%d:", t.Name(), time.Now().UnixNano())
-	t.Cleanup(func() {
-		iter := rdb.Scan(ctx, 0, prefix+"*", 1000).Iterator()
-		for iter.Next(ctx) {
-			rdb.Del(ctx, iter.Val())
-		}
-		rdb.Close()
-	})
-	return rdb, prefix
-}
-
 func TestIntegrationVersionedReloadAndFailover(t *testing.T) {
-	rdb, prefix := realRedis(t)
+	rdb, prefix := bottest.RealRedis(t) // one server, or a Redis Cluster (make test-cluster)
 	a, b := &fake{name: "a"}, &fake{name: "b"}
 	a.offers(offer("a-1", "rtx4090", 0.4))
 	b.offers(offer("b-1", "h100-sxm", 2.5))
@@ -69,7 +40,7 @@ func TestIntegrationVersionedReloadAndFailover(t *testing.T) {
 }
 
 func TestIntegrationHistoryTrimAndTTL(t *testing.T) {
-	rdb, prefix := realRedis(t)
+	rdb, prefix := bottest.RealRedis(t) // one server, or a Redis Cluster (make test-cluster)
 	src := &fake{name: "src"}
 	c := catalog.New(rdb, catalog.Options{Prefix: prefix, Sources: []catalog.Source{src}, Retention: 10 * day})
 	for i, at := range []time.Duration{0, 5 * day, 12 * day} {
@@ -94,7 +65,7 @@ func TestIntegrationHistoryTrimAndTTL(t *testing.T) {
 }
 
 func TestIntegrationShippedRoundTrip(t *testing.T) {
-	rdb, prefix := realRedis(t)
+	rdb, prefix := bottest.RealRedis(t) // one server, or a Redis Cluster (make test-cluster)
 	kb := knowledge.MustShipped()
 	src := &fake{name: catalog.ShippedSource}
 	src.offers(kb.Offers...)
