@@ -254,7 +254,10 @@ func (m Market) PriceList(gpuID string, cur knowledge.Currency, fx float64) (Pri
 	if gpuID == "" {
 		return priceList(gpuID, nil, cur, fx)
 	}
-	return priceList(gpuID, m.engine().index(m.Offers), cur, fx)
+	if !m.prepared() { // nothing to keep: index the one card, as Offers does
+		return priceList(gpuID, indexFor(m.Offers, gpuID), cur, fx)
+	}
+	return priceList(gpuID, m.prep.index(m.Offers), cur, fx)
 }
 
 func priceList(gpuID string, ix *offerIndex, cur knowledge.Currency, fx float64) (PriceList, error) {
@@ -424,8 +427,10 @@ func (m Market) Cheapest(gpuID string, cur knowledge.Currency, fx float64, f Off
 	if err != nil {
 		return CardPrice{}, false, err
 	}
-	c := &memo{c: m.engine()}
-	cp, found = m.cheapest(c, gpuID, p, f)
+	if !m.prepared() { // one pass over the offers, as Cheapest does
+		return Cheapest(gpuID, m.Offers, cur, fx, f)
+	}
+	cp, found = m.cheapest(&memo{c: m.prep}, gpuID, p, f)
 	return cp, found, nil
 }
 

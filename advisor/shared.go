@@ -108,11 +108,14 @@ func Prepare(m Market) Market {
 // engine returns the market's cache, or a fresh one for this call when the
 // market was not prepared or its architectures were swapped since.
 func (m Market) engine() *cache {
-	if m.prep != nil && same(m.prep.archs, m.Archs) {
+	if m.prepared() {
 		return m.prep
 	}
 	return newCache(m.Archs)
 }
+
+// prepared reports whether m's calls answer from its kept cache.
+func (m Market) prepared() bool { return m.prep != nil && same(m.prep.archs, m.Archs) }
 
 // same reports whether a and b are the same slice: the same elements in
 // the same memory.

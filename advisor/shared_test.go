@@ -109,6 +109,12 @@ func TestPreparedMarketRepreparedAfterEdit(t *testing.T) {
 	if diff := cmp.Diff(fresh, kept); diff != "" {
 		t.Errorf("prepared list differs from Offers (-Offers +PriceList):\n%s", diff)
 	}
+	// So does a market never prepared, which indexes only the card asked.
+	bare := Market{GPUs: kb.GPUs, Archs: kb.Archs, Offers: next}
+	check("a bare market", bare, []string{"c", "a", "b"}, []float64{1.5, 2.0, 2.5})
+	if l, _ := bare.PriceList("rtx4090", knowledge.CNY, 7.2); cmp.Diff(fresh, l) != "" {
+		t.Errorf("bare market's list differs from Offers:\n%s", cmp.Diff(fresh, l))
+	}
 }
 
 // A cached answer equals one computed afresh: a copy of the same offers in
