@@ -302,9 +302,12 @@ func listOffers(offers []knowledge.Offer, at []int, p *pricing) ([]CardPrice, []
 	}
 	type entry struct { // small, no pointers: sorted without write barriers
 		low, high float64 // the price's ends, in p's currency
-		i         int     // the offer's place in offers
+		i, j      int32   // the offer's place in offers, and its ends' in raw
 	}
 	es := make([]entry, 0, len(at))
+	// The ends in the offer's own currency, CardHourly's, kept for the
+	// build: it is asked once per offer, as it copies the offer.
+	raw := make([]float64, 0, 2*len(at))
 	for _, i := range at {
 		o := &offers[i]
 		if o.Status == "disappeared" {
@@ -317,7 +320,8 @@ func listOffers(offers []knowledge.Offer, at []int, p *pricing) ([]CardPrice, []
 		if o.Currency != p.cur {
 			p.converted = true
 		}
-		es = append(es, entry{inCurrency(lo, o.Currency, p.cur, fx), inCurrency(hi, o.Currency, p.cur, fx), i})
+		es = append(es, entry{inCurrency(lo, o.Currency, p.cur, fx), inCurrency(hi, o.Currency, p.cur, fx), int32(i), int32(len(raw))})
+		raw = append(raw, lo, hi)
 	}
 	if len(es) == 0 {
 		return nil, nil, nil // none: written as null, as before
@@ -359,11 +363,10 @@ func listOffers(offers []knowledge.Offer, at []int, p *pricing) ([]CardPrice, []
 	// builder's string as soon as they are written.
 	var sb strings.Builder
 	sb.Grow(textPerOffer * len(es))
+	var buf [256]byte
 	for k := range es {
-		o, cp := &offers[es[k].i], &ps[k]
-		lo, hi, _ := o.CardHourly()
-		cp.set(o, lo, hi, p.cur, fx)
-		var buf [512]byte
+		e, cp := &es[k], &ps[k]
+		cp.set(&offers[e.i], raw[e.j], raw[e.j+1], p.cur, fx)
 		b := cp.appendHow(buf[:0], fx)
 		how := len(b)
 		b = appendOfferLabel(b, cp, "en")
