@@ -1,6 +1,7 @@
 package advisor
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -274,5 +275,23 @@ func TestAppendNumMatchesStrconv(t *testing.T) {
 	}
 	if bad > 0 {
 		t.Errorf("%d of %d numbers differ", bad, len(vals))
+	}
+}
+
+// The confirm note lists each observation date once, in the order first
+// seen, past the 16 dates after which a set is kept instead of the list.
+func TestObservedDatesOnce(t *testing.T) {
+	var src []PriceSource
+	var want []string
+	for i := range 40 {
+		d := fmt.Sprintf("2026-%02d-%02d", 1+i%20/10, 1+i%20) // 20 dates, each four times
+		src = append(src, PriceSource{ObservedAt: d}, PriceSource{ObservedAt: d})
+		if i < 20 {
+			want = append(want, d)
+		}
+	}
+	src = append(src, PriceSource{ObservedAt: "2027-01-01", Given: true}, PriceSource{}) // a given figure, no date
+	if diff := cmp.Diff(want, observedDates(src)); diff != "" {
+		t.Errorf("observed dates (-want +got):\n%s", diff)
 	}
 }
