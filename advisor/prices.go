@@ -272,8 +272,8 @@ func priceList(gpuID string, ix *offerIndex, cur knowledge.Currency, fx float64)
 	}
 	res.Inputs.GPU, res.Inputs.Currency, res.Inputs.FX = gpuID, p.cur, p.fx
 	// The list depends only on the offers, the card, the currency and the
-	// rate: an index a cache keeps builds it once (the cache checks that
-	// no offer changed) and copies it out.
+	// rate: an index a prepared market keeps builds it once per offers
+	// snapshot (see Prepare) and copies it out.
 	return ix.list(gpuID, cur, fx, func() PriceList {
 		res.Offers, res.Lines, res.Sources = listOffers(ix.offers, ix.byGPU[gpuID], p)
 		res.Assumptions = append(res.Assumptions, p.assumption()...)

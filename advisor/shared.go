@@ -36,7 +36,7 @@ const maxShared = 4096
 type cache struct {
 	archs []knowledge.Arch // the architectures every figure is sized over
 	// kept: the cache outlives the call (a prepared market's), so the
-	// offers it indexes may be edited between calls and are checked.
+	// price lists its indexes build are kept too.
 	kept bool
 
 	mu    sync.Mutex
