@@ -136,8 +136,10 @@ func BenchmarkImage(b *testing.B) {
 }
 
 // BenchmarkPriceListLargeMarket is the price list for one card from a
-// market the size of the shipped snapshot (1,323 offers, ~190 per H100):
-// the shipped offers repeated 40 times under distinct keys.
+// large market with nothing kept between calls (Offers): the shipped
+// offers repeated 40 times under distinct keys, 2,680 offers of which 400
+// are the H100 SXM's (a full catalogue snapshot has ~1,300 offers, ~190
+// for the H100).
 func BenchmarkPriceListLargeMarket(b *testing.B) {
 	kb := knowledge.MustShipped()
 	var offers []knowledge.Offer
@@ -171,7 +173,7 @@ func BenchmarkCardPrepared(b *testing.B) {
 
 // BenchmarkPriceListLargeMarketPrepared is the same list from a prepared
 // market (Market.PriceList, as the bot asks): built once per offer
-// snapshot, currency and rate, then copied out.
+// snapshot, currency and rate, then copied out; no offer is re-read.
 func BenchmarkPriceListLargeMarketPrepared(b *testing.B) {
 	kb := knowledge.MustShipped()
 	m := MarketOf(kb)

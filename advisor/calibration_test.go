@@ -1,8 +1,13 @@
 package advisor
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"math"
+	"os"
+	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -63,4 +68,37 @@ func (c *calibration) stats(split string) (share, median float64) {
 		median = (es[len(es)/2-1] + es[len(es)/2]) / 2
 	}
 	return float64(c.within[split]) / float64(len(es)), median
+}
+
+// The held-out rows stay as published (issue 25: "held-out rows
+// unchanged"): each file's `split: holdout` rows, as text, hash to what
+// they were when they were last read against a source (none has been
+// edited since it was added: git log -p shows no removed holdout line).
+// A new held-out row changes the count and the hash together; record both
+// in the commit that adds it, never for an edited row.
+func TestHeldOutRowsUnchanged(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		rows int
+		hash string // first 16 hex digits of sha256 over the rows, each ending in \n
+	}{
+		{"serving_points.yaml", 22, "e46d5bcc812994d0"},
+		{"training_runs.yaml", 16, "8ce99f24740faa97"},
+		{"image_points.yaml", 11, "6e60a334a73338cc"},
+	} {
+		b, err := os.ReadFile(filepath.Join("testdata", tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, n := sha256.New(), 0
+		for line := range strings.Lines(string(b)) {
+			if strings.HasPrefix(line, "- ") && strings.Contains(line, "split: holdout") {
+				h.Write([]byte(line))
+				n++
+			}
+		}
+		if got := hex.EncodeToString(h.Sum(nil))[:16]; n != tc.rows || got != tc.hash {
+			t.Errorf("%s: %d held-out rows hashing to %s, want %d and %s: a held-out row was edited or added", tc.file, n, got, tc.rows, tc.hash)
+		}
+	}
 }

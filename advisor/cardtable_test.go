@@ -93,7 +93,9 @@ func TestCardTablesFollowCardEdits(t *testing.T) {
 	}
 
 	// An offer edited in place is priced afresh: the 4090's cheapest offer
-	// at twice its price halves that row's value.
+	// at twice its price halves that row's value. (freshMarket has its own
+	// architectures, so each call makes its own cache; a prepared market is
+	// prepared again after such an edit: TestPreparedMarketRepreparedAfterEdit.)
 	cheapest := h
 	for _, r := range halved.Rankings[0].Rows {
 		if r.GPU == "rtx4090" && r.Price < cheapest.Price {

@@ -252,6 +252,65 @@ func TestCostPicksCardWhenNoneNamed(t *testing.T) {
 	}
 }
 
+// Serving with no card named is ranked by the cost per million tokens at
+// the load, which a cheaper hourly price does not decide. Mistral-7B-v0.3
+// (P = 7.248e9, KV 131,072 B/token) in BF16 on one card, 8 requests of
+// 1,000 in + 500 out, the formula of TestCostInferenceServingModel:
+//
+//	prefill  (1000 × 2P + 2 × 32 × 4096 × 1000²) FLOP = 1.4758e13 ÷ (peak × 0.6)
+//	step     (2P + 8 × 1,250 × 131,072) B = 15.8067e9 ÷ (bandwidth × 0.8) + 1 ms
+//	tokens/s 8 × 500 ÷ (8 × prefill + 500 × step)
+//
+//	H100 SXM  989 TFLOPS, 3,350 GB/s: prefill 24.87 ms, step 6.898 ms → 1,096.5 tokens/s
+//	A100 80GB 312 TFLOPS, 2,039 GB/s: prefill 78.84 ms, step 10.690 ms →   669.4 tokens/s
+//
+// $/M = price/h ÷ (tokens/s × 3600) × 10⁶: the H100 at $2/h is
+// 2 ÷ (1,096.5 × 3600) × 10⁶ = $0.507, the A100 at $1.5/h is
+// 1.5 ÷ (669.4 × 3600) × 10⁶ = $0.622. The A100 is 25 % cheaper per hour
+// and 23 % dearer per token. Tolerance 0.1 % (the engine rounds $/M to 4
+// decimals).
+func TestCostServingCheapestPerMillionTokensByHand(t *testing.T) {
+	m := testMarket(t,
+		hourly("h100", "vastai", "h100-sxm", 2, 2, knowledge.USD, knowledge.OnDemand),
+		hourly("a100", "voltage-park", "a100-80g", 1.5, 1.5, knowledge.USD, knowledge.OnDemand))
+	wantSpec(t, m, "h100-sxm", "peak TFLOPS", peak, 989)
+	wantSpec(t, m, "h100-sxm", "bandwidth GB/s", bw, 3350)
+	wantSpec(t, m, "a100-80g", "peak TFLOPS", peak, 312)
+	wantSpec(t, m, "a100-80g", "bandwidth GB/s", bw, 2039)
+	P := 7.248e9
+	prefillFLOP := 1000*2*P + 2*32*4096*1e6
+	stepBytes := 2*P + 8*1250*131072.0
+	perM := func(peakTF, bwGBs, price float64) (tps, usd float64) {
+		pf := prefillFLOP / (peakTF * 1e12 * 0.6)
+		step := stepBytes/(bwGBs*1e9*0.8) + 1e-3
+		tps = 8 * 500 / (8*pf + 500*step)
+		return tps, price / (tps * 3600) * 1e6
+	}
+	hTPS, hUSD := perM(989, 3350, 2)
+	aTPS, aUSD := perM(312, 2039, 1.5)
+	if !near(hTPS, 1096.5, 0.1) || !near(aTPS, 669.4, 0.1) || !near(hUSD, 0.507, 0.001) || !near(aUSD, 0.622, 0.001) {
+		t.Fatalf("hand figures drifted: H100 %.1f tok/s $%.4f/M, A100 %.1f tok/s $%.4f/M", hTPS, hUSD, aTPS, aUSD)
+	}
+	res, err := Cost(CostInput{Workload: Workload{Model: "mistral-7b-v0.3", Method: Inference, Batch: 8},
+		InputTokens: 1000, OutputTokens: 500, Tokens: 1e6, Currency: knowledge.USD}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.GPU != "h100-sxm" || len(res.Alternatives) != 2 {
+		t.Fatalf("Cost(serving, no card) = %s with %d alternatives, want h100-sxm first of 2", res.GPU, len(res.Alternatives))
+	}
+	want := map[string][2]float64{"h100-sxm": {hTPS, hUSD}, "a100-80g": {aTPS, aUSD}}
+	for _, o := range res.Alternatives {
+		w := want[o.GPU]
+		if o.GPUs != 1 || !near(o.TokensPerS, w[0], 0.001*w[0]) || !near(o.PerMTokens, w[1], 0.001*w[1]) {
+			t.Errorf("%s: %d card(s), %v tokens/s, $%v/M; want 1, %.1f, $%.4f", o.GPU, o.GPUs, o.TokensPerS, o.PerMTokens, w[0], w[1])
+		}
+	}
+	if !near(res.PerMTokens, hUSD, 0.001*hUSD) || !near(res.Total, hUSD, 0.01) {
+		t.Errorf("answer: $%v/M, total $%v for 1M tokens; want $%.4f both", res.PerMTokens, res.Total, hUSD)
+	}
+}
+
 func TestCostHiddenCosts(t *testing.T) {
 	m := testMarket(t, hourly("aws", "aws", "h100-sxm", 3, 3, knowledge.USD, knowledge.OnDemand))
 	res, err := Cost(CostInput{Workload: Workload{ParamsB: 7, Method: LoRA, Batch: 1, SeqLen: 512}, GPU: "h100", Tokens: 1e7,

@@ -492,3 +492,45 @@ func TestFitRanksTrainingByCostToFinish(t *testing.T) {
 		t.Error("an option with no layout has no job cost")
 	}
 }
+
+// Cards without BF16 train at the precision they have: a 3B LoRA (4·N =
+// 1.2e10 FLOPs per token), one card each, MFU 0.26 (a card outside the
+// datacenter classes), against the vendors' datasheets:
+//
+//	T4        Turing, FP16 tensor cores only: 65 TFLOPS × 0.26 ÷ 1.2e10 = 1,408.3 tokens/s
+//	Tesla P40 Pascal, no tensor cores: FP32 11.76 × 0.26 ÷ 1.2e10       =   254.8 tokens/s
+//	RTX 3090  Ampere, BF16 71 (dense) × 0.26 ÷ 1.2e10                   = 1,538.3 tokens/s
+//
+// Per job, the T4 at $0.20/h costs 0.2 ÷ (1,408.3 × 3600) × 10⁶ = $0.0394
+// per million tokens, the P40 at half its hourly price 0.1 ÷ (254.8 ×
+// 3600) × 10⁶ = $0.109: the cheaper hour is the dearer job.
+func TestCostToFinishWithoutBF16(t *testing.T) {
+	kb := knowledge.MustShipped()
+	var gpus []knowledge.GPU
+	for _, id := range []string{"t4", "p40", "rtx3090"} {
+		g, ok := kb.GPU(id)
+		if !ok {
+			t.Fatalf("no card %s", id)
+		}
+		gpus = append(gpus, g)
+	}
+	if gpus[0].BF16TFLOPS != 0 || gpus[0].FP16TFLOPS != 65 || gpus[1].BF16TFLOPS+gpus[1].FP16TFLOPS != 0 || gpus[1].FP32TFLOPS != 11.76 || gpus[2].BF16TFLOPS != 71 {
+		t.Fatalf("hand figures assume T4 FP16 65 (no BF16), P40 FP32 11.76 only, 3090 BF16 71: %+v", gpus)
+	}
+	res, err := Fit(Workload{ParamsB: 3, Method: LoRA}, gpus, kb.Archs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{"t4": 1408.3, "p40": 254.8, "rtx3090": 1538.3}
+	byID := map[string]FitOption{}
+	for _, o := range res.Options {
+		byID[o.GPU] = o
+		if o.Count != 1 || !near(o.TrainTokensPerS, want[o.GPU], 0.1) {
+			t.Errorf("%s: %d card(s), %v tokens/s, want 1 and %v", o.GPU, o.Count, o.TrainTokensPerS, want[o.GPU])
+		}
+	}
+	t4, p40 := JobCostPerMTokens(byID["t4"], 0.2), JobCostPerMTokens(byID["p40"], 0.1)
+	if !near(t4, 0.0394, 0.0001) || !near(p40, 0.109, 0.001) {
+		t.Errorf("per million tokens: T4 at $0.2/h %v, P40 at $0.1/h %v; want 0.0394 and 0.109", t4, p40)
+	}
+}

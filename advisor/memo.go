@@ -14,7 +14,7 @@ type memo struct {
 	// cleared for the card that is answered.
 	quiet bool
 	c     *cache
-	// ix is the market's offers indexed by card, checked once per call:
+	// ix is the market's offers indexed by card, looked up once per call:
 	// every card's price is then looked up, not normalised again.
 	ix *offerIndex
 	// best is the cache's set of picked replicas for the workload last
@@ -56,7 +56,7 @@ func (c *memo) bestSet(w Workload, archs []knowledge.Arch) *bestSet {
 	return c.best
 }
 
-// index returns the offers' index, checked once per call.
+// index returns the offers' index, looked up once per call.
 func (c *memo) index(offers []knowledge.Offer, archs []knowledge.Arch) *offerIndex {
 	if c == nil {
 		return newCache(archs).index(offers)

@@ -287,7 +287,7 @@ func cheapestTerm(gpuID, platform string, offers []knowledge.Offer, p *pricing) 
 	onDemand := map[string]bool{}
 	for _, o := range offers {
 		if o.GPU == gpuID && o.Status != "disappeared" {
-			if c, ok := normalizeOffer(o, p.cur, p.fx, false); ok && !c.Package && !c.Interruptible && o.Model != knowledge.Member {
+			if c, ok := normalizeOffer(&o, p.cur, p.fx, false); ok && !c.Package && !c.Interruptible && o.Model != knowledge.Member {
 				onDemand[o.Platform] = true
 			}
 		}

@@ -1,6 +1,7 @@
 package advisor
 
 import (
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -147,5 +148,38 @@ func TestBF16OnVoltaIsFP16(t *testing.T) {
 	}
 	if !strings.Contains(ov.Note.EN, "FP16") || !strings.Contains(ov.Note.EN, "loss scaling") || oa.Note.EN != "" {
 		t.Errorf("V100 note %q, A100 note %q: want FP16 with loss scaling on the V100 only", ov.Note.EN, oa.Note.EN)
+	}
+}
+
+// upcast_gb reaches the JSON answer (issue 25: it never did). Llama-3.1-70B
+// bits=8 on a V100, which has no FP8 kernels: one replica held upcast to
+// 16 bits is 143.05 GB × 1.05 + 0.8 = 151.01 GB (the core of
+// TestFP8WeightsOnCardsWithoutFP8); on an H100 the FP8 weights run as they
+// are and the field is left out.
+func TestUpcastGBInJSON(t *testing.T) {
+	kb := knowledge.MustShipped()
+	for _, tc := range []struct {
+		gpu  string
+		want float64 // 0: absent
+	}{{"v100-sxm2", 143.05467008*1.05 + 0.8}, {"h100-sxm", 0}} {
+		g, _ := kb.GPU(tc.gpu)
+		res, err := Fit(Workload{Model: "llama-3.1-70b", Bits: 8, Method: Inference}, []knowledge.GPU{g}, kb.Archs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out struct {
+			Options []map[string]any `json:"options"`
+		}
+		if err := json.Unmarshal(b, &out); err != nil || len(out.Options) == 0 {
+			t.Fatalf("%s: %v, %s", tc.gpu, err, b)
+		}
+		got, ok := out.Options[0]["upcast_gb"].(float64)
+		if ok != (tc.want > 0) || !near(got, tc.want, 0.02) {
+			t.Errorf("%s: upcast_gb %v (present %v), want %.2f", tc.gpu, got, ok, tc.want)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package advisor
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strings"
@@ -28,7 +29,12 @@ func (f Figure) String() string {
 
 func (f Figure) text() string {
 	var buf [96]byte
-	b := appendMoney(buf[:0], f.Low, f.Currency)
+	return string(f.appendText(buf[:0]))
+}
+
+// appendText appends f.String() to b.
+func (f *Figure) appendText(b []byte) []byte {
+	b = appendMoney(b, f.Low, f.Currency)
 	if f.High != f.Low {
 		b = appendNum(append(b, "–"...), f.High)
 	}
@@ -38,7 +44,7 @@ func (f Figure) text() string {
 	} else {
 		b = append(b, "per card"...)
 	}
-	return string(b)
+	return b
 }
 
 // CardPrice is one offer normalised to one card for one hour in the
@@ -89,59 +95,91 @@ func (c *CardPrice) appendRange(b []byte) []byte {
 // yuan per dollar (0 = DefaultCNYPerUSD). ok is false for offers that are not priced by time
 // (per million tokens). Monthly prices use 730 h/month (8760 h ÷ 12).
 func NormalizeOffer(o knowledge.Offer, cur knowledge.Currency, fx float64) (cp CardPrice, ok bool) {
-	return normalizeOffer(o, cur, fx, true)
+	return normalizeOffer(&o, cur, fx, true)
 }
 
 // normalizeOffer is NormalizeOffer; withHow false skips writing the
 // conversion text, for ranking passes that only compare prices.
-func normalizeOffer(o knowledge.Offer, cur knowledge.Currency, fx float64, withHow bool) (cp CardPrice, ok bool) {
+func normalizeOffer(o *knowledge.Offer, cur knowledge.Currency, fx float64, withHow bool) (cp CardPrice, ok bool) {
 	lo, hi, ok := o.CardHourly()
 	if !ok || lo <= 0 {
 		return CardPrice{}, false
 	}
-	// Hours one unit buys, read back from knowledge's own conversion so
-	// that every unit it knows (terms included) is handled alike.
-	hours := o.PriceLow / (lo * o.Cards())
 	if fx <= 0 {
 		fx = DefaultCNYPerUSD
 	}
-	p := &pricing{cur: cur, fx: fx}
-	cp = CardPrice{
-		Offer: o.Key, Platform: o.Platform, GPU: o.GPU,
-		Low: round(p.to(lo, o.Currency), 4), High: round(p.to(hi, o.Currency), 4), Currency: cur,
-		Interruptible: o.Model == knowledge.Spot || o.Model == knowledge.Bid,
-		Package:       o.Model == knowledge.Package || o.Model == knowledge.Reserved || o.Unit != knowledge.PerHour,
-		// A month-long unit or term, or the seed's package quoted per hour.
-		Monthly: math.Abs(hours-knowledge.HoursPerMonth) < 1 || (o.Model == knowledge.Package && o.Unit == knowledge.PerHour),
-		Original: Figure{Low: o.PriceLow, High: o.PriceHigh, Currency: o.Currency, Unit: o.Unit,
-			Basis: o.Basis, Cards: o.Cards(), Hours: hours, Model: o.Model},
-		Billing: o.Granularity, ObservedAt: o.ObservedAt, Source: o.Source, Note: o.Note,
-	}
+	cp = cardPrice(o, lo, hi, cur, fx)
 	if !withHow {
 		return cp, true
 	}
-	// Written into one buffer: a price list writes this for every offer
-	// of a card (about 190 for the H100 in a full snapshot).
 	var buf [192]byte
-	b := buf[:0]
-	if hours == 1 && o.Cards() == 1 && o.Currency == cur {
-		b = append(cp.appendRange(b), "/card-hour as published"...)
-	} else {
-		b = appendMoney(b, o.PriceLow, o.Currency)
-		if o.PriceHigh != o.PriceLow {
-			b = appendNum(append(b, "–"...), o.PriceHigh)
-		}
-		if hours != 1 {
-			b = append(append(appendNum(append(b, " ÷ "...), round(hours, 2)), " h/"...), o.Unit...)
-		}
-		if o.Cards() != 1 {
-			b = append(appendNum(append(b, " ÷ "...), o.Cards()), " cards"...)
-		}
-		b = append(b, p.convHow(o.Currency)...)
-		b = append(cp.appendRange(append(b, " = "...)), "/card-hour"...)
-	}
-	cp.How = string(b)
+	cp.How = string(cp.appendHow(buf[:0], fx))
 	return cp, true
+}
+
+// cardPrice is normalizeOffer's price (no conversion text) of o, whose
+// per-card-hour range in its own currency is lo–hi (CardHourly, lo > 0),
+// in cur at fx (a positive rate).
+func cardPrice(o *knowledge.Offer, lo, hi float64, cur knowledge.Currency, fx float64) CardPrice {
+	var cp CardPrice
+	cp.set(o, lo, hi, cur, fx)
+	return cp
+}
+
+// set makes c cardPrice(o, lo, hi, cur, fx) field by field: a price list
+// fills its slice in place.
+func (c *CardPrice) set(o *knowledge.Offer, lo, hi float64, cur knowledge.Currency, fx float64) {
+	// Hours one unit buys, read back from knowledge's own conversion so
+	// that every unit it knows (terms included) is handled alike.
+	cards := o.Cards()
+	hours := o.PriceLow / (lo * cards)
+	c.Offer, c.Platform, c.GPU = o.Key, o.Platform, o.GPU
+	c.Low, c.High, c.Currency = inCurrency(lo, o.Currency, cur, fx), inCurrency(hi, o.Currency, cur, fx), cur
+	c.Interruptible = o.Model == knowledge.Spot || o.Model == knowledge.Bid
+	c.Package = o.Model == knowledge.Package || o.Model == knowledge.Reserved || o.Unit != knowledge.PerHour
+	// A month-long unit or term, or the seed's package quoted per hour.
+	c.Monthly = math.Abs(hours-knowledge.HoursPerMonth) < 1 || (o.Model == knowledge.Package && o.Unit == knowledge.PerHour)
+	f := &c.Original
+	f.Low, f.High, f.Currency, f.Unit, f.Basis, f.Cards, f.Hours, f.Model = o.PriceLow, o.PriceHigh, o.Currency, o.Unit, o.Basis, cards, hours, o.Model
+	c.Billing, c.ObservedAt, c.Source, c.Note, c.How = o.Granularity, o.ObservedAt, o.Source, o.Note, ""
+}
+
+// inCurrency is a per-card-hour amount in c, in cur at fx (a positive
+// rate) and rounded to 4 decimals: a CardPrice's Low and High.
+func inCurrency(amount float64, c, cur knowledge.Currency, fx float64) float64 {
+	if c != "" && c != cur {
+		amount = Convert(amount, c, cur, fx)
+	}
+	return round(amount, 4)
+}
+
+// appendHow appends the conversion text of c, a price normalizeOffer made
+// at fx (after its default), read from c's published figure: "¥2.5/card-
+// hour as published", "$63000/month ÷ 730 h/month ÷ 8 cards × 7.2 =
+// ¥77.6712/card-hour".
+func (c *CardPrice) appendHow(b []byte, fx float64) []byte {
+	f := &c.Original
+	if f.Hours == 1 && f.Cards == 1 && f.Currency == c.Currency {
+		return append(c.appendRange(b), "/card-hour as published"...)
+	}
+	b = appendMoney(b, f.Low, f.Currency)
+	if f.High != f.Low {
+		b = appendNum(append(b, "–"...), f.High)
+	}
+	if f.Hours != 1 {
+		b = append(append(appendNum(append(b, " ÷ "...), round(f.Hours, 2)), " h/"...), f.Unit...)
+	}
+	if f.Cards != 1 {
+		b = append(appendNum(append(b, " ÷ "...), f.Cards), " cards"...)
+	}
+	switch { // pricing.convHow
+	case f.Currency == "" || f.Currency == c.Currency:
+	case f.Currency == knowledge.USD:
+		b = appendNum(append(b, " × "...), fx)
+	default:
+		b = appendNum(append(b, " ÷ "...), fx)
+	}
+	return append(c.appendRange(append(b, " = "...)), "/card-hour"...)
 }
 
 // OfferFilter narrows which offers may price an answer.
@@ -216,7 +254,10 @@ func (m Market) PriceList(gpuID string, cur knowledge.Currency, fx float64) (Pri
 	if gpuID == "" {
 		return priceList(gpuID, nil, cur, fx)
 	}
-	return priceList(gpuID, m.engine().index(m.Offers), cur, fx)
+	if !m.prepared() { // nothing to keep: index the one card, as Offers does
+		return priceList(gpuID, indexFor(m.Offers, gpuID), cur, fx)
+	}
+	return priceList(gpuID, m.prep.index(m.Offers), cur, fx)
 }
 
 func priceList(gpuID string, ix *offerIndex, cur knowledge.Currency, fx float64) (PriceList, error) {
@@ -231,41 +272,10 @@ func priceList(gpuID string, ix *offerIndex, cur knowledge.Currency, fx float64)
 	}
 	res.Inputs.GPU, res.Inputs.Currency, res.Inputs.FX = gpuID, p.cur, p.fx
 	// The list depends only on the offers, the card, the currency and the
-	// rate: an index a cache keeps builds it once (the cache checks that
-	// no offer changed) and copies it out.
+	// rate: an index a prepared market keeps builds it once per offers
+	// snapshot (see Prepare) and copies it out.
 	return ix.list(gpuID, cur, fx, func() PriceList {
-		at := ix.byGPU[gpuID]
-		if len(at) > 0 {
-			res.Offers = make([]CardPrice, 0, len(at))
-		}
-		for _, i := range at {
-			o := ix.offers[i]
-			if o.Status == "disappeared" {
-				continue
-			}
-			cp, ok := NormalizeOffer(o, p.cur, p.fx)
-			if !ok {
-				continue
-			}
-			if o.Currency != p.cur {
-				p.converted = true
-			}
-			res.Offers = append(res.Offers, cp)
-		}
-		if len(res.Offers) == 0 {
-			res.Offers = nil // none: written as null, as before
-		} else {
-			res.Lines = make([]Line, 0, len(res.Offers))
-			res.Sources = make([]PriceSource, 0, len(res.Offers))
-		}
-		sortPrices(res.Offers)
-		unit := string(p.cur) + "/card-hour"
-		for i := range res.Offers {
-			cp := &res.Offers[i]
-			en, zh := offerLabels(cp)
-			res.Lines = append(res.Lines, Line{Key: cp.Offer, Label: txt(en, zh), Value: cp.Low, Unit: unit, How: cp.How})
-			res.Sources = append(res.Sources, offerSource("hourly", *cp))
-		}
+		res.Offers, res.Lines, res.Sources = listOffers(ix.offers, ix.byGPU[gpuID], p)
 		res.Assumptions = append(res.Assumptions, p.assumption()...)
 		if len(res.Offers) == 0 {
 			res.Assumptions = append(res.Assumptions, txt("no price for this card in the catalogue", "目录里没有这张卡的价格"))
@@ -278,6 +288,107 @@ func priceList(gpuID string, ix *offerIndex, cur knowledge.Currency, fx float64)
 		return res
 	}), nil
 }
+
+// listOffers normalises the time-priced offers at (places in offers, one
+// card's) to p's currency, cheapest first (by the low end, then the high
+// end, then the key), with a line and a source for each; nil slices when
+// none is left. A large market asks this of a few hundred offers, so it
+// sorts small keys before it builds the prices in place, and writes every
+// text of the list into one buffer that the strings then share.
+func listOffers(offers []knowledge.Offer, at []int, p *pricing) ([]CardPrice, []Line, []PriceSource) {
+	fx := p.fx
+	if fx <= 0 {
+		fx = DefaultCNYPerUSD
+	}
+	type entry struct { // small, no pointers: sorted without write barriers
+		low, high float64 // the price's ends, in p's currency
+		i, j      int32   // the offer's place in offers, and its ends' in raw
+	}
+	es := make([]entry, 0, len(at))
+	// The ends in the offer's own currency, CardHourly's, kept for the
+	// build: it is asked once per offer, as it copies the offer.
+	raw := make([]float64, 0, 2*len(at))
+	for _, i := range at {
+		o := &offers[i]
+		if o.Status == "disappeared" {
+			continue
+		}
+		lo, hi, ok := o.CardHourly()
+		if !ok || lo <= 0 {
+			continue
+		}
+		if o.Currency != p.cur {
+			p.converted = true
+		}
+		es = append(es, entry{inCurrency(lo, o.Currency, p.cur, fx), inCurrency(hi, o.Currency, p.cur, fx), int32(i), int32(len(raw))})
+		raw = append(raw, lo, hi)
+	}
+	if len(es) == 0 {
+		return nil, nil, nil // none: written as null, as before
+	}
+	// Cheapest first: by the low end, then the high end, comparing
+	// numbers only; then each run of equal prices by key. Equal offers
+	// keep their order in the slice (i rises along at).
+	slices.SortFunc(es, func(a, b entry) int {
+		switch {
+		case a.low != b.low:
+			return cmp.Compare(a.low, b.low)
+		case a.high != b.high:
+			return cmp.Compare(a.high, b.high)
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+	for s := 0; s < len(es); {
+		e := s + 1
+		for e < len(es) && es[e].low == es[s].low && es[e].high == es[s].high {
+			e++
+		}
+		if e-s > 1 {
+			slices.SortFunc(es[s:e], func(a, b entry) int {
+				if c := strings.Compare(offers[a.i].Key, offers[b.i].Key); c != 0 {
+					return c
+				}
+				return cmp.Compare(a.i, b.i)
+			})
+		}
+		s = e
+	}
+	ps := make([]CardPrice, len(es))
+	lines := make([]Line, len(es))
+	srcs := make([]PriceSource, len(es))
+	unit := string(p.cur) + "/card-hour"
+	// Every text goes into one builder. A string it returns shares its
+	// buffer, and bytes once written never change (a growing builder
+	// copies into a new buffer), so each offer's texts are cut from the
+	// builder's string as soon as they are written.
+	var sb strings.Builder
+	sb.Grow(textPerOffer * len(es))
+	var buf [256]byte
+	for k := range es {
+		e, cp := &es[k], &ps[k]
+		cp.set(&offers[e.i], raw[e.j], raw[e.j+1], p.cur, fx)
+		b := cp.appendHow(buf[:0], fx)
+		how := len(b)
+		b = appendOfferLabel(b, cp, "en")
+		en := len(b)
+		b = appendOfferLabel(b, cp, "zh")
+		zh := len(b)
+		b = cp.Original.appendText(b)
+		at := sb.Len()
+		sb.Write(b)
+		text := sb.String()[at:]
+		cp.How = text[:how]
+		lines[k] = Line{Key: cp.Offer, Label: txt(text[how:en], text[en:zh]), Value: cp.Low, Unit: unit, How: cp.How}
+		srcs[k] = offerSourceWith("hourly", cp, text[zh:])
+	}
+	return ps, lines, srcs
+}
+
+// textPerOffer bounds the bytes of one offer's texts in a price list (its
+// conversion, two labels and its figure): 95–102 on average over the
+// shipped offers, per card and currency. A list that needs more grows the
+// builder once or twice.
+const textPerOffer = 128
 
 // IsMarketRange reports whether a platform id is one of the seed's
 // market-wide price ranges rather than a provider.
@@ -293,7 +404,7 @@ func Cheapest(gpuID string, offers []knowledge.Offer, cur knowledge.Currency, fx
 	if err != nil {
 		return CardPrice{}, false, err
 	}
-	// The same order as sorting every kept offer by sortPrices and taking
+	// The same order as a price list (listOffers), taking
 	// the first; only the winner's conversion text is written. One pass
 	// over the offers, nothing kept.
 	i, _, found := cheapestOf(len(offers), func(j int) (*knowledge.Offer, CardPrice, bool) {
@@ -301,7 +412,7 @@ func Cheapest(gpuID string, offers []knowledge.Offer, cur knowledge.Currency, fx
 		if o.GPU != gpuID {
 			return o, CardPrice{}, false
 		}
-		c, ok := normalizeOffer(*o, p.cur, p.fx, false)
+		c, ok := normalizeOffer(o, p.cur, p.fx, false)
 		return o, c, ok
 	}, p, f)
 	if !found {
@@ -319,73 +430,27 @@ func (m Market) Cheapest(gpuID string, cur knowledge.Currency, fx float64, f Off
 	if err != nil {
 		return CardPrice{}, false, err
 	}
-	c := &memo{c: m.engine()}
-	cp, found = m.cheapest(c, gpuID, p, f)
+	if !m.prepared() { // one pass over the offers, as Cheapest does
+		return Cheapest(gpuID, m.Offers, cur, fx, f)
+	}
+	cp, found = m.cheapest(&memo{c: m.prep}, gpuID, p, f)
 	return cp, found, nil
 }
 
-// sortPrices orders cheapest first: low end, then high end, then key.
-// A price is a large struct: the places are sorted, stably, and the
-// prices moved once.
-func sortPrices(ps []CardPrice) {
-	if len(ps) < 2 {
-		return
+// appendOfferLabel appends offerLabel(cp, lang) to b (a price list
+// labels every offer of a card).
+func appendOfferLabel(b []byte, cp *CardPrice, lang string) []byte {
+	b = append(append(append(b, cp.Platform...), " ("...), modelText(cp.Original.Model).In(lang)...)
+	if cp.Monthly && cp.Original.Model != knowledge.Package {
+		b = append(append(b, ", "...), txt("monthly", "包月").In(lang)...)
 	}
-	at := make([]int, len(ps))
-	for i := range at {
-		at[i] = i
-	}
-	less := func(a, b *CardPrice) bool {
-		if a.Low != b.Low {
-			return a.Low < b.Low
-		}
-		if a.High != b.High {
-			return a.High < b.High
-		}
-		return a.Offer < b.Offer
-	}
-	slices.SortStableFunc(at, func(i, j int) int {
-		switch {
-		case less(&ps[i], &ps[j]):
-			return -1
-		case less(&ps[j], &ps[i]):
-			return 1
-		}
-		return 0
-	})
-	sorted := make([]CardPrice, len(ps))
-	for k, i := range at {
-		sorted[k] = ps[i]
-	}
-	copy(ps, sorted)
-}
-
-// offerLabels is offerLabel in English and Chinese, written into one
-// string (a price list labels every offer of a card).
-func offerLabels(cp *CardPrice) (en, zh string) {
-	var buf [160]byte
-	b := buf[:0]
-	label := func(lang string) {
-		b = append(append(append(b, cp.Platform...), " ("...), modelText(cp.Original.Model).In(lang)...)
-		if cp.Monthly && cp.Original.Model != knowledge.Package {
-			b = append(append(b, ", "...), txt("monthly", "包月").In(lang)...)
-		}
-		b = append(b, ')')
-	}
-	label("en")
-	k := len(b)
-	label("zh")
-	s := string(b)
-	return s[:k], s[k:]
+	return append(b, ')')
 }
 
 // offerLabel names an offer for a line: "autodl (on demand)".
 func offerLabel(cp CardPrice, lang string) string {
-	kind := modelText(cp.Original.Model).In(lang)
-	if cp.Monthly && cp.Original.Model != knowledge.Package {
-		kind += ", " + txt("monthly", "包月").In(lang)
-	}
-	return cp.Platform + " (" + kind + ")"
+	var b [96]byte
+	return string(appendOfferLabel(b[:0], &cp, lang))
 }
 
 // modelText names a pricing model in both languages.

@@ -1,6 +1,10 @@
 package advisor
 
 import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -110,6 +114,42 @@ func TestOffersCheapestFirst(t *testing.T) {
 	}
 }
 
+// Ties: equal low ends go by the high end, then by key; equal offers keep
+// their place in the slice. Every line and source belongs to the offer
+// beside it. Hand order of the ¥/card-hour ranges below: m 0.9–3, z 1.0,
+// a 1.0–1.5 (the first of two), a 1.0–1.5 (second), b 1.0–1.5; the
+// disappeared offer at 0.1 and the per-token one are left out.
+func TestOffersTieOrder(t *testing.T) {
+	mk := func(key string, low, high float64, src string) knowledge.Offer {
+		o := hourly(key, "p-"+key, "rtx4090", low, high, knowledge.CNY, knowledge.OnDemand)
+		o.Source = src
+		return o
+	}
+	gone := mk("gone", 0.1, 0.1, "")
+	gone.Status = "disappeared"
+	tok := mk("tok", 0.05, 0.05, "")
+	tok.Unit = knowledge.PerMillionToken
+	offers := []knowledge.Offer{mk("b", 1, 1.5, "1"), mk("a", 1, 1.5, "2"), gone, mk("z", 1, 1, "3"), tok, mk("a", 1, 1.5, "4"), mk("m", 0.9, 3, "5")}
+	res, err := Offers("rtx4090", offers, knowledge.CNY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for i, o := range res.Offers {
+		got = append(got, o.Offer+"/"+o.Source)
+		if l, s := res.Lines[i], res.Sources[i]; l.Key != o.Offer || l.Value != o.Low || l.How != o.How || s.Offer != o.Offer || s.Source != o.Source {
+			t.Errorf("row %d: line %+v and source %+v do not belong to offer %s", i, l, s, o.Offer)
+		}
+	}
+	want := []string{"m/5", "z/3", "a/2", "a/4", "b/1"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tie order (-want +got):\n%s", diff)
+	}
+	if h := res.Offers[0].How; h != "¥0.9–3/card-hour as published" {
+		t.Errorf("how = %q", h)
+	}
+}
+
 func TestCheapestFilters(t *testing.T) {
 	offers := cheapTestOffers()
 	tests := []struct {
@@ -189,5 +229,69 @@ func TestBillingGranularity(t *testing.T) {
 	}
 	if _, ok := ParseGranularity("fortnightly"); ok {
 		t.Errorf("ParseGranularity(fortnightly) ok, want not ok")
+	}
+}
+
+// appendNum writes common numbers from integers; every form must be the
+// digits strconv writes for the rule "integers as is, from 100 up one
+// decimal, below 100 three decimals without trailing zeros": random
+// prices, halves, signs, ±0, the range edges, NaN and infinities.
+func TestAppendNumMatchesStrconv(t *testing.T) {
+	ref := func(f float64) string {
+		switch {
+		case f == math.Trunc(f) && math.Abs(f) < 1e15:
+			return strconv.FormatFloat(f, 'f', 0, 64)
+		case math.Abs(f) >= 100:
+			return strconv.FormatFloat(f, 'f', 1, 64)
+		default:
+			return strconv.FormatFloat(math.Round(f*1000)/1000, 'f', -1, 64)
+		}
+	}
+	vals := []float64{0, math.Copysign(0, -1), 1e-4, -1e-4, 0.0005, -0.0005, 0.0015, 2.4995, 99.9995, 99.99951, 100, 100.05, 100.25,
+		-100.05, 150.04, 999999999999.95, 1e12 + 0.05, 1e15, 1e15 + 2, -3, 7.2, 6.93, 0.2778, 2.49, 1.98, 12.345, -12.3456,
+		math.Inf(1), math.Inf(-1), math.NaN(), math.MaxFloat64, math.SmallestNonzeroFloat64}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 200_000 {
+		switch r.IntN(5) {
+		case 0:
+			vals = append(vals, float64(r.IntN(1_000_000))/10_000) // four decimals, like a normalised price
+		case 1:
+			vals = append(vals, float64(r.IntN(200_000))/1000+0.0005) // near a half at the third decimal
+		case 2:
+			vals = append(vals, float64(r.IntN(1_000_000))/100+0.05) // near a half at the first decimal
+		case 3:
+			vals = append(vals, (r.Float64()-0.5)*2e4)
+		default:
+			vals = append(vals, r.NormFloat64()*1e9)
+		}
+	}
+	bad := 0
+	for _, f := range vals {
+		if got, want := string(appendNum(nil, f)), ref(f); got != want {
+			if bad++; bad <= 10 {
+				t.Errorf("appendNum(%v) = %q, strconv gives %q", f, got, want)
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d numbers differ", bad, len(vals))
+	}
+}
+
+// The confirm note lists each observation date once, in the order first
+// seen, past the 16 dates after which a set is kept instead of the list.
+func TestObservedDatesOnce(t *testing.T) {
+	var src []PriceSource
+	var want []string
+	for i := range 40 {
+		d := fmt.Sprintf("2026-%02d-%02d", 1+i%20/10, 1+i%20) // 20 dates, each four times
+		src = append(src, PriceSource{ObservedAt: d}, PriceSource{ObservedAt: d})
+		if i < 20 {
+			want = append(want, d)
+		}
+	}
+	src = append(src, PriceSource{ObservedAt: "2027-01-01", Given: true}, PriceSource{}) // a given figure, no date
+	if diff := cmp.Diff(want, observedDates(src)); diff != "" {
+		t.Errorf("observed dates (-want +got):\n%s", diff)
 	}
 }

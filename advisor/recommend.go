@@ -134,8 +134,8 @@ func Recommend(in RecommendInput, m Market) (Recommendation, error) {
 			jobs = append(jobs, presetJob(ps))
 		}
 	}
-	// The market's offers are checked against its cache's index once per
-	// call and read by every ranking and the sources below.
+	// The market's offers index is looked up once per call and read by
+	// every ranking and the sources below.
 	rc := newRankCall(m, in, p, ref, len(jobs))
 	for i, j := range jobs {
 		keep := in.Limit

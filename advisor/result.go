@@ -41,16 +41,58 @@ func num(f float64) string {
 	return string(appendNum(b[:0], f))
 }
 
-// appendNum appends num(f) to b.
+// appendNum appends num(f) to b: an integer as is, from 100 up one
+// decimal, below 100 up to 3 decimals without trailing zeros. A price list
+// writes a few numbers per offer, so the common cases are written from
+// integers (the digits strconv would write: see TestAppendNumMatchesStrconv),
+// and strconv formats the rest (zero, huge values, halfway cases, NaN).
 func appendNum(b []byte, f float64) []byte {
+	a := math.Abs(f)
 	switch {
-	case f == math.Trunc(f) && math.Abs(f) < 1e15:
+	case f == math.Trunc(f) && a < 1e15:
+		if f != 0 { // ±0 keeps strconv's sign
+			return strconv.AppendInt(b, int64(f), 10)
+		}
 		return strconv.AppendFloat(b, f, 'f', 0, 64)
-	case math.Abs(f) >= 100:
+	case a >= 100:
+		if x := a * 10; a < 1e12 {
+			// |x| < 1e13, so its rounding error is under 0.002: away
+			// from a half, math.Round gives strconv's rounding.
+			if k := math.Round(x); math.Abs(x-k) < 0.45 {
+				return appendFixed(b, f < 0, int64(k), 10)
+			}
+		}
 		return strconv.AppendFloat(b, f, 'f', 1, 64)
 	default:
+		// round(f, 3) is the double nearest k/1000, whose shortest form
+		// is k/1000's decimals.
+		if k := math.Round(f * 1000); k != 0 && a < 100 {
+			return appendFixed(b, k < 0, int64(math.Abs(k)), 1000)
+		}
 		return strconv.AppendFloat(b, round(f, 3), 'f', -1, 64)
 	}
+}
+
+// appendFixed appends k/scale (scale 10: always one decimal; 1000: up to
+// three, trailing zeros dropped), with a minus sign when neg.
+func appendFixed(b []byte, neg bool, k, scale int64) []byte {
+	if neg {
+		b = append(b, '-')
+	}
+	b = strconv.AppendInt(b, k/scale, 10)
+	frac := k % scale
+	if scale == 10 {
+		return append(b, '.', byte('0'+frac))
+	}
+	if frac == 0 {
+		return b
+	}
+	d := [3]byte{byte('0' + frac/100), byte('0' + frac/10%10), byte('0' + frac%10)}
+	n := 3
+	for d[n-1] == '0' {
+		n--
+	}
+	return append(append(b, '.'), d[:n]...)
 }
 
 // round rounds to n decimals for display-stable results.

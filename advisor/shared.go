@@ -17,10 +17,15 @@ import (
 // to a market, which the caller holds for as long as the catalogue is the
 // same; a call on a market that was not prepared (or whose architectures
 // were swapped since) makes one for that call only. Every figure is sized
-// over the architectures the cache was made for; cards are checked by
-// every figure the roofline reads (gpuKey) and offers field by field
-// (offerIndex.matches) on each call, so a card or an offer edited in place
-// is never answered from a stale figure.
+// over the architectures the cache was made for.
+//
+// A prepared market is a snapshot. Its offers are indexed once per slice
+// and known by that slice (its first element and its length: the
+// catalogue makes a new slice for each version it loads), so a call reads
+// no offer twice; an offer edited in place is not noticed, and the
+// contract is to call Prepare again after such an edit (or to assign a
+// new slice). Cards are keyed by every figure the roofline reads
+// (gpuKey), which a ranking compares per card anyway.
 
 // maxShared bounds each table of a cache; a full table is emptied and
 // refilled.
@@ -31,7 +36,7 @@ const maxShared = 4096
 type cache struct {
 	archs []knowledge.Arch // the architectures every figure is sized over
 	// kept: the cache outlives the call (a prepared market's), so the
-	// offers it indexes may be edited between calls and are checked.
+	// price lists its indexes build are kept too.
 	kept bool
 
 	mu    sync.Mutex
@@ -85,10 +90,15 @@ func newCache(archs []knowledge.Arch) *cache {
 // depend only on the cards, architectures and offers are then worked out
 // once and reused by every call given this market (or a copy of it). Hold
 // the prepared market for as long as the catalogue is the same, and
-// prepare again for a new knowledge base. Swapping m.Offers for another
-// snapshot keeps the cards' figures and indexes the new offers on first
-// use; cards and offers edited in place are noticed on the next call.
-// MarketOf returns a prepared market. It is safe for concurrent use.
+// prepare again for a new knowledge base.
+//
+// The offers are taken as a snapshot: swapping m.Offers for another slice
+// (a new catalogue version, a filtered copy) keeps the cards' figures and
+// indexes the new offers on first use, but offers edited in place (the
+// same slice, same length) are not re-read. After editing offers, cards
+// or architectures in place, call Prepare again: the new cache reads them
+// afresh. MarketOf returns a prepared market. It is safe for concurrent
+// use.
 func Prepare(m Market) Market {
 	m.prep = newCache(m.Archs)
 	m.prep.kept = true
@@ -98,11 +108,14 @@ func Prepare(m Market) Market {
 // engine returns the market's cache, or a fresh one for this call when the
 // market was not prepared or its architectures were swapped since.
 func (m Market) engine() *cache {
-	if m.prep != nil && same(m.prep.archs, m.Archs) {
+	if m.prepared() {
 		return m.prep
 	}
 	return newCache(m.Archs)
 }
+
+// prepared reports whether m's calls answer from its kept cache.
+func (m Market) prepared() bool { return m.prep != nil && same(m.prep.archs, m.Archs) }
 
 // same reports whether a and b are the same slice: the same elements in
 // the same memory.
@@ -282,31 +295,15 @@ func (c *cache) serveOn(g knowledge.GPU, n int, mem Memory, lim limits, in Serve
 	return s
 }
 
-// offerSig is every field of an offer that its normalised price, its
-// filters and its price list read.
-type offerSig struct {
-	key, platform, gpu, sku, region, granularity string
-	observed, source, note, status, term         string
-	cur                                          knowledge.Currency
-	unit                                         knowledge.Unit
-	basis                                        knowledge.Basis
-	model                                        knowledge.PricingModel
-	count, low, high                             float64
-	interruptible                                bool
-}
-
-func sigOf(o *knowledge.Offer) offerSig {
-	return offerSig{o.Key, o.Platform, o.GPU, o.SKU, o.Region, o.Granularity, o.ObservedAt, o.Source, o.Note, o.Status, o.Term,
-		o.Currency, o.Unit, o.Basis, o.Model, o.GPUCount, o.PriceLow, o.PriceHigh, o.Interruptible}
-}
-
 // offerIndex is one offers slice indexed by card, with its offers
 // normalised per currency and rate on first use.
 type offerIndex struct {
 	mu     sync.Mutex
 	offers []knowledge.Offer
-	sigs   []offerSig // each offer's fields, for an index a cache keeps
-	byGPU  map[string][]int
+	// kept: the index belongs to a prepared market's cache and outlives
+	// the call, so the lists it builds are kept too.
+	kept  bool
+	byGPU map[string][]int
 	// norm holds, per currency and rate and per card, the normalised
 	// price of each offer (quiet: no conversion text); ok false where it
 	// has none.
@@ -340,26 +337,23 @@ type normPrice struct {
 	ok bool
 }
 
-// index returns the index of offers, kept in the cache: a kept index is
-// used when it was made from this slice and every offer still has the
-// fields it recorded (a few number and string compares each); otherwise
-// a new one replaces the older of the two kept.
+// index returns the index of offers, kept in the cache. An index is
+// known by the slice it was made from (where it starts and how long it
+// is), never by the offers' contents: a prepared market's offers are read
+// as they were when first indexed (see Prepare), so no call re-reads
+// them. Another slice (a new snapshot, a team's filter) gets a new index,
+// which replaces the older of the two kept.
 func (c *cache) index(offers []knowledge.Offer) *offerIndex {
 	c.mu.Lock()
 	kept := c.offers
 	c.mu.Unlock()
 	for _, ix := range kept {
-		if ix != nil && same(ix.offers, offers) && (!c.kept || ix.matches(offers)) {
+		if ix != nil && same(ix.offers, offers) {
 			return ix
 		}
 	}
 	ix := indexOf(offers)
-	if c.kept {
-		ix.sigs = make([]offerSig, len(offers))
-		for i := range offers {
-			ix.sigs[i] = sigOf(&offers[i])
-		}
-	}
+	ix.kept = c.kept
 	c.mu.Lock()
 	c.offers[1], c.offers[0] = c.offers[0], ix
 	c.mu.Unlock()
@@ -387,29 +381,6 @@ func indexFor(offers []knowledge.Offer, gpu string) *offerIndex {
 	return &offerIndex{offers: offers, byGPU: map[string][]int{gpu: at}}
 }
 
-func (ix *offerIndex) matches(offers []knowledge.Offer) bool {
-	if len(offers) != len(ix.sigs) {
-		return false
-	}
-	for i := range offers {
-		if !ix.sigs[i].same(&offers[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-// same reports whether o still has the fields s recorded. Strings of an
-// unchanged offer share their bytes with the record, so Go's string
-// compare finds them equal by address without reading them.
-func (s *offerSig) same(o *knowledge.Offer) bool {
-	return o.PriceLow == s.low && o.PriceHigh == s.high && o.GPUCount == s.count && o.Interruptible == s.interruptible &&
-		o.Key == s.key && o.Platform == s.platform && o.GPU == s.gpu && o.SKU == s.sku && o.Region == s.region &&
-		o.Granularity == s.granularity && o.ObservedAt == s.observed && o.Source == s.source && o.Note == s.note &&
-		o.Status == s.status && o.Term == s.term && o.Currency == s.cur && o.Unit == s.unit &&
-		o.Basis == s.basis && o.Model == s.model
-}
-
 // normalisedFor returns the offers of one card normalised to cur at fx,
 // parallel to ix.byGPU[gpu]; only the cards asked about are normalised,
 // and a few currencies and rates are kept.
@@ -431,7 +402,7 @@ func (ix *offerIndex) normalisedFor(gpu string, cur knowledge.Currency, fx float
 	at := ix.byGPU[gpu]
 	n := make([]normPrice, len(at))
 	for j, i := range at {
-		n[j].cp, n[j].ok = normalizeOffer(ix.offers[i], cur, fx, false)
+		n[j].cp, n[j].ok = normalizeOffer(&ix.offers[i], cur, fx, false)
 	}
 	byGPU[gpu] = n
 	return n
@@ -441,7 +412,7 @@ func (ix *offerIndex) normalisedFor(gpu string, cur knowledge.Currency, fx float
 // cur and fx are the caller's own arguments (before defaults), since the
 // list's inputs say which were defaulted.
 func (ix *offerIndex) list(gpu string, cur knowledge.Currency, fx float64, build func() PriceList) PriceList {
-	if ix.sigs == nil { // an index for one call: nothing to keep
+	if !ix.kept { // an index for one call: nothing to keep
 		return build()
 	}
 	k := listKey{gpu, normKey{cur, fx}}
@@ -475,7 +446,7 @@ func copyOf[T any](s []T) []T {
 }
 
 // cheapest is the cheapest offer for gpu that f keeps, by the low end of
-// its range, then the high end, then the key (sortPrices' order); the
+// its range, then the high end, then the key (a price list's order); the
 // price carries no conversion text.
 func (ix *offerIndex) cheapest(gpu string, p *pricing, f OfferFilter) (CardPrice, bool) {
 	_, cp, ok := ix.cheapestAt(gpu, p, f)
@@ -495,7 +466,7 @@ func (ix *offerIndex) cheapestAt(gpu string, p *pricing, f OfferFilter) (int, Ca
 
 // cheapestOf picks, among n offers (the j-th one, its normalised price and
 // whether it has one), the cheapest that f keeps: by the low end, then the
-// high end, then the key (sortPrices' order). It returns the place j.
+// high end, then the key (a price list's order). It returns the place j.
 func cheapestOf(n int, offer func(j int) (*knowledge.Offer, CardPrice, bool), p *pricing, f OfferFilter) (int, CardPrice, bool) {
 	var best CardPrice
 	at, found := -1, false

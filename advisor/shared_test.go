@@ -8,9 +8,9 @@ import (
 	"github.com/gpubot/gpubot/knowledge"
 )
 
-// The shared caches may only make answers faster: an offer edited in
-// place is priced from its new figure, and an answer's slices belong to
-// its caller.
+// The calls that take slices keep nothing: an offer edited in place is
+// priced from its new figure on the next call, and an answer's slices
+// belong to its caller.
 func TestSharedPriceCacheFollowsEdits(t *testing.T) {
 	offers := []knowledge.Offer{
 		{Key: "a", Platform: "autodl", GPU: "rtx4090", PriceLow: 2.0, PriceHigh: 2.0, Currency: knowledge.CNY, Unit: knowledge.PerHour, Basis: knowledge.PerGPU, Model: knowledge.OnDemand, ObservedAt: "2026-09-01"},
@@ -51,6 +51,69 @@ func TestSharedPriceCacheFollowsEdits(t *testing.T) {
 	usd, _ := Offers("rtx4090", offers, knowledge.USD, 7.2)
 	if usd.Offers[0].Low != 0.2778 {
 		t.Errorf("USD list: want 0.2778, got %v", usd.Offers[0].Low)
+	}
+}
+
+// A prepared market reads its offers as a snapshot (docs/engine.md,
+// "Engine state"): its index is known by the slice, so no call re-reads
+// every offer. The contract for an edit in place is to prepare again,
+// and a new slice (the next catalogue version) is read without it.
+// Hand values: per-GPU hourly CNY offers, no conversion.
+func TestPreparedMarketRepreparedAfterEdit(t *testing.T) {
+	kb := knowledge.MustShipped()
+	offers := []knowledge.Offer{
+		hourly("a", "autodl", "rtx4090", 2.0, 2.0, knowledge.CNY, knowledge.OnDemand),
+		hourly("b", "featurize", "rtx4090", 1.8, 2.2, knowledge.CNY, knowledge.OnDemand),
+		hourly("c", "autodl", "a100-80g", 6.0, 6.0, knowledge.CNY, knowledge.OnDemand),
+	}
+	m := Prepare(Market{GPUs: kb.GPUs, Archs: kb.Archs, Offers: offers})
+	order := func(m Market) (keys []string, lows []float64, cheapest string) {
+		t.Helper()
+		l, err := m.PriceList("rtx4090", knowledge.CNY, 7.2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range l.Offers {
+			keys, lows = append(keys, o.Offer), append(lows, o.Low)
+		}
+		cp, found, err := m.Cheapest("rtx4090", knowledge.CNY, 7.2, OfferFilter{})
+		if err != nil || !found {
+			t.Fatalf("Cheapest: found %v, err %v", found, err)
+		}
+		return keys, lows, cp.Offer
+	}
+	check := func(when string, m Market, wantKeys []string, wantLows []float64) {
+		t.Helper()
+		keys, lows, cheapest := order(m)
+		if diff := cmp.Diff(wantKeys, keys); diff != "" || cmp.Diff(wantLows, lows) != "" || cheapest != wantKeys[0] {
+			t.Errorf("%s: list %v at %v, cheapest %s; want %v at %v", when, keys, lows, cheapest, wantKeys, wantLows)
+		}
+	}
+	check("prepared", m, []string{"b", "a"}, []float64{1.8, 2.0}) // low ends: b 1.8 < a 2.0
+
+	// b raised to ¥2.5 in place; the market is prepared again, as the
+	// contract asks: a (¥2.0) now leads, b follows at 2.5.
+	offers[1].PriceLow, offers[1].PriceHigh = 2.5, 2.5
+	check("prepared again after the edit", Prepare(m), []string{"a", "b"}, []float64{2.0, 2.5})
+
+	// The next snapshot in a new slice: c moved to the 4090 at ¥1.5, read
+	// without preparing again (the cards' figures are kept).
+	next := append([]knowledge.Offer(nil), offers...)
+	next[2].GPU, next[2].PriceLow, next[2].PriceHigh = "rtx4090", 1.5, 1.5
+	m.Offers = next
+	check("a new slice", m, []string{"c", "a", "b"}, []float64{1.5, 2.0, 2.5})
+
+	// A re-prepared market answers exactly as the calls that keep nothing.
+	fresh, _ := Offers("rtx4090", next, knowledge.CNY, 7.2)
+	kept, _ := Prepare(m).PriceList("rtx4090", knowledge.CNY, 7.2)
+	if diff := cmp.Diff(fresh, kept); diff != "" {
+		t.Errorf("prepared list differs from Offers (-Offers +PriceList):\n%s", diff)
+	}
+	// So does a market never prepared, which indexes only the card asked.
+	bare := Market{GPUs: kb.GPUs, Archs: kb.Archs, Offers: next}
+	check("a bare market", bare, []string{"c", "a", "b"}, []float64{1.5, 2.0, 2.5})
+	if l, _ := bare.PriceList("rtx4090", knowledge.CNY, 7.2); cmp.Diff(fresh, l) != "" {
+		t.Errorf("bare market's list differs from Offers:\n%s", cmp.Diff(fresh, l))
 	}
 }
 

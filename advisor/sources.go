@@ -1,6 +1,7 @@
 package advisor
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gpubot/gpubot/knowledge"
@@ -21,8 +22,13 @@ type PriceSource struct {
 
 // offerSource cites a catalogue offer.
 func offerSource(what string, cp CardPrice) PriceSource {
+	return offerSourceWith(what, &cp, cp.Original.String())
+}
+
+// offerSourceWith is offerSource with the figure's text already written.
+func offerSourceWith(what string, cp *CardPrice, figure string) PriceSource {
 	return PriceSource{What: what, Offer: cp.Offer, Platform: cp.Platform, GPU: cp.GPU,
-		Figure: cp.Original.String(), ObservedAt: cp.ObservedAt, Source: cp.Source}
+		Figure: figure, ObservedAt: cp.ObservedAt, Source: cp.Source}
 }
 
 // givenSource cites a figure the user stated.
@@ -50,26 +56,50 @@ func confirmNote(observed []string) Text {
 }
 
 func uniq(ss []string) []string {
-	seen := map[string]bool{}
-	var out []string
+	var d distinct
 	for _, s := range ss {
-		if s != "" && !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
+		d.add(s)
 	}
-	return out
+	return d.out
 }
 
-// observedDates lists the observation dates of catalogue sources.
-func observedDates(src []PriceSource) []string {
-	var out []string
-	for _, s := range src {
-		if !s.Given && s.ObservedAt != "" {
-			out = append(out, s.ObservedAt)
+// distinct collects strings once each, in first-seen order, leaving out
+// "". A price list adds a date per offer and has a handful: the last one
+// and then the list are checked first, a map only past 16.
+type distinct struct {
+	out  []string
+	seen map[string]bool
+}
+
+func (d *distinct) add(s string) {
+	switch {
+	case s == "" || len(d.out) > 0 && s == d.out[len(d.out)-1]:
+	case d.seen != nil:
+		if !d.seen[s] {
+			d.seen[s] = true
+			d.out = append(d.out, s)
+		}
+	case !slices.Contains(d.out, s):
+		d.out = append(d.out, s)
+		if len(d.out) == 16 {
+			d.seen = make(map[string]bool, 32)
+			for _, o := range d.out {
+				d.seen[o] = true
+			}
 		}
 	}
-	return out
+}
+
+// observedDates lists the observation dates of catalogue sources, once
+// each.
+func observedDates(src []PriceSource) []string {
+	var d distinct
+	for i := range src {
+		if !src[i].Given {
+			d.add(src[i].ObservedAt)
+		}
+	}
+	return d.out
 }
 
 // withConfirm appends the "confirm on the platform" note when any source is
