@@ -24,3 +24,22 @@ func RentalTotal(pricePerCardHour float64, cards int, hours float64) Rental {
 	}
 	return r
 }
+
+// RentalFor is what a budget rents at one hourly price: "经费8000块，4090
+// 2.2/h，够跑多少卡时？" — budget ÷ price card-hours, shared by the cards
+// (hours = card-hours ÷ cards). Cards below 1 count as one card; a price
+// of 0 or less rents nothing (Hours 0).
+func RentalFor(budget, pricePerCardHour float64, cards int) Rental {
+	cards = max(cards, 1)
+	r := Rental{PricePerCardHour: pricePerCardHour, Cards: cards, Total: Round2(budget)}
+	if pricePerCardHour <= 0 || budget <= 0 {
+		return r
+	}
+	r.CardHours = round(budget/pricePerCardHour, 2)
+	r.Hours = round(r.CardHours/float64(cards), 2)
+	r.Lines = []Line{
+		{Key: "card_hours", Label: Text{EN: "card-hours the budget rents", ZH: "预算能租的卡时"}, Value: r.CardHours, Unit: "card-h", How: num(budget) + " ÷ " + num(pricePerCardHour) + " per card-hour"},
+		{Key: "hours", Label: Text{EN: "hours on the cards", ZH: "这些卡能跑的小时数"}, Value: r.Hours, Unit: "h", How: num(r.CardHours) + " card-h ÷ " + num(float64(cards)) + " cards"},
+	}
+	return r
+}

@@ -20,3 +20,15 @@ func TestRentalTotal(t *testing.T) {
 		}
 	}
 }
+
+// TestRentalFor: ¥8,000 at ¥2.2 a card-hour rents 8000 ÷ 2.2 = 3,636.36
+// card-hours; on 2 cards that is 1,818.18 hours.
+func TestRentalFor(t *testing.T) {
+	r := RentalFor(8000, 2.2, 2)
+	if !near(r.CardHours, 3636.36, 0.005) || !near(r.Hours, 1818.18, 0.005) || r.Total != 8000 {
+		t.Errorf("RentalFor(8000, 2.2, 2) = %v card-h, %v h, total %v; want 3636.36, 1818.18, 8000", r.CardHours, r.Hours, r.Total)
+	}
+	if r := RentalFor(8000, 0, 1); r.Hours != 0 || r.CardHours != 0 {
+		t.Errorf("a zero price rented %v h", r.Hours)
+	}
+}

@@ -152,6 +152,10 @@ func plan(req parse.Request) (parse.Request, string) {
 		return to(parse.Cost, "a training deadline")
 	case model && !inference && (s.Tokens > 0 || s.Samples > 0) && (has(s.Targets, "cards") || has(s.Targets, "hours") || has(s.Targets, "money_total")) && req.Intent == parse.Fit:
 		return to(parse.Cost, "a training job's time and money")
+	case !model && len(s.GPUs) >= 1 && s.Budget != nil && s.Hours == 0 && s.Days == 0 && s.Monthly == nil && (has(s.Targets, "gpu_hours") || has(s.Targets, "hours")) &&
+		(req.Intent == parse.Cost || req.Intent == parse.Fit || req.Intent == parse.Unknown || req.Intent == parse.Price || req.Intent == parse.Recommend):
+		// "经费一共8000块，4090 2.2/h，够我跑多少卡时？": what the budget rents
+		return to(parse.Price, "the hours a budget rents")
 	case !model && len(s.GPUs) >= 1 && s.Price != nil && (s.Hours > 0 || s.Days > 0) && s.Monthly == nil && has(s.Targets, "money_total") &&
 		(req.Intent == parse.Cost || req.Intent == parse.Fit || req.Intent == parse.Unknown):
 		// "3090s at $0.22/hr … for 200h, what do I pay": a rental at their rate

@@ -58,6 +58,8 @@ type PriceView struct {
 	// RentalCurrency is set when the rental is at the user's own rate (in
 	// its currency) rather than the headline's offer.
 	RentalCurrency string `json:"rental_currency,omitempty"`
+	// Affordable marks a rental sized by a budget: the hours it buys.
+	Affordable bool `json:"affordable,omitempty"`
 	// Persona says an enterprise asker was priced on contracted clouds
 	// only (price_persona.go); also one of the assumptions.
 	Persona string `json:"persona,omitempty"`
@@ -134,6 +136,22 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 		a.use("hours", "the rental's length, at your rate")
 		a.use("price", "your rate per card-hour")
 		a.use("cards", "the cards rented")
+	} else if hours == 0 && s.Budget != nil && s.Budget.Amount > 0 && len(view.GPUs) > 0 {
+		// "经费8000块，4090 2.2/h，够我跑多少卡时？": the hours the budget
+		// rents, at their rate or else the headline's
+		rate, cur := 0.0, ""
+		if s.Price != nil && s.Price.Amount > 0 {
+			rate, cur = s.Price.Amount, cmpOr(s.Price.Currency, view.Currency)
+			a.use("price", "your rate per card-hour")
+		} else if o, _, ok := headlineOffer(view.Offers, view.GPUs[0], view.Spot); ok {
+			rate = o.Price
+		}
+		if rate > 0 {
+			r := advisor.RentalFor(s.Budget.Amount, rate, s.Cards)
+			view.Rental, view.RentalCurrency, view.Affordable = &r, cur, true
+			a.use("budget", "what it rents: budget ÷ the rate")
+			a.use("cards", "the cards the hours are shared by")
+		}
 	} else if hours > 0 && len(view.GPUs) > 0 {
 		if o, _, ok := headlineOffer(view.Offers, view.GPUs[0], view.Spot); ok {
 			r := advisor.RentalTotal(o.Price, s.Cards, hours)

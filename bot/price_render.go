@@ -92,9 +92,15 @@ func renderPrice(lang string, v PriceView, now time.Time) present.Doc {
 		if v.RentalCurrency != "" {
 			cur = v.RentalCurrency // at their own rate
 		}
-		d.Headline = tr(lang,
-			fmt.Sprintf("≈ %s for %d card(s) × %s h (%s card-hours). ", moneyStr(r.Total, cur), r.Cards, fmtNum(r.Hours), fmtNum(r.CardHours)),
-			fmt.Sprintf("%d 张卡 × %s 小时（%s 卡时）约 %s。", r.Cards, fmtNum(r.Hours), fmtNum(r.CardHours), moneyStr(r.Total, cur))) + d.Headline
+		if v.Affordable {
+			d.Headline = tr(lang,
+				fmt.Sprintf("%s rents ≈%s card-hours at %s/card-hour (%s h on %d card(s)). ", moneyStr(r.Total, cur), fmtNum(r.CardHours), moneyStr(r.PricePerCardHour, cur), fmtNum(r.Hours), r.Cards),
+				fmt.Sprintf("%s 按 %s/卡时能租约 %s 卡时（%d 张卡各 %s 小时）。", moneyStr(r.Total, cur), moneyStr(r.PricePerCardHour, cur), fmtNum(r.CardHours), r.Cards, fmtNum(r.Hours))) + d.Headline
+		} else {
+			d.Headline = tr(lang,
+				fmt.Sprintf("≈ %s for %d card(s) × %s h (%s card-hours). ", moneyStr(r.Total, cur), r.Cards, fmtNum(r.Hours), fmtNum(r.CardHours)),
+				fmt.Sprintf("%d 张卡 × %s 小时（%s 卡时）约 %s。", r.Cards, fmtNum(r.Hours), fmtNum(r.CardHours), moneyStr(r.Total, cur))) + d.Headline
+		}
 	}
 	if len(v.NoPlan) > 0 {
 		// A plan was asked for and none is sourced: said first, plainly.

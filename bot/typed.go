@@ -243,6 +243,12 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 		if !ok {
 			o = res.Offers[0]
 		}
+		if r := res.Rental; r != nil && res.Affordable {
+			// a budget's hours: the card-hours it rents, then the hours
+			return []typedFigure{{asked: "gpu_hours", value: r.CardHours, unit: "GPU-h"},
+				{asked: "hours", value: r.Hours, unit: "h"},
+				{asked: "price_per_card_hour", value: r.PricePerCardHour, unit: "card_hour", currency: cmpOr(res.RentalCurrency, o.Currency)}}, nil, "gpu_hours"
+		}
 		if r := res.Rental; r != nil && res.PerMonth == 0 {
 			if res.RentalCurrency != "" { // at their own rate
 				return []typedFigure{{asked: "money_total", value: r.Total, currency: res.RentalCurrency},
@@ -490,6 +496,10 @@ func companions(r any) []string {
 		}
 	case CommitView:
 		return []string{"saving"}
+	case PriceView:
+		if res.Rental != nil && res.PerMonth == 0 && !res.Affordable {
+			return []string{"money_total"} // "8 H100s for 10 days": the headline totals the rental
+		}
 	case APIView:
 		if len(res.Quotes) > 0 {
 			return []string{"money_monthly", "saving"} // the headline weighs the two months' bills and says the difference

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -564,5 +565,20 @@ func TestPerMillionTokensAtTheirUtilisationAndAgainstTheAPI(t *testing.T) {
 	self := a.Result.(advisor.CostResult).PerMTokens
 	if math.Abs(c.Ratio-self/11.808) > 0.01 || !strings.Contains(a.Headline, "倍") {
 		t.Errorf("ratio %v, want %v ÷ 11.808; headline %q", c.Ratio, self, a.Headline)
+	}
+}
+
+func TestBudgetRentsHours(t *testing.T) {
+	// "经费一共８０００块，4090 2.2/h，够我跑多少卡时？": 8000 ÷ 2.2 = 3,636.36
+	// card-hours (full-width digits read as digits).
+	a := askOne(t, "老板说这学期算力经费一共８０００块，AutoDL 4090 2.2/h，够我跑多少卡时？")
+	if a.Typed == nil || a.Typed.Asked != "gpu_hours" || math.Abs(*a.Typed.Value-3636.36) > 0.01 {
+		t.Fatalf("typed %+v (%s), want 3,636.36 card-hours first", a.Typed, a.Headline)
+	}
+	if !strings.HasPrefix(a.Headline, "¥8,000 按 ¥2.2/卡时能租约 3,636 卡时") {
+		t.Errorf("headline %q: want what the budget rents first", a.Headline)
+	}
+	if !slices.Contains(a.Slots.Targets, "gpu_hours") || slices.Contains(a.Slots.Targets, "cards") {
+		t.Errorf("targets %v: \"多少卡时\" asks card-hours, not cards", a.Slots.Targets)
 	}
 }
