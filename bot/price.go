@@ -136,7 +136,7 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 		a.use("hours", "the rental's length, at your rate")
 		a.use("price", "your rate per card-hour")
 		a.use("cards", "the cards rented")
-	} else if hours == 0 && s.Budget != nil && s.Budget.Amount > 0 && len(view.GPUs) > 0 {
+	} else if hours == 0 && s.Budget != nil && s.Budget.Amount > 0 && len(view.GPUs) > 0 && (has(s.Targets, "gpu_hours") || has(s.Targets, "hours")) {
 		// "经费8000块，4090 2.2/h，够我跑多少卡时？": the hours the budget
 		// rents, at their rate or else the headline's
 		rate, cur := 0.0, ""
