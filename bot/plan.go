@@ -292,6 +292,9 @@ func budgetInWords(req parse.Request) (parse.Intent, []string, bool) {
 		if amount == nil {
 			amount = s.Price
 		}
+		if amount == nil {
+			amount = lastAmount(t) // "预算周期改成按季度：推理组一个季度15万"
+		}
 		if amount != nil {
 			args := []string{"set"}
 			switch {
@@ -386,3 +389,19 @@ func normalizeQuotes(req parse.Request) parse.Request {
 }
 
 func trimNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// reAmount is a money figure written with its scale or currency ("15万",
+// "¥90,000", "$8k", "3000元").
+var reAmount = regexp.MustCompile(`(?:[¥$￥]\s?\d[\d,]*(?:\.\d+)?\s?(?:万|千|k|m)?|\d[\d,]*(?:\.\d+)?\s?(?:万|千|k)(?:元|块)?|\d[\d,]*(?:\.\d+)?\s?(?:元|块|美元|刀))`)
+
+// lastAmount is the last money figure in t a budget change states after
+// its verb's clause ("改成按季度：推理组一个季度15万"), nil when none.
+func lastAmount(t string) *parse.Money {
+	all := reAmount.FindAllString(t, -1)
+	for i := len(all) - 1; i >= 0; i-- {
+		if v, ok := parse.ParseMoney(strings.ReplaceAll(all[i], " ", "")); ok && v.Amount >= 100 {
+			return &v
+		}
+	}
+	return nil
+}

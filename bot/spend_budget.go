@@ -16,7 +16,7 @@ var (
 	// a budget's status is asked: over, within, what is left
 	reCheckAsk = regexp.MustCompile(`(?i)超了|超没超|超支|超出|超过|会不会超|超预算|够不够|够吗|还剩|剩多少|剩下|剩余|\bover\b|\bwithin\b|\bleft\b|remaining|enough|headroom`)
 	// money set aside: "今年给了５万算力费", "预算5000", "we were given $20k this year"
-	reGiven = regexp.MustCompile(`(?i)(?:预算|给了|批了|拨了|分了|额度|budget(?:ed)?|allocated|given|granted)\s*(?:是|为|有|of|is|was)?\s*((?:[¥￥$]|rmb\s?|us\$)?\s?\d[\d,]*(?:\.\d+)?\s?(?:万|k|千|w)?\s?(?:元|块|美元|美金|刀|rmb|usd|cny)?)`)
+	reGiven = regexp.MustCompile(`(?i)(?:预算|给了|批了|拨了|分了|额度|上限|封顶|budget(?:ed)?|allocated|given|granted|\bcap)\s*(?:是|为|有|of|is|was)?\s*((?:[¥￥$]|rmb\s?|us\$)?\s?\d[\d,]*(?:\.\d+)?\s?(?:万|k|千|w)?\s?(?:元|块|美元|美金|刀|rmb|usd|cny)?)`)
 )
 
 // spendCheckInWords reads a budget question that carries its own figures:

@@ -89,6 +89,16 @@ func ledgerInWords(req parse.Request) (parse.Request, string, bool) {
 		req.Slots.Mode = "check"
 		req.Slots.Args = args
 		req.Slots.Missing, req.Problems = nil, nil
+		if len(args) == 2 && args[0] == "left" {
+			if m, ok := parse.ParseMoney(args[1]); ok {
+				// the budget stated is the figure checked: the typed
+				// slots say so, and it is not also an entry's amount
+				req.Slots.Budget = &m
+				if a := req.Slots.Amount; a != nil && a.Amount == m.Amount {
+					req.Slots.Amount = nil
+				}
+			}
+		}
 		return req, "a budget question with its own figures", true
 	}
 	return req, "", false

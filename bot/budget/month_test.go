@@ -66,6 +66,8 @@ func TestBudgetChangesInWords(t *testing.T) {
 		{"kb-qa budget: make it ¥200k for the year.", "Budget set: kb-qa, ¥200,000.00 a year."},
 		{"doc-ai 预算下调到每季度9万", "预算已设置：项目 doc-ai，每季度 ¥90,000.00。"},
 		{"Set the Q1 budget for the vision team at ¥360,000", "Budget set: team vision, ¥360,000.00 a quarter."},
+		// the amount stated after the clause the verb opens, for the group named
+		{"预算周期改成按季度：推理组一个季度15万。", "预算已设置：团队 推理组，每季度 ¥150,000.00。"},
 	} {
 		a := b.Answer(ctx, bot.Message{Text: c.text, Team: "T1", Channel: "C1", User: "U1"})
 		if a.Intent != parse.Budget || !strings.HasPrefix(a.Text, c.want) {
@@ -98,4 +100,32 @@ func wordsBot(t *testing.T) (*bot.Bot, *ledger.Ledger) {
 	b.Route(parse.Budget, NewHandler(NewAlerts(NewStore(rdb, nil), l, nil, 7.2), nil, now))
 	b.Route(parse.Spend, bot.NewSpend(l, nil, 7.2, now))
 	return b, l
+}
+
+// TestBudgetStatedInTheQuestion: a budget the question states is the
+// figure checked, and the typed slots carry it. By hand: ¥12,000 less the
+// ¥5,000 booked in December leaves ¥7,000; ¥300,000 for the quarter less
+// the same ¥5,000 leaves ¥295,000.
+func TestBudgetStatedInTheQuestion(t *testing.T) {
+	ctx := context.Background()
+	b, l := wordsBot(t)
+	if _, err := l.Add(ctx, ledger.Entry{Team: "T1", User: "U1", GPU: "4090", Cards: 1, Hours: 100, Platform: "autodl", Amount: cny(5000),
+		At: time.Date(2026, 12, 2, 9, 0, 0, 0, ledger.Shanghai), Confirm: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		text, want string
+		budget     float64
+	}{
+		{"How much headroom is left for December? I think the cap is ¥12,000/month.", "¥7,000.00 left", 12000},
+		{"这个季度预算30万，现在花到哪了？照这个速度季度末会不会超？", "还剩 ¥295,000.00", 300000},
+	} {
+		a := b.Answer(ctx, bot.Message{Text: c.text, Team: "T1", Channel: "C1", User: "U1"})
+		if !strings.Contains(a.Text, c.want) {
+			t.Errorf("%s\n got %q, want %q in it", c.text, a.Text, c.want)
+		}
+		if a.Slots.Budget == nil || a.Slots.Budget.Amount != c.budget {
+			t.Errorf("%s: budget slot %+v, want %v", c.text, a.Slots.Budget, c.budget)
+		}
+	}
 }

@@ -110,7 +110,7 @@ func (x extractor) owners(t *text, f *features) {
 
 // reTeamZH is a group named in Chinese: "推理组", "大模型团队", "平台部门".
 // Read only in a ledger or budget message, and never "组个两卡机" (to build).
-var reTeamZH = regexp.MustCompile(`(\p{Han}{2,5}?)(小组|团队|部门|组)(?:的|这|上个|本|今年|预算|账|月|季|年度|花|用了|超|还剩)`)
+var reTeamZH = regexp.MustCompile(`(\p{Han}{2,5}?)(小组|团队|部门|组)(?:的|这|上个|本|今年|预算|账|月|季|年度|花|用了|超|还剩|一个季|1个季|一季|每季|每月|每年)`)
 
 // zhLeadWords are words a Chinese team name does not start with ("给推理组",
 // "把算法组"); zhNotTeams are pronouns and quantities before 组 ("我们组").
