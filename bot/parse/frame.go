@@ -39,7 +39,7 @@ var (
 	// "peak 30 QPS", "峰值30 qps", "average 8", "平均 8 qps", "avg 8 rps"
 	rePeakRPS = rx(`(?:peak|峰值|高峰|最高)\s?(?:load|负载|是|为|of|at|:|=)?\s?`+num+`\s?(k)?\s?(?:qps|rps|req(?:uest)?s?/s|requests? per second|次/秒|个请求每秒)?`+
 		`|`+num+`\s?(k)?\s?(?:qps|rps|req(?:uest)?s?/s)\s?(?:at\s)?(?:peak|峰值)`, true, "peak", "峰值", "高峰", "最高")
-	reAvgRPS = rx(`(?:average|avg|mean|平均|均值|日常|平时)\s?(?:load|负载|是|为|of|at|:|=)?\s?`+num+`\s?(k)?\s?(?:qps|rps|req(?:uest)?s?/s|requests? per second|次/秒)?(?P<end>$|[^0-9a-z%])`+
+	reAvgRPS = rx(`(?:average|avg|mean|平均|均值|日常|平时)\s?(?:load|负载|是|为|of|at|:|=)?\s?(?:也就|大概|约|一般|差不多|就)?\s?`+num+`\s?(k)?\s?(?:qps|rps|req(?:uest)?s?/s|requests? per second|次/秒)?(?P<end>$|[^0-9a-z%])`+
 		`|(?:/|,)\s?`+num+`\s?(k)?\s?(?:qps|rps)?\s?(?:avg|average|mean)\b()`, true, "average", "avg", "mean", "平均", "均值", "日常", "平时")
 	// "日活2万", "DAU 20k", "20k daily users", "每天2万用户"
 	reUsers = rx(`(?:日活|dau|daily active users?|每天|每日)\s?(?:用户)?\s?(?:是|为|有|大概|约|:|=|of)?\s?`+num+`\s?(万|千|k|m)?\s?(?:个)?\s?(?:用户|人|users?)?`+

@@ -184,3 +184,27 @@ func TestDates(t *testing.T) {
 		t.Errorf("昨天 without a now = %q, want no date", got)
 	}
 }
+
+// TestLoadsInUsersWords: loads as users say them — people online at once,
+// the usual rate beside the peak, weeks of a month.
+func TestLoadsInUsersWords(t *testing.T) {
+	p := newParser(t)
+	at := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		in    string
+		check func(s Slots) bool
+		want  string
+	}{
+		{"客户那边500人同时在线，模型Qwen2.5-14B，A10够不够？", func(s Slots) bool { return s.Concurrency == 500 }, "concurrency 500"},
+		{"50个同学同时在线，qwen2.5-14b一张l40s扛得住吗？", func(s Slots) bool { return s.Concurrency == 50 }, "concurrency 50"},
+		{"host deepseek-r1-distill-qwen-32b for my demo? like 5 ppl using it at once", func(s Slots) bool { return s.Concurrency == 5 }, "concurrency 5"},
+		{"Qwen2.5-72B 峰值40 QPS，平时也就10左右，H20要几张？", func(s Slots) bool { return s.PeakRequestsPerS == 40 && s.RequestsPerS == 10 }, "peak 40, average 10"},
+		// 3 × 168 h; and "three weeks" is no "3w" (30,000) of money
+		{"8x H100 $14,400 a month vs $23.92/hr on demand. We only need it about three weeks a month.", func(s Slots) bool { return s.HoursPerMonth == 504 && s.Monthly != nil && s.Monthly.Amount == 14400 }, "504 h a month, $14,400 a month"},
+		{"预算3w块，4090能跑多久", func(s Slots) bool { return s.Budget != nil && s.Budget.Amount == 30000 }, "a 30,000 budget (3w = 3万)"},
+	} {
+		if s := p.ParseAt(c.in, at).Slots; !c.check(s) {
+			t.Errorf("Parse(%q): want %s; got concurrency %d rps %v/%v h/month %v monthly %+v budget %+v", c.in, c.want, s.Concurrency, s.PeakRequestsPerS, s.RequestsPerS, s.HoursPerMonth, s.Monthly, s.Budget)
+		}
+	}
+}

@@ -18,7 +18,7 @@ import (
 const (
 	curPre  = `(us\$|\$|¥|rmb|cny|usd)`
 	numPart = `(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)`
-	magPart = `(万|千|k|w|m\b)?`
+	magPart = `(万|千|k|w\b|m\b)?`
 	curPost = `(块钱|块|元|rmb|cny|usd|美元|美金|刀|dollars?|bucks|人民币|¥)?`
 	perPart = `((?:\s?/\s?|\s?每\s?|\s?一\s?|\s?per\s|\s?an?\s|\s?每个\s?)(?:个小时|小时|卡时|hours?\b|hrs?\b|hr\b|h\b|时|个月|月|months?\b|mo\b|年|years?\b|yr\b|kwh|度|天|days?\b))?`
 )

@@ -46,7 +46,11 @@ var (
 	reContextKey = gated(regexp.MustCompile(`(?:上下文长度|上下文|context length|context|ctx|序列长度|seq(?:uence)?[\s_]?len(?:gth)?|max[\s_]?len|cutoff[\s_]?len|长度)\s?(?:是|为|=|:|of|at|到|开到)?\s?`+num+`\s?(k)?`), true, "上下文", "context", "ctx", "序列", "seq", "len", "长度")
 	reBareK      = gated(regexp.MustCompile(`(?P<pre>^|[^a-z0-9.$¥])(1|2|4|8|16|32|64|128|256)k(?P<end>$|[^a-z0-9])`), true, "k")
 	reBatch      = gated(regexp.MustCompile(`(?:batch[\s_]?size|batch|bs|批大小|批次大小|批量大小|批次|批量)\s?(?:是|为|=|:|of|开到)?\s?(\d+)`), true, "batch", "bs", "批")
-	reConc       = gated(regexp.MustCompile(`(\d+)\s?concurrency\b|\bconcurrency\s?(?:of|=|:|at)?\s?(\d+)|(\d+)\s?(?:路|个)?\s?并发|并发(?:数|量|用户)?\s?(?:是|为|=|:|到|大概|约)?\s?(\d+)|(\d+)\s?(?:concurrent|simultaneous|parallel)(?:\s?(?:users?|requests?|sessions?|streams?))?|(\d+)\s?users\b|同时\s?(\d+)\s?(?:个)?\s?(?:人|用户|请求)`), true, "并发", "concurrent", "concurrency", "simultaneous", "parallel", "users", "同时")
+	// weekWords are the week counts written in English words.
+	weekWords = map[string]float64{"one": 1, "two": 2, "three": 3, "four": 4}
+	// "about three weeks a month", "每月用三周": round the clock for those weeks
+	reWeeksAMonth = gated(regexp.MustCompile(`(\d+(?:\.\d+)?|one|two|three|four)\s?weeks? (?:a|per|each|every) month|(?:每月|每个月)\s?(?:用|跑|大概|约)?\s?(\d+(?:\.\d+)?)\s?(?:周|个星期)`), false, "week", "周", "星期")
+	reConc       = gated(regexp.MustCompile(`(\d+)\s?concurrency\b|\bconcurrency\s?(?:of|=|:|at)?\s?(\d+)|(\d+)\s?(?:路|个)?\s?并发|并发(?:数|量|用户)?\s?(?:是|为|=|:|到|大概|约)?\s?(\d+)|(\d+)\s?(?:concurrent|simultaneous|parallel)(?:\s?(?:users?|requests?|sessions?|streams?))?|(\d+)\s?users\b|同时\s?(\d+)\s?(?:个)?\s?(?:人|用户|请求)|(\d+)\s?(?:个)?\s?(?:人|用户|同学|学生)\s?同时(?:在线|使用|用|访问|请求|提问)|(\d+)\s?(?:ppl|people|users?|students?)\s?(?:using it\s?|on it\s?)?at once`), true, "并发", "concurrent", "concurrency", "simultaneous", "parallel", "users", "同时", "at once")
 	// An image size: 1024x1024, 768×1344, 512px, 1024² (pixels per side).
 	reResolution = gated(regexp.MustCompile(`(?P<pre>^|[^0-9.])(\d{3,4})\s?[x×*]\s?(\d{3,4})(?P<end>$|[^0-9])|(\d{3,4})\s?(?:px\b|像素|²)`), true, "x", "×", "*", "px", "像素", "²")
 	// How many images: 1000 张, 1万张图, 50k images.
@@ -371,6 +375,19 @@ func (x extractor) hours(t *text, f *features) {
 		}
 		return true
 	}
+	t.first(reWeeksAMonth, 0, func(m []string, at int) bool {
+		// "we only need it about three weeks a month": whole weeks of it
+		v, ok := Number(m[1] + m[2])
+		if w, word := weekWords[m[1]]; word {
+			v, ok = w, true
+		}
+		if !ok || v <= 0 || v > 4 || s.HoursPerMonth != 0 {
+			return false
+		}
+		s.HoursPerMonth = v * 168
+		f.note(fmt.Sprintf("%s weeks a month read as %s h/month (168 h a week)", trim(v), trim(v*168)))
+		return true
+	})
 	t.first(reHoursPost, 1, func(m []string, at int) bool { return perPeriod(m[2], m[1]) })
 	t.first(reHoursPer, 2, func(m []string, at int) bool { return perPeriod(m[1], m[2]) })
 	t.first(reDays, 2, func(m []string, at int) bool {
