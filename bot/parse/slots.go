@@ -50,7 +50,7 @@ var (
 	weekWords = map[string]float64{"one": 1, "two": 2, "three": 3, "four": 4}
 	// "about three weeks a month", "每月用三周": round the clock for those weeks
 	reWeeksAMonth = gated(regexp.MustCompile(`(\d+(?:\.\d+)?|one|two|three|four)\s?weeks? (?:a|per|each|every) month|(?:每月|每个月)\s?(?:用|跑|大概|约)?\s?(\d+(?:\.\d+)?)\s?(?:周|个星期)`), false, "week", "周", "星期")
-	reConc       = gated(regexp.MustCompile(`(\d+)\s?concurrency\b|\bconcurrency\s?(?:of|=|:|at)?\s?(\d+)|(\d+)\s?(?:路|个)?\s?并发|并发(?:数|量|用户)?\s?(?:是|为|=|:|到|大概|约)?\s?(\d+)|(\d+)\s?(?:concurrent|simultaneous|parallel)(?:\s?(?:users?|requests?|sessions?|streams?))?|(\d+)\s?users\b|同时\s?(\d+)\s?(?:个)?\s?(?:人|用户|请求)|(\d+)\s?(?:个)?\s?(?:人|用户|同学|学生)\s?同时(?:在线|使用|用|访问|请求|提问)|(\d+)\s?(?:ppl|people|users?|students?)\s?(?:using it\s?|on it\s?)?at once`), true, "并发", "concurrent", "concurrency", "simultaneous", "parallel", "users", "同时", "at once")
+	reConc        = gated(regexp.MustCompile(`(\d+)\s?concurrency\b|\bconcurrency\s?(?:of|=|:|at)?\s?(\d+)|(\d+)\s?(?:路|个)?\s?并发|并发(?:数|量|用户)?\s?(?:是|为|=|:|到|大概|约)?\s?(\d+)|(\d+)\s?(?:concurrent|simultaneous|parallel)(?:\s?(?:users?|requests?|sessions?|streams?))?|(\d+)\s?users\b|同时\s?(\d+)\s?(?:个)?\s?(?:人|用户|请求)|(\d+)\s?(?:个)?\s?(?:人|用户|同学|学生)\s?同时(?:在线|使用|用|访问|请求|提问)|(\d+)\s?(?:ppl|people|users?|students?)\s?(?:using it\s?|on it\s?)?at once`), true, "并发", "concurrent", "concurrency", "simultaneous", "parallel", "users", "同时", "at once")
 	// An image size: 1024x1024, 768×1344, 512px, 1024² (pixels per side).
 	reResolution = gated(regexp.MustCompile(`(?P<pre>^|[^0-9.])(\d{3,4})\s?[x×*]\s?(\d{3,4})(?P<end>$|[^0-9])|(\d{3,4})\s?(?:px\b|像素|²)`), true, "x", "×", "*", "px", "像素", "²")
 	// How many images: 1000 张, 1万张图, 50k images.
