@@ -154,6 +154,10 @@ func (b *Bot) options(ctx context.Context, a *Answer, req parse.Request) error {
 			row.Name = optionName(a.Lang, res.GPU, pk.platform)
 		}
 		switch {
+		case res.Plan != nil && firstTarget(s, "money_per_m_tokens", "money_monthly") == "money_per_m_tokens":
+			// "cheapest per 1M tokens … L4, L40S or H100?": ranked by what a
+			// million tokens cost at this load
+			out.Asked, out.Unit, row.Value = "money_per_m_tokens", "M tokens", res.Plan.PerMTokens
 		case res.Plan != nil:
 			out.Asked, out.Unit, row.Value = "money_monthly", "month", res.Plan.MonthlyOnDemand
 		case res.Inputs.Workload.Method == advisor.Inference:
@@ -189,4 +193,15 @@ func errReason(lang string, err error) string {
 		return in.Reason
 	}
 	return tr(lang, "could not be costed", "无法计算")
+}
+
+// firstTarget is whichever of the targets a or b the message asks first
+// ("" when it asks neither).
+func firstTarget(s parse.Slots, a, b string) string {
+	for _, t := range s.Targets {
+		if t == a || t == b {
+			return t
+		}
+	}
+	return ""
 }

@@ -117,6 +117,17 @@ func renderOptions(lang string, v OptionsAnswer, as map[string]any) present.Doc 
 	d.Headline = tr(lang,
 		fmt.Sprintf("%s: %s is cheapest at %s %s (%s)", job, best.Name, moneyStr(best.Value, v.Currency), what[0], strings.Join(names, " vs ")),
 		fmt.Sprintf("%s：%s 最便宜，%s %s（%s）", job, best.Name, what[1], moneyStr(best.Value, v.Currency), strings.Join(names, " vs ")))
+	// the figures that come with the choice: its cards, and the other
+	// way of pricing it (the month and a million tokens for a service,
+	// the wall-clock for a job)
+	if r := best.Result; r.Plan != nil {
+		d.Headline += tr(lang,
+			fmt.Sprintf(" — %d cards, %s a month, %s per million tokens", r.Plan.Cards, moneyStr(r.Plan.MonthlyOnDemand, v.Currency), moneyStr(r.Plan.PerMTokens, v.Currency)),
+			fmt.Sprintf("——%d 张卡，每月 %s，每百万 token %s", r.Plan.Cards, moneyStr(r.Plan.MonthlyOnDemand, v.Currency), moneyStr(r.Plan.PerMTokens, v.Currency)))
+	} else if r.Inputs.Workload.Method != advisor.Inference {
+		d.Headline += tr(lang, fmt.Sprintf(" — %d cards, %s h wall-clock", r.GPUs, fmtNum(r.WallHours)),
+			fmt.Sprintf("——%d 张卡，耗时 %s 小时", r.GPUs, fmtNum(r.WallHours)))
+	}
 	if bc := best.Result.BudgetCheck; bc != nil {
 		budget := moneyStr(bc.Budget, string(bc.Currency))
 		if bc.WithinBudget {
@@ -133,6 +144,11 @@ func renderOptions(lang string, v OptionsAnswer, as map[string]any) present.Doc 
 		item := tr(lang,
 			fmt.Sprintf("%s ×%d — %s %s; %s/card-h; %s tokens/s per replica", r.Name, res.GPUs, moneyStr(r.Value, v.Currency), what[0], moneyStr(res.Hourly, v.Currency), fmtNum(res.TokensPerS)),
 			fmt.Sprintf("%s ×%d — %s %s；每卡每小时 %s；单副本 %s tokens/s", r.Name, res.GPUs, what[1], moneyStr(r.Value, v.Currency), moneyStr(res.Hourly, v.Currency), fmtNum(res.TokensPerS)))
+		if p := res.Plan; p != nil {
+			item = tr(lang,
+				fmt.Sprintf("%s — %d cards (%d × %d), %s a month, %s per million tokens at this load; %s/card-h", r.Name, p.Cards, p.Replicas, res.GPUs, moneyStr(p.MonthlyOnDemand, v.Currency), moneyStr(p.PerMTokens, v.Currency), moneyStr(res.Hourly, v.Currency)),
+				fmt.Sprintf("%s — %d 张卡（%d × %d），每月 %s，该负载下每百万 token %s；每卡每小时 %s", r.Name, p.Cards, p.Replicas, res.GPUs, moneyStr(p.MonthlyOnDemand, v.Currency), moneyStr(p.PerMTokens, v.Currency), moneyStr(res.Hourly, v.Currency)))
+		}
 		if res.Inputs.Workload.Method != advisor.Inference {
 			item = tr(lang,
 				fmt.Sprintf("%s ×%d — %s, %s h wall-clock, %s/card-h", r.Name, res.GPUs, moneyStr(r.Value, v.Currency), fmtNum(res.WallHours), moneyStr(res.Hourly, v.Currency)),

@@ -368,8 +368,14 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 				figs = append(figs, typedFigure{asked: "tokens_per_s", value: best.Result.TokensPerS, unit: "tokens/s per replica", choice: best.GPU})
 			}
 			figs = append(figs, typedFigure{asked: "cards", value: float64(best.Result.GPUs), unit: "cards", choice: best.GPU})
-			if best.Result.Plan != nil {
-				figs[len(figs)-1].value = float64(best.Result.Plan.Cards)
+			if p := best.Result.Plan; p != nil {
+				figs[len(figs)-1].value = float64(p.Cards)
+				// the headline states the month and a million tokens of the plan
+				figs = append(figs, typedFigure{asked: "money_monthly", value: p.MonthlyOnDemand, unit: "month", currency: res.Currency, choice: best.GPU},
+					typedFigure{asked: "money_per_m_tokens", value: p.PerMTokens, unit: "M tokens", currency: res.Currency, choice: best.GPU})
+			} else if best.Result.Inputs.Workload.Method != advisor.Inference {
+				figs = append(figs, typedFigure{asked: "hours", value: best.Result.WallHours, unit: "h", choice: best.GPU},
+					typedFigure{asked: "money_total", value: best.Result.Total, currency: res.Currency, choice: best.GPU})
 			}
 			if best.Platform != "" {
 				figs[0].choice = best.Platform
@@ -496,6 +502,14 @@ func companions(r any) []string {
 		}
 	case CommitView:
 		return []string{"saving"}
+	case OptionsAnswer:
+		if len(res.Rows) > 0 {
+			if r := res.Rows[0].Result; r.Plan != nil {
+				return []string{"cards", "money_monthly", "money_per_m_tokens"} // the choice's headline states all three
+			} else if r.Inputs.Workload.Method != advisor.Inference {
+				return []string{"cards", "hours"}
+			}
+		}
 	case PriceView:
 		if res.Rental != nil && res.PerMonth == 0 && !res.Affordable {
 			return []string{"money_total"} // "8 H100s for 10 days": the headline totals the rental

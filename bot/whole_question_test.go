@@ -582,3 +582,30 @@ func TestBudgetRentsHours(t *testing.T) {
 		t.Errorf("targets %v: \"多少卡时\" asks card-hours, not cards", a.Slots.Targets)
 	}
 }
+
+func TestServingOptionsRankedByTheFigureAsked(t *testing.T) {
+	// "cheapest per million tokens … A10G, L4 or L40S?" at a load: ranked
+	// by what a million tokens cost at that load, and the choice's
+	// headline carries its cards and month too.
+	a := askOne(t, "which is cheapest per million tokens for Qwen2.5-7B at 2B tokens/day: A10G, L4 or L40S?")
+	v, ok := a.Result.(OptionsAnswer)
+	if !ok || v.Asked != "money_per_m_tokens" || len(v.Rows) < 2 {
+		t.Fatalf("result %T asked %q (%s), want options ranked per million tokens", a.Result, v.Asked, a.Text)
+	}
+	for i := 1; i < len(v.Rows); i++ {
+		if v.Rows[i-1].Result.Plan.PerMTokens > v.Rows[i].Result.Plan.PerMTokens {
+			t.Errorf("row %d (%s) dearer per M than row %d (%s)", i-1, v.Rows[i-1].Name, i, v.Rows[i].Name)
+		}
+	}
+	best := v.Rows[0].Result.Plan
+	got := map[string]bool{}
+	for _, o := range append([]Typed{*a.Typed}, a.Typed.Also...) {
+		got[o.Asked] = true
+	}
+	if a.Typed.Asked != "which" || !got["money_per_m_tokens"] || !got["cards"] || !got["money_monthly"] {
+		t.Errorf("typed %+v: want the choice, then its per-M, cards and month", a.Typed)
+	}
+	if !strings.Contains(a.Headline, fmt.Sprintf("%d cards", best.Cards)) {
+		t.Errorf("headline %q: want the choice's %d cards", a.Headline, best.Cards)
+	}
+}

@@ -2,6 +2,7 @@ package parse
 
 import (
 	"maps"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -230,6 +231,10 @@ func (p *Parser) spendArgs(f *features, mode, args string) {
 		if f.s.ID == "" && w != "" && !strings.Contains(w, "=") {
 			f.s.ID = w
 			f.kvSet["id"] = true
+			// an entry id ("98074bq2") is no model size, nor any other
+			// figure read from its letters and digits
+			f.probs = slices.DeleteFunc(f.probs, func(pr Problem) bool { return pr.Field == "params_b" })
+			f.s.ParamsB, f.s.Model, f.s.Arch = 0, "", ""
 		}
 	case "list", "report", "export":
 		if m, ok := knowledge.Fold(vocab.monthBack, w); ok {
