@@ -133,3 +133,23 @@ func TestSpendListMarksBasis(t *testing.T) {
 		t.Errorf("list:\n%s", a.Text)
 	}
 }
+
+// TestSpendReportTyped: a spend report's typed answer is its total, and a
+// "went up?" question has its verdict: ¥50 in September, ¥50 + ¥30 = ¥80
+// in October — up, so yes; an empty month against an empty one is no.
+func TestSpendReportTyped(t *testing.T) {
+	b, _ := spendBot(t)
+	for _, e := range []string{"记一笔 9月 4090 20小时 ¥50", "记一笔 10月 4090 20小时 ¥50", "记一笔 10月 4090 10小时 ¥30"} {
+		if a := say(b, "U1", e); a.Err != "" {
+			t.Fatalf("%s: %s", e, a.Text)
+		}
+	}
+	a := say(b, "U1", "10月一共花了多少？比9月涨了没有？")
+	if a.Typed == nil || a.Typed.Asked != "spend" || a.Typed.Value == nil || *a.Typed.Value != 80 || a.Typed.Verdict == nil || *a.Typed.Verdict != "yes" {
+		t.Errorf("typed %+v (%s), want spend ¥80 with yes", a.Typed, a.Text)
+	}
+	a = say(b, "U1", "7月一共花了多少？比6月涨了没有？")
+	if a.Typed == nil || a.Typed.Value == nil || *a.Typed.Value != 0 || a.Typed.Verdict == nil || *a.Typed.Verdict != "no" {
+		t.Errorf("empty July typed %+v (%s), want 0 with no", a.Typed, a.Text)
+	}
+}

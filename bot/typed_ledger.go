@@ -35,6 +35,9 @@ func overVerdict(question string, over bool) *string {
 // ledgerFigures are a ledger answer's figures, its headline's figure, and
 // its verdict.
 func ledgerFigures(r any, question string) ([]typedFigure, *string, string) {
+	if p, ok := r.(*ledger.Report); ok && p != nil {
+		r = *p // the spend handler answers with the ledger's *Report
+	}
 	switch res := r.(type) {
 	case ledger.Check:
 		c := string(res.Budget.Currency)

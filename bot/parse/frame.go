@@ -466,7 +466,8 @@ func (x extractor) targets(f *features) {
 		// a clause that ends in 吗 and asks no figure: "H20现在还能买到吗？听说又被卡了。"
 		for _, cl := range reClauseEnd.Split(t, -1) {
 			cl = strings.TrimSpace(cl)
-			if strings.HasSuffix(cl, "吗") && !containsAny(cl, "多少", "几", "多久", "哪") {
+			if (strings.HasSuffix(cl, "吗") || strings.HasSuffix(cl, "了没有") || strings.HasSuffix(cl, "了没")) && !containsAny(cl, "多少", "几", "多久", "哪") {
+				// "…吗？", "比9月涨了没有？": a clause asking yes or no
 				yes = true
 				break
 			}
