@@ -77,8 +77,11 @@ type CommitResult struct {
 	// work each month (utilisation × 730 h): "how many hours before the
 	// monthly deal wins".
 	BreakevenHoursPerMonth float64 `json:"breakeven_hours_per_month"`
-	Lines                  []Line  `json:"lines"`
-	Assumptions            []Text  `json:"assumptions"`
+	// CommittedMonthly is the commitment's bill a month for all the
+	// cards: committed over the term ÷ the term's 730-hour months.
+	CommittedMonthly float64 `json:"committed_monthly"`
+	Lines            []Line  `json:"lines"`
+	Assumptions      []Text  `json:"assumptions"`
 }
 
 var termHours = map[string]float64{"1y": 8760, "3y": 3 * 8760, "monthly": knowledge.HoursPerMonth}
@@ -169,6 +172,7 @@ func Commit(in CommitInput) (CommitResult, error) {
 	res.Saving = Round2(res.OnDemandCost - res.CommittedCost)
 	res.BreakevenUtilization = c.Breakeven
 	res.BreakevenHoursPerMonth = round(c.Breakeven*knowledge.HoursPerMonth, 2)
+	res.CommittedMonthly = Round2(res.CommittedCost / (res.TermHours / knowledge.HoursPerMonth))
 	res.Cheaper = "on_demand"
 	if res.Saving > 0 {
 		res.Cheaper = "commit"
@@ -379,4 +383,31 @@ func givenPair(in CommitInput, sourced []CommitPair) (CommitPair, error) {
 	p.Confidence, p.Date = knowledge.High, "given"
 	p.Discount, p.Breakeven = round(1-p.Committed/p.OnDemand, 4), round(p.Committed/p.OnDemand, 4)
 	return p, nil
+}
+
+// PlanTerm is a commitment's month against on demand for the same cards,
+// both from the term's own price sheet (one source and date), the cards
+// busy every hour as an always-on service is.
+type PlanTerm struct {
+	OnDemandMonthly  float64 `json:"on_demand_monthly"`
+	CommittedMonthly float64 `json:"committed_monthly"`
+	Difference       float64 `json:"difference"` // what the cheaper side saves a month
+	Cheaper          string  `json:"cheaper"`    // commit or on_demand
+}
+
+// TermMonthly is cr's month committed against its own on-demand price
+// over the same 730 hours: (on demand − committed) over the term ÷ its
+// months.
+func TermMonthly(cr CommitResult) PlanTerm {
+	months := cr.TermHours / knowledge.HoursPerMonth
+	t := PlanTerm{CommittedMonthly: cr.CommittedMonthly, Cheaper: "commit"}
+	if months <= 0 {
+		return t
+	}
+	t.OnDemandMonthly = Round2(cr.Chosen.OnDemand * knowledge.HoursPerMonth * float64(cr.Inputs.Cards))
+	t.Difference = Round2(t.OnDemandMonthly - t.CommittedMonthly)
+	if t.Difference < 0 {
+		t.Difference, t.Cheaper = -t.Difference, "on_demand"
+	}
+	return t
 }

@@ -76,6 +76,9 @@ type Answer struct {
 	// apiPerM is a cost per million tokens weighed against the APIs, when
 	// the question asked for both (api.go).
 	apiPerM *advisor.APIPerMResult
+	// planTerm is a serving plan's cards on a commitment, when the
+	// question weighs one (commit.go).
+	planTerm *advisor.CommitResult
 	// alsoUsed are slots a handler used beyond its intent's reads (how):
 	// the monthly figure an always-on service is checked against.
 	alsoUsed map[string]string

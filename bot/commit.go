@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"fmt"
+	"github.com/gpubot/gpubot/bot/present"
 	"regexp"
 	"strconv"
 	"strings"
@@ -259,4 +260,57 @@ func (b *Bot) commitGap(ctx context.Context, in advisor.CommitInput, res advisor
 	g.TermCost = advisor.Round2(g.OnDemand.Low * g.Hours * float64(g.Cards) * float64(g.Months))
 	g.HowCounted = fmt.Sprintf("%s × %s h × %d cards × %d months", fmtNum(g.OnDemand.Low), fmtNum(g.Hours), g.Cards, g.Months)
 	return g, true
+}
+
+// planOnTerm prices a serving plan's cards on a sourced commitment (the
+// term the question names, 1 year when it names none), busy every hour
+// as an always-on service is. ok is false when no term is sourced.
+func (b *Bot) planOnTerm(req parse.Request, gpu string, cards int, cur knowledge.Currency) (advisor.CommitResult, bool) {
+	s := req.Slots
+	in := advisor.CommitInput{
+		GPU: gpu, Cards: cards, Term: cmpOr(commitTerm(req.Text), "1y"), Utilization: 1,
+		Currency: cur, FX: b.fx(s), Reserved: b.kb.Procurement.Reserved, CN: b.kb.Procurement.CNCloud,
+		PreferCN: req.Lang == "zh", Platform: s.Platform,
+	}
+	if in.Term == "monthly" {
+		in.Term = "1y" // "包月" beside a commitment word: the year's plans
+	}
+	cr, err := advisor.Commit(in)
+	return cr, err == nil
+}
+
+// withPlanTerm adds the plan's cards on the commitment to its headline:
+// the month committed, and what it saves against on demand on the same
+// price sheet (the term's own on-demand price, so both are one source and
+// date; the plan's on-demand month above is the catalogue's cheapest).
+func withPlanTerm(lang string, d present.Doc, cur string, cr advisor.CommitResult) present.Doc {
+	term := map[string][2]string{"1y": {"a 1-year commitment", "包年（1 年）"}, "3y": {"a 3-year commitment", "3 年承诺"}}[cr.Inputs.Term]
+	pt := advisor.TermMonthly(cr)
+	od := moneyStr(cr.Chosen.OnDemand, cur)
+	if pt.Cheaper == "commit" {
+		d.Headline += tr(lang,
+			fmt.Sprintf("; on %s (%s's term) %s a month, %s a month less than its on-demand %s/card-h", term[0], cr.Chosen.Provider, moneyStr(pt.CommittedMonthly, cur), moneyStr(pt.Difference, cur), od),
+			fmt.Sprintf("；%s（%s 的条款）每月 %s，比它的按需价（%s/卡时）每月省 %s", term[1], cr.Chosen.Provider, moneyStr(pt.CommittedMonthly, cur), od, moneyStr(pt.Difference, cur)))
+	} else {
+		d.Headline += tr(lang,
+			fmt.Sprintf("; on %s (%s's term) %s a month, %s a month more than its on-demand %s/card-h", term[0], cr.Chosen.Provider, moneyStr(pt.CommittedMonthly, cur), moneyStr(pt.Difference, cur), od),
+			fmt.Sprintf("；%s（%s 的条款）每月 %s，比它的按需价（%s/卡时）每月还贵 %s", term[1], cr.Chosen.Provider, moneyStr(pt.CommittedMonthly, cur), od, moneyStr(pt.Difference, cur)))
+	}
+	var wk working
+	wk.result(lang, cr.Lines, cr.Assumptions, nil)
+	d.Working = append(d.Working, wk...)
+	return d
+}
+
+// noPlanTerm says a commitment asked beside a serving plan has no sourced
+// price for the card, so the month on demand stands alone.
+func noPlanTerm(lang string, d present.Doc, gpu, term string) present.Doc {
+	name := map[string][2]string{"3y": {"3-year", "3 年"}}[term]
+	if name[0] == "" {
+		name = [2]string{"1-year", "包年（1 年）"}
+	}
+	d.Summary = append([]string{tr(lang,
+		fmt.Sprintf("No sourced %s price for %s, so the commitment is not weighed: ask the platform for its committed price and give it as monthly= (per card-month).", name[0], gpuName(gpu)),
+		fmt.Sprintf("数据里没有 %s 的%s价（有出处的），所以没有比较承诺价：请向平台要报价，用 monthly=（每卡每月）给出。", gpuName(gpu), name[1]))}, d.Summary...)
+	return d
 }

@@ -96,6 +96,16 @@ func (b *Bot) cost(ctx context.Context, a *Answer, req parse.Request) error {
 	if a.tooFew {
 		d = leadWithTooFew(a.Lang, d, have, res)
 	}
+	if res.Plan != nil && asksCommit(strings.ToLower(req.Text)) {
+		// "monthly bill on AWS on-demand vs 1-yr reserved", "包年比按量能省多少":
+		// the plan's cards on the sourced term, against its on-demand month
+		if cr, ok := b.planOnTerm(req, res.GPU, res.Plan.Cards, res.Currency); ok {
+			d = withPlanTerm(a.Lang, d, string(res.Currency), cr)
+			a.planTerm = &cr
+		} else {
+			d = noPlanTerm(a.Lang, d, res.GPU, commitTerm(req.Text))
+		}
+	}
 	if cmp, ok, err := b.apiPerM(req, res); ok {
 		d = withAPIPerM(a.Lang, d, cmp) // "跟官方API价差几倍？" (api.go)
 		a.apiPerM = &cmp

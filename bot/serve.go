@@ -2,7 +2,9 @@ package bot
 
 import (
 	"context"
+	"github.com/gpubot/gpubot/knowledge"
 	"sort"
+	"strings"
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/parse"
@@ -67,6 +69,15 @@ func (b *Bot) slo(ctx context.Context, a *Answer, req parse.Request) error {
 	a.Currency = res.Currency
 	a.verdictAsked = s.TTFTMs > 0 || s.TPSPerUser > 0 || res.WithinBudget != nil
 	d := renderSLO(a.Lang, out, a.Assumed)
+	if res.Priced && res.Cards > 0 && asksCommit(strings.ToLower(req.Text)) {
+		// "monthly bill on AWS on-demand vs 1-yr reserved" (commit.go)
+		if cr, ok := b.planOnTerm(req, res.Replica.GPU, res.Cards, knowledge.Currency(res.Currency)); ok {
+			d = withPlanTerm(a.Lang, d, res.Currency, cr)
+			a.planTerm = &cr
+		} else {
+			d = noPlanTerm(a.Lang, d, res.Replica.GPU, commitTerm(req.Text))
+		}
+	}
 	if s.Concurrency == 0 && has(s.Targets, "concurrency") && res.PerReplica > 0 {
 		// "最多能扛多少并发": the most users one replica serves at the targets leads
 		d = leadWithConcurrency(a.Lang, d, out)

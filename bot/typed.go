@@ -50,6 +50,13 @@ func (a *Answer) typed(s parse.Slots) {
 		r = apiPerMCost{c, *a.apiPerM}
 	}
 	figs, v, primary := resultFigures(r)
+	if a.planTerm != nil {
+		// the plan's cards on a commitment: the month's difference, its side
+		pt := advisor.TermMonthly(*a.planTerm)
+		cur := string(a.planTerm.Currency)
+		figs = append(figs, typedFigure{asked: "saving", value: pt.Difference, unit: "month", currency: cur, choice: pt.Cheaper},
+			typedFigure{asked: "which", value: pt.Difference, unit: "month", currency: cur, choice: pt.Cheaper})
+	}
 	if len(figs) == 0 {
 		figs, v, primary = ledgerFigures(a.Result, a.question)
 	}
@@ -103,6 +110,9 @@ func (a *Answer) typed(s parse.Slots) {
 		if _, ok := byName[k]; ok && !has(order, k) {
 			order = append(order, k)
 		}
+	}
+	if a.planTerm != nil && !has(order, "saving") {
+		order = append(order, "saving") // the headline says what the commitment saves a month
 	}
 	if s.Budget != nil {
 		// a budget stated: the figure weighed against it is part of the

@@ -609,3 +609,26 @@ func TestServingOptionsRankedByTheFigureAsked(t *testing.T) {
 		t.Errorf("headline %q: want the choice's %d cards", a.Headline, best.Cards)
 	}
 }
+
+func TestServingPlanOnACommitment(t *testing.T) {
+	// A fleet's month on AWS's 1-year H100 term: the shipped AWS sheet
+	// pairs $3.90 on demand with $2.80 committed a card-hour. For 32
+	// cards every hour of a 730-hour month: committed 32 × 730 × 2.80 =
+	// $65,408; on demand on the same sheet 32 × 730 × 3.90 = $91,104, so
+	// the commitment saves $25,696 a month.
+	a := askOne(t, "Llama-3.1-70B serving: peak 60 rps, avg 20, TTFT < 1s. How many H100s, and what's the monthly bill on AWS on-demand vs 1-yr reserved?")
+	if a.planTerm == nil {
+		t.Fatalf("no commitment weighed: %s", a.Text)
+	}
+	pt := advisor.TermMonthly(*a.planTerm)
+	n := float64(a.planTerm.Inputs.Cards)
+	if a.planTerm.Chosen.OnDemand != 3.9 || a.planTerm.Chosen.Committed != 2.8 {
+		t.Fatalf("term %s on demand %v committed %v, want AWS's 3.90 / 2.80", a.planTerm.Chosen.Provider, a.planTerm.Chosen.OnDemand, a.planTerm.Chosen.Committed)
+	}
+	if math.Abs(pt.CommittedMonthly-n*730*2.8) > 0.01 || math.Abs(pt.Difference-n*730*(3.9-2.8)) > 0.01 || pt.Cheaper != "commit" {
+		t.Errorf("%v cards: committed %v a month, saving %v (%s); want %v and %v", n, pt.CommittedMonthly, pt.Difference, pt.Cheaper, n*730*2.8, n*730*1.1)
+	}
+	if !strings.Contains(a.Headline, "1-year commitment") {
+		t.Errorf("headline %q: want the commitment's month in it", a.Headline)
+	}
+}
