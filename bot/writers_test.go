@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -307,6 +308,14 @@ func slotMatches(k string, want any, s map[string]any, e writerEntry) (bool, str
 			return true, "" // "8x H100 for 10 days": the rental's length, in hours
 		}
 		return near(s["days"], w, 0.1)
+	case "resolution":
+		// the writers wrote "1024x1024" where the slot is a square's side
+		// (1024); a non-square "WxH" is read as the side of the same pixels
+		if w, h, ok := strings.Cut(fmt.Sprint(want), "x"); ok {
+			wf, _ := strconv.ParseFloat(w, 64)
+			hf, _ := strconv.ParseFloat(h, 64)
+			return near(s["resolution"], math.Round(math.Sqrt(wf*hf)), 0.02)
+		}
 	case "input_tokens", "output_tokens":
 		w, _ := num(want)
 		return near(s[k], w, 0.03) // "1.5k" read as 1,536 or 1,500: both are how people count
