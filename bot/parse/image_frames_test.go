@@ -2,6 +2,7 @@ package parse
 
 import (
 	"testing"
+	"time"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -35,5 +36,27 @@ func TestImageFrames(t *testing.T) {
 	}
 	if r := p.Parse("/gpu fit sdxl res=99999"); len(r.Problems) == 0 {
 		t.Error("res=99999 accepted; want the range 64–4096 said")
+	}
+}
+
+// TestImageCountsAndSizesInWords: "出完50万张" with an image model named is
+// 500,000 pictures though no 图 is written; "1024分辨率", "resolution 768"
+// are sizes; "一张4090" stays a card.
+func TestImageCountsAndSizesInWords(t *testing.T) {
+	p := newParser(t)
+	at := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		in         string
+		images     float64
+		res, cards int
+	}{
+		{"FLUX.1-dev，1024分辨率，3天内要出完50万张，H20还是4090？", 500000, 1024, 0},
+		{"sdxl lora, 60 imgs, resolution 768, ~3000 steps", 60, 768, 0},
+		{"SDXL出图，一张4090一小时能出多少张1024x1024的？我要生成１万张做数据集", 10000, 1024, 1},
+	} {
+		s := p.ParseAt(c.in, at).Slots
+		if s.Images != c.images || s.Resolution != c.res || s.Cards != c.cards {
+			t.Errorf("Parse(%q): images %v res %d cards %d, want %v %d %d", c.in, s.Images, s.Resolution, s.Cards, c.images, c.res, c.cards)
+		}
 	}
 }

@@ -52,7 +52,7 @@ var (
 	reWeeksAMonth = gated(regexp.MustCompile(`(\d+(?:\.\d+)?|one|two|three|four)\s?weeks? (?:a|per|each|every) month|(?:每月|每个月)\s?(?:用|跑|大概|约)?\s?(\d+(?:\.\d+)?)\s?(?:周|个星期)`), false, "week", "周", "星期")
 	reConc        = gated(regexp.MustCompile(`(\d+)\s?concurrency\b|\bconcurrency\s?(?:of|=|:|at)?\s?(\d+)|(\d+)\s?(?:路|个)?\s?并发|并发(?:数|量|用户)?\s?(?:是|为|=|:|到|大概|约)?\s?(\d+)|(\d+)\s?(?:concurrent|simultaneous|parallel)(?:\s?(?:users?|requests?|sessions?|streams?))?|(\d+)\s?users\b|同时\s?(\d+)\s?(?:个)?\s?(?:人|用户|请求)|(\d+)\s?(?:个)?\s?(?:人|用户|同学|学生)\s?同时(?:在线|使用|用|访问|请求|提问)|(\d+)\s?(?:ppl|people|users?|students?)\s?(?:using it\s?|on it\s?)?at once`), true, "并发", "concurrent", "concurrency", "simultaneous", "parallel", "users", "同时", "at once")
 	// An image size: 1024x1024, 768×1344, 512px, 1024² (pixels per side).
-	reResolution = gated(regexp.MustCompile(`(?P<pre>^|[^0-9.])(\d{3,4})\s?[x×*]\s?(\d{3,4})(?P<end>$|[^0-9])|(\d{3,4})\s?(?:px\b|像素|²)`), true, "x", "×", "*", "px", "像素", "²")
+	reResolution = gated(regexp.MustCompile(`(?P<pre>^|[^0-9.])(\d{3,4})\s?[x×*]\s?(\d{3,4})(?P<end>$|[^0-9])|(\d{3,4})\s?(?:px\b|像素|²|分辨率|的分辨率|resolution\b|res\b)|(?:分辨率|resolution|res)\s?(?:是|为|:|=|of|at)?\s?(\d{3,4})\b`), true, "x", "×", "*", "px", "像素", "²", "分辨率", "resolution", "res")
 	// How many images: 1000 张, 1万张图, 50k images.
 	reImages = gated(regexp.MustCompile(num+`\s?(千|万|k|m)?\s?(?:张(?:图|图片)?|images?\b|imgs?\b|pictures?\b|pics?\b|photos?\b)`), true, "张", "image", "img", "picture", "pic", "photo")
 	reSteps  = gated(regexp.MustCompile(num+`\s?(k)?\s?(?:steps?\b|步)`), true, "step", "步")
@@ -512,6 +512,9 @@ func (x extractor) shape(t *text, f *features) {
 		if m[5] != "" {
 			w, h = side(m[5]), side(m[5])
 		}
+		if len(m) > 6 && m[6] != "" { // "分辨率 1024", "resolution 768"
+			w, h = side(m[6]), side(m[6])
+		}
 		if w < 64 || h < 64 || w > 4096 || h > 4096 {
 			return false
 		}
@@ -528,7 +531,7 @@ func (x extractor) shape(t *text, f *features) {
 		// 张 also counts cards ("两张 4090"): images only where the
 		// message is about pictures, and never "一张4090" (a card named
 		// right after the count)
-		if !ok || v <= 0 || s.Images != 0 || !containsAny(t.s, "图", "image", "img", "picture", "pic", "photo") {
+		if !ok || v <= 0 || s.Images != 0 || !containsAny(t.s, "图", "image", "img", "picture", "pic", "photo") && !x.imageTalk(t.s+" "+s.Model) {
 			return false
 		}
 		if next := strings.TrimLeft(t.s[at+len(m[0]):], " "); m[2] == "" && strings.HasSuffix(m[0], "张") &&
@@ -768,4 +771,17 @@ func alternation(words []string) string {
 		ws[i] = regexp.QuoteMeta(strings.ToLower(w))
 	}
 	return strings.Join(ws, "|")
+}
+
+// imageTalk reports whether the message (with the model read from it,
+// whose name is no longer in the text) is about generating images: the
+// diffusion workload's words, where "50万张" counts pictures.
+func (x extractor) imageTalk(t string) bool {
+	c := compact(t)
+	for _, w := range x.lex.Workloads {
+		if w.Value == "diffusion" && termIn(w, t, c) {
+			return true
+		}
+	}
+	return false
 }
