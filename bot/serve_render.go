@@ -125,7 +125,11 @@ func renderOptions(lang string, v OptionsAnswer, as map[string]any) present.Doc 
 			fmt.Sprintf(" — %d cards, %s a month, %s per million tokens", r.Plan.Cards, moneyStr(r.Plan.MonthlyOnDemand, v.Currency), moneyStr(r.Plan.PerMTokens, v.Currency)),
 			fmt.Sprintf("——%d 张卡，每月 %s，每百万 token %s", r.Plan.Cards, moneyStr(r.Plan.MonthlyOnDemand, v.Currency), moneyStr(r.Plan.PerMTokens, v.Currency)))
 	} else if r.Inputs.Workload.Method != advisor.Inference {
-		d.Headline += tr(lang, fmt.Sprintf(" — %d cards, %s h wall-clock", r.GPUs, fmtNum(r.WallHours)),
+		cards := fmt.Sprintf("%d cards", r.GPUs)
+		if r.GPUs == 1 {
+			cards = "1 card"
+		}
+		d.Headline += tr(lang, fmt.Sprintf(" — %s, %s h wall-clock", cards, fmtNum(r.WallHours)),
 			fmt.Sprintf("——%d 张卡，耗时 %s 小时", r.GPUs, fmtNum(r.WallHours)))
 	}
 	if bc := best.Result.BudgetCheck; bc != nil {
