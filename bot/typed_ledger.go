@@ -18,6 +18,12 @@ type BudgetStatus interface {
 	BudgetStatus() (spent float64, currency string, over, projected, ok bool)
 }
 
+// BudgetProjection is a budget answer that knows where its period lands
+// at the current rate (the budget package's states implement it).
+type BudgetProjection interface {
+	BudgetProjection() (projected float64, currency string, ok bool)
+}
+
 // reEnoughAsked are the words of "is it enough": a yes means not over.
 var reEnoughAsked = regexp.MustCompile(`够|还剩|剩下|能不能|enough|headroom|on track|room|afford|left`)
 
@@ -87,6 +93,14 @@ func ledgerFigures(r any, question string) ([]typedFigure, *string, string) {
 		}
 		if reForecastAsked.MatchString(strings.ToLower(question)) {
 			over = projected // "照这个速度会不会超", "on track?": the forecast
+			if pr, ok := r.(BudgetProjection); ok {
+				if v, c, ok := pr.BudgetProjection(); ok {
+					// "where do we land this quarter?": the period's projected
+					// total leads, what is spent so far after it
+					return []typedFigure{{asked: "money_total", value: v, unit: "projected", currency: c}, {asked: "budget", value: spent, unit: "spent", currency: cur}},
+						overVerdict(question, over), "money_total"
+				}
+			}
 		}
 		return []typedFigure{{asked: "budget", value: spent, unit: "spent", currency: cur}, {asked: "money_total", value: spent, currency: cur}}, overVerdict(question, over), "budget"
 	}

@@ -514,3 +514,13 @@ func (ss States) BudgetStatus() (spent float64, currency string, over, projected
 	}
 	return ss[0].Spent.Float(), string(ss[0].Spent.Currency), over, over || projected, true
 }
+
+// BudgetProjection is where the first budget's period lands at the
+// current rate (fixed costs + run rate), in its currency; ok is false
+// with no budget or a projection in another currency.
+func (ss States) BudgetProjection() (projected float64, currency string, ok bool) {
+	if len(ss) == 0 || ss[0].Projected.Currency != ss[0].Spent.Currency {
+		return 0, "", false
+	}
+	return ss[0].Projected.Float(), string(ss[0].Projected.Currency), true
+}

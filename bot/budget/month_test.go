@@ -2,6 +2,7 @@ package budget
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -127,5 +128,28 @@ func TestBudgetStatedInTheQuestion(t *testing.T) {
 		if a.Slots.Budget == nil || a.Slots.Budget.Amount != c.budget {
 			t.Errorf("%s: budget slot %+v, want %v", c.text, a.Slots.Budget, c.budget)
 		}
+	}
+}
+
+// TestWhereTheBudgetLands: "照这个速度，这个月会花到多少？会不会超？" leads
+// with the month's projection: what is spent plus the run rate (the last
+// 7 days' spend a day) over the days left. By hand, 2026-12-05 10:00
+// Shanghai: ¥20,000 spent, ¥20,000 ÷ 7 a day × 26.5833 days left =
+// ¥75,952.38, so ¥95,952.38 — under the ¥100,000 budget: no.
+func TestWhereTheBudgetLands(t *testing.T) {
+	ctx := context.Background()
+	b, l := wordsBot(t)
+	if _, err := l.Add(ctx, ledger.Entry{Team: "T1", User: "U1", GPU: "h800", Cards: 8, Hours: 10, Platform: "aliyun", Amount: cny(20000),
+		At: time.Date(2026, 12, 2, 9, 0, 0, 0, ledger.Shanghai), Confirm: true}); err != nil {
+		t.Fatal(err)
+	}
+	b.Answer(ctx, bot.Message{Text: "/gpu budget set ¥100000/month", Team: "T1", Channel: "C1", User: "U1"})
+	a := b.Answer(ctx, bot.Message{Text: "照这个速度，这个月预算会花到多少？会不会超？", Team: "T1", Channel: "C1", User: "U1"})
+	want := 20000 + 20000.0/7*(26+14.0/24)
+	if a.Typed == nil || a.Typed.Asked != "money_total" || a.Typed.Value == nil || math.Abs(*a.Typed.Value-want) > 0.01 {
+		t.Fatalf("typed %+v (%s), want the projected ¥%.2f first", a.Typed, a.Text, want)
+	}
+	if a.Typed.Verdict == nil || *a.Typed.Verdict != "no" {
+		t.Errorf("verdict %v: ¥%.2f projected is under ¥100,000, so 会不会超 is no", a.Typed.Verdict, want)
 	}
 }
