@@ -3,6 +3,7 @@ package advisor
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -126,15 +127,20 @@ func cardPrice(o *knowledge.Offer, lo, hi float64, cur knowledge.Currency, fx fl
 	return cp
 }
 
-// set makes c cardPrice(o, lo, hi, cur, fx) field by field: a price list
-// fills its slice in place.
+// set makes c cardPrice(o, lo, hi, cur, fx) field by field.
 func (c *CardPrice) set(o *knowledge.Offer, lo, hi float64, cur knowledge.Currency, fx float64) {
+	c.setIn(o, lo, inCurrency(lo, o.Currency, cur, fx), inCurrency(hi, o.Currency, cur, fx), cur)
+}
+
+// setIn is set given the ends in cur already (inCurrency's low and high):
+// a price list, which sorted on them, fills its slice in place.
+func (c *CardPrice) setIn(o *knowledge.Offer, lo, low, high float64, cur knowledge.Currency) {
 	// Hours one unit buys, read back from knowledge's own conversion so
 	// that every unit it knows (terms included) is handled alike.
 	cards := o.Cards()
 	hours := o.PriceLow / (lo * cards)
 	c.Offer, c.Platform, c.GPU = o.Key, o.Platform, o.GPU
-	c.Low, c.High, c.Currency = inCurrency(lo, o.Currency, cur, fx), inCurrency(hi, o.Currency, cur, fx), cur
+	c.Low, c.High, c.Currency = low, high, cur
 	c.Interruptible = o.Model == knowledge.Spot || o.Model == knowledge.Bid
 	c.Package = o.Model == knowledge.Package || o.Model == knowledge.Reserved || o.Unit != knowledge.PerHour
 	// A month-long unit or term, or the seed's package quoted per hour.
@@ -150,8 +156,11 @@ func inCurrency(amount float64, c, cur knowledge.Currency, fx float64) float64 {
 	if c != "" && c != cur {
 		amount = Convert(amount, c, cur, fx)
 	}
-	return round(amount, 4)
+	return round4(amount)
 }
+
+// round4 is round(f, 4), inlined where a price list calls it per offer.
+func round4(f float64) float64 { return math.Round(f*1e4) / 1e4 }
 
 // appendHow appends the conversion text of c, a price normalizeOffer made
 // at fx (after its default), read from c's published figure: "¥2.5/card-
@@ -293,21 +302,17 @@ func priceList(gpuID string, ix *offerIndex, cur knowledge.Currency, fx float64)
 // card's) to p's currency, cheapest first (by the low end, then the high
 // end, then the key), with a line and a source for each; nil slices when
 // none is left. A large market asks this of a few hundred offers, so it
-// sorts small keys before it builds the prices in place, and writes every
-// text of the list into one buffer that the strings then share.
+// sorts small keys (sortList) before it builds the prices in place, writes
+// each text once for the offers a few places apart that print it alike
+// (sameFigure; the same platform and model), and cuts every new text from
+// one buffer that the strings then share.
 func listOffers(offers []knowledge.Offer, at []int, p *pricing) ([]CardPrice, []Line, []PriceSource) {
 	fx := p.fx
 	if fx <= 0 {
 		fx = DefaultCNYPerUSD
 	}
-	type entry struct { // small, no pointers: sorted without write barriers
-		low, high float64 // the price's ends, in p's currency
-		i, j      int32   // the offer's place in offers, and its ends' in raw
-	}
-	es := make([]entry, 0, len(at))
-	// The ends in the offer's own currency, CardHourly's, kept for the
-	// build: it is asked once per offer, as it copies the offer.
-	raw := make([]float64, 0, 2*len(at))
+	es := make([]listEntry, 0, len(at))
+	nan := false
 	for _, i := range at {
 		o := &offers[i]
 		if o.Status == "disappeared" {
@@ -317,19 +322,198 @@ func listOffers(offers []knowledge.Offer, at []int, p *pricing) ([]CardPrice, []
 		if !ok || lo <= 0 {
 			continue
 		}
+		// inCurrency of both ends, comparing the currencies once.
+		low, high := lo, hi
 		if o.Currency != p.cur {
 			p.converted = true
+			if o.Currency != "" {
+				low, high = Convert(lo, o.Currency, p.cur, fx), Convert(hi, o.Currency, p.cur, fx)
+			}
 		}
-		es = append(es, entry{inCurrency(lo, o.Currency, p.cur, fx), inCurrency(hi, o.Currency, p.cur, fx), int32(i), int32(len(raw))})
-		raw = append(raw, lo, hi)
+		low, high = round4(low), round4(high)
+		nan = nan || low != low || high != high
+		es = append(es, listEntry{low: low, high: high, lo: lo, i: int32(i)})
 	}
 	if len(es) == 0 {
 		return nil, nil, nil // none: written as null, as before
 	}
-	// Cheapest first: by the low end, then the high end, comparing
-	// numbers only; then each run of equal prices by key. Equal offers
-	// keep their order in the slice (i rises along at).
-	slices.SortFunc(es, func(a, b entry) int {
+	// Cheapest first: by the low end, then the high end, then the key.
+	if nan {
+		sortListNaN(es, offers)
+	} else {
+		sortList(es, offers)
+	}
+	ps := make([]CardPrice, len(es))
+	// The prices, in place. Then, for each, an offer a few places before
+	// it whose texts it can share, written once: the same figure at the
+	// same price (the conversion and the figure's text), the same platform
+	// and model (the labels). Equal prices sit together.
+	misses := 0
+	for k := range es {
+		e, cp := &es[k], &ps[k]
+		cp.setIn(&offers[e.i], e.lo, e.low, e.high, p.cur)
+		for back := 1; back <= min(k, shareBack) && (e.fig == 0 || e.label == 0); back++ {
+			pq := &ps[k-back]
+			if e.fig == 0 && sameFigure(pq, cp) {
+				e.fig = uint8(back)
+			}
+			if e.label == 0 && pq.Platform == cp.Platform && pq.Original.Model == cp.Original.Model && pq.Monthly == cp.Monthly {
+				e.label = uint8(back)
+			}
+		}
+		if e.fig == 0 || e.label == 0 {
+			misses++
+		}
+	}
+	lines := make([]Line, len(es))
+	srcs := make([]PriceSource, len(es))
+	unit := string(p.cur) + "/card-hour"
+	// Every new text goes into one builder. A string it returns shares its
+	// buffer, and bytes once written never change (a growing builder
+	// copies into a new buffer), so each offer's texts are cut from the
+	// builder's string as soon as they are written.
+	var sb strings.Builder
+	sb.Grow(textPerOffer * misses)
+	var buf [256]byte
+	for k := range es {
+		e, cp := &es[k], &ps[k]
+		newFig, newLabel := e.fig == 0, e.label == 0
+		b := buf[:0]
+		if newFig {
+			b = cp.appendHow(b, fx)
+		}
+		how := len(b)
+		if newLabel {
+			b = appendOfferLabel(b, cp, "en")
+		}
+		en := len(b)
+		if newLabel {
+			b = appendOfferLabel(b, cp, "zh")
+		}
+		zh := len(b)
+		if newFig {
+			b = cp.Original.appendText(b)
+		}
+		var text string
+		if len(b) > 0 {
+			at := sb.Len()
+			sb.Write(b)
+			text = sb.String()[at:]
+		}
+		var label Text
+		var figure string
+		if newFig {
+			cp.How, figure = text[:how], text[zh:]
+		} else {
+			cp.How, figure = ps[k-int(e.fig)].How, srcs[k-int(e.fig)].Figure
+		}
+		if newLabel {
+			label = txt(text[how:en], text[en:zh])
+		} else {
+			label = lines[k-int(e.label)].Label
+		}
+		// Field by field: a whole struct stored while the collector
+		// marks takes its slow bulk barrier, a field its quick one.
+		l := &lines[k]
+		l.Key, l.Label.EN, l.Label.ZH, l.Value, l.Unit, l.How = cp.Offer, label.EN, label.ZH, cp.Low, unit, cp.How
+		src := &srcs[k]
+		src.What, src.Offer, src.Platform, src.GPU, src.Figure, src.ObservedAt, src.Source = "hourly", cp.Offer, cp.Platform, cp.GPU, figure, cp.ObservedAt, cp.Source
+	}
+	return ps, lines, srcs
+}
+
+// listEntry is one offer of a price list while the list is sorted: small
+// and without pointers, so it is moved without write barriers.
+type listEntry struct {
+	low, high float64 // the price's ends, in the list's currency
+	lo        float64 // the low end in the offer's own currency (CardHourly's)
+	i         int32   // the offer's place in offers
+	// How many places back is the entry whose texts this one shares (at
+	// most shareBack), or 0 for none: its figure's (conversion and
+	// figure) and its labels'.
+	fig, label uint8
+}
+
+// before reports whether a comes before b in a price list: by the low end,
+// then the high end, then the offer's key, then its place (unique), so
+// that the order is total when no end is NaN (±0 are equal).
+func (a *listEntry) before(b *listEntry, offers []knowledge.Offer) bool {
+	switch {
+	case a.low != b.low:
+		return a.low < b.low
+	case a.high != b.high:
+		return a.high < b.high
+	}
+	if c := strings.Compare(offers[a.i].Key, offers[b.i].Key); c != 0 {
+		return c < 0
+	}
+	return a.i < b.i
+}
+
+// sortList sorts the entries of a price list in which no end is NaN, in
+// the order before gives: a quicksort whose comparisons are inlined (a
+// large market's list sorts a few hundred entries per call), handing a
+// slice that splits badly too often to slices.SortFunc.
+func sortList(es []listEntry, offers []knowledge.Offer) {
+	for depth := 2 * bits.Len(uint(len(es))); len(es) > 12; depth-- {
+		if depth == 0 {
+			slices.SortFunc(es, func(a, b listEntry) int {
+				switch {
+				case a.before(&b, offers):
+					return -1
+				case b.before(&a, offers):
+					return 1
+				}
+				return 0
+			})
+			return
+		}
+		// The median of the first, middle and last entries, placed in the
+		// middle, is the pivot; Hoare's partition then stops on it.
+		last, mid := len(es)-1, (len(es)-1)/2
+		if es[mid].before(&es[0], offers) {
+			es[0], es[mid] = es[mid], es[0]
+		}
+		if es[last].before(&es[mid], offers) {
+			es[mid], es[last] = es[last], es[mid]
+			if es[mid].before(&es[0], offers) {
+				es[0], es[mid] = es[mid], es[0]
+			}
+		}
+		pivot := es[mid]
+		i, j := -1, len(es)
+		for {
+			for i++; es[i].before(&pivot, offers); i++ {
+			}
+			for j--; pivot.before(&es[j], offers); j-- {
+			}
+			if i >= j {
+				break
+			}
+			es[i], es[j] = es[j], es[i]
+		}
+		// es[:j+1] comes before es[j+1:], both non-empty: sort the
+		// shorter part, then go on with the longer.
+		if lo, hi := es[:j+1], es[j+1:]; len(lo) < len(hi) {
+			sortList(lo, offers)
+			es = hi
+		} else {
+			sortList(hi, offers)
+			es = lo
+		}
+	}
+	for k := 1; k < len(es); k++ {
+		for q := k; q > 0 && es[q].before(&es[q-1], offers); q-- {
+			es[q], es[q-1] = es[q-1], es[q]
+		}
+	}
+}
+
+// sortListNaN sorts a price list with a NaN end as lists always have been
+// sorted (NaN first, by cmp.Compare; NaN ends compare equal to each other):
+// by the low end, then the high end, then each run of equal ends by key.
+func sortListNaN(es []listEntry, offers []knowledge.Offer) {
+	slices.SortFunc(es, func(a, b listEntry) int {
 		switch {
 		case a.low != b.low:
 			return cmp.Compare(a.low, b.low)
@@ -344,7 +528,7 @@ func listOffers(offers []knowledge.Offer, at []int, p *pricing) ([]CardPrice, []
 			e++
 		}
 		if e-s > 1 {
-			slices.SortFunc(es[s:e], func(a, b entry) int {
+			slices.SortFunc(es[s:e], func(a, b listEntry) int {
 				if c := strings.Compare(offers[a.i].Key, offers[b.i].Key); c != 0 {
 					return c
 				}
@@ -353,41 +537,32 @@ func listOffers(offers []knowledge.Offer, at []int, p *pricing) ([]CardPrice, []
 		}
 		s = e
 	}
-	ps := make([]CardPrice, len(es))
-	lines := make([]Line, len(es))
-	srcs := make([]PriceSource, len(es))
-	unit := string(p.cur) + "/card-hour"
-	// Every text goes into one builder. A string it returns shares its
-	// buffer, and bytes once written never change (a growing builder
-	// copies into a new buffer), so each offer's texts are cut from the
-	// builder's string as soon as they are written.
-	var sb strings.Builder
-	sb.Grow(textPerOffer * len(es))
-	var buf [256]byte
-	for k := range es {
-		e, cp := &es[k], &ps[k]
-		cp.set(&offers[e.i], raw[e.j], raw[e.j+1], p.cur, fx)
-		b := cp.appendHow(buf[:0], fx)
-		how := len(b)
-		b = appendOfferLabel(b, cp, "en")
-		en := len(b)
-		b = appendOfferLabel(b, cp, "zh")
-		zh := len(b)
-		b = cp.Original.appendText(b)
-		at := sb.Len()
-		sb.Write(b)
-		text := sb.String()[at:]
-		cp.How = text[:how]
-		lines[k] = Line{Key: cp.Offer, Label: txt(text[how:en], text[en:zh]), Value: cp.Low, Unit: unit, How: cp.How}
-		srcs[k] = offerSourceWith("hourly", cp, text[zh:])
-	}
-	return ps, lines, srcs
 }
+
+// shareBack is how many places back a price list looks for an offer whose
+// texts another can share (see listOffers).
+const shareBack = 8
+
+// sameFigure reports whether a and b, normalised in one list (one currency
+// and rate), write the same conversion and figure texts: the same ends,
+// both normalised and published (bit for bit, so that -0 and NaN are told
+// apart as the texts tell them), and the same currency, unit, basis, cards
+// and hours.
+func sameFigure(a, b *CardPrice) bool {
+	f, g := &a.Original, &b.Original
+	return same64(a.Low, b.Low) && same64(a.High, b.High) && same64(f.Low, g.Low) && same64(f.High, g.High) &&
+		same64(f.Cards, g.Cards) && same64(f.Hours, g.Hours) &&
+		a.Currency == b.Currency && f.Currency == g.Currency && f.Unit == g.Unit && f.Basis == g.Basis
+}
+
+// same64 reports whether x and y are the same float64, bit for bit.
+func same64(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }
 
 // textPerOffer bounds the bytes of one offer's texts in a price list (its
 // conversion, two labels and its figure): 95–102 on average over the
-// shipped offers, per card and currency. A list that needs more grows the
-// builder once or twice.
+// shipped offers, per card and currency. The builder is sized for the
+// offers that write any text; a list that needs more grows it once or
+// twice.
 const textPerOffer = 128
 
 // IsMarketRange reports whether a platform id is one of the seed's

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -293,5 +294,145 @@ func TestObservedDatesOnce(t *testing.T) {
 	src = append(src, PriceSource{ObservedAt: "2027-01-01", Given: true}, PriceSource{}) // a given figure, no date
 	if diff := cmp.Diff(want, observedDates(src)); diff != "" {
 		t.Errorf("observed dates (-want +got):\n%s", diff)
+	}
+}
+
+// A price list writes each text once and shares it between offers with
+// the same figure (conversion and figure) or the same platform and model
+// (labels). Every row must still read as its own offer's, by hand at ¥7.2
+// per dollar: $2/hour = 2 × 7.2 = ¥14.4; ¥14.4 is as published. Ranges
+// ¥5–0 and ¥5–-0 (unvalidated figures) are equal prices that print
+// differently, so they share nothing.
+func TestPriceListSharedTexts(t *testing.T) {
+	usd := func(key, platform string, model knowledge.PricingModel) knowledge.Offer {
+		return hourly(key, platform, "h100-sxm", 2, 2, knowledge.USD, model)
+	}
+	zero := hourly("z1", "p3", "h100-sxm", 5, 0, knowledge.CNY, knowledge.OnDemand)
+	negZero := hourly("z2", "p3", "h100-sxm", 5, math.Copysign(0, -1), knowledge.CNY, knowledge.OnDemand)
+	offers := []knowledge.Offer{
+		hourly("b1", "p1", "h100-sxm", 14.4, 14.4, knowledge.CNY, knowledge.OnDemand),
+		usd("a3", "p1", knowledge.Spot), usd("a2", "p2", knowledge.OnDemand), negZero, usd("a1", "p1", knowledge.OnDemand), zero,
+	}
+	res, err := Offers("h100-sxm", offers, knowledge.CNY, 7.2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type row struct{ Key, How, EN, ZH, Figure string }
+	want := []row{
+		{"z1", "¥5–0/card-hour as published", "p3 (on demand)", "p3 (按需)", "¥5–0/hour per card"},
+		{"z2", "¥5–-0/card-hour as published", "p3 (on demand)", "p3 (按需)", "¥5–-0/hour per card"},
+		{"a1", "$2 × 7.2 = ¥14.4/card-hour", "p1 (on demand)", "p1 (按需)", "$2/hour per card"},
+		{"a2", "$2 × 7.2 = ¥14.4/card-hour", "p2 (on demand)", "p2 (按需)", "$2/hour per card"},
+		{"a3", "$2 × 7.2 = ¥14.4/card-hour", "p1 (spot, interruptible)", "p1 (竞价实例，可能被中断)", "$2/hour per card"},
+		{"b1", "¥14.4/card-hour as published", "p1 (on demand)", "p1 (按需)", "¥14.4/hour per card"},
+	}
+	var got []row
+	for i, o := range res.Offers {
+		l, s := res.Lines[i], res.Sources[i]
+		if l.Key != o.Offer || l.How != o.How || s.Offer != o.Offer {
+			t.Errorf("row %d: line %+v and source %+v do not belong to offer %s", i, l, s, o.Offer)
+		}
+		got = append(got, row{o.Offer, o.How, l.Label.EN, l.Label.ZH, s.Figure})
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("price list texts (-want +got):\n%s", diff)
+	}
+}
+
+// Over a large market with repeated, near and re-labelled figures, every
+// row of a price list reads as the offer alone does (NormalizeOffer, its
+// label, offerSource), in both currencies.
+func TestPriceListTextsMatchOneOffer(t *testing.T) {
+	kb := knowledge.MustShipped()
+	var offers []knowledge.Offer
+	for i := range 12 {
+		for j, o := range kb.Offers {
+			o.Key = fmt.Sprintf("%s-%d", o.Key, i)
+			switch (i + j) % 4 {
+			case 1: // a figure of its own
+				o.PriceLow *= 1 + float64(i)/97
+			case 2: // the same figure on another platform
+				o.Platform = kb.Offers[(i+j)%len(kb.Offers)].Platform
+			case 3: // the same figure, another model
+				o.Model = knowledge.Spot
+			}
+			offers = append(offers, o)
+		}
+	}
+	byKey := map[string]knowledge.Offer{}
+	for _, o := range offers {
+		byKey[o.Key] = o
+	}
+	rows := 0
+	for _, g := range kb.GPUs {
+		for _, cur := range []knowledge.Currency{knowledge.CNY, knowledge.USD} {
+			res, err := Offers(g.ID, offers, cur, 6.9)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, cp := range res.Offers {
+				one, ok := NormalizeOffer(byKey[cp.Offer], cur, 6.9)
+				l, s := res.Lines[i], res.Sources[i]
+				lab := txt(offerLabel(one, "en"), offerLabel(one, "zh"))
+				line := Line{Key: one.Offer, Label: lab, Value: one.Low, Unit: string(cur) + "/card-hour", How: one.How}
+				if !ok || cp != one || l != line || s != offerSource("hourly", one) {
+					t.Errorf("%s %s row %d: %+v / %+v / %+v, want %+v labelled %+v", g.ID, cur, i, cp, l, s, one, lab)
+				}
+				rows++
+			}
+		}
+	}
+	if rows < 1000 {
+		t.Errorf("only %d rows compared", rows)
+	}
+}
+
+// sortList orders like the rule it implements, written out plainly: the
+// low end, the high end, the key, the place. Lists of every size up to
+// 300 with few distinct prices (ties), ±0 and keys from a small set.
+func TestSortListOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 1))
+	keys := []string{"a", "b", "ab", "ba", "b-1", "b-10", "b-2"}
+	ends := []float64{0, math.Copysign(0, -1), 0.5, 1, 1.5, 2, 1e9}
+	offers := make([]knowledge.Offer, 300)
+	for i := range offers {
+		offers[i].Key = keys[r.IntN(len(keys))]
+	}
+	for n := range 301 {
+		for _, shape := range []string{"random", "sorted", "reversed"} {
+			es := make([]listEntry, n)
+			for k := range es {
+				es[k] = listEntry{low: ends[r.IntN(len(ends))], high: ends[r.IntN(len(ends))], i: int32(k)} // places are unique
+			}
+			want := slices.Clone(es)
+			slices.SortFunc(want, func(a, b listEntry) int {
+				switch {
+				case a.low < b.low:
+					return -1
+				case a.low > b.low:
+					return 1
+				case a.high < b.high:
+					return -1
+				case a.high > b.high:
+					return 1
+				case offers[a.i].Key < offers[b.i].Key:
+					return -1
+				case offers[a.i].Key > offers[b.i].Key:
+					return 1
+				}
+				return int(a.i - b.i)
+			})
+			switch shape {
+			case "sorted":
+				es = slices.Clone(want)
+			case "reversed":
+				es = slices.Clone(want)
+				slices.Reverse(es)
+			}
+			sortList(es, offers)
+			if !slices.Equal(es, want) {
+				t.Fatalf("%s list of %d: sortList order differs from the rule", shape, n)
+			}
+		}
 	}
 }

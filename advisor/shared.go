@@ -1,6 +1,7 @@
 package advisor
 
 import (
+	"math/bits"
 	"sync"
 
 	"github.com/gpubot/gpubot/knowledge"
@@ -372,10 +373,28 @@ func indexOf(offers []knowledge.Offer) *offerIndex {
 // indexFor indexes the offers of one card only, for a call that asks
 // about one card and keeps nothing.
 func indexFor(offers []knowledge.Offer, gpu string) *offerIndex {
-	var at []int
+	// One pass marks the card's offers (a bit each, on the stack for up
+	// to 4,096 offers) and counts them, so the list is made once, at its
+	// length, without comparing every offer's card twice.
+	var small [64]uint64
+	marks := small[:]
+	if w := (len(offers) + 63) / 64; w > len(small) {
+		marks = make([]uint64, w)
+	}
+	n := 0
 	for i := range offers {
 		if offers[i].GPU == gpu {
-			at = append(at, i)
+			marks[i/64] |= 1 << (i % 64)
+			n++
+		}
+	}
+	var at []int
+	if n > 0 {
+		at = make([]int, 0, n)
+		for w, m := range marks {
+			for ; m != 0; m &= m - 1 {
+				at = append(at, w*64+bits.TrailingZeros64(m))
+			}
 		}
 	}
 	return &offerIndex{offers: offers, byGPU: map[string][]int{gpu: at}}
