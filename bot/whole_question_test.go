@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -631,4 +632,29 @@ func TestServingPlanOnACommitment(t *testing.T) {
 	if !strings.Contains(a.Headline, "1-year commitment") {
 		t.Errorf("headline %q: want the commitment's month in it", a.Headline)
 	}
+}
+
+func TestUpcastReachesTheJSON(t *testing.T) {
+	// 13B in 8 bits on a V100 (no 8-bit kernels): the weights are held in
+	// 16 bits, 13e9 × 2 B = 26 GB — the option's upcast_gb, in the JSON a
+	// tool reads, and more than the 13e9 × 1 B = 13 GB of 8-bit weights.
+	a := askOne(t, "/gpu fit 13b bits=8")
+	v, ok := a.Result.(FitResult)
+	if !ok {
+		t.Fatalf("result %T", a.Result)
+	}
+	for _, o := range v.Options {
+		if o.GPU != "v100-sxm2" {
+			continue
+		}
+		if o.UpcastGB < 26 {
+			t.Errorf("V100 upcast %v GB, want ≥ 26 (16-bit weights)", o.UpcastGB)
+		}
+		b, _ := json.Marshal(o)
+		if !strings.Contains(string(b), `"upcast_gb":`) {
+			t.Errorf("option JSON %s has no upcast_gb", b)
+		}
+		return
+	}
+	t.Errorf("no V100 option in %d options", len(v.Options))
 }
