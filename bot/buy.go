@@ -36,6 +36,11 @@ func (b *Bot) buy(ctx context.Context, msg Message, a *Answer, req parse.Request
 			in.RentMonthly.Amount /= float64(s.Cards) // "8卡包月6.5万": the machine's plan, per card
 		}
 	}
+	if in.Ops != nil && s.QuotePer == "machine" && s.Cards > 1 {
+		ops := *in.Ops
+		ops.Amount /= float64(s.Cards) // "托管每年12万" for the 8-card machine: per card (noted by normalizeQuotes)
+		in.Ops = &ops
+	}
 	if s.PUE > 0 {
 		pue := s.PUE
 		in.PUE = &pue

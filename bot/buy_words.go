@@ -37,9 +37,30 @@ func readPurchase(in *advisor.BuyInput, text string) {
 			in.Cards = 8
 		}
 	}
-	if in.Purchase.Given() && in.Cards > 1 && hasAny(text, perCardWords) {
+	if in.Purchase.Given() && in.Cards > 1 && perCardSaid(strings.ToLower(text)) {
 		in.PerCardQuote = true
 	}
+}
+
+// perCardSaid reports whether a price is said per card ("4090D一张1.45万",
+// "$30k each"), not only a card-hour rate beside it ("按需每卡时15",
+// "per card-hour"), which says nothing of how the purchase quote is meant.
+func perCardSaid(t string) bool {
+	for _, w := range perCardWords {
+		for i := 0; ; {
+			j := strings.Index(t[i:], w)
+			if j < 0 {
+				break
+			}
+			rest := strings.TrimLeft(t[i+j+len(w):], " ")
+			if !strings.HasPrefix(rest, "时") && !strings.HasPrefix(rest, "小时") && !strings.HasPrefix(rest, "每小时") &&
+				!strings.HasPrefix(rest, "-h") && !strings.HasPrefix(rest, "-hour") && !strings.HasPrefix(rest, "hour") && !strings.HasPrefix(rest, "-hr") {
+				return true
+			}
+			i += j + len(w)
+		}
+	}
+	return false
 }
 
 // worthBuyingWords turn a price question into a buy question: "二手3090多少钱

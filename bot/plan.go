@@ -377,13 +377,11 @@ func normalizeQuotes(req parse.Request) parse.Request {
 		m.Amount = per
 		s.Monthly = &m
 	case req.Intent == parse.Buy && s.Ops != nil && s.QuotePer == "machine":
-		// "8卡整机 160万，托管每年12万": the machine's running cost, and the
-		// engine reads operations per card
-		m := *s.Ops
-		per := m.Amount / float64(n)
-		s.Notes = append(s.Notes, fmt.Sprintf("the yearly running cost %s is for the %d-card machine: %s per card a year", trimNum(m.Amount), n, trimNum(per)))
-		m.Amount = per
-		s.Ops = &m
+		// "8卡整机 160万，托管每年12万": the machine's running cost; the
+		// engine reads operations per card (the buy handler divides it, the
+		// slot keeps what was said)
+		per := s.Ops.Amount / float64(n)
+		s.Notes = append(s.Notes, fmt.Sprintf("the yearly running cost %s is for the %d-card machine: %s per card a year", trimNum(s.Ops.Amount), n, trimNum(per)))
 	}
 	return req
 }

@@ -658,3 +658,34 @@ func TestUpcastReachesTheJSON(t *testing.T) {
 	}
 	t.Errorf("no V100 option in %d options", len(v.Options))
 }
+
+func TestMachineOpexStaysAsSaid(t *testing.T) {
+	// "8卡…整机…托管每年16万": the slot keeps the machine's ¥160,000 a year as
+	// said; the engine is given 160,000 ÷ 8 = ¥20,000 per card a year.
+	a := askOne(t, "8卡H800整机报价200万，托管每年16万，利用率60%，按需每卡时15，买还是租？")
+	if a.Slots.Ops == nil || a.Slots.Ops.Amount != 160000 {
+		t.Fatalf("ops slot %+v, want 160000 as said", a.Slots.Ops)
+	}
+	var r advisor.BuyResult
+	switch v := a.Result.(type) {
+	case BuyView:
+		r = v.BuyResult
+	case advisor.BuyResult:
+		r = v
+	default:
+		t.Fatalf("result %T (%s), want a buy answer", a.Result, a.Text)
+	}
+	if r.Inputs.Ops == nil || math.Abs(r.Inputs.Ops.Amount-20000) > 0.01 {
+		t.Errorf("engine ops %+v, want ¥20,000 per card a year", r.Inputs.Ops)
+	}
+	// "按需每卡时15" is a card-hour rate, not a per-card quote: the ¥2,000,000
+	// is the machine's, ¥250,000 a card
+	if math.Abs(r.PricePerCard-250000) > 0.01 {
+		t.Errorf("price per card %v, want 2,000,000 ÷ 8 = 250,000", r.PricePerCard)
+	}
+	// "4090D一张1.45万，买8张" is a per-card quote: ¥14,500 a card
+	a = askOne(t, "4090D一张1.45万，买8张自己攒机，电费1块钱一度，对比按需每卡时2元，多久能回本？")
+	if v, ok := a.Result.(BuyView); !ok || math.Abs(v.PricePerCard-14500) > 0.01 {
+		t.Errorf("4090D: result %T (%s), want ¥14,500 a card", a.Result, a.Text)
+	}
+}

@@ -347,7 +347,7 @@ func (x extractor) afterFrame(t *text, f *features) {
 	chatTokens(f)
 	if s.Cards > 1 && len(f.money) > 0 && s.QuotePer == "" {
 		switch {
-		case rePerCardQuote.MatchString(f.cueText):
+		case perCardQuote(f.cueText):
 			s.QuotePer = "card"
 		case reMachineQuote.MatchString(f.cueText) || cardsBeforeMoney(f):
 			s.QuotePer = "machine"
@@ -491,3 +491,18 @@ var (
 	reAsksLatency = regexp.MustCompile(`多少毫秒|多少\s?ms|多久出首|what(?:'s| is| would be)? (?:the )?(?:p\d+ )?(?:ttft|latency)|how (?:fast|long|quick)\b[^?]{0,30}first token`)
 	reAsksSpeed   = regexp.MustCompile(`多少\s?(?:token|tok)|速度(?:大概|能有|有)?多少|能到多少|how many (?:tok|token)|what (?:tok|token)s?/s|tokens? per second (?:would|do|can|will)`)
 )
+
+// perCardQuote reports whether a price is said per card ("每张1.45万",
+// "$2.49/hr each") — not a card-hour rate ("每卡时15", "per card-hour"),
+// which says nothing of how a machine's quote is meant.
+func perCardQuote(t string) bool {
+	for _, loc := range rePerCardQuote.FindAllStringIndex(t, -1) {
+		rest := strings.TrimLeft(t[loc[1]:], " ")
+		if strings.HasPrefix(rest, "时") || strings.HasPrefix(rest, "小时") || strings.HasPrefix(rest, "每小时") || strings.HasPrefix(rest, "一小时") ||
+			strings.HasPrefix(rest, "-h") || strings.HasPrefix(rest, "-hour") || strings.HasPrefix(rest, "hour") || strings.HasPrefix(rest, "-hr") {
+			continue
+		}
+		return true
+	}
+	return false
+}
