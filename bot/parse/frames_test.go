@@ -208,3 +208,13 @@ func TestLoadsInUsersWords(t *testing.T) {
 		}
 	}
 }
+
+// TestAroundTheClockInWords: "24小时在线推理" is a service always on (730 h a
+// month), not 24 hours a month.
+func TestAroundTheClockInWords(t *testing.T) {
+	p := newParser(t)
+	s := p.ParseAt("阿里云A10做24小时在线推理，按量 ¥8.9/小时，包年折合每月 ¥2,600，一年能省多少？", time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)).Slots
+	if s.HoursPerMonth != 730 {
+		t.Errorf("hours a month %v, want 730 (24 h a day × 365/12 days)", s.HoursPerMonth)
+	}
+}

@@ -19,7 +19,7 @@ var (
 	reCommaKey = regexp.MustCompile(`,(\s*[a-z_]+\s?=)`)
 	reKV       = gated(regexp.MustCompile(`(?:^|[^a-z0-9_])([a-z_]+)\s?=\s?([^\s;]+)`), false, "=")
 
-	reSaturated  = gated(regexp.MustCompile(`常驻|一直开着|always on|non-?stop|天天跑满|一直跑满|跑满|满载|满负荷|24\s?(?:小时|h)\s?(?:不停|不间断|运行|开着|跑)|全天候|7\s?[x*]\s?24|24\s?/\s?7|24x7|around the clock|full load|flat out|全年无休|不停机`), false, "满", "24", "全天", "常驻", "一直开着", "always on", "nonstop", "non-stop", "around the clock", "full load", "flat out", "不停", "7x24", "7*24", "7 x 24")
+	reSaturated  = gated(regexp.MustCompile(`常驻|一直开着|always on|non-?stop|天天跑满|一直跑满|跑满|满载|满负荷|(?:一天|每天)?\s?24\s?(?:小时|h)\s?(?:不停|不间断|运行|开着|跑|在线|常驻|服务)|全天候|7\s?[x*]\s?24|24\s?/\s?7|24x7|around the clock|full load|flat out|全年无休|不停机`), false, "满", "24", "全天", "常驻", "一直开着", "always on", "nonstop", "non-stop", "around the clock", "full load", "flat out", "不停", "7x24", "7*24", "7 x 24")
 	reRate       = gated(regexp.MustCompile(`(?:资金成本|资本成本|机会成本|利率|年化|cost of capital|interest rate|interest|discount rate)\s?(?:按|是|为|=|:|of|at|约)?\s?`+num+`\s?%`), true, "成本", "利率", "年化", "capital", "interest", "discount rate")
 	reMFU        = gated(regexp.MustCompile(`mfu\s?(?:按|是|为|=|:|of|at|约)?\s?`+num+`\s?(%)?|`+num+`\s?%\s?(?:的\s?)?mfu`), true, "mfu")
 	reFX         = gated(regexp.MustCompile(`(?:汇率|fx|exchange rate)\s?(?:按|是|为|=|:|of|at|约)?\s?`+num), true, "汇率", "fx", "exchange rate")
