@@ -173,6 +173,12 @@ func (b *Bot) options(ctx context.Context, a *Answer, req parse.Request) error {
 			out.Asked, out.Unit, row.Value = "money_monthly", "month", res.Plan.MonthlyOnDemand
 		case res.Inputs.Workload.Method == advisor.Inference:
 			out.Asked, out.Unit, row.Value = "money_per_m_tokens", "M tokens", res.PerMTokens
+		case firstTarget(s, "gpu_hours", "money_total") == "gpu_hours":
+			// "GPU-hours on A10G vs L4?": ranked by the GPU-hours the job takes
+			out.Asked, out.Unit, row.Value = "gpu_hours", "GPU-h", res.GPUHours
+		case firstTarget(s, "hours", "money_total") == "hours":
+			// "which finishes first?": ranked by wall-clock
+			out.Asked, out.Unit, row.Value = "hours", "h", res.WallHours
 		default:
 			out.Asked, out.Unit, row.Value = "money_total", "job", res.Total
 		}

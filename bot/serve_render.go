@@ -114,9 +114,20 @@ func renderOptions(lang string, v OptionsAnswer, as map[string]any) present.Doc 
 		job = w.Model + " " + methodName(lang, string(w.Method))
 	}
 	var d present.Doc
-	d.Headline = tr(lang,
-		fmt.Sprintf("%s: %s is cheapest at %s %s (%s)", job, best.Name, moneyStr(best.Value, v.Currency), what[0], strings.Join(names, " vs ")),
-		fmt.Sprintf("%s：%s 最便宜，%s %s（%s）", job, best.Name, what[1], moneyStr(best.Value, v.Currency), strings.Join(names, " vs ")))
+	switch v.Asked {
+	case "gpu_hours":
+		d.Headline = tr(lang,
+			fmt.Sprintf("%s: %s takes the fewest GPU-hours, %s, for %s (%s)", job, best.Name, fmtNum(best.Value), moneyStr(best.Result.Total, v.Currency), strings.Join(names, " vs ")),
+			fmt.Sprintf("%s：%s 卡时最少，%s 卡时，%s（%s）", job, best.Name, fmtNum(best.Value), moneyStr(best.Result.Total, v.Currency), strings.Join(names, " vs ")))
+	case "hours":
+		d.Headline = tr(lang,
+			fmt.Sprintf("%s: %s finishes first, in %s h, for %s (%s)", job, best.Name, fmtNum(best.Value), moneyStr(best.Result.Total, v.Currency), strings.Join(names, " vs ")),
+			fmt.Sprintf("%s：%s 最先跑完，耗时 %s 小时，%s（%s）", job, best.Name, fmtNum(best.Value), moneyStr(best.Result.Total, v.Currency), strings.Join(names, " vs ")))
+	default:
+		d.Headline = tr(lang,
+			fmt.Sprintf("%s: %s is cheapest at %s %s (%s)", job, best.Name, moneyStr(best.Value, v.Currency), what[0], strings.Join(names, " vs ")),
+			fmt.Sprintf("%s：%s 最便宜，%s %s（%s）", job, best.Name, what[1], moneyStr(best.Value, v.Currency), strings.Join(names, " vs ")))
+	}
 	// the figures that come with the choice: its cards, and the other
 	// way of pricing it (the month and a million tokens for a service,
 	// the wall-clock for a job)
@@ -155,8 +166,8 @@ func renderOptions(lang string, v OptionsAnswer, as map[string]any) present.Doc 
 		}
 		if res.Inputs.Workload.Method != advisor.Inference {
 			item = tr(lang,
-				fmt.Sprintf("%s ×%d — %s, %s h wall-clock, %s/card-h", r.Name, res.GPUs, moneyStr(r.Value, v.Currency), fmtNum(res.WallHours), moneyStr(res.Hourly, v.Currency)),
-				fmt.Sprintf("%s ×%d — %s，耗时 %s 小时，每卡每小时 %s", r.Name, res.GPUs, moneyStr(r.Value, v.Currency), fmtNum(res.WallHours), moneyStr(res.Hourly, v.Currency)))
+				fmt.Sprintf("%s ×%d — %s, %s h wall-clock, %s GPU-h, %s/card-h", r.Name, res.GPUs, moneyStr(res.Total, v.Currency), fmtNum(res.WallHours), fmtNum(res.GPUHours), moneyStr(res.Hourly, v.Currency)),
+				fmt.Sprintf("%s ×%d — %s，耗时 %s 小时，%s 卡时，每卡每小时 %s", r.Name, res.GPUs, moneyStr(res.Total, v.Currency), fmtNum(res.WallHours), fmtNum(res.GPUHours), moneyStr(res.Hourly, v.Currency)))
 		}
 		d.List = append(d.List, item)
 	}

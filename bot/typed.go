@@ -372,8 +372,12 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 		var figs []typedFigure
 		if len(res.Rows) > 0 {
 			best := res.Rows[0]
-			figs = append(figs, typedFigure{asked: "which", value: best.Value, unit: res.Unit, currency: res.Currency, choice: best.GPU})
-			figs = append(figs, typedFigure{asked: res.Asked, value: best.Value, unit: res.Unit, currency: res.Currency, choice: best.GPU})
+			cur := res.Currency
+			if !strings.HasPrefix(res.Asked, "money") {
+				cur = "" // ranked by GPU-hours or wall-clock
+			}
+			figs = append(figs, typedFigure{asked: "which", value: best.Value, unit: res.Unit, currency: cur, choice: best.GPU})
+			figs = append(figs, typedFigure{asked: res.Asked, value: best.Value, unit: res.Unit, currency: cur, choice: best.GPU})
 			if best.Result.TokensPerS > 0 {
 				figs = append(figs, typedFigure{asked: "tokens_per_s", value: best.Result.TokensPerS, unit: "tokens/s per replica", choice: best.GPU})
 			}
@@ -385,7 +389,8 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 					typedFigure{asked: "money_per_m_tokens", value: p.PerMTokens, unit: "M tokens", currency: res.Currency, choice: best.GPU})
 			} else if best.Result.Inputs.Workload.Method != advisor.Inference {
 				figs = append(figs, typedFigure{asked: "hours", value: best.Result.WallHours, unit: "h", choice: best.GPU},
-					typedFigure{asked: "money_total", value: best.Result.Total, currency: res.Currency, choice: best.GPU})
+					typedFigure{asked: "money_total", value: best.Result.Total, currency: res.Currency, choice: best.GPU},
+					typedFigure{asked: "gpu_hours", value: best.Result.GPUHours, unit: "GPU-h", choice: best.GPU})
 			}
 			if best.Platform != "" {
 				figs[0].choice = best.Platform
