@@ -385,9 +385,9 @@ func givenPair(in CommitInput, sourced []CommitPair) (CommitPair, error) {
 	return p, nil
 }
 
-// PlanTerm is a commitment's month against on demand for the same cards,
-// both from the term's own price sheet (one source and date), the cards
-// busy every hour as an always-on service is.
+// PlanTerm is a serving plan's cards on a commitment against the plan's
+// own on-demand month (the figure its answer shows), the cards busy every
+// hour as an always-on service is.
 type PlanTerm struct {
 	OnDemandMonthly  float64 `json:"on_demand_monthly"`
 	CommittedMonthly float64 `json:"committed_monthly"`
@@ -395,19 +395,20 @@ type PlanTerm struct {
 	Cheaper          string  `json:"cheaper"`    // commit or on_demand
 }
 
-// TermMonthly is cr's month committed against its own on-demand price
-// over the same 730 hours: (on demand − committed) over the term ÷ its
-// months.
-func TermMonthly(cr CommitResult) PlanTerm {
-	months := cr.TermHours / knowledge.HoursPerMonth
-	t := PlanTerm{CommittedMonthly: cr.CommittedMonthly, Cheaper: "commit"}
-	if months <= 0 {
-		return t
-	}
-	t.OnDemandMonthly = Round2(cr.Chosen.OnDemand * knowledge.HoursPerMonth * float64(cr.Inputs.Cards))
+// WeighPlanTerm is the plan's on-demand month against cr's month
+// committed for the same cards: on demand − committed, either way.
+func WeighPlanTerm(onDemandMonthly float64, cr CommitResult) PlanTerm {
+	t := PlanTerm{OnDemandMonthly: Round2(onDemandMonthly), CommittedMonthly: cr.CommittedMonthly, Cheaper: "commit"}
 	t.Difference = Round2(t.OnDemandMonthly - t.CommittedMonthly)
 	if t.Difference < 0 {
 		t.Difference, t.Cheaper = -t.Difference, "on_demand"
 	}
 	return t
+}
+
+// TermMonthly is cr's month committed against its own sheet's on-demand
+// price for the same cards, every hour of a 730-hour month: one source
+// and date on both sides.
+func TermMonthly(cr CommitResult) PlanTerm {
+	return WeighPlanTerm(cr.Chosen.OnDemand*knowledge.HoursPerMonth*float64(cr.Inputs.Cards), cr)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/gpubot/gpubot/bot/present"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -280,21 +281,35 @@ func (b *Bot) planOnTerm(req parse.Request, gpu string, cards int, cur knowledge
 }
 
 // withPlanTerm adds the plan's cards on the commitment to its headline:
-// the month committed, and what it saves against on demand on the same
-// price sheet (the term's own on-demand price, so both are one source and
-// date; the plan's on-demand month above is the catalogue's cheapest).
-func withPlanTerm(lang string, d present.Doc, cur string, cr advisor.CommitResult) present.Doc {
+// the month committed, weighed against the on-demand month the answer
+// shows (whichever is cheaper, by how much). Whose term it is is said: a
+// term from another provider than the on-demand price is a different
+// sheet.
+func withPlanTerm(lang string, d present.Doc, onDemandMonthly float64, cur string, cr advisor.CommitResult) present.Doc {
 	term := map[string][2]string{"1y": {"a 1-year commitment", "包年（1 年）"}, "3y": {"a 3-year commitment", "3 年承诺"}}[cr.Inputs.Term]
-	pt := advisor.TermMonthly(cr)
-	od := moneyStr(cr.Chosen.OnDemand, cur)
+	pt := advisor.WeighPlanTerm(onDemandMonthly, cr)
+	who := tr(lang, fmt.Sprintf("%s's term, %s/card-h", cr.Chosen.Provider, moneyStr(cr.Chosen.Committed, cur)),
+		fmt.Sprintf("%s 的条款，%s/卡时", cr.Chosen.Provider, moneyStr(cr.Chosen.Committed, cur)))
 	if pt.Cheaper == "commit" {
 		d.Headline += tr(lang,
-			fmt.Sprintf("; on %s (%s's term) %s a month, %s a month less than its on-demand %s/card-h", term[0], cr.Chosen.Provider, moneyStr(pt.CommittedMonthly, cur), moneyStr(pt.Difference, cur), od),
-			fmt.Sprintf("；%s（%s 的条款）每月 %s，比它的按需价（%s/卡时）每月省 %s", term[1], cr.Chosen.Provider, moneyStr(pt.CommittedMonthly, cur), od, moneyStr(pt.Difference, cur)))
+			fmt.Sprintf("; on %s (%s) %s a month, %s a month less than on demand above", term[0], who, moneyStr(pt.CommittedMonthly, cur), moneyStr(pt.Difference, cur)),
+			fmt.Sprintf("；%s（%s）每月 %s，比上面的按需每月省 %s", term[1], who, moneyStr(pt.CommittedMonthly, cur), moneyStr(pt.Difference, cur)))
 	} else {
 		d.Headline += tr(lang,
-			fmt.Sprintf("; on %s (%s's term) %s a month, %s a month more than its on-demand %s/card-h", term[0], cr.Chosen.Provider, moneyStr(pt.CommittedMonthly, cur), moneyStr(pt.Difference, cur), od),
-			fmt.Sprintf("；%s（%s 的条款）每月 %s，比它的按需价（%s/卡时）每月还贵 %s", term[1], cr.Chosen.Provider, moneyStr(pt.CommittedMonthly, cur), od, moneyStr(pt.Difference, cur)))
+			fmt.Sprintf("; on %s (%s) %s a month, %s a month more than on demand above — stay on demand", term[0], who, moneyStr(pt.CommittedMonthly, cur), moneyStr(pt.Difference, cur)),
+			fmt.Sprintf("；%s（%s）每月 %s，比上面的按需每月还贵 %s——继续按需", term[1], who, moneyStr(pt.CommittedMonthly, cur), moneyStr(pt.Difference, cur)))
+	}
+	if same := advisor.TermMonthly(cr); same.OnDemandMonthly > 0 && math.Abs(same.OnDemandMonthly-pt.OnDemandMonthly) > 0.2*same.OnDemandMonthly {
+		// the term's own sheet prices on demand otherwise: said, with the
+		// difference on that one sheet
+		d.Summary = append([]string{tr(lang,
+			fmt.Sprintf("%s's term sheet lists on demand at %s/card-h (%s a month for these cards): on that one sheet the commitment saves %s a month.", cr.Chosen.Provider, moneyStr(cr.Chosen.OnDemand, cur), moneyStr(same.OnDemandMonthly, cur), moneyStr(same.Difference, cur)),
+			fmt.Sprintf("%s 的条款表里按需为 %s/卡时（这些卡每月 %s）：按同一张表，承诺每月省 %s。", cr.Chosen.Provider, moneyStr(cr.Chosen.OnDemand, cur), moneyStr(same.OnDemandMonthly, cur), moneyStr(same.Difference, cur)))}, d.Summary...)
+		if same.Cheaper == "on_demand" {
+			d.Summary[0] = tr(lang,
+				fmt.Sprintf("%s's term sheet lists on demand at %s/card-h (%s a month for these cards): on that one sheet the commitment costs %s a month more.", cr.Chosen.Provider, moneyStr(cr.Chosen.OnDemand, cur), moneyStr(same.OnDemandMonthly, cur), moneyStr(same.Difference, cur)),
+				fmt.Sprintf("%s 的条款表里按需为 %s/卡时（这些卡每月 %s）：按同一张表，承诺每月多花 %s。", cr.Chosen.Provider, moneyStr(cr.Chosen.OnDemand, cur), moneyStr(same.OnDemandMonthly, cur), moneyStr(same.Difference, cur)))
+		}
 	}
 	var wk working
 	wk.result(lang, cr.Lines, cr.Assumptions, nil)

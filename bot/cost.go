@@ -100,7 +100,8 @@ func (b *Bot) cost(ctx context.Context, a *Answer, req parse.Request) error {
 		// "monthly bill on AWS on-demand vs 1-yr reserved", "包年比按量能省多少":
 		// the plan's cards on the sourced term, against its on-demand month
 		if cr, ok := b.planOnTerm(req, res.GPU, res.Plan.Cards, res.Currency); ok {
-			d = withPlanTerm(a.Lang, d, string(res.Currency), cr)
+			d = withPlanTerm(a.Lang, d, res.Plan.MonthlyOnDemand, string(res.Currency), cr)
+			a.use("years", "the commitment's term")
 			a.planTerm = &cr
 		} else {
 			d = noPlanTerm(a.Lang, d, res.GPU, commitTerm(req.Text))

@@ -72,7 +72,8 @@ func (b *Bot) slo(ctx context.Context, a *Answer, req parse.Request) error {
 	if res.Priced && res.Cards > 0 && asksCommit(strings.ToLower(req.Text)) {
 		// "monthly bill on AWS on-demand vs 1-yr reserved" (commit.go)
 		if cr, ok := b.planOnTerm(req, res.Replica.GPU, res.Cards, knowledge.Currency(res.Currency)); ok {
-			d = withPlanTerm(a.Lang, d, res.Currency, cr)
+			d = withPlanTerm(a.Lang, d, res.MonthlyTotal, res.Currency, cr)
+			a.use("years", "the commitment's term")
 			a.planTerm = &cr
 		} else {
 			d = noPlanTerm(a.Lang, d, res.Replica.GPU, commitTerm(req.Text))

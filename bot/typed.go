@@ -52,7 +52,16 @@ func (a *Answer) typed(s parse.Slots) {
 	figs, v, primary := resultFigures(r)
 	if a.planTerm != nil {
 		// the plan's cards on a commitment: the month's difference, its side
-		pt := advisor.TermMonthly(*a.planTerm)
+		onDemand := 0.0
+		switch res := a.Result.(type) {
+		case advisor.CostResult:
+			if res.Plan != nil {
+				onDemand = res.Plan.MonthlyOnDemand
+			}
+		case SLOAnswer:
+			onDemand = res.MonthlyTotal
+		}
+		pt := advisor.WeighPlanTerm(onDemand, *a.planTerm)
 		cur := string(a.planTerm.Currency)
 		figs = append(figs, typedFigure{asked: "saving", value: pt.Difference, unit: "month", currency: cur, choice: pt.Cheaper},
 			typedFigure{asked: "which", value: pt.Difference, unit: "month", currency: cur, choice: pt.Cheaper})

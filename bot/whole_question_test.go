@@ -613,24 +613,42 @@ func TestServingOptionsRankedByTheFigureAsked(t *testing.T) {
 
 func TestServingPlanOnACommitment(t *testing.T) {
 	// A fleet's month on AWS's 1-year H100 term: the shipped AWS sheet
-	// pairs $3.90 on demand with $2.80 committed a card-hour. For 32
-	// cards every hour of a 730-hour month: committed 32 × 730 × 2.80 =
-	// $65,408; on demand on the same sheet 32 × 730 × 3.90 = $91,104, so
-	// the commitment saves $25,696 a month.
+	// pairs $3.90 on demand with $2.80 committed a card-hour. For the
+	// plan's cards every hour of a 730-hour month: committed cards × 730 ×
+	// 2.80; the headline weighs it against the on-demand month it shows,
+	// and on the term's own sheet the saving is cards × 730 × (3.90 − 2.80).
 	a := askOne(t, "Llama-3.1-70B serving: peak 60 rps, avg 20, TTFT < 1s. How many H100s, and what's the monthly bill on AWS on-demand vs 1-yr reserved?")
 	if a.planTerm == nil {
 		t.Fatalf("no commitment weighed: %s", a.Text)
 	}
-	pt := advisor.TermMonthly(*a.planTerm)
 	n := float64(a.planTerm.Inputs.Cards)
 	if a.planTerm.Chosen.OnDemand != 3.9 || a.planTerm.Chosen.Committed != 2.8 {
 		t.Fatalf("term %s on demand %v committed %v, want AWS's 3.90 / 2.80", a.planTerm.Chosen.Provider, a.planTerm.Chosen.OnDemand, a.planTerm.Chosen.Committed)
 	}
-	if math.Abs(pt.CommittedMonthly-n*730*2.8) > 0.01 || math.Abs(pt.Difference-n*730*(3.9-2.8)) > 0.01 || pt.Cheaper != "commit" {
-		t.Errorf("%v cards: committed %v a month, saving %v (%s); want %v and %v", n, pt.CommittedMonthly, pt.Difference, pt.Cheaper, n*730*2.8, n*730*1.1)
+	same := advisor.TermMonthly(*a.planTerm)
+	if math.Abs(same.CommittedMonthly-n*730*2.8) > 0.01 || math.Abs(same.Difference-n*730*1.1) > 0.01 || same.Cheaper != "commit" {
+		t.Errorf("%v cards: committed %v a month, saving on the sheet %v (%s); want %v and %v", n, same.CommittedMonthly, same.Difference, same.Cheaper, n*730*2.8, n*730*1.1)
 	}
-	if !strings.Contains(a.Headline, "1-year commitment") {
-		t.Errorf("headline %q: want the commitment's month in it", a.Headline)
+	var shown float64
+	switch v := a.Result.(type) {
+	case SLOAnswer:
+		shown = v.MonthlyTotal
+	case advisor.CostResult:
+		shown = v.Plan.MonthlyOnDemand
+	}
+	pt := advisor.WeighPlanTerm(shown, *a.planTerm)
+	if !strings.Contains(a.Headline, present.Money(pt.Difference, "USD")) || !strings.Contains(a.Headline, "AWS's term") {
+		t.Errorf("headline %q: want the difference with the on-demand month shown (%s) and whose term", a.Headline, present.Money(pt.Difference, "USD"))
+	}
+	if !strings.Contains(a.Text, present.Money(same.Difference, "USD")) {
+		t.Errorf("text %q: want the saving on the term's own sheet too", a.Text)
+	}
+
+	// A cheap on-demand offer beats a dear term from another provider:
+	// no saving is claimed, and the term's provider is named.
+	a = askOne(t, "Llama-3.1-8B serving at 0.5 rps on H100 on Lambda: monthly bill on-demand vs 3-yr reserved?")
+	if a.planTerm != nil && strings.Contains(a.Headline, "less than on demand") && advisor.WeighPlanTerm(a.Result.(advisor.CostResult).Plan.MonthlyOnDemand, *a.planTerm).Cheaper != "commit" {
+		t.Errorf("headline %q claims a saving the figures do not show", a.Headline)
 	}
 }
 
