@@ -7,6 +7,7 @@ import (
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/knowledge"
 )
 
 // referenceGPU answers "包月划算吗" when the question names no card and the
@@ -46,18 +47,46 @@ func (b *Bot) monthly(ctx context.Context, msg Message, a *Answer, req parse.Req
 		}
 	}
 	m, personaNote := b.personaMarket(ctx, a, req, b.market(ctx)) // an enterprise: contracted clouds only (price_persona.go)
+	if in.GPU != "" && (s.ParamsB > 0 || s.Model != "" || s.Arch != "") {
+		// "部署Qwen2.5-72B，用4090，24小时常驻": as many of the card as hold the model
+		if fit, err := b.mkt.Fit(workload(s), []knowledge.GPU{b.gpuOrZero(in.GPU)}); err == nil && len(fit.Options) > 0 {
+			if need := fit.Options[0].Count; need > in.Cards {
+				if in.Cards > 0 {
+					notes = append(notes, tr(a.Lang,
+						fmt.Sprintf("%d× %s cannot hold the model (≈%s GB): priced on the %d it needs.", in.Cards, gpuName(in.GPU), fmtNum(fit.TotalGB), need),
+						fmt.Sprintf("%d 张 %s 放不下这个模型（约需 %s GB）：按需要的 %d 张计算。", in.Cards, gpuName(in.GPU), fmtNum(fit.TotalGB), need)))
+				} else {
+					notes = append(notes, tr(a.Lang,
+						fmt.Sprintf("The model needs ≈%s GB: %d× %s hold it.", fmtNum(fit.TotalGB), need, gpuName(in.GPU)),
+						fmt.Sprintf("模型约需 %s GB：需要 %d 张 %s。", fmtNum(fit.TotalGB), need, gpuName(in.GPU))))
+				}
+				in.Cards = need
+				a.use("cards", "raised to the cards that hold the model")
+			}
+			a.use("params_b", "the cards that hold the model")
+			a.use("model", "the cards that hold the model")
+			a.use("method", "the cards that hold the model")
+			a.use("bits", "the cards that hold the model")
+		}
+	}
 	if in.GPU == "" && (s.ParamsB > 0 || s.Model != "" || s.Arch != "") {
 		// "阿里云上部署Qwen2.5-72B，一天24小时常驻，每月多少钱？包月更划算吗？":
 		// the cards that hold the model, the cheapest month of them
 		if gpu, count, need, ok := b.cardsForModel(in, s, m); ok {
 			in.GPU = gpu
-			if in.Cards == 0 {
+			if in.Cards < count {
+				if in.Cards > 0 {
+					notes = append(notes, tr(a.Lang,
+						fmt.Sprintf("%d cards of %s cannot hold the model: priced on the %d it needs.", in.Cards, gpuName(gpu), count),
+						fmt.Sprintf("%d 张 %s 放不下这个模型：按需要的 %d 张计算。", in.Cards, gpuName(gpu), count)))
+				}
 				in.Cards = count
 			}
 			a.Assumed["gpu"] = gpu
 			a.use("params_b", "the cards that hold the model")
 			a.use("model", "the cards that hold the model")
 			a.use("method", "the cards that hold the model")
+			a.use("bits", "the cards that hold the model")
 			notes = append(notes, tr(a.Lang,
 				fmt.Sprintf("No card named: the model needs ≈%s GB, held by %d× %s — the cheapest month of the cards that hold it; name a card to compare another.", fmtNum(need), in.Cards, gpuName(gpu)),
 				fmt.Sprintf("没指定显卡：模型约需 %s GB，用 %d 张 %s 放得下——放得下的卡里这种每月最便宜；想看别的卡请写明型号。", fmtNum(need), in.Cards, gpuName(gpu))))
@@ -153,7 +182,7 @@ func (b *Bot) cardsForModel(in advisor.MonthlyInput, s parse.Slots, m advisor.Ma
 			continue
 		}
 		try := in
-		try.GPU, try.Cards = o.GPU, max(in.Cards, o.Count)
+		try.GPU, try.Cards = o.GPU, max(in.Cards, o.Count) // their count when it holds the model, else what it needs
 		r, err := advisor.Monthly(try, m)
 		if err != nil {
 			continue
@@ -193,4 +222,13 @@ func pricedOn(r advisor.MonthlyResult, platform string) bool {
 		n++
 	}
 	return n > 0
+}
+
+// gpuOrZero is the catalogue card for id (a zero GPU with just the id when
+// unknown: the fit then says nothing).
+func (b *Bot) gpuOrZero(id string) knowledge.GPU {
+	if g, ok := b.kb.GPU(id); ok {
+		return g
+	}
+	return knowledge.GPU{ID: id}
 }

@@ -707,3 +707,23 @@ func TestMachineOpexStaysAsSaid(t *testing.T) {
 		t.Errorf("4090D: result %T (%s), want ¥14,500 a card", a.Result, a.Text)
 	}
 }
+
+func TestMonthlyForAModelCountsTheCardsItNeeds(t *testing.T) {
+	// Qwen2.5-72B in 16 bits: 145.4 GB of weights. On RTX 4090s (24 GB)
+	// that is at least ⌈145.4 ÷ 24⌉ = 7 cards, not the one the plan
+	// price is for; "on 2 cards" is too few for any card of ≤ 72 GB.
+	for _, q := range []string{"部署Qwen2.5-72B，用4090，24小时常驻，每月多少钱？包月划算吗？", "Deploy Qwen2.5-72B on 2 cards always on: monthly cost? is a monthly plan cheaper?"} {
+		a := askOne(t, q)
+		r, ok := a.Result.(advisor.MonthlyResult)
+		if !ok {
+			t.Fatalf("%s: result %T (%s)", q, a.Result, a.Text)
+		}
+		g, _ := knowledge.MustShipped().GPU(r.Inputs.GPU)
+		if float64(r.Inputs.Cards)*g.VRAMGB < 145.4 {
+			t.Errorf("%s: %d× %s (%v GB each) cannot hold 145.4 GB of weights", q, r.Inputs.Cards, r.Inputs.GPU, g.VRAMGB)
+		}
+		if _, ign := a.Ignored["params_b"]; ign {
+			t.Errorf("%s: the model's size ignored: %v", q, a.Ignored)
+		}
+	}
+}
