@@ -16,7 +16,9 @@ var (
 	// a budget's status is asked: over, within, what is left
 	reCheckAsk = regexp.MustCompile(`(?i)超了|超没超|超支|超出|超过|会不会超|超预算|够不够|够吗|还剩|剩多少|剩下|剩余|\bover\b|\bwithin\b|\bleft\b|remaining|enough|headroom`)
 	// money set aside: "今年给了５万算力费", "预算5000", "we were given $20k this year"
-	reGiven = regexp.MustCompile(`(?i)(?:预算|给了|批了|拨了|分了|额度|上限|封顶|budget(?:ed)?|allocated|given|granted|\bcap)\s*(?:是|为|有|of|is|was)?\s*((?:[¥￥$]|rmb\s?|us\$)?\s?\d[\d,]*(?:\.\d+)?\s?(?:万|k|千|w)?\s?(?:元|块|美元|美金|刀|rmb|usd|cny)?)`)
+	// money already spent, said in the question: "已经花了32万", "we spent ¥9,000"
+	reSpentStated = regexp.MustCompile(`(?i)(?:已经|已)?(?:花了|花掉了|花掉|用了|用掉了|用掉|烧了|spent|burned|used)\s*(?:了|about|around|~|约|大概)?\s*((?:[¥￥$]|rmb\s?|us\$)?\s?\d[\d,]*(?:\.\d+)?\s?(?:万|千|k\b|w\b)?\s?(?:元|块|美元|美金|刀|rmb\b|usd\b|cny\b)?)`)
+	reGiven       = regexp.MustCompile(`(?i)(?:预算|给了|批了|拨了|分了|额度|上限|封顶|budget(?:ed)?|allocated|given|granted|\bcap)\s*(?:是|为|有|of|is|was)?\s*((?:[¥￥$]|rmb\s?|us\$)?\s?\d[\d,]*(?:\.\d+)?\s?(?:万|千|k\b|w\b)?\s?(?:元|块|美元|美金|刀|rmb\b|usd\b|cny\b)?)`)
 )
 
 // spendCheckInWords reads a budget question that carries its own figures:
@@ -44,7 +46,14 @@ func spendCheckInWords(req parse.Request) ([]string, bool) {
 	}
 	if m := reGiven.FindStringSubmatch(t); m != nil {
 		if money, ok := parse.ParseMoney(strings.TrimRight(strings.ReplaceAll(m[1], " ", ""), ",")); ok && money.Amount > 0 { // "budget $30, are we over": the comma ends the amount
-			return []string{"left", budgetAmountArg(money, req.Lang)}, true
+			args := []string{"left", budgetAmountArg(money, req.Lang)}
+			if sp := reSpentStated.FindStringSubmatch(t); sp != nil {
+				// "已经花了32万，超了没有", "we spent ¥9,000": their own figure
+				if v, ok := parse.ParseMoney(strings.TrimRight(strings.ReplaceAll(sp[1], " ", ""), ",")); ok && v.Amount > 0 {
+					args = append(args, "spent="+budgetAmountArg(v, req.Lang))
+				}
+			}
+			return args, true
 		}
 	}
 	return nil, false
@@ -135,6 +144,34 @@ func (s *Spend) check(ctx context.Context, team string, m Message, req parse.Req
 			f.To = budget.Currency
 			if v, ok := f.Convert(t.Amount); ok {
 				spent = v
+			}
+		}
+		if len(args) > 2 && strings.HasPrefix(args[2], "spent=") {
+			// their own figure for what is spent: checked as said, the
+			// ledger not read
+			stated, err := ledger.ParseAmount(strings.TrimPrefix(args[2], "spent="), def)
+			if err != nil {
+				return err
+			}
+			if stated.Currency != budget.Currency && fx != nil {
+				f := *fx
+				f.Rates = invertTo(fx, budget.Currency)
+				f.To = budget.Currency
+				if v, ok := f.ConvertMoney(stated); ok {
+					stated = v
+				}
+			}
+			if stated.Currency == budget.Currency {
+				c := ledger.CheckSpent(budget, stated)
+				a.Result = c
+				a.Text = tr(a.Lang,
+					fmt.Sprintf("%s: by your figures, %s spent of the %s for %s%s, %.0f%%; %s.", verdictEN(c), stated, budget, p.Label, scope, c.Share*100, leftEN(c)),
+					fmt.Sprintf("%s：按你给的数，%s %s的 %s 已花 %s，占 %.0f%%，%s。", verdictZH(c), p.Label, scopeZh, budget, stated, c.Share*100, leftZH(c)))
+				a.Text += "\n" + tr(a.Lang, "How: ", "算法：") + c.How + tr(a.Lang, " (your figures; the ledger was not read)", "（用你给的数，未读账本）")
+				a.use("budget", "the budget given")
+				a.use("amount", "what you said is spent")
+				a.verdictAsked = true
+				return nil
 			}
 		}
 		c := ledger.CheckSpent(budget, spent)

@@ -153,3 +153,25 @@ func TestWhereTheBudgetLands(t *testing.T) {
 		t.Errorf("verdict %v: ¥%.2f projected is under ¥100,000, so 会不会超 is no", a.Typed.Verdict, want)
 	}
 }
+
+// TestSpentStatedInTheQuestion: what the question says is spent is the
+// figure checked, not the ledger's, and nothing is booked. By hand:
+// ¥320,000 of ¥300,000 is 107 %, ¥20,000 over; ¥9,000 of the $12,000 cap
+// at 7.2 CNY per USD is $1,250, $10,750 left.
+func TestSpentStatedInTheQuestion(t *testing.T) {
+	ctx := context.Background()
+	b, l := wordsBot(t)
+	for _, c := range []struct{ text, want string }{
+		{"这个季度预算30万，已经花了32万，超了没有？", "已经超了：按你给的数，2026-Q4 的 ¥300,000.00 已花 ¥320,000.00，占 107%，超出 ¥20,000.00。"},
+		{"the cap is $12,000, we spent ¥9,000 this month, are we over?", "Not over: by your figures, $1,250.00 spent of the $12,000.00 for 2026-12, 10%; $10,750.00 left."},
+	} {
+		a := b.Answer(ctx, bot.Message{Text: c.text, Team: "T1", Channel: "C1", User: "U1"})
+		if !strings.HasPrefix(a.Text, c.want) {
+			t.Errorf("%s\n got %q\nwant %q…", c.text, a.Text, c.want)
+		}
+	}
+	es, err := l.Between(ctx, "T1", time.Date(2026, 1, 1, 0, 0, 0, 0, ledger.Shanghai), time.Date(2027, 1, 1, 0, 0, 0, 0, ledger.Shanghai))
+	if err != nil || len(es) != 0 {
+		t.Errorf("the questions booked %d entries (err %v); a budget question books nothing", len(es), err)
+	}
+}
