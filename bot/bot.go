@@ -245,8 +245,8 @@ func (b *Bot) answer(ctx context.Context, m Message) Answer {
 		h = unknown.Handler.(Handler)
 	}
 	var fitLead *Answer
-	if fitAndSpeed(req) { // "will it fit on 2× 4090, and what tok/s?" (fitspeed.go)
-		if fit, holds, ok := b.fitFirst(ctx, a, req); ok {
+	if fitAndSpeed(asked) { // "will it fit on 2× 4090, and what tok/s?" (fitspeed.go)
+		if fit, holds, ok := b.fitFirst(ctx, a, asked); ok { // their own card count, not the fleet's sizing
 			if !holds {
 				d := fit.Doc
 				d.Body = append(d.Body, speedNotWorked(fit.Lang))

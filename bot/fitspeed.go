@@ -28,6 +28,9 @@ func fitAndSpeed(req parse.Request) bool {
 	if s.RequestsPerS > 0 || s.PeakRequestsPerS > 0 || s.TokensPerDay > 0 || s.UsersPerDay > 0 || s.Budget != nil {
 		return false
 	}
+	if s.TTFTMs > 0 || s.TPSPerUser > 0 || !has(s.Targets, "tokens_per_s") {
+		return false // a target to meet is the fleet's verdict (fleet.go); no speed asked, no speed answered
+	}
 	return reFitWords.MatchString(strings.ToLower(req.Text))
 }
 

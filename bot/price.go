@@ -147,7 +147,14 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 			rate = o.Price
 		}
 		if rate > 0 {
-			r := advisor.RentalFor(s.Budget.Amount, rate, s.Cards)
+			budget := s.Budget.Amount
+			rateCur := knowledge.Currency(cmpOr(cur, view.Currency))
+			if bc := knowledge.Currency(s.Budget.Currency); bc != "" && rateCur != "" && bc != rateCur {
+				// "budget $5000, H100 at ¥20/h": the budget in the rate's currency
+				budget = advisor.Convert(budget, bc, rateCur, b.fx(s))
+				cur = string(rateCur)
+			}
+			r := advisor.RentalFor(budget, rate, s.Cards)
 			view.Rental, view.RentalCurrency, view.Affordable = &r, cur, true
 			a.use("budget", "what it rents: budget ÷ the rate")
 			a.use("cards", "the cards the hours are shared by")

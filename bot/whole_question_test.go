@@ -430,6 +430,13 @@ func TestFitThenSpeedOnTheirCards(t *testing.T) {
 		t.Errorf("fp16 text %q: want it to say why no speed is given", a.Text)
 	}
 
+	// A latency target is the fleet's verdict, not a fit: at TTFT < 800 ms
+	// two cards are not enough (the plan needs more), so no.
+	a = askOne(t, "Llama-3.1-70B 4-bit on 2x RTX 4090: will it fit? TTFT < 800ms")
+	if a.Typed == nil || a.Typed.Verdict == nil || *a.Typed.Verdict != "no" || !strings.HasPrefix(a.Headline, "No — 2 cards are not enough") {
+		t.Errorf("with a TTFT target: typed %+v, headline %q; want the fleet's no", a.Typed, a.Headline)
+	}
+
 	// In Chinese: 三张3090 (72 GB) hold the 35.3 GB of 4-bit weights.
 	a = askOne(t, "三张3090能不能跑llama3 70b 4bit推理？输入2k 输出512，速度大概多少")
 	if a.Typed == nil || a.Typed.Asked != "memory_gb" || a.Typed.Verdict == nil || *a.Typed.Verdict != "yes" || !strings.HasPrefix(a.Headline, "可以") {
@@ -581,6 +588,12 @@ func TestBudgetRentsHours(t *testing.T) {
 	}
 	if !slices.Contains(a.Slots.Targets, "gpu_hours") || slices.Contains(a.Slots.Targets, "cards") {
 		t.Errorf("targets %v: \"多少卡时\" asks card-hours, not cards", a.Slots.Targets)
+	}
+	// a budget in another currency than the rate: $5,000 × 7.2 = ¥36,000,
+	// ÷ ¥20 = 1,800 card-hours
+	a = askOne(t, "budget $5000, H100 at ¥20/h, how many GPU hours?")
+	if a.Typed == nil || a.Typed.Asked != "gpu_hours" || math.Abs(*a.Typed.Value-1800) > 0.01 {
+		t.Errorf("typed %+v (%s), want 1,800 card-hours", a.Typed, a.Headline)
 	}
 }
 
