@@ -165,9 +165,10 @@ func givenCommitPrices(in *advisor.CommitInput, s parse.Slots, text string) map[
 	}
 	switch {
 	case s.QuotePer == "machine" && s.Cards > 1 && len(used) > 0:
-		in.OnDemand.Amount /= float64(s.Cards)
-		in.Committed.Amount /= float64(s.Cards)
-		used["quote_per"] = "prices per machine, divided by its cards"
+		// normalizeQuotes already made a machine's month per card (and its
+		// hourly, when it is the machine's too): dividing here again made
+		// "8x H100 node at $14,000 a month … $2.50 per GPU-hour" $0.3/card-h
+		used["quote_per"] = "a machine's prices, per card (see the notes)"
 	case s.QuotePer != "" && len(used) > 0:
 		used["quote_per"] = "prices per card"
 	}

@@ -359,7 +359,7 @@ func normalizeQuotes(req parse.Request) parse.Request {
 		return req
 	}
 	switch {
-	case (req.Intent == parse.Monthly || req.Intent == parse.Cost && s.Price == nil) && s.Monthly != nil && s.QuotePer == "machine":
+	case (req.Intent == parse.Monthly || req.Intent == parse.Buy && asksCommit(strings.ToLower(req.Text)) || req.Intent == parse.Cost && s.Price == nil) && s.Monthly != nil && s.QuotePer == "machine":
 		m := *s.Monthly
 		per := m.Amount / float64(n)
 		s.Notes = append(s.Notes, fmt.Sprintf("the monthly quote %s is for %d cards: %s per card-month", trimNum(m.Amount), n, trimNum(per)))

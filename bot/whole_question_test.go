@@ -740,3 +740,22 @@ func TestMonthlyForAModelCountsTheCardsItNeeds(t *testing.T) {
 		}
 	}
 }
+
+func TestMachineMonthBesideACardHourRate(t *testing.T) {
+	// A machine's month beside a per-card hourly rate: the month is the
+	// machine's, the rate the card's. $14,000 ÷ 8 = $1,750 a card-month
+	// against $2.50 a card-hour: 1,750 ÷ 2.5 = 700 h; ¥100,000 ÷ 8 ÷ ¥20 =
+	// 625 h.
+	for _, c := range []struct {
+		q    string
+		want float64
+	}{
+		{"8x H100 node at $14,000 a month reserved vs $2.50 per GPU-hour on demand: how many hours a month before reserved wins?", 700},
+		{"H100 8卡整机包月 10万，按需每卡 ¥20/小时，每月用多少小时以上包月划算？", 625},
+	} {
+		a := askOne(t, c.q)
+		if a.Typed == nil || a.Typed.Asked != "break_even_hours" || math.Abs(*a.Typed.Value-c.want) > 0.5 {
+			t.Errorf("%s: typed %+v (%s), want %v h", c.q, a.Typed, a.Headline, c.want)
+		}
+	}
+}

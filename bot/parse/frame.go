@@ -2,6 +2,7 @@ package parse
 
 import (
 	"fmt"
+	"github.com/gpubot/gpubot/knowledge"
 	"regexp"
 	"strings"
 	"time"
@@ -446,6 +447,14 @@ func (x extractor) targets(f *features) {
 			}
 		}
 	}
+	for i := 0; i < len(hits); i++ {
+		if (hits[i].value == "money_monthly" || hits[i].value == "price_per_card_hour") && onlyPriceUnit(vocab.targets, hits[i].value, t) {
+			// "$14,000 a month reserved", "$2.50 per GPU-hour": the unit of a
+			// price said, not a monthly bill or a market price asked for
+			hits = append(hits[:i], hits[i+1:]...)
+			i--
+		}
+	}
 	for _, h := range hits {
 		// a latency or per-user speed the message states ("TTFT < 800ms",
 		// "每路不低于25 tokens/s") is a target to meet, not a figure it
@@ -499,10 +508,45 @@ func perCardQuote(t string) bool {
 	for _, loc := range rePerCardQuote.FindAllStringIndex(t, -1) {
 		rest := strings.TrimLeft(t[loc[1]:], " ")
 		if strings.HasPrefix(rest, "时") || strings.HasPrefix(rest, "小时") || strings.HasPrefix(rest, "每小时") || strings.HasPrefix(rest, "一小时") ||
-			strings.HasPrefix(rest, "-h") || strings.HasPrefix(rest, "-hour") || strings.HasPrefix(rest, "hour") || strings.HasPrefix(rest, "-hr") {
+			strings.HasPrefix(rest, "-h") || strings.HasPrefix(rest, "-hour") || strings.HasPrefix(rest, "hour") || strings.HasPrefix(rest, "-hr") ||
+			reHourlyNext.MatchString(rest) {
 			continue
 		}
 		return true
 	}
 	return false
+}
+
+// reHourlyNext is an hourly price right after a per-card word ("每卡 ¥20/小时"):
+// the card-hour rate's unit, not a per-card quote.
+var reHourlyNext = regexp.MustCompile(`^(?:[¥$￥]\s?)?\d[\d,]*(?:\.\d+)?\s?(?:元|块|美元|刀)?\s?(?:/\s?(?:小时|h\b|hr\b|hour)|一小时|每小时|an hour|per hour|/gpu-?h)`)
+
+// reFigureBefore is a figure or an hours unit ending right before a word
+// ("$14,000 a month", "6000/月", "4.6万每月", "how many hours a month").
+var reFigureBefore = regexp.MustCompile(`(?:\d[\d,.]*\s?(?:k|万|千|元|块|美元|刀)?\s?(?:/\s?)?|\bhours?\s?|\bhrs?\s?|小时\s?)$`)
+
+// onlyPriceUnit reports whether every place a target's words occur in t is
+// right after a figure: the unit of a price said, not the figure asked.
+func onlyPriceUnit(terms []knowledge.Term, value, t string) bool {
+	found := false
+	for _, term := range terms {
+		if term.Value != value {
+			continue
+		}
+		for _, w := range term.Words {
+			w = strings.TrimSpace(strings.TrimSuffix(w, "*"))
+			for i := 0; w != ""; {
+				j := strings.Index(t[i:], w)
+				if j < 0 {
+					break
+				}
+				found = true
+				if !reFigureBefore.MatchString(t[:i+j]) {
+					return false
+				}
+				i += j + len(w)
+			}
+		}
+	}
+	return found
 }
