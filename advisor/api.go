@@ -32,7 +32,7 @@ type APIQuote struct {
 // name in the question) to the provider that publishes its own API.
 var firstParty = []struct{ family, provider string }{
 	{"qwen", "Alibaba"}, {"deepseek", "DeepSeek (official"}, {"kimi", "Moonshot"}, {"glm", "Zhipu"},
-	{"ernie", "Baidu"}, {"doubao", "ByteDance"}, {"minimax", "MiniMax"},
+	{"ernie", "Baidu"}, {"doubao", "ByteDance"}, {"minimax", "MiniMax"}, {"openai", "OpenAI"},
 }
 
 // providerOf is the provider publishing a family's own API.
@@ -339,6 +339,7 @@ type APIPerMResult struct {
 	Ratio       float64            `json:"ratio"`
 	Cheaper     string             `json:"cheaper"`
 	SavingPerM  float64            `json:"saving_per_m"` // |self-hosted − API| per million output tokens
+	APIRatio    float64            `json:"api_ratio"`    // API ÷ self-hosted (the ratio the other way round)
 	Currency    knowledge.Currency `json:"currency"`
 	Lines       []Line             `json:"lines"`
 	Assumptions []Text             `json:"assumptions"`
@@ -368,8 +369,9 @@ func CompareAPIPerM(in APIInput, selfPerM float64) (APIPerMResult, error) {
 	}
 	b := res.Best
 	res.PerMOutput = round((tin*b.Input+tout*b.Output)/tout, 4)
-	res.Ratio = round(selfPerM/res.PerMOutput, 2)
+	res.Ratio = round(selfPerM/res.PerMOutput, 4)
 	res.SavingPerM = round(math.Abs(selfPerM-res.PerMOutput), 4)
+	res.APIRatio = round(res.PerMOutput/selfPerM, 2)
 	res.Cheaper = "api"
 	if selfPerM < res.PerMOutput {
 		res.Cheaper = "self_host"

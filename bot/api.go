@@ -24,6 +24,8 @@ var apiFamilies = []struct {
 	{"kimi", []string{"kimi", "moonshot", "月之暗面"}}, {"doubao", []string{"豆包", "doubao", "火山方舟"}},
 	{"qwen", []string{"通义", "千问", "dashscope", "百炼"}}, {"deepseek", []string{"deepseek官方", "深度求索", "deepseek 官方", "官方api", "官方 api"}},
 	{"glm", []string{"智谱", "glm"}}, {"ernie", []string{"文心", "千帆", "ernie"}}, {"minimax", []string{"minimax"}},
+	{"openai", []string{"openai", "gpt-4o", "gpt-4.1", "gpt-4", "chatgpt"}},
+	{"deepseek", []string{"deepseek api", "deepseek 的 api", "deepseek的api"}},
 }
 
 // namedAPI is the family whose API the question names, "" when none;
@@ -85,10 +87,13 @@ func (b *Bot) api(ctx context.Context, a *Answer, req parse.Request) error {
 		// no API price for this model: the cost answer stands, says nothing
 		// it cannot source, and says why the API side is missing
 		d := a.Doc
-		name := cmpOr(in.Model, tr(a.Lang, "this model", "这个模型"))
+		en, zh := "No hosted API price for this model is in the data", "数据里没有这个模型的 API 报价"
+		if in.Model != "" {
+			en, zh = "No hosted API price for "+in.Model+" is in the data", "数据里没有 "+in.Model+" 的 API 报价"
+		}
 		d.Summary = append([]string{tr(a.Lang,
-			"No hosted API price for "+name+" is in the data, so the API side is not compared: the self-hosted bill above is what to weigh against your API invoice.",
-			"数据里没有 "+name+" 的 API 报价，所以没有和 API 对比：拿上面的自建月费和你的 API 账单比即可。")}, d.Summary...)
+			en+", so the API side is not compared: the self-hosted bill above is what to weigh against your API invoice.",
+			zh+"，所以没有和 API 对比：拿上面的自建月费和你的 API 账单比即可。")}, d.Summary...)
 		a.show(d)
 		return nil
 	}
@@ -123,6 +128,13 @@ func withAPIPerM(lang string, d present.Doc, c advisor.APIPerMResult) present.Do
 	cur := string(c.Currency)
 	q := c.Best
 	ratio := tr(lang, fmt.Sprintf("self-hosting costs %s× the API", fmtNum(c.Ratio)), fmt.Sprintf("自建是 API 的 %s 倍", fmtNum(c.Ratio)))
+	if c.Ratio > 0 && c.Ratio < 0.5 {
+		// a small fraction reads better the other way round
+		ratio = tr(lang, fmt.Sprintf("the API costs %s× self-hosting", fmtNum(c.APIRatio)), fmt.Sprintf("API 是自建的 %s 倍", fmtNum(c.APIRatio)))
+	}
+	if q.FirstParty {
+		ratio += tr(lang, " (the API is a different model)", "（API 是另一个模型）")
+	}
 	d.Headline += tr(lang,
 		fmt.Sprintf("; %s %s bills %s per million output tokens for the same requests — %s", q.Provider, q.Model, moneyStr(c.PerMOutput, cur), ratio),
 		fmt.Sprintf("；同样的请求 %s %s 每百万输出 token %s——%s", q.Provider, q.Model, moneyStr(c.PerMOutput, cur), ratio))
