@@ -202,6 +202,10 @@ func TestLoadsInUsersWords(t *testing.T) {
 		// 3 × 168 h; and "three weeks" is no "3w" (30,000) of money
 		{"8x H100 $14,400 a month vs $23.92/hr on demand. We only need it about three weeks a month.", func(s Slots) bool { return s.HoursPerMonth == 504 && s.Monthly != nil && s.Monthly.Amount == 14400 }, "504 h a month, $14,400 a month"},
 		{"预算3w块，4090能跑多久", func(s Slots) bool { return s.Budget != nil && s.Budget.Amount == 30000 }, "a 30,000 budget (3w = 3万)"},
+		// 3 weeks × 7 days × 8 h = 168 h; "每个月大概用3周", "3 weeks/month" round the clock: 504 h
+		{"H100 monthly plan worth it, three weeks a month, 8 hours a day", func(s Slots) bool { return s.HoursPerMonth == 168 }, "168 h a month"},
+		{"H100 包月划算吗？每个月大概用3周", func(s Slots) bool { return s.HoursPerMonth == 504 }, "504 h a month"},
+		{"h100 monthly plan, 3 weeks/month?", func(s Slots) bool { return s.HoursPerMonth == 504 }, "504 h a month"},
 	} {
 		if s := p.ParseAt(c.in, at).Slots; !c.check(s) {
 			t.Errorf("Parse(%q): want %s; got concurrency %d rps %v/%v h/month %v monthly %+v budget %+v", c.in, c.want, s.Concurrency, s.PeakRequestsPerS, s.RequestsPerS, s.HoursPerMonth, s.Monthly, s.Budget)

@@ -46,10 +46,12 @@ var (
 	reContextKey = gated(regexp.MustCompile(`(?:上下文长度|上下文|context length|context|ctx|序列长度|seq(?:uence)?[\s_]?len(?:gth)?|max[\s_]?len|cutoff[\s_]?len|长度)\s?(?:是|为|=|:|of|at|到|开到)?\s?`+num+`\s?(k)?`), true, "上下文", "context", "ctx", "序列", "seq", "len", "长度")
 	reBareK      = gated(regexp.MustCompile(`(?P<pre>^|[^a-z0-9.$¥])(1|2|4|8|16|32|64|128|256)k(?P<end>$|[^a-z0-9])`), true, "k")
 	reBatch      = gated(regexp.MustCompile(`(?:batch[\s_]?size|batch|bs|批大小|批次大小|批量大小|批次|批量)\s?(?:是|为|=|:|of|开到)?\s?(\d+)`), true, "batch", "bs", "批")
+	// hours of each day said beside the weeks: "8 hours a day", "每天8小时"
+	reHoursADay = regexp.MustCompile(`(\d+(?:\.\d+)?)\s?(?:hours?|hrs?|h)\s?(?:a|per|each)\s?day|(?:每天|一天)\s?(?:用|跑|开)?\s?(\d+(?:\.\d+)?)\s?(?:个)?\s?(?:小时|h)`)
 	// weekWords are the week counts written in English words.
 	weekWords = map[string]float64{"one": 1, "two": 2, "three": 3, "four": 4}
 	// "about three weeks a month", "每月用三周": round the clock for those weeks
-	reWeeksAMonth = gated(regexp.MustCompile(`(\d+(?:\.\d+)?|one|two|three|four)\s?weeks? (?:a|per|each|every) month|(?:每月|每个月)\s?(?:用|跑|大概|约)?\s?(\d+(?:\.\d+)?)\s?(?:周|个星期)`), false, "week", "周", "星期")
+	reWeeksAMonth = gated(regexp.MustCompile(`(\d+(?:\.\d+)?|one|two|three|four)\s?weeks?\s?(?:a|per|each|every|/)\s?month|(?:每月|每个月|一个月)\s?(?:大概|约)?\s?(?:用|跑|开)?\s?(\d+(?:\.\d+)?)\s?(?:周|个星期|星期)`), false, "week", "周", "星期")
 	reConc        = gated(regexp.MustCompile(`(\d+)\s?concurrency\b|\bconcurrency\s?(?:of|=|:|at)?\s?(\d+)|(\d+)\s?(?:路|个)?\s?并发|并发(?:数|量|用户)?\s?(?:是|为|=|:|到|大概|约)?\s?(\d+)|(\d+)\s?(?:concurrent|simultaneous|parallel)(?:\s?(?:users?|requests?|sessions?|streams?))?|(\d+)\s?users\b|同时\s?(\d+)\s?(?:个)?\s?(?:人|用户|请求)|(\d+)\s?(?:个)?\s?(?:人|用户|同学|学生)\s?同时(?:在线|使用|用|访问|请求|提问)|(\d+)\s?(?:ppl|people|users?|students?)\s?(?:using it\s?|on it\s?)?at once`), true, "并发", "concurrent", "concurrency", "simultaneous", "parallel", "users", "同时", "at once")
 	// An image size: 1024x1024, 768×1344, 512px, 1024² (pixels per side).
 	reResolution = gated(regexp.MustCompile(`(?P<pre>^|[^0-9.])(\d{3,4})\s?[x×*]\s?(\d{3,4})(?P<end>$|[^0-9])|(\d{3,4})\s?(?:px\b|像素|²|分辨率|的分辨率|resolution\b|res\b)|(?:分辨率|resolution|res)\s?(?:是|为|:|=|of|at)?\s?(\d{3,4})\b`), true, "x", "×", "*", "px", "像素", "²", "分辨率", "resolution", "res")
@@ -384,8 +386,15 @@ func (x extractor) hours(t *text, f *features) {
 		if !ok || v <= 0 || v > 4 || s.HoursPerMonth != 0 {
 			return false
 		}
-		s.HoursPerMonth = v * 168
-		f.note(fmt.Sprintf("%s weeks a month read as %s h/month (168 h a week)", trim(v), trim(v*168)))
+		perDay := 24.0
+		if d := reHoursADay.FindStringSubmatch(t.s); d != nil {
+			// "three weeks a month, 8 hours a day": those hours of those days
+			if h, ok := Number(d[1] + d[2]); ok && h > 0 && h <= 24 {
+				perDay = h
+			}
+		}
+		s.HoursPerMonth = v * 7 * perDay
+		f.note(fmt.Sprintf("%s weeks a month × 7 days × %s h a day read as %s h/month", trim(v), trim(perDay), trim(s.HoursPerMonth)))
 		return true
 	})
 	t.first(reHoursPost, 1, func(m []string, at int) bool { return perPeriod(m[2], m[1]) })
