@@ -615,6 +615,10 @@ func parseWhen(s string, loc *time.Location) (time.Time, error) {
 	n = strings.Join(strings.Fields(strings.TrimSuffix(strings.TrimSpace(n), "-")), " ")
 	for _, layout := range dateLayouts {
 		if t, err := time.ParseInLocation(layout, n, loc); err == nil {
+			if t.Year() < 2000 || t.Year() > 2100 {
+				// "0000.1" reads as a date by the layouts, but no bill is from then
+				return time.Time{}, fmt.Errorf("%q is year %d: a bill's date is between 2000 and 2100 (write 2026-10-31)", s, t.Year())
+			}
 			return t, nil
 		}
 	}

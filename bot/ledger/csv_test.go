@@ -245,3 +245,16 @@ func TestImportRefusesSilentChanges(t *testing.T) {
 		t.Errorf("semicolon file: %+v %v, want ¥18.50", res.Added, res.Errors)
 	}
 }
+
+// TestBillDatesInRange: a date the layouts read but no bill carries
+// ("0000.1", year 0; "3026-01-01") is refused with what was read.
+func TestBillDatesInRange(t *testing.T) {
+	for _, s := range []string{"0000.1", "1999-12-31", "3026-01-01"} {
+		if _, err := parseWhen(s, Shanghai); err == nil || !strings.Contains(err.Error(), "between 2000 and 2100") {
+			t.Errorf("parseWhen(%q) err %v, want a refusal naming the accepted years", s, err)
+		}
+	}
+	if got, err := parseWhen("2026.10.31", Shanghai); err != nil || got.Year() != 2026 {
+		t.Errorf("parseWhen(2026.10.31) = %v, %v", got, err)
+	}
+}
