@@ -45,7 +45,7 @@ func (b *Bot) commit(ctx context.Context, a *Answer, req parse.Request) error {
 	in := advisor.CommitInput{
 		GPU: firstGPU(s), Cards: s.Cards, Term: commitTerm(req.Text), Utilization: s.Utilization, HoursPerMonth: s.HoursPerMonth,
 		Currency: b.currency(req), FX: b.fx(s), Reserved: b.kb.Procurement.Reserved, CN: b.kb.Procurement.CNCloud,
-		PreferCN: req.Lang == "zh", Platform: s.Platform,
+		PreferCN: preferCN(req), Platform: s.Platform,
 	}
 	used := givenCommitPrices(&in, s, req.Text)
 	if in.Utilization == 0 && in.HoursPerMonth == 0 && s.GPUHours > 0 && reYearlyUsage.MatchString(strings.ToLower(req.Text)) {
@@ -272,7 +272,7 @@ func (b *Bot) planOnTerm(req parse.Request, gpu string, cards int, cur knowledge
 	in := advisor.CommitInput{
 		GPU: gpu, Cards: cards, Term: cmpOr(commitTerm(req.Text), "1y"), Utilization: 1,
 		Currency: cur, FX: b.fx(s), Reserved: b.kb.Procurement.Reserved, CN: b.kb.Procurement.CNCloud,
-		PreferCN: req.Lang == "zh", Platform: s.Platform,
+		PreferCN: preferCN(req), Platform: s.Platform,
 	}
 	if in.Term == "monthly" {
 		in.Term = "1y" // "包月" beside a commitment word: the year's plans
@@ -330,3 +330,7 @@ func noPlanTerm(lang string, d present.Doc, gpu, term string) present.Doc {
 		fmt.Sprintf("数据里没有 %s 的%s价（有出处的），所以没有比较承诺价：请向平台要报价，用 monthly=（每卡每月）给出。", gpuName(gpu), name[1]))}, d.Summary...)
 	return d
 }
+
+// preferCN reports whether a commitment question is a Chinese team's (its
+// Chinese clouds' terms first).
+func preferCN(req parse.Request) bool { return present.LangOf(req.Lang) == present.ZH }

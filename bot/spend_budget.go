@@ -9,6 +9,7 @@ import (
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/ledger"
 	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/present"
 	"github.com/gpubot/gpubot/knowledge"
 )
 
@@ -165,8 +166,8 @@ func (s *Spend) check(ctx context.Context, team string, m Message, req parse.Req
 				c := ledger.CheckSpent(budget, stated)
 				a.Result = c
 				a.Text = tr(a.Lang,
-					fmt.Sprintf("%s: by your figures, %s spent of the %s for %s%s, %.0f%%; %s.", verdictEN(c), stated, budget, p.Label, scope, c.Share*100, leftEN(c)),
-					fmt.Sprintf("%s：按你给的数，%s %s的 %s 已花 %s，占 %.0f%%，%s。", verdictZH(c), p.Label, scopeZh, budget, stated, c.Share*100, leftZH(c)))
+					fmt.Sprintf("%s: by your figures, %s spent of the %s for %s%s, %s; %s.", verdictEN(c), stated, budget, p.Label, scope, present.Pct(c.Share), leftEN(c)),
+					fmt.Sprintf("%s：按你给的数，%s %s的 %s 已花 %s，占 %s，%s。", verdictZH(c), p.Label, scopeZh, budget, stated, present.Pct(c.Share), leftZH(c)))
 				a.Text += "\n" + tr(a.Lang, "How: ", "算法：") + c.How + tr(a.Lang, " (your figures; the ledger was not read)", "（用你给的数，未读账本）")
 				a.use("budget", "the budget given")
 				a.use("amount", "what you said is spent")

@@ -156,14 +156,14 @@ func TestWhereTheBudgetLands(t *testing.T) {
 
 // TestSpentStatedInTheQuestion: what the question says is spent is the
 // figure checked, not the ledger's, and nothing is booked. By hand:
-// ¥320,000 of ¥300,000 is 107 %, ¥20,000 over; ¥9,000 of the $12,000 cap
-// at 7.2 CNY per USD is $1,250, $10,750 left.
+// ¥320,000 of ¥300,000 is 106.67 %, ¥20,000 over; ¥9,000 of the $12,000 cap
+// at 7.2 CNY per USD is $1,250 (10.42 %), $10,750 left.
 func TestSpentStatedInTheQuestion(t *testing.T) {
 	ctx := context.Background()
 	b, l := wordsBot(t)
 	for _, c := range []struct{ text, want string }{
-		{"这个季度预算30万，已经花了32万，超了没有？", "已经超了：按你给的数，2026-Q4 的 ¥300,000.00 已花 ¥320,000.00，占 107%，超出 ¥20,000.00。"},
-		{"the cap is $12,000, we spent ¥9,000 this month, are we over?", "Not over: by your figures, $1,250.00 spent of the $12,000.00 for 2026-12, 10%; $10,750.00 left."},
+		{"这个季度预算30万，已经花了32万，超了没有？", "已经超了：按你给的数，2026-Q4 的 ¥300,000.00 已花 ¥320,000.00，占 106.67%，超出 ¥20,000.00。"},
+		{"the cap is $12,000, we spent ¥9,000 this month, are we over?", "Not over: by your figures, $1,250.00 spent of the $12,000.00 for 2026-12, 10.42%; $10,750.00 left."},
 	} {
 		a := b.Answer(ctx, bot.Message{Text: c.text, Team: "T1", Channel: "C1", User: "U1"})
 		if !strings.HasPrefix(a.Text, c.want) {

@@ -114,7 +114,6 @@ var presentAllowed = map[string]int{
 	"bot/budget/budget.go: language picker":           2,
 	"bot/budget/budget.go: number format":             8,
 	"bot/budget/command.go: number format":            1,
-	"bot/commit.go: language picker":                  1,
 	"bot/export.go: language picker":                  1,
 	"bot/help.go: language picker":                    2,
 	"bot/knowledge.go: language picker":               2,
