@@ -122,6 +122,9 @@ type ImageResult struct {
 	Options     []ImageOption      `json:"options"` // cards that fit first, cheapest per 1,000 images first
 	Best        *ImageOption       `json:"best,omitempty"`
 	Total       float64            `json:"total,omitempty"` // Images on the best card
+	// TotalHours is how long those images take on one best card (card-
+	// hours: images ÷ images per hour); 0 without a count given.
+	TotalHours float64 `json:"total_hours,omitempty"`
 	Currency    knowledge.Currency `json:"currency"`
 	Lines       []Line             `json:"lines"`
 	Assumptions []Text             `json:"assumptions"`
@@ -423,6 +426,10 @@ func Image(in ImageInput, m Market, models []knowledge.ImageModel) (ImageResult,
 			if !slices.Contains(in.Defaulted, "images") { // a total only for a count the user gave
 				res.Total = Round2(b.PerThousand * in.Images / 1000)
 				add("total", "total for the images asked", "所需图片总费用", res.Total, string(p.cur), fmt.Sprintf("%s images × %s per 1,000", num(in.Images), money(b.PerThousand, p.cur)))
+				if b.ImagesPerH > 0 {
+					res.TotalHours = round(in.Images/b.ImagesPerH, 2)
+					add("total_hours", "card-hours for the images asked", "所需卡时", res.TotalHours, "card-h", fmt.Sprintf("%s images ÷ %s images/h", num(in.Images), num(b.ImagesPerH)))
+				}
 			}
 		}
 	}

@@ -38,8 +38,8 @@ func renderImage(lang string, res advisor.ImageResult, s parse.Slots) present.Do
 			// "how much for 10,000 images": the figure asked for, first.
 			total, n := moneyStr(res.Total, cur), present.Num(in.Images)
 			d.Headline = tr(lang,
-				fmt.Sprintf("%s images ≈ %s on %s — ", n, total, gpuName(bst.GPU)),
-				fmt.Sprintf("%s 张图约 %s（%s）——", n, total, gpuName(bst.GPU))) + d.Headline
+				fmt.Sprintf("%s images ≈ %s and %s card-hours on %s — ", n, total, fmtNum(res.TotalHours), gpuName(bst.GPU)),
+				fmt.Sprintf("%s 张图约 %s、%s 卡时（%s）——", n, total, fmtNum(res.TotalHours), gpuName(bst.GPU))) + d.Headline
 		}
 		d.Headline += tr(lang,
 			fmt.Sprintf(": on %s %s images/s, %s per 1,000 images", gpuName(bst.GPU), fmtNum(bst.ImagesPerS), moneyStr(bst.PerThousand, cur)),

@@ -145,6 +145,10 @@ func plan(req parse.Request) (parse.Request, string) {
 			req.Slots.Method = "inference"
 		}
 		return to(parse.Cost, "a serving load")
+	case model && s.Images > 0 && (req.Intent == parse.Buy || req.Intent == parse.Monthly || req.Intent == parse.Price || req.Intent == parse.Compare || req.Intent == parse.Unknown):
+		// "SDXL 出图1万张，一张4090要跑多久": the images' time and cost, not
+		// whether to buy the card
+		return to(parse.Fit, "an image job")
 	case model && (has(s.Targets, "images_per_hour") || has(s.Targets, "money_per_image")) && (req.Intent == parse.Price || req.Intent == parse.Compare || req.Intent == parse.Unknown):
 		// "flux 4090 一小时能出多少张": an image model's speed, not the card's price
 		return to(parse.Fit, "an image model's speed")

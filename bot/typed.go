@@ -329,6 +329,11 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 		}
 		if res.Total > 0 {
 			figs = append([]typedFigure{{asked: "money_total", value: res.Total, currency: cur}}, figs...)
+			if res.TotalHours > 0 {
+				// the images' time on one card (the headline's card-hours)
+				figs = append(figs, typedFigure{asked: "gpu_hours", value: res.TotalHours, unit: "GPU-h", choice: res.Best.GPU},
+					typedFigure{asked: "hours", value: res.TotalHours, unit: "h on one card", choice: res.Best.GPU})
+			}
 			return figs, nil, "money_total"
 		}
 		return figs, nil, "money_per_image"

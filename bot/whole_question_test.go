@@ -759,3 +759,17 @@ func TestMachineMonthBesideACardHourRate(t *testing.T) {
 		}
 	}
 }
+
+func TestImagesTakeCardHours(t *testing.T) {
+	// "SDXL 出图1万张，4090 要跑多久": 10,000 images × the seconds one image
+	// takes ÷ 3600 = the card-hours they take on one card, asked first.
+	a := askOne(t, "SDXL 出图1万张 1024分辨率，一张4090要跑多久？")
+	r, ok := a.Result.(advisor.ImageResult)
+	if !ok || r.Best == nil {
+		t.Fatalf("result %T (%s)", a.Result, a.Text)
+	}
+	want := 10000 * r.Best.SecondsImage / 3600
+	if math.Abs(r.TotalHours-want) > 0.01*want || a.Typed == nil || a.Typed.Asked != "hours" || math.Abs(*a.Typed.Value-r.TotalHours) > 0.01 {
+		t.Errorf("total hours %v (typed %+v), want 10,000 × %v s ÷ 3600 = %.2f first", r.TotalHours, a.Typed, r.Best.SecondsImage, want)
+	}
+}
