@@ -115,16 +115,16 @@ type ImageOption struct {
 
 // ImageResult answers fit, speed and cost for an image model.
 type ImageResult struct {
-	Inputs      ImageInput         `json:"inputs"`
-	Model       string             `json:"model"`
-	MemoryGB    float64            `json:"memory_gb"`
-	Breakdown   Breakdown          `json:"breakdown"`
-	Options     []ImageOption      `json:"options"` // cards that fit first, cheapest per 1,000 images first
-	Best        *ImageOption       `json:"best,omitempty"`
-	Total       float64            `json:"total,omitempty"` // Images on the best card
+	Inputs    ImageInput    `json:"inputs"`
+	Model     string        `json:"model"`
+	MemoryGB  float64       `json:"memory_gb"`
+	Breakdown Breakdown     `json:"breakdown"`
+	Options   []ImageOption `json:"options"` // cards that fit first, cheapest per 1,000 images first
+	Best      *ImageOption  `json:"best,omitempty"`
+	Total     float64       `json:"total,omitempty"` // Images on the best card
 	// TotalHours is how long those images take on one best card (card-
 	// hours: images ÷ images per hour); 0 without a count given.
-	TotalHours float64 `json:"total_hours,omitempty"`
+	TotalHours  float64            `json:"total_hours,omitempty"`
 	Currency    knowledge.Currency `json:"currency"`
 	Lines       []Line             `json:"lines"`
 	Assumptions []Text             `json:"assumptions"`
