@@ -79,6 +79,8 @@ type Answer struct {
 	// planTerm is a serving plan's cards on a commitment, when the
 	// question weighs one (commit.go).
 	planTerm *advisor.CommitResult
+	// planMonthly is a serving plan's cards on monthly plans (commit.go).
+	planMonthly *advisor.MonthlyResult
 	// alsoUsed are slots a handler used beyond its intent's reads (how):
 	// the monthly figure an always-on service is checked against.
 	alsoUsed map[string]string

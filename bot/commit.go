@@ -334,3 +334,39 @@ func noPlanTerm(lang string, d present.Doc, gpu, term string) present.Doc {
 // preferCN reports whether a commitment question is a Chinese team's (its
 // Chinese clouds' terms first).
 func preferCN(req parse.Request) bool { return present.LangOf(req.Lang) == present.ZH }
+
+// reMonthlyPlanAsked asks whether a monthly plan (包月) is cheaper for a
+// service that runs all month.
+var reMonthlyPlanAsked = regexp.MustCompile(`包月|monthly plan|monthly deal|monthly reserved|month-to-month plan`)
+
+// planOnMonthly prices a serving plan's cards on the card's monthly plan
+// for every hour of the month (the plan's own platform first, else the
+// cheapest plan anywhere). ok is false when no plan is sourced.
+func (b *Bot) planOnMonthly(req parse.Request, m advisor.Market, gpu string, cards int, cur knowledge.Currency) (advisor.MonthlyResult, bool) {
+	in := advisor.MonthlyInput{GPU: gpu, Cards: cards, HoursPerMonth: knowledge.HoursPerMonth, Platform: req.Slots.Platform, Currency: cur, FX: b.fx(req.Slots)}
+	r, err := advisor.Monthly(in, m)
+	if err != nil && in.Platform != "" {
+		in.Platform = ""
+		r, err = advisor.Monthly(in, m)
+	}
+	return r, err == nil && r.MonthlyCost > 0
+}
+
+// withPlanMonthly adds the plan's cards on a monthly plan to its headline,
+// weighed against the on-demand month the answer shows.
+func withPlanMonthly(lang string, d present.Doc, onDemandMonthly float64, cur string, r advisor.MonthlyResult) present.Doc {
+	pt := advisor.WeighPlanTerm(onDemandMonthly, advisor.CommitResult{CommittedMonthly: r.MonthlyCost})
+	if pt.Cheaper == "commit" {
+		d.Headline += tr(lang,
+			fmt.Sprintf("; on monthly plans (%s a card-month) %s a month, %s less than on demand above", moneyStr(r.MonthlyPrice, cur), moneyStr(r.MonthlyCost, cur), moneyStr(pt.Difference, cur)),
+			fmt.Sprintf("；包月（每卡每月 %s）每月 %s，比上面的按需每月省 %s", moneyStr(r.MonthlyPrice, cur), moneyStr(r.MonthlyCost, cur), moneyStr(pt.Difference, cur)))
+	} else {
+		d.Headline += tr(lang,
+			fmt.Sprintf("; on monthly plans (%s a card-month) %s a month, %s more than on demand above — stay on demand", moneyStr(r.MonthlyPrice, cur), moneyStr(r.MonthlyCost, cur), moneyStr(pt.Difference, cur)),
+			fmt.Sprintf("；包月（每卡每月 %s）每月 %s，比上面的按需每月还贵 %s——继续按需", moneyStr(r.MonthlyPrice, cur), moneyStr(r.MonthlyCost, cur), moneyStr(pt.Difference, cur)))
+	}
+	var wk working
+	wk.result(lang, r.Lines, r.Assumptions, r.Sources)
+	d.Working = append(d.Working, wk...)
+	return d
+}

@@ -96,6 +96,14 @@ func (b *Bot) cost(ctx context.Context, a *Answer, req parse.Request) error {
 	if a.tooFew {
 		d = leadWithTooFew(a.Lang, d, have, res)
 	}
+	if res.Plan != nil && !asksCommit(strings.ToLower(req.Text)) && reMonthlyPlanAsked.MatchString(strings.ToLower(req.Text)) {
+		// "always on: is a monthly plan cheaper?": the plan's cards on 包月
+		if mr, ok := b.planOnMonthly(req, m, res.GPU, res.Plan.Cards, res.Currency); ok {
+			d = withPlanMonthly(a.Lang, d, res.Plan.MonthlyOnDemand, string(res.Currency), mr)
+			a.planMonthly = &mr
+			a.use("hours_per_month", "always on: the service and the plans bill every hour of the month")
+		}
+	}
 	if res.Plan != nil && asksCommit(strings.ToLower(req.Text)) {
 		// "monthly bill on AWS on-demand vs 1-yr reserved", "包年比按量能省多少":
 		// the plan's cards on the sourced term, against its on-demand month

@@ -120,6 +120,18 @@ func (a *Answer) typed(s parse.Slots) {
 			order = append(order, k)
 		}
 	}
+	if c, ok := a.Result.(advisor.CostResult); ok && a.planMonthly != nil && c.Plan != nil {
+		pt := advisor.WeighPlanTerm(c.Plan.MonthlyOnDemand, advisor.CommitResult{CommittedMonthly: a.planMonthly.MonthlyCost})
+		side := map[string]string{"commit": "monthly", "on_demand": "on_demand"}[pt.Cheaper]
+		f := typedFigure{asked: "saving", value: pt.Difference, unit: "month", currency: string(c.Currency), choice: side}
+		byName["saving"], byName["which"] = f, typedFigure{asked: "which", value: pt.Difference, unit: "month", currency: string(c.Currency), choice: side}
+		if !has(order, "saving") {
+			order = append(order, "saving")
+		}
+		if s.YesNo {
+			v = verdict(pt.Cheaper == "commit") // "is a monthly plan cheaper?"
+		}
+	}
 	if a.planTerm != nil && !has(order, "saving") {
 		order = append(order, "saving") // the headline says what the commitment saves a month
 	}

@@ -773,3 +773,24 @@ func TestImagesTakeCardHours(t *testing.T) {
 		t.Errorf("total hours %v (typed %+v), want 10,000 × %v s ÷ 3600 = %.2f first", r.TotalHours, a.Typed, r.Best.SecondsImage, want)
 	}
 }
+
+func TestServingPlanOnMonthlyPlans(t *testing.T) {
+	// "常驻服务 … 包月划算吗": the plan's cards on 包月 for the whole month,
+	// against the on-demand month shown: cards × the plan's card-month.
+	a := askOne(t, "Qwen2.5-7B 常驻服务，每天1亿token，4090 按量每月多少？包月划算吗？")
+	c, ok := a.Result.(advisor.CostResult)
+	if !ok || c.Plan == nil || a.planMonthly == nil {
+		t.Fatalf("result %T (%s), want a serving plan weighed on monthly plans", a.Result, a.Text)
+	}
+	mr := a.planMonthly
+	if want := float64(c.Plan.Cards) * mr.MonthlyPrice; math.Abs(mr.MonthlyCost-want) > 0.01 {
+		t.Errorf("monthly plans %v a month, want %d cards × %v", mr.MonthlyCost, c.Plan.Cards, mr.MonthlyPrice)
+	}
+	cheaper := mr.MonthlyCost < c.Plan.MonthlyOnDemand
+	if a.Typed == nil || a.Typed.Verdict == nil || (*a.Typed.Verdict == "yes") != cheaper {
+		t.Errorf("typed %+v: 包月划算吗 is %v (plans %v vs on demand %v)", a.Typed, cheaper, mr.MonthlyCost, c.Plan.MonthlyOnDemand)
+	}
+	if _, ign := a.Ignored["hours_per_month"]; ign {
+		t.Errorf("常驻 (730 h) ignored though the plans bill it: %v", a.Ignored)
+	}
+}
