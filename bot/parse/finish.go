@@ -58,6 +58,20 @@ func (f *features) finish(in Intent) Slots {
 	if in == Spend && s.Mode == "" {
 		s.Mode = spendMode(s, f.cueText)
 	}
+	if in != Spend {
+		// a price, plan or budget of 0 prices nothing: refused with what was
+		// read (it was quietly replaced by the catalogue's, or dropped)
+		for _, z := range []struct {
+			field, en, zh, hint, hintZH string
+			m                           *Money
+		}{{"price", "a price", "价格", "$2.49/h", "¥1.98/小时", s.Price}, {"rent", "a rent", "租金", "$2.49/h", "¥1.98/小时", s.Rent},
+			{"monthly", "a monthly price", "包月价", "$1,500/month", "¥1,500/月", s.Monthly}, {"budget", "a budget", "预算", "budget $500", "预算5000", s.Budget}} {
+			if z.m != nil && z.m.Amount == 0 {
+				f.problem(z.field, "read "+z.en+" of 0: nothing can be priced at 0; give the figure", "读到"+z.zh+"为 0：按 0 无法计算；请给出实际数额", z.hint, z.hintZH)
+				break
+			}
+		}
+	}
 	s.Missing = missing(in, s)
 	return s
 }

@@ -222,3 +222,22 @@ func TestAroundTheClockInWords(t *testing.T) {
 		t.Errorf("hours a month %v, want 730 (24 h a day × 365/12 days)", s.HoursPerMonth)
 	}
 }
+
+// TestZeroMoneyRefused: a price, plan or budget of 0 prices nothing: it is
+// refused with what was read, never replaced by the catalogue's.
+func TestZeroMoneyRefused(t *testing.T) {
+	p := newParser(t)
+	at := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	for _, c := range []struct{ in, field string }{
+		{"H100 at $1,800 a card-month reserved vs $0/hr on demand, break-even hours?", "price"},
+		{"budget $0 for 7b lora", "budget"},
+	} {
+		r := p.ParseAt(c.in, at)
+		if len(r.Problems) == 0 || r.Problems[0].Field != c.field || !strings.Contains(r.Problems[0].Reason, "of 0") {
+			t.Errorf("Parse(%q) problems %+v, want %s of 0 refused", c.in, r.Problems, c.field)
+		}
+	}
+	if r := p.ParseAt("/gpu spend add 4090 10h ¥0", at); len(r.Problems) > 0 && r.Problems[0].Field == "price" {
+		t.Errorf("a ¥0 ledger entry is the ledger's to judge: %+v", r.Problems)
+	}
+}
