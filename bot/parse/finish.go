@@ -1,6 +1,11 @@
 package parse
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // finish turns what a message says into the slots of one intent: money goes
 // to the slot the intent reads it as, hours become hours per month where the
@@ -59,6 +64,15 @@ func (f *features) finish(in Intent) Slots {
 		s.Mode = spendMode(s, f.cueText)
 	}
 	if in != Spend {
+		// a minus sign before a figure ("经费-8000块", "budget -$500"): refused
+		// with what was read, never read as the positive figure
+		for _, h := range f.money {
+			if h.start > 0 && h.start <= len(f.cueText) && negativeBefore(f.cueText[:h.start]) {
+				f.problem("amount", fmt.Sprintf("read a negative amount (−%s): prices, plans and budgets are positive", trim(h.m.Amount)),
+					fmt.Sprintf("读到负数金额（−%s）：价格、包月价和预算都应为正数", trim(h.m.Amount)), "budget $500", "预算5000")
+				break
+			}
+		}
 		// a price, plan or budget of 0 prices nothing: refused with what was
 		// read (it was quietly replaced by the catalogue's, or dropped)
 		for _, z := range []struct {
@@ -205,4 +219,20 @@ func spendMode(s Slots, t string) string {
 		return "add"
 	}
 	return "report"
+}
+
+// negativeBefore reports whether a figure starting after before is signed
+// negative: a minus right before it (spaces or a currency mark between),
+// not a range's dash after a number ("1.8-2.5") or a word's hyphen.
+func negativeBefore(before string) bool {
+	b := strings.TrimRight(before, " ¥$￥")
+	if !strings.HasSuffix(b, "-") && !strings.HasSuffix(b, "−") {
+		return false
+	}
+	b = strings.TrimSuffix(strings.TrimSuffix(b, "-"), "−")
+	if b == "" {
+		return true
+	}
+	r, _ := utf8.DecodeLastRuneInString(b)
+	return !unicode.IsDigit(r) && !unicode.IsLetter(r) || unicode.Is(unicode.Han, r)
 }

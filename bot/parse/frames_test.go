@@ -237,6 +237,13 @@ func TestZeroMoneyRefused(t *testing.T) {
 			t.Errorf("Parse(%q) problems %+v, want %s of 0 refused", c.in, r.Problems, c.field)
 		}
 	}
+	// a minus sign is refused, a range's dash is not
+	if r := p.ParseAt("经费-8000块，4090 2.2/h，够跑多少卡时", at); len(r.Problems) == 0 || !strings.Contains(r.Problems[0].Reason, "负数") {
+		t.Errorf("经费-8000块: problems %+v, want the negative amount refused", r.Problems)
+	}
+	if r := p.ParseAt("RTX 4090 ¥1.8-2.5/h 包月划算吗 200h", at); len(r.Problems) > 0 {
+		t.Errorf("a price range refused: %+v", r.Problems)
+	}
 	if r := p.ParseAt("/gpu spend add 4090 10h ¥0", at); len(r.Problems) > 0 && r.Problems[0].Field == "price" {
 		t.Errorf("a ¥0 ledger entry is the ledger's to judge: %+v", r.Problems)
 	}
