@@ -234,5 +234,8 @@ func negativeBefore(before string) bool {
 		return true
 	}
 	r, _ := utf8.DecodeLastRuneInString(b)
-	return !unicode.IsDigit(r) && !unicode.IsLetter(r) || unicode.Is(unicode.Han, r)
+	// after an ASCII digit or letter the dash is a range's or a word's
+	// ("1.8-2.5", "a100-80g"); after anything else (a space, punctuation, a
+	// Chinese character: "经费-8000") it is a sign
+	return r >= utf8.RuneSelf || !unicode.IsDigit(r) && !unicode.IsLetter(r)
 }
