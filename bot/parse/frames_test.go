@@ -199,6 +199,9 @@ func TestLoadsInUsersWords(t *testing.T) {
 		{"50个同学同时在线，qwen2.5-14b一张l40s扛得住吗？", func(s Slots) bool { return s.Concurrency == 50 }, "concurrency 50"},
 		{"host deepseek-r1-distill-qwen-32b for my demo? like 5 ppl using it at once", func(s Slots) bool { return s.Concurrency == 5 }, "concurrency 5"},
 		{"Qwen2.5-72B 峰值40 QPS，平时也就10左右，H20要几张？", func(s Slots) bool { return s.PeakRequestsPerS == 40 && s.RequestsPerS == 10 }, "peak 40, average 10"},
+		// 30 people a day × 20 turns × the 1,500-token default turn = 900,000 tokens a day
+		{"想做个20轮对话的chatbot demo，qwen2.5-7b，组里大概30个人每天用，一张3090够不够", func(s Slots) bool { return s.UsersPerDay == 30 && s.TokensPerDay == 900000 }, "30 users a day, 900,000 tokens"},
+		{"phi-4 (14b) inference for ~500 users/day: l4 or a10", func(s Slots) bool { return s.Concurrency == 0 }, "no concurrency (500 a day is not 500 at once)"},
 		// 3 × 168 h; and "three weeks" is no "3w" (30,000) of money
 		{"8x H100 $14,400 a month vs $23.92/hr on demand. We only need it about three weeks a month.", func(s Slots) bool { return s.HoursPerMonth == 504 && s.Monthly != nil && s.Monthly.Amount == 14400 }, "504 h a month, $14,400 a month"},
 		{"预算3w块，4090能跑多久", func(s Slots) bool { return s.Budget != nil && s.Budget.Amount == 30000 }, "a 30,000 budget (3w = 3万)"},

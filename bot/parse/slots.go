@@ -510,7 +510,15 @@ func (x extractor) shape(t *text, f *features) {
 		}
 	}
 	t.first(reBatch, 1, intSlot(&s.Batch, 1<<16))
-	t.first(reConc, 0, intSlot(&s.Concurrency, 1<<20))
+	conc := intSlot(&s.Concurrency, 1<<20)
+	t.first(reConc, 0, func(m []string, at int) bool {
+		// "500 users/day", "500 users a day" are daily users, not users at once
+		rest := strings.TrimLeft(t.s[at+len(m[0]):], " ")
+		if strings.HasPrefix(rest, "/day") || strings.HasPrefix(rest, "/ day") || strings.HasPrefix(rest, "a day") || strings.HasPrefix(rest, "per day") || strings.HasPrefix(rest, "each day") || strings.HasPrefix(rest, "daily") {
+			return false
+		}
+		return conc(m, at)
+	})
 	t.first(reRank, 1, intSlot(&s.LoRARank, 1<<16))
 	t.first(reResolution, 0, func(m []string, _ int) bool {
 		if s.Resolution != 0 {
