@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/gpubot/gpubot/advisor"
+	"github.com/gpubot/gpubot/bot/parse"
 )
 
 // Words that say how a purchase is priced. They are read from the message
@@ -52,9 +53,7 @@ func perCardSaid(t string) bool {
 			if j < 0 {
 				break
 			}
-			rest := strings.TrimLeft(t[i+j+len(w):], " ")
-			if !strings.HasPrefix(rest, "时") && !strings.HasPrefix(rest, "小时") && !strings.HasPrefix(rest, "每小时") &&
-				!strings.HasPrefix(rest, "-h") && !strings.HasPrefix(rest, "-hour") && !strings.HasPrefix(rest, "hour") && !strings.HasPrefix(rest, "-hr") {
+			if !parse.CardHourNext(t[i+j+len(w):]) {
 				return true
 			}
 			i += j + len(w)

@@ -506,15 +506,25 @@ var (
 // which says nothing of how a machine's quote is meant.
 func perCardQuote(t string) bool {
 	for _, loc := range rePerCardQuote.FindAllStringIndex(t, -1) {
-		rest := strings.TrimLeft(t[loc[1]:], " ")
-		if strings.HasPrefix(rest, "时") || strings.HasPrefix(rest, "小时") || strings.HasPrefix(rest, "每小时") || strings.HasPrefix(rest, "一小时") ||
-			strings.HasPrefix(rest, "-h") || strings.HasPrefix(rest, "-hour") || strings.HasPrefix(rest, "hour") || strings.HasPrefix(rest, "-hr") ||
-			reHourlyNext.MatchString(rest) {
+		if CardHourNext(t[loc[1]:]) {
 			continue
 		}
 		return true
 	}
 	return false
+}
+
+// CardHourNext reports whether what follows a per-card word makes it a
+// card-hour rate ("每卡时15", "per card-hour", "每卡 ¥20/小时"), not a price
+// per card. The buy answer reads its own per-card words with it.
+func CardHourNext(after string) bool {
+	rest := strings.TrimLeft(after, " ")
+	for _, p := range []string{"时", "小时", "每小时", "一小时", "-h", "-hour", "hour", "-hr"} {
+		if strings.HasPrefix(rest, p) {
+			return true
+		}
+	}
+	return reHourlyNext.MatchString(rest)
 }
 
 // reHourlyNext is an hourly price right after a per-card word ("每卡 ¥20/小时"):
