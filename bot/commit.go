@@ -303,14 +303,14 @@ func withPlanTerm(lang string, d present.Doc, onDemandMonthly float64, cur strin
 	if same := advisor.TermMonthly(cr); same.OnDemandMonthly > 0 && math.Abs(same.OnDemandMonthly-pt.OnDemandMonthly) > 0.2*same.OnDemandMonthly {
 		// the term's own sheet prices on demand otherwise: said, with the
 		// difference on that one sheet
-		d.Summary = append([]string{tr(lang,
-			fmt.Sprintf("%s's term sheet lists on demand at %s/card-h (%s a month for these cards): on that one sheet the commitment saves %s a month.", cr.Chosen.Provider, moneyStr(cr.Chosen.OnDemand, cur), moneyStr(same.OnDemandMonthly, cur), moneyStr(same.Difference, cur)),
-			fmt.Sprintf("%s 的条款表里按需为 %s/卡时（这些卡每月 %s）：按同一张表，承诺每月省 %s。", cr.Chosen.Provider, moneyStr(cr.Chosen.OnDemand, cur), moneyStr(same.OnDemandMonthly, cur), moneyStr(same.Difference, cur)))}, d.Summary...)
+		en, zh := "saves %s a month", "每月省 %s"
 		if same.Cheaper == "on_demand" {
-			d.Summary[0] = tr(lang,
-				fmt.Sprintf("%s's term sheet lists on demand at %s/card-h (%s a month for these cards): on that one sheet the commitment costs %s a month more.", cr.Chosen.Provider, moneyStr(cr.Chosen.OnDemand, cur), moneyStr(same.OnDemandMonthly, cur), moneyStr(same.Difference, cur)),
-				fmt.Sprintf("%s 的条款表里按需为 %s/卡时（这些卡每月 %s）：按同一张表，承诺每月多花 %s。", cr.Chosen.Provider, moneyStr(cr.Chosen.OnDemand, cur), moneyStr(same.OnDemandMonthly, cur), moneyStr(same.Difference, cur)))
+			en, zh = "costs %s a month more", "每月多花 %s"
 		}
+		diff := moneyStr(same.Difference, cur)
+		d.Summary = append([]string{tr(lang,
+			fmt.Sprintf("%s's term sheet lists on demand at %s/card-h (%s a month for these cards): on that one sheet the commitment "+fmt.Sprintf(en, diff)+".", cr.Chosen.Provider, moneyStr(cr.Chosen.OnDemand, cur), moneyStr(same.OnDemandMonthly, cur)),
+			fmt.Sprintf("%s 的条款表里按需为 %s/卡时（这些卡每月 %s）：按同一张表，承诺"+fmt.Sprintf(zh, diff)+"。", cr.Chosen.Provider, moneyStr(cr.Chosen.OnDemand, cur), moneyStr(same.OnDemandMonthly, cur)))}, d.Summary...)
 	}
 	var wk working
 	wk.result(lang, cr.Lines, cr.Assumptions, nil)
