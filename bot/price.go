@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gpubot/gpubot/advisor"
@@ -60,9 +61,23 @@ type PriceView struct {
 	RentalCurrency string `json:"rental_currency,omitempty"`
 	// Affordable marks a rental sized by a budget: the hours it buys.
 	Affordable bool `json:"affordable,omitempty"`
+	// Quote weighs a card-hour price the asker was quoted against the
+	// market's on-demand offers for the card ("有渠道报18块，贵不贵？").
+	Quote *QuoteView `json:"quote,omitempty"`
 	// Persona says an enterprise asker was priced on contracted clouds
 	// only (price_persona.go); also one of the assumptions.
 	Persona string `json:"persona,omitempty"`
+}
+
+// QuoteView is a quoted card-hour price weighed against the market, in
+// the currency of the offers it is weighed against.
+type QuoteView struct {
+	GPU      string  `json:"gpu"`
+	Currency string  `json:"currency"`
+	Said     float64 `json:"said"`          // the quote as written
+	SaidIn   string  `json:"said_currency"` // its currency
+	Cheapest string  `json:"cheapest"`      // the platform of the lowest offer
+	advisor.QuoteCheck
 }
 
 func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
@@ -168,6 +183,15 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 			a.use("cards", "the cards rented")
 		}
 	}
+	if view.Rental == nil && s.Price != nil && s.Price.Amount > 0 && len(view.GPUs) > 0 {
+		// "有渠道报18块一卡时，贵不贵？": their quote against the market
+		view.Quote = quoteAgainst(all, view.GPUs[0], *s.Price, view.Currency, fx)
+		if view.Quote != nil {
+			a.use("price", "the quote weighed against the market")
+			q := strings.ToLower(req.Text)
+			a.verdictAsked = a.verdictAsked || reAsksExpensive.MatchString(q) || reAsksFair.MatchString(q) // "reasonable?" is a yes/no
+		}
+	}
 	a.Result = view
 	notePersona(a, personaNote)
 	a.Currency = view.Currency
@@ -221,4 +245,30 @@ func withoutPlan(gpus []string, offers []PriceOffer) []string {
 		}
 	}
 	return out
+}
+
+// quoteAgainst weighs a quoted card-hour price against the on-demand
+// offers for gpu (spot, prepaid and monthly plans are other deals), in
+// the offers' currency; nil when the market has none.
+func quoteAgainst(all []PriceOffer, gpu string, quote parse.Money, cur string, fx float64) *QuoteView {
+	var prices []float64
+	cheapest := PriceOffer{}
+	for _, o := range all {
+		if o.GPU != gpu || o.Billing != "on_demand" || o.Currency != cur {
+			continue
+		}
+		prices = append(prices, o.Price)
+		if cheapest.Platform == "" || o.Price < cheapest.Price {
+			cheapest = o
+		}
+	}
+	if len(prices) == 0 {
+		return nil
+	}
+	q := quote.Amount
+	if qc := knowledge.Currency(quote.Currency); qc != "" && string(qc) != cur {
+		q = advisor.Convert(q, qc, knowledge.Currency(cur), fx)
+	}
+	return &QuoteView{GPU: gpu, Currency: cur, Said: quote.Amount, SaidIn: cmpOr(quote.Currency, cur), Cheapest: cheapest.Platform,
+		QuoteCheck: advisor.CheckQuote(advisor.Round2(q), prices)}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/present"
 )
 
@@ -102,6 +103,11 @@ func renderPrice(lang string, v PriceView, now time.Time) present.Doc {
 				fmt.Sprintf("%d 张卡 × %s 小时（%s 卡时）约 %s。", r.Cards, fmtNum(r.Hours), fmtNum(r.CardHours), moneyStr(r.Total, cur))) + d.Headline
 		}
 	}
+	if q := v.Quote; q != nil {
+		// a quote to weigh: whether it is dear leads, the market after
+		d.Summary = append(d.Summary, d.Headline)
+		d.Headline = quoteHeadline(lang, *q)
+	}
 	if len(v.NoPlan) > 0 {
 		// A plan was asked for and none is sourced: said first, plainly.
 		names := make([]string, len(v.NoPlan))
@@ -178,4 +184,24 @@ func renderPrice(lang string, v PriceView, now time.Time) present.Doc {
 		"按每卡每小时从低到高排列。价格为带日期的采集值，并非实时报价，请到平台确认。"))
 	d.Working = wk
 	return d
+}
+
+// quoteHeadline says where a quoted card-hour price sits in the market.
+func quoteHeadline(lang string, q QuoteView) string {
+	said := moneyStr(q.Quote, q.Currency)
+	if q.SaidIn != q.Currency {
+		said = moneyStr(q.Said, q.SaidIn) + " (≈ " + said + ")"
+	}
+	en, zh := "about the market", "与市场价相当"
+	switch {
+	case q.Dear:
+		en, zh = "above the market", "偏贵"
+	case q.Ratio < 1-advisor.QuoteBand:
+		en, zh = "below the market", "低于市场价"
+	}
+	return tr(lang,
+		fmt.Sprintf("Your quote of %s/card-hour for %s is %s: %s× the median of %d on-demand offers (%s); the lowest is %s on %s.",
+			said, gpuName(q.GPU), en, fmtNum(q.Ratio), q.Offers, moneyStr(q.Median, q.Currency), moneyStr(q.Min, q.Currency), platformName(lang, q.Cheapest)),
+		fmt.Sprintf("%s 报价 %s/卡时%s：按需 %d 个报价的中位数为 %s（报价为其 %s 倍），最低 %s（%s）。",
+			gpuName(q.GPU), said, zh, q.Offers, moneyStr(q.Median, q.Currency), fmtNum(q.Ratio), moneyStr(q.Min, q.Currency), platformName(lang, q.Cheapest)))
 }

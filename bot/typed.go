@@ -162,6 +162,9 @@ func (a *Answer) typed(s parse.Slots) {
 	if q := strings.ToLower(a.question); v != nil && isChoice(a.Result) && reAsksDearer.MatchString(q) {
 		v = verdict(*v == "no") // "自建是不是反而更贵？": yes means the option asked about costs more
 	}
+	if pv, ok := a.Result.(PriceView); ok && pv.Quote != nil && v != nil && reAsksExpensive.MatchString(strings.ToLower(a.question)) {
+		v = verdict(*v == "no") // "贵不贵？": yes means the quote is dear
+	}
 	if v != nil && (s.YesNo || a.verdictAsked) {
 		t.Verdict = v
 	}
@@ -273,6 +276,12 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 		o, _, ok := headlineOffer(res.Offers, res.GPUs[0], res.Spot) // the offer the headline quotes
 		if !ok {
 			o = res.Offers[0]
+		}
+		if q := res.Quote; q != nil {
+			// a quote weighed: the market's price, and whether theirs is
+			// fair (yes) — turned round when the question asks "dear?"
+			return []typedFigure{{asked: "price_per_card_hour", value: q.Median, unit: "card_hour", currency: q.Currency},
+				{asked: "which", value: q.Min, unit: "card_hour", currency: q.Currency, choice: q.Cheapest}}, verdict(!q.Dear), "price_per_card_hour"
 		}
 		if r := res.Rental; r != nil && res.Affordable {
 			// a budget's hours: the card-hours it rents, then the hours
@@ -510,6 +519,12 @@ func isExport(r any) bool { _, ok := r.(ExportView); return ok }
 // reAsksDearer asks whether an option costs more, not whether it saves:
 // the choice's yes/no turns round.
 var reAsksDearer = regexp.MustCompile(`更贵|反而贵|贵一些吗|more expensive|costlier|pricier|cost (?:us )?more\b`)
+
+// reAsksExpensive asks whether a quote is dear, not whether it is fair.
+var reAsksExpensive = regexp.MustCompile(`贵不贵|贵吗|偏贵|太贵|贵了|expensive|overpriced|pricey|too (?:much|high)|rip[- ]?off`)
+
+// reAsksFair asks whether a quote is fair.
+var reAsksFair = regexp.MustCompile(`合理|公道|正常|划算|值不值|便宜吗|fair|reasonable|good (?:deal|price)|decent|normal|ok\b|okay`)
 
 // isChoice reports whether a result's verdict is "the option asked about
 // is the cheaper one" (self-host vs API, buy vs rent, commit vs on demand).

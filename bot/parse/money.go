@@ -220,6 +220,9 @@ func (x extractor) scanMoney(t *text) []moneyHit {
 		if kind == kindPower && m.Amount >= 50 {
 			kind = kindOps // "每年电费加托管18万": no electricity costs 50 a kWh
 		}
+		if (kind == kindBare || kind == kindPurchase) && hourlyQuote(before, t.s, m.Amount) {
+			kind = kindHourly // "按量租H800一卡时多少算合理？有渠道报18块": a card-hour quote
+		}
 		hits = append(hits, moneyHit{m: m, kind: kind, weak: weak, start: loc[0]})
 		spans = append(spans, [2]int{loc[0], loc[1]})
 	}
@@ -248,6 +251,21 @@ func cueBefore(before string) moneyKind {
 		return kindHourly
 	}
 	return kindBare
+}
+
+// reQuoteWord ends the words before a quoted figure ("有渠道报18块",
+// "they quoted us $2.10").
+var reQuoteWord = regexp.MustCompile(`(?:报|报价|开价|给价|quoted(?: us| me)?|quote of|offered(?: us| me)?|offers?)\s*(?:了|是|为|:|：)?\s*$`)
+
+// reCardHourTalk is a question about a price per card-hour.
+var reCardHourTalk = regexp.MustCompile(`卡时|一小时|每小时|按量|/\s?h(?:r|our)?\b|per (?:gpu[- ]?|card[- ]?)?h(?:ou)?r|an hour|hourly|on[- ]demand`)
+
+// hourlyQuote reports whether a small figure after a quote word, in a
+// question about card-hour prices, is a quoted hourly price rather than a
+// machine's purchase price or a budget. No card-hour costs 200 of
+// anything; a machine always does.
+func hourlyQuote(before, text string, amount float64) bool {
+	return amount > 0 && amount < 200 && reQuoteWord.MatchString(before) && reCardHourTalk.MatchString(text)
 }
 
 // budgetAround reports whether a figure at s[start:end] is a budget by the
