@@ -215,7 +215,9 @@ func spendMode(s Slots, t string) string {
 			return m.Value
 		}
 	}
-	if (s.Amount != nil || s.Hours > 0 && len(s.GPUs) > 0) && !anyTermWord(vocab.asking, t, c) {
+	if (s.Amount != nil || s.Hours > 0 && len(s.GPUs) > 0) && !anyTermWord(vocab.asking, t, c) && !strings.ContainsAny(t, "?？") {
+		// a figure stated, nothing asked: an entry; "spent $47k — on
+		// track?" asks, and a question never writes
 		return "add"
 	}
 	return "report"

@@ -1,0 +1,28 @@
+package parse
+
+import "testing"
+
+// A question never writes: a message with a spent figure that asks
+// something (a question mark, "on track", "how many", "多少") is a report,
+// not a new ledger entry; a statement, or any message with a ledger word
+// ("log", "记一笔"), still adds one.
+func TestQuestionsDoNotLogSpend(t *testing.T) {
+	p := newParser(t)
+	for _, c := range []struct{ text, mode string }{
+		{"Atlas has $120k for Q1; spent $47k through Jan 31 — on track, what is the run-rate?", "report"},
+		{"AWS bill $61,200 for p4d last month; how many GPU-hours is that at $32.77/hr per p4d?", "report"},
+		{"Team ML spent 312k of 400k annual by end Sept — over pace?", "report"},
+		{"上个月 AutoDL 花了 ¥3,200？", "report"},
+		{"runpod h100 40 hours $99.60 project llm-ft", "add"},
+		{"记一笔：AutoDL 4090 跑了20小时，¥40，项目 sd", "add"},
+		{"帮我记一下：恒源云 3090 跑了 30 小时，¥54，项目 kb-qa", "add"},
+	} {
+		r := p.Parse(c.text)
+		if r.Intent == Spend && r.Slots.Mode != c.mode {
+			t.Errorf("%q: mode %q, want %q", c.text, r.Slots.Mode, c.mode)
+		}
+		if c.mode == "add" && r.Intent != Spend {
+			t.Errorf("%q: routed %s, want a spend entry", c.text, r.Intent)
+		}
+	}
+}
