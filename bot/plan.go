@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"regexp"
@@ -83,6 +84,27 @@ func plan(req parse.Request) (parse.Request, string) {
 		req.Intent = in
 		req.Slots.Missing = nil
 		return req, "a question about a card, or a how-to"
+	}
+	if lower := strings.ToLower(req.Text); (req.Intent == parse.Spend && s.Mode == "report" || req.Intent == parse.Buy && s.Price == nil && s.Ops == nil && !asksWorthBuying(req.Text)) &&
+		len(s.GPUs) > 0 && s.Hours > 0 && reRentAsk.MatchString(lower) && !reSpentWords.MatchString(lower) {
+		// "rent 2x H100 for 6 weeks at 1.99/hr/gpu, total?": a rental to
+		// price, not a report of what was spent nor a purchase
+		if s.Rent != nil {
+			req.Slots.Price, req.Slots.Rent = s.Rent, nil // their rate per card-hour
+		}
+		req.Intent, req.Slots.Mode = parse.Price, ""
+		req.Slots.Missing = parse.Missing(parse.Price, req.Slots)
+		return req, "a rental's price"
+	}
+	if rate := cmp.Or(s.Price, s.Rent); rate != nil && readOnly[req.Intent] && req.Intent != parse.Price && len(s.GPUs) > 0 && s.ParamsB == 0 && s.Model == "" && s.Arch == "" &&
+		s.Hours == 0 && s.GPUHours == 0 && s.HoursPerMonth == 0 && s.Utilization == 0 && s.Monthly == nil && s.Budget == nil && !(req.Intent == parse.Buy && s.Price != nil) {
+		if lower := strings.ToLower(req.Text); reAsksFair.MatchString(lower) || reAsksExpensive.MatchString(lower) {
+			// "H800 按量报价18块一卡时 合理吗": their quote weighed against the market
+			req.Slots.Price, req.Slots.Rent = rate, nil
+			req.Intent = parse.Price
+			req.Slots.Missing = parse.Missing(parse.Price, req.Slots)
+			return req, "a quote against the market"
+		}
 	}
 	if !readOnly[req.Intent] {
 		return req, ""
@@ -191,6 +213,14 @@ func plan(req parse.Request) (parse.Request, string) {
 // reRunAsIs are words of running a model as it is (chat, a quantized
 // model, "run a 7b"), read only when no training word or data was.
 var reRunAsIs = regexp.MustCompile(`chatbot|聊天机器人|对话|客服|问答|跑得动|跑起来|\brun (?:a|it|the|my|this)\b|\brunning\b|\bto run\b|\bint4\b|\bint8\b|gguf|\bawq\b|gptq|\b(?:at|in) (?:4-?bit|fp8|int4|int8)\b|量化版|\bsplit a\b`)
+
+// reRentAsk and reSpentWords tell a rental asked about ("rent 4 A100 for
+// 3 months, total?") from spend looked back on ("what did the H100s cost
+// us last month?").
+var (
+	reRentAsk    = regexp.MustCompile(`\brent(?:ing)?\b|\blease\b|租`)
+	reSpentWords = regexp.MustCompile(`\bspent\b|\bpaid\b|\bbill(?:ed)?\b|\bburn|\binvoice|ledger|last (?:month|week|quarter)|花了|花掉|账单|账本|记账|记一|上个月|上周|上季度`)
+)
 
 // reOnDemand names on-demand pricing, the other side of a commitment.
 var reOnDemand = regexp.MustCompile(`按需|按量|on-demand|on demand|ondemand|pay-as-you-go|payg`)

@@ -59,6 +59,9 @@ type PriceView struct {
 	// RentalCurrency is set when the rental is at the user's own rate (in
 	// its currency) rather than the headline's offer.
 	RentalCurrency string `json:"rental_currency,omitempty"`
+	// DeadlineHours is how long the cards can run before a deadline said
+	// with a budget's hours: the lower of the two limits the job.
+	DeadlineHours float64 `json:"deadline_hours,omitempty"`
 	// Affordable marks a rental sized by a budget: the hours it buys.
 	Affordable bool `json:"affordable,omitempty"`
 	// Quote weighs a card-hour price the asker was quoted against the
@@ -141,8 +144,8 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 	notListed(&view, s.Platform, all)
 	view.Spot = s.Spot || s.Billing == "spot"
 	hours := s.Hours
-	if hours == 0 && s.Days > 0 {
-		hours = s.Days * 24
+	if hours == 0 && s.Days > 0 && !(s.Budget != nil && (has(s.Targets, "gpu_hours") || has(s.Targets, "hours"))) {
+		hours = s.Days * 24 // "10天内": the rental's length — unless a budget's hours are asked ("下周五前…够跑多少小时")
 	}
 	if hours > 0 && s.Price != nil && s.Price.Amount > 0 && len(view.GPUs) > 0 {
 		// "3090s at $0.22/hr … for 200h, what do I pay": their own rate
@@ -151,6 +154,7 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 		a.use("hours", "the rental's length, at your rate")
 		a.use("price", "your rate per card-hour")
 		a.use("cards", "the cards rented")
+		a.use("quote_per", "your rate is per card")
 	} else if hours == 0 && s.Budget != nil && s.Budget.Amount > 0 && len(view.GPUs) > 0 && (has(s.Targets, "gpu_hours") || has(s.Targets, "hours")) {
 		// "经费8000块，4090 2.2/h，够我跑多少卡时？": the hours the budget
 		// rents, at their rate or else the headline's
@@ -173,6 +177,11 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 			view.Rental, view.RentalCurrency, view.Affordable = &r, cur, true
 			a.use("budget", "what it rents: budget ÷ the rate")
 			a.use("cards", "the cards the hours are shared by")
+			if s.Days > 0 {
+				// "下周五前要跑完": the calendar caps the hours too
+				view.DeadlineHours = s.Days * 24
+				a.use("days", "the deadline: hours the cards can run by then")
+			}
 		}
 	} else if hours > 0 && len(view.GPUs) > 0 {
 		if o, _, ok := headlineOffer(view.Offers, view.GPUs[0], view.Spot); ok {

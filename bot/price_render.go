@@ -96,7 +96,7 @@ func renderPrice(lang string, v PriceView, now time.Time) present.Doc {
 		if v.Affordable {
 			d.Headline = tr(lang,
 				fmt.Sprintf("%s rents ≈%s card-hours at %s/card-hour (%s h on %d card(s)). ", moneyStr(r.Total, cur), fmtNum(r.CardHours), moneyStr(r.PricePerCardHour, cur), fmtNum(r.Hours), r.Cards),
-				fmt.Sprintf("%s 按 %s/卡时能租约 %s 卡时（%d 张卡各 %s 小时）。", moneyStr(r.Total, cur), moneyStr(r.PricePerCardHour, cur), fmtNum(r.CardHours), r.Cards, fmtNum(r.Hours))) + d.Headline
+				fmt.Sprintf("%s 按 %s/卡时能租约 %s 卡时（%d 张卡各 %s 小时）。", moneyStr(r.Total, cur), moneyStr(r.PricePerCardHour, cur), fmtNum(r.CardHours), r.Cards, fmtNum(r.Hours))) + deadlineCap(lang, v.DeadlineHours, r.Hours) + d.Headline
 		} else {
 			d.Headline = tr(lang,
 				fmt.Sprintf("≈ %s for %d card(s) × %s h (%s card-hours). ", moneyStr(r.Total, cur), r.Cards, fmtNum(r.Hours), fmtNum(r.CardHours)),
@@ -204,4 +204,18 @@ func quoteHeadline(lang string, q QuoteView) string {
 			said, gpuName(q.GPU), en, fmtNum(q.Ratio), q.Offers, moneyStr(q.Median, q.Currency), moneyStr(q.Min, q.Currency), platformName(lang, q.Cheapest)),
 		fmt.Sprintf("%s 报价 %s/卡时%s：按需 %d 个报价的中位数为 %s（报价为其 %s 倍），最低 %s（%s）。",
 			gpuName(q.GPU), said, zh, q.Offers, moneyStr(q.Median, q.Currency), fmtNum(q.Ratio), moneyStr(q.Min, q.Currency), platformName(lang, q.Cheapest)))
+}
+
+// deadlineCap says which limits a budget's hours: the money, or the
+// calendar before the deadline.
+func deadlineCap(lang string, deadline, hours float64) string {
+	switch {
+	case deadline <= 0:
+		return ""
+	case deadline < hours:
+		return tr(lang, fmt.Sprintf("By the deadline the cards can run only %s h: the calendar, not the money, is the limit. ", fmtNum(deadline)),
+			fmt.Sprintf("但到截止日每张卡最多只能跑 %s 小时：卡住你的是时间，不是钱。", fmtNum(deadline)))
+	}
+	return tr(lang, fmt.Sprintf("The deadline leaves %s h: the money runs out first. ", fmtNum(deadline)),
+		fmt.Sprintf("到截止日还有 %s 小时：钱先用完。", fmtNum(deadline)))
 }

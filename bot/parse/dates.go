@@ -50,7 +50,7 @@ func (x extractor) dates(t *text, f *features, now time.Time) {
 			return true
 		}
 		if !now.IsZero() && d.time().After(dayOf(now).time()) {
-			f.problem("date", fmt.Sprintf("%s is in the future; the ledger books what was already spent", d), fmt.Sprintf("%s 还没到；账本只记已经发生的花费", d), "yesterday, nov 3, date=2026-11-03", "昨天, 11月3日, date=2026-11-03")
+			f.future = d // a deadline, or a ledger entry's impossible date: finish knows which
 			return true
 		}
 		f.s.Date = d.String()
@@ -169,6 +169,10 @@ func (x extractor) readDate(val string, now time.Time) (string, *Problem) {
 	x.dates(t, &f, now)
 	if len(f.probs) > 0 {
 		return "", &f.probs[0]
+	}
+	if f.future != (day{}) { // date= is only ever a ledger entry's
+		return "", &Problem{Field: "date", Reason: fmt.Sprintf("%s is in the future; the ledger books what was already spent", f.future), Hint: "yesterday, nov 3, date=2026-11-03",
+			zh: fmt.Sprintf("%s 还没到；账本只记已经发生的花费", f.future), hintZH: "昨天, 11月3日, date=2026-11-03"}
 	}
 	if f.s.Date == "" {
 		return "", &Problem{Field: "date", Reason: fmt.Sprintf("cannot read date=%s", val), Hint: "date=2026-11-03, date=yesterday", zh: fmt.Sprintf("看不懂 date=%s", val), hintZH: "date=2026-11-03, date=昨天"}

@@ -2,6 +2,7 @@ package parse
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -47,7 +48,10 @@ func (f *features) finish(in Intent) Slots {
 		s.Date = "" // a date means something only for a ledger entry
 	}
 
-	if (in == Monthly || in == Buy) && s.HoursPerMonth == 0 && s.Hours > 0 {
+	if f.future != (day{}) {
+		f.futureDate(&s, in)
+	}
+	if (in == Monthly || in == Buy) && s.HoursPerMonth == 0 && s.Hours > 0 && !f.spanHours {
 		s.HoursPerMonth, s.Hours = s.Hours, 0
 		s.Notes = append(s.Notes, fmt.Sprintf("%s h read as hours per month", trim(s.HoursPerMonth)))
 	}
@@ -151,6 +155,24 @@ func (f *features) assign(s *Slots, in Intent, h moneyHit) {
 		default:
 			put(&s.Price, "price")
 		}
+	}
+}
+
+// futureDate places a date ahead of today: a ledger entry cannot have
+// one (refused, with the right form); for a job it is the deadline, in
+// days from today ("下周五前要跑完"), when no other deadline was said; any
+// other answer gets a note that the date was read and not used.
+func (f *features) futureDate(s *Slots, in Intent) {
+	d := f.future
+	switch {
+	case in == Spend:
+		f.problem("date", fmt.Sprintf("%s is in the future; the ledger books what was already spent", d), fmt.Sprintf("%s 还没到；账本只记已经发生的花费", d), "yesterday, nov 3, date=2026-11-03", "昨天, 11月3日, date=2026-11-03")
+	case (in == Cost || in == Fit || in == Recommend) && s.Days == 0 && !f.now.IsZero():
+		today := dayOf(f.now).time()
+		s.Days = math.Ceil(d.time().Sub(today).Hours() / 24)
+		s.Notes = append(s.Notes, fmt.Sprintf("deadline %s read as %s days from %s", d, trim(s.Days), dayOf(f.now)))
+	default:
+		s.Notes = append(s.Notes, fmt.Sprintf("the date %s was read as a deadline; this answer does not use one", d))
 	}
 }
 

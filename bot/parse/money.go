@@ -160,8 +160,8 @@ func (x extractor) scanMoney(t *text) []moneyHit {
 		if reNotMoneyAfter.MatchString(t.s[loc[1]:]) && post == "" && per == "" {
 			continue
 		}
-		if post == "块" && reCardAfter.MatchString(t.s[loc[1]:]) && !bigAmount(num) {
-			continue
+		if (post == "块" || post == "" && per == "" && mag == "") && reCardAfter.MatchString(t.s[loc[1]:]) && !bigAmount(num) {
+			continue // "rent 4 A100 80GB", "租10块4090": cards, not a price
 		}
 		m, ok := moneyOf("", num, mag, post)
 		if !ok {

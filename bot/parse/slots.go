@@ -19,23 +19,27 @@ var (
 	reCommaKey = regexp.MustCompile(`,(\s*[a-z_]+\s?=)`)
 	reKV       = gated(regexp.MustCompile(`(?:^|[^a-z0-9_])([a-z_]+)\s?=\s?([^\s;]+)`), false, "=")
 
-	reSaturated  = gated(regexp.MustCompile(`常驻|一直开着|always on|non-?stop|天天跑满|一直跑满|跑满|满载|满负荷|(?:一天|每天)?\s?24\s?(?:小时|h)\s?(?:不停|不间断|运行|开着|跑|在线|常驻|服务)|全天候|7\s?[x*]\s?24|24\s?/\s?7|24x7|around the clock|full load|flat out|全年无休|不停机`), false, "满", "24", "全天", "常驻", "一直开着", "always on", "nonstop", "non-stop", "around the clock", "full load", "flat out", "不停", "7x24", "7*24", "7 x 24")
-	reRate       = gated(regexp.MustCompile(`(?:资金成本|资本成本|机会成本|利率|年化|cost of capital|interest rate|interest|discount rate)\s?(?:按|是|为|=|:|of|at|约)?\s?`+num+`\s?%`), true, "成本", "利率", "年化", "capital", "interest", "discount rate")
-	reMFU        = gated(regexp.MustCompile(`mfu\s?(?:按|是|为|=|:|of|at|约)?\s?`+num+`\s?(%)?|`+num+`\s?%\s?(?:的\s?)?mfu`), true, "mfu")
-	reFX         = gated(regexp.MustCompile(`(?:汇率|fx|exchange rate)\s?(?:按|是|为|=|:|of|at|约)?\s?`+num), true, "汇率", "fx", "exchange rate")
-	rePUE        = gated(regexp.MustCompile(`pue\s?(?:按|是|为|=|:|of|at|约)?\s?`+num), true, "pue")
-	reWatts      = gated(regexp.MustCompile(num+`\s?(?:瓦|watts?\b|w\b)`), true, "瓦", "watt", "w")
-	reWattsCue   = regexp.MustCompile(`功耗|power draw|tdp|draws?|瓦|watts?`)
-	reTPS        = gated(regexp.MustCompile(num+`\s?(k)?\s?(?:tokens?|tok|t)\s?(?:/\s?s(?:ec)?\b|per second|每秒|/秒)|`+num+`\s?tps\b|tps\s?(?:=|:|of|at)?\s?`+num+`|每秒\s?`+num+`\s?(?:个\s?)?tokens?|吞吐\s?(?:按|是|为|:)?\s?`+num), true, "/s", "per second", "每秒", "/秒", "tps", "吞吐")
-	reSampleTok  = gated(regexp.MustCompile(`每条(?:样本|数据)?\s?(?:平均|大约|约)?\s?`+num+`\s?(k)?\s?(?:个\s?)?(?:tokens?|词元)|`+num+`\s?(k)?\s?tokens?\s?(?:per|/|each|every)\s?(?:sample|example|row)`), true, "每条", "per", "each", "every", "/")
-	reTokens     = gated(regexp.MustCompile(num+`\s?(万亿|千万|百万|亿|万|[kmbt])?\s?(?:个\s?)?(?:tokens?|词元)`), true, "token", "词元")
-	reSamples    = gated(regexp.MustCompile(num+`\s?(千|万|[kmw])?\s?(?:个\s?)?(?:samples?|examples?|rows?|instances?|条(?:样本|数据|训练数据)?|个样本|样本)`), true, "sample", "example", "row", "instance", "条", "样本")
-	reEpochs     = gated(regexp.MustCompile(num+`\s?(?:个\s?)?(?:epochs?|轮|遍)|epochs?\s?(?:=|:)?\s?`+num), true, "epoch", "轮", "遍")
-	reGPUHours   = gated(regexp.MustCompile(num+`\s?(千|万|k)?\s?(?:个\s?)?(?:卡时|卡小时|gpu\s?小时|gpu[-\s]?hours?|gpu[-\s]?hrs?|gpu·h|card[-\s]?hours?)`), true, "卡时", "卡小时", "gpu", "card")
-	hourUnit     = `(?:个\s?)?(?:小时|钟头|hours?\b|hrs?\b|h\b)`
-	reHoursPer   = gated(regexp.MustCompile(`(每月|每个月|一个月|月均|每月大概|per month|a month|each month|monthly|每天|一天|每日|日均|per day|a day|each day|daily|每周|一周|per week|a week|weekly|每年|一年|per year|a year|yearly)[^0-9]{0,12}?`+num+`\s?`+hourUnit), true, "h", "小时", "钟头")
-	reHoursPost  = gated(regexp.MustCompile(num+`\s?`+hourUnit+`\s?(/\s?月|/\s?month|/\s?mo\b|每月|一个月|a month|per month|/\s?天|/\s?day|每天|一天|a day|per day|/\s?周|/\s?week|每周|a week|per week|/\s?年|/\s?year|每年|一年|a year|per year)`), true, "h", "小时", "钟头")
-	reDays       = gated(regexp.MustCompile(`(跑|跑个|跑上|训练|跑了|用了|租|租个|租了|租用|for)\s?`+num+`\s?(?:个\s?)?(?:天|days?\b)`), true, "天", "day")
+	reSaturated = gated(regexp.MustCompile(`常驻|一直开着|always on|non-?stop|天天跑满|一直跑满|跑满|满载|满负荷|(?:一天|每天)?\s?24\s?(?:小时|h)\s?(?:不停|不间断|运行|开着|跑|在线|常驻|服务)|全天候|7\s?[x*]\s?24|24\s?/\s?7|24x7|around the clock|full load|flat out|全年无休|不停机`), false, "满", "24", "全天", "常驻", "一直开着", "always on", "nonstop", "non-stop", "around the clock", "full load", "flat out", "不停", "7x24", "7*24", "7 x 24")
+	reRate      = gated(regexp.MustCompile(`(?:资金成本|资本成本|机会成本|利率|年化|cost of capital|interest rate|interest|discount rate)\s?(?:按|是|为|=|:|of|at|约)?\s?`+num+`\s?%`), true, "成本", "利率", "年化", "capital", "interest", "discount rate")
+	reMFU       = gated(regexp.MustCompile(`mfu\s?(?:按|是|为|=|:|of|at|约)?\s?`+num+`\s?(%)?|`+num+`\s?%\s?(?:的\s?)?mfu`), true, "mfu")
+	reFX        = gated(regexp.MustCompile(`(?:汇率|fx|exchange rate)\s?(?:按|是|为|=|:|of|at|约)?\s?`+num), true, "汇率", "fx", "exchange rate")
+	rePUE       = gated(regexp.MustCompile(`pue\s?(?:按|是|为|=|:|of|at|约)?\s?`+num), true, "pue")
+	reWatts     = gated(regexp.MustCompile(num+`\s?(?:瓦|watts?\b|w\b)`), true, "瓦", "watt", "w")
+	reWattsCue  = regexp.MustCompile(`功耗|power draw|tdp|draws?|瓦|watts?`)
+	reTPS       = gated(regexp.MustCompile(num+`\s?(k)?\s?(?:tokens?|tok|t)\s?(?:/\s?s(?:ec)?\b|per second|每秒|/秒)|`+num+`\s?tps\b|tps\s?(?:=|:|of|at)?\s?`+num+`|每秒\s?`+num+`\s?(?:个\s?)?tokens?|吞吐\s?(?:按|是|为|:)?\s?`+num), true, "/s", "per second", "每秒", "/秒", "tps", "吞吐")
+	reSampleTok = gated(regexp.MustCompile(`每条(?:样本|数据)?\s?(?:平均|大约|约)?\s?`+num+`\s?(k)?\s?(?:个\s?)?(?:tokens?|词元)|`+num+`\s?(k)?\s?tokens?\s?(?:per|/|each|every)\s?(?:sample|example|row)`), true, "每条", "per", "each", "every", "/")
+	reTokens    = gated(regexp.MustCompile(num+`\s?(万亿|千万|百万|亿|万|[kmbt])?\s?(?:个\s?)?(?:tokens?|词元)`), true, "token", "词元")
+	reSamples   = gated(regexp.MustCompile(num+`\s?(千|万|[kmw])?\s?(?:个\s?)?(?:samples?|examples?|rows?|instances?|条(?:样本|数据|训练数据)?|个样本|样本)`), true, "sample", "example", "row", "instance", "条", "样本")
+	reEpochs    = gated(regexp.MustCompile(num+`\s?(?:个\s?)?(?:epochs?|轮|遍)|epochs?\s?(?:=|:)?\s?`+num), true, "epoch", "轮", "遍")
+	reGPUHours  = gated(regexp.MustCompile(num+`\s?(千|万|k)?\s?(?:个\s?)?(?:卡时|卡小时|gpu\s?小时|gpu[-\s]?hours?|gpu[-\s]?hrs?|gpu·h|card[-\s]?hours?)`), true, "卡时", "卡小时", "gpu", "card")
+	hourUnit    = `(?:个\s?)?(?:小时|钟头|hours?\b|hrs?\b|h\b)`
+	reHoursPer  = gated(regexp.MustCompile(`(每月|每个月|一个月|月均|每月大概|per month|a month|each month|monthly|每天|一天|每日|日均|per day|a day|each day|daily|每周|一周|per week|a week|weekly|每年|一年|per year|a year|yearly)[^0-9]{0,12}?`+num+`\s?`+hourUnit), true, "h", "小时", "钟头")
+	reHoursPost = gated(regexp.MustCompile(num+`\s?`+hourUnit+`\s?(/\s?月|/\s?month|/\s?mo\b|每月|一个月|a month|per month|/\s?天|/\s?day|每天|一天|a day|per day|/\s?周|/\s?week|每周|a week|per week|/\s?年|/\s?year|每年|一年|a year|per year)`), true, "h", "小时", "钟头")
+	reDays      = gated(regexp.MustCompile(`(跑|跑个|跑上|训练|跑了|用了|租|租个|租了|租用|for)\s?`+num+`\s?(?:个\s?)?(?:天|days?\b)`), true, "天", "day")
+	// reSpan is a rental's length in weeks or months: "for 2 weeks", "租两个月",
+	// "over 6 weeks", or a bare English "2 weeks" (a deadline's words —
+	// "in 2 weeks", "6-week run" — are read first, as a deadline)
+	reSpan       = gated(regexp.MustCompile(`(?:(?:跑|跑个|跑上|租|租个|租了|租用|用|for|over)\s?`+num+`\s?(?:个\s?)?(周|星期|礼拜|weeks?\b|wks?\b|个月|months?\b)|\b`+num+`[\s-]?(weeks?|wks?)\b)`), true, "周", "星期", "礼拜", "week", "wk", "月", "month")
 	reHours      = gated(regexp.MustCompile(num+`\s?`+hourUnit), true, "h", "小时", "钟头")
 	reParams     = gated(regexp.MustCompile(num+`\s?b(?:\s?(?:参数|模型|params?|parameters?))?(?P<end>$|[^a-z0-9])`), true, "b")
 	reParamsYi   = gated(regexp.MustCompile(num+`\s?(万)?亿(?:个)?(?:参数)?`), true, "亿")
@@ -87,6 +91,7 @@ type features struct {
 	kvSet      map[string]bool // keys given as key=value
 	weakMethod bool            // method came from "deploy"/"部署" alone
 	bareHours  bool            // Hours came without a per-period word
+	spanHours  bool            // Hours are a rental's weeks or months, never hours per month
 	billing    string
 	persona    string
 	topic      string
@@ -102,6 +107,9 @@ type features struct {
 	cueText    string    // the text with settings and names taken out, for the router
 	rest       string    // what no pass consumed
 	probs      []Problem
+	// future is a date ahead of today ("下周五前", "by Fri"): a deadline
+	// for a job, refused only for a ledger entry (finish)
+	future day
 }
 
 // extractor reads slots from text.
@@ -410,6 +418,22 @@ func (x extractor) hours(t *text, f *features) {
 		}
 		s.Hours = v * 24
 		f.note(fmt.Sprintf("%s days read as %s hours", trim(v), trim(v*24)))
+		return true
+	})
+	t.first(reSpan, 0, func(m []string, at int) bool {
+		if s.Hours != 0 || s.Days != 0 {
+			return false
+		}
+		v, ok := Number(m[1] + m[3])
+		if !ok || v <= 0 || v > 120 {
+			return false
+		}
+		unit, perUnit := m[2]+m[4], 7*24.0
+		if containsAny(unit, "月", "mo") {
+			perUnit = hoursPerMonth
+		}
+		s.Hours, f.spanHours = v*perUnit, true
+		f.note(fmt.Sprintf("%s %s read as %s hours", trim(v), unit, trim(s.Hours)))
 		return true
 	})
 	t.first(reHours, 1, func(m []string, at int) bool {

@@ -1,0 +1,73 @@
+package bot
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpubot/gpubot/bot/ledger"
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+// rentalBot prices from a fixed list (hand values) on a fixed day,
+// Wednesday 2026-12-02 in Shanghai.
+func rentalBot(offers ...knowledge.Offer) *Bot {
+	b := New(Config{FX: 7.2}, knowledge.MustShipped(), nil)
+	b.UsePrices(shippedPrices(offers))
+	b.SetClock(func() time.Time { return time.Date(2026, 12, 2, 10, 0, 0, 0, ledger.Shanghai) })
+	return b
+}
+
+// A rental's length in weeks or months is its hours (a week 168 h, a
+// month 730 h), at their rate when they give one; "rent 4 A100" is four
+// cards, never a $4 price; a rental asked about is priced, not reported
+// from the ledger.
+func TestRentalsInWeeksAndMonths(t *testing.T) {
+	usd := func(o knowledge.Offer) knowledge.Offer { o.Currency = knowledge.USD; return o }
+	b := rentalBot(usd(hourly("l/a100", "lambda", "a100-80g", 1.79, 1.79)), usd(hourly("r/h100", "runpod", "h100-sxm", 2.49, 2.49)))
+	for _, c := range []struct {
+		q     string
+		total float64 // hand: cards × hours × rate
+	}{
+		{"rent 2x H100 for 6 weeks at 1.99/hr/gpu, total?", 2 * 6 * 168 * 1.99}, // 4,011.84 at their rate
+		{"rent 4 A100 80GB on lambda for 3 months, total?", 4 * 3 * 730 * 1.79}, // 15,680.40
+		{"8x H100 on RunPod, 2 weeks, what's the total?", 8 * 2 * 168 * 2.49},   // 6,693.12
+	} {
+		a := b.Answer(context.Background(), Message{Text: c.q, Team: "T1", Channel: "D1", User: "U1"})
+		if a.Intent != "price" || a.Typed == nil || a.Typed.Asked != "money_total" || a.Typed.Value == nil {
+			t.Errorf("%s: %s %+v\n%s", c.q, a.Intent, a.Typed, a.Text)
+			continue
+		}
+		if got := *a.Typed.Value; got < c.total-0.01 || got > c.total+0.01 {
+			t.Errorf("%s: total %v, want %.2f", c.q, got, c.total)
+		}
+		if a.Slots.Price != nil && a.Slots.Price.Amount == 4 {
+			t.Errorf("%s: four cards read as a $4 price", c.q)
+		}
+	}
+}
+
+// A date ahead of today is a job's deadline, not a ledger error: 下周五
+// from Wednesday 2026-12-02 is 2026-12-11, 9 days. With a budget's hours
+// asked, the calendar caps them: ¥2,000 ÷ ¥1.8 = 1,111 card-hours, but one
+// card runs only 9 × 24 = 216 h by then. A ledger entry with a future
+// date is still refused.
+func TestFutureDatesAreDeadlines(t *testing.T) {
+	b := rentalBot(hourly("a/4090", "autodl", "rtx4090", 1.8, 1.8))
+	a := b.Answer(context.Background(), Message{Text: "导师就给了2000块经费，下周五前要跑完，AutoDL 4090按量一小时多少钱，够跑多少小时？", Team: "T1", Channel: "D1", User: "U1"})
+	if a.Err != "" || a.Slots.Days != 9 {
+		t.Fatalf("err %q, days %v, want the deadline read as 9 days\n%s", a.Err, a.Slots.Days, a.Text)
+	}
+	if !strings.Contains(a.Headline, "1,111") || !strings.Contains(a.Headline, "216") {
+		t.Errorf("headline %q: want the budget's 1,111 card-hours and the deadline's 216 h", a.Headline)
+	}
+	a = b.Answer(context.Background(), Message{Text: "下周五ddl，Llama-3-8B QLoRA 数据集5万条，单卡4090大概要跑多久？", Team: "T1", Channel: "D1", User: "U1"})
+	if a.Err != "" || a.Slots.Days != 9 || a.Typed == nil || a.Typed.Asked != "hours" {
+		t.Errorf("a training deadline: err %q days %v typed %+v", a.Err, a.Slots.Days, a.Typed)
+	}
+	r := b.Parse(Message{Text: "/gpu spend add 4090 3h ¥30 date=2026-12-05", Slash: false})
+	if len(r.Problems) == 0 || !strings.Contains(r.Problems[0].Reason, "future") {
+		t.Errorf("a ledger entry dated 2026-12-05 (ahead of 2026-12-02): problems %+v, want it refused as in the future", r.Problems)
+	}
+}
