@@ -32,3 +32,21 @@ func TestRentalFor(t *testing.T) {
 		t.Errorf("a zero price rented %v h", r.Hours)
 	}
 }
+
+// Hand-valued: ¥50,000 a month ÷ (¥7.5 × 730 h = ¥5,475 a card-month) =
+// 9.13 → 9 cards, ¥725 left; $500k a year ÷ 12 = $41,666.67 a month ÷
+// ($6.16 × 730 = $4,496.80) = 9.27 → 9 cards; 500,000 ÷ 6.16 = 81,168.8
+// card-hours.
+func TestCardsFor(t *testing.T) {
+	a := CardsFor(50000, 7.5, 730, 1)
+	if a.Cards != 9 || a.PerCardMonth != 5475 || a.Left != 725 {
+		t.Errorf("monthly: %+v", a)
+	}
+	b := CardsFor(500000, 6.16, 730, 12)
+	if b.Cards != 9 || b.BudgetMonthly != 41666.67 || b.PerCardMonth != 4496.8 || b.CardHours != 81168.8 {
+		t.Errorf("yearly: %+v", b)
+	}
+	if z := CardsFor(1000, 0, 730, 1); z.Cards != 0 || z.Lines != nil {
+		t.Errorf("no rate: %+v", z)
+	}
+}

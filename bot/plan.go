@@ -182,10 +182,15 @@ func plan(req parse.Request) (parse.Request, string) {
 		(req.Intent == parse.Cost || req.Intent == parse.Fit || req.Intent == parse.Unknown || req.Intent == parse.Price || req.Intent == parse.Recommend):
 		// "经费一共8000块，4090 2.2/h，够我跑多少卡时？": what the budget rents
 		return to(parse.Price, "the hours a budget rents")
-	case !model && len(s.GPUs) >= 1 && s.Price != nil && (s.Hours > 0 || s.Days > 0) && s.Monthly == nil && has(s.Targets, "money_total") &&
+	case !model && len(s.GPUs) >= 1 && (s.Hours > 0 || s.Days > 0 && s.Price != nil) && s.Monthly == nil && has(s.Targets, "money_total") && !asksCommit(req.Text) &&
 		(req.Intent == parse.Cost || req.Intent == parse.Fit || req.Intent == parse.Unknown):
-		// "3090s at $0.22/hr … for 200h, what do I pay": a rental at their rate
+		// "3090s at $0.22/hr … for 200h, what do I pay", "租一张H800做LoRA，
+		// 跑5天呢": a rental, at their rate or the market's
 		return to(parse.Price, "a rental at your rate")
+	case len(s.GPUs) >= 1 && s.GPUHours > 0 && s.Tokens == 0 && s.Samples == 0 && s.Monthly == nil && s.Budget == nil && has(s.Targets, "money_total") && !asksCommit(req.Text) &&
+		(req.Intent == parse.Cost || req.Intent == parse.Fit || req.Intent == parse.Unknown):
+		// "估计要100个卡时A100，租的话多少钱": their card-hours, priced
+		return to(parse.Price, "the card-hours you gave, priced")
 	case !model && len(s.GPUs) >= 1 && asksCommit(req.Text) && reOnDemand.MatchString(strings.ToLower(req.Text)) &&
 		(req.Intent == parse.Price || req.Intent == parse.Compare || req.Intent == parse.Cost || req.Intent == parse.Fit || req.Intent == parse.Unknown):
 		// "AWS上H100一年期预留比按需能便宜多少", "on-demand vs the 3-yr reserved

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -59,6 +60,9 @@ type PriceView struct {
 	// RentalCurrency is set when the rental is at the user's own rate (in
 	// its currency) rather than the headline's offer.
 	RentalCurrency string `json:"rental_currency,omitempty"`
+	// Afford is the fleet a budget keeps running, when how many cards it
+	// pays for was asked.
+	Afford *AffordView `json:"afford,omitempty"`
 	// DeadlineHours is how long the cards can run before a deadline said
 	// with a budget's hours: the lower of the two limits the job.
 	DeadlineHours float64 `json:"deadline_hours,omitempty"`
@@ -144,10 +148,35 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 	notListed(&view, s.Platform, all)
 	view.Spot = s.Spot || s.Billing == "spot"
 	hours := s.Hours
+	if hours == 0 && s.Budget == nil && s.GPUHours > 0 {
+		hours = s.GPUHours / float64(max(s.Cards, 1)) // "估计要100个卡时A100，租的话多少钱"
+		a.use("gpu_hours", "the card-hours rented")
+	}
 	if hours == 0 && s.Days > 0 && !(s.Budget != nil && (has(s.Targets, "gpu_hours") || has(s.Targets, "hours"))) {
 		hours = s.Days * 24 // "10天内": the rental's length — unless a budget's hours are asked ("下周五前…够跑多少小时")
 	}
-	if hours > 0 && s.Price != nil && s.Price.Amount > 0 && len(view.GPUs) > 0 {
+	if hours == 0 && s.Budget == nil && s.HoursPerMonth > 0 && (has(s.Targets, "money_total") || has(s.Targets, "money_monthly")) {
+		hours = s.HoursPerMonth // "8张卡跑满一个月，一共多少钱": a month of it
+		a.use("hours_per_month", "the month's hours rented")
+	}
+	if s.Budget != nil && s.Budget.Amount > 0 && len(view.GPUs) > 0 && has(s.Targets, "cards") && s.Cards == 0 {
+		// "每月预算5万块，H20能租几张？": the cards the budget keeps running
+		rate, cur := b.budgetRate(a, s, view)
+		if rate > 0 {
+			budget := s.Budget.Amount
+			if bc := knowledge.Currency(s.Budget.Currency); bc != "" && bc != knowledge.Currency(cur) {
+				budget = advisor.Convert(budget, bc, knowledge.Currency(cur), b.fx(s))
+			}
+			months, per := budgetMonths(req.Text)
+			hpm, allDay := s.HoursPerMonth, false
+			if hpm == 0 || hpm == knowledge.HoursPerMonth {
+				hpm, allDay = knowledge.HoursPerMonth, true // none said, or "24/7"
+			}
+			view.Afford = &AffordView{Affordable: advisor.CardsFor(budget, rate, hpm, months), Currency: cur, Months: months, Per: per, HoursPerMonth: hpm, AroundTheClock: allDay}
+			a.use("budget", "what the cards cost a month, against it")
+			a.use("hours_per_month", "each card's hours a month")
+		}
+	} else if hours > 0 && s.Price != nil && s.Price.Amount > 0 && len(view.GPUs) > 0 {
 		// "3090s at $0.22/hr … for 200h, what do I pay": their own rate
 		r := advisor.RentalTotal(s.Price.Amount, s.Cards, hours)
 		view.Rental, view.RentalCurrency = &r, cmpOr(s.Price.Currency, view.Currency)
@@ -158,13 +187,7 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 	} else if hours == 0 && s.Budget != nil && s.Budget.Amount > 0 && len(view.GPUs) > 0 && (has(s.Targets, "gpu_hours") || has(s.Targets, "hours")) {
 		// "经费8000块，4090 2.2/h，够我跑多少卡时？": the hours the budget
 		// rents, at their rate or else the headline's
-		rate, cur := 0.0, ""
-		if s.Price != nil && s.Price.Amount > 0 {
-			rate, cur = s.Price.Amount, cmpOr(s.Price.Currency, view.Currency)
-			a.use("price", "your rate per card-hour")
-		} else if o, _, ok := headlineOffer(view.Offers, view.GPUs[0], view.Spot); ok {
-			rate = o.Price
-		}
+		rate, cur := b.budgetRate(a, s, view)
 		if rate > 0 {
 			budget := s.Budget.Amount
 			rateCur := knowledge.Currency(cmpOr(cur, view.Currency))
@@ -192,7 +215,7 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 			a.use("cards", "the cards rented")
 		}
 	}
-	if view.Rental == nil && s.Price != nil && s.Price.Amount > 0 && len(view.GPUs) > 0 {
+	if view.Rental == nil && view.Afford == nil && s.Price != nil && s.Price.Amount > 0 && len(view.GPUs) > 0 {
 		// "有渠道报18块一卡时，贵不贵？": their quote against the market
 		view.Quote = quoteAgainst(all, view.GPUs[0], *s.Price, view.Currency, fx)
 		if view.Quote != nil {
@@ -254,6 +277,51 @@ func withoutPlan(gpus []string, offers []PriceOffer) []string {
 		}
 	}
 	return out
+}
+
+// budgetRate is the card-hour rate a budget is spent at: theirs when
+// given, else the headline's offer; its currency ("" for the view's).
+func (b *Bot) budgetRate(a *Answer, s parse.Slots, view PriceView) (float64, string) {
+	if s.Price != nil && s.Price.Amount > 0 {
+		a.use("price", "your rate per card-hour")
+		return s.Price.Amount, cmpOr(s.Price.Currency, view.Currency)
+	}
+	if o, _, ok := headlineOffer(view.Offers, view.GPUs[0], view.Spot); ok {
+		return o.Price, cmpOr(o.Currency, view.Currency)
+	}
+	return 0, ""
+}
+
+// AffordView is the fleet a budget keeps running (advisor.CardsFor), in
+// the rate's currency, with the budget's period as read.
+type AffordView struct {
+	advisor.Affordable
+	Currency       string  `json:"currency"`
+	Months         float64 `json:"months"` // the budget's period; 0: a total, priced as one month
+	Per            string  `json:"per"`    // month, quarter, year or ""
+	HoursPerMonth  float64 `json:"hours_per_month"`
+	AroundTheClock bool    `json:"around_the_clock"` // no hours said: 24/7 assumed
+}
+
+var (
+	reBudgetYear    = regexp.MustCompile(`每年|一年|年度|年预算|全年|今年|/\s?y(?:ea)?r\b|per year|a year|annual|yearly|\bfy\s?\d*\b`)
+	reBudgetQuarter = regexp.MustCompile(`季度|每季|quarter|\bq[1-4]\b`)
+	reBudgetMonth   = regexp.MustCompile(`每月|月预算|每个月|一个月|/\s?mo(?:nth)?\b|per month|a month|monthly`)
+)
+
+// budgetMonths is the period a budget is said for, in months: a year 12,
+// a quarter 3, a month 1; 0 when none is said (a total).
+func budgetMonths(text string) (float64, string) {
+	t := strings.ToLower(text)
+	switch {
+	case reBudgetMonth.MatchString(t):
+		return 1, "month"
+	case reBudgetQuarter.MatchString(t):
+		return 3, "quarter"
+	case reBudgetYear.MatchString(t):
+		return 12, "year"
+	}
+	return 0, ""
 }
 
 // quoteAgainst weighs a quoted card-hour price against the on-demand

@@ -103,6 +103,10 @@ func renderPrice(lang string, v PriceView, now time.Time) present.Doc {
 				fmt.Sprintf("%d 张卡 × %s 小时（%s 卡时）约 %s。", r.Cards, fmtNum(r.Hours), fmtNum(r.CardHours), moneyStr(r.Total, cur))) + d.Headline
 		}
 	}
+	if f := v.Afford; f != nil && len(v.GPUs) > 0 {
+		d.Summary = append(d.Summary, d.Headline)
+		d.Headline = affordHeadline(lang, *f, v.GPUs[0])
+	}
 	if q := v.Quote; q != nil {
 		// a quote to weigh: whether it is dear leads, the market after
 		d.Summary = append(d.Summary, d.Headline)
@@ -218,4 +222,26 @@ func deadlineCap(lang string, deadline, hours float64) string {
 	}
 	return tr(lang, fmt.Sprintf("The deadline leaves %s h: the money runs out first. ", fmtNum(deadline)),
 		fmt.Sprintf("到截止日还有 %s 小时：钱先用完。", fmtNum(deadline)))
+}
+
+// affordHeadline says how many cards a budget keeps running, and the
+// arithmetic's parts.
+func affordHeadline(lang string, f AffordView, gpu string) string {
+	perEN, perZH := map[string][2]string{"month": {"a month", "每月"}, "quarter": {"a quarter", "每季度"}, "year": {"a year", "每年"}}[f.Per][0], map[string][2]string{"month": {"a month", "每月"}, "quarter": {"a quarter", "每季度"}, "year": {"a year", "每年"}}[f.Per][1]
+	budget := f.BudgetMonthly * max(f.Months, 1)
+	when, whenZH := fmt.Sprintf("%s h a month", fmtNum(f.HoursPerMonth)), fmt.Sprintf("每月 %s 小时", fmtNum(f.HoursPerMonth))
+	if f.AroundTheClock {
+		when, whenZH = "24/7", "7×24 小时"
+	}
+	en := fmt.Sprintf("%s %s keeps %d %s running %s: %s a card-month (%s/card-hour × %s h); %s a month left over.",
+		moneyStr(budget, f.Currency), perEN, f.Cards, gpuName(gpu), when, moneyStr(f.PerCardMonth, f.Currency), moneyStr(f.PerCardMonth/f.HoursPerMonth, f.Currency), fmtNum(f.HoursPerMonth), moneyStr(f.Left, f.Currency))
+	zh := fmt.Sprintf("%s%s 能养 %d 张 %s（%s）：每张每月 %s（%s/卡时 × %s 小时），每月剩 %s。",
+		perZH, moneyStr(budget, f.Currency), f.Cards, gpuName(gpu), whenZH, moneyStr(f.PerCardMonth, f.Currency), moneyStr(f.PerCardMonth/f.HoursPerMonth, f.Currency), fmtNum(f.HoursPerMonth), moneyStr(f.Left, f.Currency))
+	if f.Per == "" {
+		en = fmt.Sprintf("%s (no period said: read as a month's budget) keeps %d %s running %s: %s a card-month (%s/card-hour × %s h); %s a month left over.",
+			moneyStr(budget, f.Currency), f.Cards, gpuName(gpu), when, moneyStr(f.PerCardMonth, f.Currency), moneyStr(f.PerCardMonth/f.HoursPerMonth, f.Currency), fmtNum(f.HoursPerMonth), moneyStr(f.Left, f.Currency))
+		zh = fmt.Sprintf("%s（没说周期，按每月预算算）能养 %d 张 %s（%s）：每张每月 %s（%s/卡时 × %s 小时），每月剩 %s。",
+			moneyStr(budget, f.Currency), f.Cards, gpuName(gpu), whenZH, moneyStr(f.PerCardMonth, f.Currency), moneyStr(f.PerCardMonth/f.HoursPerMonth, f.Currency), fmtNum(f.HoursPerMonth), moneyStr(f.Left, f.Currency))
+	}
+	return tr(lang, en, zh)
 }

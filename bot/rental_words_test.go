@@ -71,3 +71,33 @@ func TestFutureDatesAreDeadlines(t *testing.T) {
 		t.Errorf("a ledger entry dated 2026-12-05 (ahead of 2026-12-02): problems %+v, want it refused as in the future", r.Problems)
 	}
 }
+
+// What a budget keeps running, a month of cards at their rate, and
+// card-hours they counted themselves, all priced — hand values:
+//   - ¥50,000 a month ÷ (¥7.5 × 730 h = ¥5,475 a card-month) = 9.13 → 9 H20, ¥725 left;
+//   - $500k a year ÷ 12 = $41,666.67 ÷ ($6.16 × 730 = $4,496.80) = 9.27 → 9 H100;
+//   - 8 cards × 730 h × ¥2 = ¥11,680;
+//   - 100 card-hours × ¥2.09 = ¥209 (the 7B model does not change a card's price).
+func TestBudgetsMonthsAndCardHoursPriced(t *testing.T) {
+	usd := func(o knowledge.Offer) knowledge.Offer { o.Currency = knowledge.USD; return o }
+	b := rentalBot(hourly("u/h20", "ucloud", "h20", 7.5, 7.5), usd(hourly("cw/h100", "coreweave", "h100-sxm", 6.16, 6.16)),
+		hourly("a/4090", "autodl", "rtx4090", 1.8, 1.8), hourly("v/a100", "vastai", "a100-80g", 2.09, 2.09))
+	for _, c := range []struct {
+		q, asked string
+		value    float64
+	}{
+		{"每月预算5万块，想租H20做推理，能租几张？", "cards", 9},
+		{"we have a $500k/yr budget, how many H100 can we run 24/7 on CoreWeave?", "cards", 9},
+		{"AutoDL上4090按量大概2块一小时，8张卡跑满一个月，一共多少钱？", "money_total", 11680},
+		{"两周内要微调完一个7B模型，估计要100个卡时A100，租的话多少钱？", "money_total", 209},
+	} {
+		a := b.Answer(context.Background(), Message{Text: c.q, Team: "T1", Channel: "D1", User: "U1"})
+		if a.Typed == nil || a.Typed.Asked != c.asked || a.Typed.Value == nil || *a.Typed.Value < c.value-0.01 || *a.Typed.Value > c.value+0.01 {
+			t.Errorf("%s: %s typed %+v, want %s = %v\n%s", c.q, a.Intent, a.Typed, c.asked, c.value, a.Text)
+		}
+	}
+	a := b.Answer(context.Background(), Message{Text: "每月预算5万块，想租H20做推理，能租几张？", Team: "T1", Channel: "D1", User: "U1"})
+	if !strings.Contains(a.Headline, "¥725") || !strings.Contains(a.Headline, "¥5,475") {
+		t.Errorf("headline %q: want the card-month ¥5,475 and ¥725 left", a.Headline)
+	}
+}

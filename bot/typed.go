@@ -277,6 +277,12 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 		if !ok {
 			o = res.Offers[0]
 		}
+		if f := res.Afford; f != nil {
+			// a budget's fleet: the cards, what one costs a month, the card-hours
+			return []typedFigure{{asked: "cards", value: float64(f.Cards), unit: "cards", choice: res.GPUs[0]},
+				{asked: "money_monthly", value: f.PerCardMonth, unit: "card_month", currency: f.Currency},
+				{asked: "gpu_hours", value: f.CardHours, unit: "GPU-h"}}, nil, "cards"
+		}
 		if q := res.Quote; q != nil {
 			// a quote weighed: the market's price, and whether theirs is
 			// fair (yes) — turned round when the question asks "dear?"
