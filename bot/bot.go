@@ -209,11 +209,12 @@ func outcome(a Answer) string {
 func (b *Bot) Observe(f func(intent, outcome string, took time.Duration)) { b.observe = f }
 
 func (b *Bot) answer(ctx context.Context, m Message) Answer {
-	req := b.parseInConversation(ctx, m)
+	req := b.ParseInContext(ctx, m)
 	if m.Locale != "" && neutral(m) {
 		req.Lang = string(present.LangOf(m.Locale))
 	}
 	req, planned := plan(req)
+	b.remember(ctx, m, req)
 	req = contextFromRequests(normalizeQuotes(req))
 	a := Answer{Intent: req.Intent, Confidence: req.Confidence, Lang: req.Lang, Slots: req.Slots, Assumed: map[string]any{}, question: m.Text}
 	if len(req.Problems) > 0 {

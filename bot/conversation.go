@@ -12,19 +12,19 @@ import (
 // only adds or changes slots ("20k samples", "那 qlora 呢").
 func (b *Bot) UseThreads(s *thread.Store) { b.threads = s }
 
-// parseInConversation parses m, merged with its conversation's last
-// request when it is a follow-up, and remembers the result. A store that
-// cannot be read costs the follow-up, never the answer.
-func (b *Bot) parseInConversation(ctx context.Context, m Message) parse.Request {
-	req := b.ParseInContext(ctx, m)
+// remember keeps req — as planned, so the next message follows the
+// question that was answered ("A800 8卡按量跑一个月多少钱" is priced, and
+// "包月呢" asks the price's plan, not a cost's) — as its conversation's
+// last request. A store that cannot be written costs the follow-up, never
+// the answer.
+func (b *Bot) remember(ctx context.Context, m Message, req parse.Request) {
 	if b.threads == nil || m.Slash || m.Variant {
-		return req
+		return
 	}
 	c := thread.Conversation{Team: m.Team, Channel: m.Channel, Thread: m.Thread}
 	if err := b.threads.Put(ctx, c, req); err != nil {
 		b.log.WarnContext(ctx, "conversation", "err", err)
 	}
-	return req
 }
 
 // ParseInContext parses m as Answer would, merged with its conversation's

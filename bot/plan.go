@@ -86,7 +86,7 @@ func plan(req parse.Request) (parse.Request, string) {
 		return req, "a question about a card, or a how-to"
 	}
 	if lower := strings.ToLower(req.Text); (req.Intent == parse.Spend && s.Mode == "report" || req.Intent == parse.Buy && s.Price == nil && s.Ops == nil && !asksWorthBuying(req.Text)) &&
-		len(s.GPUs) > 0 && s.Hours > 0 && reRentAsk.MatchString(lower) && !reSpentWords.MatchString(lower) {
+		len(s.GPUs) > 0 && s.Hours > 0 && reRentAsk.MatchString(lower) && !reSpentWords.MatchString(lower) && !reCheckAsk.MatchString(lower) && !strings.Contains(lower, "预算") && !strings.Contains(lower, "budget") {
 		// "rent 2x H100 for 6 weeks at 1.99/hr/gpu, total?": a rental to
 		// price, not a report of what was spent nor a purchase
 		if s.Rent != nil {
@@ -182,7 +182,7 @@ func plan(req parse.Request) (parse.Request, string) {
 		(req.Intent == parse.Cost || req.Intent == parse.Fit || req.Intent == parse.Unknown || req.Intent == parse.Price || req.Intent == parse.Recommend):
 		// "经费一共8000块，4090 2.2/h，够我跑多少卡时？": what the budget rents
 		return to(parse.Price, "the hours a budget rents")
-	case !model && len(s.GPUs) >= 1 && (s.Hours > 0 || s.Days > 0 && s.Price != nil) && s.Monthly == nil && has(s.Targets, "money_total") && !asksCommit(req.Text) &&
+	case !model && len(s.GPUs) >= 1 && (s.Hours > 0 || s.Days > 0 && s.Price != nil) && s.Monthly == nil && (has(s.Targets, "money_total") || has(s.Targets, "money_monthly")) && !asksCommit(req.Text) &&
 		(req.Intent == parse.Cost || req.Intent == parse.Fit || req.Intent == parse.Unknown):
 		// "3090s at $0.22/hr … for 200h, what do I pay", "租一张H800做LoRA，
 		// 跑5天呢": a rental, at their rate or the market's

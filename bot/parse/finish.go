@@ -51,6 +51,11 @@ func (f *features) finish(in Intent) Slots {
 	if f.future != (day{}) {
 		f.futureDate(&s, in)
 	}
+	if f.spanHours && (in == Cost || in == Fit) && (s.Tokens > 0 || s.Samples > 0) && s.Days == 0 {
+		// "白嫖了一张a100，能用一周，2万条能跑完吗": a job's week is the time it has
+		s.Days, s.Hours = s.Hours/24, 0
+		s.Notes = append(s.Notes, fmt.Sprintf("the %s days available read as the deadline", trim(s.Days)))
+	}
 	if (in == Monthly || in == Buy) && s.HoursPerMonth == 0 && s.Hours > 0 && !f.spanHours {
 		s.HoursPerMonth, s.Hours = s.Hours, 0
 		s.Notes = append(s.Notes, fmt.Sprintf("%s h read as hours per month", trim(s.HoursPerMonth)))

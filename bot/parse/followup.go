@@ -2,6 +2,7 @@ package parse
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -42,6 +43,15 @@ func (p *Parser) FollowUp(prev Request, raw string, now time.Time) (Request, boo
 	}
 	f := p.x.extract(text, false, now)
 	add := f.finish(prev.Intent)
+	if add.Cards == 0 {
+		// "那8张呢", "what about 4 cards?": a count alone, of the
+		// conversation's card
+		if m := reBareCards.FindStringSubmatch(arabize(lower)); m != nil {
+			if n, ok := Number(m[1] + m[2]); ok && n > 0 && n <= 100000 {
+				add.Cards = int(n)
+			}
+		}
+	}
 	added := slotsJSON(add)
 	for _, k := range []string{"missing", "notes", "mode"} {
 		delete(added, k)
@@ -71,6 +81,9 @@ func (p *Parser) FollowUp(prev Request, raw string, now time.Time) (Request, boo
 	out.FollowUp = true
 	return out, true
 }
+
+// reBareCards is a card count said alone in a follow-up.
+var reBareCards = regexp.MustCompile(`(\d+)\s?(?:张|块|片|台)\s?(?:卡)?\s?(?:呢|的话|吧|$|[?？,，])|\b(\d+)\s?(?:cards?|gpus?)\b`)
 
 // Missing names what intent needs and s does not have (see Slots.Missing).
 func Missing(intent Intent, s Slots) []string { return missing(intent, s) }

@@ -39,7 +39,10 @@ var (
 	// reSpan is a rental's length in weeks or months: "for 2 weeks", "租两个月",
 	// "over 6 weeks", or a bare English "2 weeks" (a deadline's words —
 	// "in 2 weeks", "6-week run" — are read first, as a deadline)
-	reSpan       = gated(regexp.MustCompile(`(?:(?:跑|跑个|跑上|租|租个|租了|租用|用|for|over)\s?`+num+`\s?(?:个\s?)?(周|星期|礼拜|weeks?\b|wks?\b|个月|months?\b)|\b`+num+`[\s-]?(weeks?|wks?)\b)`), true, "周", "星期", "礼拜", "week", "wk", "月", "month")
+	reSpan = gated(regexp.MustCompile(`(?:(?:跑|跑个|跑上|租|租个|租了|租用|用|for|over)\s?`+num+`\s?(?:个\s?)?(周|星期|礼拜|weeks?\b|wks?\b|个月|months?\b)|\b`+num+`[\s-]?(weeks?|wks?)\b)`), true, "周", "星期", "礼拜", "week", "wk", "月", "month")
+	// reSpanOne is one week, month or day of a rental, said in words: "租一个
+	// 月", "跑一周", "for a week"
+	reSpanOne    = gated(regexp.MustCompile(`(?:跑|跑个|跑上|租|租个|租了|租用|用|for|over)\s?(?:一|a|one)\s?(?:个\s?)?(周|星期|礼拜|week\b|月|month\b|天|day\b)`), false, "周", "星期", "礼拜", "week", "月", "month", "天", "day")
 	reHours      = gated(regexp.MustCompile(num+`\s?`+hourUnit), true, "h", "小时", "钟头")
 	reParams     = gated(regexp.MustCompile(num+`\s?b(?:\s?(?:参数|模型|params?|parameters?))?(?P<end>$|[^a-z0-9])`), true, "b")
 	reParamsYi   = gated(regexp.MustCompile(num+`\s?(万)?亿(?:个)?(?:参数)?`), true, "亿")
@@ -434,6 +437,15 @@ func (x extractor) hours(t *text, f *features) {
 		}
 		s.Hours, f.spanHours = v*perUnit, true
 		f.note(fmt.Sprintf("%s %s read as %s hours", trim(v), unit, trim(s.Hours)))
+		return true
+	})
+	t.first(reSpanOne, 0, func(m []string, at int) bool {
+		if s.Hours != 0 || s.Days != 0 || s.HoursPerMonth != 0 {
+			return false
+		}
+		h := map[string]float64{"周": 168, "星期": 168, "礼拜": 168, "week": 168, "月": hoursPerMonth, "month": hoursPerMonth, "天": 24, "day": 24}[m[1]]
+		s.Hours, f.spanHours = h, true
+		f.note(fmt.Sprintf("one %s read as %s hours", m[1], trim(h)))
 		return true
 	})
 	t.first(reHours, 1, func(m []string, at int) bool {
