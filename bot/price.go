@@ -60,6 +60,8 @@ type PriceView struct {
 	// RentalCurrency is set when the rental is at the user's own rate (in
 	// its currency) rather than the headline's offer.
 	RentalCurrency string `json:"rental_currency,omitempty"`
+	// Area is what a region filter ("US only") kept and left out.
+	Area *AreaFilter `json:"area,omitempty"`
 	// Afford is the fleet a budget keeps running, when how many cards it
 	// pays for was asked.
 	Afford *AffordView `json:"afford,omitempty"`
@@ -137,6 +139,12 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 	if personaNote != "" {
 		view.Assumptions = append(view.Assumptions, personaNote)
 		view.Persona = personaNote
+	}
+	if s.Region != "" {
+		// "US only", "EU only", "国内": offers elsewhere left out, those
+		// whose source names no region kept and counted
+		view.Offers, view.Area = inArea(view.Offers, s.Region)
+		a.use("region", "offers outside it left out")
 	}
 	view.Offers = packageAsked(view.Offers, s.Billing, s.Platform)
 	if s.Billing == "monthly" {
@@ -322,6 +330,43 @@ func budgetMonths(text string) (float64, string) {
 		return 12, "year"
 	}
 	return 0, ""
+}
+
+// AreaFilter counts what a region filter did to the offers.
+type AreaFilter struct {
+	Want    string `json:"want"`
+	In      int    `json:"in"`      // listed in the region
+	Unknown int    `json:"unknown"` // no region stated
+	Out     int    `json:"out"`     // elsewhere: left out
+	// Kept is set when none is listed in the region and the offers that
+	// name none are shown instead (else they are left out too).
+	Kept bool `json:"kept,omitempty"`
+}
+
+// inArea keeps the offers listed in area want; when none is, those whose
+// source names no region (outside China: they may be there), said so. It
+// counts each kind.
+func inArea(offers []PriceOffer, want string) ([]PriceOffer, *AreaFilter) {
+	f := &AreaFilter{Want: want}
+	var in, unstated []PriceOffer
+	for _, o := range offers {
+		ok, unknown := knowledge.InArea(o.Area, want)
+		switch {
+		case unknown:
+			f.Unknown++
+			unstated = append(unstated, o)
+		case ok:
+			f.In++
+			in = append(in, o)
+		default:
+			f.Out++
+		}
+	}
+	if f.In > 0 {
+		return in, f
+	}
+	f.Kept = true
+	return unstated, f
 }
 
 // quoteAgainst weighs a quoted card-hour price against the on-demand

@@ -13,6 +13,7 @@ type OfferDetail struct {
 	SKU            string  `json:"sku,omitempty"`             // instance type / offer id
 	Cards          float64 `json:"cards"`                     // cards the published price covers
 	Regions        int     `json:"regions,omitempty"`         // regions listing this price (a range when they differ)
+	Area           string  `json:"area,omitempty"`            // where the offer is (knowledge.AreaOf): us, eu, cn, …; "" not stated
 	PricingType    string  `json:"pricing_type"`              // on_demand, spot, bid, reserved, package, …
 	Term           string  `json:"term,omitempty"`            // ISO 8601 (P1M, P1Y) for reserved and package prices
 	Freshness      string  `json:"freshness"`                 // live (≤ 6 h), recent (≤ 3 days), dated
@@ -45,8 +46,13 @@ func (d offerDetails) of(key string, cards float64, lang string, now time.Time) 
 		o = d.offers[i]
 	}
 	f := o.Freshness(now)
+	pr := ""
+	if p, ok := knowledge.MustShipped().Platform(o.Platform); ok {
+		pr = p.Region
+	}
 	return OfferDetail{SKU: o.SKU, Cards: cards, Regions: o.Regions, PricingType: string(o.Model), Term: o.Term,
-		Freshness: string(f), FreshnessLabel: knowledge.FreshnessText(f, o.ObservedAt, lang), AvailableCount: o.AvailableCount}
+		Freshness: string(f), FreshnessLabel: knowledge.FreshnessText(f, o.ObservedAt, lang), AvailableCount: o.AvailableCount,
+		Area: knowledge.AreaOf(o, pr)}
 }
 
 // notListed fills in the answer for a platform that lists none of the asked

@@ -82,6 +82,11 @@ func renderPrice(lang string, v PriceView, now time.Time) present.Doc {
 			fmt.Sprintf("%s 最低 %s/卡时（%s，%s，%s）——共 %d 个报价", gpuName(g), moneyStr(o.Price, o.Currency), platformName(lang, o.Platform), kind[1], when, n)))
 	}
 	d.Headline = strings.Join(heads, tr(lang, "; ", "；"))
+	if best, ok := cheapestCard(v); ok {
+		// several cards: which is cheaper leads
+		d.Headline = tr(lang, fmt.Sprintf("Cheapest: %s at %s/card-hour. ", gpuName(best.GPU), moneyStr(best.Price, best.Currency)),
+			fmt.Sprintf("最便宜：%s，%s/卡时。", gpuName(best.GPU), moneyStr(best.Price, best.Currency))) + d.Headline
+	}
 	if r := v.Rental; r != nil {
 		// the total asked for, at the quoted rate: first
 		cur := v.Currency
@@ -135,6 +140,9 @@ func renderPrice(lang string, v PriceView, now time.Time) present.Doc {
 	}
 	if v.Persona != "" {
 		d.Summary = append(d.Summary, v.Persona) // the enterprise filter, under the headline
+	}
+	if f := v.Area; f != nil {
+		d.Summary = append(d.Summary, areaLine(lang, *f)) // the region filter, under the headline
 	}
 	d.ListTitle = tr(lang, "Offers per card-hour, cheapest first:", "每卡每小时报价（从低到高）：")
 	var wk working
@@ -244,4 +252,49 @@ func affordHeadline(lang string, f AffordView, gpu string) string {
 			moneyStr(budget, f.Currency), f.Cards, gpuName(gpu), whenZH, moneyStr(f.PerCardMonth, f.Currency), moneyStr(f.PerCardMonth/f.HoursPerMonth, f.Currency), fmtNum(f.HoursPerMonth), moneyStr(f.Left, f.Currency))
 	}
 	return tr(lang, en, zh)
+}
+
+// areaNames name the regions a filter can ask for.
+var areaNames = map[string][2]string{"us": {"the US", "美国"}, "eu": {"Europe", "欧洲"}, "cn": {"mainland China", "国内"}, "sg": {"Singapore", "新加坡"}, "ap": {"Asia-Pacific", "亚太"}}
+
+// areaLine says what a region filter kept, left out and could not tell.
+func areaLine(lang string, f AreaFilter) string {
+	n := areaNames[f.Want]
+	if n[0] == "" {
+		n = [2]string{f.Want, f.Want}
+	}
+	en := fmt.Sprintf("Only %s: %d offers listed there", n[0], f.In)
+	zh := fmt.Sprintf("只看%s：%d 个报价在%s", n[1], f.In, n[1])
+	switch {
+	case f.Kept && f.Unknown > 0:
+		en = fmt.Sprintf("Only %s: no offer is listed there; shown are the %d whose source names no region — confirm the region on the platform", n[0], f.Unknown)
+		zh = fmt.Sprintf("只看%s：没有报价写明在%s；下面是 %d 个来源未写地区的报价，请在平台上确认地区", n[1], n[1], f.Unknown)
+	case f.Unknown > 0:
+		en += fmt.Sprintf("; %d that name no region left out", f.Unknown)
+		zh += fmt.Sprintf("；%d 个未写地区的已排除", f.Unknown)
+	}
+	if f.Out > 0 {
+		en += fmt.Sprintf("; %d elsewhere left out", f.Out)
+		zh += fmt.Sprintf("；%d 个在其他地区，已排除", f.Out)
+	}
+	return tr(lang, en+".", zh+"。")
+}
+
+// cheapestCard is the asked card whose headline offer is lowest, when
+// several cards were asked and all are priced in one currency.
+func cheapestCard(v PriceView) (PriceOffer, bool) {
+	if len(v.GPUs) < 2 {
+		return PriceOffer{}, false
+	}
+	var best PriceOffer
+	for i, g := range v.GPUs {
+		o, _, ok := headlineOffer(v.Offers, g, v.Spot)
+		if !ok || i > 0 && o.Currency != best.Currency {
+			return PriceOffer{}, false
+		}
+		if i == 0 || o.Price < best.Price {
+			best = o
+		}
+	}
+	return best, true
 }

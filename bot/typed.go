@@ -309,6 +309,11 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 				{asked: "price_per_card_hour", value: o.Price, unit: o.Unit, currency: o.Currency, choice: o.Platform},
 				{asked: "which", value: o.Price, unit: o.Unit, currency: o.Currency, choice: o.Platform}}, nil, "money_monthly"
 		}
+		if best, ok := cheapestCard(res); ok {
+			// "B200 vs H200, which is cheaper?": the card, at its headline price
+			return []typedFigure{{asked: "price_per_card_hour", value: o.Price, unit: o.Unit, currency: o.Currency, choice: o.Platform},
+				{asked: "which", value: best.Price, unit: best.Unit, currency: best.Currency, choice: best.GPU}}, nil, "price_per_card_hour"
+		}
 		return []typedFigure{{asked: "price_per_card_hour", value: o.Price, unit: o.Unit, currency: o.Currency, choice: o.Platform},
 			{asked: "which", value: o.Price, unit: o.Unit, currency: o.Currency, choice: o.Platform}}, nil, "price_per_card_hour"
 	case advisor.Comparison:
