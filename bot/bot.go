@@ -81,6 +81,10 @@ type Answer struct {
 	planTerm *advisor.CommitResult
 	// planMonthly is a serving plan's cards on monthly plans (commit.go).
 	planMonthly *advisor.MonthlyResult
+	// overBudget is the job's money against the budget a yes/no stated,
+	// when typed read the verdict from it ("can i do this under $20"):
+	// the figure, the budget, their currency.
+	overBudget *[3]string
 	// alsoUsed are slots a handler used beyond its intent's reads (how):
 	// the monthly figure an always-on service is checked against.
 	alsoUsed map[string]string
@@ -235,6 +239,7 @@ func (b *Bot) answer(ctx context.Context, m Message) Answer {
 		} else if g := cardAsked(asked); g != "" {
 			a.cardVerdict(g)
 		}
+		a.budgetVerdict()
 		return a
 	}
 	if have > 0 {

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/gpubot/gpubot/bot/parse"
@@ -95,4 +96,31 @@ func (a *Answer) cardVerdict(gpu string) {
 	d.Headline = tr(a.Lang, fmt.Sprintf("Yes — %s can carry it, with %d cards. ", gpuName(gpu), need),
 		fmt.Sprintf("够用：%s 可以承载，需要 %d 张。", gpuName(gpu), need)) + d.Headline
 	a.show(d)
+}
+
+// budgetVerdict leads with the yes/no a budget decided (typed read it from
+// the job's money), unless the headline already says it.
+func (a *Answer) budgetVerdict() {
+	if a.overBudget == nil || a.Err != "" || a.Typed == nil || a.Typed.Verdict == nil {
+		return
+	}
+	head := a.Doc.Headline
+	for _, p := range []string{"Yes", "No", "够", "不够", "可以", "不行", "能", "不能", "超"} {
+		if strings.HasPrefix(head, p) {
+			return
+		}
+	}
+	fig, _ := strconv.ParseFloat(a.overBudget[0], 64)
+	budget, _ := strconv.ParseFloat(a.overBudget[1], 64)
+	cur := a.overBudget[2]
+	lead := tr(a.Lang, fmt.Sprintf("Yes — ≈%s, within your %s budget. ", moneyStr(fig, cur), moneyStr(budget, cur)),
+		fmt.Sprintf("够：约 %s，在 %s 预算之内。", moneyStr(fig, cur), moneyStr(budget, cur)))
+	if *a.Typed.Verdict == "no" {
+		lead = tr(a.Lang, fmt.Sprintf("No — ≈%s, over your %s budget by %s. ", moneyStr(fig, cur), moneyStr(budget, cur), moneyStr(fig-budget, cur)),
+			fmt.Sprintf("不够：约 %s，超出 %s 预算 %s。", moneyStr(fig, cur), moneyStr(budget, cur), moneyStr(fig-budget, cur)))
+	}
+	d := a.Doc
+	d.Headline = lead + head
+	a.show(d)
+	a.use("budget", "the yes/no: the money against it")
 }

@@ -187,7 +187,7 @@ func plan(req parse.Request) (parse.Request, string) {
 		// "3090s at $0.22/hr … for 200h, what do I pay", "租一张H800做LoRA，
 		// 跑5天呢": a rental, at their rate or the market's
 		return to(parse.Price, "a rental at your rate")
-	case len(s.GPUs) >= 1 && s.GPUHours > 0 && s.Tokens == 0 && s.Samples == 0 && s.Monthly == nil && s.Budget == nil && has(s.Targets, "money_total") && !asksCommit(req.Text) &&
+	case len(s.GPUs) >= 1 && s.GPUHours > 0 && s.Tokens == 0 && s.Samples == 0 && s.Monthly == nil && has(s.Targets, "money_total") && !asksCommit(req.Text) &&
 		(req.Intent == parse.Cost || req.Intent == parse.Fit || req.Intent == parse.Unknown):
 		// "估计要100个卡时A100，租的话多少钱": their card-hours, priced
 		return to(parse.Price, "the card-hours you gave, priced")

@@ -156,14 +156,15 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 	notListed(&view, s.Platform, all)
 	view.Spot = s.Spot || s.Billing == "spot"
 	hours := s.Hours
-	if hours == 0 && s.Budget == nil && s.GPUHours > 0 {
+	budgetAsked := s.Budget != nil && (has(s.Targets, "gpu_hours") || has(s.Targets, "hours") || has(s.Targets, "cards"))
+	if hours == 0 && !budgetAsked && s.GPUHours > 0 {
 		hours = s.GPUHours / float64(max(s.Cards, 1)) // "估计要100个卡时A100，租的话多少钱"
 		a.use("gpu_hours", "the card-hours rented")
 	}
 	if hours == 0 && s.Days > 0 && !(s.Budget != nil && (has(s.Targets, "gpu_hours") || has(s.Targets, "hours"))) {
 		hours = s.Days * 24 // "10天内": the rental's length — unless a budget's hours are asked ("下周五前…够跑多少小时")
 	}
-	if hours == 0 && s.Budget == nil && s.HoursPerMonth > 0 && (has(s.Targets, "money_total") || has(s.Targets, "money_monthly")) {
+	if hours == 0 && !budgetAsked && s.HoursPerMonth > 0 && (has(s.Targets, "money_total") || has(s.Targets, "money_monthly")) {
 		hours = s.HoursPerMonth // "8张卡跑满一个月，一共多少钱": a month of it
 		a.use("hours_per_month", "the month's hours rented")
 	}

@@ -101,3 +101,18 @@ func TestBudgetsMonthsAndCardHoursPriced(t *testing.T) {
 		t.Errorf("headline %q: want the card-month ¥5,475 and ¥725 left", a.Headline)
 	}
 }
+
+// A budget with a yes/no decides the verdict from the job's money, and
+// the verdict leads: 25 SDXL LoRA images on a $0.20/h 3090 for 1,000 steps
+// cost cents, well within $20 (yes); 10 card-hours of A100 at ¥2.09 =
+// ¥20.90 is over a ¥10 budget by ¥10.90 (no).
+func TestBudgetDecidesTheYesNo(t *testing.T) {
+	b := rentalBot(hourly("v/a100", "vastai", "a100-80g", 2.09, 2.09))
+	a := b.Answer(context.Background(), Message{Text: "预算10块，估计要10个卡时A100，租的话多少钱，够吗？", Team: "T1", Channel: "D1", User: "U1"})
+	if a.Typed == nil || a.Typed.Verdict == nil || *a.Typed.Verdict != "no" || a.Typed.Value == nil || *a.Typed.Value != 20.9 {
+		t.Fatalf("typed %+v, want ¥20.90 and no\n%s", a.Typed, a.Text)
+	}
+	if !strings.HasPrefix(a.Headline, "不够：约 ¥20.9，超出 ¥10 预算 ¥10.9") {
+		t.Errorf("headline %q does not lead with the budget's no", a.Headline)
+	}
+}

@@ -145,6 +145,26 @@ func (a *Answer) typed(s parse.Slots) {
 			}
 		}
 	}
+	if v == nil && s.Budget != nil && s.Budget.Amount > 0 && (s.YesNo || a.verdictAsked) {
+		// "can i do this under $20", "预算300块够吗": the job's money
+		// against the budget is the yes/no, and leads
+		keys := []string{"money_total", "money_monthly"}
+		if months, _ := budgetMonths(a.question); months == 1 {
+			keys = []string{"money_monthly", "money_total"}
+		}
+		for _, k := range keys {
+			f, ok := byName[k]
+			if !ok || s.Budget.Currency != "" && f.currency != "" && f.currency != s.Budget.Currency {
+				continue
+			}
+			v = verdict(f.value <= s.Budget.Amount)
+			a.overBudget = &[3]string{trimNum(f.value), trimNum(s.Budget.Amount), cmpOr(f.currency, s.Budget.Currency)}
+			if !has(s.Targets, order[0]) || len(s.Targets) == 0 {
+				order = append([]string{k}, slices.DeleteFunc(order, func(o string) bool { return o == k })...)
+			}
+			break
+		}
+	}
 	if _, fit := a.Result.(FitResult); fit && v != nil && a.verdictAsked && !has(s.Targets, primary) {
 		// "does it fit on my L40S? if not, how many A100s?": whether it
 		// fits leads, with the memory it needs; the rest follows
