@@ -26,7 +26,7 @@ type ConvertView struct {
 	Verdict *string `json:"verdict,omitempty"`
 }
 
-// convert answers a conversion the planner marked (conversion.go): the
+// convert answers a conversion the planner marked (convert.go): the
 // figure in the currency asked, per the periods asked, and which of two is
 // lower when the question weighs them.
 func (b *Bot) convert(a *Answer, req parse.Request) error {
