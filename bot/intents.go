@@ -119,6 +119,9 @@ func Rows() []intent.Row {
 			Help: "guide notes: contracts, hidden costs, pitfalls", HelpZH: "指南：合同、隐藏成本、避坑",
 			Buttons: []Button{ButtonWorking},
 			Handler: answerFunc(func(b *Bot, ctx context.Context, _ Message, a *Answer, req parse.Request) error {
+				if isConversion(req) { // "Convert $14,342 to CNY", marked by the planner (convert.go)
+					return b.convert(a, req)
+				}
 				b.knowledge(ctx, a, req)
 				return nil
 			})},

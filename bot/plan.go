@@ -35,6 +35,9 @@ func plan(req parse.Request) (parse.Request, string) {
 	if r, why, ok := ledgerInWords(req); ok { // corrections in words, budget checks with figures (bot/spend_correct.go)
 		return r, why
 	}
+	if r, why, ok := conversionInWords(req); ok { // a stated figure in the other currency or per another period (bot/convert.go)
+		return r, why
+	}
 	if in, args, ok := budgetInWords(req); ok && (readOnly[req.Intent] || req.Intent == parse.Spend && (s.Mode == "report" || args[0] == "set")) {
 		req.Intent = in
 		req.Slots.Args = args

@@ -428,6 +428,8 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 			figs = append(figs, typedFigure{asked: "cards", value: float64(res.SelfHost.Plan.Cards), unit: "cards", choice: res.SelfHost.GPU})
 		}
 		return figs, verdict(r.Cheaper == "self_host"), "which"
+	case ConvertView: // a figure in the other currency (convert_render.go)
+		return convertFigures(res)
 	case ExportView:
 		if len(res.Cards) == 0 {
 			return nil, nil, ""
