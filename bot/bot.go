@@ -240,6 +240,7 @@ func (b *Bot) answer(ctx context.Context, m Message) Answer {
 			a.cardVerdict(g)
 		}
 		a.budgetVerdict()
+		a.leadWithAsked()
 		return a
 	}
 	if have > 0 {
