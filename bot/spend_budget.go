@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/ledger"
@@ -29,16 +30,27 @@ var (
 //     是不是已经超了" → args [whatif];
 //   - a budget given in words and what is left of it this year, quarter
 //     or month, from the ledger: "我们组今年给了５万算力费，现在还剩多少啊" →
-//     args [left ¥50000].
+//     args [left ¥50000];
+//   - a budget, what is spent and how far into the period, and the pace
+//     asked: "spent $47k of $120k through Jan 31 — on track?" → args
+//     [pace $120000 spent=$47000] (spend_pace.go).
 //
 // A question about a model or a job ("预算5000，13b lora") is not one.
 func spendCheckInWords(req parse.Request) ([]string, bool) {
 	s := req.Slots
 	t := parse.Clean(req.Text)
-	if s.ParamsB > 0 || s.Model != "" || s.Arch != "" || !reCheckAsk.MatchString(t) {
+	if s.ParamsB > 0 || s.Model != "" || s.Arch != "" {
 		return nil, false
 	}
 	hours := s.GPUHours > 0 || s.Hours > 0
+	if !hours {
+		if args, _, _, ok := paceInWords(req); ok {
+			return args, true // "spent $47k of $120k through Jan 31 — on track?"
+		}
+	}
+	if !reCheckAsk.MatchString(t) {
+		return nil, false
+	}
 	if s.Budget != nil && hours && s.Price != nil {
 		return []string{"whatif"}, true
 	}
@@ -79,6 +91,8 @@ func (s *Spend) check(ctx context.Context, team string, m Message, req parse.Req
 	}
 	per, perZH := periodWords(m.Text)
 	switch args[0] {
+	case "pace":
+		return s.pace(ctx, team, m, req, a)
 	case "whatif":
 		sl := req.Slots
 		hours := sl.GPUHours
@@ -311,4 +325,41 @@ func cardFamilyAsked(id, text string) string {
 		return fam
 	}
 	return id
+}
+
+var (
+	// over a budget asked without the word budget: "这季度超了没？", "are we
+	// over this month?"
+	reOverAsked = regexp.MustCompile(`(?i)超了没|超没超|超了吗|超了么|超支了?[吗没]|有没有超|over budget|\bare (?:we|they|any \w+) over\b|\bover (?:yet|already)\b`)
+	// a budget against its actual spend: "Q4 budget vs actual", "预算执行情况"
+	reVersusAsked = regexp.MustCompile(`(?i)budget (?:vs\.?|versus|against|compared (?:to|with)) (?:actuals?|spend|spent)|预算(?:和|与|跟)?(?:实际|实花|实际花费|支出)(?:对比|对照|比)?|预算执行|预算对比`)
+	// every project, not one named "please"
+	reEveryProject = regexp.MustCompile(`(?i)every project|all (?:the )?projects|each project|per project|by project|每个项目|所有项目|各个?项目|分项目`)
+)
+
+// budgetStatusInWords reads a question about how the budgets stand that
+// names no figure of its own — "这季度超了没？", "Q4 budget vs actual for
+// every project please, as a table." — as /gpu budget show. A question
+// with money, cards, hours or a model in it is not one.
+func budgetStatusInWords(req parse.Request) (parse.Request, bool) {
+	s := req.Slots
+	if !readOnly[req.Intent] || s.ParamsB > 0 || s.Model != "" || s.Arch != "" || len(s.GPUs) > 0 || s.Hours > 0 || s.GPUHours > 0 ||
+		s.Price != nil || s.Budget != nil || s.Amount != nil || s.Monthly != nil || s.Rent != nil {
+		return req, false
+	}
+	t := parse.Clean(req.Text)
+	_, period := ledger.ReadPeriod(t, time.Time{}, time.UTC)
+	if !reVersusAsked.MatchString(t) && !(period || req.MonthSaid != "") || !reVersusAsked.MatchString(t) && !reOverAsked.MatchString(t) {
+		return req, false
+	}
+	req.Intent = parse.Budget
+	req.Slots.Args = []string{"show"}
+	req.Slots.Mode, req.Slots.Missing, req.Slots.Targets, req.Problems = "", nil, nil, nil
+	if req.Slots.Month == "" {
+		req.Slots.Month = req.MonthSaid // "上个月超了没": that month as it closed
+	}
+	if reEveryProject.MatchString(t) || reNotProject.MatchString(req.Slots.Project) {
+		req.Slots.Project = "" // "for every project please": all of them, none named
+	}
+	return req, true
 }

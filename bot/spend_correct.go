@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -84,11 +86,36 @@ func ledgerInWords(req parse.Request) (parse.Request, string, bool) {
 		req.Slots.GPUs, req.Slots.Budget, req.Slots.Monthly, req.Slots.Price = nil, nil, nil, nil
 		return req, "a ledger entry removed in words", true
 	}
+	if r, ok := budgetStatusInWords(req); ok {
+		return r, "a question about how the budgets stand", true
+	}
+	if r, ok := budgetSetAndCheck(req); ok {
+		return r, "a budget set, and your spend checked against it", true
+	}
 	if args, ok := spendCheckInWords(req); ok {
 		req.Intent = parse.Spend
 		req.Slots.Mode = "check"
 		req.Slots.Args = args
 		req.Slots.Missing, req.Problems = nil, nil
+		if args[0] == "pace" {
+			// the budget and the spend stated are the figures projected:
+			// the typed slots say so, and neither is "a second amount"
+			_, budget, spent, _ := paceInWords(req)
+			for _, f := range []**parse.Money{&req.Slots.Price, &req.Slots.Monthly, &req.Slots.Rent} {
+				if *f != nil && ((*f).Amount == budget.Amount || (*f).Amount == spent.Amount) {
+					*f = nil // "burned $61k of its $80k" read as a purchase price
+				}
+			}
+			req.Slots.Budget, req.Slots.Amount = &budget, &spent
+			req.Slots.Notes = slices.DeleteFunc(req.Slots.Notes, func(n string) bool { return strings.HasPrefix(n, "ignored a second") })
+			if rePaceAsk.MatchString(req.Slots.Project) || reNotProject.MatchString(req.Slots.Project) {
+				req.Slots.Project = "" // "what is the run-rate?", "our annual budget": a word of the question, not a project
+			}
+			if req.Slots.Month == "" && req.MonthSaid != "" && reMonthNamed.MatchString(strings.ToLower(req.Text)) {
+				req.Slots.Month = req.MonthSaid // "12月预算": the month projected
+			}
+			return req, "a budget's pace from your figures", true
+		}
 		if len(args) == 2 && args[0] == "left" {
 			if m, ok := parse.ParseMoney(args[1]); ok {
 				// the budget stated is the figure checked: the typed
@@ -213,4 +240,49 @@ func (s *Spend) described(ctx context.Context, team string, m Message, args []st
 			Hint: tr(lang, "/gpu spend list, then /gpu spend delete <id>", "先 /gpu spend list，再 /gpu spend delete <编号>")}
 	}
 	return e.ID, err
+}
+
+// reNotProject are words of a budget question the parser may take for a
+// project's name ("… of our $1M annual budget", "every project please").
+var reNotProject = regexp.MustCompile(`(?i)^(?:annual|yearly|quarterly|monthly|month|quarter|year|budget|total|please|pace|run-?rate)$`)
+
+// budgetSetAndCheck reads a budget change that also states what is spent
+// and asks about it — "Set atlas budget to $50k/mo; spent $56,300 —
+// over?" — as the budget set with the spend to check against it: the
+// budget command's arguments with spent=AMOUNT last (bot/budget checks
+// it after setting). ok is false for anything else.
+func budgetSetAndCheck(req parse.Request) (parse.Request, bool) {
+	in, args, ok := budgetInWords(req)
+	if !ok || args[0] != "set" || !(readOnly[req.Intent] || req.Intent == parse.Spend) {
+		return req, false
+	}
+	t := parse.Clean(req.Text)
+	if !reCheckAsk.MatchString(t) && !rePaceAsk.MatchString(t) {
+		return req, false
+	}
+	m := rePaceSpent.FindStringSubmatch(t)
+	if m == nil {
+		return req, false
+	}
+	spent, ok := parse.ParseMoney(strings.TrimRight(strings.ReplaceAll(m[1], " ", ""), ","))
+	last, _, _ := strings.Cut(args[len(args)-1], "/") // "$50000/quarter": the amount set
+	set, ok2 := parse.ParseMoney(last)
+	if !ok || !ok2 || spent.Amount <= 0 || spent.Amount == set.Amount {
+		return req, false
+	}
+	if spent.Currency == "" {
+		spent.Currency = set.Currency
+	}
+	req.Intent = in
+	req.Slots.Args = append(args, "spent="+budgetAmountArg(spent, req.Lang))
+	req.Slots.Missing, req.Problems, req.Slots.Mode = nil, nil, ""
+	for _, p := range []**parse.Money{&req.Slots.Amount, &req.Slots.Monthly, &req.Slots.Price, &req.Slots.Budget, &req.Slots.Rent} {
+		if *p != nil && ((*p).Amount == set.Amount || (*p).Amount == spent.Amount) {
+			*p = nil
+		}
+	}
+	req.Slots.Budget, req.Slots.Amount = &set, &spent
+	req.Slots.YesNo = true // "— over?": the check is a yes/no
+	req.Slots.Notes = slices.DeleteFunc(req.Slots.Notes, func(n string) bool { return strings.HasPrefix(n, "ignored a second") })
+	return req, true
 }

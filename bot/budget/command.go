@@ -65,9 +65,13 @@ func (h *Handler) Handle(ctx context.Context, m bot.Message, req parse.Request, 
 	switch verb {
 	case "set":
 		var alerts []int
-		scope := ""
+		scope, stated := "", ""
 		rest := args[:0:0]
 		for _, w := range args {
+			if v, ok := strings.CutPrefix(w, "spent="); ok {
+				stated = v // "set … ; spent $56,300 — over?": checked once set
+				continue
+			}
 			if k, v, ok := strings.Cut(w, "="); ok && gpuKeys[strings.ToLower(k)] {
 				if _, ok := h.alerts.ledger.GPUFamily(v); !ok {
 					return &advisor.InputError{Field: "gpu", Reason: present.Tr(a.Lang, fmt.Sprintf("read gpu=%s, which is no card or card family (H100, A100, 4090, h100-sxm …)", v),
@@ -121,6 +125,18 @@ func (h *Handler) Handle(ctx context.Context, m bot.Message, req parse.Request, 
 		}
 		a.Text = present.Tr(a.Lang, fmt.Sprintf("Budget set: %s, %s %s. Alerts at %s %% and when the forecast (committed spend + run rate) will pass it.\n", name(project, "en"), amt, per, strings.Join(pct, ", ")),
 			fmt.Sprintf("预算已设置：%s，%s %s。达到 %s%% 以及按预测（固定费用 + 运行速率）将超支时提醒。\n", name(project, "zh"), perZH, amt, strings.Join(pct, "%、")))
+		if stated != "" {
+			c, err := h.checkStated(ctx, team, amt, stated, def, a.Lang)
+			if err != nil {
+				return err
+			}
+			// the question's answer first, then the budget it set
+			a.Text = statedText(c, name(project, a.Lang), per, perZH, a.Lang) + "\n" + a.Text
+			a.Result = c
+			a.Use("amount", "what you said is spent: checked against the budget set")
+			a.Blocks = []slack.Block{present.Section(present.EscapeControl(strings.TrimRight(a.Text, "\n")))}
+			return nil
+		}
 	case "clear", "delete", "remove":
 		project := Team
 		if len(args) > 0 {
@@ -153,6 +169,11 @@ func (h *Handler) Handle(ctx context.Context, m bot.Message, req parse.Request, 
 			at = end.Add(-time.Nanosecond)
 		}
 		a.Use("month", "the month the budget is checked for")
+	} else if p, ok := ledger.ReadPeriod(m.Text, at, h.alerts.ledger.Location()); ok && (verb == "show" || verb == "list") {
+		// "Q3 budget vs actual": the budgets as that quarter or year closed
+		if end := p.End(h.alerts.ledger.Location()); end.Before(at) {
+			at = end.Add(-time.Nanosecond)
+		}
 	}
 	states, err := h.states(ctx, team, at)
 	if err != nil {
@@ -165,6 +186,46 @@ func (h *Handler) Handle(ctx context.Context, m bot.Message, req parse.Request, 
 	a.Text += Describe(states, a.Lang)
 	a.Blocks = []slack.Block{present.Section(present.EscapeControl(a.Text))}
 	return nil
+}
+
+// checkStated is the spend a budget change stated (stated, in def when
+// it names no currency) against the amount set, converted at the team's
+// rate when the two currencies differ.
+func (h *Handler) checkStated(ctx context.Context, team string, amt ledger.Money, stated string, def knowledge.Currency, lang string) (ledger.Check, error) {
+	spent, err := ledger.ParseAmount(stated, def)
+	if err != nil {
+		return ledger.Check{}, &advisor.InputError{Field: "amount", Reason: present.Tr(lang, fmt.Sprintf("read %q as what is spent: %v", stated, err), fmt.Sprintf("读到已花 %q：不是可用的金额", stated)), Hint: hint}
+	}
+	if spent.Currency != amt.Currency {
+		fx := h.alerts.teamFX(ctx, team)
+		conv := ledger.FX{To: amt.Currency, Rates: map[knowledge.Currency]float64{}}
+		switch {
+		case fx > 0 && amt.Currency == knowledge.CNY:
+			conv.Rates[knowledge.USD] = fx
+		case fx > 0 && amt.Currency == knowledge.USD:
+			conv.Rates[knowledge.CNY] = 1 / fx
+		}
+		v, ok := conv.ConvertMoney(spent)
+		if !ok {
+			return ledger.Check{}, &advisor.InputError{Field: "amount", Reason: present.Tr(lang, fmt.Sprintf("the budget is in %s and the spend in %s, with no rate between them", amt.Currency, spent.Currency),
+				fmt.Sprintf("预算是 %s，已花是 %s，没有换算汇率", amt.Currency, spent.Currency)), Hint: "/gpu settings fx=7.2"}
+		}
+		spent = v
+	}
+	return ledger.CheckSpent(amt, spent), nil
+}
+
+// statedText answers "over?" of a stated spend against the budget just
+// set: the verdict, the figures and the arithmetic.
+func statedText(c ledger.Check, who, per, perZH, lang string) string {
+	pct := present.Pct(c.Share)
+	if c.Over {
+		over := ledger.Money{Minor: -c.Left.Minor, Currency: c.Left.Currency}
+		return present.Tr(lang, fmt.Sprintf("Over budget: %s spent of %s's %s %s (%s), over by %s.\nHow: %s (your figures; the ledger was not read)", c.Spent, who, c.Budget, per, pct, over, c.How),
+			fmt.Sprintf("超了：%s %s预算 %s，已花 %s（%s），超出 %s。\n算法：%s（用你给的数，未读账本）", who, perZH, c.Budget, c.Spent, pct, over, c.How))
+	}
+	return present.Tr(lang, fmt.Sprintf("Within budget: %s spent of %s's %s %s (%s), %s left.\nHow: %s (your figures; the ledger was not read)", c.Spent, who, c.Budget, per, pct, c.Left, c.How),
+		fmt.Sprintf("没超：%s %s预算 %s，已花 %s（%s），还剩 %s。\n算法：%s（用你给的数，未读账本）", who, perZH, c.Budget, c.Spent, pct, c.Left, c.How))
 }
 
 func (h *Handler) states(ctx context.Context, team string, now time.Time) ([]State, error) {
