@@ -34,6 +34,9 @@ type Lexicon struct {
 	Personas  []Term `yaml:"personas"`
 	Workloads []Term `yaml:"workloads"`
 	Billing   []Term `yaml:"billing"`
+	// Spellings are common misspellings of the words questions are read
+	// by, each to its right spelling (whole words, lower case).
+	Spellings map[string]string `yaml:"spellings"`
 	// Cards are extra card spellings (typos, short forms) mapped to a name
 	// the knowledge base resolves.
 	Cards map[string]string `yaml:"cards"`

@@ -26,3 +26,20 @@ func TestQuestionsDoNotLogSpend(t *testing.T) {
 		}
 	}
 }
+
+// Common misspellings read as the word meant: "64 concurent users" is a
+// concurrency of 64, "reseved" a reservation, "infernce" serving.
+func TestMisspellingsRead(t *testing.T) {
+	p := newParser(t)
+	r := p.Parse("tok/s per user for an 8B model on one H100 at 64 concurent users?")
+	if r.Slots.Concurrency != 64 {
+		t.Errorf("concurent: concurrency %d, want 64", r.Slots.Concurrency)
+	}
+	r = p.Parse("8b infernce on a 4090, how much vram")
+	if r.Slots.Method != "inference" {
+		t.Errorf("infernce: method %q, want inference", r.Slots.Method)
+	}
+	if got := respell("concurrency of the concurent users, not preconcurent"); got != "concurrency of the concurrent users, not preconcurent" {
+		t.Errorf("respell: %q (whole words only)", got)
+	}
+}

@@ -40,9 +40,9 @@ var (
 	// "over 6 weeks", or a bare English "2 weeks" (a deadline's words —
 	// "in 2 weeks", "6-week run" — are read first, as a deadline)
 	reSpan = gated(regexp.MustCompile(`(?:(?:跑|跑个|跑上|租|租个|租了|租用|用|for|over)\s?`+num+`\s?(?:个\s?)?(周|星期|礼拜|weeks?\b|wks?\b|个月|months?\b)|\b`+num+`[\s-]?(weeks?|wks?)\b)`), true, "周", "星期", "礼拜", "week", "wk", "月", "month")
-	// reSpanOne is one week, month or day of a rental, said in words: "租一个
-	// 月", "跑一周", "for a week"
-	reSpanOne    = gated(regexp.MustCompile(`(?:跑|跑个|跑上|租|租个|租了|租用|用|for|over)\s?(?:一|a|one)\s?(?:个\s?)?(周|星期|礼拜|week\b|月|month\b|天|day\b)`), false, "周", "星期", "礼拜", "week", "月", "month", "天", "day")
+	// reSpanOne is one week or month of a rental, said in words: "租一个月",
+	// "跑一周", "for a week" (not "一天": "一天跑8小时" is a day's use)
+	reSpanOne    = gated(regexp.MustCompile(`(?:跑|跑个|跑上|租|租个|租了|租用|用|for|over)\s?(?:一|a|one)\s?(?:个\s?)?(周|星期|礼拜|week\b|月|month\b)`), false, "周", "星期", "礼拜", "week", "月", "month")
 	reHours      = gated(regexp.MustCompile(num+`\s?`+hourUnit), true, "h", "小时", "钟头")
 	reParams     = gated(regexp.MustCompile(num+`\s?b(?:\s?(?:参数|模型|params?|parameters?))?(?P<end>$|[^a-z0-9])`), true, "b")
 	reParamsYi   = gated(regexp.MustCompile(num+`\s?(万)?亿(?:个)?(?:参数)?`), true, "亿")
@@ -149,7 +149,7 @@ func newExtractor(kb *knowledge.Base, lex *knowledge.Lexicon) extractor {
 // intent; slash says whether unknown key=value settings are errors.
 func (x extractor) extract(cleaned string, slash bool, now time.Time) features {
 	f := features{kvSet: map[string]bool{}, now: now}
-	t := &text{s: arabize(strings.ToLower(cleaned))}
+	t := &text{s: arabize(respell(strings.ToLower(cleaned)))}
 	t.digits = strings.ContainsAny(t.s, "0123456789")
 	x.keyValues(t, &f, slash)
 	x.models(t, &f)
@@ -443,7 +443,7 @@ func (x extractor) hours(t *text, f *features) {
 		if s.Hours != 0 || s.Days != 0 || s.HoursPerMonth != 0 {
 			return false
 		}
-		h := map[string]float64{"周": 168, "星期": 168, "礼拜": 168, "week": 168, "月": hoursPerMonth, "month": hoursPerMonth, "天": 24, "day": 24}[m[1]]
+		h := map[string]float64{"周": 168, "星期": 168, "礼拜": 168, "week": 168, "月": hoursPerMonth, "month": hoursPerMonth}[m[1]]
 		s.Hours, f.spanHours = h, true
 		f.note(fmt.Sprintf("one %s read as %s hours", m[1], trim(h)))
 		return true

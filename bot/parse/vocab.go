@@ -34,6 +34,19 @@ type vocabulary struct {
 	asking     []string
 	targets    []knowledge.Term
 	yesNo      []string
+	// spellings fix misspelt words (lexicon "spellings"); reSpelling
+	// finds them as whole words
+	spellings  map[string]string
+	reSpelling *regexp.Regexp
+}
+
+// respell corrects the lexicon's misspellings in lower-cased t
+// ("64 concurent users" reads as "64 concurrent users").
+func respell(t string) string {
+	if vocab.reSpelling == nil {
+		return t
+	}
+	return vocab.reSpelling.ReplaceAllStringFunc(t, func(w string) string { return vocab.spellings[w] })
 }
 
 func newVocabulary(lex *knowledge.Lexicon) vocabulary {
@@ -55,6 +68,15 @@ func newVocabulary(lex *knowledge.Lexicon) vocabulary {
 		asking:        lex.Asking,
 		targets:       lex.Targets, // arabized in init: arabize reads vocab
 		yesNo:         lex.YesNo,
+		spellings:     lex.Spellings,
+	}
+	if len(lex.Spellings) > 0 {
+		words := make([]string, 0, len(lex.Spellings))
+		for w := range lex.Spellings {
+			words = append(words, regexp.QuoteMeta(w))
+		}
+		slices.Sort(words)
+		v.reSpelling = regexp.MustCompile(`\b(?:` + strings.Join(words, "|") + `)\b`)
 	}
 	for n, words := range lex.Dates.DaysBack {
 		for _, w := range words {
