@@ -41,7 +41,7 @@ func commitTerm(text string) string {
 type CommitView struct {
 	advisor.CommitResult
 	Per   string `json:"saving_per,omitempty"` // month, year or term
-	Asked string `json:"asked,omitempty"`      // saving or break_even_util
+	Asked string `json:"asked,omitempty"`      // saving, break_even_util, or "" (the choice)
 }
 
 func (b *Bot) commit(ctx context.Context, a *Answer, req parse.Request) error {
@@ -147,9 +147,12 @@ func (b *Bot) commit(ctx context.Context, a *Answer, req parse.Request) error {
 		a.use(k, how)
 	}
 	ask := askedOfCommit(req)
-	view := CommitView{CommitResult: res, Per: ask.per, Asked: "saving"}
-	if ask.breakeven {
+	view := CommitView{CommitResult: res, Per: ask.per}
+	switch {
+	case ask.breakeven:
 		view.Asked = "break_even_util"
+	case ask.per != "term" || ask.total:
+		view.Asked = "saving" // "save per month", "annual difference", "total commitment and savings"
 	}
 	a.Result = view
 	a.Currency = string(res.Currency)
