@@ -24,6 +24,18 @@ type CommitInput struct {
 	// are the user's own prices; either replaces the sourced side.
 	OnDemand  Money `json:"on_demand,omitzero"`
 	Committed Money `json:"committed,omitzero"`
+	// CommittedHourly is the user's committed rate per card-hour ("1-yr
+	// reserved at $1.85/hr"), paid for every hour of the term; it wins
+	// over Committed.
+	CommittedHourly Money `json:"committed_hourly,omitzero"`
+	// OnDemandMonthly is what on demand costs the Cards a month at the
+	// stated use ("$38k/mo on 12 A100s"): the on-demand rate is this ÷
+	// cards ÷ hours a card works a month (730 at full use). OnDemand wins.
+	OnDemandMonthly Money `json:"on_demand_monthly,omitzero"`
+	// Discount is the commitment's share off on demand (0.35 for "35%
+	// off"): the committed rate is on demand × (1 − Discount) when no
+	// committed price is given.
+	Discount float64 `json:"discount,omitempty"`
 	// Reserved and CN are the sourced rows (knowledge Procurement): cloud
 	// terms, and Chinese platforms' 包月 beside their on-demand price.
 	Reserved  []knowledge.ReservedPrice `json:"-"`
@@ -80,11 +92,23 @@ type CommitResult struct {
 	// CommittedMonthly is the commitment's bill a month for all the
 	// cards: committed over the term ÷ the term's 730-hour months.
 	CommittedMonthly float64 `json:"committed_monthly"`
-	Lines            []Line  `json:"lines"`
-	Assumptions      []Text  `json:"assumptions"`
+	// SavingMonthly and SavingYearly are Saving a 730-hour month and an
+	// 8,760-hour year of the term (negative: the commitment costs more).
+	SavingMonthly float64 `json:"saving_monthly"`
+	SavingYearly  float64 `json:"saving_yearly"`
+	Lines         []Line  `json:"lines"`
+	Assumptions   []Text  `json:"assumptions"`
 }
 
-var termHours = map[string]float64{"1y": 8760, "3y": 3 * 8760, "monthly": knowledge.HoursPerMonth}
+var termHours = map[string]float64{"1y": hoursPerYear, "3y": 3 * hoursPerYear, "monthly": knowledge.HoursPerMonth}
+
+// onDemandGiven and committedGiven report whether the user gave that side
+// of the commitment themselves.
+func (in CommitInput) onDemandGiven() bool { return in.OnDemand.Given() || in.OnDemandMonthly.Given() }
+
+func (in CommitInput) committedGiven() bool {
+	return in.Committed.Given() || in.CommittedHourly.Given() || in.Discount > 0
+}
 
 // Commit answers reserved vs on-demand. Per card-hour, with the committed
 // price paid for every hour of the term and on-demand only for hours used:
@@ -100,8 +124,11 @@ var termHours = map[string]float64{"1y": 8760, "3y": 3 * 8760, "monthly": knowle
 func Commit(in CommitInput) (CommitResult, error) {
 	res := CommitResult{Currency: in.Currency}
 	switch {
-	case in.GPU == "":
+	case in.GPU == "" && !(in.onDemandGiven() && in.committedGiven()):
+		// both rates the user's own need no card: they are the whole sum
 		return res, inputErr("gpu", "name the card to commit to", commitHint)
+	case math.IsNaN(in.Discount) || in.Discount < 0 || in.Discount >= 1:
+		return res, inputErr("discount", fmt.Sprintf("a discount is between 0 and 100%%, got %s", num(in.Discount)), commitHint)
 	case in.Cards < 0 || in.Cards > MaxGPUs:
 		return res, inputErr("cards", fmt.Sprintf("cards must be between 1 and %d, got %d", MaxGPUs, in.Cards), commitHint)
 	case math.IsNaN(in.Utilization) || in.Utilization < 0 || in.Utilization > 1:
@@ -141,13 +168,13 @@ func Commit(in CommitInput) (CommitResult, error) {
 	for _, mm := range []struct {
 		f string
 		m Money
-	}{{"price", in.OnDemand}, {"monthly", in.Committed}} {
+	}{{"price", in.OnDemand}, {"monthly", in.Committed}, {"committed", in.CommittedHourly}, {"on_demand_monthly", in.OnDemandMonthly}} {
 		if err := checkMoney(mm.f, mm.m, commitHint); err != nil {
 			return res, err
 		}
 	}
 	res.Pairs = commitPairs(in)
-	if in.OnDemand.Given() || in.Committed.Given() {
+	if in.onDemandGiven() || in.committedGiven() {
 		p, err := givenPair(in, res.Pairs)
 		if err != nil {
 			return res, err
@@ -173,6 +200,10 @@ func Commit(in CommitInput) (CommitResult, error) {
 	res.BreakevenUtilization = c.Breakeven
 	res.BreakevenHoursPerMonth = round(c.Breakeven*knowledge.HoursPerMonth, 2)
 	res.CommittedMonthly = Round2(res.CommittedCost / (res.TermHours / knowledge.HoursPerMonth))
+	// the saving a month and a year of the term: the term's saving over
+	// its 730-hour months and 8,760-hour years
+	res.SavingMonthly = Round2(res.Saving / (res.TermHours / knowledge.HoursPerMonth))
+	res.SavingYearly = Round2(res.Saving / (res.TermHours / hoursPerYear))
 	res.Cheaper = "on_demand"
 	if res.Saving > 0 {
 		res.Cheaper = "commit"
@@ -192,10 +223,20 @@ func Commit(in CommitInput) (CommitResult, error) {
 		{Key: "committed_cost", Label: txt("committed over the term", "整个期限承诺"), Value: res.CommittedCost, Unit: string(cur),
 			How: fmt.Sprintf("%d cards × %s h × %s", in.Cards, num(res.TermHours), money(round(c.Committed, 4), cur))},
 		{Key: "saving", Label: txt("saving of committing", "承诺节省"), Value: res.Saving, Unit: string(cur), How: "on-demand − committed"},
+		{Key: "saving_monthly", Label: txt("saving a month", "每月节省"), Value: res.SavingMonthly, Unit: string(cur),
+			How: fmt.Sprintf("%s ÷ %s months of %s h", money(res.Saving, cur), num(res.TermHours/knowledge.HoursPerMonth), num(knowledge.HoursPerMonth))},
+		{Key: "saving_yearly", Label: txt("saving a year", "每年节省"), Value: res.SavingYearly, Unit: string(cur),
+			How: fmt.Sprintf("%s ÷ %s years of %s h", money(res.Saving, cur), num(res.TermHours/hoursPerYear), num(hoursPerYear))},
 	}
-	res.Assumptions = append(res.Assumptions, txt(
-		fmt.Sprintf("prices are sourced rows (%s, confidence %s), not live quotes: commitments are negotiated; confirm the provider's current terms (payment option, region)", c.Date, c.Confidence),
-		fmt.Sprintf("价格来自有出处的记录（%s，可信度 %s），不是实时报价：承诺折扣可谈，请向平台确认当前条款（付款方式、地域）", c.Date, c.Confidence)))
+	if c.Provider == "given" {
+		res.Assumptions = append(res.Assumptions, txt(
+			"the rates given: the committed rate is paid for every hour of the term, on demand only for the hours used",
+			"按给出的价格：承诺价在期限内每小时都计费，按需只按实际使用小时计费"))
+	} else {
+		res.Assumptions = append(res.Assumptions, txt(
+			fmt.Sprintf("prices are sourced rows (%s, confidence %s), not live quotes: commitments are negotiated; confirm the provider's current terms (payment option, region)", c.Date, c.Confidence),
+			fmt.Sprintf("价格来自有出处的记录（%s，可信度 %s），不是实时报价：承诺折扣可谈，请向平台确认当前条款（付款方式、地域）", c.Date, c.Confidence)))
+	}
 	if in.Currency == knowledge.CNY || c.Provider == "" {
 		res.Assumptions = append(res.Assumptions, txt(fmt.Sprintf("exchange rate ¥%s per $ where a row is in the other currency", num(in.FX)), fmt.Sprintf("汇率按 ¥%s/$ 换算另一币种的记录", num(in.FX))))
 	}
@@ -356,8 +397,34 @@ func givenPair(in CommitInput, sourced []CommitPair) (CommitPair, error) {
 		}
 		p.OnDemand = Convert(in.OnDemand.Amount, c, cur, fx)
 		p.ODSource = fmt.Sprintf("given: %s/card-hour", money(in.OnDemand.Amount, c))
+	} else if in.OnDemandMonthly.Given() {
+		c := in.OnDemandMonthly.Currency
+		if c == "" {
+			c = cur
+		}
+		// the month's on-demand bill over the card-hours it paid for: the
+		// cards × the hours each works a month (730 at full use)
+		hours := knowledge.HoursPerMonth
+		switch {
+		case in.Utilization > 0:
+			hours = in.Utilization * knowledge.HoursPerMonth
+		case in.HoursPerMonth > 0:
+			hours = in.HoursPerMonth
+		}
+		n := float64(max(in.Cards, 1))
+		p.OnDemand = Convert(in.OnDemandMonthly.Amount, c, cur, fx) / n / hours
+		p.ODSource = fmt.Sprintf("given: %s a month on demand ÷ %s cards ÷ %s h", money(in.OnDemandMonthly.Amount, c), num(n), num(round(hours, 2)))
 	}
-	if in.Committed.Given() {
+	switch {
+	case in.CommittedHourly.Given():
+		c := in.CommittedHourly.Currency
+		if c == "" {
+			c = cur
+		}
+		p.Committed = Convert(in.CommittedHourly.Amount, c, cur, fx)
+		p.Source = fmt.Sprintf("given: %s/card-hour, every hour of the term", money(in.CommittedHourly.Amount, c))
+		p.Term = in.Term
+	case in.Committed.Given():
 		c := in.Committed.Currency
 		if c == "" {
 			c = cur
@@ -365,6 +432,11 @@ func givenPair(in CommitInput, sourced []CommitPair) (CommitPair, error) {
 		// Per card-month of the term ÷ 730 h: paid for every hour.
 		p.Committed = Convert(in.Committed.Amount, c, cur, fx) / knowledge.HoursPerMonth
 		p.Source = fmt.Sprintf("given: %s/card-month ÷ 730 h", money(in.Committed.Amount, c))
+		p.Term = in.Term
+	case in.Discount > 0 && p.OnDemand > 0:
+		// "35% off on demand": the committed rate is what is left of it
+		p.Committed = p.OnDemand * (1 - in.Discount)
+		p.Source = fmt.Sprintf("given: %s%% off on demand, %s × %s", num(round(in.Discount*100, 2)), money(round(p.OnDemand, 4), cur), num(round(1-in.Discount, 4)))
 		p.Term = in.Term
 	}
 	switch {
@@ -376,7 +448,7 @@ func givenPair(in CommitInput, sourced []CommitPair) (CommitPair, error) {
 			fmt.Sprintf("数据里没有 %s 的%s价可与按需价对比；请用 monthly= 给出承诺价（每卡每月），或写明折扣（如“七折”）", in.GPU, map[string]string{"1y": "包年", "3y": "3 年承诺", "monthly": "包月"}[in.Term]), commitHint+" monthly=12000")
 	}
 	p.Provider, p.Instance, p.CN = "given", "", false
-	if in.OnDemand.Given() != in.Committed.Given() && len(sourced) > 0 {
+	if in.onDemandGiven() != in.committedGiven() && len(sourced) > 0 {
 		p.Provider = "given + " + sourced[0].Provider
 		p.Instance = sourced[0].Instance
 	}

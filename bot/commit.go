@@ -6,7 +6,6 @@ import (
 	"github.com/gpubot/gpubot/bot/present"
 	"math"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/gpubot/gpubot/advisor"
@@ -16,7 +15,8 @@ import (
 
 // Words that make a buy or monthly question a commitment question.
 var commitWords = []string{"reserved", "reservation", "savings plan", "committed use", "commit ", "commitment", "包年", "预留", "1-yr", "3-yr", "1yr", "3yr", "1-year", "3-year", "1 year", "3 year",
-	"包一年", "包三年", "yearly plan", "yearly commitment", "annual plan", "annual commitment", "annual contract", "一年期"}
+	"包一年", "包三年", "yearly plan", "yearly commitment", "annual plan", "annual commitment", "annual contract", "一年期",
+	"one-year", "three-year", "one year", "three year", "1 yr", "3 yr", "三年期", "签一年", "签三年", "签1年", "签3年"}
 
 func asksCommit(text string) bool { return hasAny(text+" ", commitWords) }
 
@@ -25,9 +25,9 @@ func asksCommit(text string) bool { return hasAny(text+" ", commitWords) }
 func commitTerm(text string) string {
 	t := strings.ToLower(text)
 	switch {
-	case hasAny(t, []string{"3-yr", "3yr", "3-year", "3 year", "3 years", "3年", "三年"}):
+	case hasAny(t, []string{"3-yr", "3yr", "3 yr", "3-year", "3 year", "3 years", "three-year", "three year", "3年", "三年"}):
 		return "3y"
-	case hasAny(t, []string{"包年", "1-yr", "1yr", "1-year", "1 year", "1年", "一年", "yearly", "annual", "reserved", "savings plan", "committed use", "commit"}):
+	case hasAny(t, []string{"包年", "1-yr", "1yr", "1 yr", "1-year", "1 year", "one-year", "one year", "1年", "一年", "yearly", "annual", "reserved", "savings plan", "committed use", "commit"}):
 		return "1y"
 	case strings.Contains(t, "包月"):
 		return "monthly"
@@ -35,9 +35,13 @@ func commitTerm(text string) string {
 	return ""
 }
 
-// CommitView is the commit answer's result.
+// CommitView is the commit answer's result. Per and Asked say what the
+// question asked first: the saving over a month, a year or the term
+// (SavingMonthly, SavingYearly, Saving), or the break-even utilisation.
 type CommitView struct {
 	advisor.CommitResult
+	Per   string `json:"saving_per,omitempty"` // month, year or term
+	Asked string `json:"asked,omitempty"`      // saving, break_even_util, or "" (the choice)
 }
 
 func (b *Bot) commit(ctx context.Context, a *Answer, req parse.Request) error {
@@ -47,13 +51,25 @@ func (b *Bot) commit(ctx context.Context, a *Answer, req parse.Request) error {
 		Currency: b.currency(req), FX: b.fx(s), Reserved: b.kb.Procurement.Reserved, CN: b.kb.Procurement.CNCloud,
 		PreferCN: preferCN(req), Platform: s.Platform,
 	}
-	used := givenCommitPrices(&in, s, req.Text)
+	used := givenCommitPrices(&in, s)
+	ownRates := in.OnDemand.Given() || in.OnDemandMonthly.Given()
+	ownRates = ownRates && (in.Committed.Given() || in.CommittedHourly.Given() || in.Discount > 0)
+	var fullUse string
+	if ownRates && in.Utilization == 0 && in.HoursPerMonth >= 720 {
+		// "for 30 days", "24/7": every hour of the month, a 730-hour
+		// month (8,760 h ÷ 12) as the term is counted in
+		fullUse = tr(a.Lang,
+			fmt.Sprintf("%s h a month read as full use: every hour, counted as 730-hour months (8,760 h a year ÷ 12).", fmtNum(in.HoursPerMonth)),
+			fmt.Sprintf("每月 %s 小时按满负荷计：每小时都在用，按每月 730 小时（一年 8,760 小时 ÷ 12）计算。", fmtNum(in.HoursPerMonth)))
+		in.HoursPerMonth, in.Utilization = 0, 1
+	}
 	if in.Utilization == 0 && in.HoursPerMonth == 0 && s.GPUHours > 0 && reYearlyUsage.MatchString(strings.ToLower(req.Text)) {
 		// "我们一年大概用5000卡时": card-hours a year over the cards committed
 		in.HoursPerMonth = s.GPUHours / float64(max(s.Cards, 1)) / 12
 		a.use("gpu_hours", "your card-hours a year ÷ 12 ÷ cards = hours a month per card")
 	}
-	if in.GPU == "" {
+	if in.GPU == "" && !ownRates {
+		// both rates the user's own are the whole sum: no card needed
 		return &advisor.InputError{Field: "gpu", Reason: tr(a.Lang, "which card would you commit to? name one", "想包哪张卡？请指明型号"), Hint: "/gpu buy h100 cards=16 util=70% 1y reserved"}
 	}
 	if g, ok := b.kb.GPU(in.GPU); ok {
@@ -79,7 +95,21 @@ func (b *Bot) commit(ctx context.Context, a *Answer, req parse.Request) error {
 			}
 		}
 	}
-	if err != nil && len(res.Pairs) == 0 && !in.OnDemand.Given() && !in.Committed.Given() {
+	if err != nil && len(res.Pairs) == 0 && !in.OnDemand.Given() && !in.OnDemandMonthly.Given() && (in.Committed.Given() || in.CommittedHourly.Given()) {
+		// your committed price and no on-demand one, none sourced beside
+		// it: the market's cheapest on-demand offer is the other side, said
+		if od, ok := b.cheapestOnDemand(ctx, in); ok {
+			alt := in
+			alt.OnDemand = advisor.Money{Amount: od.Low, Currency: alt.Currency}
+			if r2, err2 := advisor.Commit(alt); err2 == nil {
+				in, res, err = alt, r2, nil
+				note = tr(a.Lang,
+					fmt.Sprintf("No on-demand price given: the market's cheapest on-demand offer is used, %s/card-h (%s, %s).", moneyStr(od.Low, string(res.Currency)), platformName(a.Lang, od.Platform), od.ObservedAt),
+					fmt.Sprintf("没给按需价：用市场上最便宜的按需报价 %s/卡时（%s，%s）。", moneyStr(od.Low, string(res.Currency)), platformName(a.Lang, od.Platform), od.ObservedAt))
+			}
+		}
+	}
+	if err != nil && len(res.Pairs) == 0 && !in.OnDemand.Given() && !in.Committed.Given() && !in.CommittedHourly.Given() && !in.OnDemandMonthly.Given() {
 		// No sourced term price for the card (H20, A800, H200 1-year):
 		// said plainly, with what on demand costs over the term.
 		if gap, ok := b.commitGap(ctx, in, res); ok {
@@ -96,7 +126,7 @@ func (b *Bot) commit(ctx context.Context, a *Answer, req parse.Request) error {
 	if err != nil {
 		return err
 	}
-	if in.Platform != "" && res.Chosen.Provider != "" && !advisor.OnPlatform(res.Chosen, in.Platform) && note == "" {
+	if in.Platform != "" && res.Chosen.Provider != "" && res.Chosen.Provider != "given" && !advisor.OnPlatform(res.Chosen, in.Platform) && note == "" {
 		// "Azure … 3-yr reserved": no sourced Azure pair for this card and
 		// term; the nearest sourced one answers, and says whose it is
 		note = tr(a.Lang, fmt.Sprintf("No sourced %s term for %s on %s; %s's is used.", res.Inputs.Term, gpuName(in.GPU), platformName(a.Lang, in.Platform), res.Chosen.Provider),
@@ -116,9 +146,17 @@ func (b *Bot) commit(ctx context.Context, a *Answer, req parse.Request) error {
 	for k, how := range used {
 		a.use(k, how)
 	}
-	a.Result = CommitView{res}
+	ask := askedOfCommit(req)
+	view := CommitView{CommitResult: res, Per: ask.per}
+	switch {
+	case ask.breakeven:
+		view.Asked = "break_even_util"
+	case ask.per != "term" || ask.total:
+		view.Asked = "saving" // "save per month", "annual difference", "total commitment and savings"
+	}
+	a.Result = view
 	a.Currency = string(res.Currency)
-	a.show(renderCommit(a.Lang, res, a.Assumed, note))
+	a.show(renderCommit(a.Lang, res, a.Assumed, ask, note, fullUse))
 	return nil
 }
 
@@ -135,36 +173,58 @@ func containsStr(xs []string, x string) bool {
 }
 
 // givenCommitPrices reads the user's own prices into a commitment: the
-// on-demand rent (rent=, or price= beside a monthly figure) per card-hour
-// and the committed price (monthly=) per card-month. A buy question reads
-// "包年折合每卡每月 ¥2,900" as price=: a figure under 1.5 × a full month
-// of the stated hourly rent is a monthly price, not a purchase. Prices
-// quoted per machine ("¥200/台时", "8卡包月5.6万") are divided by its cards.
-func givenCommitPrices(in *advisor.CommitInput, s parse.Slots, text string) map[string]string {
+// on-demand rent (rent=, or price= beside a monthly figure or a committed
+// rate) per card-hour, the committed price (monthly=) per card-month, the
+// committed rate per card-hour, the on-demand bill a month and the
+// discount off on demand. A buy question reads "包年折合每卡每月 ¥2,900" as
+// price=: a figure under 1.5 × a full month of the stated hourly rent is a
+// monthly price, not a purchase. Prices quoted per machine ("¥200/台时",
+// "8卡包月5.6万") are divided by its cards.
+func givenCommitPrices(in *advisor.CommitInput, s parse.Slots) map[string]string {
 	used := map[string]string{}
 	in.OnDemand, in.Committed = money(s.Rent), money(s.Monthly)
+	in.CommittedHourly, in.OnDemandMonthly, in.Discount = money(s.Committed), money(s.OnDemandMonthly), s.Discount
 	if in.OnDemand.Given() {
 		used["rent"] = "the on-demand price"
 	}
 	if in.Committed.Given() {
 		used["monthly"] = "the committed price per month"
 	}
-	if !in.OnDemand.Given() && s.Price != nil && s.Monthly != nil {
+	if in.CommittedHourly.Given() {
+		used["committed"] = "the committed rate per card-hour, paid for every hour of the term"
+		if in.Committed.Given() {
+			in.Committed = advisor.Money{} // the rate per card-hour wins: monthly is reported not used
+			delete(used, "monthly")
+		}
+	}
+	if !in.OnDemand.Given() && s.Price != nil && (s.Monthly != nil || s.Committed != nil || s.Discount > 0) {
 		in.OnDemand = money(s.Price)
 		used["price"] = "the on-demand price"
 	}
-	if !in.Committed.Given() && s.Price != nil && in.OnDemand.Given() && s.Price != s.Rent &&
+	if !in.Committed.Given() && !in.CommittedHourly.Given() && s.Price != nil && in.OnDemand.Given() && s.Price != s.Rent &&
 		s.Price.Amount <= 1.5*knowledge.HoursPerMonth*in.OnDemand.Amount && s.Price.Amount > in.OnDemand.Amount {
 		in.Committed = money(s.Price)
 		used["price"] = "the committed price per month"
 	}
-	if d, ok := zheDiscount(text); ok && in.OnDemand.Given() && !in.Committed.Given() {
-		// "包年能打七折": the committed price is 70 % of on demand, all month.
-		in.Committed = advisor.Money{Amount: advisor.Round2(in.OnDemand.Amount * d * knowledge.HoursPerMonth), Currency: in.OnDemand.Currency}
-		used["discount"] = "the committed price: on demand × the discount"
+	if in.OnDemandMonthly.Given() {
+		if in.OnDemand.Given() {
+			in.OnDemandMonthly = advisor.Money{} // the rate per card-hour wins: the bill is reported not used
+		} else {
+			used["on_demand_monthly"] = "the on-demand bill a month, ÷ the cards and their hours = the on-demand rate"
+			if s.QuotePer == "card" && s.Cards > 1 {
+				in.OnDemandMonthly.Amount *= float64(s.Cards) // a card's month, for all of them
+			}
+		}
+	}
+	if in.Discount > 0 {
+		if in.Committed.Given() || in.CommittedHourly.Given() {
+			in.Discount = 0 // your committed price wins: the discount is reported not used
+		} else {
+			used["discount"] = "the committed price: on demand × (1 − the discount)"
+		}
 	}
 	switch {
-	case s.QuotePer == "machine" && s.Cards > 1 && len(used) > 0:
+	case s.QuotePer == "machine" && s.Cards > 1 && len(used) > 0 && (in.Committed.Given() || s.Monthly != nil):
 		// normalizeQuotes already made a machine's month per card (and its
 		// hourly, when it is the machine's too): dividing here again made
 		// "8x H100 node at $14,000 a month … $2.50 per GPU-hour" $0.3/card-h
@@ -173,29 +233,6 @@ func givenCommitPrices(in *advisor.CommitInput, s parse.Slots, text string) map[
 		used["quote_per"] = "prices per card"
 	}
 	return used
-}
-
-// zheRe reads a Chinese discount: 七折 = 70 % of the price, 八五折 = 85 %,
-// 7折, 8.5折.
-var zheRe = regexp.MustCompile(`([一二三四五六七八九]{1,2}|\d(?:\.\d)?)折`)
-
-// zheDiscount is the share of the price a 折 discount leaves (七折 → 0.7).
-func zheDiscount(text string) (float64, bool) {
-	m := zheRe.FindStringSubmatch(text)
-	if m == nil {
-		return 0, false
-	}
-	digits := map[rune]float64{'一': 1, '二': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
-	var v float64
-	if r := []rune(m[1]); digits[r[0]] > 0 {
-		v = digits[r[0]] / 10
-		if len(r) == 2 {
-			v += digits[r[1]] / 100
-		}
-	} else if f, err := strconv.ParseFloat(m[1], 64); err == nil {
-		v = f / 10
-	}
-	return v, v > 0 && v < 1
 }
 
 // CommitGap is a commitment asked about a card no sourced row prices under
@@ -225,23 +262,11 @@ func (b *Bot) commitGap(ctx context.Context, in advisor.CommitInput, res advisor
 	if fx <= 0 {
 		fx = advisor.DefaultCNYPerUSD
 	}
-	m := b.market(ctx)
-	// the sourced rows no catalogue offer carries (优云智算's H20) count too
-	list, err := advisor.Offers(in.GPU, append(append([]knowledge.Offer(nil), m.Offers...), m.Rows...), cur, fx)
-	if err != nil {
-		return CommitGap{}, false
-	}
-	g := CommitGap{GPU: in.GPU, Term: cmpOr(in.Term, "1y"), NoTerm: true, Cards: max(in.Cards, 1), Currency: cur}
-	found := false
-	for _, cp := range list.Offers { // cheapest first
-		if !cp.Interruptible && !cp.Monthly && !cp.Package && !advisor.IsMarketRange(cp.Platform) {
-			g.OnDemand, found = cp, true
-			break
-		}
-	}
+	od, found := b.cheapestOnDemand(ctx, in)
 	if !found {
 		return CommitGap{}, false
 	}
+	g := CommitGap{GPU: in.GPU, Term: cmpOr(in.Term, "1y"), NoTerm: true, Cards: max(in.Cards, 1), Currency: cur, OnDemand: od}
 	if in.Term == "" {
 		g.Defaulted = append(g.Defaulted, "term")
 	}
@@ -262,6 +287,31 @@ func (b *Bot) commitGap(ctx context.Context, in advisor.CommitInput, res advisor
 	g.TermCost = advisor.Round2(g.OnDemand.Low * g.Hours * float64(g.Cards) * float64(g.Months))
 	g.HowCounted = fmt.Sprintf("%s × %s h × %d cards × %d months", fmtNum(g.OnDemand.Low), fmtNum(g.Hours), g.Cards, g.Months)
 	return g, true
+}
+
+// cheapestOnDemand is the card's cheapest uninterruptible on-demand
+// offer (no plan, no package, no market range) in the commitment's
+// currency; ok is false when it has none.
+func (b *Bot) cheapestOnDemand(ctx context.Context, in advisor.CommitInput) (advisor.CardPrice, bool) {
+	cur, fx := in.Currency, in.FX
+	if cur == "" {
+		cur = knowledge.USD
+	}
+	if fx <= 0 {
+		fx = advisor.DefaultCNYPerUSD
+	}
+	m := b.market(ctx)
+	// the sourced rows no catalogue offer carries (优云智算's H20) count too
+	list, err := advisor.Offers(in.GPU, append(append([]knowledge.Offer(nil), m.Offers...), m.Rows...), cur, fx)
+	if err != nil {
+		return advisor.CardPrice{}, false
+	}
+	for _, cp := range list.Offers { // cheapest first
+		if !cp.Interruptible && !cp.Monthly && !cp.Package && !advisor.IsMarketRange(cp.Platform) {
+			return cp, true
+		}
+	}
+	return advisor.CardPrice{}, false
 }
 
 // planOnTerm prices a serving plan's cards on a sourced commitment (the

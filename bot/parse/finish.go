@@ -65,9 +65,16 @@ func (f *features) finish(in Intent) Slots {
 		s.Utilization = 0 // "SLA 99.9%" is not utilisation
 	}
 	if !quiet {
+		hourly := 0 // figures read as a price an hour: two beside commitment words are both rates
 		for _, h := range f.money {
-			f.assign(&s, in, h)
+			if h.kind == kindHourly || h.kind == kindBare && h.m.Amount < 50 {
+				hourly++
+			}
 		}
+		for _, h := range f.money {
+			f.assign(&s, in, h, hourly)
+		}
+		f.discount(&s, in)
 	}
 	if in == Spend && s.Mode == "" {
 		s.Mode = spendMode(s, f.cueText)
@@ -99,8 +106,25 @@ func (f *features) finish(in Intent) Slots {
 	return s
 }
 
-// assign puts one money figure in the slot the intent reads it as.
-func (f *features) assign(s *Slots, in Intent, h moneyHit) {
+// discount reads a discount off on demand ("35% off", "打七折"): the
+// money pass took its percent out, so it is never utilisation.
+func (f *features) discount(s *Slots, in Intent) {
+	if in == Spend || in == Budget {
+		return
+	}
+	off, pct, ok := readDiscount(f.cueText)
+	if !ok {
+		return
+	}
+	s.Discount = off
+	if pct != "" {
+		s.Notes = append(s.Notes, fmt.Sprintf("%s%% read as a discount off on demand, not utilisation", pct))
+	}
+}
+
+// assign puts one money figure in the slot the intent reads it as; hourly
+// is how many figures in the message read as an hourly price.
+func (f *features) assign(s *Slots, in Intent, h moneyHit, hourly int) {
 	if h.weak && in != Buy && in != Monthly && in != Spend && in != Recommend {
 		return
 	}
@@ -129,8 +153,12 @@ func (f *features) assign(s *Slots, in Intent, h moneyHit) {
 		} else {
 			put(&s.Amount, "amount")
 		}
+	case kind == kindMonthly && f.onDemandBill(in, h):
+		put(&s.OnDemandMonthly, "on-demand bill a month")
 	case kind == kindMonthly:
 		put(&s.Monthly, "monthly price")
+	case kind == kindHourly && f.committedRate(in, h, hourly):
+		put(&s.Committed, "committed rate")
 	case kind == kindHourly:
 		if in == Buy {
 			put(&s.Rent, "hourly rent")
@@ -144,6 +172,9 @@ func (f *features) assign(s *Slots, in Intent, h moneyHit) {
 		case Buy:
 			if m.Amount >= 1000 {
 				put(&s.Price, "purchase price")
+			} else if f.committedRate(in, h, hourly) {
+				put(&s.Committed, "committed rate")
+				s.Notes = append(s.Notes, fmt.Sprintf("%s read as the committed rate per card-hour", trim(m.Amount)))
 			} else {
 				put(&s.Rent, "hourly rent")
 				s.Notes = append(s.Notes, fmt.Sprintf("%s read as the hourly rent", trim(m.Amount)))
@@ -151,6 +182,9 @@ func (f *features) assign(s *Slots, in Intent, h moneyHit) {
 		case Monthly:
 			if m.Amount > 50 {
 				put(&s.Monthly, "monthly price")
+			} else if f.committedRate(in, h, hourly) {
+				put(&s.Committed, "committed rate")
+				s.Notes = append(s.Notes, fmt.Sprintf("%s read as the committed rate per card-hour", trim(m.Amount)))
 			} else {
 				put(&s.Price, "hourly price")
 				s.Notes = append(s.Notes, fmt.Sprintf("%s read as the hourly price", trim(m.Amount)))
@@ -161,6 +195,26 @@ func (f *features) assign(s *Slots, in Intent, h moneyHit) {
 			put(&s.Price, "price")
 		}
 	}
+}
+
+// committedRate reports whether an hourly figure is a commitment's rate:
+// commitment words nearest it in its clause, in a question that weighs a
+// commitment (buy, monthly) or that states another hourly rate beside it.
+func (f *features) committedRate(in Intent, h moneyHit, hourly int) bool {
+	if in == Spend || in != Buy && in != Monthly && hourly < 2 {
+		return false
+	}
+	return sideOf(f.cueText, h.start, h.end) == sideCommit
+}
+
+// onDemandBill reports whether a monthly figure is what on demand costs a
+// month ("$38k/mo on 12 A100s on demand"), said in a commitment question:
+// on-demand words nearest it in its clause.
+func (f *features) onDemandBill(in Intent, h moneyHit) bool {
+	if in == Spend || in == Budget || !commitTalk(f.cueText) {
+		return false
+	}
+	return sideOf(f.cueText, h.start, h.end) == sideOnDemand
 }
 
 // futureDate places a date ahead of today: a ledger entry cannot have

@@ -20,13 +20,13 @@ const (
 	numPart = `(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)`
 	magPart = `(万|千|k|w\b|m\b)?`
 	curPost = `(块钱|块|元|rmb|cny|usd|美元|美金|刀|dollars?|bucks|人民币|¥)?`
-	perPart = `((?:\s?/\s?|\s?每\s?|\s?一\s?|\s?per\s|\s?an?\s|\s?每个\s?)(?:个小时|小时|卡时|hours?\b|hrs?\b|hr\b|h\b|时|个月|月|months?\b|mo\b|年|years?\b|yr\b|kwh|度|天|days?\b))?`
+	perPart = `((?:\s?/\s?|\s?每\s?|\s?一\s?|\s?per\s|\s?an?\s|\s?每个\s?)(?:(?:gpu|card)[- ]?)?(?:个小时|小时|卡时|hours?\b|hrs?\b|hr\b|h\b|时|个月|月|months?\b|mo\b|年|years?\b|yr\b|kwh|度|天|days?\b))?`
 )
 
 var (
 	reMoney = regexp.MustCompile(curPre + `?\s?` + numPart + `\s?` + magPart + `\s?` + curPost + perPart)
 	// a bare number right after a price word: "包月 1100", "电费 0.8", "budget 5000"
-	reCueMoney = regexp.MustCompile(`(包月价格?|包月|月租|月费|月付|一个月|每个月|每月|per month|a month|按需|按量|按小时|每小时|一小时|小时价|时价|单价|价格|租金|租|预算|budget|电费|电价|运维|人工|买断|售价|整机|花了|共|总共|一共|合计|报销|price|rent|renting|costs?|paid|spent)` +
+	reCueMoney = regexp.MustCompile(`(包月价格?|包月|月租|月费|月付|一个月|每个月|每月|per month|a month|按需|按量|按小时|每卡每小时|每卡时|一卡时|每小时|一小时|小时价|时价|单价|价格|租金|租|预算|budget|电费|电价|运维|人工|买断|售价|整机|花了|共|总共|一共|合计|报销|price|rent|renting|costs?|paid|spent)` +
 		`(?:\s|是|为|:|=|要|大概|大约|约|按|at|of|is|一年|每年|一个月|每月|一小时|每小时|每卡时|每卡每小时|一卡时|每卡每月|每卡|每张|差不多)*` + numPart + `\s?` + magPart + `\s?` + curPost + perPart)
 	// what may not follow a money figure: it is a count of something else
 	reNotMoneyAfter = regexp.MustCompile(`^\s?(?:个|张|卡|显卡|条|小时|h\b|hours?|天|年|月|%|b\b|tokens?|samples?|epochs?|轮|遍|并发|路|人|users?|x\b|gpus?|cards?|台|参数|亿|w\b|瓦|watts?|tokens?/s|t/s|requests?|reqs?|ctx|contexts?|prompts?|images?|imgs?|steps?|rps|qps|上下文|张图)`)
@@ -54,6 +54,7 @@ type moneyHit struct {
 	kind  moneyKind
 	weak  bool // magnitude only: money only for some intents
 	start int
+	end   int // where the figure and its unit end, in the cue text
 }
 
 // ParseMoney reads one money value with the shared reader (package
@@ -125,7 +126,7 @@ func cueKind(cue string) moneyKind {
 	switch cue {
 	case "包月价格", "包月价", "包月", "月租", "月费", "月付", "一个月", "每个月", "每月", "per month", "a month":
 		return kindMonthly
-	case "按需", "按量", "按小时", "每小时", "一小时", "小时价", "时价", "单价", "price", "rent", "renting", "租金", "租":
+	case "按需", "按量", "按小时", "每卡每小时", "每卡时", "一卡时", "每小时", "一小时", "小时价", "时价", "单价", "price", "rent", "renting", "租金", "租":
 		return kindHourly
 	case "预算", "budget":
 		return kindBudget
@@ -177,7 +178,7 @@ func (x extractor) scanMoney(t *text) []moneyHit {
 		if kind != kindBudget && x.budgetAround(t.s, loc[0], loc[1]) {
 			kind = kindBudget
 		}
-		hits = append(hits, moneyHit{m: m, kind: kind, start: numStart})
+		hits = append(hits, moneyHit{m: m, kind: kind, start: numStart, end: loc[1]})
 		spans = append(spans, [2]int{numStart, loc[1]})
 	}
 	t.apply(spans, nil)
@@ -223,10 +224,13 @@ func (x extractor) scanMoney(t *text) []moneyHit {
 		if (kind == kindBare || kind == kindPurchase) && hourlyQuote(before, t.s, m.Amount) {
 			kind = kindHourly // "按量租H800一卡时多少算合理？有渠道报18块": a card-hour quote
 		}
-		hits = append(hits, moneyHit{m: m, kind: kind, weak: weak, start: loc[0]})
+		hits = append(hits, moneyHit{m: m, kind: kind, weak: weak, start: loc[0], end: loc[1]})
 		spans = append(spans, [2]int{loc[0], loc[1]})
 	}
 	t.apply(spans, nil)
+	// 3. a discount's percent ("35% off", "便宜30%") is neither money nor
+	// utilisation: taken out here, read by finish (readDiscount)
+	t.take(reDiscountPct, 0, func([]string, int) bool { return true })
 	sortHits(hits)
 	return hits
 }
@@ -235,6 +239,10 @@ func (x extractor) scanMoney(t *text) []moneyHit {
 // "electricity ¥0.6").
 func cueBefore(before string) moneyKind {
 	switch {
+	// a card-hour unit right before the figure: "签一年每卡时 18 元" is a
+	// rate an hour, whatever the term said before it
+	case reHourUnitBefore.MatchString(before):
+		return kindHourly
 	// hosting and operations first: "整机报价160万 托管每年12万" is a
 	// yearly cost of running the machine, not a second price
 	case containsAny(before, "托管", "机房", "机柜", "colo", "hosting", "rack", "运维", "人工", "ops", "operations", "opex", "labor", "labour"):
@@ -252,6 +260,9 @@ func cueBefore(before string) moneyKind {
 	}
 	return kindBare
 }
+
+// reHourUnitBefore ends the words before a figure with a unit an hour.
+var reHourUnitBefore = regexp.MustCompile(`(?:每卡每小时|每卡时|一卡时|每小时|一小时|per (?:gpu|card)[- ]?h(?:ou)?r)\s?(?:是|为|:|：|要|约|大概)?\s?$`)
 
 // reQuoteWord ends the words before a quoted figure ("有渠道报18块",
 // "they quoted us $2.10").

@@ -81,29 +81,40 @@ type Slots struct {
 	Platforms []string `json:"platforms,omitempty"`
 	VRAMGB    float64  `json:"vram_gb,omitempty"` // memory the user says they have ("24G 显存够吗")
 
-	HoursPerMonth float64  `json:"hours_per_month,omitempty"`
-	Hours         float64  `json:"hours,omitempty"`
-	GPUHours      float64  `json:"gpu_hours,omitempty"`
-	Utilization   float64  `json:"utilization,omitempty"` // 0–1
-	Price         *Money   `json:"price,omitempty"`       // hourly rent, or purchase price for buy
-	Monthly       *Money   `json:"monthly,omitempty"`     // monthly plan price
-	Rent          *Money   `json:"rent,omitempty"`        // hourly rent for buy
-	Budget        *Money   `json:"budget,omitempty"`
-	Amount        *Money   `json:"amount,omitempty"` // spend: what the entry cost in total
-	TPS           float64  `json:"tps,omitempty"`
-	MFU           float64  `json:"mfu,omitempty"`
-	FX            float64  `json:"fx,omitempty"` // CNY per USD
-	Years         float64  `json:"years,omitempty"`
-	Watts         *float64 `json:"watts,omitempty"`
-	PUE           float64  `json:"pue,omitempty"`
-	Power         *Money   `json:"power,omitempty"` // electricity per kWh
-	Ops           *Money   `json:"ops,omitempty"`   // operations per year
-	Rate          *float64 `json:"rate,omitempty"`  // cost of capital per year, 0–1
-	Tokens        float64  `json:"tokens,omitempty"`
-	Samples       float64  `json:"samples,omitempty"`
-	SampleTokens  float64  `json:"sample_tokens,omitempty"`
-	Epochs        float64  `json:"epochs,omitempty"`
-	Cards         int      `json:"cards,omitempty"`
+	HoursPerMonth float64 `json:"hours_per_month,omitempty"`
+	Hours         float64 `json:"hours,omitempty"`
+	GPUHours      float64 `json:"gpu_hours,omitempty"`
+	Utilization   float64 `json:"utilization,omitempty"` // 0–1
+	Price         *Money  `json:"price,omitempty"`       // hourly rent, or purchase price for buy
+	Monthly       *Money  `json:"monthly,omitempty"`     // monthly plan price
+	Rent          *Money  `json:"rent,omitempty"`        // hourly rent for buy
+	// Committed is a committed (reserved, term, 包年) rate per card-hour
+	// stated beside a commitment's words ("1-yr reserved at $1.85/hr",
+	// "签一年每卡时18"); Price (Rent for buy) then holds the on-demand rate.
+	Committed *Money `json:"committed,omitempty"`
+	// OnDemandMonthly is what on demand costs a month, said beside a
+	// commitment ("$38k/mo on 12 A100s on demand"): the bill for all the
+	// cards unless QuotePer is "card".
+	OnDemandMonthly *Money `json:"on_demand_monthly,omitempty"`
+	// Discount is a commitment's discount off on demand, 0–1 ("35% off",
+	// "打七折" = 0.3, "便宜30%"); such a figure is never utilisation.
+	Discount     float64  `json:"discount,omitempty"`
+	Budget       *Money   `json:"budget,omitempty"`
+	Amount       *Money   `json:"amount,omitempty"` // spend: what the entry cost in total
+	TPS          float64  `json:"tps,omitempty"`
+	MFU          float64  `json:"mfu,omitempty"`
+	FX           float64  `json:"fx,omitempty"` // CNY per USD
+	Years        float64  `json:"years,omitempty"`
+	Watts        *float64 `json:"watts,omitempty"`
+	PUE          float64  `json:"pue,omitempty"`
+	Power        *Money   `json:"power,omitempty"` // electricity per kWh
+	Ops          *Money   `json:"ops,omitempty"`   // operations per year
+	Rate         *float64 `json:"rate,omitempty"`  // cost of capital per year, 0–1
+	Tokens       float64  `json:"tokens,omitempty"`
+	Samples      float64  `json:"samples,omitempty"`
+	SampleTokens float64  `json:"sample_tokens,omitempty"`
+	Epochs       float64  `json:"epochs,omitempty"`
+	Cards        int      `json:"cards,omitempty"`
 	// Serving frames: a load stated per day or per second, and the request
 	// shape ("500 input and 200 output tokens").
 	TokensPerDay float64 `json:"tokens_per_day,omitempty"`
