@@ -100,7 +100,8 @@ func plan(req parse.Request) (parse.Request, string) {
 		return req, "a rental's price"
 	}
 	if rate := cmp.Or(s.Price, s.Rent); rate != nil && readOnly[req.Intent] && req.Intent != parse.Price && len(s.GPUs) > 0 && s.ParamsB == 0 && s.Model == "" && s.Arch == "" &&
-		s.Hours == 0 && s.GPUHours == 0 && s.HoursPerMonth == 0 && s.Utilization == 0 && s.Monthly == nil && s.Budget == nil && !(req.Intent == parse.Buy && s.Price != nil) {
+		s.Hours == 0 && s.GPUHours == 0 && s.HoursPerMonth == 0 && s.Utilization == 0 && s.Monthly == nil && s.Budget == nil && !(req.Intent == parse.Buy && s.Price != nil) &&
+		s.Committed == nil && s.OnDemandMonthly == nil && s.Discount == 0 { // a commitment's rates are weighed, not quoted (commit.go)
 		if lower := strings.ToLower(req.Text); reAsksFair.MatchString(lower) || reAsksExpensive.MatchString(lower) {
 			// "H800 按量报价18块一卡时 合理吗": their quote weighed against the market
 			req.Slots.Price, req.Slots.Rent = rate, nil

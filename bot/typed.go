@@ -392,11 +392,19 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 	case CommitView:
 		r := res.CommitResult
 		cur := string(r.Currency)
+		// the saving over the period the question asked: a month, a year, the term
+		sv, per := r.Saving, "term"
+		switch res.Per {
+		case "month":
+			sv, per = r.SavingMonthly, "month"
+		case "year":
+			sv, per = r.SavingYearly, "year"
+		}
 		figs := []typedFigure{
 			{asked: "break_even_util", value: r.BreakevenUtilization, unit: "share"},
 			{asked: "break_even_hours", value: r.BreakevenHoursPerMonth, unit: "h/month"},
-			{asked: "saving", value: r.Saving, unit: "term", currency: cur, choice: r.Cheaper},
-			{asked: "which", value: r.Saving, unit: "term", currency: cur, choice: r.Cheaper},
+			{asked: "saving", value: sv, unit: per, currency: cur, choice: r.Cheaper},
+			{asked: "which", value: sv, unit: per, currency: cur, choice: r.Cheaper},
 			{asked: "money_total", value: math.Min(r.OnDemandCost, r.CommittedCost), unit: "term", currency: cur, choice: r.Cheaper},
 		}
 		if months := r.TermHours / knowledge.HoursPerMonth; months > 0 {
@@ -404,6 +412,9 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 			figs = append(figs, typedFigure{asked: "money_monthly", value: r.CommittedCost / months, unit: "month", currency: cur, choice: "commit"})
 		}
 		figs = append(figs, typedFigure{asked: "price_per_card_hour", value: r.Chosen.Committed, unit: "card_hour", currency: cur, choice: r.Chosen.Provider})
+		if r.Chosen.Provider == "given" && res.Asked != "" {
+			return figs, verdict(r.Saving > 0), res.Asked // both rates theirs: what they asked leads (commit.go)
+		}
 		if r.Inputs.Utilization > 0 || r.Inputs.HoursPerMonth > 0 {
 			return figs, verdict(r.Saving > 0), "which" // their usage is known: the choice at it leads
 		}

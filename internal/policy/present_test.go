@@ -52,7 +52,6 @@ var presentAllowed = map[string]int{
 	// bot/present; the counts may only shrink.
 	"bot/spend_budget.go: number format":     4,
 	"bot/budget/alerts.go: number format":    2,
-	"bot/commit.go: Han detector":            1,
 	"bot/transport/home.go: language picker": 1,
 	"advisor/errors.go: language picker":     1,
 	// bot/parse/correction.go reads what a user typed: parsing, by design.
