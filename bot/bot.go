@@ -81,6 +81,9 @@ type Answer struct {
 	planTerm *advisor.CommitResult
 	// planMonthly is a serving plan's cards on monthly plans (commit.go).
 	planMonthly *advisor.MonthlyResult
+	// memVerdict is an image job's memory need against the VRAM the asker
+	// has (need, have): the yes/no leads with memory_gb.
+	memVerdict *[2]float64
 	// overBudget is the job's money against the budget a yes/no stated,
 	// when typed read the verdict from it ("can i do this under $20"):
 	// the figure, the budget, their currency.

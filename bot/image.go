@@ -3,6 +3,7 @@ package bot
 import (
 	"cmp"
 	"context"
+	"fmt"
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/parse"
@@ -48,7 +49,21 @@ func (b *Bot) image(ctx context.Context, a *Answer, req parse.Request) error {
 		}
 		a.Result = res
 		a.Currency = string(res.Currency)
-		a.show(renderImage(a.Lang, res, s))
+		d := renderImage(a.Lang, res, s)
+		if have := s.VRAMGB; have > 0 && res.MemoryGB > 0 {
+			// "显存12g能不能跑SDXL的LoRA训练": their memory against the need leads
+			a.memVerdict = &[2]float64{res.MemoryGB, have}
+			a.verdictAsked = true
+			a.use("vram_gb", "your card's memory: the verdict")
+			lead := tr(a.Lang, fmt.Sprintf("No — it needs ≈%s GB, more than your %s GB. ", fmtNum(res.MemoryGB), fmtNum(have)),
+				fmt.Sprintf("不行：约需 %s GB 显存，超过你的 %s GB。", fmtNum(res.MemoryGB), fmtNum(have)))
+			if res.MemoryGB <= have {
+				lead = tr(a.Lang, fmt.Sprintf("Yes — it needs ≈%s GB, within your %s GB. ", fmtNum(res.MemoryGB), fmtNum(have)),
+					fmt.Sprintf("可以：约需 %s GB 显存，在你的 %s GB 之内。", fmtNum(res.MemoryGB), fmtNum(have)))
+			}
+			d.Headline = lead + d.Headline
+		}
+		a.show(d)
 		return nil
 	}
 	// "4090 还是 L40S": every named card answered, the cheapest per image shown

@@ -145,6 +145,13 @@ func (a *Answer) typed(s parse.Slots) {
 			}
 		}
 	}
+	if m := a.memVerdict; m != nil {
+		// their memory against the need: the verdict, memory first
+		v = verdict(m[0] <= m[1])
+		if _, ok := byName["memory_gb"]; ok {
+			order = append([]string{"memory_gb"}, slices.DeleteFunc(order, func(o string) bool { return o == "memory_gb" })...)
+		}
+	}
 	if v == nil && s.Budget != nil && s.Budget.Amount > 0 && (s.YesNo || a.verdictAsked) {
 		// "can i do this under $20", "预算300块够吗": the job's money
 		// against the budget is the yes/no, and leads
