@@ -31,7 +31,9 @@ var (
 	reCorrectCue = regexp.MustCompile(`(?i)不对|错了|搞错|写错|记错|弄错|更正|纠正|应该是|应为|其实是|实际是|实际上是|改成|改为|改一下|\bactually\b|\bshould (?:be|have been)\b|\bcorrection\b|\bwrong\b|\bi meant\b|\bchange\b|\bfix\b|\bnot\s+\w+\s*,?\s*but\b`)
 	// words that make the sentence something else: a budget change, a new
 	// entry, a sizing question
-	reCorrectNot = regexp.MustCompile(`(?i)预算|budget|记一笔|记账|再记|spend add|/gpu|推荐|recommend|\b\d+(?:\.\d+)?\s?b\b|多少钱|how much|吗[?？]?$|\?$`)
+	// — or a question: a correction states, it never asks ("would a 1yr
+	// reserve save us anything, should be cheaper right")
+	reCorrectNot = regexp.MustCompile(`(?i)预算|budget|记一笔|记账|再记|spend add|/gpu|推荐|recommend|\b\d+(?:\.\d+)?\s?b\b|多少钱|how much|吗|[?？]|\bwould\b|\bcould\b|\bcan (?:we|i)\b|\bshould (?:we|i)\b|\bwhether\b|\bworth\b|\bcheaper\b|\bsave\b|\bsavings?\b|划算|便宜|能省|值不值|reserve|reserved|commit`)
 	// "#7k2m9q", "#abc": an entry id
 	reCorrectID = regexp.MustCompile(`#([0-9A-Za-z]{3,8})\b`)
 	// what entry: "the vast.ai entry", "AutoDL 那笔", "runpod的那条"

@@ -43,3 +43,22 @@ func TestMisspellingsRead(t *testing.T) {
 		t.Errorf("respell: %q (whole words only)", got)
 	}
 }
+
+// A question is never a correction of a ledger entry, even with a
+// correction's words in it ("should be cheaper"): only a statement edits.
+func TestQuestionsAreNotCorrections(t *testing.T) {
+	for _, q := range []string{
+		"we are burning ~$42k/mo on on-demand H100s (24 cards), would a 1yr reserve save us anything, should be cheaper right",
+		"actually is the H100 on runpod still $2.39?",
+		"这笔应该是按量划算吧",
+	} {
+		if c, ok := ReadCorrection(q); ok {
+			t.Errorf("%q read as a correction: %+v", q, c)
+		}
+	}
+	for _, q := range []string{"actually it was 120 hours, not 100", "不对，金额是1800元"} {
+		if _, ok := ReadCorrection(q); !ok {
+			t.Errorf("%q: a correction not read", q)
+		}
+	}
+}
