@@ -110,6 +110,28 @@ func plan(req parse.Request) (parse.Request, string) {
 			return req, "a quote against the market"
 		}
 	}
+	if lower := strings.ToLower(req.Text); !(s.ParamsB > 0 || s.Model != "" || s.Arch != "") && len(s.GPUs) > 0 && s.Budget != nil && s.Budget.Amount > 0 &&
+		has(s.Targets, "cards") && s.Cards == 0 && readOnly[req.Intent] && req.Intent != parse.Price && !strings.Contains(lower, "买") && !reBuyWord.MatchString(lower) {
+		// "季度预算300万，H800每卡时25块，能养几张卡跑满？": the cards a budget keeps running
+		if s.Rent != nil && s.Price == nil {
+			req.Slots.Price, req.Slots.Rent = s.Rent, nil
+		}
+		req.Intent = parse.Price
+		req.Slots.Missing = parse.Missing(parse.Price, req.Slots)
+		return req, "the cards a budget keeps running"
+	}
+	if lower := strings.ToLower(req.Text); req.Intent == parse.Buy && s.Price == nil && s.Ops == nil && len(s.GPUs) > 0 && reMonthlyPlanAsked.MatchString(lower) &&
+		s.ParamsB == 0 && s.Model == "" && s.Arch == "" &&
+		!strings.Contains(lower, "买") && !reBuyWord.MatchString(lower) {
+		// "包月租8张H100，按量每天只跑10小时是不是更划算": a monthly plan
+		// against on demand, nothing bought
+		if s.Rent != nil && s.Price == nil {
+			req.Slots.Price, req.Slots.Rent = s.Rent, nil
+		}
+		req.Intent = parse.Monthly
+		req.Slots.Missing = parse.Missing(parse.Monthly, req.Slots)
+		return req, "a monthly plan against on demand"
+	}
 	if !readOnly[req.Intent] {
 		return req, ""
 	}
@@ -230,6 +252,9 @@ var (
 	reRentAsk    = regexp.MustCompile(`\brent(?:ing)?\b|\blease\b|租`)
 	reSpentWords = regexp.MustCompile(`\bspent\b|\bpaid\b|\bbill(?:ed)?\b|\bburn|\binvoice|ledger|last (?:month|week|quarter)|花了|花掉|账单|账本|记账|记一|上个月|上周|上季度`)
 )
+
+// reBuyWord is buying hardware said in English.
+var reBuyWord = regexp.MustCompile(`\bbuy(?:ing)?\b|\bpurchas|\bown(?:ing)?\b|\bcapex\b`)
 
 // reOnDemand names on-demand pricing, the other side of a commitment.
 var reOnDemand = regexp.MustCompile(`按需|按量|on-demand|on demand|ondemand|pay-as-you-go|payg`)

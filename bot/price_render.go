@@ -243,7 +243,7 @@ func affordHeadline(lang string, f AffordView, gpu string) string {
 	}
 	en := fmt.Sprintf("%s %s keeps %d %s running %s: %s a card-month (%s/card-hour × %s h); %s a month left over.",
 		moneyStr(budget, f.Currency), perEN, f.Cards, gpuName(gpu), when, moneyStr(f.PerCardMonth, f.Currency), moneyStr(f.PerCardMonth/f.HoursPerMonth, f.Currency), fmtNum(f.HoursPerMonth), moneyStr(f.Left, f.Currency))
-	zh := fmt.Sprintf("%s%s 能养 %d 张 %s（%s）：每张每月 %s（%s/卡时 × %s 小时），每月剩 %s。",
+	zh := fmt.Sprintf("%s %s 能养 %d 张 %s（%s）：每张每月 %s（%s/卡时 × %s 小时），每月剩 %s。",
 		perZH, moneyStr(budget, f.Currency), f.Cards, gpuName(gpu), whenZH, moneyStr(f.PerCardMonth, f.Currency), moneyStr(f.PerCardMonth/f.HoursPerMonth, f.Currency), fmtNum(f.HoursPerMonth), moneyStr(f.Left, f.Currency))
 	if f.Per == "" {
 		en = fmt.Sprintf("%s (no period said: read as a month's budget) keeps %d %s running %s: %s a card-month (%s/card-hour × %s h); %s a month left over.",

@@ -116,3 +116,42 @@ func TestBudgetDecidesTheYesNo(t *testing.T) {
 		t.Errorf("headline %q does not lead with the budget's no", a.Headline)
 	}
 }
+
+// Questions the router labels "buy" that buy nothing: a budget's fleet at
+// their rate ($600k a quarter ÷ ($2.49 × 730 h × 3 months = $5,453.10) =
+// 110.03 → 110 H100; ¥3,000,000 ÷ (¥25 × 730 × 3 = ¥54,750) = 54.8 → 54
+// H800), and a monthly plan against on demand at 10 h a day × 365/12 days
+// = 304.17 h a month.
+func TestBudgetsAndPlansAreNotPurchases(t *testing.T) {
+	usd := func(o knowledge.Offer) knowledge.Offer { o.Currency = knowledge.USD; return o }
+	b := rentalBot(usd(hourly("r/h100", "runpod", "h100-sxm", 2.49, 2.49)), hourly("c/h800", "cn-a", "h800", 25, 25))
+	for _, c := range []struct {
+		q     string
+		cards float64
+	}{
+		{"Q1 budget $600k, $2.49/hr per H100, how many can we run 24/7?", 110},
+		{"季度预算300万，全租H800，每卡时25块，能养几张卡跑满？", 54},
+	} {
+		a := b.Answer(context.Background(), Message{Text: c.q, Team: "T1", Channel: "D1", User: "U1"})
+		if a.Intent != "price" || a.Typed == nil || a.Typed.Asked != "cards" || *a.Typed.Value != c.cards || a.Typed.Verdict != nil {
+			t.Errorf("%s: %s %+v, want %v cards and no budget verdict\n%s", c.q, a.Intent, a.Typed, c.cards, a.Text)
+		}
+	}
+	b = rentalBot(hourly("c/h100", "cn-b", "h100-sxm", 9.6, 9.6))
+	a := b.Answer(context.Background(), Message{Text: "我们想包月租8张H100，按量的话每天只跑10小时是不是更划算？", Team: "T1", Channel: "D1", User: "U1"})
+	if a.Intent != "monthly" || a.Slots.HoursPerMonth < 304.16 || a.Slots.HoursPerMonth > 304.17 || !strings.Contains(a.Headline, "304.17") {
+		t.Errorf("a plan against on demand: %s\n%s", a.Intent, a.Headline)
+	}
+}
+
+// A day's requests are an average load: "每天10万次请求" is 100,000 ÷
+// 86,400 s = 1.157 requests/s on average.
+func TestRequestsADay(t *testing.T) {
+	a := askOne(t, "每天10万次请求，输入1500输出300，7b要几张L40S")
+	if a.Slots.RequestsPerS < 1.157 || a.Slots.RequestsPerS > 1.158 || !a.Slots.AverageLoad {
+		t.Errorf("requests/s %v (average %v), want 1.157 on average", a.Slots.RequestsPerS, a.Slots.AverageLoad)
+	}
+	if _, ok := a.Used["requests_per_s"]; !ok {
+		t.Errorf("the load is not used: %v", a.Used)
+	}
+}

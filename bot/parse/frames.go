@@ -34,6 +34,8 @@ var (
 	periodWords    = `每天|每日|一天|日均|天均|per day|a day|each day|daily|每月|每个月|一个月|月均|per month|a month|each month|monthly|每小时|一小时|per hour|an hour|hourly|每周|一周|per week|a week|weekly`
 	rePerDayTokens = rx(`(`+periodWords+`)[^0-9]{0,10}?`+num+`\s?(万亿|千万|百万|亿|万|千|[kmb])?\s?`+tokUnit, true, "token", "词元", "tok")
 	reTokensPerDay = rx(num+`\s?(万亿|千万|百万|亿|万|千|[kmb])?\s?(?:output\s|input\s|输出|输入)?`+tokUnit+`\s?(/\s?(?:day|d|天|日|month|mo|月|hour|hr|h|小时|week|wk|周)\b|/\s?(?:天|日|月|小时|周)|per day|a day|每天|一天|per month|a month|每月|一个月|per hour|an hour|每小时|per week|a week|每周|daily|monthly|hourly|weekly)`, true, "token", "词元", "tok")
+	// reRequestsDay is a day's requests: "每天10万次请求", "100k requests a day"
+	reRequestsDay = rx(`(?:每天|一天|日均|每日)\s?(?:大概|约|有|差不多)?\s?`+num+`\s?(万|k)?\s?(?:个|次)?\s?(?:请求|调用|requests?|queries|calls)|`+num+`\s?(万|k)?\s?(?:个|次)?\s?(?:requests?|queries|calls|请求|调用)\s?(?:/\s?day|per day|a day|每天|daily)`, true, "请求", "调用", "request", "quer", "call")
 	reRequests     = rx(num+`\s?(k)?\s?(?:个\s?|次\s?)?(?:requests?|reqs?|queries|query|calls?|请求|调用)\s?(/\s?s(?:ec)?\b|per second|a second|每秒|/\s?秒|/\s?min\b|per minute|a minute|每分钟)|`+num+`\s?(qps|rps)\b|(?:qps|rps)\s?(?:=|:|of|at|是|为|到|大概|约)?\s?`+num+`|(每秒|每分钟)\s?(?:大概|约|有)?\s?`+num+`\s?(?:个|次)?\s?(?:请求|调用|requests?|queries)`, true, "request", "req", "quer", "call", "请求", "调用", "qps", "rps")
 	reInOut        = rx(num+`\s?(k)?\s?(?:tokens?\s?)?(?:in|input)\s?(?:tokens?\s?)?(?:/|,|and|\+|和|,\s?)?\s?`+num+`\s?(k)?\s?(?:tokens?\s?)?(?:out|output)\b`, true, "in", "out")
 	reInput        = rx(num+`\s?(k)?\s?(?:-?\s?tokens?\s?)?(?:个\s?)?(?:input|prompt|输入)(?:\s?tokens?)?|(?:input|prompt|输入)(?:\s?tokens?)?\s?(?:长度|length|len)?\s?(?:=|:|是|为|约|大概|of|~)?\s?`+num+`\s?(k)?`+
@@ -119,6 +121,24 @@ func (x extractor) serving(t *text, f *features) {
 			v /= 60
 		}
 		s.RequestsPerS = v
+		return true
+	})
+	t.first(reRequestsDay, 0, func(m []string, at int) bool {
+		if s.RequestsPerS != 0 || s.PeakRequestsPerS != 0 {
+			return false
+		}
+		v, ok := Number(m[1] + m[3])
+		if !ok || v <= 0 {
+			return false
+		}
+		switch m[2] + m[4] {
+		case "万":
+			v *= 1e4
+		case "k":
+			v *= 1e3
+		}
+		s.RequestsPerS, s.AverageLoad = v/86400, true // a day's requests: an average, peaks above it
+		f.note(fmt.Sprintf("%s requests a day read as %s requests/s on average", trim(v), trim(v/86400)))
 		return true
 	})
 	tokens := func(dst *int, v string, k string) bool {

@@ -29,7 +29,7 @@ var (
 	reCueMoney = regexp.MustCompile(`(包月价格?|包月|月租|月费|月付|一个月|每个月|每月|per month|a month|按需|按量|按小时|每卡每小时|每卡时|一卡时|每小时|一小时|小时价|时价|单价|价格|租金|租|预算|budget|电费|电价|运维|人工|买断|售价|整机|花了|共|总共|一共|合计|报销|price|rent|renting|costs?|paid|spent)` +
 		`(?:\s|是|为|:|=|要|大概|大约|约|按|at|of|is|一年|每年|一个月|每月|一小时|每小时|每卡时|每卡每小时|一卡时|每卡每月|每卡|每张|差不多)*` + numPart + `\s?` + magPart + `\s?` + curPost + perPart)
 	// what may not follow a money figure: it is a count of something else
-	reNotMoneyAfter = regexp.MustCompile(`^\s?(?:个|张|卡|显卡|条|小时|h\b|hours?|天|年|月|%|b\b|tokens?|samples?|epochs?|轮|遍|并发|路|人|users?|x\b|gpus?|cards?|台|参数|亿|w\b|瓦|watts?|tokens?/s|t/s|requests?|reqs?|ctx|contexts?|prompts?|images?|imgs?|steps?|rps|qps|上下文|张图)`)
+	reNotMoneyAfter = regexp.MustCompile(`^\s?(?:个|张|卡|显卡|条|小时|h\b|hours?|天|年|月|%|b\b|tokens?|samples?|epochs?|轮|遍|并发|路|人|users?|x\b|gpus?|cards?|台|参数|亿|w\b|瓦|watts?|tokens?/s|t/s|requests?|reqs?|ctx|contexts?|prompts?|images?|imgs?|steps?|rps|qps|上下文|张图|次|请求|调用|calls?|queries|query)`)
 	// 块 is also the counter for cards: "10块4090", "两块卡"
 	reCardAfter = regexp.MustCompile(`^\s?(?:卡|显卡|gpu|rtx|[ahbl]\d|\d{4}|昇腾|910|§|¶)`)
 )
