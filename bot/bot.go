@@ -81,6 +81,9 @@ type Answer struct {
 	planTerm *advisor.CommitResult
 	// planMonthly is a serving plan's cards on monthly plans (commit.go).
 	planMonthly *advisor.MonthlyResult
+	// fallback is the second fit of "X? if not, Y?" (fitalt.go): its
+	// memory follows the first's in the typed answer.
+	fallback *FitResult
 	// memVerdict is an image job's memory need against the VRAM the asker
 	// has (need, have): the yes/no leads with memory_gb.
 	memVerdict *[2]float64
@@ -224,6 +227,12 @@ func (b *Bot) answer(ctx context.Context, m Message) Answer {
 	b.remember(ctx, m, req)
 	req = contextFromRequests(normalizeQuotes(req))
 	a := Answer{Intent: req.Intent, Confidence: req.Confidence, Lang: req.Lang, Slots: req.Slots, Assumed: map[string]any{}, question: m.Text}
+	if fa, ok := b.fitWithFallback(ctx, a, req); ok { // "bf16能跑吗？不行的话QLoRA呢" (fitalt.go)
+		fa = b.finish(fa)
+		fa.account(req, planned)
+		fa.typed(req.Slots)
+		return fa
+	}
 	if len(req.Problems) > 0 {
 		a = b.problem(a, req.Problems[0])
 		a.account(req, planned)

@@ -179,6 +179,12 @@ func (a *Answer) typed(s parse.Slots) {
 		// fits leads, with the memory it needs; the rest follows
 		order = append([]string{primary}, slices.DeleteFunc(order, func(o string) bool { return o == primary })...)
 	}
+	if a.fallback != nil {
+		// "X? if not, Y?": the first way's memory and verdict lead
+		if _, ok := byName["memory_gb"]; ok {
+			order = append([]string{"memory_gb"}, slices.DeleteFunc(order, func(o string) bool { return o == "memory_gb" })...)
+		}
+	}
 	t := toTyped(byName[order[0]])
 	for _, o := range order[1:] {
 		if o != order[0] {
@@ -199,6 +205,14 @@ func (a *Answer) typed(s parse.Slots) {
 	}
 	if a.tooFew {
 		t.Verdict = verdict(false) // their cards cannot hold it, whatever the rest says
+	}
+	if fb := a.fallback; fb != nil {
+		// the fallback's memory, with its own yes/no when their card is known
+		alt := Typed{Asked: "memory_gb", Value: val(fb.MemoryGB), Unit: "GB", Choice: altChoice(fb.Workload)}
+		if fb.Verdict != nil {
+			alt.Verdict = verdict(fb.Verdict.Fits)
+		}
+		t.Also = append(t.Also, alt)
 	}
 	a.Typed = &t
 }
