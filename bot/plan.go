@@ -110,6 +110,16 @@ func plan(req parse.Request) (parse.Request, string) {
 			return req, "a quote against the market"
 		}
 	}
+	if m := s.Monthly; m != nil && m.Amount > 0 && s.Price == nil && s.Rent == nil && readOnly[req.Intent] && req.Intent != parse.Monthly && len(s.GPUs) > 0 &&
+		s.ParamsB == 0 && s.Model == "" && s.Arch == "" && s.Hours == 0 && s.GPUHours == 0 && s.HoursPerMonth == 0 && s.Utilization == 0 && s.Budget == nil {
+		if lower := strings.ToLower(req.Text); (reAsksFair.MatchString(lower) || reAsksExpensive.MatchString(lower)) && !reOnDemand.MatchString(lower) {
+			// "供应商报价：8卡H100整机每月18万，划算吗？": a month's quote, per
+			// card-hour over 730 h, against the market
+			req.Intent = parse.Price
+			req.Slots.Missing = parse.Missing(parse.Price, req.Slots)
+			return req, "a monthly quote against the market"
+		}
+	}
 	if lower := strings.ToLower(req.Text); !(s.ParamsB > 0 || s.Model != "" || s.Arch != "") && len(s.GPUs) > 0 && s.Budget != nil && s.Budget.Amount > 0 &&
 		has(s.Targets, "cards") && s.Cards == 0 && readOnly[req.Intent] && req.Intent != parse.Price && !strings.Contains(lower, "买") && !reBuyWord.MatchString(lower) {
 		// "季度预算300万，H800每卡时25块，能养几张卡跑满？": the cards a budget keeps running

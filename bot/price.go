@@ -86,6 +86,10 @@ type QuoteView struct {
 	Said     float64 `json:"said"`          // the quote as written
 	SaidIn   string  `json:"said_currency"` // its currency
 	Cheapest string  `json:"cheapest"`      // the platform of the lowest offer
+	// Monthly is a month's quote weighed per card-hour (for MonthlyCards
+	// cards over 730 h); 0 when an hourly price was quoted.
+	Monthly      float64 `json:"monthly,omitempty"`
+	MonthlyCards int     `json:"monthly_cards,omitempty"`
 	advisor.QuoteCheck
 }
 
@@ -224,9 +228,25 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 			a.use("cards", "the cards rented")
 		}
 	}
-	if view.Rental == nil && view.Afford == nil && s.Price != nil && s.Price.Amount > 0 && len(view.GPUs) > 0 {
+	quote, monthly := s.Price, 0.0
+	if quote == nil && s.Monthly != nil && s.Monthly.Amount > 0 && view.Rental == nil && view.Afford == nil && view.PerMonth == 0 {
+		// a month's quote, per card-hour over 730 h (a machine's ÷ its cards)
+		per := s.Monthly.Amount
+		if s.QuotePer == "machine" && s.Cards > 1 {
+			per /= float64(s.Cards)
+			a.use("cards", "the machine's cards: its month ÷ them")
+			a.use("quote_per", "the month quoted is the machine's")
+		}
+		monthly = s.Monthly.Amount
+		quote = &parse.Money{Amount: advisor.Round2(per / knowledge.HoursPerMonth), Currency: s.Monthly.Currency}
+		a.use("monthly", "the month quoted, per card-hour over 730 h")
+	}
+	if view.Rental == nil && view.Afford == nil && quote != nil && quote.Amount > 0 && len(view.GPUs) > 0 {
 		// "有渠道报18块一卡时，贵不贵？": their quote against the market
-		view.Quote = quoteAgainst(all, view.GPUs[0], *s.Price, view.Currency, fx)
+		view.Quote = quoteAgainst(all, view.GPUs[0], *quote, view.Currency, fx)
+		if view.Quote != nil && monthly > 0 {
+			view.Quote.Monthly, view.Quote.MonthlyCards = monthly, max(s.Cards, 1)
+		}
 		if view.Quote != nil {
 			a.use("price", "the quote weighed against the market")
 			q := strings.ToLower(req.Text)

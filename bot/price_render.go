@@ -204,6 +204,10 @@ func quoteHeadline(lang string, q QuoteView) string {
 	if q.SaidIn != q.Currency {
 		said = moneyStr(q.Said, q.SaidIn) + " (≈ " + said + ")"
 	}
+	if q.Monthly > 0 {
+		said = tr(lang, fmt.Sprintf("%s a month for %d card(s) = %s", moneyStr(q.Monthly, q.SaidIn), q.MonthlyCards, said),
+			fmt.Sprintf("每月 %s（%d 张卡）折合 %s", moneyStr(q.Monthly, q.SaidIn), q.MonthlyCards, said))
+	}
 	en, zh := "about the market", "与市场价相当"
 	switch {
 	case q.Dear:

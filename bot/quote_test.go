@@ -41,3 +41,26 @@ func TestQuoteAgainstMarket(t *testing.T) {
 		}
 	}
 }
+
+// A machine's monthly quote is weighed per card-hour: ¥180,000 a month
+// for 8 cards ÷ 8 ÷ 730 h = ¥30.82 a card-hour, 2.05× the ¥15 median of
+// the offers 12, 14, 16, 20 → dear ("划算吗" → no). "整机每月18万" is the
+// machine's month, not its purchase price.
+func TestMonthlyQuoteAgainstMarket(t *testing.T) {
+	b := New(Config{FX: 7.2}, knowledge.MustShipped(), nil)
+	b.UsePrices(shippedPrices([]knowledge.Offer{
+		hourly("a/h100", "autodl", "h100-sxm", 12, 12), hourly("b/h100", "gpushare", "h100-sxm", 14, 14),
+		hourly("c/h100", "aliyun", "h100-sxm", 16, 16), hourly("d/h100", "tencent-cloud", "h100-sxm", 20, 20),
+	}))
+	a := b.Answer(context.Background(), Message{Text: "供应商报价：8卡H100整机每月18万，划算吗？"})
+	if a.Slots.Monthly == nil || a.Slots.Monthly.Amount != 180000 || a.Slots.Price != nil {
+		t.Fatalf("slots: monthly %+v price %+v, want the month ¥180,000 and no purchase price", a.Slots.Monthly, a.Slots.Price)
+	}
+	pv, ok := a.Result.(PriceView)
+	if !ok || pv.Quote == nil || pv.Quote.Quote != 30.82 || !pv.Quote.Dear {
+		t.Fatalf("result %T %+v, want a dear quote of ¥30.82 a card-hour\n%s", a.Result, pv.Quote, a.Text)
+	}
+	if a.Typed == nil || a.Typed.Verdict == nil || *a.Typed.Verdict != "no" {
+		t.Errorf("划算吗 verdict %+v, want no", a.Typed)
+	}
+}

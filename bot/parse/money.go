@@ -169,6 +169,18 @@ func (x extractor) scanMoney(t *text) []moneyHit {
 			continue
 		}
 		kind := cueKind(cue)
+		// the words between the cue and the figure say its period when
+		// they name one: "整机每月18万" is a machine's month, not its price
+		switch filler := t.s[loc[3]:numStart]; {
+		case kind != kindPurchase && kind != kindBare:
+			// a budget, a running cost or spend keeps its word ("预算每月 $12,000")
+		case containsAny(filler, "每月", "一个月", "每个月", "每卡每月"):
+			kind = kindMonthly
+		case containsAny(filler, "每年", "一年"):
+			kind = kindYearly
+		case containsAny(filler, "每小时", "一小时", "每卡时", "一卡时", "每卡每小时"):
+			kind = kindHourly
+		}
 		if k := perKind(per); k != kindBare {
 			kind = k
 		}
@@ -238,6 +250,9 @@ func (x extractor) scanMoney(t *text) []moneyHit {
 // cueBefore classifies a figure by the words just before it ("买断 ¥15000",
 // "electricity ¥0.6").
 func cueBefore(before string) moneyKind {
+	if reMonthRightBefore.MatchString(before) && !containsAny(before, "预算", "budget", "经费", "额度", "封顶", "上限") {
+		return kindMonthly // "整机每月18万": the word right before the figure says what it is
+	}
 	switch {
 	// a card-hour unit right before the figure: "签一年每卡时 18 元" is a
 	// rate an hour, whatever the term said before it
@@ -278,6 +293,9 @@ var reCardHourTalk = regexp.MustCompile(`卡时|一小时|每小时|按量|/\s?h
 func hourlyQuote(before, text string, amount float64) bool {
 	return amount > 0 && amount < 200 && reQuoteWord.MatchString(before) && reCardHourTalk.MatchString(text)
 }
+
+// reMonthRightBefore is a per-month word just before a figure.
+var reMonthRightBefore = regexp.MustCompile(`(?:每月|每个月|一个月|月租|包月|per month|a month|monthly)\s*(?:是|为|要|大概|约|:)?\s*[¥$]?\s*$`)
 
 // budgetAround reports whether a figure at s[start:end] is a budget by the
 // lexicon's words before or after it.
