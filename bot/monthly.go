@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -115,10 +116,22 @@ func (b *Bot) monthly(ctx context.Context, msg Message, a *Answer, req parse.Req
 	res, err := nativeFirst(&advisor.OfferFilter{}, func() (advisor.MonthlyResult, error) { return advisor.Monthly(in, m) })
 	var noPlan *advisor.InputError
 	if errors.As(err, &noPlan) && noPlan.Field == "monthly" {
-		// No plan for the card anywhere (another variant's plan is not
-		// this card's: an A100 80GB question is not priced on the 40GB's):
-		// the on-demand half, said, with what a plan must cost to pay.
-		res, err = nativeFirst(&advisor.OfferFilter{}, func() (advisor.MonthlyResult, error) { return advisor.MonthlyWithoutPlan(in, m) })
+		// No plan for the card anywhere. A card named without its variant
+		// ("腾讯云 A100") is answered on a variant that has a plan, said; a
+		// variant named ("A100 80G") never is: the on-demand half, with
+		// what a plan must cost to pay.
+		if alt, r2, ok := variantPlan(in, m); ok && !variantNamed(req.Text, in.GPU) {
+			res, err = r2, nil
+			en, zh := "plan and on-demand price both", "包月价和按需价都是它的"
+			if s.Price != nil {
+				en, zh = "its plan against your rate", "用它的包月价对比你给的按需价"
+			}
+			notes = append(notes, tr(a.Lang,
+				fmt.Sprintf("The %s was named without its variant and no plan is sourced for it: this is the %s (%s); say the memory (e.g. 80G) for the %s alone.", gpuName(in.GPU), gpuName(alt), en, gpuName(in.GPU)),
+				fmt.Sprintf("没写明是哪一款，数据里也没有 %s 的包月价：这里按 %s 计算（%s）；只算 %s 请写明显存（如 80G）。", gpuName(in.GPU), gpuName(alt), zh, gpuName(in.GPU))))
+		} else {
+			res, err = nativeFirst(&advisor.OfferFilter{}, func() (advisor.MonthlyResult, error) { return advisor.MonthlyWithoutPlan(in, m) })
+		}
 	}
 	if err != nil {
 		return err
@@ -134,6 +147,38 @@ func (b *Bot) monthly(ctx context.Context, msg Message, a *Answer, req parse.Req
 	a.Currency = string(res.Currency)
 	a.show(renderMonthly(a.Lang, res, a.Assumed, notes))
 	return nil
+}
+
+// variantPlan answers a monthly question on a variant of the card (the
+// same chip with other memory or form factor) when the card has no plan:
+// the variant's plan and its own on-demand price.
+func variantPlan(in advisor.MonthlyInput, m advisor.Market) (string, advisor.MonthlyResult, bool) {
+	for _, fam := range cardVariants {
+		if !slices.Contains(fam, in.GPU) {
+			continue
+		}
+		for _, v := range fam {
+			if v == in.GPU {
+				continue
+			}
+			alt := in
+			alt.GPU = v
+			if r, err := nativeFirst(&advisor.OfferFilter{}, func() (advisor.MonthlyResult, error) { return advisor.Monthly(alt, m) }); err == nil {
+				return v, r, true
+			}
+		}
+	}
+	return "", advisor.MonthlyResult{}, false
+}
+
+// variantNamed reports whether the text names the card's variant, not
+// just its chip: "A100 80G" (a100-80g), "H100 PCIe", "A10G".
+func variantNamed(text, gpu string) bool {
+	t := strings.ReplaceAll(strings.ToLower(text), " ", "")
+	if i := strings.LastIndex(gpu, "-"); i >= 0 {
+		return strings.Contains(t, gpu[i+1:])
+	}
+	return strings.Contains(t, gpu)
 }
 
 // planPriceWords ask what a plan costs; payWords ask whether it pays, which

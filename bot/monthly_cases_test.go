@@ -142,7 +142,7 @@ func TestPlanPricesOnTwoPlatforms(t *testing.T) {
 			name:   "one without a plan: said, no winner",
 			q:      "4090 包月多少钱？AutoDL 和恒源云哪个便宜？",
 			offers: []knowledge.Offer{planOffer("autodl/4090-m", "autodl", "rtx4090", 1052)},
-			want:   []string{"¥1,052/卡/月", "恒源云 数据里没有包月价", "无法比较"},
+			want:   []string{"¥1,052/卡/月", "恒源云数据里没有包月价", "无法比较"},
 			not:    []string{"更便宜"},
 		},
 		{
@@ -150,7 +150,7 @@ func TestPlanPricesOnTwoPlatforms(t *testing.T) {
 			name:   "both priced: the cheaper by how much",
 			q:      "4090 包月多少钱？AutoDL 和共绩算力哪个便宜？",
 			offers: []knowledge.Offer{planOffer("autodl/4090-m", "autodl", "rtx4090", 1052), planOffer("gongji/4090-m", "gongjiyun", "rtx4090", 1200)},
-			want:   []string{"AutoDL", "更便宜，每卡每月便宜 ¥148（12.3%）", "¥1,052/卡/月", "¥1,200/卡/月"},
+			want:   []string{"AutoDL", "AutoDL 算力云更便宜，每卡每月便宜 ¥148（12.3%）", "¥1,052/卡/月", "¥1,200/卡/月"},
 		},
 	}
 	for _, tt := range tests {

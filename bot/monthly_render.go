@@ -33,8 +33,8 @@ func renderMonthly(lang string, r advisor.MonthlyResult, as map[string]any, note
 	case r.BreakevenHoursPerMonth > knowledge.HoursPerMonth && r.Cheaper != "monthly":
 		// More hours than a month has: the plan never pays.
 		d.Headline = tr(lang,
-			fmt.Sprintf("%s: %s never pays off at these prices (break-even %s h > 730 h in a month) — stay on demand (%s/month vs %s/h)", gpu, planEN, be, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)),
-			fmt.Sprintf("%s %s按这些价格永远不划算（打平需 %s 小时，超过每月 730 小时）——继续按需（%s/月，按需 %s/小时）", gpu, planZH, be, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)))
+			fmt.Sprintf("%s: %s never pays off at these prices (break-even %s h > 730 h in a month) — stay on demand (plan %s per card-month vs on demand %s per card-hour)", gpu, planEN, be, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)),
+			fmt.Sprintf("%s %s按这些价格永远不划算（打平需 %s 小时，超过每月 730 小时）——继续按需（%s每卡每月 %s，按需每卡每小时 %s）", gpu, planZH, be, planZH, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)))
 		if r.Inputs.HoursPerMonth > 0 {
 			d.Headline += tr(lang, fmt.Sprintf(", saves %s a month at %s h", moneyStr(r.Saving, cur), hours), fmt.Sprintf("，每月 %s 小时省 %s", hours, moneyStr(r.Saving, cur)))
 		}
@@ -48,8 +48,8 @@ func renderMonthly(lang string, r advisor.MonthlyResult, as map[string]any, note
 			fmt.Sprintf("%s %s每月用满 %s 小时以上才划算——你每月 %s 小时：继续按需，每月省 %s（%s%%）", gpu, planZH, be, hours, moneyStr(r.Saving, cur), fmtNum(r.SavingPct*100)))
 	default:
 		d.Headline = tr(lang,
-			fmt.Sprintf("%s: %s pays off above %s h a month (%s/month vs %s/h on demand)", gpu, planEN, be, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)),
-			fmt.Sprintf("%s %s每月用满 %s 小时以上才划算（%s/月，按需 %s/小时）", gpu, planZH, be, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)))
+			fmt.Sprintf("%s: %s pays off above %s h a month (plan %s per card-month vs on demand %s per card-hour)", gpu, planEN, be, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)),
+			fmt.Sprintf("%s %s每月用满 %s 小时以上才划算（%s每卡每月 %s，按需每卡每小时 %s）", gpu, planZH, be, planZH, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)))
 	}
 	if hi := r.High; hi != nil && hi.Cheaper != "" {
 		// a range of use: both ends, and which way to buy
@@ -254,18 +254,18 @@ func renderPlanPrices(lang string, r advisor.PlanPricesResult, notes []string) p
 	case r.Cheapest != "":
 		d.Headline = tr(lang,
 			fmt.Sprintf("%s monthly plan: %s is cheaper by %s per card-month (%s) — %s", gpu, platformName(lang, r.Cheapest), moneyStr(r.Difference, cur), present.Pct(r.DifferencePct), strings.Join(have, sep)),
-			fmt.Sprintf("%s 包月：%s 更便宜，每卡每月便宜 %s（%s）——%s", gpu, platformName(lang, r.Cheapest), moneyStr(r.Difference, cur), present.Pct(r.DifferencePct), strings.Join(have, sep)))
+			fmt.Sprintf("%s 包月：%s更便宜，每卡每月便宜 %s（%s）——%s", gpu, platformName(lang, r.Cheapest), moneyStr(r.Difference, cur), present.Pct(r.DifferencePct), strings.Join(have, sep)))
 	case len(have) > 0:
 		d.Headline = tr(lang,
 			fmt.Sprintf("%s monthly plan: %s; no plan is sourced for %s, so which is cheaper cannot be said — ask %s for a quote and compare per card-month", gpu, strings.Join(have, sep), strings.Join(missing, sep), strings.Join(missing, sep)),
-			fmt.Sprintf("%s 包月：%s；%s 数据里没有包月价，无法比较哪个便宜——请向 %s 询价，按每卡每月对比", gpu, strings.Join(have, sep), strings.Join(missing, "、"), strings.Join(missing, "、")))
+			fmt.Sprintf("%s 包月：%s；%s数据里没有包月价，无法比较哪个便宜——请向%s询价，按每卡每月对比", gpu, strings.Join(have, sep), strings.Join(missing, "、"), strings.Join(missing, "、")))
 	default:
 		d.Headline = tr(lang,
 			fmt.Sprintf("%s monthly plan: no plan is sourced on %s — ask them for quotes and compare per card-month", gpu, strings.Join(missing, sep)),
-			fmt.Sprintf("%s 包月：%s 数据里都没有包月价——请分别询价，按每卡每月对比", gpu, strings.Join(missing, "、")))
+			fmt.Sprintf("%s 包月：%s数据里都没有包月价——请分别询价，按每卡每月对比", gpu, strings.Join(missing, "、")))
 	}
 	if r.Cheapest != "" && len(missing) > 0 {
-		d.Headline += tr(lang, "; no plan sourced for "+strings.Join(missing, sep), "；"+strings.Join(missing, "、")+" 数据里没有包月价")
+		d.Headline += tr(lang, "; no plan sourced for "+strings.Join(missing, sep), "；"+strings.Join(missing, "、")+"数据里没有包月价")
 	}
 	for _, p := range r.Plans {
 		v := tr(lang, "not sourced", "无出处")
