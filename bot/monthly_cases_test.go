@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 
@@ -174,4 +175,45 @@ func TestPlanPricesOnTwoPlatforms(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A card named without its variant may be answered on the variant's plan,
+// said; a named variant never is.
+func TestMonthlyVariantNamedOrNot(t *testing.T) {
+	offers := []knowledge.Offer{
+		planOffer("tencent/a100-40g-m", "tencent-cloud", "a100-40g", 9000),
+		hourly("tencent/a100-40g", "tencent-cloud", "a100-40g", 20, 20),
+		hourly("x/a100-80g", "x", "a100-80g", 10, 10),
+	}
+	// bare "A100": the 40GB's plan and rate. ¥9,000 ÷ ¥20 = 450 h; 300 h
+	// × ¥20 = ¥6,000 < ¥9,000: on demand saves ¥3,000.
+	const bare = "腾讯云 A100 包月划算吗，每月300小时"
+	a, r := askMonthly(t, bare, offers...)
+	if r.Inputs.GPU != "a100-40g" || r.BreakevenHoursPerMonth != 450 || r.OnDemandCost != 6000 || r.Saving != 3000 || r.Cheaper != "on_demand" {
+		t.Errorf("%q: %s break-even %v, on demand %v, %s saves %v; want a100-40g 450 h, ¥6,000, on_demand saves ¥3,000",
+			bare, r.Inputs.GPU, r.BreakevenHoursPerMonth, r.OnDemandCost, r.Cheaper, r.Saving)
+	}
+	wantIn(t, bare, a.Text, "A100 40GB 包月每月用满 450 小时", "没写明是哪一款")
+	// "A100 80G": the 80GB's on-demand half only. 300 h × ¥10 = ¥3,000.
+	const named = "腾讯云 A100 80G 包月划算吗，每月300小时"
+	a, r = askMonthly(t, named, offers...)
+	if r.Inputs.GPU != "a100-80g" || !r.PlanMissing || r.OnDemandCost != 3000 {
+		t.Errorf("%q: %s missing %v on demand %v; want a100-80g, no plan, ¥3,000", named, r.Inputs.GPU, r.PlanMissing, r.OnDemandCost)
+	}
+	if strings.Contains(a.Text, "40GB") || strings.Contains(a.Text, "9,000") {
+		t.Errorf("%q: the 40GB's plan in:\n%s", named, a.Text)
+	}
+}
+
+// The half answer in English: the same arithmetic in dollars.
+func TestMonthlyWithoutPlanInEnglish(t *testing.T) {
+	const q = "How much is an A800 monthly plan vs on demand on Aliyun? we run 8 cards about 500 hours a month"
+	a, r := askMonthly(t, q, hourly("chenjianyun/a800", "chenjianyun", "a800", 5.15, 5.15))
+	// ¥5.15 ÷ 7.2 = $0.7153/card-hour; 8 × 500 h × 5.15 ÷ 7.2 = $2,861.11;
+	// a plan pays at 500 h below 500 × 5.15 ÷ 7.2 = $357.64 per card-month.
+	if r.Currency != knowledge.USD || math.Abs(r.OnDemandCost-2861.11) > 0.5 || math.Abs(r.PlanPaysBelow-357.64) > 0.1 {
+		t.Errorf("%q: %s on demand %v pays below %v; want USD 2,861.11 and 357.64", q, r.Currency, r.OnDemandCost, r.PlanPaysBelow)
+	}
+	wantIn(t, q, firstLine(a.Text), "A800 80GB on demand: $2,861 a month (8 cards × 500 h", "no monthly plan price is sourced", "monthly=")
+	wantUsed(t, q, a, "cards", "hours_per_month", "platform", "gpus")
 }
