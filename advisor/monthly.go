@@ -28,12 +28,15 @@ type MonthlyInput struct {
 	GPU           string  `json:"gpu"`
 	Platform      string  `json:"platform"`        // platform id; "" = the cheapest plan anywhere
 	HoursPerMonth float64 `json:"hours_per_month"` // hours each card is used per month
-	Jobs          float64 `json:"jobs"`            // jobs per month, for billing rounding
-	JobHours      float64 `json:"job_hours"`       // hours each job runs
-	Cards         int     `json:"cards"`           // default 1
-	Hourly        Money   `json:"hourly"`          // price=: on-demand rent per card-hour
-	Monthly       Money   `json:"monthly"`         // monthly=: plan price per card-month
-	Billing       string  `json:"billing"`         // on-demand billing step: PT1S, PT1M, PT1H or second/minute/hour
+	// HoursPerMonthHigh is the high end when the use varies from month to
+	// month ("有的月200小时有的月600小时"): HoursPerMonth is then the low end.
+	HoursPerMonthHigh float64 `json:"hours_per_month_high,omitempty"`
+	Jobs              float64 `json:"jobs"`      // jobs per month, for billing rounding
+	JobHours          float64 `json:"job_hours"` // hours each job runs
+	Cards             int     `json:"cards"`     // default 1
+	Hourly            Money   `json:"hourly"`    // price=: on-demand rent per card-hour
+	Monthly           Money   `json:"monthly"`   // monthly=: plan price per card-month
+	Billing           string  `json:"billing"`   // on-demand billing step: PT1S, PT1M, PT1H or second/minute/hour
 
 	Currency  knowledge.Currency `json:"currency"`
 	FX        float64            `json:"fx"`
@@ -64,10 +67,19 @@ type MonthlyResult struct {
 	PlanIsTerm bool        `json:"plan_is_term,omitempty"`
 	// Best is the cheapest of on_demand, monthly and reserved at the hours
 	// given ("" without hours or without a reserved term).
-	Best        string        `json:"best,omitempty"`
-	Lines       []Line        `json:"lines"`
-	Assumptions []Text        `json:"assumptions"`
-	Sources     []PriceSource `json:"sources"`
+	Best string `json:"best,omitempty"`
+	// High is the month at the high end of a range of use (nil without one).
+	High *MonthlyAt `json:"high,omitempty"`
+	// PlanMissing is set by MonthlyWithoutPlan: no plan price is known for
+	// the card, so only the on-demand side is priced and there is no
+	// verdict. PlanPaysBelow is then the most a plan may cost per
+	// card-month to pay at the hours given (billed hours × hourly: the
+	// break-even hours are the plan price ÷ hourly).
+	PlanMissing   bool          `json:"plan_missing,omitempty"`
+	PlanPaysBelow float64       `json:"plan_pays_below,omitempty"`
+	Lines         []Line        `json:"lines"`
+	Assumptions   []Text        `json:"assumptions"`
+	Sources       []PriceSource `json:"sources"`
 }
 
 // Monthly compares a monthly plan with on-demand rent for the hours given.
@@ -175,6 +187,30 @@ func (res MonthlyResult) finish(in MonthlyInput, p *pricing, gran Granularity, g
 	}
 
 	// On-demand price per card-hour, from the plan's platform when it has one.
+	hourlyHow, err := res.onDemandRate(&in, p, &gran, g, m, planPlatform)
+	if err != nil {
+		return res, err
+	}
+	if res.Hourly <= 0 || res.MonthlyPrice <= 0 {
+		return res, inputErr("price", "prices must be positive", monthlyHintWithPrices)
+	}
+	res.compare(&in, p, gran)
+	res.compareTerm(&in, p)
+	res.Inputs = in
+	res.Assumptions = append(res.Assumptions, p.assumption()...)
+	res.Assumptions = withConfirm(res.Assumptions, res.Sources)
+	res.Lines = append([]Line{
+		{Key: "hourly", Label: txt("on-demand per card-hour", "按需每卡每小时"), Value: res.Hourly, Unit: string(p.cur) + "/h", How: hourlyHow},
+		{Key: "monthly_price", Label: txt("monthly plan per card", "包月每卡每月"), Value: res.MonthlyPrice, Unit: string(p.cur) + "/month", How: monthlyHow},
+	}, res.Lines...)
+	return res, nil
+}
+
+// onDemandRate sets the on-demand price per card-hour: the one given, else
+// the platform's own catalogue offer or sourced row, else the cheapest
+// elsewhere (said). It fills the billing step from the offer when none was
+// given, and returns how the rate was found.
+func (res *MonthlyResult) onDemandRate(in *MonthlyInput, p *pricing, gran *Granularity, g knowledge.GPU, m Market, planPlatform string) (string, error) {
 	var hourlyHow string
 	if in.Hourly.Given() {
 		res.Hourly = p.money(in.Hourly)
@@ -208,7 +244,7 @@ func (res MonthlyResult) finish(in MonthlyInput, p *pricing, gran Granularity, g
 			}
 		}
 		if !found {
-			return res, inputErrZH("price", fmt.Sprintf("no on-demand price or sourced figure is known for %s; give price= per card-hour", g.Name),
+			return "", inputErrZH("price", fmt.Sprintf("no on-demand price or sourced figure is known for %s; give price= per card-hour", g.Name),
 				fmt.Sprintf("数据里没有 %s 的按需价；请用 price= 给出每卡每小时价格", g.Name), monthlyHintWithPrices)
 		}
 		if cp.Original.Currency != p.cur {
@@ -217,26 +253,14 @@ func (res MonthlyResult) finish(in MonthlyInput, p *pricing, gran Granularity, g
 		res.Hourly = cp.Price()
 		hourlyHow = fmt.Sprintf("%s: %s, low end", offerLabel(cp, "en"), cp.How)
 		res.Sources = append(res.Sources, offerSource("hourly", cp))
-		if gran == 0 {
+		if *gran == 0 {
 			if gg, ok := ParseGranularity(m.granularity(cp)); ok {
-				gran = gg
+				*gran = gg
 				in.Billing = m.granularity(cp)
 			}
 		}
 	}
-	if res.Hourly <= 0 || res.MonthlyPrice <= 0 {
-		return res, inputErr("price", "prices must be positive", monthlyHintWithPrices)
-	}
-	res.compare(&in, p, gran)
-	res.compareTerm(&in, p)
-	res.Inputs = in
-	res.Assumptions = append(res.Assumptions, p.assumption()...)
-	res.Assumptions = withConfirm(res.Assumptions, res.Sources)
-	res.Lines = append([]Line{
-		{Key: "hourly", Label: txt("on-demand per card-hour", "按需每卡每小时"), Value: res.Hourly, Unit: string(p.cur) + "/h", How: hourlyHow},
-		{Key: "monthly_price", Label: txt("monthly plan per card", "包月每卡每月"), Value: res.MonthlyPrice, Unit: string(p.cur) + "/month", How: monthlyHow},
-	}, res.Lines...)
-	return res, nil
+	return hourlyHow, nil
 }
 
 // TermOption is a reserved-term price (or a package sold by the day, week
@@ -421,7 +445,7 @@ func (in MonthlyInput) normalize() (MonthlyInput, *pricing, Granularity, error) 
 		name string
 		v    float64
 		max  float64
-	}{{"hours_per_month", in.HoursPerMonth, maxHoursPerMonth}, {"jobs", in.Jobs, maxJobsPerMonth}, {"job_hours", in.JobHours, maxHoursPerMonth}} {
+	}{{"hours_per_month", in.HoursPerMonth, maxHoursPerMonth}, {"hours_per_month_high", in.HoursPerMonthHigh, maxHoursPerMonth}, {"jobs", in.Jobs, maxJobsPerMonth}, {"job_hours", in.JobHours, maxHoursPerMonth}} {
 		if math.IsNaN(f.v) || f.v < 0 || f.v > f.max {
 			return in, nil, 0, inputErr(f.name, fmt.Sprintf("must be between 0 and %s, got %s", num(f.max), num(f.v)), monthlyHint)
 		}
@@ -498,30 +522,13 @@ func (r *MonthlyResult) compare(in *MonthlyInput, p *pricing, gran Granularity) 
 			fmt.Sprintf("包月价高于按需跑满 %s 小时：即使整月不停也不划算", num(knowledge.HoursPerMonth))))
 	}
 
-	patterned := in.Jobs > 0 && in.JobHours > 0
-	if patterned && gran == 0 {
-		gran = BillPerHour
-		in.Defaulted = append(in.Defaulted, "billing")
-		r.Assumptions = append(r.Assumptions, txt(
-			"billing step not stated for this offer: per-hour rounding assumed (the costliest case); give billing=second if the platform bills by the second",
-			"该报价未说明计费粒度：按小时向上取整计算（最不利的情况）；如果平台按秒计费，请给 billing=second"))
-	}
-	r.BilledHours = in.HoursPerMonth
-	billedHow := fmt.Sprintf("%s h used; no job pattern given, so no rounding", num(in.HoursPerMonth))
-	if patterned {
-		perJob := gran.Bill(in.JobHours)
-		r.BilledHours = in.Jobs * perJob
-		billedHow = fmt.Sprintf("%s jobs × %s h each, billed %s: %s h", num(round(in.Jobs, 2)), num(in.JobHours), gran, num(round(perJob, 4)))
+	billedHow, perJob := r.bill(in, gran)
+	if perJob > 0 {
 		// In hours actually used, the plan pays off sooner by the rounding ratio.
 		r.BreakevenUsedHours = round(be*in.JobHours/perJob, 1)
 		r.Lines = append(r.Lines, Line{Key: "breakeven_used", Label: txt("break-even in hours actually used", "按实际使用小时的盈亏平衡"), Value: r.BreakevenUsedHours, Unit: "h",
 			How: fmt.Sprintf("%s h × %s h used ÷ %s h billed per job", num(r.BreakevenHoursPerMonth), num(in.JobHours), num(round(perJob, 4)))})
-	} else if in.HoursPerMonth > 0 {
-		r.Assumptions = append(r.Assumptions, txt(
-			"no job pattern given: billed hours = hours used; many short jobs on per-hour billing cost more (give jobs= and job=)",
-			"未给出任务模式：计费小时 = 使用小时；按小时计费时大量短任务会更贵（可给 jobs= 和 job=）"))
 	}
-	r.BilledHours = round(r.BilledHours, 2)
 
 	r.MonthlyCost = Round2(r.MonthlyPrice * cards)
 	r.FullMonthDiscount = round(1-r.MonthlyPrice/(r.Hourly*knowledge.HoursPerMonth), 3)
@@ -547,12 +554,130 @@ func (r *MonthlyResult) compare(in *MonthlyInput, p *pricing, gran Granularity) 
 			"no hours per month given: compare your own hours with the break-even",
 			"未给出每月使用小时：请用自己的用量对照盈亏平衡点"))
 	}
+	r.rangeHigh(in, p)
 	r.Lines = append(r.Lines,
 		Line{Key: "full_month_discount", Label: txt("plan discount if used all month", "整月用满时的包月折扣"), Value: r.FullMonthDiscount, Unit: "",
 			How: fmt.Sprintf("1 − %s ÷ (%s × 730 h)", money(r.MonthlyPrice, p.cur), money(r.Hourly, p.cur))},
 		Line{Key: "rule_of_thumb", Label: txt("rental guide's rule of thumb (context)", "租用指南经验值（仅供参照）"), Value: RuleMonthlyHours, Unit: "h",
 			How: fmt.Sprintf("guide: a plan usually pays above ≈%d h/month and saves %d–%d %%; computed for these prices: %s h",
 				RuleMonthlyHours, int(RuleMonthlySavingLow*100), int(RuleMonthlySavingHigh*100), num(r.BreakevenHoursPerMonth))})
+}
+
+// bill sets the billed hours per card: the hours used, or with a job
+// pattern each job rounded up to the billing step (per hour when the step
+// is not stated: the costliest case, said). It returns how, and the hours
+// billed per job (0 without a pattern).
+func (r *MonthlyResult) bill(in *MonthlyInput, gran Granularity) (string, float64) {
+	r.BilledHours = round(in.HoursPerMonth, 2)
+	if in.Jobs <= 0 || in.JobHours <= 0 {
+		if in.HoursPerMonth > 0 {
+			r.Assumptions = append(r.Assumptions, txt(
+				"no job pattern given: billed hours = hours used; many short jobs on per-hour billing cost more (give jobs= and job=)",
+				"未给出任务模式：计费小时 = 使用小时；按小时计费时大量短任务会更贵（可给 jobs= 和 job=）"))
+		}
+		return fmt.Sprintf("%s h used; no job pattern given, so no rounding", num(in.HoursPerMonth)), 0
+	}
+	if gran == 0 {
+		gran = BillPerHour
+		in.Defaulted = append(in.Defaulted, "billing")
+		r.Assumptions = append(r.Assumptions, txt(
+			"billing step not stated for this offer: per-hour rounding assumed (the costliest case); give billing=second if the platform bills by the second",
+			"该报价未说明计费粒度：按小时向上取整计算（最不利的情况）；如果平台按秒计费，请给 billing=second"))
+	}
+	perJob := gran.Bill(in.JobHours)
+	r.BilledHours = round(in.Jobs*perJob, 2)
+	return fmt.Sprintf("%s jobs × %s h each, billed %s: %s h", num(round(in.Jobs, 2)), num(in.JobHours), gran, num(round(perJob, 4))), perJob
+}
+
+// MonthlyAt is a month at one level of use: both bills for all the cards,
+// the cheaper and by how much (on demand only when no plan is priced).
+type MonthlyAt struct {
+	HoursPerMonth float64 `json:"hours_per_month"`
+	OnDemandCost  float64 `json:"on_demand_cost"`
+	MonthlyCost   float64 `json:"monthly_cost,omitempty"`
+	Cheaper       string  `json:"cheaper,omitempty"`
+	Saving        float64 `json:"saving,omitempty"`
+}
+
+// rangeHigh prices the high end of a range of use (HoursPerMonthHigh, no
+// job pattern: billed = used), beside the low end the result holds.
+func (r *MonthlyResult) rangeHigh(in *MonthlyInput, p *pricing) {
+	h := in.HoursPerMonthHigh
+	if h <= in.HoursPerMonth || in.HoursPerMonth <= 0 || in.Jobs > 0 && in.JobHours > 0 || r.Hourly <= 0 {
+		in.HoursPerMonthHigh = 0
+		return
+	}
+	cards := float64(in.Cards)
+	at := &MonthlyAt{HoursPerMonth: h, OnDemandCost: Round2(h * r.Hourly * cards)}
+	r.Lines = append(r.Lines, Line{Key: "on_demand_cost_high", Label: txt("on demand per month at the high end", "用量高的月份按需每月"), Value: at.OnDemandCost, Unit: string(p.cur),
+		How: fmt.Sprintf("%s h × %s × %s", num(h), money(r.Hourly, p.cur), cardsWord(in.Cards))})
+	if r.MonthlyPrice > 0 {
+		at.MonthlyCost = r.MonthlyCost
+		at.Cheaper, at.Saving = monthlyCheaperOnDemand, Round2(at.MonthlyCost-at.OnDemandCost)
+		if at.MonthlyCost < at.OnDemandCost {
+			at.Cheaper, at.Saving = monthlyCheaperMonthly, Round2(at.OnDemandCost-at.MonthlyCost)
+		}
+		r.Lines = append(r.Lines, Line{Key: "saving_high", Label: txt("saving of the cheaper option at the high end", "用量高的月份更便宜方案每月节省"), Value: at.Saving, Unit: string(p.cur),
+			How: fmt.Sprintf("|%s − %s| at %s h: %s is cheaper", money(at.OnDemandCost, p.cur), money(at.MonthlyCost, p.cur), num(h), at.Cheaper)})
+	}
+	r.High = at
+}
+
+// MonthlyWithoutPlan answers the half of a monthly question that can be
+// answered when no plan price is known for the card (Monthly's "monthly"
+// InputError): the on-demand rate, the month on demand at the hours
+// given for all the cards, and PlanPaysBelow, the most a plan may cost per
+// card-month to pay at those hours (break-even hours = plan price ÷
+// hourly, so a plan pays at h hours when it costs less than h × hourly).
+// PlanMissing is set and Cheaper is "": there is no verdict.
+func MonthlyWithoutPlan(in MonthlyInput, m Market) (MonthlyResult, error) {
+	in, p, gran, err := in.normalize()
+	if err != nil {
+		return MonthlyResult{}, err
+	}
+	res := MonthlyResult{Currency: p.cur, PlanMissing: true}
+	if in.GPU == "" {
+		return res, inputErr("gpu", "name the card (or give both price= and monthly=)", monthlyHint)
+	}
+	g, err := m.card(in.GPU, monthlyHint)
+	if err != nil {
+		return res, err
+	}
+	in.GPU = g.ID
+	hourlyHow, err := res.onDemandRate(&in, p, &gran, g, m, in.Platform)
+	if err != nil {
+		return res, err
+	}
+	if res.Hourly <= 0 {
+		return res, inputErr("price", "prices must be positive", monthlyHintWithPrices)
+	}
+	c := string(p.cur)
+	where := ""
+	if in.Platform != "" {
+		where = " on " + in.Platform
+	}
+	res.Assumptions = append(res.Assumptions, txt(
+		fmt.Sprintf("no monthly plan price is sourced for %s%s: the on-demand side only; give the plan's price as monthly= (per card-month) for a verdict", g.Name, where),
+		fmt.Sprintf("数据里没有 %s 的包月价（未找到有出处的报价）：只算按需一侧；给出包月价 monthly=（每卡每月）即可判断", g.Name)))
+	res.Lines = append(res.Lines, Line{Key: "hourly", Label: txt("on-demand per card-hour", "按需每卡每小时"), Value: res.Hourly, Unit: c + "/h", How: hourlyHow})
+	if in.HoursPerMonth > 0 {
+		billedHow, _ := res.bill(&in, gran)
+		res.OnDemandCost = Round2(res.BilledHours * res.Hourly * float64(in.Cards))
+		res.PlanPaysBelow = Round2(res.BilledHours * res.Hourly)
+		res.Lines = append(res.Lines,
+			Line{Key: "billed_hours", Label: txt("billed hours per card", "每卡计费小时"), Value: res.BilledHours, Unit: "h", How: billedHow},
+			Line{Key: "on_demand_cost", Label: txt("on demand per month", "按需每月"), Value: res.OnDemandCost, Unit: c,
+				How: fmt.Sprintf("%s h × %s × %s", num(res.BilledHours), money(res.Hourly, p.cur), cardsWord(in.Cards))},
+			Line{Key: "plan_pays_below", Label: txt("a plan pays at these hours below (per card-month)", "包月低于此价（每卡每月）才划算"), Value: res.PlanPaysBelow, Unit: c,
+				How: fmt.Sprintf("break-even hours = plan price ÷ %s/h; at %s h a plan pays when it costs less than %s h × %s", money(res.Hourly, p.cur), num(res.BilledHours), num(res.BilledHours), money(res.Hourly, p.cur))})
+		res.rangeHigh(&in, p)
+	} else {
+		in.HoursPerMonthHigh = 0
+	}
+	res.Inputs = in
+	res.Assumptions = append(res.Assumptions, p.assumption()...)
+	res.Assumptions = withConfirm(res.Assumptions, res.Sources)
+	return res, nil
 }
 
 // compareTerm adds the reserved term's lines: its per-hour figure, its

@@ -4,6 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/parse"
@@ -19,6 +23,9 @@ func (b *Bot) monthly(ctx context.Context, msg Message, a *Answer, req parse.Req
 		return b.commit(ctx, a, req)
 	}
 	s := req.Slots
+	if len(s.GPUs) == 1 && len(s.Platforms) >= 2 && s.Monthly == nil && s.HoursPerMonth == 0 && s.Hours == 0 && asksPlanPrice(req.Text) {
+		return b.planPrices(ctx, a, req) // "4090 包月多少钱？AutoDL 和恒源云哪个便宜？"
+	}
 	if asksPlanPrice(req.Text) && s.HoursPerMonth == 0 && s.Hours == 0 && s.Utilization == 0 && s.Monthly == nil && s.Price == nil && len(s.GPUs) > 0 {
 		// "Tencent Cloud A100 monthly plan price?": the plan's price, as
 		// "腾讯云 A100 包月多少钱" is answered, not whether it pays.
@@ -33,6 +40,9 @@ func (b *Bot) monthly(ctx context.Context, msg Message, a *Answer, req parse.Req
 	}
 	if in.HoursPerMonth == 0 {
 		in.HoursPerMonth = s.Hours
+	}
+	if hi, ok := hoursRange(req.Text, in.HoursPerMonth); ok {
+		in.HoursPerMonthHigh = hi // "有的月200小时有的月600小时": both ends
 	}
 	var notes []string
 	if in.HoursPerMonth == 0 {
@@ -106,17 +116,28 @@ func (b *Bot) monthly(ctx context.Context, msg Message, a *Answer, req parse.Req
 	res, err := nativeFirst(&advisor.OfferFilter{}, func() (advisor.MonthlyResult, error) { return advisor.Monthly(in, m) })
 	var noPlan *advisor.InputError
 	if errors.As(err, &noPlan) && noPlan.Field == "monthly" {
-		// No plan for the card anywhere: the nearest variant's plan (an
-		// A100 80GB question, a plan only for the 40GB card), said.
-		if alt, r2, ok := variantPlan(in, m); ok {
+		// No plan for the card anywhere. A card named without its variant
+		// ("腾讯云 A100") is answered on a variant that has a plan, said; a
+		// variant named ("A100 80G") never is: the on-demand half, with
+		// what a plan must cost to pay.
+		if alt, r2, ok := variantPlan(in, m); ok && !variantNamed(req.Text, in.GPU) {
 			res, err = r2, nil
+			en, zh := "plan and on-demand price both", "包月价和按需价都是它的"
+			if s.Price != nil {
+				en, zh = "its plan against your rate", "用它的包月价对比你给的按需价"
+			}
 			notes = append(notes, tr(a.Lang,
-				fmt.Sprintf("No monthly plan for the %s is known anywhere in the data; the nearest is the %s's, used here — ask for the %s's own price.", gpuName(in.GPU), gpuName(alt), gpuName(in.GPU)),
-				fmt.Sprintf("数据里任何平台都没有 %s 的包月价；最接近的是 %s 的包月价，这里按它计算——%s 的实际价格请向平台询问。", gpuName(in.GPU), gpuName(alt), gpuName(in.GPU))))
+				fmt.Sprintf("The %s was named without its variant and no plan is sourced for it: this is the %s (%s); say the memory (e.g. 80G) for the %s alone.", gpuName(in.GPU), gpuName(alt), en, gpuName(in.GPU)),
+				fmt.Sprintf("没写明是哪一款，数据里也没有 %s 的包月价：这里按 %s 计算（%s）；只算 %s 请写明显存（如 80G）。", gpuName(in.GPU), gpuName(alt), zh, gpuName(in.GPU))))
+		} else {
+			res, err = nativeFirst(&advisor.OfferFilter{}, func() (advisor.MonthlyResult, error) { return advisor.MonthlyWithoutPlan(in, m) })
 		}
 	}
 	if err != nil {
 		return err
+	}
+	if res.High != nil {
+		a.use("hours_per_month", fmt.Sprintf("your hours a month, %s–%s h: both ends priced", fmtNum(res.Inputs.HoursPerMonth), fmtNum(res.High.HoursPerMonth)))
 	}
 	defaultedValues(res.Inputs, res.Inputs.Defaulted, a.Assumed)
 	if n := bareMoneyNote(a.Lang, in.Currency, s.Price, s.Monthly); n != "" {
@@ -129,10 +150,11 @@ func (b *Bot) monthly(ctx context.Context, msg Message, a *Answer, req parse.Req
 }
 
 // variantPlan answers a monthly question on a variant of the card (the
-// same chip with other memory or form factor) when the card has no plan.
+// same chip with other memory or form factor) when the card has no plan:
+// the variant's plan and its own on-demand price.
 func variantPlan(in advisor.MonthlyInput, m advisor.Market) (string, advisor.MonthlyResult, bool) {
 	for _, fam := range cardVariants {
-		if !containsStr(fam, in.GPU) {
+		if !slices.Contains(fam, in.GPU) {
 			continue
 		}
 		for _, v := range fam {
@@ -147,6 +169,16 @@ func variantPlan(in advisor.MonthlyInput, m advisor.Market) (string, advisor.Mon
 		}
 	}
 	return "", advisor.MonthlyResult{}, false
+}
+
+// variantNamed reports whether the text names the card's variant, not
+// just its chip: "A100 80G" (a100-80g), "H100 PCIe", "A10G".
+func variantNamed(text, gpu string) bool {
+	t := strings.ReplaceAll(strings.ToLower(text), " ", "")
+	if i := strings.LastIndex(gpu, "-"); i >= 0 {
+		return strings.Contains(t, gpu[i+1:])
+	}
+	return strings.Contains(t, gpu)
 }
 
 // planPriceWords ask what a plan costs; payWords ask whether it pays, which
@@ -231,4 +263,59 @@ func (b *Bot) gpuOrZero(id string) knowledge.GPU {
 		return g
 	}
 	return knowledge.GPU{ID: id}
+}
+
+// Ranges of monthly use, low end first: "有的月200小时有的月600小时",
+// "200到600小时", "200-600h", "between 200 and 600 hours".
+var reHoursRange = []*regexp.Regexp{
+	regexp.MustCompile(`有的月[^\d]{0,6}(\d+(?:\.\d+)?)\s*个?\s*(?:小时|h)[^\d]{0,12}有的月[^\d]{0,6}(\d+(?:\.\d+)?)\s*个?\s*(?:小时|h)`),
+	regexp.MustCompile(`(\d+(?:\.\d+)?)\s*(?:个?小时|h|hrs?|hours?)?\s*(?:到|至|~|～|-|–|—|\bto\b)\s*(\d+(?:\.\d+)?)\s*(?:个?小时|h\b|hrs?\b|hours?\b)`),
+	regexp.MustCompile(`between\s+(\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)?\s+and\s+(\d+(?:\.\d+)?)\s*(?:h\b|hrs?\b|hours?\b)`),
+	regexp.MustCompile(`some months?[^\d]{0,8}(\d+(?:\.\d+)?)\s*(?:h\b|hrs?\b|hours?\b)[^\d]{0,24}(?:others?|other months?)[^\d]{0,8}(\d+(?:\.\d+)?)\s*(?:h\b|hrs?\b|hours?\b)`),
+}
+
+// hoursRange reads the high end of a range of monthly use whose low end
+// the parser read as the hours a month (low); ok is false without one.
+func hoursRange(text string, low float64) (float64, bool) {
+	if low <= 0 {
+		return 0, false
+	}
+	t := strings.ToLower(text)
+	for _, re := range reHoursRange {
+		m := re.FindStringSubmatch(t)
+		if m == nil {
+			continue
+		}
+		a, err1 := strconv.ParseFloat(m[1], 64)
+		b, err2 := strconv.ParseFloat(m[2], 64)
+		if err1 != nil || err2 != nil || a != low || b <= a || b > 744 {
+			continue
+		}
+		return b, true
+	}
+	return 0, false
+}
+
+// planPrices answers what a card's monthly plan costs on two or more
+// platforms and which is cheaper ("4090 包月多少钱？AutoDL 和恒源云哪个便宜？"),
+// saying which of them no sourced plan prices.
+func (b *Bot) planPrices(ctx context.Context, a *Answer, req parse.Request) error {
+	s := req.Slots
+	m, personaNote := b.personaMarket(ctx, a, req, b.market(ctx))
+	res, err := advisor.PlanPrices(s.GPUs[0], s.Platforms, b.currency(req), b.fx(s), m)
+	if err != nil {
+		return err
+	}
+	a.use("platform", "the platforms compared")
+	a.use("platforms", "the platforms compared")
+	a.use("billing", "monthly plans compared")
+	a.Result = res
+	a.Currency = string(res.Currency)
+	var notes []string
+	if personaNote != "" {
+		notes = append(notes, personaNote)
+		notePersona(a, personaNote)
+	}
+	a.show(renderPlanPrices(a.Lang, res, notes))
+	return nil
 }

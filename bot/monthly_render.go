@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/present"
@@ -9,6 +10,9 @@ import (
 )
 
 func renderMonthly(lang string, r advisor.MonthlyResult, as map[string]any, notes []string) present.Doc {
+	if r.PlanMissing {
+		return renderOnDemandOnly(lang, r, as, notes)
+	}
 	cur := string(r.Currency)
 	gpu := gpuName(r.Inputs.GPU)
 	be, hours := fmtNum(r.BreakevenHoursPerMonth), fmtNum(r.Inputs.HoursPerMonth)
@@ -29,8 +33,8 @@ func renderMonthly(lang string, r advisor.MonthlyResult, as map[string]any, note
 	case r.BreakevenHoursPerMonth > knowledge.HoursPerMonth && r.Cheaper != "monthly":
 		// More hours than a month has: the plan never pays.
 		d.Headline = tr(lang,
-			fmt.Sprintf("%s: %s never pays off at these prices (break-even %s h > 730 h in a month) — stay on demand (%s/month vs %s/h)", gpu, planEN, be, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)),
-			fmt.Sprintf("%s %s按这些价格永远不划算（打平需 %s 小时，超过每月 730 小时）——继续按需（%s/月，按需 %s/小时）", gpu, planZH, be, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)))
+			fmt.Sprintf("%s: %s never pays off at these prices (break-even %s h > 730 h in a month) — stay on demand (plan %s per card-month vs on demand %s per card-hour)", gpu, planEN, be, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)),
+			fmt.Sprintf("%s %s按这些价格永远不划算（打平需 %s 小时，超过每月 730 小时）——继续按需（%s每卡每月 %s，按需每卡每小时 %s）", gpu, planZH, be, planZH, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)))
 		if r.Inputs.HoursPerMonth > 0 {
 			d.Headline += tr(lang, fmt.Sprintf(", saves %s a month at %s h", moneyStr(r.Saving, cur), hours), fmt.Sprintf("，每月 %s 小时省 %s", hours, moneyStr(r.Saving, cur)))
 		}
@@ -44,8 +48,12 @@ func renderMonthly(lang string, r advisor.MonthlyResult, as map[string]any, note
 			fmt.Sprintf("%s %s每月用满 %s 小时以上才划算——你每月 %s 小时：继续按需，每月省 %s（%s%%）", gpu, planZH, be, hours, moneyStr(r.Saving, cur), fmtNum(r.SavingPct*100)))
 	default:
 		d.Headline = tr(lang,
-			fmt.Sprintf("%s: %s pays off above %s h a month (%s/month vs %s/h on demand)", gpu, planEN, be, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)),
-			fmt.Sprintf("%s %s每月用满 %s 小时以上才划算（%s/月，按需 %s/小时）", gpu, planZH, be, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)))
+			fmt.Sprintf("%s: %s pays off above %s h a month (plan %s per card-month vs on demand %s per card-hour)", gpu, planEN, be, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)),
+			fmt.Sprintf("%s %s每月用满 %s 小时以上才划算（%s每卡每月 %s，按需每卡每小时 %s）", gpu, planZH, be, planZH, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)))
+	}
+	if hi := r.High; hi != nil && hi.Cheaper != "" {
+		// a range of use: both ends, and which way to buy
+		d.Headline = rangeHeadline(lang, r, gpu, planEN, planZH)
 	}
 	if n := r.Inputs.Cards; n > 1 && r.Cheaper != "" {
 		// several cards: the month's bill for all of them, both ways
@@ -61,6 +69,9 @@ func renderMonthly(lang string, r advisor.MonthlyResult, as map[string]any, note
 		d.Figures = append(d.Figures,
 			present.Figure{Label: tr(lang, "on demand per month", "按需每月"), Value: moneyStr(r.OnDemandCost, cur)},
 			present.Figure{Label: tr(lang, planMonth, planMonthZH), Value: moneyStr(r.MonthlyCost, cur)})
+	}
+	if hi := r.High; hi != nil {
+		d.Figures = append(d.Figures, present.Figure{Label: tr(lang, "on demand per month at "+fmtNum(hi.HoursPerMonth)+" h", "每月 "+fmtNum(hi.HoursPerMonth)+" 小时按需每月"), Value: moneyStr(hi.OnDemandCost, cur)})
 	}
 	if t := r.Reserved; t != nil && !r.PlanIsTerm {
 		d.Figures = append(d.Figures,
@@ -118,4 +129,157 @@ func termSummary(lang string, r advisor.MonthlyResult, t *advisor.TermOption, cu
 	return s + " " + tr(lang,
 		fmt.Sprintf("At %s h: on demand %s, monthly plan %s, reserved %s — %s is cheapest.", fmtNum(r.Inputs.HoursPerMonth), moneyStr(r.OnDemandCost, cur), moneyStr(r.MonthlyCost, cur), moneyStr(t.Cost, cur), best[0]),
 		fmt.Sprintf("每月 %s 小时：按需 %s，包月 %s，预留 %s——%s最便宜。", fmtNum(r.Inputs.HoursPerMonth), moneyStr(r.OnDemandCost, cur), moneyStr(r.MonthlyCost, cur), moneyStr(t.Cost, cur), best[1]))
+}
+
+// rangeHeadline weighs a plan at both ends of a range of monthly use: each
+// end's two bills, the break-even, and which way to buy.
+func rangeHeadline(lang string, r advisor.MonthlyResult, gpu, planEN, planZH string) string {
+	cur, hi := string(r.Currency), r.High
+	lo, be := fmtNum(r.Inputs.HoursPerMonth), fmtNum(r.BreakevenHoursPerMonth)
+	end := func(h string, onDemand, plan float64, cheaper string, saving float64) string {
+		if cheaper == "monthly" {
+			return tr(lang,
+				fmt.Sprintf("at %s h on demand %s > plan %s (the plan saves %s)", h, moneyStr(onDemand, cur), moneyStr(plan, cur), moneyStr(saving, cur)),
+				fmt.Sprintf("%s 小时：按需 %s > %s %s（%s省 %s）", h, moneyStr(onDemand, cur), planZH, moneyStr(plan, cur), planZH, moneyStr(saving, cur)))
+		}
+		return tr(lang,
+			fmt.Sprintf("at %s h on demand %s < plan %s (on demand saves %s)", h, moneyStr(onDemand, cur), moneyStr(plan, cur), moneyStr(saving, cur)),
+			fmt.Sprintf("%s 小时：按需 %s < %s %s（按需省 %s）", h, moneyStr(onDemand, cur), planZH, moneyStr(plan, cur), moneyStr(saving, cur)))
+	}
+	both := end(lo, r.OnDemandCost, r.MonthlyCost, r.Cheaper, r.Saving) + tr(lang, "; ", "；") + end(fmtNum(hi.HoursPerMonth), hi.OnDemandCost, hi.MonthlyCost, hi.Cheaper, hi.Saving)
+	var advice string
+	switch {
+	case r.Cheaper == "monthly" && hi.Cheaper == "monthly":
+		advice = tr(lang, "take "+planEN+" either way", "两头都是"+planZH+"更省，选"+planZH)
+	case r.Cheaper != "monthly" && hi.Cheaper != "monthly":
+		advice = tr(lang, "stay on demand either way", "两头都是按需更省，继续按需")
+	default:
+		advice = tr(lang, fmt.Sprintf("stay on demand unless most months run above %s h", be), fmt.Sprintf("除非多数月份超过 %s 小时，否则按需更省", be))
+	}
+	return tr(lang,
+		fmt.Sprintf("%s: %s pays off above %s h a month — %s — %s", gpu, planEN, be, both, advice),
+		fmt.Sprintf("%s %s每月用满 %s 小时以上才划算——%s——%s", gpu, planZH, be, both, advice))
+}
+
+// renderOnDemandOnly answers a monthly question with no plan price known:
+// the on-demand month first, then that the plan's price is missing, what a
+// plan must cost to pay, and how to give one.
+func renderOnDemandOnly(lang string, r advisor.MonthlyResult, as map[string]any, notes []string) present.Doc {
+	cur, gpu := string(r.Currency), gpuName(r.Inputs.GPU)
+	rate := moneyStr(r.Hourly, cur)
+	where := ""
+	for _, src := range r.Sources {
+		if src.What == "hourly" && !src.Given && src.Platform != "" {
+			where = platformName(lang, src.Platform)
+		}
+	}
+	rateEN, rateZH := rate+"/card-hour", rate+"/卡时"
+	if where != "" {
+		rateEN += ", " + where + "'s on-demand price"
+		rateZH += "，" + where + "按需价"
+	}
+	planEN, planZH := "no monthly plan price is sourced for it", "数据里没有它的包月价"
+	if p := r.Inputs.Platform; p != "" {
+		planEN = fmt.Sprintf("no monthly plan price is sourced for it on %s or any other platform", platformName(lang, p))
+		planZH = fmt.Sprintf("数据里没有它的包月价（%s及其他平台都没有出处）", platformName(lang, p))
+	}
+	var d present.Doc
+	n, h := r.Inputs.Cards, fmtNum(r.BilledHours)
+	cardsEN := fmt.Sprintf("%d cards", n)
+	if n == 1 {
+		cardsEN = "1 card"
+	}
+	switch {
+	case r.Inputs.HoursPerMonth > 0 && r.High != nil:
+		d.Headline = tr(lang,
+			fmt.Sprintf("%s on demand: %s–%s a month (%s × %s–%s h × %s); %s, so which is cheaper cannot be said yet — a plan pays at %s h only below %s per card-month (break-even hours = plan price ÷ %s); give its price as monthly=",
+				gpu, moneyStr(r.OnDemandCost, cur), moneyStr(r.High.OnDemandCost, cur), cardsEN, h, fmtNum(r.High.HoursPerMonth), rateEN, planEN, h, moneyStr(r.PlanPaysBelow, cur), rate),
+			fmt.Sprintf("%s 按需每月 %s–%s（%d 张卡 × %s–%s 小时 × %s）；%s，还判断不了哪个划算——每月 %s 小时时包月每卡每月低于 %s 才划算（打平小时数 = 包月价 ÷ %s）；拿到报价请用 monthly= 给出",
+				gpu, moneyStr(r.OnDemandCost, cur), moneyStr(r.High.OnDemandCost, cur), n, h, fmtNum(r.High.HoursPerMonth), rateZH, planZH, h, moneyStr(r.PlanPaysBelow, cur), rate))
+	case r.Inputs.HoursPerMonth > 0:
+		d.Headline = tr(lang,
+			fmt.Sprintf("%s on demand: %s a month (%s × %s h × %s); %s, so which is cheaper cannot be said yet — a plan pays at %s h only below %s per card-month (break-even hours = plan price ÷ %s); give its price as monthly=",
+				gpu, moneyStr(r.OnDemandCost, cur), cardsEN, h, rateEN, planEN, h, moneyStr(r.PlanPaysBelow, cur), rate),
+			fmt.Sprintf("%s 按需每月 %s（%d 张卡 × %s 小时 × %s）；%s，还判断不了哪个划算——每月 %s 小时时包月每卡每月低于 %s 才划算（打平小时数 = 包月价 ÷ %s）；拿到报价请用 monthly= 给出",
+				gpu, moneyStr(r.OnDemandCost, cur), n, h, rateZH, planZH, h, moneyStr(r.PlanPaysBelow, cur), rate))
+	default:
+		d.Headline = tr(lang,
+			fmt.Sprintf("%s on demand: %s; %s — break-even hours a month = plan price ÷ %s; give its price as monthly= and your hours for a verdict", gpu, rateEN, planEN, rate),
+			fmt.Sprintf("%s 按需 %s；%s——每月打平小时数 = 包月价 ÷ %s；给出包月价 monthly= 和每月小时数即可判断", gpu, rateZH, planZH, rate))
+	}
+	d.Figures = []present.Figure{{Label: tr(lang, "on demand per card-hour", "按需每卡每小时"), Value: rate}}
+	if r.Inputs.HoursPerMonth > 0 {
+		d.Figures = append(d.Figures,
+			present.Figure{Label: tr(lang, "on demand per month", "按需每月"), Value: moneyStr(r.OnDemandCost, cur)},
+			present.Figure{Label: tr(lang, "a plan pays below (per card-month)", "包月低于此价才划算（每卡每月）"), Value: moneyStr(r.PlanPaysBelow, cur)})
+	}
+	if hi := r.High; hi != nil {
+		d.Figures = append(d.Figures, present.Figure{Label: tr(lang, "on demand per month at "+fmtNum(hi.HoursPerMonth)+" h", "每月 "+fmtNum(hi.HoursPerMonth)+" 小时按需每月"), Value: moneyStr(hi.OnDemandCost, cur)})
+	}
+	for _, n := range notes {
+		if n != "" {
+			d.Summary = append(d.Summary, n)
+		}
+	}
+	d.Assumed = assumedPairs(as)
+	hours := "200"
+	if r.Inputs.HoursPerMonth > 0 {
+		hours = fmtNum(r.Inputs.HoursPerMonth)
+	}
+	d.Next = tr(lang, "with the plan's quote: ", "拿到包月报价后：") + fmt.Sprintf("/gpu monthly %s %sh monthly=", r.Inputs.GPU, hours) + tr(lang, "<price per card-month>", "<每卡每月价>")
+	var wk working
+	wk.result(lang, r.Lines, r.Assumptions, r.Sources)
+	wk.strings(present.StepNote, notes...)
+	wk.strings(present.StepNote, confirmNote(lang, r.Sources))
+	d.Working = wk
+	return d
+}
+
+// renderPlanPrices lists a card's monthly plan on each platform asked,
+// the cheaper and by how much first, and which platforms price none.
+func renderPlanPrices(lang string, r advisor.PlanPricesResult, notes []string) present.Doc {
+	cur, gpu := string(r.Currency), gpuName(r.GPU)
+	var have, missing []string
+	for _, p := range r.Plans {
+		name := platformName(lang, p.Platform)
+		if p.Found {
+			have = append(have, tr(lang, name+" "+moneyStr(p.PerCardMonth, cur)+"/card-month", name+" "+moneyStr(p.PerCardMonth, cur)+"/卡/月"))
+		} else {
+			missing = append(missing, name)
+		}
+	}
+	sep := tr(lang, ", ", "，")
+	var d present.Doc
+	switch {
+	case r.Cheapest != "":
+		d.Headline = tr(lang,
+			fmt.Sprintf("%s monthly plan: %s is cheaper by %s per card-month (%s) — %s", gpu, platformName(lang, r.Cheapest), moneyStr(r.Difference, cur), present.Pct(r.DifferencePct), strings.Join(have, sep)),
+			fmt.Sprintf("%s 包月：%s更便宜，每卡每月便宜 %s（%s）——%s", gpu, platformName(lang, r.Cheapest), moneyStr(r.Difference, cur), present.Pct(r.DifferencePct), strings.Join(have, sep)))
+	case len(have) > 0:
+		d.Headline = tr(lang,
+			fmt.Sprintf("%s monthly plan: %s; no plan is sourced for %s, so which is cheaper cannot be said — ask %s for a quote and compare per card-month", gpu, strings.Join(have, sep), strings.Join(missing, sep), strings.Join(missing, sep)),
+			fmt.Sprintf("%s 包月：%s；%s数据里没有包月价，无法比较哪个便宜——请向%s询价，按每卡每月对比", gpu, strings.Join(have, sep), strings.Join(missing, "、"), strings.Join(missing, "、")))
+	default:
+		d.Headline = tr(lang,
+			fmt.Sprintf("%s monthly plan: no plan is sourced on %s — ask them for quotes and compare per card-month", gpu, strings.Join(missing, sep)),
+			fmt.Sprintf("%s 包月：%s数据里都没有包月价——请分别询价，按每卡每月对比", gpu, strings.Join(missing, "、")))
+	}
+	if r.Cheapest != "" && len(missing) > 0 {
+		d.Headline += tr(lang, "; no plan sourced for "+strings.Join(missing, sep), "；"+strings.Join(missing, "、")+"数据里没有包月价")
+	}
+	for _, p := range r.Plans {
+		v := tr(lang, "not sourced", "无出处")
+		if p.Found {
+			v = moneyStr(p.PerCardMonth, cur)
+		}
+		d.Figures = append(d.Figures, present.Figure{Label: tr(lang, platformName(lang, p.Platform)+": monthly plan per card", platformName(lang, p.Platform)+"：包月每卡每月"), Value: v})
+	}
+	d.Summary = append(d.Summary, notes...)
+	d.Next = tr(lang, "does a plan pay for your hours? ", "包月划算吗？") + fmt.Sprintf("/gpu monthly %s 200h", r.GPU)
+	var wk working
+	wk.result(lang, r.Lines, r.Assumptions, r.Sources)
+	wk.strings(present.StepNote, notes...)
+	wk.strings(present.StepNote, confirmNote(lang, r.Sources))
+	d.Working = wk
+	return d
 }
