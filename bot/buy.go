@@ -55,8 +55,13 @@ func (b *Bot) buy(ctx context.Context, msg Message, a *Answer, req parse.Request
 	in.OwnPC = hasAny(req.Text, ownPCWords)
 	if in.RentMonthly.Given() && !in.Rent.Given() {
 		a.use("monthly", "the monthly plan renting is priced at")
-		if s.QuotePer == "machine" && s.Cards > 1 {
+		switch {
+		case s.QuotePer == "machine" && s.Cards > 1:
 			in.RentMonthly.Amount /= float64(s.Cards) // "8卡包月6.5万": the machine's plan, per card
+		case s.QuotePer == "" && in.Server && in.Cards > 1 && !in.PerCardQuote && !perCardSaid(strings.ToLower(req.Text)):
+			// "an 8-card H800 server for ¥2.1M vs a ¥120k/month plan": the
+			// server's plan, per card
+			in.RentMonthly.Amount /= float64(in.Cards)
 		}
 	}
 	if s.Ops != nil && s.QuotePer == "machine" && s.Cards > 1 {
