@@ -37,14 +37,23 @@ const (
 	// machinePowerFactor is a whole server's draw over its cards' TDP
 	// (see Buy).
 	machinePowerFactor = 1.5
-	hoursPerYear       = 8760
-	buyHint            = "/gpu buy h100 price=25000usd rent=2.5usd"
+	// DefaultHomePUE is a desktop card's PUE: a card in the user's own PC
+	// has no data-centre cooling or facility overhead, only its own draw.
+	DefaultHomePUE = 1.0
+	hoursPerYear   = 8760
+	buyHint        = "/gpu buy h100 price=25000usd rent=2.5usd"
 )
 
 // DefaultElectricity is the electricity price per kWh by currency: ¥0.8,
 // mid of Chinese commercial and industrial tariffs (¥0.6–1.0), and $0.12,
 // about the US commercial average (EIA 2024: ≈$0.13; industrial ≈$0.08).
 var DefaultElectricity = map[knowledge.Currency]float64{knowledge.CNY: 0.8, knowledge.USD: 0.12}
+
+// DefaultHomeElectricity is the household price per kWh for a consumer
+// card in the user's own PC: ¥0.6, about the Chinese residential tariff
+// (¥0.5–0.6 first tier, higher tiers above), and $0.16, about the US
+// residential average (EIA 2024: ≈$0.16–0.17).
+var DefaultHomeElectricity = map[knowledge.Currency]float64{knowledge.CNY: 0.6, knowledge.USD: 0.16}
 
 // seedPurchase are purchase prices the seed documents state: the rental
 // guide's rent-vs-buy section puts a high-end training card at $25–30k and
@@ -92,6 +101,13 @@ type BuyInput struct {
 	// Residual is the share of the purchase price the hardware is worth at
 	// the end of Years (0–0.9); default 0, the conservative case.
 	Residual *float64 `json:"residual"`
+	// Hosted marks Ops as a stated hosting fee (colo, 托管): it is the whole
+	// running cost, power and space included, so no default power is
+	// added unless power= is given, and no cost of capital unless rate= is.
+	Hosted bool `json:"hosted,omitempty"`
+	// OwnPC says the card goes in the user's own computer ("自己买一张",
+	// "for my PC"): one consumer card then runs at home (BuyResult.Home).
+	OwnPC bool `json:"own_pc,omitempty"`
 	// Purchases are the sourced market purchase prices (knowledge
 	// Procurement) used when no price= is given.
 	Purchases []knowledge.PurchasePrice `json:"-"`
@@ -136,9 +152,17 @@ type BuyResult struct {
 	RentPlan bool `json:"rent_plan,omitempty"`
 	// ClusterRent is the cluster seller's rent used for a plan bigger than
 	// one listing.
-	ClusterRent  *ClusterPrice `json:"cluster_rent,omitempty"`
-	Utilization  float64       `json:"utilization"`
-	Cards        int           `json:"cards,omitempty"`
+	ClusterRent *ClusterPrice `json:"cluster_rent,omitempty"`
+	Utilization float64       `json:"utilization"`
+	Cards       int           `json:"cards,omitempty"`
+	// Home marks one consumer card in the user's own PC (OwnPC): household
+	// power, no data-centre PUE and no operations cost by default.
+	Home bool `json:"home,omitempty"`
+	// PowerIncluded marks power as part of a stated hosting fee (Hosted).
+	PowerIncluded bool `json:"power_included,omitempty"`
+	// Whole is the purchase as a whole: every card bought, a month and a
+	// year (payback.go).
+	Whole        BuyWhole      `json:"whole"`
 	MachineWatts float64       `json:"machine_watts,omitempty"`
 	Lines        []Line        `json:"lines"`
 	Assumptions  []Text        `json:"assumptions"`
@@ -290,7 +314,9 @@ func Buy(in BuyInput, m Market) (BuyResult, error) {
 	}
 	rent := p.money(in.Rent)
 
-	// Running-cost inputs.
+	// Running-cost inputs. One consumer card bought for the user's own PC
+	// runs at home: household power, no PUE, no operations by default.
+	res.Home = in.OwnPC && g.Tier == knowledge.TierConsumer && in.Cards <= 1 && !in.Server
 	watts := g.TDPWatts
 	wattsHow := fmt.Sprintf("%s board power (TDP); host CPUs, memory and fans not included", g.Name)
 	if in.Cards > 1 && in.Watts == nil {
@@ -311,6 +337,9 @@ func Buy(in BuyInput, m Market) (BuyResult, error) {
 		in.Defaulted = append(in.Defaulted, "watts")
 	}
 	pue := DefaultPUE
+	if res.Home {
+		pue = DefaultHomePUE
+	}
 	if in.PUE != nil {
 		pue = *in.PUE
 	} else {
@@ -318,17 +347,30 @@ func Buy(in BuyInput, m Market) (BuyResult, error) {
 	}
 	elec := DefaultElectricity[p.cur]
 	elecHow := "default for " + string(p.cur)
+	if res.Home {
+		elec, elecHow = DefaultHomeElectricity[p.cur], "household tariff default for "+string(p.cur)
+	}
 	if in.Power != nil {
 		elec, elecHow = p.money(*in.Power), "given"
 		res.Sources = append(res.Sources, givenSource("electricity", *in.Power, p.cur, "/kWh"))
+	} else if in.Hosted && in.Ops != nil {
+		// a colo or hosting fee covers the power it delivers
+		elec, elecHow = 0, "included in the stated hosting fee"
+		res.PowerIncluded = true
 	} else {
 		in.Defaulted = append(in.Defaulted, "power")
 		res.Sources = append(res.Sources, defaultSource("electricity", money(elec, p.cur)+"/kWh", "typical tariff, see DefaultElectricity"))
 	}
 	ops := DefaultOpsShare * price
 	opsHow := fmt.Sprintf("%s%% of the purchase price", num(DefaultOpsShare*100))
+	if res.Home {
+		ops, opsHow = 0, "a card in your own PC: no rack, support contract or ops staff"
+	}
 	if in.Ops != nil {
 		ops, opsHow = p.money(*in.Ops), "given"
+		if in.Hosted {
+			opsHow = "given hosting fee, power and space included"
+		}
 	} else {
 		in.Defaulted = append(in.Defaulted, "ops")
 	}
@@ -339,9 +381,16 @@ func Buy(in BuyInput, m Market) (BuyResult, error) {
 		in.Defaulted = append(in.Defaulted, "residual")
 	}
 	rate := DefaultRate
-	if in.Rate != nil {
+	switch {
+	case in.Rate != nil:
 		rate = *in.Rate
-	} else {
+	case in.Hosted && in.Ops != nil:
+		// their price and hosting fee stand as the whole cost, as they
+		// laid it out; a cost of capital is added only when asked (rate=)
+		rate = 0
+		res.Assumptions = append(res.Assumptions, txt("no cost of capital added: your price and hosting fee are taken as the whole cost (rate=5% adds one)",
+			"未计资金成本：按你给的买价和托管费算全部成本（可用 rate=5% 加上）"))
+	default:
 		in.Defaulted = append(in.Defaulted, "rate")
 	}
 	res.Inputs = in
@@ -350,10 +399,8 @@ func Buy(in BuyInput, m Market) (BuyResult, error) {
 
 	// Make the defaults readable next to the lines.
 	res.Assumptions = append(res.Assumptions,
-		txt(fmt.Sprintf("power %s W (%s) × PUE %s (cooling and facility) × %s/kWh (%s); power counted only for hours worked", num(watts), wattsHow, num(pue), money(elec, p.cur), elecHow),
-			fmt.Sprintf("功耗 %s W（%s）× PUE %s（散热与机房）× %s/度（%s）；电费只按工作小时计", num(watts), wattsHow, num(pue), money(elec, p.cur), elecHow)),
-		txt(fmt.Sprintf("operations %s a year (%s): support, spares, rack space and engineer time", money(Round2(ops), p.cur), opsHow),
-			fmt.Sprintf("运维每年 %s（%s）：维保、备件、机柜与工程师时间", money(Round2(ops), p.cur), opsHow)),
+		powerText(watts, wattsHow, pue, elec, elecHow, res.Home, res.PowerIncluded, p.cur),
+		opsText(ops, opsHow, res.Home, in.Ops != nil, p.cur),
 		residualText(residual, price, in.Years, p.cur),
 		txt(fmt.Sprintf("purchase %s (%s); rent %s/card-hour (%s)", money(price, p.cur), purchaseHow, money(round(rent, 4), p.cur), rentHow),
 			fmt.Sprintf("购置价 %s（%s）；租金每卡每小时 %s（%s）", money(price, p.cur), purchaseHow, money(round(rent, 4), p.cur), rentHow)))
@@ -492,4 +539,28 @@ func rentFor(g knowledge.GPU, m Market, p *pricing, f OfferFilter) (cp CardPrice
 			fmt.Sprintf("没有 %s 的按需租金：租用按包月计，%s %s（日期 %s），整月每小时都计费", g.Name, cp.Platform, cp.Original.String(), cp.ObservedAt))}
 	}
 	return CardPrice{}, false, false, nil
+}
+
+// powerText states the power assumed: the card's draw, the PUE and the
+// price per kWh, or that a hosting fee includes it.
+func powerText(watts float64, wattsHow string, pue, elec float64, elecHow string, home, included bool, c knowledge.Currency) Text {
+	if included {
+		return txt("power: included in your hosting fee (give power= per kWh to count it apart)", "电费：含在你给的托管费里（要单独算请用 power= 给出每度电价）")
+	}
+	where, whereZH := "cooling and facility", "散热与机房"
+	if home {
+		where, whereZH = "a desktop in your own room: no data-centre cooling", "自己电脑：不计机房散热"
+	}
+	return txt(fmt.Sprintf("power %s W (%s) × PUE %s (%s) × %s/kWh (%s); power counted only for hours worked", num(watts), wattsHow, num(pue), where, money(elec, c), elecHow),
+		fmt.Sprintf("功耗 %s W（%s）× PUE %s（%s）× %s/度（%s）；电费只按工作小时计", num(watts), wattsHow, num(pue), whereZH, money(elec, c), elecHow))
+}
+
+// opsText states the operations cost assumed a year.
+func opsText(ops float64, how string, home, given bool, c knowledge.Currency) Text {
+	if home && !given {
+		return txt("operations: none for a consumer card in your own PC (no rack, support contract or ops staff; give ops= per year if you pay any)",
+			"运维：自己电脑里的消费级显卡不计（无机柜、维保合同与运维人员；有的话用 ops= 给出每年金额）")
+	}
+	return txt(fmt.Sprintf("operations %s a year (%s): support, spares, rack space and engineer time", money(Round2(ops), c), how),
+		fmt.Sprintf("运维每年 %s（%s）：维保、备件、机柜与工程师时间", money(Round2(ops), c), how))
 }

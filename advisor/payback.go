@@ -52,6 +52,9 @@ func (r *BuyResult) compute(price, residual, rent, watts, pue, elec, ops, rate f
 		r.Lines[len(r.Lines)-1] = Line{Key: "rent_per_year", Label: txt("renting on the monthly plan per year", "包月租用每年"), Value: r.RentPerYear, Unit: c,
 			How: fmt.Sprintf("8760 h × %s/h (12 months × 730 h: a plan is paid whether used or not)", money(round(rent, 4), p.cur))}
 	}
+	if r.PowerIncluded {
+		r.Lines[1].How = "included in your hosting fee"
+	}
 
 	// Hardware-only break-even: depreciation ÷ (8760 × rent).
 	if rent > 0 {
@@ -111,6 +114,7 @@ func (r *BuyResult) compute(price, residual, rent, watts, pue, elec, ops, rate f
 			How: fmt.Sprintf("guide: evaluate buying above ≈%s%% utilisation; computed here: %s%% all-in, %s%% hardware only",
 				num(RuleBuyUtilization*100), num(round(r.BreakevenUtilization*100, 1)), num(round(r.HardwareBreakeven*100, 1)))},
 	)
+	r.whole(price, rent, watts, pue, elec, ops, opp, power, fixed, rentHours, in, p)
 }
 
 // depHow writes the depreciation step: (price − residual) ÷ years.
@@ -129,4 +133,78 @@ func residualText(share, price, years float64, c knowledge.Currency) Text {
 	}
 	return txt(fmt.Sprintf("residual value after %s years: %s%% of the price = %s", num(years), num(share*100), money(Round2(share*price), c)),
 		fmt.Sprintf("%s 年后残值：购置价的 %s%% = %s", num(years), num(share*100), money(Round2(share*price), c)))
+}
+
+// BuyWhole is the purchase as a whole: all Units cards bought, per month
+// and per year, in the answer's currency. Payback months are the same for
+// one card and for all of them (every amount scales with the cards).
+type BuyWhole struct {
+	Units    int     `json:"units"`    // cards bought: Cards, at least 1
+	Purchase float64 `json:"purchase"` // price per card × units
+	// RentPerMonth is the rent owning avoids a month: units × hours a
+	// month × rent (730 h on a monthly plan, whatever the use).
+	RentPerMonth float64 `json:"rent_per_month"`
+	// The running cost a month: power (hours worked), operations and the
+	// cost of capital; RunningPerMonth is their sum.
+	PowerPerMonth   float64 `json:"power_per_month"`
+	OpsPerMonth     float64 `json:"ops_per_month"`
+	CapitalPerMonth float64 `json:"capital_per_month"`
+	RunningPerMonth float64 `json:"running_per_month"`
+	// A year, every card: owning (depreciation + running cost), renting
+	// and the difference.
+	DepreciationPerYear float64 `json:"depreciation_per_year"`
+	OwnPerYear          float64 `json:"own_per_year"`
+	RentPerYear         float64 `json:"rent_per_year"`
+	SavingPerYear       float64 `json:"saving_per_year"`
+}
+
+// whole fills r.Whole from the per-card amounts (unrounded, so that the
+// totals are the cards × the exact figure), and adds its steps.
+//
+//	rent a month    = units × rent hours a year ÷ 12 × rent
+//	running a month = units × (power a year + ops + capital) ÷ 12
+//	payback         = purchase ÷ (rent a month − running a month)
+func (r *BuyResult) whole(price, rent, watts, pue, elec, ops, opp, power, fixed, rentHours float64, in BuyInput, p *pricing) {
+	n := float64(max(in.Cards, 1))
+	w := BuyWhole{Units: int(n)}
+	w.Purchase = Round2(n * price)
+	w.RentPerMonth = Round2(n * rentHours / 12 * rent)
+	w.PowerPerMonth = Round2(n * power / 12)
+	w.OpsPerMonth = Round2(n * ops / 12)
+	w.CapitalPerMonth = Round2(n * opp / 12)
+	w.RunningPerMonth = Round2(n * (power + ops + opp) / 12)
+	dep := fixed - ops - opp
+	w.DepreciationPerYear = Round2(n * dep)
+	w.OwnPerYear = Round2(n * (fixed + power))
+	w.RentPerYear = Round2(n * rentHours * rent)
+	w.SavingPerYear = Round2(math.Abs(n*rentHours*rent - n*(fixed+power)))
+	r.Whole = w
+
+	c := string(p.cur)
+	cards := ""
+	if n > 1 {
+		cards = fmt.Sprintf("%d × ", w.Units)
+	}
+	hours := rentHours / 12
+	powerHow := fmt.Sprintf("%s%s kW × PUE %s × %s h × %s/kWh", cards, num(watts/1000), num(pue), num(round(in.Utilization*hoursPerYear/12, 1)), money(elec, p.cur))
+	if r.PowerIncluded {
+		powerHow = "included in your hosting fee"
+	}
+	r.Lines = append(r.Lines,
+		Line{Key: "rent_per_month", Label: txt("renting a month, all cards", "租用每月（全部卡）"), Value: w.RentPerMonth, Unit: c,
+			How: fmt.Sprintf("%s%s h × %s/h", cards, num(round(hours, 1)), money(round(rent, 4), p.cur))},
+		Line{Key: "running_per_month", Label: txt("running cost a month, all cards", "运行成本每月（全部卡）"), Value: w.RunningPerMonth, Unit: c,
+			How: fmt.Sprintf("power %s (%s) + operations %s (%s%s ÷ 12) + cost of capital %s (%s%s ÷ 12)",
+				money(w.PowerPerMonth, p.cur), powerHow, money(w.OpsPerMonth, p.cur), cards, money(Round2(ops), p.cur), money(w.CapitalPerMonth, p.cur), cards, money(Round2(opp), p.cur))},
+	)
+	if n > 1 {
+		r.Lines = append(r.Lines,
+			Line{Key: "purchase_total", Label: txt("purchase, all cards", "购置总价（全部卡）"), Value: w.Purchase, Unit: c,
+				How: fmt.Sprintf("%d × %s", w.Units, money(Round2(price), p.cur))},
+			Line{Key: "own_per_year_all", Label: txt("owning per year, all cards", "自购每年（全部卡）"), Value: w.OwnPerYear, Unit: c,
+				How: fmt.Sprintf("%d × %s", w.Units, money(Round2(fixed+power), p.cur))},
+			Line{Key: "rent_per_year_all", Label: txt("renting per year, all cards", "租用每年（全部卡）"), Value: w.RentPerYear, Unit: c,
+				How: fmt.Sprintf("%d × %s h × %s/h", w.Units, num(round(rentHours, 1)), money(round(rent, 4), p.cur))},
+		)
+	}
 }
