@@ -164,3 +164,18 @@ func TestBuyRunningCostIsStated(t *testing.T) {
 		t.Errorf("4090 at home: power %v, operations %v a year; want 788.4 and 0", l[1].Value, l[2].Value)
 	}
 }
+
+// The typed answer leads with what was asked, for all the cards:
+// 280,000 ÷ (8 × 2.20 × 730 − 4,500 = 8,348) = 33.54 → 33.5 months;
+// owning 320,000 ÷ 3 + 36,000 = 142,666.67 a year against renting
+// 8 × 3.50 × 8,760 × 0.8 = 196,224 → 53,557.33 a year less.
+func TestBuyTypedLeadsWithTheAsked(t *testing.T) {
+	a := askOne(t, "Vendor quoted us $280k per 8x H100 box plus $4,500/mo colo. Renting 8 H100s is $2.20/GPU-hr. How many months to break even if we run it 24/7?")
+	if a.Typed == nil || a.Typed.Asked != "payback_months" || math.Abs(*a.Typed.Value-33.5) > 0.05 {
+		t.Errorf("payback typed %+v, want payback_months 33.5", a.Typed)
+	}
+	a = askOne(t, "buy 8x H200 for $320k, 3-yr depreciation, $3k/mo colo, vs rent at $3.50/GPU-hr at 80% util — which is cheaper per year?")
+	if a.Typed == nil || a.Typed.Asked != "which" || math.Abs(*a.Typed.Value-53557.33) > 0.01 {
+		t.Errorf("which typed %+v, want which 53,557.33 a year", a.Typed)
+	}
+}

@@ -176,6 +176,11 @@ func plan(req parse.Request) (parse.Request, string) {
 	}
 	memoryQ := s.VRAMGB > 0 && (s.YesNo || has(s.Targets, "memory_gb")) && !has(s.Targets, "money_total") && !has(s.Targets, "hours")
 	switch {
+	case !model && len(s.GPUs) > 0 && s.Price != nil && asksWorthBuying(req.Text) && hasAny(req.Text, purchaseWords) &&
+		(req.Intent == parse.Monthly || req.Intent == parse.Price || req.Intent == parse.Knowledge || req.Intent == parse.Unknown):
+		// "buying an 8-card H800 server for ¥2.1M vs a ¥120k/month plan, how
+		// many months to pay back?": a purchase against renting (buy.go)
+		return to(parse.Buy, "a purchase against renting")
 	case model && memoryQ && !load:
 		return to(parse.Fit, "a question about your card's memory")
 	case model && !inference && s.YesNo && len(s.GPUs) >= 1 && s.Days == 0 && s.Budget == nil && s.Price == nil &&

@@ -98,6 +98,9 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 	if len(s.GPUs) == 0 {
 		return &advisor.InputError{Field: "gpu", Reason: tr(a.Lang, "which card? name one or more", "哪张卡？请指明型号"), Hint: "/gpu price h100"}
 	}
+	if s.Billing == "monthly" && len(s.GPUs) == 1 && len(s.Platforms) >= 2 && s.Hours == 0 && s.HoursPerMonth == 0 && s.Price == nil && s.Budget == nil {
+		return b.planPrices(ctx, a, req) // "4090 包月多少钱？AutoDL 和恒源云哪个便宜？": each platform's plan, the cheaper (monthly.go)
+	}
 	cur, fx := b.currency(req), b.fx(s)
 	m, personaNote := b.personaMarket(ctx, a, req, b.market(ctx)) // an enterprise: contracted clouds only (price_persona.go)
 	var variantNotes []string                                     // a platform asked for that lists only a variant of the card (price_variant.go)

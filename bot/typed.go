@@ -280,6 +280,18 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 		}...)
 		return figs, verdict(r.Feasible && (r.Cards > 0 || r.Plan != nil)), "cards"
 	case advisor.MonthlyResult:
+		if res.PlanMissing {
+			// no plan price sourced: the on-demand half, and no verdict
+			cur := string(res.Currency)
+			rate := typedFigure{asked: "price_per_card_hour", value: res.Hourly, unit: "card_hour", currency: cur}
+			if res.OnDemandCost <= 0 {
+				return []typedFigure{rate}, nil, "price_per_card_hour"
+			}
+			month := typedFigure{asked: "money_monthly", value: res.OnDemandCost, unit: "month", currency: cur, choice: "on_demand"}
+			total := month
+			total.asked = "money_total"
+			return []typedFigure{month, total, rate}, nil, "money_monthly"
+		}
 		month := typedFigure{asked: "money_monthly", value: res.MonthlyPrice, unit: "card_month", currency: string(res.Currency)}
 		if res.Inputs.Cards > 1 && res.Cheaper != "" {
 			// several cards at known hours: the month's bill, the cheaper way
@@ -302,7 +314,38 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 		}
 		return figs, nil, "break_even_hours"
 	case BuyView:
-		return resultFigures(res.BuyResult)
+		figs, v, primary := resultFigures(res.BuyResult)
+		if w := res.Whole; w.Units > 0 {
+			// all the cards bought: the purchase and the year's difference
+			for i := range figs {
+				switch figs[i].asked {
+				case "money_total":
+					figs[i].value = w.Purchase
+				case "which", "saving":
+					figs[i].value = w.SavingPerYear
+				}
+			}
+		}
+		if res.Asked != "" {
+			primary = res.Asked // what the question asked leads (buy_words.go buyAsked)
+		}
+		return figs, v, primary
+	case advisor.PlanPricesResult:
+		// platforms' monthly plans: the cheaper one and by how much; with
+		// fewer than two priced, the one priced and no choice
+		cur := string(res.Currency)
+		for _, p := range res.Plans {
+			if !p.Found || res.Cheapest != "" && p.Platform != res.Cheapest {
+				continue
+			}
+			figs := []typedFigure{{asked: "money_monthly", value: p.PerCardMonth, unit: "card_month", currency: cur, choice: p.Platform}}
+			if res.Cheapest == "" {
+				return figs, nil, "money_monthly"
+			}
+			return append(figs, typedFigure{asked: "which", value: res.Difference, unit: "card_month", currency: cur, choice: res.Cheapest},
+				typedFigure{asked: "saving", value: res.Difference, unit: "card_month", currency: cur, choice: res.Cheapest}), nil, "which"
+		}
+		return nil, nil, ""
 	case advisor.BuyResult:
 		figs := []typedFigure{
 			{asked: "break_even_util", value: res.BreakevenUtilization, unit: "share"},
@@ -585,7 +628,7 @@ func isExport(r any) bool { _, ok := r.(ExportView); return ok }
 
 // reAsksDearer asks whether an option costs more, not whether it saves:
 // the choice's yes/no turns round.
-var reAsksDearer = regexp.MustCompile(`更贵|反而贵|贵一些吗|more expensive|costlier|pricier|cost (?:us )?more\b`)
+var reAsksDearer = regexp.MustCompile(`更贵|反而贵|贵一些吗|亏了|亏不亏|是不是亏|会亏|吃亏|more expensive|costlier|pricier|cost (?:us )?more\b|a loss\b|losing money|lose money`)
 
 // reAsksExpensive asks whether a quote is dear, not whether it is fair.
 var reAsksExpensive = regexp.MustCompile(`贵不贵|贵吗|偏贵|太贵|贵了|expensive|overpriced|pricey|too (?:much|high)|rip[- ]?off`)
