@@ -112,6 +112,12 @@ func conversionInWords(req parse.Request) (parse.Request, string, bool) {
 	if fx.pair == "EUR" {
 		euro = true
 	}
+	if foreignCurrency(t) != "" && (euro || reToForeign.MatchString(t)) {
+		euro = true // "how many GBP is $1.2M": a currency not converted, said so
+		if to == "" {
+			to = knowledge.Currency(foreignCurrency(t))
+		}
+	}
 	switch {
 	case euro && (to != "" || weigh):
 		// "EUR 2.10/GPU-hr — is that cheaper than $2.40?": said not supported
@@ -325,6 +331,8 @@ func convCurrency(w string) string {
 	switch {
 	case reEuroWord.MatchString(w):
 		return "EUR"
+	case strings.Contains(w, "美元") || strings.Contains(w, "美金"):
+		return "USD" // 美元 ends in 元, and is a dollar
 	case reYuanWord.MatchString(w):
 		return "CNY"
 	}
@@ -473,4 +481,25 @@ func moneySlots(s *parse.Slots) func(parse.Money) bool {
 		}
 		return false
 	}
+}
+
+// reForeign names a currency other than CNY and USD; reToForeign asks
+// for a figure in one ("how many GBP", "in pounds", "换成英镑").
+var (
+	reForeign   = regexp.MustCompile(`\bgbp\b|£|\bpounds?\b|英镑|\bjpy\b|日元|\byen\b|\beur\b|€|\beuros?\b|欧元`)
+	reToForeign = regexp.MustCompile(`(?:how many|in|into|to|换成|折合|合多少|是多少)\s*(?:gbp|pounds?|£|英镑|jpy|yen|日元|eur|euros?|€|欧元)`)
+)
+
+// foreignCurrency is the code of a currency the message names that is
+// neither CNY nor USD ("" when none).
+func foreignCurrency(t string) string {
+	switch m := reForeign.FindString(t); {
+	case m == "":
+		return ""
+	case strings.Contains("gbp £ pound pounds 英镑", m):
+		return "GBP"
+	case strings.Contains("jpy 日元 yen", m):
+		return "JPY"
+	}
+	return "EUR"
 }

@@ -43,8 +43,12 @@ func (b *Bot) convert(a *Answer, req parse.Request) error {
 	t := strings.ToLower(req.Text)
 	text, rate := stripRates(t)
 	figs := convFigures(text)
-	for _, f := range figs {
-		if f.cur == "EUR" || rate.pair == "EUR" {
+	other := foreignCurrency(t)
+	for _, f := range append(figs, convFigure{}) {
+		if f.cur == "EUR" || rate.pair == "EUR" || other != "" && other != "EUR" {
+			if other == "" || f.cur == "EUR" || rate.pair == "EUR" {
+				other = "EUR"
+			}
 			a.use("currency", "checked: only CNY and USD convert")
 			for _, k := range []string{"price", "monthly", "rent", "amount", "budget"} {
 				if m := moneySlot(s, k); m != nil {
@@ -52,8 +56,8 @@ func (b *Bot) convert(a *Answer, req parse.Request) error {
 				}
 			}
 			return &advisor.InputError{Field: "currency",
-				Reason:   "EUR is not supported: I convert between CNY (¥) and USD ($) only, so I won't guess a euro figure",
-				ReasonZH: "不支持欧元（EUR）：只能在人民币（¥）和美元（$）之间换算，欧元的数不做猜测",
+				Reason:   other + " is not supported: I convert between CNY (¥) and USD ($) only, so I won't guess a figure in " + other,
+				ReasonZH: "不支持" + foreignZH[other] + "（" + other + "）：只能在人民币（¥）和美元（$）之间换算，" + foreignZH[other] + "的数不做猜测",
 				Hint:     tr(lang, "convert $2.40 to CNY at 7.2", "$2.40 换成人民币是多少？按7.2算")}
 		}
 	}
@@ -351,3 +355,6 @@ func convertFigures(v ConvertView) ([]typedFigure, *string, string) {
 	lead := v.Figures[min(v.Lead, len(v.Figures)-1)]
 	return figs, v.Verdict, askedName(lead.Per)
 }
+
+// foreignZH names the currencies not converted, in Chinese.
+var foreignZH = map[string]string{"EUR": "欧元", "GBP": "英镑", "JPY": "日元"}

@@ -266,3 +266,16 @@ func TestConversionFollowUpIsNotTaken(t *testing.T) {
 		t.Errorf("the follow-up was answered as a conversion:\n%s", a.Text)
 	}
 }
+
+// "1万美元" is ten thousand dollars (美元 ends in 元): ¥72,000 at 7.2; a
+// pound or a yen is refused like a euro, never read as a dollar.
+func TestConversionDollarsInChineseAndOtherCurrencies(t *testing.T) {
+	a := askOne(t, "1万美元换成人民币是多少？")
+	if a.Typed == nil || a.Typed.Value == nil || *a.Typed.Value != 72000 || a.Typed.Currency != "CNY" {
+		t.Errorf("1万美元: typed %+v, want ¥72,000\n%s", a.Typed, a.Text)
+	}
+	a = askOne(t, "how many GBP is $1.2M, does it fit under a £1M cap?")
+	if !strings.Contains(a.Text, "GBP is not supported") {
+		t.Errorf("GBP: %s", a.Text)
+	}
+}
