@@ -53,12 +53,15 @@ type writerEntry struct {
 // infra 3.1 → 12.5 → 21.9 → 31.2 → 35.9 % / 7.8 → 29.7 → 34.4 → 40.6 → 45.3 %;
 // student 3.1 → 17.2 → 20.3 → 23.4 → 26.6 % / 12.5 → 18.8 → 23.4 → 29.7 → 32.8 %
 // (round 6: the harness also prices from the shipped market snapshot, as
-// cmd/bot's embedded default does).
+// cmd/bot's embedded default does; round 7: infra 35.9 → 39.1 % / 45.3 →
+// 48.4 %, the other splits unchanged — this round's work was driven by two
+// reviewers' fresh questions outside the corpus: 28 of 90, then 21 of 50
+// answered right).
 // (finance's strict share first fell with the wiring — its ledger
 // questions now meet the real handlers, whose refusals count: 20.3 % on the
 // wired bot before this round's ledger fixes.) The floors sit a little
 // under the after values so a regression fails.
-var writerFloors = map[string][2]float64{"infra": {0.34, 0.43}, "student": {0.25, 0.31}, "cto": {0.21, 0.31}, "finance": {0.35, 0.50}}
+var writerFloors = map[string][2]float64{"infra": {0.37, 0.46}, "student": {0.25, 0.31}, "cto": {0.21, 0.31}, "finance": {0.35, 0.50}}
 
 func loadWriters(t *testing.T) map[string][]writerEntry {
 	t.Helper()
