@@ -304,6 +304,7 @@ func (x extractor) budgetAround(s string, start, end int) bool {
 	for len(before) > 0 && !utf8.RuneStart(before[0]) {
 		before = before[1:]
 	}
+	before = strings.TrimRight(before, " -−") // "预算-5000": a signed budget is still the budget (refused in finish)
 	after := s[end:min(len(s), end+24)]
 	return containsAny(before, x.lex.Budget.Before...) && x.reBudgetBefore.MatchString(before) ||
 		containsAny(after, x.lex.Budget.After...) && x.reBudgetAfter.MatchString(after)

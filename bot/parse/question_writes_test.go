@@ -62,3 +62,14 @@ func TestQuestionsAreNotCorrections(t *testing.T) {
 		}
 	}
 }
+
+// A signed budget with no currency mark is still read, and refused — never
+// dropped; a rental longer than 10 years is refused with what was read.
+func TestSignedBudgetAndLongSpanRefused(t *testing.T) {
+	p := newParser(t)
+	for _, q := range []string{"每月预算-5000，H20能租几张？", "rent 2x H100 for 600 weeks, total?"} {
+		if r := p.Parse(q); len(r.Problems) == 0 {
+			t.Errorf("%q: no problem raised (slots %+v)", q, r.Slots)
+		}
+	}
+}

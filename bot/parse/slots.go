@@ -428,12 +428,17 @@ func (x extractor) hours(t *text, f *features) {
 			return false
 		}
 		v, ok := Number(m[1] + m[3])
-		if !ok || v <= 0 || v > 120 {
+		if !ok || v <= 0 {
 			return false
 		}
 		unit, perUnit := m[2]+m[4], 7*24.0
 		if containsAny(unit, "月", "mo") {
 			perUnit = hoursPerMonth
+		}
+		if v*perUnit > 87600 {
+			f.problem("hours", fmt.Sprintf("%s %s is more than 10 years; a rental is priced for at most 87,600 hours", trim(v), unit),
+				fmt.Sprintf("%s %s 超过 10 年；租用最多按 87,600 小时计算", trim(v), unit), "for 6 weeks, for 3 months", "租两个月, 跑6周")
+			return true
 		}
 		s.Hours, f.spanHours = v*perUnit, true
 		f.note(fmt.Sprintf("%s %s read as %s hours", trim(v), unit, trim(s.Hours)))
