@@ -90,7 +90,7 @@ type Answer struct {
 	// overBudget is the job's money against the budget a yes/no stated,
 	// when typed read the verdict from it ("can i do this under $20"):
 	// the figure, the budget, their currency.
-	overBudget *[3]string
+	overBudget *[4]string // and whether "over" or "within" was asked
 	// alsoUsed are slots a handler used beyond its intent's reads (how):
 	// the monthly figure an always-on service is checked against.
 	alsoUsed map[string]string

@@ -115,9 +115,17 @@ func (a *Answer) budgetVerdict() {
 	cur := a.overBudget[2]
 	lead := tr(a.Lang, fmt.Sprintf("Yes — ≈%s, within your %s budget. ", moneyStr(fig, cur), moneyStr(budget, cur)),
 		fmt.Sprintf("够：约 %s，在 %s 预算之内。", moneyStr(fig, cur), moneyStr(budget, cur)))
-	if *a.Typed.Verdict == "no" {
+	overAsked := a.overBudget[3] == "over"
+	switch {
+	case fig > budget && overAsked:
+		lead = tr(a.Lang, fmt.Sprintf("Yes, over — ≈%s, over your %s budget by %s. ", moneyStr(fig, cur), moneyStr(budget, cur), moneyStr(fig-budget, cur)),
+			fmt.Sprintf("会超：约 %s，超出 %s 预算 %s。", moneyStr(fig, cur), moneyStr(budget, cur), moneyStr(fig-budget, cur)))
+	case fig > budget:
 		lead = tr(a.Lang, fmt.Sprintf("No — ≈%s, over your %s budget by %s. ", moneyStr(fig, cur), moneyStr(budget, cur), moneyStr(fig-budget, cur)),
 			fmt.Sprintf("不够：约 %s，超出 %s 预算 %s。", moneyStr(fig, cur), moneyStr(budget, cur), moneyStr(fig-budget, cur)))
+	case overAsked:
+		lead = tr(a.Lang, fmt.Sprintf("No, not over — ≈%s, within your %s budget. ", moneyStr(fig, cur), moneyStr(budget, cur)),
+			fmt.Sprintf("不会超：约 %s，在 %s 预算之内。", moneyStr(fig, cur), moneyStr(budget, cur)))
 	}
 	d := a.Doc
 	d.Headline = lead + head

@@ -174,6 +174,8 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 	if hours == 0 && !budgetAsked && s.HoursPerMonth > 0 && (has(s.Targets, "money_total") || has(s.Targets, "money_monthly")) {
 		hours = s.HoursPerMonth // "8张卡跑满一个月，一共多少钱": a month of it
 		a.use("hours_per_month", "the month's hours rented")
+	} else if hours == 0 && !budgetAsked && s.Cards > 1 && s.Price == nil && has(s.Targets, "money_monthly") {
+		hours = knowledge.HoursPerMonth // "租32张H20，一个月多少钱": their cards for a month, every hour (the headline says 730 h)
 	}
 	if s.Budget != nil && s.Budget.Amount > 0 && len(view.GPUs) > 0 && has(s.Targets, "cards") && s.Cards == 0 {
 		// "每月预算5万块，H20能租几张？": the cards the budget keeps running

@@ -155,3 +155,17 @@ func TestRequestsADay(t *testing.T) {
 		t.Errorf("the load is not used: %v", a.Used)
 	}
 }
+
+// "超不超200万预算" asks whether it goes over: 32 H20 × 730 h × ¥7.5 =
+// ¥175,200 a month is within ¥2,000,000 → the verdict is no (not over),
+// said "不会超"; a card count with a month asked is the cards for a month.
+func TestOverBudgetAskedTurnsTheVerdict(t *testing.T) {
+	b := rentalBot(hourly("u/h20", "ucloud", "h20", 7.5, 7.5))
+	a := b.Answer(context.Background(), Message{Text: "租32张H20，一个月多少钱？超不超200万预算", Team: "T1", Channel: "D1", User: "U1"})
+	if a.Typed == nil || a.Typed.Value == nil || *a.Typed.Value != 175200 || a.Typed.Verdict == nil || *a.Typed.Verdict != "no" {
+		t.Fatalf("typed %+v, want ¥175,200 and no (not over)\n%s", a.Typed, a.Text)
+	}
+	if !strings.HasPrefix(a.Headline, "不会超：约 ¥175,200") {
+		t.Errorf("headline %q", a.Headline)
+	}
+}

@@ -167,7 +167,11 @@ func (a *Answer) typed(s parse.Slots) {
 				continue
 			}
 			v = verdict(f.value <= s.Budget.Amount)
-			a.overBudget = &[3]string{trimNum(f.value), trimNum(s.Budget.Amount), cmpOr(f.currency, s.Budget.Currency)}
+			asked := "within"
+			if q := strings.ToLower(a.question); reAsksOverBudget.MatchString(q) && !reEnoughAsked.MatchString(q) {
+				v, asked = verdict(f.value > s.Budget.Amount), "over" // "超不超200万预算": yes means over
+			}
+			a.overBudget = &[4]string{trimNum(f.value), trimNum(s.Budget.Amount), cmpOr(f.currency, s.Budget.Currency), asked}
 			if !has(s.Targets, order[0]) || len(s.Targets) == 0 {
 				order = append([]string{k}, slices.DeleteFunc(order, func(o string) bool { return o == k })...)
 			}
@@ -632,6 +636,10 @@ var reAsksDearer = regexp.MustCompile(`更贵|反而贵|贵一些吗|亏了|亏�
 
 // reAsksExpensive asks whether a quote is dear, not whether it is fair.
 var reAsksExpensive = regexp.MustCompile(`贵不贵|贵吗|偏贵|太贵|贵了|expensive|overpriced|pricey|too (?:much|high)|rip[- ]?off`)
+
+// reAsksOverBudget asks whether a job goes over its budget: the yes/no
+// turns round ("超不超200万预算" → yes when over).
+var reAsksOverBudget = regexp.MustCompile(`超不超|会不会超|超了吗|超预算|超支|over budget|go over|exceed`)
 
 // reAsksFair asks whether a quote is fair.
 var reAsksFair = regexp.MustCompile(`合理|公道|正常|划算|值不值|便宜吗|fair|reasonable|good (?:deal|price)|decent|normal|ok\b|okay`)

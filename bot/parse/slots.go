@@ -40,6 +40,9 @@ var (
 	// "over 6 weeks", or a bare English "2 weeks" (a deadline's words —
 	// "in 2 weeks", "6-week run" — are read first, as a deadline)
 	reSpan = gated(regexp.MustCompile(`(?:(?:跑|跑个|跑上|租|租个|租了|租用|用|for|over)\s?`+num+`\s?(?:个\s?)?(周|星期|礼拜|weeks?\b|wks?\b|个月|months?\b)|\b`+num+`[\s-]?(weeks?|wks?)\b)`), true, "周", "星期", "礼拜", "week", "wk", "月", "month")
+	// reTimesCard is a count glued to a card name ("8xa100", "4xh100"); a
+	// digit after the x is a model's shape ("8x7b") and stays
+	reTimesCard = regexp.MustCompile(`\b(\d{1,4})x([a-z])`)
 	// reSpanOne is one week or month of a rental, said in words: "租一个月",
 	// "跑一周", "for a week" (not "一天": "一天跑8小时" is a day's use)
 	reSpanOne    = gated(regexp.MustCompile(`(?:跑|跑个|跑上|租|租个|租了|租用|用|for|over)\s?(?:一|a|one)\s?(?:个\s?)?(周|星期|礼拜|week\b|月|month\b)`), false, "周", "星期", "礼拜", "week", "月", "month")
@@ -149,7 +152,7 @@ func newExtractor(kb *knowledge.Base, lex *knowledge.Lexicon) extractor {
 // intent; slash says whether unknown key=value settings are errors.
 func (x extractor) extract(cleaned string, slash bool, now time.Time) features {
 	f := features{kvSet: map[string]bool{}, now: now}
-	t := &text{s: arabize(respell(strings.ToLower(cleaned)))}
+	t := &text{s: arabize(reTimesCard.ReplaceAllString(respell(strings.ToLower(cleaned)), "${1}x ${2}"))}
 	t.digits = strings.ContainsAny(t.s, "0123456789")
 	x.keyValues(t, &f, slash)
 	x.models(t, &f)
