@@ -313,10 +313,10 @@ func newBudgetAmount(t string) *parse.Money {
 // budgetPeriod is the period a budget change names, as the budget
 // command writes it ("" for a month, the default).
 func budgetPeriod(t string) string {
-	switch {
-	case strings.Contains(t, "季度") || strings.Contains(t, "每季") || strings.Contains(t, "quarter") || reQuarterName.MatchString(t):
+	switch _, per := budgetMonths(t); per {
+	case "quarter":
 		return "/quarter"
-	case strings.Contains(t, "年度") || strings.Contains(t, "每年") || strings.Contains(t, "一年") || strings.Contains(t, "for the year") || strings.Contains(t, "annual") || strings.Contains(t, "yearly") || strings.Contains(t, "/year"):
+	case "year":
 		return "/year"
 	}
 	return ""
@@ -324,9 +324,6 @@ func budgetPeriod(t string) string {
 
 // reAlertAt is an alert threshold said with a budget change.
 var reAlertAt = regexp.MustCompile(`(?:告警阈值|告警|提醒|预警|alerts?(?: me)?)\D{0,8}?(\d{1,3})\s?%`)
-
-// reQuarterName names a quarter ("the Q1 budget").
-var reQuarterName = regexp.MustCompile(`\bq[1-4]\b`)
 
 func has(list []string, v string) bool { return slices.Contains(list, v) }
 

@@ -338,13 +338,14 @@ type AffordView struct {
 }
 
 var (
-	reBudgetYear    = regexp.MustCompile(`每年|一年|年度|年预算|全年|今年|/\s?y(?:ea)?r\b|per year|a year|annual|yearly|\bfy\s?\d*\b`)
+	reBudgetYear    = regexp.MustCompile(`每年|一年|年度|年预算|全年|今年|/\s?y(?:ea)?r\b|per year|a year|for the year|annual|yearly|\bfy\s?\d*\b`)
 	reBudgetQuarter = regexp.MustCompile(`季度|每季|quarter|\bq[1-4]\b`)
 	reBudgetMonth   = regexp.MustCompile(`每月|月预算|每个月|一个月|/\s?mo(?:nth)?\b|per month|a month|monthly`)
 )
 
 // budgetMonths is the period a budget is said for, in months: a year 12,
-// a quarter 3, a month 1; 0 when none is said (a total).
+// a quarter 3, a month 1; 0 when none is said (a total). The one reader of
+// a budget's period in words (budgetPeriod writes it for the command).
 func budgetMonths(text string) (float64, string) {
 	t := strings.ToLower(text)
 	switch {

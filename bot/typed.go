@@ -152,9 +152,9 @@ func (a *Answer) typed(s parse.Slots) {
 			order = append([]string{"memory_gb"}, slices.DeleteFunc(order, func(o string) bool { return o == "memory_gb" })...)
 		}
 	}
-	if pv, ok := a.Result.(PriceView); ok && pv.Afford != nil {
-		// the budget sized the fleet: it is not also a yes/no
-	} else if v == nil && s.Budget != nil && s.Budget.Amount > 0 && (s.YesNo || a.verdictAsked) {
+	pv, priced := a.Result.(PriceView)
+	sizedByBudget := priced && pv.Afford != nil // the budget sized the fleet: it is not also a yes/no
+	if !sizedByBudget && v == nil && s.Budget != nil && s.Budget.Amount > 0 && (s.YesNo || a.verdictAsked) {
 		// "can i do this under $20", "预算300块够吗": the job's money
 		// against the budget is the yes/no, and leads
 		keys := []string{"money_total", "money_monthly"}

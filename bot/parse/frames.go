@@ -127,15 +127,9 @@ func (x extractor) serving(t *text, f *features) {
 		if s.RequestsPerS != 0 || s.PeakRequestsPerS != 0 {
 			return false
 		}
-		v, ok := Number(m[1] + m[3])
+		v, ok := Number(m[1] + m[2] + m[3] + m[4]) // the figure with its 万 or k
 		if !ok || v <= 0 {
 			return false
-		}
-		switch m[2] + m[4] {
-		case "万":
-			v *= 1e4
-		case "k":
-			v *= 1e3
 		}
 		s.RequestsPerS, s.AverageLoad = v/86400, true // a day's requests: an average, peaks above it
 		f.note(fmt.Sprintf("%s requests a day read as %s requests/s on average", trim(v), trim(v/86400)))
