@@ -208,6 +208,19 @@ func plan(req parse.Request) (parse.Request, string) {
 			req.Slots.Method = "inference"
 		}
 		return to(parse.Cost, "a serving load")
+	case model && len(s.GPUs) >= 2 && req.Intent == parse.Compare && (s.Method != "" || load || slo || s.Images > 0 || s.Samples > 0 || s.Tokens > 0 || s.UsersPerDay > 0):
+		// "phi-4 inference for 500 users/day: l4 or a10, which is less $$?",
+		// "32b lora, 4090 or a100 for 50k samples?": the job on each card,
+		// not the cards' spec sheets
+		if req.Slots.Method == "" && s.Images == 0 && s.Samples == 0 && s.Tokens == 0 {
+			req.Slots.Method = "inference"
+		}
+		if req.Slots.Method == "inference" && s.Images == 0 && s.Tokens == 0 && len(s.Targets) > 0 && s.Targets[0] == "hours" {
+			// "A800和H20做推理到底谁快？": with no job length, "faster"
+			// in serving is tokens a second
+			req.Slots.Targets = append([]string{"tokens_per_s"}, s.Targets[1:]...)
+		}
+		return to(parse.Cost, "the job on each card named")
 	case model && s.Images > 0 && (req.Intent == parse.Buy || req.Intent == parse.Monthly || req.Intent == parse.Price || req.Intent == parse.Compare || req.Intent == parse.Unknown):
 		// "SDXL 出图1万张，一张4090要跑多久": the images' time and cost, not
 		// whether to buy the card

@@ -172,6 +172,10 @@ func (b *Bot) options(ctx context.Context, a *Answer, req parse.Request) error {
 			out.Asked, out.Unit, row.Value = "money_per_m_tokens", "M tokens", res.Plan.PerMTokens
 		case res.Plan != nil:
 			out.Asked, out.Unit, row.Value = "money_monthly", "month", res.Plan.MonthlyOnDemand
+		case res.Inputs.Workload.Method == advisor.Inference && firstTarget(s, "tokens_per_s", "money_per_m_tokens") == "tokens_per_s" && res.GPUs > 0:
+			// "A800和H20做推理到底谁快？": ranked by tokens/s per card, so
+			// a replica of four cards is not faster for being bigger
+			out.Asked, out.Unit, row.Value = "tokens_per_s", "tok/s per card", res.TokensPerS/float64(res.GPUs)
 		case res.Inputs.Workload.Method == advisor.Inference:
 			out.Asked, out.Unit, row.Value = "money_per_m_tokens", "M tokens", res.PerMTokens
 		case firstTarget(s, "gpu_hours", "money_total") == "gpu_hours":
@@ -191,7 +195,12 @@ func (b *Bot) options(ctx context.Context, a *Answer, req parse.Request) error {
 		}
 		return &advisor.InputError{Field: "gpu", Reason: "no card could be costed", Hint: "/gpu cost 13b inference on h100"}
 	}
-	sort.SliceStable(out.Rows, func(i, j int) bool { return out.Rows[i].Value < out.Rows[j].Value })
+	sort.SliceStable(out.Rows, func(i, j int) bool {
+		if out.Asked == "tokens_per_s" { // the fastest first
+			return out.Rows[i].Value > out.Rows[j].Value
+		}
+		return out.Rows[i].Value < out.Rows[j].Value
+	})
 	if len(s.GPUs) < 2 {
 		a.use("platforms", "each platform named is costed as an option")
 		a.use("platform", "each platform named is costed as an option")

@@ -119,6 +119,10 @@ func renderOptions(lang string, v OptionsAnswer, as map[string]any) present.Doc 
 		d.Headline = tr(lang,
 			fmt.Sprintf("%s: %s takes the fewest GPU-hours, %s, for %s (%s)", job, best.Name, fmtNum(best.Value), moneyStr(best.Result.Total, v.Currency), strings.Join(names, " vs ")),
 			fmt.Sprintf("%s：%s 卡时最少，%s 卡时，%s（%s）", job, best.Name, fmtNum(best.Value), moneyStr(best.Result.Total, v.Currency), strings.Join(names, " vs ")))
+	case "tokens_per_s":
+		d.Headline = tr(lang,
+			fmt.Sprintf("%s: %s is fastest, %s tokens/s per card (%s tokens/s from %d cards), %s per million tokens (%s)", job, best.Name, fmtNum(best.Value), fmtNum(best.Result.TokensPerS), best.Result.GPUs, moneyStr(best.Result.PerMTokens, v.Currency), strings.Join(names, " vs ")),
+			fmt.Sprintf("%s：%s 最快，每卡 %s tokens/s（%d 张卡共 %s tokens/s），每百万 token %s（%s）", job, best.Name, fmtNum(best.Value), best.Result.GPUs, fmtNum(best.Result.TokensPerS), moneyStr(best.Result.PerMTokens, v.Currency), strings.Join(names, " vs ")))
 	case "hours":
 		d.Headline = tr(lang,
 			fmt.Sprintf("%s: %s finishes first, in %s h, for %s (%s)", job, best.Name, fmtNum(best.Value), moneyStr(best.Result.Total, v.Currency), strings.Join(names, " vs ")),
@@ -154,11 +158,19 @@ func renderOptions(lang string, v OptionsAnswer, as map[string]any) present.Doc 
 		}
 	}
 	d.ListTitle = tr(lang, "Each card, cheapest first:", "各卡（便宜的在前）：")
+	if v.Asked == "tokens_per_s" {
+		d.ListTitle = tr(lang, "Each card, fastest first:", "各卡（快的在前）：")
+	}
 	for _, r := range v.Rows {
 		res := r.Result
 		item := tr(lang,
 			fmt.Sprintf("%s ×%d — %s %s; %s/card-h; %s tokens/s per replica", r.Name, res.GPUs, moneyStr(r.Value, v.Currency), what[0], moneyStr(res.Hourly, v.Currency), fmtNum(res.TokensPerS)),
 			fmt.Sprintf("%s ×%d — %s %s；每卡每小时 %s；单副本 %s tokens/s", r.Name, res.GPUs, what[1], moneyStr(r.Value, v.Currency), moneyStr(res.Hourly, v.Currency), fmtNum(res.TokensPerS)))
+		if v.Asked == "tokens_per_s" {
+			item = tr(lang,
+				fmt.Sprintf("%s ×%d — %s tokens/s per card, %s per replica; %s per million tokens; %s/card-h", r.Name, res.GPUs, fmtNum(r.Value), fmtNum(res.TokensPerS), moneyStr(res.PerMTokens, v.Currency), moneyStr(res.Hourly, v.Currency)),
+				fmt.Sprintf("%s ×%d — 每卡 %s tokens/s，单副本 %s tokens/s；每百万 token %s；每卡每小时 %s", r.Name, res.GPUs, fmtNum(r.Value), fmtNum(res.TokensPerS), moneyStr(res.PerMTokens, v.Currency), moneyStr(res.Hourly, v.Currency)))
+		}
 		if p := res.Plan; p != nil {
 			item = tr(lang,
 				fmt.Sprintf("%s — %d cards (%d × %d), %s a month, %s per million tokens at this load; %s/card-h", r.Name, p.Cards, p.Replicas, res.GPUs, moneyStr(p.MonthlyOnDemand, v.Currency), moneyStr(p.PerMTokens, v.Currency), moneyStr(res.Hourly, v.Currency)),

@@ -44,7 +44,7 @@ var (
 		`|(?:/|,)\s?`+num+`\s?(k)?\s?(?:qps|rps)?\s?(?:avg|average|mean)\b()`, true, "average", "avg", "mean", "平均", "均值", "日常", "平时")
 	// "日活2万", "DAU 20k", "20k daily users", "每天2万用户"
 	reUsers = rx(`(?:日活|dau|daily active users?|每天|每日)\s?(?:用户)?\s?(?:是|为|有|大概|约|:|=|of)?\s?`+num+`\s?(万|千|k|m)?\s?(?:个)?\s?(?:用户|人|users?)?`+
-		`|`+num+`\s?(万|千|k|m)?\s?(?:daily (?:active )?users?|users? (?:a|per) day|users?\s?/\s?day|dau|日活(?:用户)?|(?:个)?\s?(?:人|用户|同学)\s?每天(?:都)?(?:用|使用|访问|来问))`, true, "日活", "dau", "daily", "每天", "每日", "users a day", "users per day", "user a day")
+		`|`+num+`\s?(万|千|k|m)?\s?(?:daily (?:active )?users?|users? (?:a|per) day|users?\s?/\s?day|dau|日活(?:用户)?|(?:个)?\s?(?:人|用户|同学)\s?每天(?:都)?(?:用|使用|访问|来问)|(?:个)?\s?(?:人|用户|同学)\s?[，,、]?\s?(?P<end>(?:每人|每个人|人均)每天))`, true, "日活", "dau", "daily", "每天", "每日", "users a day", "users per day", "user a day", "users/day", "user/day", "users / day")
 	// "每人10轮", "人均聊10轮", "每人每天大概50次", "10 turns", "20轮对话", "10 turns per user"
 	reTurns = rx(num+`\s?(?:轮对话|轮会话|轮聊天|turns?\b|rounds? of chat|messages? (?:each|per user|a day))|(?:每人|人均|每个用户|每用户|each user|per user)\s?(?:每天|一天)?\s?(?:聊|大概|约|平均|要)?\s?`+num+`\s?(?:轮|turns?|messages?|次)`, true, "轮", "turn", "round", "message", "次")
 	// "每轮800 token", "800 tokens per turn", "800 tokens each"

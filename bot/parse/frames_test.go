@@ -202,6 +202,13 @@ func TestLoadsInUsersWords(t *testing.T) {
 		// 30 people a day × 20 turns × the 1,500-token default turn = 900,000 tokens a day
 		{"想做个20轮对话的chatbot demo，qwen2.5-7b，组里大概30个人每天用，一张3090够不够", func(s Slots) bool { return s.UsersPerDay == 30 && s.TokensPerDay == 900000 }, "30 users a day, 900,000 tokens"},
 		{"phi-4 (14b) inference for ~500 users/day: l4 or a10", func(s Slots) bool { return s.Concurrency == 0 }, "no concurrency (500 a day is not 500 at once)"},
+		// 500 users × 1 turn × the 1,500-token default turn = 750,000 tokens a day
+		{"phi-4 (14b) inference for ~500 users/day: l4 or a10", func(s Slots) bool { return s.UsersPerDay == 500 && s.TokensPerDay == 750000 }, "500 users a day, 750,000 tokens"},
+		// "300人，每人每天50次": 300 users × 50 requests × (3,000 + 500) tokens = 52,500,000 a day
+		{"DeepSeek-V3做内部编码助手，研发300人，每人每天大概50次请求，每次输入3000、输出500 token，H200要几张？", func(s Slots) bool {
+			return s.UsersPerDay == 300 && s.Turns == 50 && s.TokensPerDay == 52500000
+		}, "300 users × 50 requests × 3,500 tokens = 52.5M a day"},
+		{"团队10人，每天跑2小时的A100", func(s Slots) bool { return s.UsersPerDay == 0 }, "no users a day (a team's size without each person's daily use)"},
 		// 3 × 168 h; and "three weeks" is no "3w" (30,000) of money
 		{"8x H100 $14,400 a month vs $23.92/hr on demand. We only need it about three weeks a month.", func(s Slots) bool { return s.HoursPerMonth == 504 && s.Monthly != nil && s.Monthly.Amount == 14400 }, "504 h a month, $14,400 a month"},
 		{"预算3w块，4090能跑多久", func(s Slots) bool { return s.Budget != nil && s.Budget.Amount == 30000 }, "a 30,000 budget (3w = 3万)"},
