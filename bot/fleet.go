@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -130,5 +131,27 @@ func (a *Answer) budgetVerdict() {
 	d := a.Doc
 	d.Headline = lead + head
 	a.show(d)
-	a.use("budget", "the yes/no: the money against it")
+	a.usedAfterAccount("budget", "the yes/no: the money against it")
+}
+
+// usedAfterAccount marks a slot used by a step that runs after the
+// accounting (a verdict added to the headline): used, no longer ignored.
+func (a *Answer) usedAfterAccount(k, how string) {
+	a.use(k, how)
+	if a.Used != nil {
+		a.Used[k] = how
+	}
+	if _, ok := a.Ignored[k]; !ok {
+		return
+	}
+	delete(a.Ignored, k)
+	// the "Not used" line was written with it: write it again without
+	d := a.Doc
+	d.Summary = slices.DeleteFunc(append([]string(nil), d.Summary...), func(l string) bool {
+		return strings.HasPrefix(l, "Not used: ") || strings.HasPrefix(l, "未使用：")
+	})
+	a.show(d)
+	if len(a.Ignored) > 0 {
+		a.sayIgnored()
+	}
 }

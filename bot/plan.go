@@ -232,11 +232,18 @@ func plan(req parse.Request) (parse.Request, string) {
 		return to(parse.Cost, "a training deadline")
 	case model && !inference && (s.Tokens > 0 || s.Samples > 0) && (has(s.Targets, "cards") || has(s.Targets, "hours") || has(s.Targets, "money_total")) && req.Intent == parse.Fit:
 		return to(parse.Cost, "a training job's time and money")
+	case !model && len(s.GPUs) >= 1 && s.Budget != nil && s.Hours > 0 && s.Days == 0 && s.GPUHours == 0 && s.Monthly == nil && has(s.Targets, "gpu_hours") &&
+		(req.Intent == parse.Cost || req.Intent == parse.Fit || req.Intent == parse.Unknown || req.Intent == parse.Price || req.Intent == parse.Recommend):
+		// "$300 and 3 weeks before the deadline — how many A100 hours can I
+		// get?": the card-hours the budget buys, the weeks the calendar
+		// they must fit in
+		req.Slots.Days, req.Slots.Hours = s.Hours/24, 0
+		return to(parse.Price, "the hours a budget rents, by a deadline")
 	case !model && len(s.GPUs) >= 1 && s.Budget != nil && s.Hours == 0 && s.Days == 0 && s.Monthly == nil && (has(s.Targets, "gpu_hours") || has(s.Targets, "hours")) &&
 		(req.Intent == parse.Cost || req.Intent == parse.Fit || req.Intent == parse.Unknown || req.Intent == parse.Price || req.Intent == parse.Recommend):
 		// "经费一共8000块，4090 2.2/h，够我跑多少卡时？": what the budget rents
 		return to(parse.Price, "the hours a budget rents")
-	case !model && len(s.GPUs) >= 1 && (s.Hours > 0 || s.Days > 0 && s.Price != nil) && s.Monthly == nil && (has(s.Targets, "money_total") || has(s.Targets, "money_monthly")) && !asksCommit(req.Text) &&
+	case !model && len(s.GPUs) >= 1 && (s.Hours > 0 || s.Days > 0 && s.Price != nil) && s.Monthly == nil && (has(s.Targets, "money_total") || has(s.Targets, "money_monthly") || s.Budget != nil) && !asksCommit(req.Text) &&
 		(req.Intent == parse.Cost || req.Intent == parse.Fit || req.Intent == parse.Unknown):
 		// "3090s at $0.22/hr … for 200h, what do I pay", "租一张H800做LoRA，
 		// 跑5天呢": a rental, at their rate or the market's

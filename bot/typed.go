@@ -154,7 +154,9 @@ func (a *Answer) typed(s parse.Slots) {
 	}
 	pv, priced := a.Result.(PriceView)
 	sizedByBudget := priced && pv.Afford != nil // the budget sized the fleet: it is not also a yes/no
-	if !sizedByBudget && v == nil && s.Budget != nil && s.Budget.Amount > 0 && (s.YesNo || a.verdictAsked) {
+	if !sizedByBudget && v == nil && s.Budget != nil && s.Budget.Amount > 0 && (s.YesNo || a.verdictAsked || a.Ignored["budget"] != "") {
+		// a budget beside a rental or a job the answer did not weigh
+		// ("200 hours of H100, budget $500?") is weighed here, never dropped
 		// "can i do this under $20", "预算300块够吗": the job's money
 		// against the budget is the yes/no, and leads
 		keys := []string{"money_total", "money_monthly"}
@@ -204,8 +206,8 @@ func (a *Answer) typed(s parse.Slots) {
 	if pv, ok := a.Result.(PriceView); ok && pv.Quote != nil && v != nil && reAsksExpensive.MatchString(strings.ToLower(a.question)) {
 		v = verdict(*v == "no") // "贵不贵？": yes means the quote is dear
 	}
-	if v != nil && (s.YesNo || a.verdictAsked) {
-		t.Verdict = v
+	if v != nil && (s.YesNo || a.verdictAsked || a.overBudget != nil) {
+		t.Verdict = v // a budget weighed is a yes/no even when not asked as one
 	}
 	if a.tooFew {
 		t.Verdict = verdict(false) // their cards cannot hold it, whatever the rest says
@@ -536,6 +538,9 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 				// the headline states the month and a million tokens of the plan
 				figs = append(figs, typedFigure{asked: "money_monthly", value: p.MonthlyOnDemand, unit: "month", currency: res.Currency, choice: best.GPU},
 					typedFigure{asked: "money_per_m_tokens", value: p.PerMTokens, unit: "M tokens", currency: res.Currency, choice: best.GPU})
+			} else if res.Asked == "tokens_per_s" {
+				// ranked by speed: the headline states its million tokens' price too
+				figs = append(figs, typedFigure{asked: "money_per_m_tokens", value: best.Result.PerMTokens, unit: "M tokens", currency: res.Currency, choice: best.GPU})
 			} else if best.Result.Inputs.Workload.Method != advisor.Inference {
 				figs = append(figs, typedFigure{asked: "hours", value: best.Result.WallHours, unit: "h", choice: best.GPU},
 					typedFigure{asked: "money_total", value: best.Result.Total, currency: res.Currency, choice: best.GPU},

@@ -104,6 +104,9 @@ func currencyOf(words ...string) string {
 	return ""
 }
 
+// reAtRate is "at" or "@" right before a figure: a rate ("at $2.50").
+var reAtRate = regexp.MustCompile(`(?:\bat|@)\s?$`)
+
 func perKind(per string) moneyKind {
 	per = strings.TrimSpace(per)
 	switch {
@@ -181,8 +184,8 @@ func (x extractor) scanMoney(t *text) []moneyHit {
 		case containsAny(filler, "每小时", "一小时", "每卡时", "一卡时", "每卡每小时"):
 			kind = kindHourly
 		}
-		if k := perKind(per); k != kindBare {
-			kind = k
+		if k := perKind(per); k != kindBare && !(kind == kindBudget && (k == kindMonthly || k == kindYearly)) {
+			kind = k // "预算两万元一个月" stays a budget: its period is read with it (budgetMonths)
 		}
 		if kind == kindPower && m.Amount >= 50 {
 			kind = kindOps // "电费加托管 18万/年": a yearly running cost, not a price per kWh
@@ -232,6 +235,9 @@ func (x extractor) scanMoney(t *text) []moneyHit {
 		}
 		if kind == kindPower && m.Amount >= 50 {
 			kind = kindOps // "每年电费加托管18万": no electricity costs 50 a kWh
+		}
+		if kind == kindBare && m.Amount < 50 && reAtRate.MatchString(before) {
+			kind = kindHourly // "how many H100 GPU-hours at $2.50?": a rate, not a second budget
 		}
 		if (kind == kindBare || kind == kindPurchase) && hourlyQuote(before, t.s, m.Amount) {
 			kind = kindHourly // "按量租H800一卡时多少算合理？有渠道报18块": a card-hour quote

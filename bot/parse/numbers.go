@@ -55,9 +55,12 @@ func ParseFraction(s string) (float64, bool) {
 var (
 	cnRun = regexp.MustCompile(`[零〇一二两三四五六七八九十百千万亿]+`)
 	// a digit run and a magnitude written apart: "2 万", "1.5 亿"
-	spacedMag = regexp.MustCompile(`(\d)\s+(万|亿|千万|百万|千)`)
-	percentCN = regexp.MustCompile(`百分之([零〇一二两三四五六七八九十百\d.]+)`)
-	enNumber  = regexp.MustCompile(`\b(` + alternation(countWords()) + `)\b`)
+	spacedMag  = regexp.MustCompile(`(\d)\s+(万|亿|千万|百万|千)`)
+	percentCN  = regexp.MustCompile(`百分之([零〇一二两三四五六七八九十百\d.]+)`)
+	halfA      = regexp.MustCompile(`\bhalf an? (million|billion|thousand|mil|bn)\b`)
+	digitsMag  = regexp.MustCompile(`\b(\d+(?:\.\d+)?) ?(million|billion|mil|bn)\b`)
+	magnitudes = map[string]float64{"million": 1e6, "mil": 1e6, "billion": 1e9, "bn": 1e9, "thousand": 1e3}
+	enNumber   = regexp.MustCompile(`\b(` + alternation(countWords()) + `)\b`)
 )
 
 // countWords are the English number words (package amount's) arabize
@@ -88,6 +91,18 @@ func arabize(t string) string {
 		return m
 	})
 	t = singles.Replace(t)
+	// "half a million dollars", "1.5 million tokens": written out in digits
+	t = halfA.ReplaceAllStringFunc(t, func(m string) string {
+		return strconv.FormatFloat(magnitudes[halfA.FindStringSubmatch(m)[1]]/2, 'f', -1, 64)
+	})
+	t = digitsMag.ReplaceAllStringFunc(t, func(m string) string {
+		sub := digitsMag.FindStringSubmatch(m)
+		v, err := strconv.ParseFloat(sub[1], 64)
+		if err != nil {
+			return m
+		}
+		return strconv.FormatFloat(v*magnitudes[sub[2]], 'f', -1, 64)
+	})
 	var b strings.Builder
 	last := 0
 	for _, loc := range cnRun.FindAllStringIndex(t, -1) {

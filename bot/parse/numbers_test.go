@@ -143,6 +143,12 @@ func TestArabize(t *testing.T) {
 		{"数据 2 万条", "数据 2万条"},
 		{"two h100s", "2 h100s"},
 		{"九月份", "9月份"},
+		{"half a million dollars", "500000 dollars"},
+		{"half a billion tokens", "500000000 tokens"},
+		{"1.5 million tokens a day", "1500000 tokens a day"},
+		{"2 billion tokens/day", "2000000000 tokens/day"},
+		{"$1.2 million", "$1200000"},
+		{"a million thanks", "a million thanks"}, // no figure: left as words
 	}
 	for _, tt := range tests {
 		if got := arabize(tt.in); got != tt.want {
