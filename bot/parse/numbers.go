@@ -93,7 +93,7 @@ func arabize(t string) string {
 	t = singles.Replace(t)
 	// "half a million dollars", "1.5 million tokens": written out in digits
 	t = halfA.ReplaceAllStringFunc(t, func(m string) string {
-		return strconv.FormatFloat(magnitudes[halfA.FindStringSubmatch(m)[1]]/2, 'f', -1, 64)
+		return trim(magnitudes[halfA.FindStringSubmatch(m)[1]] / 2)
 	})
 	t = digitsMag.ReplaceAllStringFunc(t, func(m string) string {
 		sub := digitsMag.FindStringSubmatch(m)
@@ -101,7 +101,7 @@ func arabize(t string) string {
 		if err != nil {
 			return m
 		}
-		return strconv.FormatFloat(v*magnitudes[sub[2]], 'f', -1, 64)
+		return trim(v * magnitudes[sub[2]])
 	})
 	var b strings.Builder
 	last := 0
