@@ -13,7 +13,8 @@ import (
 // "H20现在能买吗", "H800现在还能买到吗", "can we still buy H800 in China".
 var exportWords = []string{"能买吗", "能买到", "还能买", "买得到", "能不能买", "可以买吗", "禁售", "出口管制", "管制", "禁运", "许可证",
 	"export control", "export rule", "export ban", "licence", "license", "sanction", "legal to buy", "allowed to buy", "still buy", "can we buy", "can i buy",
-	"进口", "合规", "正规渠道", "正规买", "被禁", "禁了", "被卡", "受限", "限制出口", "legally", "restricted", "ship h", "export"}
+	"进口", "合规", "正规渠道", "正规买", "被禁", "禁了", "被卡", "受限", "限制出口", "legally", "restricted", "ship h", "export",
+	"能出口", "能不能出口", "出口到", "出口中国", "出口吗", "卖到中国", "卖给中国", "对华", "进中国"}
 
 func asksExport(text string) bool { return hasAny(text, exportWords) }
 

@@ -208,12 +208,17 @@ func plan(req parse.Request) (parse.Request, string) {
 			req.Slots.Method = "inference"
 		}
 		return to(parse.Cost, "a serving load")
-	case model && len(s.GPUs) >= 2 && req.Intent == parse.Compare && (s.Method != "" || load || slo || s.Images > 0 || s.Samples > 0 || s.Tokens > 0 || s.UsersPerDay > 0):
+	case model && len(s.GPUs) >= 2 && (req.Intent == parse.Compare || req.Intent == parse.Fit && len(s.Targets) > 0 && strings.HasPrefix(s.Targets[0], "money")) && (s.Method != "" || load || slo || s.Images > 0 || s.Samples > 0 || s.Tokens > 0 || s.UsersPerDay > 0):
 		// "phi-4 inference for 500 users/day: l4 or a10, which is less $$?",
 		// "32b lora, 4090 or a100 for 50k samples?": the job on each card,
 		// not the cards' spec sheets
 		if req.Slots.Method == "" && s.Images == 0 && s.Samples == 0 && s.Tokens == 0 {
 			req.Slots.Method = "inference"
+		}
+		if len(s.Targets) > 0 && s.Targets[0] == "cards" && !load && !slo && s.Images == 0 && s.Samples == 0 && s.Tokens == 0 {
+			// "H100 vs MI300X vs L40S for a 70B in bf16 — how many cards
+			// each?": the cards that hold it on each, the fit's list
+			return to(parse.Fit, "the cards that hold the model on each")
 		}
 		if req.Slots.Method == "inference" && s.Images == 0 && s.Tokens == 0 && len(s.Targets) > 0 && s.Targets[0] == "hours" {
 			// "A800和H20做推理到底谁快？": with no job length, "faster"

@@ -148,6 +148,11 @@ func (b *Bot) options(ctx context.Context, a *Answer, req parse.Request) error {
 		}
 		if in.Workload.Method == advisor.Inference && in.Tokens == 0 && in.TokensPerDay == 0 && in.RequestsPerS == 0 {
 			in.Tokens = 1e6 // a price per million tokens needs no volume
+			if s.Concurrency == 0 && firstTarget(s, "money_monthly", "money_per_m_tokens") == "money_monthly" {
+				// a month of the cards that hold it, with no load said:
+				// one request at a time, the fewest cards (the fit's count)
+				in.Workload.Batch = 1
+			}
 		}
 		res, err := nativeFirst(&in.Where, func() (advisor.CostResult, error) { return advisor.Cost(in, m) })
 		if err != nil {
@@ -172,6 +177,10 @@ func (b *Bot) options(ctx context.Context, a *Answer, req parse.Request) error {
 			out.Asked, out.Unit, row.Value = "money_per_m_tokens", "M tokens", res.Plan.PerMTokens
 		case res.Plan != nil:
 			out.Asked, out.Unit, row.Value = "money_monthly", "month", res.Plan.MonthlyOnDemand
+		case res.Inputs.Workload.Method == advisor.Inference && firstTarget(s, "money_monthly", "money_per_m_tokens") == "money_monthly" && res.GPUs > 0:
+			// "cost per month for each?": the replica's cards rented round
+			// the clock, a month of 730 h
+			out.Asked, out.Unit, row.Value = "money_monthly", "month", float64(res.GPUs)*res.Hourly*730
 		case res.Inputs.Workload.Method == advisor.Inference && firstTarget(s, "tokens_per_s", "money_per_m_tokens") == "tokens_per_s" && res.GPUs > 0:
 			// "A800和H20做推理到底谁快？": ranked by tokens/s per card, so
 			// a replica of four cards is not faster for being bigger

@@ -101,6 +101,9 @@ func renderOptions(lang string, v OptionsAnswer, as map[string]any) present.Doc 
 		"money_monthly":      {"a month at this load", "该负载下每月"},
 		"money_total":        {"for the job", "整个任务"},
 	}[v.Asked]
+	if v.Asked == "money_monthly" && best.Result.Plan == nil {
+		what = [2]string{"a month, round the clock", "每月（7×24 小时）"} // no load said: the cards that hold it, rented 730 h
+	}
 	var names []string
 	for _, r := range v.Rows {
 		names = append(names, r.Name)
