@@ -173,6 +173,9 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 	if comparing {
 		if len(view.Offers) == 0 {
 			view.Offers = all // none of the named platforms lists the cards: where they are priced (said first)
+			if s.Region != "" {
+				view.Offers, view.Area = inArea(all, s.Region) // in the region asked, still
+			}
 		}
 	} else {
 		notListed(&view, s.Platform, all)
@@ -280,7 +283,7 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 			cards, hours = r.Cards, r.Hours // the rental asked, on each platform
 		}
 		for _, g := range view.GPUs {
-			view.Compare = append(view.Compare, comparePlatforms(named, g, s.Platforms, kindOrder(view.Spot, s.Billing), cards, hours, listedVariants(m.Offers, s.Platforms, g)))
+			view.Compare = append(view.Compare, comparePlatforms(named, g, s.Platforms, kindOrder(view.Spot, s.Billing), cards, hours, listedVariants(m.Offers, s.Platforms, g), all))
 		}
 		a.use("platforms", platformsUsed(view.Compare))
 		a.use("platform", "the first platform named, compared with the others")

@@ -58,6 +58,9 @@ type PlatformRow struct {
 	// Variant is a variant of the card the platform lists when it lists
 	// not the asked one (its "A100 40GB" for an asked 80GB).
 	Variant string `json:"variant,omitempty"`
+	// OutOfArea is set when the platform prices the card, but only
+	// outside the region asked ("US only"): its offers were left out.
+	OutOfArea bool `json:"out_of_area,omitempty"`
 }
 
 // Priced reports whether the row has an offer of the kind compared.
@@ -80,7 +83,7 @@ func kindOrder(spot bool, billing string) []string {
 // region), in the kind order says. all are every offer of the card, for
 // the variants a named platform lists instead. cards and hours are the
 // rental asked (0 hours: none).
-func comparePlatforms(offers []PriceOffer, gpu string, platforms []string, order []string, cards int, hours float64, variants map[string]string) PlatformCompare {
+func comparePlatforms(offers []PriceOffer, gpu string, platforms []string, order []string, cards int, hours float64, variants map[string]string, all []PriceOffer) PlatformCompare {
 	c := PlatformCompare{GPU: gpu, Platforms: platforms}
 	// each platform's cheapest offer of each kind (offers come cheapest first)
 	best := map[string]map[string]PriceOffer{}
@@ -137,6 +140,7 @@ func comparePlatforms(offers []PriceOffer, gpu string, platforms []string, order
 			continue
 		}
 		row.Variant = variants[p]
+		row.OutOfArea = slices.ContainsFunc(all, func(o PriceOffer) bool { return o.GPU == gpu && o.Platform == p })
 		missing = append(missing, row)
 	}
 	slices.SortStableFunc(priced, func(a, b PlatformRow) int {
@@ -304,4 +308,28 @@ func (v PriceView) named() []string {
 		return nil
 	}
 	return v.Compare[0].Platforms
+}
+
+// areaAsked is the region a filter asked for ("us"), or "".
+func (v PriceView) areaAsked() string {
+	if v.Area == nil {
+		return ""
+	}
+	return v.Area.Want
+}
+
+// outOfArea reports whether a named platform prices a card only outside
+// the region asked.
+func (v PriceView) outOfArea() bool {
+	if v.areaAsked() == "" {
+		return false
+	}
+	for _, c := range v.Compare {
+		for _, r := range c.Rows {
+			if r.OutOfArea {
+				return true
+			}
+		}
+	}
+	return false
 }

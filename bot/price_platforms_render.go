@@ -47,7 +47,7 @@ func fromPrice(lang string, o PriceOffer) string {
 // is cheaper for the card and by how much, per card-hour and over the
 // rental asked; then each named platform without a price, said so; then a
 // cheaper deal of another kind, said apart.
-func compareLine(lang string, c PlatformCompare, named []string) string {
+func compareLine(lang string, c PlatformCompare, named []string, area string) string {
 	g := gpuName(c.GPU)
 	kind := compareKinds[c.Billing]
 	var priced []PlatformRow
@@ -109,6 +109,11 @@ func compareLine(lang string, c PlatformCompare, named []string) string {
 			parts = append(parts, tr(lang,
 				fmt.Sprintf("%s: no %s %s price; %s %s/card-hour (not compared)", platformName(lang, r.Platform), kind[0], g, ok[0], fromPrice(lang, *r.Other)),
 				fmt.Sprintf("%s：没有 %s %s价；%s %s/卡时（未参与比较）", platformName(lang, r.Platform), g, kind[1], ok[1], fromPrice(lang, *r.Other))))
+		case r.OutOfArea && area != "" && len(priced) > 0:
+			n := areaName(area)
+			parts = append(parts, tr(lang,
+				fmt.Sprintf("%s: no %s price listed in %s (its offers are elsewhere)", platformName(lang, r.Platform), g, n[0]),
+				fmt.Sprintf("%s：没有%s的 %s 报价（它的报价在其他地区）", platformName(lang, r.Platform), n[1], g)))
 		case r.Variant != "" && len(priced) > 0:
 			parts = append(parts, tr(lang,
 				fmt.Sprintf("%s: no %s price in the catalogue (it lists %s)", platformName(lang, r.Platform), g, gpuName(r.Variant)),
@@ -150,9 +155,17 @@ func platformsOf(rows []PlatformRow) []string {
 	return out
 }
 
+// areaName names a region a filter asks for, in both languages.
+func areaName(want string) [2]string {
+	if n, ok := areaNames[want]; ok {
+		return n
+	}
+	return [2]string{want, want}
+}
+
 // missingItems are the list lines of named platforms with no price for
 // the card, so every named platform appears in the list.
-func missingItems(lang string, cs []PlatformCompare, several bool) []string {
+func missingItems(lang string, cs []PlatformCompare, several bool, area string) []string {
 	var out []string
 	for _, c := range cs {
 		if c.None {
@@ -164,6 +177,11 @@ func missingItems(lang string, cs []PlatformCompare, several bool) []string {
 			}
 			item := tr(lang, fmt.Sprintf("%s — no %s price listed", platformName(lang, r.Platform), gpuName(c.GPU)),
 				fmt.Sprintf("%s — 没有 %s 的报价", platformName(lang, r.Platform), gpuName(c.GPU)))
+			if r.OutOfArea && area != "" {
+				n := areaName(area)
+				item = tr(lang, fmt.Sprintf("%s — no %s price listed in %s", platformName(lang, r.Platform), gpuName(c.GPU), n[0]),
+					fmt.Sprintf("%s — 没有%s的 %s 报价", platformName(lang, r.Platform), n[1], gpuName(c.GPU)))
+			}
 			if several {
 				item = gpuName(c.GPU) + " " + item
 			}
@@ -186,6 +204,8 @@ func platformsUsed(cs []PlatformCompare) string {
 				compared = appendOnce(compared, n)
 			case r.Other != nil:
 				without = appendOnce(without, n+" (only another billing kind for "+gpuName(c.GPU)+")")
+			case r.OutOfArea:
+				without = appendOnce(without, n+" (no "+gpuName(c.GPU)+" price in the region asked)")
 			default:
 				without = appendOnce(without, n+" (no "+gpuName(c.GPU)+" price)")
 			}

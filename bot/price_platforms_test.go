@@ -182,7 +182,7 @@ func TestComparePlatformsKinds(t *testing.T) {
 	spot := od("c", 1.0)
 	spot.Billing, spot.Interruptible = "spot", true
 	offers := []PriceOffer{spot, od("a", 2.0), od("b", 2.0), od("d", 2.5)}
-	c := comparePlatforms(offers, "h100-sxm", []string{"a", "b", "c", "e"}, kindOrder(false, ""), 2, 10, nil)
+	c := comparePlatforms(offers, "h100-sxm", []string{"a", "b", "c", "e"}, kindOrder(false, ""), 2, 10, nil, offers)
 	// a and b tie at $2.00 on demand: no cheaper, no difference; c has only
 	// spot (not compared, but lower: said apart); e has nothing; d was
 	// not named.
@@ -195,14 +195,32 @@ func TestComparePlatformsKinds(t *testing.T) {
 	if c.Lower == nil || c.Lower.Platform != "c" {
 		t.Errorf("lower %+v", c.Lower)
 	}
-	if line := compareLine("en", c, c.Platforms); !strings.Contains(line, "cost the same") || !strings.Contains(line, "e: no") {
+	if line := compareLine("en", c, c.Platforms, ""); !strings.Contains(line, "cost the same") || !strings.Contains(line, "e: no") {
 		t.Errorf("line %q", line)
 	}
 	// spot asked of a and d, which price only on demand: on demand is
 	// compared, like for like.
-	c = comparePlatforms(offers, "h100-sxm", []string{"a", "d"}, kindOrder(true, "spot"), 2, 10, nil)
+	c = comparePlatforms(offers, "h100-sxm", []string{"a", "d"}, kindOrder(true, "spot"), 2, 10, nil, offers)
 	// d − a = 2.5 − 2.0 = 0.50 a card-hour; 2 cards × 10 h × 0.50 = $10.
 	if c.Billing != "on_demand" || c.Cheaper != "a" || !close2(c.Difference, 0.5) || !close2(c.TotalDifference, 10) {
 		t.Errorf("%+v", c)
+	}
+}
+
+// A region filter that leaves a named platform out says so, not "no
+// price": Lambda's one A100 80GB row is listed at asia-northeast-1
+// (offers.csv), outside the US; RunPod's $1.19 row names no region and is
+// kept (the area filter's rule).
+func TestNamedPlatformOutsideTheRegion(t *testing.T) {
+	a := writersBot(t).Answer(context.Background(), Message{Text: "A100 US only, lambda or runpod?"})
+	v := priceView(t, a)
+	if len(v.Compare) != 1 || len(v.Compare[0].Rows) != 2 || !v.Compare[0].Rows[1].OutOfArea || v.Compare[0].Rows[1].Platform != "lambda" {
+		t.Fatalf("compare %+v", v.Compare)
+	}
+	if !strings.Contains(a.Headline, "only RunPod lists a price for A100 80GB: $1.19/card-hour") || !strings.Contains(a.Headline, "Lambda Cloud: no A100 80GB price listed in the US") {
+		t.Errorf("headline: %s", a.Headline)
+	}
+	if u := a.Used["platforms"]; !strings.Contains(u, "Lambda Cloud (no A100 80GB price in the region asked)") {
+		t.Errorf("used: %q", u)
 	}
 }

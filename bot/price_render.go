@@ -62,7 +62,7 @@ func renderPrice(lang string, v PriceView, now time.Time) present.Doc {
 	for _, g := range v.GPUs {
 		if c, ok := v.compared(g); ok {
 			// named platforms: which is cheaper, by how much (price_platforms.go)
-			heads = append(heads, compareLine(lang, c, v.named()))
+			heads = append(heads, compareLine(lang, c, v.named(), v.areaAsked()))
 			continue
 		}
 		o, n, ok := headlineOffer(v.Offers, g, v.Spot)
@@ -142,9 +142,14 @@ func renderPrice(lang string, v PriceView, now time.Time) present.Doc {
 		for i, g := range v.GPUs {
 			names[i] = gpuName(g)
 		}
+		in, inZH := "", ""
+		if v.outOfArea() {
+			n := areaName(v.areaAsked())
+			in, inZH = " in "+n[0], "在"+n[1]
+		}
 		d.Headline = tr(lang,
-			fmt.Sprintf("None of %s lists %s; elsewhere: %s", andNames(lang, comparedNames(lang, v.named())), strings.Join(names, ", "), d.Headline),
-			fmt.Sprintf("%s 都没有 %s 的报价；其他平台：%s", andNames(lang, comparedNames(lang, v.named())), strings.Join(names, "、"), d.Headline))
+			fmt.Sprintf("None of %s lists %s%s; elsewhere: %s", andNames(lang, comparedNames(lang, v.named())), strings.Join(names, ", "), in, d.Headline),
+			fmt.Sprintf("%s %s都没有 %s 的报价；其他平台：%s", andNames(lang, comparedNames(lang, v.named())), inZH, strings.Join(names, "、"), d.Headline))
 	}
 	if v.NotListed != "" {
 		// The platform asked about does not list the card: say so first,
@@ -192,7 +197,7 @@ func renderPrice(lang string, v PriceView, now time.Time) present.Doc {
 		d.List = append(d.List, item)
 	}
 	if v.comparing() {
-		d.List = append(d.List, missingItems(lang, v.Compare, len(v.GPUs) > 1)...) // every named platform appears
+		d.List = append(d.List, missingItems(lang, v.Compare, len(v.GPUs) > 1, v.areaAsked())...) // every named platform appears
 	}
 	wk.strings(present.StepItem, d.List...)
 	srcs := make([]string, 0, len(v.Offers))
