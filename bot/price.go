@@ -76,6 +76,10 @@ type PriceView struct {
 	// Persona says an enterprise asker was priced on contracted clouds
 	// only (price_persona.go); also one of the assumptions.
 	Persona string `json:"persona,omitempty"`
+	// Compare is each card's price on the platforms the question names,
+	// when it names two or more ("lambda or runpod, by how much?"): the
+	// headline says which is cheaper and by how much (price_platforms.go).
+	Compare []PlatformCompare `json:"compare,omitempty"`
 }
 
 // QuoteView is a quoted card-hour price weighed against the market, in
@@ -104,7 +108,12 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 	cur, fx := b.currency(req), b.fx(s)
 	m, personaNote := b.personaMarket(ctx, a, req, b.market(ctx)) // an enterprise: contracted clouds only (price_persona.go)
 	var variantNotes []string                                     // a platform asked for that lists only a variant of the card (price_variant.go)
-	s.GPUs, variantNotes = platformVariants(m.Offers, s.Platform, s.GPUs, a.Lang)
+	comparing := len(s.Platforms) >= 2                            // "lambda or runpod": the named platforms compared (price_platforms.go)
+	if comparing {
+		s.GPUs, variantNotes = platformsVariants(m.Offers, s.Platforms, s.GPUs, a.Lang)
+	} else {
+		s.GPUs, variantNotes = platformVariants(m.Offers, s.Platform, s.GPUs, a.Lang)
+	}
 	view := PriceView{GPUs: s.GPUs, Assumptions: variantNotes, Currency: string(cur), FX: fx, Platform: s.Platform}
 	now := b.now()
 	var all []PriceOffer
@@ -117,7 +126,7 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 		view.Lists = append(view.Lists, list)
 		details := detailsFor(m.Offers, g)
 		all = slices.Grow(all, len(list.Offers))
-		if s.Platform == "" {
+		if s.Platform == "" && !comparing {
 			view.Offers = slices.Grow(view.Offers, len(list.Offers))
 		}
 		for _, cp := range list.Offers {
@@ -134,7 +143,7 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 				OfferDetail: details.of(cp.Offer, cp.Original.Cards, a.Lang, now),
 			}
 			all = append(all, po)
-			if s.Platform != "" && !wanted(s, cp.Platform) {
+			if (s.Platform != "" || comparing) && !wanted(s, cp.Platform) {
 				continue
 			}
 			view.Offers = append(view.Offers, po)
@@ -153,6 +162,7 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 		view.Offers, view.Area = inArea(view.Offers, s.Region)
 		a.use("region", "offers outside it left out")
 	}
+	named := view.Offers // the named platforms' offers of every kind, for the comparison
 	view.Offers = packageAsked(view.Offers, s.Billing, s.Platform)
 	if s.Billing == "monthly" {
 		view.NoPlan = withoutPlan(view.GPUs, view.Offers)
@@ -160,7 +170,16 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 	if s.Billing == "monthly" && len(view.Offers) > 0 && view.Offers[0].Monthly {
 		view.PerMonth = advisor.Round2(view.Offers[0].Price * knowledge.HoursPerMonth)
 	}
-	notListed(&view, s.Platform, all)
+	if comparing {
+		if len(view.Offers) == 0 {
+			view.Offers = all // none of the named platforms lists the cards: where they are priced (said first)
+			if s.Region != "" {
+				view.Offers, view.Area = inArea(all, s.Region) // in the region asked, still
+			}
+		}
+	} else {
+		notListed(&view, s.Platform, all)
+	}
 	view.Spot = s.Spot || s.Billing == "spot"
 	hours := s.Hours
 	budgetAsked := s.Budget != nil && (has(s.Targets, "gpu_hours") || has(s.Targets, "hours") || has(s.Targets, "cards"))
@@ -257,6 +276,17 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 			q := strings.ToLower(req.Text)
 			a.verdictAsked = a.verdictAsked || reAsksExpensive.MatchString(q) || reAsksFair.MatchString(q) // "reasonable?" is a yes/no
 		}
+	}
+	if comparing {
+		cards, hours := 0, 0.0
+		if r := view.Rental; r != nil && !view.Affordable && view.RentalCurrency == "" && view.PerMonth == 0 {
+			cards, hours = r.Cards, r.Hours // the rental asked, on each platform
+		}
+		for _, g := range view.GPUs {
+			view.Compare = append(view.Compare, comparePlatforms(named, g, s.Platforms, kindOrder(view.Spot, s.Billing), cards, hours, listedVariants(m.Offers, s.Platforms, g), all))
+		}
+		a.use("platforms", platformsUsed(view.Compare))
+		a.use("platform", "the first platform named, compared with the others")
 	}
 	a.Result = view
 	notePersona(a, personaNote)

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/gpubot/gpubot/knowledge"
@@ -65,21 +66,36 @@ func notListed(v *PriceView, platform string, all []PriceOffer) {
 
 // priceLine is one line of a price answer: a platform's cheapest offer for
 // a card and how many more it has (More), or, with a platform asked, each
-// of its offers.
+// of its offers, an identical one shown once (Same: how many it stands
+// for besides itself). Comparing named platforms, a line is a platform's
+// cheapest offer of one billing kind.
 type priceLine struct {
 	Offer PriceOffer
 	More  int
+	Same  int
 }
 
 // priceLines groups a price answer's offers for display, cheapest first.
 func priceLines(v PriceView) []priceLine {
-	each := v.Platform != "" && v.NotListed == ""
+	compare := v.comparing()
+	each := v.Platform != "" && v.NotListed == "" && !compare && !v.elsewhere()
 	var out []priceLine
 	at := map[string]int{}
 	for _, o := range v.Offers {
 		k := o.GPU + "\x00" + o.Platform
-		if i, ok := at[k]; ok && !each {
-			out[i].More++
+		switch {
+		case compare:
+			k += "\x00" + o.Billing
+		case each:
+			// the same line twice (a machine's sizes at one card-hour price)
+			k += fmt.Sprintf("\x00%s\x00%v\x00%v\x00%s\x00%d", o.Billing, o.Price, o.PriceHigh, o.ObservedAt, o.Regions)
+		}
+		if i, ok := at[k]; ok {
+			if each {
+				out[i].Same++
+			} else {
+				out[i].More++
+			}
 			continue
 		}
 		at[k] = len(out)

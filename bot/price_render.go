@@ -60,6 +60,11 @@ func renderPrice(lang string, v PriceView, now time.Time) present.Doc {
 	var heads []string
 	var d present.Doc
 	for _, g := range v.GPUs {
+		if c, ok := v.compared(g); ok {
+			// named platforms: which is cheaper, by how much (price_platforms.go)
+			heads = append(heads, compareLine(lang, c, v.named(), v.areaAsked()))
+			continue
+		}
 		o, n, ok := headlineOffer(v.Offers, g, v.Spot)
 		if !ok {
 			heads = append(heads, tr(lang, gpuName(g)+": no price in the catalogue yet", gpuName(g)+"：目录里还没有价格"))
@@ -82,12 +87,15 @@ func renderPrice(lang string, v PriceView, now time.Time) present.Doc {
 			fmt.Sprintf("%s 最低 %s/卡时（%s，%s，%s）——共 %d 个报价", gpuName(g), moneyStr(o.Price, o.Currency), platformName(lang, o.Platform), kind[1], when, n)))
 	}
 	d.Headline = strings.Join(heads, tr(lang, "; ", "；"))
+	if len(heads) > 1 && v.comparing() {
+		d.Headline = strings.Join(heads, " ") // whole sentences
+	}
 	if best, ok := cheapestCard(v); ok {
 		// several cards: which is cheaper leads
 		d.Headline = tr(lang, fmt.Sprintf("Cheapest: %s at %s/card-hour. ", gpuName(best.GPU), moneyStr(best.Price, best.Currency)),
 			fmt.Sprintf("最便宜：%s，%s/卡时。", gpuName(best.GPU), moneyStr(best.Price, best.Currency))) + d.Headline
 	}
-	if r := v.Rental; r != nil {
+	if r := v.Rental; r != nil && !v.comparesRental() {
 		// the total asked for, at the quoted rate: first
 		cur := v.Currency
 		if len(v.Offers) > 0 {
@@ -126,6 +134,22 @@ func renderPrice(lang string, v PriceView, now time.Time) present.Doc {
 		d.Headline = tr(lang,
 			fmt.Sprintf("No sourced monthly-plan price for %s; on demand shown: %s", strings.Join(names, ", "), d.Headline),
 			fmt.Sprintf("数据里没有 %s 的包月价；以下为按需价：%s", strings.Join(names, "、"), d.Headline))
+	}
+	if v.elsewhere() {
+		// none of the named platforms lists the cards: said first, then
+		// where they are priced
+		names := make([]string, len(v.GPUs))
+		for i, g := range v.GPUs {
+			names[i] = gpuName(g)
+		}
+		in, inZH := "", ""
+		if v.outOfArea() {
+			n := areaName(v.areaAsked())
+			in, inZH = " in "+n[0], "在"+n[1]
+		}
+		d.Headline = tr(lang,
+			fmt.Sprintf("None of %s lists %s%s; elsewhere: %s", andNames(lang, comparedNames(lang, v.named())), strings.Join(names, ", "), in, d.Headline),
+			fmt.Sprintf("%s %s都没有 %s 的报价；其他平台：%s", andNames(lang, comparedNames(lang, v.named())), inZH, strings.Join(names, "、"), d.Headline))
 	}
 	if v.NotListed != "" {
 		// The platform asked about does not list the card: say so first,
@@ -167,7 +191,13 @@ func renderPrice(lang string, v PriceView, now time.Time) present.Doc {
 		if g.More > 0 {
 			item += tr(lang, fmt.Sprintf(" · %d more offers here", g.More), fmt.Sprintf(" · 该平台另有 %d 条报价", g.More))
 		}
+		if g.Same > 0 {
+			item += tr(lang, fmt.Sprintf(" · the same in %d more offers", g.Same), fmt.Sprintf(" · 另有 %d 条同样的报价", g.Same))
+		}
 		d.List = append(d.List, item)
+	}
+	if v.comparing() {
+		d.List = append(d.List, missingItems(lang, v.Compare, len(v.GPUs) > 1, v.areaAsked())...) // every named platform appears
 	}
 	wk.strings(present.StepItem, d.List...)
 	srcs := make([]string, 0, len(v.Offers))
