@@ -14,6 +14,15 @@ import (
 var cardCounts = []int{1, 2, 4, 8, 16, 24, 32, 40, 48, 56, 64, 96, 128, 192, 256, 384, 512, 768, 1024,
 	1536, 2048, 3072, 4096, 6144, 8192, 12288, MaxClusterCards}
 
+// trainCounts are the layouts tried for training: any count up to one
+// machine (FSDP/ZeRO-3 shards the flat parameters evenly over however many
+// ranks there are — nothing has to divide the layers or heads, so 3 cards
+// are a layout like 2 or 4), then whole 8-card machines as in cardCounts.
+// Inference keeps cardCounts: tensor parallelism splits the attention heads
+// and vLLM requires the tensor-parallel size to divide them (64 query and 8
+// KV heads for Llama 3 70B: 1, 2, 4 or 8 cards).
+var trainCounts = append([]int{1, 2, 3, 4, 5, 6, 7}, cardCounts[3:]...)
+
 // MaxClusterCards is the largest cluster the engine sizes (16,384 cards,
 // the size Meta trained Llama 3 405B on).
 const MaxClusterCards = 16384
@@ -363,7 +372,11 @@ func (l limits) seqs(vram, per float64, n int) float64 {
 // minCards is the fewest layout cards of vram GB that hold batch
 // sequences, or 0 when even the largest does not.
 func (l limits) minCards(vram float64, batch int) int {
-	for _, n := range cardCounts {
+	counts := cardCounts
+	if l.train {
+		counts = trainCounts
+	}
+	for _, n := range counts {
 		if l.seqs(vram, l.perSeq, n) >= float64(max(batch, 1))-1e-9 {
 			return n
 		}
@@ -408,4 +421,86 @@ func (r FitResult) MinCards(gpuID string) int {
 		}
 	}
 	return 0
+}
+
+// Squeeze is a training job that misses n cards of a size by a little,
+// made to fit by a lighter setting.
+type Squeeze struct {
+	// NeedGB is one card's memory for the job as asked on the n cards.
+	NeedGB float64 `json:"need_gb"`
+	// Over is how far NeedGB is over the card: NeedGB ÷ VRAM − 1.
+	Over float64 `json:"over"`
+	// AskedSeq is the sequence length the job was asked at.
+	AskedSeq int `json:"asked_seq"`
+	// Workload is the lighter setting (gradient checkpointing on, batch 1,
+	// then the sequence halved, down to 256 tokens), PerCardGB its memory
+	// per card and SpareGB what it leaves; Change names what changed as
+	// the command's words ("seq=512").
+	Workload  Workload `json:"workload"`
+	PerCardGB float64  `json:"per_card_gb"`
+	SpareGB   float64  `json:"spare_gb"`
+	Change    string   `json:"change"`
+}
+
+// squeezeMinSeq is the shortest sequence Squeeze tries: below 256 tokens
+// a chat or instruction sample no longer fits whole.
+const squeezeMinSeq = 256
+
+// SqueezeFit sizes a training job that does not hold on n cards of vram
+// GB and finds the nearest lighter setting that does: gradient
+// checkpointing on, micro-batch 1, then the sequence halved until it
+// holds (not below 256 tokens). ok is false for inference, for a job that
+// already holds, and when no such setting holds. The QLoRA paper's 65B
+// run on one 48 GB card is this case: it holds at short sequences
+// (Dettmers et al. 2023, §4: 48 GB with paged optimizers, 512-token
+// OASST1 samples).
+func (m Market) SqueezeFit(w Workload, vram float64, n int) (Squeeze, bool) {
+	c := m.engine()
+	e := c.sized(w, m.Archs)
+	if e.err != nil || !e.mem.Workload.trains() || n < 1 || vram <= 0 {
+		return Squeeze{}, false
+	}
+	w = e.mem.Workload
+	b := max(w.Batch, 1)
+	if e.lim.maxBatch(vram, n) >= b {
+		return Squeeze{}, false // it holds as asked
+	}
+	need := e.lim.perCard(n, b)
+	sq := Squeeze{NeedGB: round(need, 2), Over: round(need/vram-1, 3), AskedSeq: w.SeqLen}
+	alt := w
+	alt.Defaulted = nil
+	var change []string
+	try := func() bool {
+		a := c.sized(alt, m.Archs)
+		if a.err != nil || a.lim.maxBatch(vram, n) < max(alt.Batch, 1) {
+			return false
+		}
+		sq.Workload, sq.PerCardGB = a.mem.Workload, round(a.lim.perCard(n, max(alt.Batch, 1)), 2)
+		sq.SpareGB = round(vram-sq.PerCardGB, 2)
+		sq.Change = strings.Join(change, " ")
+		return true
+	}
+	if alt.NoGC {
+		alt.NoGC = false
+		change = append(change, "gc=on")
+		if try() {
+			return sq, true
+		}
+	}
+	if alt.Batch > 1 {
+		alt.Batch = 1
+		change = append(change, "bs=1")
+		if try() {
+			return sq, true
+		}
+	}
+	base := len(change)
+	for seq := alt.SeqLen / 2; seq >= squeezeMinSeq; seq /= 2 {
+		alt.SeqLen = seq
+		change = append(change[:base], fmt.Sprintf("seq=%d", seq))
+		if try() {
+			return sq, true
+		}
+	}
+	return Squeeze{}, false
 }

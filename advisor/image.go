@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -455,4 +456,75 @@ func peakOf(m Market, id string) float64 {
 		}
 	}
 	return 0
+}
+
+// ImageSqueeze is a lighter image-model setting that holds on a card.
+type ImageSqueeze struct {
+	// Change is the setting as the command's words ("bits=4
+	// text_encoder=cached"); MemoryGB its memory on one card.
+	Change   string  `json:"change"`
+	MemoryGB float64 `json:"memory_gb"`
+	// Steps is every setting tried, lightest last, with its memory (the
+	// answer shows what each buys).
+	Steps []ImageSqueezeStep `json:"steps"`
+}
+
+// ImageSqueezeStep is one setting tried.
+type ImageSqueezeStep struct {
+	Change   string  `json:"change"`
+	MemoryGB float64 `json:"memory_gb"`
+}
+
+// SqueezeImage tries, for an image job that does not hold on vram GB, the
+// usual lighter settings in turn and returns the first that holds: for a
+// fine-tune the captions' embeddings cached (kohya
+// --cache_text_encoder_outputs), then an FP8 base (--fp8_base), then an
+// NF4 base (bitsandbytes), each keeping the one before; for inference an
+// FP8 backbone, then the text encoders offloaded, then NF4. ok is false
+// when the job holds as asked or none of them holds. Full fine-tuning
+// trains 16-bit weights: only the cache is tried.
+func SqueezeImage(in ImageInput, m Market, models []knowledge.ImageModel, vram float64) (ImageSqueeze, bool) {
+	res, err := Image(in, m, models)
+	if err != nil || res.MemoryGB <= vram {
+		return ImageSqueeze{}, false
+	}
+	type step struct {
+		bits int
+		te   string
+	}
+	var steps []step
+	switch in.Method {
+	case LoRA:
+		steps = []step{{16, TextEncoderCached}, {8, TextEncoderCached}, {4, TextEncoderCached}}
+	case Full:
+		steps = []step{{16, TextEncoderCached}}
+	default:
+		steps = []step{{8, TextEncoderGPU}, {8, TextEncoderOffload}, {4, TextEncoderOffload}}
+	}
+	var sq ImageSqueeze
+	for _, s := range steps {
+		if in.Bits != 0 && s.bits > in.Bits {
+			continue // never heavier than asked
+		}
+		alt := in
+		alt.Bits, alt.TextEncoder, alt.Defaulted = s.bits, s.te, nil
+		r, err := Image(alt, m, models)
+		if err != nil {
+			continue
+		}
+		var words []string
+		if s.bits != 16 {
+			words = append(words, fmt.Sprintf("bits=%d", s.bits))
+		}
+		if s.te != TextEncoderGPU {
+			words = append(words, "text_encoder="+s.te)
+		}
+		change := strings.Join(words, " ")
+		sq.Steps = append(sq.Steps, ImageSqueezeStep{Change: change, MemoryGB: r.MemoryGB})
+		if r.MemoryGB <= vram {
+			sq.Change, sq.MemoryGB = change, r.MemoryGB
+			return sq, true
+		}
+	}
+	return sq, false
 }

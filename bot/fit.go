@@ -24,6 +24,13 @@ type FitResult struct {
 	// what they have (their VRAM, their card count, a named card in a
 	// yes/no question); nil otherwise.
 	Verdict *FitVerdict `json:"verdict,omitempty"`
+	// Squeeze is, for a training job that misses the asker's cards, the
+	// nearest lighter setting that holds on them (advisor.SqueezeFit);
+	// nil when the job holds or nothing lighter does.
+	Squeeze *advisor.Squeeze `json:"squeeze,omitempty"`
+	// kvAsked: the message asks the KV cache itself ("KV cache memory
+	// for…"): the headline leads with it.
+	kvAsked bool
 }
 
 // FitVerdict is the yes/no for the cards the asker has.
@@ -185,7 +192,13 @@ func (b *Bot) fit(ctx context.Context, a *Answer, req parse.Request) error {
 	} else {
 		view.Verdict = v
 		a.verdictAsked = v != nil // the asker said what they have: the answer is whether it holds
+		if v != nil && !v.Fits && res.Workload.Method != advisor.Inference {
+			if sq, ok := b.mkt.SqueezeFit(w, v.VRAMGB, v.Have); ok {
+				view.Squeeze = &sq
+			}
+		}
 	}
+	view.kvAsked = parse.AsksKVCache(req.Text) && res.Workload.Method == advisor.Inference && res.Breakdown.KVCacheGB > 0
 	tip := b.activationTip(a.Lang, res)
 	if tip != "" {
 		view.Assumptions = append(view.Assumptions, tip)

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/parse"
 	"github.com/gpubot/gpubot/bot/present"
 )
@@ -88,8 +89,11 @@ func cheapestText(lang string, p *PriceRef) string {
 
 // fitVerdict is the headline's verdict on one option: fits on one card,
 // needs n, or does not fit.
-func fitVerdict(lang string, o FitOption) string {
+func fitVerdict(lang string, o FitOption, inference bool) string {
 	switch {
+	case o.Fits && inference: // the spare is the engine's KV room, not the card minus the total
+		return tr(lang, fmt.Sprintf("fits on one %s (%s GB of KV-cache room left)", o.Name, fmtNum(o.SpareGB)),
+			fmt.Sprintf("一张 %s 放得下（KV 缓存余量 %s GB）", o.Name, fmtNum(o.SpareGB)))
 	case o.Fits:
 		return tr(lang, fmt.Sprintf("fits on one %s (%s GB spare)", o.Name, fmtNum(o.SpareGB)),
 			fmt.Sprintf("一张 %s 放得下（余 %s GB）", o.Name, fmtNum(o.SpareGB)))
@@ -113,18 +117,24 @@ func renderFit(lang string, s parse.Slots, as map[string]any, v FitResult, tip s
 	var head string
 	switch {
 	case len(s.GPUs) > 0 && len(v.Options) == 1: // the asker named one card: the yes/no
-		head = need + tr(lang, ": ", "：") + fitVerdict(lang, v.Options[0])
+		head = need + tr(lang, ": ", "：") + fitVerdict(lang, v.Options[0], w.Method == advisor.Inference)
 	case len(order) == 0:
 		head = need + tr(lang, ": no card in the catalogue holds it", "：目录里没有放得下的卡")
 	default:
-		head = need + tr(lang, ": ", "：") + fitVerdict(lang, order[0])
+		head = need + tr(lang, ": ", "：") + fitVerdict(lang, order[0], w.Method == advisor.Inference)
 		if c := order[0].Cheapest; c != nil {
 			head += jobCostText(lang, order[0]) + cheapestText(lang, c)
 		}
 	}
+	if v.kvAsked {
+		head = kvHeadline(lang, v) + head
+	}
 	d := present.Doc{Headline: head}
 	if v.Verdict != nil {
-		d.Headline = yourCardsHeadline(lang, job, v.MemoryGB, *v.Verdict)
+		d.Headline = yourCardsHeadline(lang, job, v.MemoryGB, *v.Verdict, v.Squeeze, w.Method == advisor.Inference)
+		if v.Squeeze != nil {
+			d.Summary = append(d.Summary, squeezeLine(lang, *v.Verdict, *v.Squeeze))
+		}
 		d.Summary = append(d.Summary, head)
 	}
 	d.Figures = append(d.Figures, present.Figure{Label: tr(lang, "total per replica", "单副本合计"), Value: fmtNum(v.MemoryGB) + " GB"})
@@ -149,11 +159,16 @@ func renderFit(lang string, s parse.Slots, as map[string]any, v FitResult, tip s
 	switch {
 	case tip != "":
 		d.Next = tip
-	case len(order) == 0 || !order[0].Fits:
+	case (len(order) == 0 || !order[0].Fits) && w.Bits != 4:
 		d.Next = tr(lang, "4-bit weights cut memory most: add bits=4", "4-bit 权重最省显存：加上 bits=4")
 		if w.Method != "inference" {
 			d.Next = tr(lang, "4-bit weights cut memory most: ask for qlora", "4-bit 权重最省显存：改用 qlora")
 		}
+	case len(order) == 0:
+		// Already 4-bit: the weights are as small as they go; a shorter
+		// sequence or more cards is what is left.
+		d.Next = tr(lang, "the weights are already 4-bit: a shorter sequence (seq=512) or more cards is what is left",
+			"权重已是 4-bit：只能缩短序列（seq=512）或加卡")
 	default:
 		d.Next = tr(lang, "for time and money: ", "算时间和费用：") + costHint(w.ParamsB, string(w.Method), order[0].GPU)
 	}
@@ -209,7 +224,7 @@ func fitGroups(lang string, v FitResult) (one, several, none, notes []string) {
 }
 
 // yourCardsHeadline is the yes/no for the asker's own cards, first.
-func yourCardsHeadline(lang, job string, need float64, v FitVerdict) string {
+func yourCardsHeadline(lang, job string, need float64, v FitVerdict, sq *advisor.Squeeze, inference bool) string {
 	cards := func(n int) string {
 		if n == 1 {
 			return tr(lang, "one "+v.Name, "一张 "+v.Name)
@@ -217,9 +232,19 @@ func yourCardsHeadline(lang, job string, need float64, v FitVerdict) string {
 		return tr(lang, fmt.Sprintf("%d× %s", n, v.Name), fmt.Sprintf("%d 张 %s", n, v.Name))
 	}
 	switch {
+	case v.Fits && v.Cards == 1 && inference:
+		// One figure everywhere: the replica's total (the working's sum);
+		// what the engine leaves is its KV room, said as such.
+		return tr(lang, fmt.Sprintf("Yes: %s holds a %s (≈%s GB of %s GB; %s GB of KV-cache room left)", cards(1), job, fmtNum(need), fmtNum(v.VRAMGB), fmtNum(v.SpareGB)),
+			fmt.Sprintf("可以：%s 放得下 %s（约需 %s GB，共 %s GB；KV 缓存余量 %s GB）", cards(1), job, fmtNum(need), fmtNum(v.VRAMGB), fmtNum(v.SpareGB)))
 	case v.Fits && v.Cards == 1:
 		return tr(lang, fmt.Sprintf("Yes: %s holds a %s (≈%s GB of %s GB, %s GB spare)", cards(1), job, fmtNum(v.PerCardGB), fmtNum(v.VRAMGB), fmtNum(v.SpareGB)),
 			fmt.Sprintf("可以：%s 放得下 %s（约需 %s GB，共 %s GB，余 %s GB）", cards(1), job, fmtNum(v.PerCardGB), fmtNum(v.VRAMGB), fmtNum(v.SpareGB)))
+	case sq != nil && sq.Over <= tightOver:
+		return tr(lang, fmt.Sprintf("Tight: a %s needs ≈%s GB per card at %s tokens, %s GB over %s — it fits with %s (≈%s GB per card)",
+			job, fmtNum(sq.NeedGB), seqOf(sq), fmtNum(sq.NeedGB-v.VRAMGB), cards(v.Have), sq.Change, fmtNum(sq.PerCardGB)),
+			fmt.Sprintf("偏紧：%s在 %s token 下每卡约需 %s GB，比%s多 %s GB——改用 %s 就放得下（每卡约 %s GB）",
+				job, seqOf(sq), fmtNum(sq.NeedGB), cards(v.Have), fmtNum(sq.NeedGB-v.VRAMGB), sq.Change, fmtNum(sq.PerCardGB)))
 	case v.Fits:
 		return tr(lang, fmt.Sprintf("Yes: %s hold a %s split across %d cards (≈%s GB per card of %s GB)", cards(v.Have), job, v.Cards, fmtNum(v.PerCardGB), fmtNum(v.VRAMGB)),
 			fmt.Sprintf("可以：%s 放得下 %s，分到 %d 张卡上（每卡约 %s GB，共 %s GB）", cards(v.Have), job, v.Cards, fmtNum(v.PerCardGB), fmtNum(v.VRAMGB)))
@@ -229,4 +254,55 @@ func yourCardsHeadline(lang, job string, need float64, v FitVerdict) string {
 	}
 	return tr(lang, fmt.Sprintf("No: a %s needs ≈%s GB — %s, you have %d", job, fmtNum(need), cards(v.Cards), v.Have),
 		fmt.Sprintf("不行：%s约需 %s GB，需要 %s，你只有 %d 张", job, fmtNum(need), cards(v.Cards), v.Have))
+}
+
+// tightOver is how far over the asker's cards a training job may be and
+// still be called tight rather than no: 10 %, what a shorter sequence or
+// a lighter setting usually wins back.
+const tightOver = 0.10
+
+// seqOf is the sequence length the squeezed job was asked at.
+func seqOf(sq *advisor.Squeeze) string {
+	return fmtNum(float64(sq.AskedSeq))
+}
+
+// squeezeLine states the lighter setting that holds on the asker's cards,
+// with its memory, for a job that misses them.
+func squeezeLine(lang string, v FitVerdict, sq advisor.Squeeze) string {
+	on := tr(lang, "one "+v.Name, "一张 "+v.Name)
+	if v.Have > 1 {
+		on = tr(lang, fmt.Sprintf("%d× %s", v.Have, v.Name), fmt.Sprintf("%d 张 %s", v.Have, v.Name))
+	}
+	return tr(lang, fmt.Sprintf("What makes it fit on %s: %s — ≈%s GB per card, %s GB spare (the QLoRA paper fine-tuned 65B on one 48 GB GPU this way: short sequences, paged optimizers)", on, sq.Change, fmtNum(sq.PerCardGB), fmtNum(sq.SpareGB)),
+		fmt.Sprintf("在%s上放得下的设置：%s——每卡约 %s GB，余 %s GB（QLoRA 论文就是这样在一张 48 GB 卡上微调 65B：短序列 + 分页优化器）", on, sq.Change, fmtNum(sq.PerCardGB), fmtNum(sq.SpareGB)))
+}
+
+// kvHeadline states the KV cache a question asks for, with its formula,
+// before the whole job's memory: "KV cache ≈171.8 GB (16 × 32,768 tokens ×
+// 80 layers × 2 (K, V) × 8 KV heads × 128 dims × 2 bytes). The whole job: ".
+func kvHeadline(lang string, v FitResult) string {
+	w, sh := v.Workload, v.Shape
+	var how string
+	for _, l := range v.Lines {
+		if l.Key == "kv_cache" {
+			how = l.How
+		}
+	}
+	bytes := 2.0
+	if w.KVBits == 8 {
+		bytes = 1
+	}
+	if sh.KVHeads > 0 && sh.KVDim > 0 && sh.KVDim%sh.KVHeads == 0 && sh.Window == 0 && sh.Attention != "MLA" &&
+		sh.KVPerToken == 2*float64(sh.Layers)*float64(sh.KVDim)*2 {
+		n := func(i int) string { return fmtNum(float64(i)) }
+		how = tr(lang,
+			fmt.Sprintf("%s × %s tokens × %s layers × 2 (K, V) × %s KV heads × %s dims × %s bytes", n(w.Batch), n(w.SeqLen), n(sh.Layers), n(sh.KVHeads), n(sh.KVDim/sh.KVHeads), fmtNum(bytes)),
+			fmt.Sprintf("%s 路 × %s token × %s 层 × 2（K、V）× %s 个 KV 头 × %s 维 × %s 字节", n(w.Batch), n(w.SeqLen), n(sh.Layers), n(sh.KVHeads), n(sh.KVDim/sh.KVHeads), fmtNum(bytes)))
+	}
+	if how == "" {
+		return tr(lang, fmt.Sprintf("KV cache ≈%s GB. The whole job: ", fmtNum(v.Breakdown.KVCacheGB)),
+			fmt.Sprintf("KV 缓存约 %s GB。整体：", fmtNum(v.Breakdown.KVCacheGB)))
+	}
+	return tr(lang, fmt.Sprintf("KV cache ≈%s GB (%s). The whole job: ", fmtNum(v.Breakdown.KVCacheGB), how),
+		fmt.Sprintf("KV 缓存约 %s GB（%s）。整体：", fmtNum(v.Breakdown.KVCacheGB), how))
 }
