@@ -387,6 +387,20 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 				{asked: "hours", value: r.Hours, unit: "h"},
 				{asked: "price_per_card_hour", value: r.PricePerCardHour, unit: "card_hour", currency: cmpOr(res.RentalCurrency, o.Currency)}}, nil, "gpu_hours"
 		}
+		if len(res.GPUs) > 0 {
+			if c, ok := res.compared(res.GPUs[0]); ok && c.Cheaper != "" {
+				// "lambda or runpod, by how much?": the cheaper named platform,
+				// by how much a card-hour, and over the rental when one was asked
+				w := c.Rows[0].Offer
+				figs := []typedFigure{{asked: "which", value: c.Difference, unit: "card_hour", currency: w.Currency, choice: c.Cheaper},
+					{asked: "price_per_card_hour", value: w.Price, unit: "card_hour", currency: w.Currency, choice: c.Cheaper}}
+				if c.Hours > 0 {
+					figs = append(figs, typedFigure{asked: "saving", value: c.TotalDifference, currency: w.Currency, choice: c.Cheaper},
+						typedFigure{asked: "money_total", value: c.Rows[0].Total, currency: w.Currency, choice: c.Cheaper})
+				}
+				return figs, nil, "price_per_card_hour"
+			}
+		}
 		if r := res.Rental; r != nil && res.PerMonth == 0 {
 			if res.RentalCurrency != "" { // at their own rate
 				return []typedFigure{{asked: "money_total", value: r.Total, currency: res.RentalCurrency},
@@ -690,6 +704,11 @@ func companions(r any) []string {
 			}
 		}
 	case PriceView:
+		if len(res.GPUs) > 0 {
+			if c, ok := res.compared(res.GPUs[0]); ok && c.Cheaper != "" && c.Hours > 0 {
+				return []string{"money_total", "saving"} // the headline totals the rental on each platform, and the difference
+			}
+		}
 		if res.Rental != nil && res.PerMonth == 0 && !res.Affordable {
 			return []string{"money_total"} // "8 H100s for 10 days": the headline totals the rental
 		}
