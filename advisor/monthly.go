@@ -75,11 +75,18 @@ type MonthlyResult struct {
 	// verdict. PlanPaysBelow is then the most a plan may cost per
 	// card-month to pay at the hours given (billed hours × hourly: the
 	// break-even hours are the plan price ÷ hourly).
-	PlanMissing   bool          `json:"plan_missing,omitempty"`
-	PlanPaysBelow float64       `json:"plan_pays_below,omitempty"`
-	Lines         []Line        `json:"lines"`
-	Assumptions   []Text        `json:"assumptions"`
-	Sources       []PriceSource `json:"sources"`
+	// PlanPlatform and HourlyPlatform are the platforms whose figures
+	// priced the plan and the on-demand side ("" for a figure the user
+	// gave), so that an answer names the source of each price: sellers
+	// differ tenfold (腾讯云 lists an A100 40GB at ¥28.64/card-hour, a
+	// retail platform rents one at ¥2.4–3.45).
+	PlanPlatform   string        `json:"plan_platform,omitempty"`
+	HourlyPlatform string        `json:"hourly_platform,omitempty"`
+	PlanMissing    bool          `json:"plan_missing,omitempty"`
+	PlanPaysBelow  float64       `json:"plan_pays_below,omitempty"`
+	Lines          []Line        `json:"lines"`
+	Assumptions    []Text        `json:"assumptions"`
+	Sources        []PriceSource `json:"sources"`
 }
 
 // Monthly compares a monthly plan with on-demand rent for the hours given.
@@ -194,6 +201,10 @@ func (res MonthlyResult) finish(in MonthlyInput, p *pricing, gran Granularity, g
 	if res.Hourly <= 0 || res.MonthlyPrice <= 0 {
 		return res, inputErr("price", "prices must be positive", monthlyHintWithPrices)
 	}
+	if !in.Monthly.Given() {
+		res.PlanPlatform = planPlatform
+	}
+	res.sourcesSaid()
 	res.compare(&in, p, gran)
 	res.compareTerm(&in, p)
 	res.Inputs = in
@@ -251,6 +262,7 @@ func (res *MonthlyResult) onDemandRate(in *MonthlyInput, p *pricing, gran *Granu
 			p.converted = true
 		}
 		res.Hourly = cp.Price()
+		res.HourlyPlatform = cp.Platform
 		hourlyHow = fmt.Sprintf("%s: %s, low end", offerLabel(cp, "en"), cp.How)
 		res.Sources = append(res.Sources, offerSource("hourly", cp))
 		if *gran == 0 {
@@ -261,6 +273,33 @@ func (res *MonthlyResult) onDemandRate(in *MonthlyInput, p *pricing, gran *Granu
 		}
 	}
 	return hourlyHow, nil
+}
+
+// sourcesSaid says whose prices the comparison uses, with their dates,
+// when both come from the data: "the plan and on demand are both
+// tencent-cloud's list prices (plan dated …)".
+func (res *MonthlyResult) sourcesSaid() {
+	var plan, hourly *PriceSource
+	for i := range res.Sources {
+		switch s := &res.Sources[i]; {
+		case (s.What == "monthly" || s.What == "reserved") && plan == nil && !s.Given:
+			plan = s
+		case s.What == "hourly" && hourly == nil && !s.Given:
+			hourly = s
+		}
+	}
+	if plan == nil || hourly == nil {
+		return
+	}
+	if plan.Platform == hourly.Platform {
+		res.Assumptions = append(res.Assumptions, txt(
+			fmt.Sprintf("both prices are %s's: plan %s (dated %s), on demand %s (dated %s); other sellers' prices differ", plan.Platform, plan.Figure, plan.ObservedAt, hourly.Figure, hourly.ObservedAt),
+			fmt.Sprintf("两个价格都取自 %s：包月 %s（日期 %s），按需 %s（日期 %s）；其他平台价格不同", plan.Platform, plan.Figure, plan.ObservedAt, hourly.Figure, hourly.ObservedAt)))
+		return
+	}
+	res.Assumptions = append(res.Assumptions, txt(
+		fmt.Sprintf("plan from %s: %s (dated %s); on demand from %s: %s (dated %s)", plan.Platform, plan.Figure, plan.ObservedAt, hourly.Platform, hourly.Figure, hourly.ObservedAt),
+		fmt.Sprintf("包月取自 %s：%s（日期 %s）；按需取自 %s：%s（日期 %s）", plan.Platform, plan.Figure, plan.ObservedAt, hourly.Platform, hourly.Figure, hourly.ObservedAt)))
 }
 
 // TermOption is a reserved-term price (or a package sold by the day, week

@@ -205,3 +205,31 @@ func TestMonthlyComparesSamePlatform(t *testing.T) {
 		t.Errorf("monthly %v hourly %v break-even %v, want ¥4000, ¥8/h, 500 h on autodl", res.MonthlyPrice, res.Hourly, res.BreakevenHoursPerMonth)
 	}
 }
+
+// The answer names whose prices it compares (issue #22: "A100 40GB
+// ¥28.64/卡时" looked implausible beside retail platforms' ¥2.4–3.45, but it
+// is 腾讯云's list price, as is the plan). Tencent Cloud's GT4 A100 40GB
+// (cn_cloud_prices.csv, doc version dated by the live page's 2025-12-19):
+// plan ¥13,748/month, on demand ¥28.64/h; break-even 13748 ÷ 28.64 =
+// 480.03 h.
+func TestMonthlyNamesWhosePrices(t *testing.T) {
+	m := MarketOf(knowledge.MustShipped())
+	r, err := Monthly(MonthlyInput{GPU: "a100-40g", Currency: knowledge.CNY}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.MonthlyPrice != 13748 || r.Hourly != 28.64 || r.BreakevenHoursPerMonth != 480 {
+		t.Errorf("Monthly(a100-40g) %v/month, %v/h, break-even %v; want 13748, 28.64, 480", r.MonthlyPrice, r.Hourly, r.BreakevenHoursPerMonth)
+	}
+	if r.PlanPlatform != "tencent-cloud" || r.HourlyPlatform != "tencent-cloud" || !says(r.Assumptions, "both prices are tencent-cloud's") {
+		t.Errorf("Monthly(a100-40g) platforms %q/%q, assumptions %v: want tencent-cloud named for both", r.PlanPlatform, r.HourlyPlatform, r.Assumptions)
+	}
+	// A price the user gives is theirs: no platform is named for it.
+	r, err = Monthly(MonthlyInput{GPU: "a100-40g", Monthly: Money{Amount: 1500, Currency: knowledge.CNY}, Currency: knowledge.CNY}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.PlanPlatform != "" || r.HourlyPlatform == "" || says(r.Assumptions, "both prices are") {
+		t.Errorf("Monthly(a100-40g monthly=1500) platforms %q/%q: want the plan given, the on-demand side named", r.PlanPlatform, r.HourlyPlatform)
+	}
+}

@@ -36,6 +36,14 @@ type PurchaseQuote struct {
 	CardsOnly bool          `json:"cards_only,omitempty"`
 	Newest    string        `json:"newest"` // the newest row's date as written
 	Rows      []PurchaseRow `json:"rows"`
+	// Card is the price of the card alone (its own rows, the same
+	// condition) beside a server's price, so that an answer can say what
+	// a server's share per card (its price ÷ 8) holds beyond the card:
+	// CPUs, memory, chassis, and the market of the server rows' date
+	// (issue #22: 8×H20 at ¥1.2–1.5M, 2024, is ¥168,750 a card; the card
+	// alone ¥72,000–93,600, 2025-05). nil for a card, or when no row
+	// prices the card alone.
+	Card *PurchaseQuote `json:"card,omitempty"`
 }
 
 // PerCard is the price per card.
@@ -107,6 +115,11 @@ func MarketPurchase(rows []knowledge.PurchasePrice, gpu, condition string, serve
 	q.Low, q.High = Round2(q.Low), Round2(q.High)
 	q.Price = Round2((q.Low + q.High) / 2)
 	q.Newest = sel[0].Date
+	if q.Server && !q.CardsOnly {
+		if c, ok := MarketPurchase(rows, gpu, condition, false, cur, fx); ok {
+			q.Card = &c
+		}
+	}
 	return q, true
 }
 
@@ -152,6 +165,13 @@ func (q PurchaseQuote) how(lang string) string {
 		s = fmt.Sprintf("市场%s价 %s–%s %s（取中间值 %s），来自 %d 条有出处的记录：%s",
 			map[string]string{"new": "新卡", "used": "二手"}[q.Condition], money(q.Low, q.Currency), num(q.High),
 			map[bool]string{true: "每台 8 卡服务器", false: "每卡"}[q.Server], money(q.Price, q.Currency), len(q.Rows), strings.Join(names, "；"))
+	}
+	if c := q.Card; c != nil {
+		s += txt(
+			fmt.Sprintf("; the server ÷ 8 = %s per card, which holds the machine's CPUs, memory and chassis too (at the server rows' date, %s); the card alone is %s–%s (%s, %d row(s))",
+				money(q.PerCard(), q.Currency), q.Newest, money(c.Low, c.Currency), num(c.High), c.Newest, len(c.Rows)),
+			fmt.Sprintf("；整机价 ÷ 8 = 每卡 %s，含 CPU、内存、机箱等整机部分（且按整机记录的日期 %s）；单卡本身 %s–%s（%s，%d 条记录）",
+				money(q.PerCard(), q.Currency), q.Newest, money(c.Low, c.Currency), num(c.High), c.Newest, len(c.Rows))).In(lang)
 	}
 	if q.CardsOnly {
 		if lang == "zh" {

@@ -1,6 +1,7 @@
 package advisor
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gpubot/gpubot/knowledge"
@@ -132,5 +133,32 @@ func TestBuyClusterRentsFromClusterSellers(t *testing.T) {
 	in.Cards = 8
 	if r, err = Buy(in, m); err != nil || r.ClusterRent != nil {
 		t.Errorf("8 × H100: cluster rent %+v (%v), want the listing's rent", r.ClusterRent, err)
+	}
+}
+
+// An 8×H20 server (issue #22): its rows and the card's rows disagree per
+// card, and the quote says both. Server rows within 12 months of the
+// newest (2024-07): ¥1.2M (Huxiu 2024-07), ¥1.5M (IT时报 2024-02), ¥1.4M
+// (Reuters ~2024-01/02) → ¥1.2–1.5M, mid ¥1.35M, ÷ 8 = ¥168,750 a card.
+// Card rows within 12 months of the newest (2025-05-25): $10–12k (Reuters
+// 2025-05-25), $12–13k (SemiAnalysis 2024-07-05) → $10,000–13,000 ×
+// 7.2 = ¥72,000–93,600, mid ¥82,800. The difference is the server's CPUs,
+// memory and chassis and the older date; both are named.
+func TestServerQuoteNamesTheCardAlone(t *testing.T) {
+	rows := knowledge.MustShipped().Procurement.Purchases
+	q, ok := MarketPurchase(rows, "h20", "new", true, knowledge.CNY, 7.2)
+	if !ok || q.CardsOnly || q.PerCard() != 168750 || q.Card == nil {
+		t.Fatalf("server quote %+v, per card %v; want ¥168,750 a card with the card alone beside it", q, q.PerCard())
+	}
+	if c := q.Card; c.Low != 72000 || c.High != 93600 || c.PerCard() != 82800 || c.Newest != "2025-05-25" {
+		t.Errorf("card alone %v–%v (mid %v, %s); want ¥72,000–93,600, mid ¥82,800, 2025-05-25", c.Low, c.High, c.PerCard(), c.Newest)
+	}
+	for _, lang := range []string{"en", "zh"} {
+		if h := q.how(lang); !strings.Contains(h, "¥168750") || !strings.Contains(h, "¥72000–93600") {
+			t.Errorf("how(%s) = %q: want the server's share per card and the card alone", lang, h)
+		}
+	}
+	if c, _ := MarketPurchase(rows, "h20", "new", false, knowledge.CNY, 7.2); c.Card != nil {
+		t.Errorf("a card's quote carries a card quote")
 	}
 }

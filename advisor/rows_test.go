@@ -47,11 +47,12 @@ func TestBuyAgainstAMonthlyPlanByHand(t *testing.T) {
 	}
 }
 
-// No catalogue offer rents an H20 by the hour (the shipped seed has only
-// the China market's monthly range): the rent is the nearest sourced row,
-// UCloud 优云智算 H20 ¥7.5/card-hour (cn_cloud_prices.csv, gpu price index,
-// ≈2026-10, medium). At 50 %: 0.5 × 8760 h × ¥7.5 = ¥32,850 a year.
-func TestBuyRentFromASourcedRow(t *testing.T) {
+// The H20's on-demand rent is UCloud 优云智算's ¥7.5/card-hour
+// (cn_cloud_prices.csv, gpu price index, ≈2026-10, medium), a catalogue
+// offer since UCloud is a platform (issue #22: the price answer and the
+// buy answer now use the same figure). At 50 %: 0.5 × 8760 h × ¥7.5 =
+// ¥32,850 a year.
+func TestBuyRentFromUCloudsH20(t *testing.T) {
 	m := MarketOf(knowledge.MustShipped())
 	r, err := Buy(BuyInput{GPU: "h20", Purchase: cny(100000), Utilization: 0.5, Currency: knowledge.CNY}, m)
 	if err != nil {
@@ -60,8 +61,26 @@ func TestBuyRentFromASourcedRow(t *testing.T) {
 	if r.Inputs.Rent.Amount != 7.5 || !near(r.RentPerYear, 32850, 0.01) || r.RentPlan {
 		t.Errorf("Buy(h20) rent %v, %v a year, plan %v; want ¥7.5, ¥32,850, by the hour", r.Inputs.Rent.Amount, r.RentPerYear, r.RentPlan)
 	}
-	if !says(r.Assumptions, "no catalogue offer prices H20 on-demand") || !says(r.Assumptions, "UCloud 优云智算") {
-		t.Errorf("Buy(h20) assumptions %v: want the sourced row named", r.Assumptions)
+	if !says(r.Assumptions, "ucloud (on demand)") {
+		t.Errorf("Buy(h20) assumptions %v: want UCloud named", r.Assumptions)
+	}
+}
+
+// No catalogue offer rents an Ascend 910B: the rent is the nearest sourced
+// row, 模力方舟 ¥3/card-hour single card (cn_cloud_prices.csv, China price
+// source pool, 2026-07-15, low). At 50 %: 0.5 × 8760 h × ¥3 = ¥13,140 a
+// year.
+func TestBuyRentFromASourcedRow(t *testing.T) {
+	m := MarketOf(knowledge.MustShipped())
+	r, err := Buy(BuyInput{GPU: "910b", Purchase: cny(120000), Utilization: 0.5, Currency: knowledge.CNY}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Inputs.Rent.Amount != 3 || !near(r.RentPerYear, 13140, 0.01) || r.RentPlan {
+		t.Errorf("Buy(910b) rent %v, %v a year, plan %v; want ¥3, ¥13,140, by the hour", r.Inputs.Rent.Amount, r.RentPerYear, r.RentPlan)
+	}
+	if !says(r.Assumptions, "no catalogue offer prices Ascend 910B on-demand") || !says(r.Assumptions, "模力方舟") {
+		t.Errorf("Buy(910b) assumptions %v: want the sourced row named", r.Assumptions)
 	}
 }
 
@@ -100,18 +119,20 @@ func TestCostOnAPlatformWithoutThePrice(t *testing.T) {
 }
 
 // Ascend 910B has no catalogue offer at all. Its 包月 is the cheapest
-// provider's sourced plan, 云擎天下 ¥15,000/month (2026-07-15, low; the
-// Xiamen market's ¥8,500 is a market row and comes after providers); its
-// on-demand side the sourced 模力方舟 ¥3/card-hour. Break-even 15000 ÷ 3 =
-// 5,000 h, more than a month has: the plan never pays.
+// sourced plan whose card count is known: the Xiamen market's ¥8,500 a
+// card-month (2026-07-15, low); the ¥15,000–18,454 monthly rows of
+// 天翼云, 极智算 and 云擎天下 state no card count and price nothing (issue
+// #22). Its on-demand side is the sourced 模力方舟 ¥3/card-hour.
+// Break-even 8500 ÷ 3 = 2,833.3 h, more than a month has: the plan never
+// pays.
 func TestMonthlyFromSourcedRows(t *testing.T) {
 	m := MarketOf(knowledge.MustShipped())
 	r, err := Monthly(MonthlyInput{GPU: "910b", HoursPerMonth: 500, Currency: knowledge.CNY}, m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.MonthlyPrice != 15000 || r.Hourly != 3 || r.BreakevenHoursPerMonth != 5000 || r.Cheaper != "on_demand" {
-		t.Errorf("Monthly(910b) %v/month, %v/h, break-even %v h, %s; want 15000, 3, 5000, on_demand", r.MonthlyPrice, r.Hourly, r.BreakevenHoursPerMonth, r.Cheaper)
+	if r.MonthlyPrice != 8500 || r.Hourly != 3 || r.BreakevenHoursPerMonth != 2833.3 || r.Cheaper != "on_demand" {
+		t.Errorf("Monthly(910b) %v/month, %v/h, break-even %v h, %s; want 8500, 3, 2833.3, on_demand", r.MonthlyPrice, r.Hourly, r.BreakevenHoursPerMonth, r.Cheaper)
 	}
 }
 

@@ -119,9 +119,13 @@ type ReservedPrice struct {
 	Provenance
 }
 
-// GPUHour is the price per card-hour (730 h a month for monthly rows).
+// GPUHour is the price per card-hour (730 h a month for monthly rows); ok
+// is false for a machine's price whose card count is not stated.
 func (r ReservedPrice) GPUHour() (low, high float64, ok bool) {
-	n := float64(max(r.GPUs, 1))
+	if r.Unit != "per_gpu_hour" && r.GPUs <= 0 {
+		return 0, 0, false
+	}
+	n := float64(r.GPUs)
 	switch r.Unit {
 	case "per_gpu_hour":
 		return r.Low, r.High, true
@@ -438,6 +442,15 @@ func cnOffer(c CNCloudPrice, platform, key string) (Offer, bool) {
 		ObservedAt: c.Sortable(), Source: c.SourceTitle + " — " + c.SourceURL, SourceKind: "manual",
 		SKU: c.Card,
 	}
+	if c.Unit != "per_gpu_hour" && c.GPUs <= 0 {
+		// A price for a whole instance or machine whose card count the
+		// source does not state cannot be put per card (NOTES_cn_and_api
+		// §1: "check gpus before dividing"); read as one card it would be
+		// the machine's price per card (the Ascend 910B monthly rows of
+		// 天翼云, 极智算 and 云擎天下: ¥15,000–18,454 a month, 7–8× the
+		// card's on-demand rate). It stays in the dataset, priced nowhere.
+		return o, false
+	}
 	switch c.Unit {
 	case "per_gpu_hour":
 		o.Unit = PerHour
@@ -521,8 +534,8 @@ func rowOffers(p Procurement, offers []Offer) []Offer {
 	for i, r := range p.Reserved {
 		pl, ok := reservedPlatform[r.Provider]
 		at := r.Sortable()
-		if !ok || r.GPU == "" || at == "" || at < rowsSince {
-			continue
+		if !ok || r.GPU == "" || at == "" || at < rowsSince || r.Unit != "per_gpu_hour" && r.GPUs <= 0 {
+			continue // a machine's price with no card count cannot be put per card
 		}
 		o := Offer{Key: fmt.Sprintf("row-reserved-%s-%s-%dx-%s-%d", pl, r.GPU, max(r.GPUs, 1), r.Term, i+2),
 			Platform: pl, GPU: r.GPU, GPUCount: float64(max(r.GPUs, 1)), SKU: r.Instance, Region: r.Region,
