@@ -113,6 +113,20 @@ func renderBuy(lang string, v BuyView, as map[string]any, notes ...string) prese
 				fmt.Sprintf("整机 %d 卡：每卡 %s（整机价 ÷ %d）；每月和每年的数字都按整机计。", r.Cards, moneyStr(r.PricePerCard, cur), r.Cards)))
 		}
 	}
+	if q := r.MarketPurchase; q != nil && q.Card != nil {
+		// a server's share per card carries its CPUs, memory and chassis
+		d.Summary = append(d.Summary, tr(lang,
+			fmt.Sprintf("The server's share per card (%s) includes CPUs, memory and chassis; the card alone is %s–%s (%s).", moneyStr(q.PerCard(), cur), moneyStr(q.Card.Low, cur), fmtNum(q.Card.High), q.Card.Newest),
+			fmt.Sprintf("整机价每卡 %s 含 CPU、内存、机箱；单卡本身 %s–%s（%s）。", moneyStr(q.PerCard(), cur), moneyStr(q.Card.Low, cur), fmtNum(q.Card.High), q.Card.Newest)))
+	}
+	for _, s := range r.Sources {
+		if s.What == "rent" && s.Platform != "" && !s.Given {
+			// whose rent the purchase is weighed against
+			d.Summary = append(d.Summary, tr(lang, fmt.Sprintf("Rent: %s %s (%s).", platformName(lang, s.Platform), s.Figure, s.ObservedAt),
+				fmt.Sprintf("租金取自 %s %s（%s）。", platformName(lang, s.Platform), s.Figure, s.ObservedAt)))
+			break
+		}
+	}
 	d.Figures = []present.Figure{
 		{Label: tr(lang, "break-even, all-in", "打平利用率（全成本）"), Value: be + "%"},
 		{Label: tr(lang, "owning per year", "自购每年"), Value: moneyStr(w.OwnPerYear, cur)},

@@ -29,12 +29,16 @@ func renderMonthly(lang string, r advisor.MonthlyResult, as map[string]any, note
 		planFig, planFigZH = "reserved per card per month", "预留每卡每月"
 		planMonth, planMonthZH = "reserved per month", "预留每月"
 	}
+	src := "" // whose plan and on-demand price are weighed, when one platform's
+	if r.PlanPlatform != "" && r.PlanPlatform == r.HourlyPlatform {
+		src = platformName(lang, r.PlanPlatform) + " "
+	}
 	switch {
 	case r.BreakevenHoursPerMonth > knowledge.HoursPerMonth && r.Cheaper != "monthly":
 		// More hours than a month has: the plan never pays.
 		d.Headline = tr(lang,
-			fmt.Sprintf("%s: %s never pays off at these prices (break-even %s h > 730 h in a month) — stay on demand (plan %s per card-month vs on demand %s per card-hour)", gpu, planEN, be, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)),
-			fmt.Sprintf("%s %s按这些价格永远不划算（打平需 %s 小时，超过每月 730 小时）——继续按需（%s每卡每月 %s，按需每卡每小时 %s）", gpu, planZH, be, planZH, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)))
+			fmt.Sprintf("%s: %s never pays off at these prices (break-even %s h > 730 h in a month) — stay on demand (%splan %s per card-month vs on demand %s per card-hour)", gpu, planEN, be, src, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)),
+			fmt.Sprintf("%s %s按这些价格永远不划算（打平需 %s 小时，超过每月 730 小时）——继续按需（%s%s每卡每月 %s，按需每卡每小时 %s）", gpu, planZH, be, src, planZH, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)))
 		if r.Inputs.HoursPerMonth > 0 {
 			d.Headline += tr(lang, fmt.Sprintf(", saves %s a month at %s h", moneyStr(r.Saving, cur), hours), fmt.Sprintf("，每月 %s 小时省 %s", hours, moneyStr(r.Saving, cur)))
 		}
@@ -48,8 +52,8 @@ func renderMonthly(lang string, r advisor.MonthlyResult, as map[string]any, note
 			fmt.Sprintf("%s %s每月用满 %s 小时以上才划算——你每月 %s 小时：继续按需，每月省 %s（%s%%）", gpu, planZH, be, hours, moneyStr(r.Saving, cur), fmtNum(r.SavingPct*100)))
 	default:
 		d.Headline = tr(lang,
-			fmt.Sprintf("%s: %s pays off above %s h a month (plan %s per card-month vs on demand %s per card-hour)", gpu, planEN, be, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)),
-			fmt.Sprintf("%s %s每月用满 %s 小时以上才划算（%s每卡每月 %s，按需每卡每小时 %s）", gpu, planZH, be, planZH, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)))
+			fmt.Sprintf("%s: %s pays off above %s h a month (%splan %s per card-month vs on demand %s per card-hour)", gpu, planEN, be, src, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)),
+			fmt.Sprintf("%s %s每月用满 %s 小时以上才划算（%s%s每卡每月 %s，按需每卡每小时 %s）", gpu, planZH, be, src, planZH, moneyStr(r.MonthlyPrice, cur), moneyStr(r.Hourly, cur)))
 	}
 	if hi := r.High; hi != nil && hi.Cheaper != "" {
 		// a range of use: both ends, and which way to buy
