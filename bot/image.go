@@ -59,8 +59,8 @@ func (b *Bot) image(ctx context.Context, a *Answer, req parse.Request) error {
 		a.Currency = string(res.Currency)
 		d := renderImage(a.Lang, res, s)
 		have := s.VRAMGB
-		if g, ok := b.kb.GPU(firstGPU(s)); ok && have == 0 && len(s.GPUs) == 1 && (s.YesNo || len(s.Targets) == 0 && method != advisor.Inference && method != "") {
-			have = g.VRAMGB // "does a 4090 work?": the named card's memory is the verdict's
+		if g, ok := b.kb.GPU(firstGPU(s)); ok && have == 0 && len(s.GPUs) == 1 && s.Budget == nil && (s.YesNo || len(s.Targets) == 0 && method != advisor.Inference && method != "") {
+			have = g.VRAMGB // "does a 4090 work?": the named card's memory is the verdict's (a budget's yes/no is the money's)
 		}
 		if dreambooth && method != "" && method != advisor.Inference {
 			d.Summary = append(d.Summary, b.dreamboothLine(ctx, a.Lang, in, res, method))

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/knowledge"
 )
 
 // The planner: a question's frame (what it asks — its targets — and what
@@ -181,6 +182,10 @@ func plan(req parse.Request) (parse.Request, string) {
 		// "buying an 8-card H800 server for ¥2.1M vs a ¥120k/month plan, how
 		// many months to pay back?": a purchase against renting (buy.go)
 		return to(parse.Buy, "a purchase against renting")
+	case model && len(s.GPUs) <= 1 && req.Intent == parse.Knowledge && isImageModel(cmpOr(s.Model, s.Arch)) && s.Method != "" && s.Method != "inference":
+		// "SDXL fine-tuning with DreamBooth — does a 4090 work?": an image
+		// model's fine-tune on their card, not the guide's page on 24 GB
+		return to(parse.Fit, "an image model's fine-tune")
 	case model && memoryQ && !load:
 		return to(parse.Fit, "a question about your card's memory")
 	case model && !inference && s.YesNo && len(s.GPUs) >= 1 && s.Days == 0 && s.Budget == nil && s.Price == nil &&
@@ -279,6 +284,17 @@ func plan(req parse.Request) (parse.Request, string) {
 		return to(parse.Price, "a card's price")
 	}
 	return req, ""
+}
+
+// isImageModel reports whether name is an image model of the shipped
+// catalogue (SDXL, Flux…).
+func isImageModel(name string) bool {
+	kb, err := knowledge.Shipped()
+	if name == "" || err != nil {
+		return false
+	}
+	_, ok := knowledge.FindImageModel(kb.Images, name)
+	return ok
 }
 
 // reRunAsIs are words of running a model as it is (chat, a quantized

@@ -807,6 +807,11 @@ func (x extractor) words(t *text, f *features) {
 	if s.Method == "" {
 		s.Method, f.weakMethod = method(t.s, c)
 	}
+	if s.Method == "" && s.Model != "" && x.imageTalk(s.Model) {
+		// "finetune flux", "SDXL DreamBooth": an image model's fine-tune
+		// that names no method is LoRA, and stays one in a thread
+		s.Method, _ = ImageTraining(t.s)
+	}
 	f.billing = termOf(x.lex.Billing, t.s, c)
 	if f.billing == "spot" && reNoSpot.MatchString(t.s) {
 		f.billing, s.Spot = "", false // "deadline-driven so no spot", "不要竞价"
