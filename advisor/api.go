@@ -26,20 +26,19 @@ type APIQuote struct {
 	// question named ("走Kimi的API").
 	FirstParty bool `json:"first_party,omitempty"`
 	Named      bool `json:"named,omitempty"`
+	// ListInput and ListOutput are the row's own prices per million
+	// tokens, in ListCurrency, before any conversion.
+	ListInput    float64            `json:"list_input_per_m"`
+	ListOutput   float64            `json:"list_output_per_m"`
+	ListCurrency knowledge.Currency `json:"list_currency"`
 }
 
-// firstParty maps a model family (the start of a catalogue model id, or a
-// name in the question) to the provider that publishes its own API.
-var firstParty = []struct{ family, provider string }{
-	{"qwen", "Alibaba"}, {"deepseek", "DeepSeek (official"}, {"kimi", "Moonshot"}, {"glm", "Zhipu"},
-	{"ernie", "Baidu"}, {"doubao", "ByteDance"}, {"minimax", "MiniMax"}, {"openai", "OpenAI"},
-}
-
-// providerOf is the provider publishing a family's own API.
+// providerOf is the provider publishing a family's own API (the lexicon's
+// apis.families).
 func providerOf(family string) string {
-	for _, f := range firstParty {
-		if f.family == family {
-			return f.provider
+	for _, f := range knowledge.MustLexicon().APIs.Families {
+		if f.Family == family {
+			return f.Provider
 		}
 	}
 	return "\x00" // no provider starts with it
@@ -48,9 +47,9 @@ func providerOf(family string) string {
 // familyOf is the family a model id belongs to ("" when none).
 func familyOf(model string) string {
 	m := strings.ToLower(model)
-	for _, f := range firstParty {
-		if strings.HasPrefix(m, f.family) {
-			return f.family
+	for _, f := range knowledge.MustLexicon().APIs.Families {
+		if strings.HasPrefix(m, f.Family) {
+			return f.Family
 		}
 	}
 	return ""
@@ -102,7 +101,20 @@ type APIInput struct {
 	Prices   []knowledge.APIPrice `json:"-"`
 	// Named is a model family the question names as the API it uses or
 	// weighs ("kimi", "doubao"); its first-party prices are listed.
-	Named string `json:"named,omitempty"`
+	// NamedModel is the family's model the question names, as the price
+	// rows name it before any parenthesis ("gpt-4o-mini",
+	// "claude-haiku-4-5"): its row leads, and the verdict is on it.
+	Named      string `json:"named,omitempty"`
+	NamedModel string `json:"named_model,omitempty"`
+}
+
+// APIModelName is a price row's model before any parenthesis
+// ("kimi-k2.6 (CNY)" → "kimi-k2.6").
+func APIModelName(model string) string { return baseName(model) }
+
+func baseName(model string) string {
+	name, _, _ := strings.Cut(model, " (")
+	return name
 }
 
 // APIResult compares the self-hosted plan's monthly bill with hosted APIs.
@@ -112,8 +124,12 @@ type APIResult struct {
 	SelfHostMonthly float64    `json:"self_host_monthly"`
 	Cheaper         string     `json:"cheaper"` // api, self_host
 	// SavingMonthly is what the cheaper way saves a month against the
-	// other: |self-hosted − cheapest API|.
+	// other: |self-hosted − the API weighed (Quotes[0])|.
 	SavingMonthly float64 `json:"saving_monthly"`
+	// Cheapest is the cheapest quote listed when it is not the one
+	// weighed (a different model, or the named API is not the cheapest):
+	// the answer says so, so "cheapest" is never said of a dearer one.
+	Cheapest *APIQuote `json:"cheapest,omitempty"`
 	// BreakevenTokensPerDay is the load at which one always-on replica
 	// costs what the cheapest API bills; 0 with NoBreakeven when even a
 	// fully used replica costs more per token than the API.
@@ -164,6 +180,11 @@ func CompareAPI(in APIInput) (APIResult, error) {
 		res.Cheaper = "self_host"
 	}
 	res.SavingMonthly = Round2(math.Abs(res.SelfHostMonthly - best.Monthly))
+	for i, q := range res.Quotes {
+		if q.Monthly < best.Monthly && (res.Cheapest == nil || q.Monthly < res.Cheapest.Monthly) {
+			res.Cheapest = &res.Quotes[i]
+		}
+	}
 	replica := pl.MonthlyOnDemand / float64(pl.Replicas)
 	capacity := pl.ReplicaRequestsPerS * (tin + tout) * 86400 / math.Max(pl.PeakFactor, 1)
 	slope := daysPerMonth / 1e6 * best.Blended
@@ -182,7 +203,7 @@ func CompareAPI(in APIInput) (APIResult, error) {
 	}
 	c := cur
 	res.Lines = []Line{
-		{Key: "api_blended", Label: txt("cheapest API per million tokens, blended", "最便宜 API 每百万 token（混合）"), Value: best.Blended, Unit: string(c),
+		{Key: "api_blended", Label: txt("the API weighed, per million tokens, blended", "所比 API 每百万 token（混合）"), Value: best.Blended, Unit: string(c),
 			How: fmt.Sprintf("(%s × %s + %s × %s) ÷ %s (%s)", num(tin), money(best.Input, c), num(tout), money(best.Output, c), num(tin+tout), best.Provider)},
 		{Key: "api_monthly", Label: txt("API per month", "API 每月"), Value: best.Monthly, Unit: string(c),
 			How: fmt.Sprintf("%s tokens/day × %s days ÷ 1e6 × %s", num(in.TokensPerDay), num(round(daysPerMonth, 2)), money(best.Blended, c))},
@@ -249,7 +270,7 @@ func apiQuotes(in *APIInput) (quotes []APIQuote, same int, notes []Text, err err
 		bl := (tin*ip + tout*op) / (tin + tout)
 		quotes = append(quotes, APIQuote{Provider: p.Provider, Model: p.Model, Input: round(ip, 4), Output: round(op, 4), Blended: round(bl, 4),
 			Monthly: Round2(in.TokensPerDay * daysPerMonth / 1e6 * bl), Date: p.Date, Source: p.SourceTitle + " — " + p.SourceURL, Confidence: p.Confidence,
-			Named: in.Named != "" && strings.HasPrefix(p.Provider, providerOf(in.Named))})
+			Named: in.Named != "" && strings.HasPrefix(p.Provider, providerOf(in.Named)), ListInput: p.Input, ListOutput: p.Output, ListCurrency: p.Currency})
 	}
 	same = len(quotes)
 	// The family's own API (a different model: compare quality too), and
@@ -266,33 +287,37 @@ func apiQuotes(in *APIInput) (quotes []APIQuote, same int, notes []Text, err err
 			bl := (tin*ip + tout*op) / (tin + tout)
 			quotes = append(quotes, APIQuote{Provider: p.Provider, Model: p.Model, Input: round(ip, 4), Output: round(op, 4), Blended: round(bl, 4),
 				Monthly: Round2(in.TokensPerDay * daysPerMonth / 1e6 * bl), Date: p.Date, Source: p.SourceTitle + " — " + p.SourceURL, Confidence: p.Confidence,
-				FirstParty: true, Named: fam == in.Named})
+				FirstParty: true, Named: fam == in.Named, ListInput: p.Input, ListOutput: p.Output, ListCurrency: p.Currency})
 		}
 	}
 	if len(quotes) == 0 {
 		return nil, 0, nil, inputErr("model", fmt.Sprintf("no hosted API price is shipped for %s", in.Model), "每天1亿token用qwen2.5-72b 自建还是调API")
 	}
-	// The API the question names first (the bill it pays or weighs),
-	// then the same model's hosts, cheapest first, then the family's own.
+	// The API the question names first (the bill it pays or weighs): the
+	// model it names, else the named provider's price for the same model,
+	// else the named family's current model; then the same model's hosts,
+	// cheapest first, then the family's own.
 	rank := func(q APIQuote) int {
 		switch {
-		case q.Named && !q.FirstParty && !strings.Contains(q.Provider, "off-peak"): // the named provider's own standard price for the same model
+		case q.Named && in.NamedModel != "" && strings.EqualFold(baseName(q.Model), in.NamedModel):
 			return 0
-		case q.Named && !q.FirstParty:
+		case q.Named && !q.FirstParty && !strings.Contains(q.Provider, "off-peak"): // the named provider's own standard price for the same model
 			return 1
-		case q.Named:
+		case q.Named && !q.FirstParty:
 			return 2
-		case !q.FirstParty:
+		case q.Named:
 			return 3
+		case !q.FirstParty:
+			return 4
 		}
-		return 4
+		return 5
 	}
 	sort.SliceStable(quotes, func(i, j int) bool {
 		a, b := quotes[i], quotes[j]
 		if rank(a) != rank(b) {
 			return rank(a) < rank(b)
 		}
-		if rank(a) == 2 { // of the named family's models, its current one
+		if rank(a) == 3 { // of the named family's models, its current one
 			da, db := (knowledge.Provenance{Date: a.Date}).Sortable(), (knowledge.Provenance{Date: b.Date}).Sortable()
 			if da != db {
 				return da > db
@@ -303,7 +328,7 @@ func apiQuotes(in *APIInput) (quotes []APIQuote, same int, notes []Text, err err
 	// At most three of a family's other models are listed.
 	kept, fam := quotes[:0], map[int]int{}
 	for _, q := range quotes {
-		if r := rank(q); r == 2 || r == 4 {
+		if r := rank(q); r == 3 || r == 5 {
 			if fam[r]++; fam[r] > 3 {
 				continue
 			}
@@ -312,7 +337,11 @@ func apiQuotes(in *APIInput) (quotes []APIQuote, same int, notes []Text, err err
 	}
 	quotes = kept
 	best := quotes[0]
-	if best.Named {
+	if best.Named && in.NamedModel != "" && strings.EqualFold(baseName(best.Model), in.NamedModel) {
+		notes = append(notes, txt(
+			fmt.Sprintf("the API named in the question is the comparison: %s %s", best.Provider, best.Model),
+			fmt.Sprintf("按问题里提到的 API 对比：%s %s", best.Provider, best.Model)))
+	} else if best.Named {
 		notes = append(notes, txt(
 			fmt.Sprintf("the API named in the question is the comparison: %s %s (its newest model in the data; name the model if you use another)", best.Provider, best.Model),
 			fmt.Sprintf("按问题里提到的 API 对比：%s %s（数据里它最新的模型；用的是别的型号请说明）", best.Provider, best.Model)))
@@ -389,4 +418,183 @@ func CompareAPIPerM(in APIInput, selfPerM float64) (APIPerMResult, error) {
 		"API prices are sourced list prices (per row date and confidence), not quotes; caching and batch discounts are not counted",
 		"API 价格为有出处的公开价（见各行日期与可信度），不是报价；未计缓存与批量折扣"))
 	return res, nil
+}
+
+// APIPriceInput asks what a hosted API charges: the family's (Family, a
+// lexicon apis family) model Model (a row's base name; "" for the
+// family's current models), and the bill for Tokens tokens when given.
+type APIPriceInput struct {
+	Family string  `json:"family"`
+	Model  string  `json:"model,omitempty"`
+	Tokens float64 `json:"tokens,omitempty"`
+	// TokensPerDay bills a load: for Days days when given, else a
+	// month (730/24 days), at InputTokens:OutputTokens per request
+	// (1000:500, the serving plan's default, when not given).
+	TokensPerDay float64              `json:"tokens_per_day,omitempty"`
+	Days         float64              `json:"days,omitempty"`
+	InputTokens  int                  `json:"input_tokens,omitempty"`
+	OutputTokens int                  `json:"output_tokens,omitempty"`
+	Currency     knowledge.Currency   `json:"currency"`
+	FX           float64              `json:"fx"`
+	Prices       []knowledge.APIPrice `json:"-"`
+}
+
+// APIPriceResult is an API's sourced price per million tokens: the model
+// asked about first (else the family's newest), then the family's other
+// current models, newest first.
+type APIPriceResult struct {
+	Inputs APIPriceInput `json:"inputs"`
+	Quotes []APIQuote    `json:"quotes"`
+	// TokensInput and TokensOutput bill Inputs.Tokens wholly as input and
+	// wholly as output on Quotes[0] (0 without tokens).
+	TokensInput  float64 `json:"tokens_input_cost,omitempty"`
+	TokensOutput float64 `json:"tokens_output_cost,omitempty"`
+	// Blended is Quotes[0]'s price per million at the request split and
+	// Bill the load's bill over BillDays (0 without a load).
+	Blended     float64            `json:"blended_per_m,omitempty"`
+	Bill        float64            `json:"bill,omitempty"`
+	BillDays    float64            `json:"bill_days,omitempty"`
+	Currency    knowledge.Currency `json:"currency"`
+	Lines       []Line             `json:"lines"`
+	Assumptions []Text             `json:"assumptions"`
+}
+
+// apiPriceListed is how many of a family's models a price answer lists.
+const apiPriceListed = 5
+
+// APIPrice lists a family's first-party prices per million tokens, as
+// sourced: every provider row of the family (peak and off-peak rows
+// each their own), third-party summaries, low-confidence and legacy rows
+// left out, the newest row of each provider and model (the answer's
+// currency on a tie). The model asked about leads; the rest follow
+// newest first (date, then version).
+func APIPrice(in APIPriceInput) (APIPriceResult, error) {
+	res := APIPriceResult{Inputs: in, Currency: in.Currency}
+	if in.FX <= 0 {
+		in.FX = DefaultCNYPerUSD
+		res.Inputs.FX = in.FX
+	}
+	prov := providerOf(in.Family)
+	best := map[string]knowledge.APIPrice{}
+	for _, p := range in.Prices {
+		if !strings.HasPrefix(p.Provider, prov) || strings.Contains(p.Provider, "third-party") || p.Confidence == knowledge.Low || strings.Contains(p.Model, "legacy") {
+			continue
+		}
+		k := p.Provider + "|" + strings.ToLower(baseName(p.Model))
+		old, seen := best[k]
+		if seen && (old.Sortable() > p.Sortable() || old.Sortable() == p.Sortable() && (old.Currency == in.Currency || p.Currency != in.Currency)) {
+			continue
+		}
+		best[k] = p
+	}
+	if len(best) == 0 {
+		return res, inputErr("model", fmt.Sprintf("no first-party API price is shipped for %s", in.Family), "deepseek api 每百万token多少钱")
+	}
+	rows := make([]knowledge.APIPrice, 0, len(best))
+	for _, p := range best {
+		rows = append(rows, p)
+	}
+	named := func(p knowledge.APIPrice) bool {
+		return in.Model != "" && strings.EqualFold(baseName(p.Model), in.Model)
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		a, b := rows[i], rows[j]
+		if named(a) != named(b) {
+			return named(a)
+		}
+		if da, db := a.Sortable(), b.Sortable(); da != db {
+			return da > db
+		}
+		if va, vb := ModelVersion(a.Model), ModelVersion(b.Model); va != vb { // "deepseek-flash (V4.1-Flash-1017)" after V4
+			return va > vb
+		}
+		if offA, offB := strings.Contains(a.Provider, "off-peak"), strings.Contains(b.Provider, "off-peak"); offA != offB {
+			return offB // the standard (or peak) price before the off-peak one
+		}
+		return a.Provider+a.Model < b.Provider+b.Model
+	})
+	if in.Model != "" && named(rows[0]) {
+		// a model named: its own rows only (peak and off-peak both)
+		n := 0
+		for n < len(rows) && named(rows[n]) {
+			n++
+		}
+		rows = rows[:n]
+	}
+	if len(rows) > apiPriceListed {
+		rows = rows[:apiPriceListed]
+	}
+	for _, p := range rows {
+		ip, op := Convert(p.Input, p.Currency, in.Currency, in.FX), Convert(p.Output, p.Currency, in.Currency, in.FX)
+		res.Quotes = append(res.Quotes, APIQuote{Provider: p.Provider, Model: p.Model, Input: round(ip, 4), Output: round(op, 4),
+			Date: p.Date, Source: p.SourceTitle + " — " + p.SourceURL, Confidence: p.Confidence, FirstParty: true, Named: named(p),
+			ListInput: p.Input, ListOutput: p.Output, ListCurrency: p.Currency})
+	}
+	q, c := res.Quotes[0], in.Currency
+	res.Lines = []Line{
+		{Key: "input_per_m", Label: txt("input, per million tokens", "输入，每百万 token"), Value: q.Input, Unit: string(c),
+			How: fmt.Sprintf("%s %s: %s (%s)", q.Provider, q.Model, money(q.ListInput, q.ListCurrency), q.Date)},
+		{Key: "output_per_m", Label: txt("output, per million tokens", "输出，每百万 token"), Value: q.Output, Unit: string(c),
+			How: fmt.Sprintf("%s %s: %s (%s)", q.Provider, q.Model, money(q.ListOutput, q.ListCurrency), q.Date)},
+	}
+	if in.Tokens > 0 && in.Tokens != 1e6 { // a million tokens is the price itself
+		res.TokensInput, res.TokensOutput = Round2(in.Tokens/1e6*q.Input), Round2(in.Tokens/1e6*q.Output)
+		res.Lines = append(res.Lines,
+			Line{Key: "tokens_input_cost", Label: txt("the tokens, all as input", "这些 token 全按输入计"), Value: res.TokensInput, Unit: string(c),
+				How: fmt.Sprintf("%s ÷ 1e6 × %s", num(in.Tokens), money(q.Input, c))},
+			Line{Key: "tokens_output_cost", Label: txt("the tokens, all as output", "这些 token 全按输出计"), Value: res.TokensOutput, Unit: string(c),
+				How: fmt.Sprintf("%s ÷ 1e6 × %s", num(in.Tokens), money(q.Output, c))})
+	}
+	if in.TokensPerDay > 0 {
+		tin, tout := float64(in.InputTokens), float64(in.OutputTokens)
+		if tin+tout == 0 {
+			tin, tout = 1000, 500
+		}
+		res.Blended = round((tin*q.Input+tout*q.Output)/(tin+tout), 4)
+		res.BillDays = in.Days
+		if res.BillDays <= 0 {
+			res.BillDays = daysPerMonth
+		}
+		res.Bill = Round2(in.TokensPerDay * res.BillDays / 1e6 * res.Blended)
+		res.Lines = append(res.Lines,
+			Line{Key: "blended_per_m", Label: txt("per million tokens, blended", "每百万 token（混合）"), Value: res.Blended, Unit: string(c),
+				How: fmt.Sprintf("(%s × %s + %s × %s) ÷ %s", num(tin), money(q.Input, c), num(tout), money(q.Output, c), num(tin+tout))},
+			Line{Key: "bill", Label: txt("the load's bill", "这个用量的费用"), Value: res.Bill, Unit: string(c),
+				How: fmt.Sprintf("%s tokens/day × %s days ÷ 1e6 × %s", num(in.TokensPerDay), num(round(res.BillDays, 2)), money(res.Blended, c))})
+		res.Assumptions = append(res.Assumptions, txt(
+			fmt.Sprintf("tokens split %s input : %s output per request; say input_tokens= and output_tokens= to change it", num(tin), num(tout)),
+			fmt.Sprintf("每个请求按输入 %s、输出 %s token 计；可用 input_tokens= 和 output_tokens= 修改", num(tin), num(tout))))
+	}
+	if q.ListCurrency != c {
+		res.Assumptions = append(res.Assumptions, txt(fmt.Sprintf("converted at %s CNY per USD", num(in.FX)), fmt.Sprintf("按 1 美元 = %s 元换算", num(in.FX))))
+	}
+	res.Assumptions = append(res.Assumptions, txt(
+		"sourced list prices (per row date and confidence), not quotes: confirm on the provider's page; cached input, batch discounts and long-context tiers are not counted",
+		"有出处的公开价（见各行日期与可信度），不是报价，请以官网为准；未计缓存命中、批量折扣与长上下文阶梯价"))
+	return res, nil
+}
+
+// ModelVersion orders a family's model names by the numbers in them
+// ("claude-haiku-4-5" 4.5 after "claude-3-5-haiku" 3.5): the first two
+// numbers as major × 1000 + minor.
+func ModelVersion(name string) float64 {
+	var nums []float64
+	cur, in := 0.0, false
+	for _, r := range name + " " {
+		if r >= '0' && r <= '9' {
+			cur, in = cur*10+float64(r-'0'), true
+			continue
+		}
+		if in {
+			nums = append(nums, cur)
+			cur, in = 0, false
+		}
+	}
+	switch len(nums) {
+	case 0:
+		return 0
+	case 1:
+		return nums[0] * 1000
+	}
+	return nums[0]*1000 + nums[1]
 }

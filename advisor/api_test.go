@@ -1,6 +1,7 @@
 package advisor
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gpubot/gpubot/knowledge"
@@ -73,5 +74,83 @@ func TestCompareAPIPerMByHand(t *testing.T) {
 	}
 	if _, err := CompareAPIPerM(APIInput{Model: "no-such-model", Currency: knowledge.CNY, Prices: prices}, 3); err == nil {
 		t.Error("a model with no API price compared; want an input error")
+	}
+}
+
+// TestNamedModelLeads: the model a question names is the quote weighed,
+// not its family's newest; the cheapest listed is named when it is not the
+// one weighed. 1e6 tokens/day, 1000 in : 500 out, ¥7.2/$: gpt-4o-mini
+// $0.15 / $0.60 → ¥1.08 / ¥4.32 → (1080 + 2160) ÷ 1500 = ¥2.16/M →
+// 1e6 × 30.4167 ÷ 1e6 × 2.16 = ¥65.70 a month; qwen-turbo ¥0.3 / ¥0.6 →
+// ¥0.4/M → ¥12.17.
+func TestNamedModelLeads(t *testing.T) {
+	prices := knowledge.MustShipped().Procurement.APIs
+	plan := &ServingPlan{Replicas: 1, MonthlyOnDemand: 900, ReplicaRequestsPerS: 1, PeakFactor: 3}
+	in := APIInput{Model: "qwen2.5-7b", TokensPerDay: 1e6, InputTokens: 1000, OutputTokens: 500, Currency: knowledge.CNY, FX: 7.2,
+		SelfHost: plan, Prices: prices, Named: "openai", NamedModel: "gpt-4o-mini"}
+	r, err := CompareAPI(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q := r.Quotes[0]; q.Model != "gpt-4o-mini" || !near(q.Monthly, 65.70, 0.01) {
+		t.Errorf("first %s at %v, want gpt-4o-mini at ¥65.70", q.Model, q.Monthly)
+	}
+	if c := r.Cheapest; c == nil || c.Model != "qwen-turbo" || !near(c.Monthly, 12.17, 0.01) {
+		t.Errorf("cheapest %+v, want qwen-turbo at ¥12.17", c)
+	}
+	// The family alone: its newest model leads (gpt-5 and gpt-5-mini are
+	// checked 2025-11-13, the others 2025-07-04).
+	in.NamedModel = ""
+	if r, _ = CompareAPI(in); r.Quotes[0].Model != "gpt-5-mini" && r.Quotes[0].Model != "gpt-5" {
+		t.Errorf("family only: first %s, want a 2025-11-13 model", r.Quotes[0].Model)
+	}
+	// Nothing cheaper listed than the one weighed: no Cheapest.
+	in.Named, in.NamedModel = "", ""
+	in.Model = "qwen2.5-72b"
+	if r, _ = CompareAPI(in); r.Cheapest != nil && r.Cheapest.Monthly >= r.Quotes[0].Monthly {
+		t.Errorf("cheapest %+v not below the quote weighed %+v", r.Cheapest, r.Quotes[0])
+	}
+}
+
+// TestAPIPriceByHand: a family's prices as sourced, the newest first, the
+// model named first; a bill for a given number of tokens.
+func TestAPIPriceByHand(t *testing.T) {
+	pv := func(date string) knowledge.Provenance {
+		return knowledge.Provenance{Date: date, SourceTitle: "src", SourceURL: "https://example.com", Confidence: knowledge.High}
+	}
+	prices := []knowledge.APIPrice{
+		{Provider: "Anthropic", Model: "claude-3-haiku", Input: 0.25, Output: 1.25, Currency: knowledge.USD, Provenance: pv("2026-07-29")},
+		{Provider: "Anthropic", Model: "claude-haiku-4-5", Input: 1, Output: 5, Currency: knowledge.USD, Provenance: pv("2026-07-29")},
+		{Provider: "Anthropic", Model: "claude-sonnet-4", Input: 3, Output: 15, Currency: knowledge.USD, Provenance: pv("2026-06-01")},
+		{Provider: "Anthropic", Model: "claude-old legacy", Input: 9, Output: 9, Currency: knowledge.USD, Provenance: pv("2026-12-01")},
+		{Provider: "Anthropic (third-party summary)", Model: "claude-x", Input: 9, Output: 9, Currency: knowledge.USD, Provenance: pv("2026-12-01")},
+	}
+	r, err := APIPrice(APIPriceInput{Family: "claude", Currency: knowledge.USD, FX: 7.2, Prices: prices})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Same date: version 4.5 before 3; then the older Sonnet; legacy and
+	// third-party rows left out.
+	var got []string
+	for _, q := range r.Quotes {
+		got = append(got, q.Model)
+	}
+	if strings.Join(got, ",") != "claude-haiku-4-5,claude-3-haiku,claude-sonnet-4" {
+		t.Errorf("order %v, want claude-haiku-4-5, claude-3-haiku, claude-sonnet-4", got)
+	}
+	// Named, in CNY, for 3M tokens: claude-3-haiku $0.25 / $1.25 → ¥1.8 /
+	// ¥9 per M; 3M tokens → 3 × 1.8 = ¥5.40 as input, 3 × 9 = ¥27 as output.
+	r, err = APIPrice(APIPriceInput{Family: "claude", Model: "claude-3-haiku", Tokens: 3e6, Currency: knowledge.CNY, FX: 7.2, Prices: prices})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Quotes) != 1 || r.Quotes[0].Input != 1.8 || r.Quotes[0].Output != 9 || r.TokensInput != 5.4 || r.TokensOutput != 27 {
+		t.Errorf("named: %d quotes, first %+v, tokens %v / %v; want claude-3-haiku only at ¥1.8 / ¥9, ¥5.40 / ¥27", len(r.Quotes), r.Quotes[0], r.TokensInput, r.TokensOutput)
+	}
+	if r.Quotes[0].ListInput != 0.25 || r.Quotes[0].ListCurrency != knowledge.USD {
+		t.Errorf("list price %v %s, want $0.25 as sourced", r.Quotes[0].ListInput, r.Quotes[0].ListCurrency)
+	}
+	if _, err := APIPrice(APIPriceInput{Family: "grok", Currency: knowledge.USD, Prices: prices}); err == nil {
+		t.Error("no row for grok: want an error")
 	}
 }

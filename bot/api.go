@@ -3,72 +3,63 @@ package bot
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/parse"
 	"github.com/gpubot/gpubot/bot/present"
+	"github.com/gpubot/gpubot/knowledge"
 )
 
-// apiWords make a serving-cost question a self-host-vs-API one.
-var apiWords = []string{"api", "调接口", "接口", "托管", "hosted", "自建还是", "self-host", "self host"}
+// The words of API questions live in the lexicon's apis section
+// (knowledge.APIWords); api_names.go reads which API a question names.
 
-func asksAPI(text string) bool { return hasAny(strings.ToLower(text), apiWords) }
+func asksAPI(text string) bool { return hasAny(strings.ToLower(text), apiWords().Words) }
 
-// apiFamilies are the names of model families whose own API a question
-// may name ("走Kimi的API", "调豆包API"), by the family advisor knows.
-var apiFamilies = []struct {
-	family string
-	words  []string
-}{
-	{"kimi", []string{"kimi", "moonshot", "月之暗面"}}, {"doubao", []string{"豆包", "doubao", "火山方舟"}},
-	{"qwen", []string{"通义", "千问", "dashscope", "百炼"}}, {"deepseek", []string{"deepseek官方", "深度求索", "deepseek 官方", "官方api", "官方 api"}},
-	{"glm", []string{"智谱", "glm"}}, {"ernie", []string{"文心", "千帆", "ernie"}}, {"minimax", []string{"minimax"}},
-	{"openai", []string{"openai", "gpt-4o", "gpt-4.1", "gpt-4", "chatgpt"}},
-	{"deepseek", []string{"deepseek api", "deepseek 的 api", "deepseek的api"}},
-}
-
-// namedAPI is the family whose API the question names, "" when none;
-// "官方API" names the family of the model asked about.
-func namedAPI(text, model string) string {
-	t := strings.ToLower(text)
-	for _, f := range apiFamilies {
-		for _, w := range f.words {
-			if !strings.Contains(t, w) {
-				continue
-			}
-			if strings.HasPrefix(w, "官方") || strings.HasSuffix(w, "官方") {
-				if fam := familyPrefix(model); fam != "" {
-					return fam
-				}
-				continue
-			}
-			return f.family
-		}
-	}
-	return ""
-}
+// apiWords is the lexicon's apis section.
+func apiWords() knowledge.APIWords { return knowledge.MustLexicon().APIs }
 
 // familyPrefix is the family of a model id by its first letters.
 func familyPrefix(model string) string {
 	m := strings.ToLower(model)
-	for _, f := range apiFamilies {
-		if strings.HasPrefix(m, f.family) {
-			return f.family
+	for _, f := range apiWords().Families {
+		if strings.HasPrefix(m, f.Family) {
+			return f.Family
 		}
 	}
 	return ""
 }
 
 // APIView is the self-host-vs-API answer: the serving plan and the API bills.
+// Subject is the side a yes/no asks about ("api": "is the API cheaper
+// than renting?", "self_host": "自建比调API便宜吗"): its verdict is yes
+// when that side is the cheaper.
 type APIView struct {
 	advisor.APIResult
 	SelfHost advisor.CostResult `json:"self_host"`
+	Subject  string             `json:"subject"`
 }
 
 // api sizes the self-hosted plan with the cost engine, then bills the same
-// load on every sourced host of the model.
+// load on every sourced host of the model and on the API the question
+// names. A question naming an API but no model of its own ("is Claude
+// Haiku cheaper than renting an H100 for 50M tokens a day?") is sized
+// with an open model of the API's class (the lexicon's apis.classes),
+// said as assumed.
 func (b *Bot) api(ctx context.Context, a *Answer, req parse.Request) error {
+	pick := b.namedAPI(req.Text, cmpOr(req.Slots.Model, req.Slots.Arch))
+	sized := ""
+	if req.Slots.ParamsB == 0 && req.Slots.Model == "" && req.Slots.Arch == "" && pick.Family != "" {
+		if m, ok := apiClassModel(pick); ok {
+			req.Slots.Model, req.Slots.ParamsB = m.ID, m.ParamsB
+			if req.Slots.Method == "" {
+				req.Slots.Method = string(advisor.Inference)
+			}
+			req.Slots.Missing = slices.DeleteFunc(slices.Clone(req.Slots.Missing), func(k string) bool { return k == "params_b" })
+			sized = m.ID
+		}
+	}
 	if err := b.cost(ctx, a, req); err != nil {
 		return err
 	}
@@ -80,8 +71,11 @@ func (b *Bot) api(ctx context.Context, a *Answer, req parse.Request) error {
 		Model: cmpOr(req.Slots.Model, req.Slots.Arch), TokensPerDay: req.Slots.TokensPerDay,
 		InputTokens: cr.Inputs.InputTokens, OutputTokens: cr.Inputs.OutputTokens,
 		Currency: cr.Currency, FX: b.fx(req.Slots), SelfHost: cr.Plan, Prices: b.kb.Procurement.APIs,
+		Named: pick.Family, NamedModel: pick.Model,
 	}
-	in.Named = namedAPI(req.Text, in.Model)
+	if pick.Unpriced != "" {
+		in.Named, in.NamedModel = "", "" // "claude opus": not in the data, so no other model of the family stands in for it
+	}
 	res, err := advisor.CompareAPI(in)
 	if err != nil {
 		// no API price for this model: the cost answer stands, says nothing
@@ -94,6 +88,10 @@ func (b *Bot) api(ctx context.Context, a *Answer, req parse.Request) error {
 		d.Summary = append([]string{tr(a.Lang,
 			en+", so the API side is not compared: the self-hosted bill above is what to weigh against your API invoice.",
 			zh+"，所以没有和 API 对比：拿上面的自建月费和你的 API 账单比即可。")}, d.Summary...)
+		if pick.Unpriced != "" {
+			d.Headline = tr(a.Lang, pick.Unpriced+" has no API price in the data, so it is not weighed. Self-hosted: ",
+				"数据里没有 "+pick.Unpriced+" 的 API 价格，没法比较。自建：") + d.Headline
+		}
 		a.show(d)
 		return nil
 	}
@@ -101,8 +99,15 @@ func (b *Bot) api(ctx context.Context, a *Answer, req parse.Request) error {
 	for _, k := range []string{"cards", "method", "bits", "seq_len", "input_tokens", "output_tokens", "requests_per_s", "peak_requests_per_s", "platform", "engine"} {
 		a.use(k, "the self-hosted serving plan")
 	}
-	a.Result = APIView{APIResult: res, SelfHost: cr}
-	a.show(renderAPI(a.Lang, res, cr, a.Assumed))
+	if sized != "" {
+		a.Assumed["model"] = sized
+	}
+	if pick.Unpriced != "" {
+		a.Assumed["api"] = pick.Unpriced
+	}
+	v := APIView{APIResult: res, SelfHost: cr, Subject: apiSubject(req.Text)}
+	a.Result = v
+	a.show(renderAPI(a.Lang, v, a.Assumed, apiAsk{yesNo: req.Slots.YesNo, sized: sized, pick: pick}))
 	return nil
 }
 
@@ -116,8 +121,9 @@ func (b *Bot) apiPerM(req parse.Request, res advisor.CostResult) (advisor.APIPer
 		return advisor.APIPerMResult{}, false, nil
 	}
 	model := cmpOr(req.Slots.Model, req.Slots.Arch)
+	pick := b.namedAPI(req.Text, model)
 	in := advisor.APIInput{Model: model, InputTokens: res.Inputs.InputTokens, OutputTokens: res.Inputs.OutputTokens,
-		Currency: res.Currency, FX: b.fx(req.Slots), Prices: b.kb.Procurement.APIs, Named: namedAPI(req.Text, model)}
+		Currency: res.Currency, FX: b.fx(req.Slots), Prices: b.kb.Procurement.APIs, Named: pick.Family, NamedModel: pick.Model}
 	cmp, err := advisor.CompareAPIPerM(in, res.PerMTokens)
 	return cmp, err == nil, err
 }

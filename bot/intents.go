@@ -66,6 +66,9 @@ func Rows() []intent.Row {
 			Essential: []string{"total", "per_m_tokens"},
 			Buttons:   append(intent.ReadButtons[:3:3], ButtonBits8),
 			Handler: answerFunc(func(b *Bot, ctx context.Context, _ Message, a *Answer, req parse.Request) error {
+				if pick, ok := b.apiPriceAsked(req); ok { // "deepseek api 一百万token多少钱" (api_price.go)
+					return b.apiPrice(a, req, pick)
+				}
 				if req.Slots.TokensPerDay > 0 && asksAPI(req.Text) { // "每天1亿token 自建还是调API" (api.go)
 					return b.api(ctx, a, req)
 				}

@@ -106,6 +106,67 @@ type Lexicon struct {
 	} `yaml:"projects"`
 	// Regions are the regions a message restricts offers to.
 	Regions []Term `yaml:"regions"`
+	// APIs are the words of hosted-API questions (bot/api*.go).
+	APIs APIWords `yaml:"apis"`
+}
+
+// APIWords are the words of a question about hosted LLM APIs.
+type APIWords struct {
+	// Words make a serving-cost question a self-host-vs-API one; Price
+	// ask what an API itself charges; Official name the API of the model
+	// asked about ("官方API").
+	Words    []string `yaml:"words"`
+	Price    []string `yaml:"price"`
+	Official []string `yaml:"official"`
+	// PerMillion ask the price per million tokens first, before a load's
+	// bill.
+	PerMillion []string `yaml:"per_million"`
+	// SelfHost name the self-hosted side; Than and Compare find which side
+	// a yes/no asks about (the side before Than, else the side said last
+	// before a Compare word).
+	SelfHost []string `yaml:"self_host"`
+	Than     []string `yaml:"than"`
+	Compare  []string `yaml:"compare"`
+	// Families are the model families whose own API a question may name,
+	// tried in order.
+	Families []APIFamily `yaml:"families"`
+	// Classes size the self-hosted side when a question names an API but
+	// no model: the first class with a word in the API's name, else the
+	// last.
+	Classes []APIClass `yaml:"classes"`
+}
+
+// APIFamily is a model family with its own API: Provider is how the
+// family's first-party rows of llm_api_prices.csv name their provider.
+type APIFamily struct {
+	Family   string   `yaml:"family"`
+	Provider string   `yaml:"provider"`
+	Words    []string `yaml:"words"`
+}
+
+// APIClass is a tier of hosted model and the open model (a Models id)
+// self-hosting is weighed with against it.
+type APIClass struct {
+	Class    string   `yaml:"class"`
+	SelfHost string   `yaml:"self_host"`
+	Words    []string `yaml:"words"`
+}
+
+// APIClassOf is the class of a hosted model's name: the first class with
+// one of its words in the name, else the last class.
+func (l *Lexicon) APIClassOf(name string) (APIClass, bool) {
+	if len(l.APIs.Classes) == 0 {
+		return APIClass{}, false
+	}
+	n := strings.ToLower(name)
+	for _, c := range l.APIs.Classes {
+		for _, w := range c.Words {
+			if strings.Contains(n, strings.ToLower(w)) {
+				return c, true
+			}
+		}
+	}
+	return l.APIs.Classes[len(l.APIs.Classes)-1], true
 }
 
 // Term is a canonical value and the words for it: Words are read from
@@ -268,6 +329,9 @@ func (l *Lexicon) check() error {
 		}
 		seen[m.ID] = true
 	}
+	if err := l.checkAPIs(seen); err != nil {
+		return err
+	}
 	if len(l.Dates.Weekdays) != 7 || len(l.Dates.Months) != 12 {
 		return fmt.Errorf("dates: %d weekdays and %d months, want 7 and 12", len(l.Dates.Weekdays), len(l.Dates.Months))
 	}
@@ -292,6 +356,25 @@ func (l *Lexicon) check() error {
 				return fmt.Errorf("setting spelling %q used twice", a)
 			}
 			keys[a] = true
+		}
+	}
+	return nil
+}
+
+// checkAPIs holds the apis section to what bot/api*.go relies on: every
+// family has a provider and words, every class sizes with a known model.
+func (l *Lexicon) checkAPIs(models map[string]bool) error {
+	if len(l.APIs.Words) == 0 || len(l.APIs.Classes) == 0 {
+		return fmt.Errorf("apis: words and classes are required")
+	}
+	for _, f := range l.APIs.Families {
+		if f.Family == "" || f.Provider == "" || len(f.Words) == 0 {
+			return fmt.Errorf("apis: family %q needs a provider and words", f.Family)
+		}
+	}
+	for _, c := range l.APIs.Classes {
+		if !models[c.SelfHost] {
+			return fmt.Errorf("apis: class %q sizes with %q, not a model of the lexicon", c.Class, c.SelfHost)
 		}
 	}
 	return nil
