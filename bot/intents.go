@@ -86,6 +86,9 @@ func Rows() []intent.Row {
 			Essential: []string{"breakeven_utilization", "payback_months"},
 			Buttons:   intent.ReadButtons,
 			Handler: answerFunc(func(b *Bot, ctx context.Context, m Message, a *Answer, req parse.Request) error {
+				if b.routesToAPI(req) { // "is claude haiku api cheaper than renting an H100 for 50M tokens a day?" (api_price.go)
+					return b.api(ctx, a, req)
+				}
 				return b.buy(ctx, m, a, req)
 			})},
 		{ID: parse.Price, Example: "/gpu price h100",

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"math"
 	"regexp"
 	"slices"
@@ -524,7 +525,7 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 		if res.SelfHost.Plan != nil {
 			figs = append(figs, typedFigure{asked: "cards", value: float64(res.SelfHost.Plan.Cards), unit: "cards", choice: res.SelfHost.GPU})
 		}
-		return figs, verdict(r.Cheaper == "self_host"), "which"
+		return figs, verdict(r.Cheaper == cmp.Or(res.Subject, "self_host")), "which" // the side the yes/no asks about (api.go)
 	case ConvertView: // a figure in the other currency (convert_render.go)
 		return convertFigures(res)
 	case ExportView:

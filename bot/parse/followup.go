@@ -2,6 +2,7 @@ package parse
 
 import (
 	"encoding/json"
+	"github.com/gpubot/gpubot/knowledge"
 	"regexp"
 	"strings"
 	"time"
@@ -56,7 +57,7 @@ func (p *Parser) FollowUp(prev Request, raw string, now time.Time) (Request, boo
 	for _, k := range []string{"missing", "notes", "mode"} {
 		delete(added, k)
 	}
-	if len(added) == 0 {
+	if len(added) == 0 && !(prev.Intent == Cost && namesHostedAPI(lower)) {
 		return cur, false // nothing to add: "thanks", "ok"
 	}
 	merged := slotsJSON(prev.Slots)
@@ -80,6 +81,21 @@ func (p *Parser) FollowUp(prev Request, raw string, now time.Time) (Request, boo
 	out.Problems = cur.Problems
 	out.FollowUp = true
 	return out, true
+}
+
+// namesHostedAPI reports whether a message names a hosted API by the
+// lexicon's apis families ("那用豆包API呢"): after a self-host-vs-API
+// question it swaps the API weighed; the merged text carries the name
+// (bot/api_names.go reads the last message first).
+func namesHostedAPI(lower string) bool {
+	for _, f := range knowledge.MustLexicon().APIs.Families {
+		for _, w := range f.Words {
+			if strings.Contains(lower, strings.ToLower(w)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // reBareCards is a card count said alone in a follow-up.
