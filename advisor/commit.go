@@ -92,6 +92,9 @@ type CommitResult struct {
 	// CommittedMonthly is the commitment's bill a month for all the
 	// cards: committed over the term ÷ the term's 730-hour months.
 	CommittedMonthly float64 `json:"committed_monthly"`
+	// OnDemandMonthly is on demand's bill a month for the same cards at
+	// the utilisation: on demand over the term ÷ the term's months.
+	OnDemandMonthly float64 `json:"on_demand_monthly"`
 	// SavingMonthly and SavingYearly are Saving a 730-hour month and an
 	// 8,760-hour year of the term (negative: the commitment costs more).
 	SavingMonthly float64 `json:"saving_monthly"`
@@ -200,6 +203,7 @@ func Commit(in CommitInput) (CommitResult, error) {
 	res.BreakevenUtilization = c.Breakeven
 	res.BreakevenHoursPerMonth = round(c.Breakeven*knowledge.HoursPerMonth, 2)
 	res.CommittedMonthly = Round2(res.CommittedCost / (res.TermHours / knowledge.HoursPerMonth))
+	res.OnDemandMonthly = Round2(res.OnDemandCost / (res.TermHours / knowledge.HoursPerMonth))
 	// the saving a month and a year of the term: the term's saving over
 	// its 730-hour months and 8,760-hour years
 	res.SavingMonthly = Round2(res.Saving / (res.TermHours / knowledge.HoursPerMonth))

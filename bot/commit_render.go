@@ -109,6 +109,12 @@ func renderCommit(lang string, r advisor.CommitResult, as map[string]any, ask co
 			fmt.Sprintf("Stay on demand: a %s on %d× %s (%s) costs %s more at %s%% utilisation — it pays only above %s%%, ≈%s h a card-month (%s%% off on-demand)", term[0], r.Inputs.Cards, gpu, c.Provider, moneyStr(-r.Saving, cur), u, be, beh, disc),
 			fmt.Sprintf("按量更省：%d 张 %s（%s）选%s，按 %s%% 利用率要多花 %s——利用率高于 %s%%（每卡每月约 %s 小时）才划算（比按需便宜 %s%%）", r.Inputs.Cards, gpu, c.Provider, term[1], u, moneyStr(-r.Saving, cur), be, beh, disc))
 	}
+	if ask.per == "month" && r.CommittedMonthly > 0 && r.OnDemandMonthly > 0 {
+		// "reserved vs on-demand, per month?": both months first, then the verdict
+		d.Headline = tr(lang,
+			fmt.Sprintf("%s: %s a month vs on demand %s a month (%d× %s, %s, at %s%% utilisation). ", term[0], moneyStr(r.CommittedMonthly, cur), moneyStr(r.OnDemandMonthly, cur), r.Inputs.Cards, gpu, c.Provider, u),
+			fmt.Sprintf("%s：每月 %s，按需每月 %s（%d 张 %s，%s，利用率 %s%%）。", term[1], moneyStr(r.CommittedMonthly, cur), moneyStr(r.OnDemandMonthly, cur), r.Inputs.Cards, gpu, c.Provider, u)) + d.Headline
+	}
 	d.Figures = []present.Figure{
 		{Label: tr(lang, "break-even utilisation", "打平利用率"), Value: be + "%"},
 		{Label: tr(lang, "on-demand over the term", "期限内按需"), Value: moneyStr(r.OnDemandCost, cur)},

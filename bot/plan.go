@@ -276,6 +276,12 @@ func plan(req parse.Request) (parse.Request, string) {
 			req.Slots.Hours, req.Slots.GPUHours = 0, 0
 		}
 		return to(parse.Monthly, "a monthly plan against your hours")
+	case !model && len(s.GPUs) > 0 && req.Intent == parse.Monthly && s.Monthly == nil && s.Hours == 0 && s.GPUHours == 0 && s.HoursPerMonth == 0 && s.Utilization == 0 &&
+		has(s.Targets, "money_monthly") && reOnDemand.MatchString(strings.ToLower(req.Text)) && !rePlanWords.MatchString(strings.ToLower(req.Text)):
+		// "GCP a3-highgpu-8g on-demand monthly cost?": a month of on demand
+		// (730 h) for the cards, no plan weighed
+		req.Slots.Hours = knowledge.HoursPerMonth
+		return to(parse.Price, "a month of on demand")
 	case !model && len(s.GPUs) > 0 && s.Hours == 0 && s.GPUHours == 0 && (req.Intent == parse.Cost || req.Intent == parse.Fit || req.Intent == parse.Unknown):
 		// a card with no model to size: its plans or its price
 		if s.Monthly != nil || reCommitWords.MatchString(strings.ToLower(req.Text)) {
@@ -314,6 +320,9 @@ var reBuyWord = regexp.MustCompile(`\bbuy(?:ing)?\b|\bpurchas|\bown(?:ing)?\b|\b
 
 // reOnDemand names on-demand pricing, the other side of a commitment.
 var reOnDemand = regexp.MustCompile(`按需|按量|on-demand|on demand|ondemand|pay-as-you-go|payg`)
+
+// rePlanWords name a plan or a commitment itself (not a month's bill).
+var rePlanWords = regexp.MustCompile(`包月|包年|月租|年租|预留|框架协议|reserved|reservation|commit|savings plan|monthly plan|plan\b`)
 
 // reCommitWords are the words of a monthly, yearly or reserved plan.
 var reCommitWords = regexp.MustCompile(`包月|包年|月租|年租|预留|框架协议|reserved|reservation|commit|savings plan|monthly plan|per month|a month|/month`)

@@ -37,6 +37,9 @@ type Lexicon struct {
 	// Spellings are common misspellings of the words questions are read
 	// by, each to its right spelling (whole words, lower case).
 	Spellings map[string]string `yaml:"spellings"`
+	// Instances are cloud instance types read as the cards they hold
+	// ("p5.48xlarge" is 8 H100 on AWS), rewritten like a spelling.
+	Instances map[string]string `yaml:"instances"`
 	// Cards are extra card spellings (typos, short forms) mapped to a name
 	// the knowledge base resolves.
 	Cards map[string]string `yaml:"cards"`

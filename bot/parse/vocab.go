@@ -68,11 +68,16 @@ func newVocabulary(lex *knowledge.Lexicon) vocabulary {
 		asking:        lex.Asking,
 		targets:       lex.Targets, // arabized in init: arabize reads vocab
 		yesNo:         lex.YesNo,
-		spellings:     lex.Spellings,
+		spellings:     map[string]string{},
 	}
-	if len(lex.Spellings) > 0 {
-		words := make([]string, 0, len(lex.Spellings))
-		for w := range lex.Spellings {
+	for _, m := range []map[string]string{lex.Spellings, lex.Instances} {
+		for w, to := range m {
+			v.spellings[w] = to
+		}
+	}
+	if len(v.spellings) > 0 {
+		words := make([]string, 0, len(v.spellings))
+		for w := range v.spellings {
 			words = append(words, regexp.QuoteMeta(w))
 		}
 		slices.Sort(words)
