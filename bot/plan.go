@@ -143,6 +143,13 @@ func plan(req parse.Request) (parse.Request, string) {
 		req.Slots.Missing = parse.Missing(parse.Monthly, req.Slots)
 		return req, "a monthly plan against on demand"
 	}
+	if req.Intent == parse.Buy && s.Hours >= 730 && s.Years == 0 && s.HoursPerMonth == 0 && s.Price != nil {
+		// "64 H100s for 6 months: rent vs buy at $30k each?": the months
+		// are how long the cards are needed — the purchase's horizon
+		req.Slots.Years, req.Slots.Hours = s.Hours/8760, 0
+		req.Slots.Notes = append(req.Slots.Notes, "the rental's length read as the horizon the purchase is weighed over")
+		return req, "a purchase over the time the cards are needed"
+	}
 	if !readOnly[req.Intent] {
 		return req, ""
 	}

@@ -170,7 +170,9 @@ func (f *features) assign(s *Slots, in Intent, h moneyHit, hourly int) {
 	default: // a bare figure: read by what the intent is about
 		switch in {
 		case Buy:
-			if m.Amount >= 1000 {
+			if m.Amount >= 1000 || m.Amount >= 50 && f.hasHourly() {
+				// "used 3090 for $700 vs renting a 4090 at $0.40/hr": beside
+				// a rate an hour, a bare figure is what the card costs
 				put(&s.Price, "purchase price")
 			} else if f.committedRate(in, h, hourly) {
 				put(&s.Committed, "committed rate")
@@ -195,6 +197,16 @@ func (f *features) assign(s *Slots, in Intent, h moneyHit, hourly int) {
 			put(&s.Price, "price")
 		}
 	}
+}
+
+// hasHourly reports whether a figure in the message is a price an hour.
+func (f *features) hasHourly() bool {
+	for _, h := range f.money {
+		if h.kind == kindHourly {
+			return true
+		}
+	}
+	return false
 }
 
 // committedRate reports whether an hourly figure is a commitment's rate:
