@@ -838,11 +838,12 @@ func (s *Spend) edit(ctx context.Context, team string, m Message, req parse.Requ
 	hint := "/gpu spend edit 7k2m9q amount=¥1800 platform=aliyun team=vision"
 	id := req.Slots.ID
 	fields := map[string]string{}
+	note := "" // a correction's word on which entry it took
 	words := strings.Fields(m.Text)
 	if len(req.Slots.Args) > 0 && req.Slots.Args[0] == correctionArg {
 		// a correction in words: the entry it means and its fields
 		var err error
-		if id, fields, err = s.correction(ctx, team, m, req, a); err != nil {
+		if id, fields, note, err = s.correction(ctx, team, m, req, a); err != nil {
 			return err
 		}
 		words = nil
@@ -897,6 +898,9 @@ func (s *Spend) edit(ctx context.Context, team string, m Message, req parse.Requ
 	}
 	a.Text = tr(a.Lang, fmt.Sprintf("Edited #%s: %s. Undo with /gpu spend undo.", after.ID, strings.Join(changes, "; ")),
 		fmt.Sprintf("已修改 #%s：%s。撤销：/gpu spend undo", after.ID, strings.Join(changes, "；")))
+	if note != "" {
+		a.Text += "\n" + note // the verdict first; which entry it was, after
+	}
 	if !after.Replayed {
 		s.withBudget(ctx, team, a)
 	}
