@@ -127,7 +127,7 @@ func ledgerInWords(req parse.Request) (parse.Request, string, bool) {
 			// the budget and the spend stated are the figures projected:
 			// the typed slots say so, and neither is "a second amount"
 			_, budget, spent, _ := paceInWords(req)
-			for _, f := range []**parse.Money{&req.Slots.Price, &req.Slots.Monthly, &req.Slots.Rent} {
+			for _, f := range []**parse.Money{&req.Slots.Price, &req.Slots.Monthly, &req.Slots.Rent, &req.Slots.Ops} {
 				if *f != nil && ((*f).Amount == budget.Amount || (*f).Amount == spent.Amount) {
 					*f = nil // "burned $61k of its $80k" read as a purchase price
 				}
