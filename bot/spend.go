@@ -663,12 +663,24 @@ func (s *Spend) report(ctx context.Context, team string, m Message, req parse.Re
 			p = q // "spend report 2026-Q4", "三季度花了多少", "this year"
 		}
 	}
+	justEnded := false
+	if p.Months == 0 && req.Slots.Month == "" && reRecapAsked.MatchString(strings.ToLower(m.Text)) && s.now().In(loc).Day() <= recapGraceDays {
+		// "month-end recap" on 2 December: the month just ended, not two days of December
+		p, justEnded = ledger.MonthPeriod(ledger.MonthOf(s.now(), loc).Prev()), true
+		a.Assumed["month"] = p.First.String()
+	}
 	if p.Months == 0 {
 		mo, err := s.month(req, a)
 		if err != nil {
 			return err
 		}
 		p = ledger.MonthPeriod(mo)
+	}
+	if req.Slots.Project == "" && req.Slots.Team == "" {
+		if n := s.projectNamed(ctx, team, m.Text); n != "" {
+			req.Slots.Project = n // "星火本月花了多少": a project the ledger knows, named bare
+			a.use("project", "a project of your ledger named in the question")
+		}
 	}
 	fx := s.reportFX(ctx, team, a.Lang)
 	gpu := ""
@@ -717,8 +729,42 @@ func (s *Spend) report(ctx context.Context, team string, m Message, req parse.Re
 	if len(only) > 0 {
 		a.Text = tr(a.Lang, "Only entries with ", "仅含 ") + strings.Join(only, " ") + "\n" + a.Text
 	}
+	if justEnded {
+		a.Text = tr(a.Lang, fmt.Sprintf("Recap of %s, the month just ended (say a month for another one):", p.Label),
+			fmt.Sprintf("%s（刚结束的月份）回顾；要看其他月份请说明月份：", p.Label)) + "\n" + a.Text
+	}
 	a.say(a.Text)
 	return nil
+}
+
+// reRecapAsked is a month-end recap asked for without a month; in the
+// first recapGraceDays of a month it means the month just ended.
+var reRecapAsked = regexp.MustCompile(`recap|month-end|month end|end of month|月底|月末|月结|月度总结|月度回顾|复盘`)
+
+const recapGraceDays = 5
+
+// projectNamed is a project of the team's ledger (booked in the last year)
+// whose name the text contains: "星火本月花了多少". The longest wins; ""
+// when none, or when the name is too short to be told from a word.
+func (s *Spend) projectNamed(ctx context.Context, team, text string) string {
+	now := s.now()
+	es, err := s.ledger.Between(ctx, team, now.AddDate(-1, 0, 0), now.Add(ledger.LatestWindow))
+	if err != nil {
+		return ""
+	}
+	t := strings.ToLower(text)
+	best := ""
+	for _, e := range es {
+		n := e.Project
+		if len([]rune(n)) < 2 || n == "unassigned" || len(n) <= len(best) || !strings.Contains(t, n) {
+			continue
+		}
+		if n[0] < 0x80 && !wholeWord(t, n) {
+			continue // "eval" inside "evaluation"
+		}
+		best = n
+	}
+	return best
 }
 
 // platformSplit is the headline of a spend question over two or more
@@ -838,11 +884,12 @@ func (s *Spend) edit(ctx context.Context, team string, m Message, req parse.Requ
 	hint := "/gpu spend edit 7k2m9q amount=¥1800 platform=aliyun team=vision"
 	id := req.Slots.ID
 	fields := map[string]string{}
+	note := "" // a correction's word on which entry it took
 	words := strings.Fields(m.Text)
 	if len(req.Slots.Args) > 0 && req.Slots.Args[0] == correctionArg {
 		// a correction in words: the entry it means and its fields
 		var err error
-		if id, fields, err = s.correction(ctx, team, m, req, a); err != nil {
+		if id, fields, note, err = s.correction(ctx, team, m, req, a); err != nil {
 			return err
 		}
 		words = nil
@@ -897,6 +944,9 @@ func (s *Spend) edit(ctx context.Context, team string, m Message, req parse.Requ
 	}
 	a.Text = tr(a.Lang, fmt.Sprintf("Edited #%s: %s. Undo with /gpu spend undo.", after.ID, strings.Join(changes, "; ")),
 		fmt.Sprintf("已修改 #%s：%s。撤销：/gpu spend undo", after.ID, strings.Join(changes, "；")))
+	if note != "" {
+		a.Text += "\n" + note // the verdict first; which entry it was, after
+	}
 	if !after.Replayed {
 		s.withBudget(ctx, team, a)
 	}

@@ -46,12 +46,32 @@ func ledgerInWords(req parse.Request) (parse.Request, string, bool) {
 				args = append(args, f+"="+v)
 			}
 		}
+		for _, f := range []string{"amount", "month"} {
+			if v, ok := c.Old[f]; ok {
+				args = append(args, "old."+f+"="+v) // the entry as it stands: how it is found
+			}
+		}
 		req.Slots.Args = args
+		// the month the typed slots say: the one moved to, else the entry's
+		if mo := c.Fields["month"]; mo != "" {
+			req.Slots.Month = fmt.Sprintf("%02s", mo)
+		} else if mo := c.Old["month"]; mo != "" {
+			req.Slots.Month = mo
+			if len(mo) == 1 {
+				req.Slots.Month = "0" + mo
+			}
+		}
 		req.Slots.Missing, req.Problems = nil, nil
 		// what the parser read for another question is the correction's now
 		req.Slots.HoursPerMonth, req.Slots.Rent, req.Slots.Notes = 0, nil, nil
 		if v, ok := c.Fields["amount"]; ok {
 			if m, ok := parse.ParseMoney(v); ok {
+				if m.Currency == "" {
+					m.Currency = "CNY" // "是268不是286": the entry's own; the asker's, as read
+					if req.Lang == "en" {
+						m.Currency = "USD"
+					}
+				}
 				req.Slots.Amount = &m // the typed slots say what was read
 			}
 		}
@@ -81,7 +101,13 @@ func ledgerInWords(req parse.Request) (parse.Request, string, bool) {
 		// "把12月那笔腾讯云 ¥52,000 删掉吧": the entry described, removed
 		req.Intent = parse.Spend
 		req.Slots.Mode = "delete"
+		if d.About == "" && req.Slots.Platform != "" {
+			d.About = req.Slots.Platform // "两笔重复的阿里云扣费": the platform the parser read
+		}
 		req.Slots.Args = []string{deletionArg, "about=" + d.About, "amount=" + d.Amount, "month=" + d.Month}
+		if len(d.Month) > 0 {
+			req.Slots.Month = fmt.Sprintf("%02s", d.Month)
+		}
 		req.Slots.Missing, req.Problems = nil, nil
 		req.Slots.GPUs, req.Slots.Budget, req.Slots.Monthly, req.Slots.Price = nil, nil, nil, nil
 		return req, "a ledger entry removed in words", true
@@ -101,7 +127,7 @@ func ledgerInWords(req parse.Request) (parse.Request, string, bool) {
 			// the budget and the spend stated are the figures projected:
 			// the typed slots say so, and neither is "a second amount"
 			_, budget, spent, _ := paceInWords(req)
-			for _, f := range []**parse.Money{&req.Slots.Price, &req.Slots.Monthly, &req.Slots.Rent} {
+			for _, f := range []**parse.Money{&req.Slots.Price, &req.Slots.Monthly, &req.Slots.Rent, &req.Slots.Ops} {
 				if *f != nil && ((*f).Amount == budget.Amount || (*f).Amount == spent.Amount) {
 					*f = nil // "burned $61k of its $80k" read as a purchase price
 				}
@@ -133,40 +159,70 @@ func ledgerInWords(req parse.Request) (parse.Request, string, bool) {
 
 // correction reads the edit a correction in words asked for: the entry
 // (its id, the entry described, or the asker's last one) and the fields.
-func (s *Spend) correction(ctx context.Context, team string, m Message, req parse.Request, a *Answer) (id string, fields map[string]string, err error) {
+//
+// An amount said wrong with nothing else about the entry ("不对，是1800元
+// 不是18000元") means the asker's latest entry even when its amount is not
+// that figure (the figure they remember may be one the ledger never
+// booked); note then says so before the edit. With a platform, card or
+// month named, the entry must match all of it, else nothing is changed
+// and the error says what was read and names the nearest entry.
+func (s *Spend) correction(ctx context.Context, team string, m Message, req parse.Request, a *Answer) (id string, fields map[string]string, note string, err error) {
 	hint := tr(a.Lang, "/gpu spend edit 7k2m9q amount=¥1800 (or: 不对，金额是1800元 right after the entry)", "/gpu spend edit 7k2m9q amount=¥1800（或在记账后直接说：不对，金额是1800元）")
 	fields = map[string]string{}
-	about := ""
+	about, oldAmount, oldMonth := "", "", ""
 	for _, kv := range req.Slots.Args[1:] {
 		k, v, _ := strings.Cut(kv, "=")
-		if k == "about" {
+		switch k {
+		case "about":
 			about = v
-			continue
+		case "old.amount":
+			oldAmount = v
+		case "old.month":
+			oldMonth = v
+		default:
+			fields[k] = v
 		}
-		fields[k] = v
 	}
 	var target ledger.Entry
 	switch {
 	case req.Slots.ID != "":
 		nid, ok := ledger.NormalizeID(req.Slots.ID)
 		if !ok {
-			return "", nil, &advisor.InputError{Field: "id", Reason: tr(a.Lang, fmt.Sprintf("read #%s, which is not an entry id (ids are 6 letters and digits, e.g. #7k2m9q)", req.Slots.ID),
+			return "", nil, "", &advisor.InputError{Field: "id", Reason: tr(a.Lang, fmt.Sprintf("read #%s, which is not an entry id (ids are 6 letters and digits, e.g. #7k2m9q)", req.Slots.ID),
 				fmt.Sprintf("读到 #%s，这不是记录编号（编号为 6 位字母数字，例如 #7k2m9q）", req.Slots.ID)), Hint: "/gpu spend list"}
 		}
 		if target, err = s.ledger.Get(ctx, team, nid); err != nil {
-			return "", nil, err
+			return "", nil, "", err
 		}
 	default:
-		target, err = s.ledger.Latest(ctx, team, m.User, s.ledger.Describes(about))
-		if errors.Is(err, ledger.ErrNotFound) {
-			what := tr(a.Lang, "you have no recent entry to correct", "你最近没有可更正的记录")
-			if about != "" {
-				what = tr(a.Lang, fmt.Sprintf("no recent entry matches %q", about), fmt.Sprintf("最近没有与 %q 相符的记录", about))
+		keep, in := s.entrySaid(about, oldAmount, oldMonth)
+		if in.IsZero() {
+			target, err = s.ledger.Latest(ctx, team, m.User, keep)
+		} else {
+			loc := s.ledger.Location()
+			target, err = s.ledger.LatestIn(ctx, team, m.User, keep, in.Start(loc), in.End(loc)) // the month said, however long ago
+		}
+		if errors.Is(err, ledger.ErrNotFound) && oldAmount != "" && about == "" && oldMonth == "" {
+			// "不对，是1800元不是18000元": the asker's latest entry, whatever it booked
+			if target, err = s.ledger.Latest(ctx, team, m.User, nil); err == nil {
+				note = tr(a.Lang, fmt.Sprintf("Your latest entry #%s was booked at %s, not %s as you said; corrected that one. ", target.ID, target.Amount.String(), oldAmount),
+					fmt.Sprintf("你最近的一条记录 #%s 记的是 %s，不是你说的 %s；已更正这一条。", target.ID, target.Amount.String(), oldAmount))
 			}
-			return "", nil, &advisor.InputError{Field: "id", Reason: what, Hint: hint}
+		}
+		if errors.Is(err, ledger.ErrNotFound) {
+			what := tr(a.Lang, "you have no recent entry to correct; nothing was changed", "你最近没有可更正的记录，没有修改任何记录")
+			if said := strings.Join(strings.Fields(strings.Join([]string{about, oldAmount, monthSaid(oldMonth, a.Lang)}, " ")), ", "); said != "" {
+				what = tr(a.Lang, fmt.Sprintf("no recent entry matches what was read (%s); nothing was changed", said),
+					fmt.Sprintf("最近没有与所读内容（%s）相符的记录，没有修改任何记录", said))
+			}
+			if near, err2 := s.ledger.Latest(ctx, team, m.User, s.ledger.Describes(about)); err2 == nil && about != "" {
+				hint = tr(a.Lang, fmt.Sprintf("your latest %s entry is #%s (%s, %s); to change it: /gpu spend edit %s field=value", about, near.ID, near.Amount.String(), near.At.In(s.ledger.Location()).Format("2006-01-02"), near.ID),
+					fmt.Sprintf("你最近一条 %s 记录是 #%s（%s，%s）；要改它：/gpu spend edit %s 字段=值", about, near.ID, near.Amount.String(), near.At.In(s.ledger.Location()).Format("2006-01-02"), near.ID))
+			}
+			return "", nil, "", &advisor.InputError{Field: "id", Reason: what, Hint: hint}
 		}
 		if err != nil {
-			return "", nil, err
+			return "", nil, "", err
 		}
 	}
 	if mo, ok := fields["month"]; ok {
@@ -175,9 +231,69 @@ func (s *Spend) correction(ctx context.Context, team string, m Message, req pars
 		fields["date"] = movedToMonth(target.At.In(s.ledger.Location()), time.Month(n), s.now()).Format("2006-01-02")
 	}
 	if len(fields) == 0 {
-		return "", nil, &advisor.InputError{Field: "edit", Reason: tr(a.Lang, "nothing to change was read", "没有读到要改的内容"), Hint: hint}
+		return "", nil, "", &advisor.InputError{Field: "edit", Reason: tr(a.Lang, "nothing to change was read", "没有读到要改的内容"), Hint: hint}
 	}
-	return target.ID, fields, nil
+	return target.ID, fields, note, nil
+}
+
+// entrySaid keeps the entries a correction describes: the platform, card
+// or project named (about), the amount it has now (oldAmount, "$320" of
+// "$320应该是$230"; a bare figure matches in the entry's own currency) and
+// the month it is in (oldMonth: 1–12, "last", "this"; returned as in).
+// keep is nil when nothing was said: the asker's latest entry.
+func (s *Spend) entrySaid(about, oldAmount, oldMonth string) (keep ledger.Filter, in ledger.Month) {
+	desc := s.ledger.Describes(about)
+	var want parse.Money
+	if v, ok := parse.ParseMoney(oldAmount); ok {
+		want = v
+	}
+	loc := s.ledger.Location()
+	now := s.now().In(loc)
+	var mon ledger.Month
+	switch oldMonth {
+	case "":
+	case "last":
+		mon = ledger.MonthOf(now, loc).Prev()
+	case "this":
+		mon = ledger.MonthOf(now, loc)
+	default:
+		if n, err := strconv.Atoi(oldMonth); err == nil && n >= 1 && n <= 12 {
+			y := now.Year()
+			if time.Month(n) > now.Month() {
+				y-- // "11月那笔" in March: last November
+			}
+			mon = ledger.Month{Year: y, Month: time.Month(n)}
+		}
+	}
+	if desc == nil && want.Amount == 0 && mon.Year == 0 {
+		return nil, mon
+	}
+	return func(e ledger.Entry) bool {
+		if desc != nil && !desc(e) {
+			return false
+		}
+		if want.Amount > 0 && (math.Abs(e.Amount.Float()-want.Amount) > 0.005 || want.Currency != "" && string(e.Amount.Currency) != want.Currency) {
+			return false
+		}
+		return mon.Year == 0 || ledger.MonthOf(e.At, loc) == mon
+	}, mon
+}
+
+// monthSaid names a month a correction said the entry is in.
+func monthSaid(mo, lang string) string {
+	switch mo {
+	case "":
+		return ""
+	case "last":
+		return tr(lang, "last month", "上个月")
+	case "this":
+		return tr(lang, "this month", "本月")
+	}
+	n, _ := strconv.Atoi(mo)
+	if n < 1 || n > 12 {
+		return ""
+	}
+	return tr(lang, time.Month(n).String(), mo+"月")
 }
 
 // movedToMonth is day t moved to month mo: the same day of the month

@@ -34,6 +34,8 @@ var (
 	reSpentOf = regexp.MustCompile(`(?i)(?:spent|burned|burnt|used|consumed|花了|用了|花掉了?|用掉了?)\s*(?:about|around|~|约)?\s*` + paceAmount + `\s*(?:of|out of)\s+(?:its|their|our|the|his|her|my|your)?\s*(?:(?:annual|yearly|quarterly|monthly|total)\s+)?` + paceAmount)
 	// "Atlas has $120k for Q1"
 	reHasFor = regexp.MustCompile(`(?i)\b(?:has|have|had|got|gets|get)\s+(?:an?\s+)?` + paceAmount + `\s*(?:budget\s*)?(?:for|this|per|a|each|to spend)\b`)
+	// "we committed to $120k/year", "a commitment of $120k", "承诺了12万"
+	reCommitted = regexp.MustCompile(`(?i)(?:\bcommit(?:ted|ment)?\s+(?:of\s+|to\s+)?(?:spend(?:ing)?\s+)?|承诺(?:了|消费|用量)?\s*)` + paceAmount)
 	// "an $80k budget", "15k的预算"
 	reAmountBudget = regexp.MustCompile(`(?i)` + paceAmount + `\s*(?:(?:annual|yearly|quarterly|monthly)\s+)?(?:budget|的预算|预算)`)
 	// what is spent: "spent $47k", "已经花了 $9.2k", "已花 3万"
@@ -58,7 +60,7 @@ func paceInWords(req parse.Request) (args []string, budget, spent parse.Money, o
 		spent, sOK = money(m[1])
 		budget, bOK = money(m[2])
 	}
-	for _, re := range []*regexp.Regexp{reGiven, reHasFor, reAmountBudget} {
+	for _, re := range []*regexp.Regexp{reGiven, reHasFor, reAmountBudget, reCommitted} {
 		if bOK {
 			break
 		}

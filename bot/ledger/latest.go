@@ -19,7 +19,14 @@ func (l *Ledger) Latest(ctx context.Context, team, user string, keep Filter) (En
 	now := l.now()
 	// Entries are kept by the day they are booked to; a correction may
 	// name an entry dated a month back or (after a date edit) ahead.
-	es, err := l.Between(ctx, team, now.Add(-LatestWindow), now.Add(LatestWindow))
+	return l.LatestIn(ctx, team, user, keep, now.Add(-LatestWindow), now.Add(LatestWindow))
+}
+
+// LatestIn is Latest over the entries dated in [from, to): a correction
+// that names the entry's month ("刚才那条AutoDL的记录…不是4月") looks in
+// that month, however long ago.
+func (l *Ledger) LatestIn(ctx context.Context, team, user string, keep Filter, from, to time.Time) (Entry, error) {
+	es, err := l.Between(ctx, team, from, to)
 	if err != nil {
 		return Entry{}, err
 	}

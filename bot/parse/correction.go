@@ -24,6 +24,11 @@ type Correction struct {
 	// gpu, date (2026-11-28) and month (1–12: the entry's day moved to that
 	// month).
 	Fields map[string]string `json:"fields"`
+	// Old are the values the entry has now, said to find it: amount ("$320
+	// 应该是$230", "是268不是286", "6.8万录反了，改成8.6万") and month (the
+	// month the entry is in: "11月那笔", "不是4月", "not December"; 1–12,
+	// or "last"/"this" for 上个月/本月). The entry corrected must have them.
+	Old map[string]string `json:"old,omitempty"`
 }
 
 var (
@@ -63,6 +68,71 @@ var (
 	reMonthZH    = regexp.MustCompile(`(?:是|为|改成|改为|算|记在|记到|记成|日期)\s?(\d{1,2}|十[一二]?|[一二三四五六七八九])月(?:份)?(?:的)?`)
 )
 
+// The entry as it stands, said to find it ("11月那笔", "是268不是286",
+// "$320应该是$230", "November not December"). pairMoney is one figure as
+// written; the readers below say which of two is the new one.
+const pairMoney = `((?:[¥￥$]|us\$|rmb\s?)?\d[\d,]*(?:\.\d+)?\s?(?:万|k|千)?\s?(?:元|块钱|块|美元|美金|刀|rmb\b|usd\b|dollars?\b)?)`
+
+var (
+	// "11月那笔", "上个月那笔", "12月账里": the month the entry is in
+	reEntryMonth = regexp.MustCompile(`(上个?月|本月|这个月|(\d{1,2}|十[一二]?|[一二三四五六七八九])\s?月份?)\s?的?\s?(那笔|这笔|那条|这条|那一笔|那单|账里|账上|的账)`)
+	// "应该是3月，不是4月" (new, old); "不是4月，是3月" (old, new)
+	reMonthIsNot = regexp.MustCompile(`(\d{1,2}|十[一二]?|[一二三四五六七八九])\s?月份?\s*,?\s*(?:而)?不是\s*(\d{1,2}|十[一二]?|[一二三四五六七八九])\s?月`)
+	reMonthNotIs = regexp.MustCompile(`不是\s*(\d{1,2}|十[一二]?|[一二三四五六七八九])\s?月份?\s*,?\s*(?:而)?(?:是|应该是)\s*(\d{1,2}|十[一二]?|[一二三四五六七八九])\s?月`)
+	// "November not December": the month it has now, after "not"
+	reMonthNotEN = regexp.MustCompile(`(?i)\b(?:not|instead of|rather than|from)\s+(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b`)
+	// "是268不是286", "$230, not $320" (new, old)
+	reAmountIsNot = regexp.MustCompile(`(?i)` + pairMoney + `\s*,?\s*(?:而)?(?:不是|并非|\bnot\b)\s*` + pairMoney)
+	// "不是286，是268", "not $320 but $230" (old, new)
+	reAmountNotIs = regexp.MustCompile(`(?i)(?:不是|\bnot\b)\s*` + pairMoney + `\s*,?\s*(?:而)?(?:是|应该是|应为|\bbut\b)\s*` + pairMoney)
+	// "$320应该是$230", "6.8万录反了，改成8.6万", "$320 should be $230" (old, new)
+	reAmountTo2 = regexp.MustCompile(`(?i)` + pairMoney + `\s*的?\s*(?:(?:录反了|写反了|写错了|记错了|打错了|录错了|错了)\s*,?\s*)?(?:应该是|应为|应是|其实是|实际是|改成|改为|\bshould (?:be|have been)\b|→|->)\s*` + pairMoney)
+	// "小时数是", "cards": a bare pair after these counts hours or cards
+	reNotMoneyBefore = regexp.MustCompile(`(?i)(?:小时数?|时长|卡时数?|卡数|张数|hours?|cards?|gpus?)\s*(?:应该|应|其实|实际)?\s*(?:是|为|=|:|\bis\b|\bwas\b|\bshould be\b)?\s*$`)
+	// "/hr", "每小时", "per card-hour": the figure before is a rate
+	reRateAfter = regexp.MustCompile(`(?i)^\s*(?:/|per\b|an? (?:hour|hr|month)\b|每|一小时|一个月|一张|一台|a card|each)`)
+	// "张", "hours", "90": a figure that counts cards or hours, or a card's name
+	reUnitAfter = regexp.MustCompile(`(?i)^\s*(?:张|块卡|台|卡|个|小时|钟头|h\b|hours?\b|hrs?\b|cards?\b|gpus?\b|x\b|d\b|ti\b|\d)`)
+	// "那笔AWS $320": a platform in Latin letters right after 那笔
+	reAboutLatin = regexp.MustCompile(`(?:那笔|这笔|那条|这条)\s?([A-Za-z][A-Za-z0-9_.\-]*)`)
+)
+
+// marked reports whether a figure as written carries a currency or a
+// magnitude: "$320", "6.8万", not "3" (a bare number may be a month or a
+// count unless the sentence pairs it with 是/不是).
+func marked(s string) bool {
+	return strings.ContainsAny(s, "$¥￥万千kK元块刀") || strings.Contains(strings.ToLower(s), "usd") || strings.Contains(strings.ToLower(s), "rmb")
+}
+
+// zhMonth reads "3", "十一" as a month number, 0 when it is none.
+func zhMonth(s string) int {
+	mo, err := strconv.Atoi(s)
+	if err != nil {
+		mo = zhMonths[s]
+	}
+	if mo < 1 || mo > 12 {
+		return 0
+	}
+	return mo
+}
+
+// pairArgs writes a pair of figures the way spend edit reads them, a
+// bare one taking the other's currency ("是268不是¥286").
+func pairArgs(nw, old string) (string, string) {
+	n, ok1 := ParseMoney(strings.TrimSpace(nw))
+	o, ok2 := ParseMoney(strings.TrimSpace(old))
+	if !ok1 || !ok2 {
+		return "", ""
+	}
+	if n.Currency == "" {
+		n.Currency = o.Currency
+	}
+	if o.Currency == "" {
+		o.Currency = n.Currency
+	}
+	return moneyArgOf(n), moneyArgOf(o)
+}
+
 var monthNames = map[string]int{"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
 	"september": 9, "october": 10, "november": 11, "december": 12, "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7,
 	"aug": 8, "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12}
@@ -78,8 +148,57 @@ func ReadCorrection(text string) (Correction, bool) {
 	if !reCorrectCue.MatchString(t) || reCorrectNot.MatchString(strings.TrimSpace(t)) {
 		return Correction{}, false
 	}
-	c := Correction{Fields: map[string]string{}}
+	c := Correction{Fields: map[string]string{}, Old: map[string]string{}}
 	rest := t
+	// the entry as it stands: its month and the figures said wrong
+	if m := reEntryMonth.FindStringSubmatchIndex(rest); m != nil {
+		switch said := rest[m[2]:m[3]]; {
+		case strings.HasPrefix(said, "上"):
+			c.Old["month"] = "last"
+		case said == "本月" || said == "这个月":
+			c.Old["month"] = "this"
+		default:
+			if mo := zhMonth(rest[m[4]:m[5]]); mo > 0 {
+				c.Old["month"] = strconv.Itoa(mo)
+			}
+		}
+		rest = rest[:m[0]] + " " + rest[m[6]:]
+	}
+	for i, re := range []*regexp.Regexp{reMonthIsNot, reMonthNotIs} {
+		if m := re.FindStringSubmatchIndex(rest); m != nil {
+			nw, old := zhMonth(rest[m[2]:m[3]]), zhMonth(rest[m[4]:m[5]])
+			if i == 1 {
+				nw, old = old, nw
+			}
+			if nw > 0 && old > 0 {
+				c.Fields["month"], c.Old["month"] = strconv.Itoa(nw), strconv.Itoa(old)
+				rest = rest[:m[0]] + " " + rest[m[1]:]
+				break
+			}
+		}
+	}
+	for i, re := range []*regexp.Regexp{reAmountIsNot, reAmountNotIs, reAmountTo2} {
+		m := re.FindStringSubmatchIndex(rest)
+		if m == nil {
+			continue
+		}
+		nw, old := strings.TrimRight(rest[m[2]:m[3]], ", ."), strings.TrimRight(rest[m[4]:m[5]], ", .")
+		if i > 0 {
+			nw, old = old, nw
+		}
+		if reRateAfter.MatchString(rest[m[1]:]) || reRateAfter.MatchString(rest[m[3]:m[4]]) || reUnitAfter.MatchString(rest[m[1]:]) || reUnitAfter.MatchString(rest[m[3]:m[4]]) {
+			continue // "$2.10/hr not $2.49": rates, not the entry's amount
+		}
+		if !marked(nw) && !marked(old) && (i == 2 || reNotMoneyBefore.MatchString(rest[:m[0]])) {
+			continue // "3 should be 4", "小时数是410不是340": no figure says it is money
+		}
+		nw, old = pairArgs(nw, old)
+		if nw != "" && old != "" && nw != old {
+			c.Fields["amount"], c.Old["amount"] = nw, old
+			rest = rest[:m[0]] + " " + rest[m[1]:]
+			break
+		}
+	}
 	if m := reCorrectID.FindStringSubmatch(rest); m != nil {
 		c.ID = strings.ToLower(m[1])
 		rest = strings.Replace(rest, m[0], " ", 1)
@@ -91,6 +210,9 @@ func ReadCorrection(text string) (Correction, bool) {
 		rest = strings.Replace(rest, m[0], " ", 1)
 	} else if m := reAboutZHAfter.FindStringSubmatch(rest); m != nil && !reJustNow.MatchString(m[1]) {
 		c.About = strings.ToLower(m[1])
+		rest = strings.Replace(rest, m[0], " ", 1)
+	} else if m := reAboutLatin.FindStringSubmatch(rest); m != nil {
+		c.About = strings.ToLower(m[1]) // "刚记的那笔AWS"
 		rest = strings.Replace(rest, m[0], " ", 1)
 	}
 	take := func(re *regexp.Regexp, field string) {
@@ -112,7 +234,12 @@ func ReadCorrection(text string) (Correction, bool) {
 			rest = strings.Replace(rest, m[0], " ", 1)
 		}
 	}
-	if _, ok := c.Fields["date"]; !ok {
+	if m := reMonthNotEN.FindStringSubmatch(rest); m != nil && c.Old["month"] == "" {
+		c.Old["month"] = strconv.Itoa(monthNames[strings.ToLower(m[1])]) // "dated November not December"
+		rest = strings.Replace(rest, m[0], " ", 1)
+	}
+	_, monthSet := c.Fields["month"]
+	if _, ok := c.Fields["date"]; !ok && !monthSet {
 		if m := reMonthEN.FindStringSubmatch(rest); m != nil {
 			c.Fields["month"] = strconv.Itoa(monthNames[strings.ToLower(m[1])])
 			rest = strings.Replace(rest, m[0], " ", 1)
@@ -127,7 +254,9 @@ func ReadCorrection(text string) (Correction, bool) {
 			}
 		}
 	}
-	if m := reAmountKey.FindStringSubmatchIndex(rest); m != nil && strings.TrimSpace(rest[m[2]:m[3]]) != "" {
+	if _, ok := c.Fields["amount"]; ok {
+		// read above, with the figure it replaces
+	} else if m := reAmountKey.FindStringSubmatchIndex(rest); m != nil && strings.TrimSpace(rest[m[2]:m[3]]) != "" {
 		c.Fields["amount"] = moneyArg(rest[m[2]:m[3]])
 		rest = rest[:m[0]] + " " + rest[m[1]:]
 	} else if m := reAmountTo.FindStringSubmatchIndex(rest); m != nil {
@@ -153,6 +282,9 @@ func ReadCorrection(text string) (Correction, bool) {
 	if len(c.Fields) == 0 {
 		return Correction{}, false
 	}
+	if len(c.Old) == 0 {
+		c.Old = nil
+	}
 	return c, true
 }
 
@@ -163,6 +295,11 @@ func moneyArg(s string) string {
 	if !ok {
 		return ""
 	}
+	return moneyArgOf(m)
+}
+
+// moneyArgOf writes parsed money the way spend edit reads it.
+func moneyArgOf(m Money) string {
 	v := strconv.FormatFloat(m.Amount, 'f', -1, 64)
 	switch m.Currency {
 	case "USD":

@@ -75,6 +75,18 @@ func (x extractor) owners(t *text, f *features) {
 		})
 	}
 	if f.project == "" && s.Project == "" {
+		// a name in quotes next to 项目/project ('给项目"星火"', 'project
+		// "Atlas East"'), and one marked as a project by 把/给 … 项目 ("把
+		// eval 项目加进预算": a word that is a workload elsewhere)
+		if m := reQuotedProject.FindStringSubmatch(t.s); m != nil {
+			if n := strings.TrimSpace(m[1] + m[2]); n != "" {
+				f.project = n
+			}
+		} else if m := reMarkedProject.FindStringSubmatch(t.s); m != nil && !grammarWords[m[1]] && !functionWords[m[1]] {
+			f.project = m[1]
+		}
+	}
+	if f.project == "" && s.Project == "" {
 		pick := func(n string) bool {
 			if name(n) && n != s.Team && !x.regionWord(n) {
 				f.project = n
@@ -124,6 +136,18 @@ var zhNotTeams = map[string]bool{"我们": true, "你们": true, "他们": true,
 // these would only blur them.
 var functionWords = map[string]bool{"is": true, "was": true, "are": true, "at": true, "of": true, "to": true, "on": true, "in": true,
 	"over": true, "under": true, "so": true, "far": true, "now": true, "left": true, "per": true, "be": true}
+
+// reQuotedProject is a project's name in quotes beside 项目/project;
+// reMarkedProject one between 把/给/为/将 and 项目.
+var (
+	reQuotedProject = regexp.MustCompile(`(?:项目|project)\s?[:：]?\s?["“「『']([^"”」』'\n]{1,24})["”」』']|["“「『]([^"”」』\n]{1,24})["”」』]\s?(?:项目|project)`)
+	reMarkedProject = regexp.MustCompile(`(?:^|[^a-z])(?:把|给|为|将)\s?([a-z][a-z0-9_-]*)\s?项目`)
+)
+
+// grammarWords stand where a project's name would ("给 the 项目"); a
+// workload word there ("eval") is the name.
+var grammarWords = map[string]bool{"the": true, "our": true, "a": true, "an": true, "this": true, "that": true, "my": true, "your": true,
+	"their": true, "each": true, "every": true, "all": true, "new": true, "old": true, "same": true, "other": true, "whole": true, "entire": true}
 
 // isQuarter reports whether n is a quarter's name ("q4"), not a project.
 func isQuarter(n string) bool { return len(n) == 2 && n[0] == 'q' && n[1] >= '1' && n[1] <= '4' }

@@ -118,3 +118,19 @@ func TestTargetsOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestProjectQuotedOrMarked (review Q49, writers cto-050): a project named
+// in quotes beside 项目, or between 把 and 项目, is read — even a word that
+// is a workload elsewhere ("eval").
+func TestProjectQuotedOrMarked(t *testing.T) {
+	p := newParser(t)
+	for text, want := range map[string]string{
+		`给项目"星火"记一笔支出 1.2万元 A800租赁`: "星火",
+		`给项目“星火”记一笔支出 1.2万元`:        "星火",
+		"把 eval 项目加进预算，每月5000块封顶。":  "eval",
+	} {
+		if got := p.ParseAt(text, issueNow).Slots.Project; got != want {
+			t.Errorf("%s: project %q, want %q", text, got, want)
+		}
+	}
+}
