@@ -36,6 +36,16 @@ func plan(req parse.Request) (parse.Request, string) {
 	if r, why, ok := ledgerInWords(req); ok { // corrections in words, budget checks with figures (bot/spend_correct.go)
 		return r, why
 	}
+	if lower := strings.ToLower(strings.TrimSpace(req.Text)); req.Intent != parse.Spend && s.Amount == nil && s.Project != "" && reLogWrite.MatchString(lower) && !strings.ContainsAny(lower, "?？") {
+		// "log $12,400 against inference-prod": an instruction to book, not
+		// a question (a question never writes: it has "?" or asks)
+		if m := cmp.Or(s.Budget, s.Price); m != nil {
+			req.Intent, req.Slots.Mode = parse.Spend, "add"
+			req.Slots.Amount, req.Slots.Budget, req.Slots.Price = m, nil, nil
+			req.Slots.Method, req.Slots.Missing = "", nil
+			return req, "an entry to book"
+		}
+	}
 	if r, why, ok := conversionInWords(req); ok { // a stated figure in the other currency or per another period (bot/convert.go)
 		return r, why
 	}
@@ -327,6 +337,10 @@ var reBuyWord = regexp.MustCompile(`\bbuy(?:ing)?\b|\bpurchas|\bown(?:ing)?\b|\b
 
 // reOnDemand names on-demand pricing, the other side of a commitment.
 var reOnDemand = regexp.MustCompile(`按需|按量|on-demand|on demand|ondemand|pay-as-you-go|payg`)
+
+// reLogWrite opens an instruction to book spend ("log $12,400 against
+// inference-prod", "记一笔…").
+var reLogWrite = regexp.MustCompile(`^(?:please\s+)?(?:log|record|book)\b|^(?:帮我|请)?(?:记一笔|记账|记一下)`)
 
 // rePlanWords name a plan or a commitment itself (not a month's bill).
 var rePlanWords = regexp.MustCompile(`包月|包年|月租|年租|预留|框架协议|reserved|reservation|commit|savings plan|monthly plan|plan\b`)

@@ -37,6 +37,10 @@ func (e *PriceError) Error() string {
 		fmtMoney(e.Low), fmtMoney(e.High), e.GPU, ratio)
 }
 
+// machineCards is the cards of the usual machine (8): an entry that names
+// no card count may be a whole machine's hours.
+const machineCards = 8
+
 func fmtMoney(v float64) string { return fmt.Sprintf("%.2f", v) }
 
 // checkPrice compares e's price with the shipped catalogue's range for its
@@ -70,6 +74,11 @@ func (l *Ledger) checkPrice(e Entry) error {
 		// card with a month of the hourly range, not the used hours.
 		per, price = "card-month", e.Amount.Float()/float64(e.Cards)
 		lo, hi = lo*knowledge.HoursPerMonth, hi*knowledge.HoursPerMonth
+	}
+	if price > priceHighFactor*hi && e.Cards <= 1 && price/machineCards <= priceHighFactor*hi {
+		// "H20 按量 … 共 ¥23,460，跑了340小时" with no card count: ¥69 an
+		// hour is a whole 8-card machine's rate, not a slip of the decimal
+		return nil
 	}
 	if price < priceLowFactor*lo || price > priceHighFactor*hi {
 		return &PriceError{GPU: e.GPU, Per: per, Price: price, Low: lo, High: hi, Currency: e.Amount.Currency}
