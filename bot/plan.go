@@ -394,13 +394,13 @@ func budgetPeriod(t string) string {
 }
 
 // reAlertAt is an alert threshold said with a budget change.
-var reAlertAt = regexp.MustCompile(`(?:告警阈值|告警|提醒|预警|alerts?(?: me)?)\D{0,8}?(\d{1,3})\s?%`)
+var reAlertAt = regexp.MustCompile(`(?:告警阈值|告警|提醒|预警|alerts?(?: me)?)\D{0,40}?(\d{1,3})\s?%`)
 
 func has(list []string, v string) bool { return slices.Contains(list, v) }
 
 var (
 	// a budget is being changed: "改成", "设个", "set", "raise … to"
-	reBudgetChange = regexp.MustCompile(`预算.{0,12}(?:改成|改为|设成|设为|调到|调整为|定为|设置为|提到|提高到|降到|加到)|(?:设个|设一个|建|建个|新建|加进|加入|设置|设|定个).{0,8}预算|预算.{0,6}(?:封顶|上限)|(?:set|create|add|raise|lower|increase|reduce|change|update|make)\b.{0,40}\bbudget|budget.{0,40}\b(?:should be|to \$|to ¥|set to|raised to|lowered to|make it)|\bcap\b[^.?!]{0,30}\bat\b`)
+	reBudgetChange = regexp.MustCompile(`预算.{0,12}(?:改成|改为|设成|设为|调到|调整为|定为|设置为|提到|提高到|降到|加到)|(?:设个|设一个|建|建个|新建|加进|加入|设置|设|定个).{0,8}预算|预算.{0,6}(?:封顶|上限)|(?:set|create|add|raise|lower|increase|reduce|change|update|make)\b.{0,40}\bbudget|budget.{0,40}\b(?:should be|to \$|to ¥|set to|raised to|lowered to|make it)|\bcap\b[^.?!]{0,30}\bat\b|(?:set|add|create|turn on)\b.{0,20}\balerts?\b.{0,60}\bbudget|(?:设|设置|加|开).{0,6}(?:告警|提醒|预警).{0,20}预算|预算.{0,20}(?:设|设置|加|开).{0,6}(?:告警|提醒|预警)`)
 	// a budget is asked about: status, what is left, over or under
 	reBudgetAsk    = regexp.MustCompile(`预算|budget|\bcap\b[^.?!]{0,30}\bat\b`)
 	reBudgetStatus = regexp.MustCompile(`还剩|剩多少|剩下|剩余|超了|超没超|超支|超出|会不会超|超预算|用了多少|用掉|花到|花了|花掉|执行|进度|情况|状态|多少了|百分之多少|\bleft\b|remaining|\bover\b|\bunder\b|on track|status|burn|pace|land|how much of|used|spent|headroom`)
@@ -458,6 +458,18 @@ func budgetInWords(req parse.Request) (parse.Intent, []string, bool) {
 				args = append(args, "alerts="+m[1]) // "告警阈值设成90%", "alert me at 80%"
 			}
 			return parse.Budget, append(args, budgetAmountArg(*amount, req.Lang)+budgetPeriod(t)), true
+		}
+		if m := reAlertAt.FindStringSubmatch(t); m != nil {
+			// "set an alert when project Atlas hits 80% of budget": the
+			// threshold on the budget it has (bot/budget keeps its amount)
+			args := []string{"set"}
+			switch {
+			case project != "":
+				args = append(args, project)
+			case s.Team != "":
+				args = append(args, "team="+s.Team)
+			}
+			return parse.Budget, append(args, "alerts="+m[1]), true
 		}
 	}
 	return parse.Budget, []string{"show"}, true

@@ -147,14 +147,6 @@ func dearerRest(lang string, rows []PlatformRow) string {
 	return tr(lang, "; ", "；") + strings.Join(items, tr(lang, ", ", "，"))
 }
 
-func platformsOf(rows []PlatformRow) []string {
-	out := make([]string, len(rows))
-	for i, r := range rows {
-		out[i] = r.Platform
-	}
-	return out
-}
-
 // areaName names a region a filter asks for, in both languages.
 func areaName(want string) [2]string {
 	if n, ok := areaNames[want]; ok {

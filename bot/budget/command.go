@@ -1,6 +1,7 @@
 package budget
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -93,6 +94,15 @@ func (h *Handler) Handle(ctx context.Context, m bot.Message, req parse.Request, 
 			rest = append(rest, w)
 		}
 		args = rest
+		if alerts != nil && (len(args) == 0 && scope != "" || len(args) == 1 && !looksLikeAmount(args[0])) {
+			// "set an alert when project Atlas hits 80% of budget": the
+			// thresholds on the budget it has, its amount kept
+			project := cmp.Or(scope, Team)
+			if len(args) == 1 {
+				project = strings.ToLower(args[0])
+			}
+			return h.setAlerts(ctx, a, team, project, alerts)
+		}
 		if len(args) == 0 || len(args) > 2 {
 			return &advisor.InputError{Field: "budget", Reason: present.Tr(a.Lang, "give a project (or none for the team) and a monthly amount", "请给出项目（不写即整个团队）和每月金额"), Hint: hint}
 		}
@@ -368,3 +378,48 @@ func Row(h *Handler) intent.Row {
 
 // verbsZH are the budget command's verbs written in Chinese.
 var verbsZH = map[string]string{"设置": "set", "设": "set", "改": "set", "查看": "show", "看": "show", "列表": "list", "清除": "clear", "删除": "delete"}
+
+// looksLikeAmount reports whether w starts like a budget's amount (a
+// currency mark or a digit), not a project's name.
+func looksLikeAmount(w string) bool {
+	w = strings.TrimSpace(w)
+	for _, p := range []string{"$", "¥", "￥", "€", "usd", "rmb", "cny"} {
+		if strings.HasPrefix(strings.ToLower(w), p) {
+			return true
+		}
+	}
+	return w != "" && w[0] >= '0' && w[0] <= '9'
+}
+
+// setAlerts puts new alert thresholds on a budget that exists, keeping its
+// amount and period; with none, it says how to set one with the alert.
+func (h *Handler) setAlerts(ctx context.Context, a *bot.Answer, team, project string, alerts []int) error {
+	bs, err := h.alerts.st.List(ctx, team)
+	if err != nil {
+		return err
+	}
+	for _, b := range bs {
+		if b.Project != project {
+			continue
+		}
+		b.Alerts = alerts
+		if err := h.alerts.st.Set(ctx, b); err != nil {
+			return err
+		}
+		var pct []string
+		for _, t := range b.thresholds() {
+			pct = append(pct, fmt.Sprint(t))
+		}
+		per := map[string][2]string{Month: {"a month", "每月"}, Quarter: {"a quarter", "每季度"}, Year: {"a year", "每年"}}[cmp.Or(b.Period, Month)]
+		a.Text = present.Tr(a.Lang, fmt.Sprintf("Alerts set: %s's budget (%s %s) alerts at %s %%.\n", name(project, "en"), b.Amount, per[0], strings.Join(pct, ", ")),
+			fmt.Sprintf("提醒已设置：%s的预算（%s %s）在 %s%% 时提醒。\n", name(project, "zh"), per[1], b.Amount, strings.Join(pct, "%、")))
+		return nil
+	}
+	pct := make([]string, len(alerts))
+	for i, t := range alerts {
+		pct[i] = fmt.Sprint(t)
+	}
+	return &advisor.InputError{Field: "budget",
+		Reason: present.Tr(a.Lang, fmt.Sprintf("%s has no budget to alert on: set one with the alert", name(project, "en")), fmt.Sprintf("%s还没有预算，无法设置提醒：请连同提醒一起设置预算", name(project, "zh"))),
+		Hint:   fmt.Sprintf("/gpu budget set %s $5000 alerts=%s", project, strings.Join(pct, ","))}
+}
