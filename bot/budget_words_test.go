@@ -63,4 +63,14 @@ func TestBudgetsInUsersWords(t *testing.T) {
 	if !strings.HasPrefix(a.Headline, "No — ≈$2,000, over your $100 budget by $1,900") {
 		t.Errorf("8 H100 × 200 h on $100: %q, want the budget's no first", a.Headline)
 	}
+
+	// a budget beside a card's price is the hours it rents at the
+	// cheapest rate: $300 ÷ $0.30 = 1,000 card-hours
+	a = ask("我总共只有 300 美元，最便宜的平台能租多少小时 A100？")
+	if !strings.Contains(a.Headline, "1,000 卡时") {
+		t.Errorf("300 美元 of A100: %q, want 1,000 card-hours", a.Headline)
+	}
+	if _, ok := a.Ignored["budget"]; ok {
+		t.Errorf("the budget is ignored: %v", a.Ignored)
+	}
 }

@@ -259,6 +259,12 @@ func plan(req parse.Request) (parse.Request, string) {
 		return to(parse.Cost, "a training deadline")
 	case model && !inference && (s.Tokens > 0 || s.Samples > 0) && (has(s.Targets, "cards") || has(s.Targets, "hours") || has(s.Targets, "money_total")) && req.Intent == parse.Fit:
 		return to(parse.Cost, "a training job's time and money")
+	case !model && len(s.GPUs) == 1 && s.Budget != nil && s.Budget.Amount > 0 && s.Hours == 0 && s.Days == 0 && s.GPUHours == 0 && s.Cards == 0 && s.Monthly == nil && s.Price == nil &&
+		!has(s.Targets, "cards") && !has(s.Targets, "money_monthly") && !has(s.Targets, "gpu_hours") && req.Intent == parse.Price:
+		// "我总共只有300美元，最便宜的平台能租多少小时H100？", "预算500块，最便宜的
+		// A100在哪": what the budget rents at the cheapest rate, never dropped
+		req.Slots.Targets = append(append([]string(nil), s.Targets...), "gpu_hours")
+		return req, "the hours a budget rents"
 	case !model && len(s.GPUs) >= 1 && s.Budget != nil && s.Hours > 0 && s.Days == 0 && s.GPUHours == 0 && s.Monthly == nil && has(s.Targets, "gpu_hours") &&
 		(req.Intent == parse.Cost || req.Intent == parse.Fit || req.Intent == parse.Unknown || req.Intent == parse.Price || req.Intent == parse.Recommend):
 		// "$300 and 3 weeks before the deadline — how many A100 hours can I

@@ -379,16 +379,11 @@ func Row(h *Handler) intent.Row {
 // verbsZH are the budget command's verbs written in Chinese.
 var verbsZH = map[string]string{"设置": "set", "设": "set", "改": "set", "查看": "show", "看": "show", "列表": "list", "清除": "clear", "删除": "delete"}
 
-// looksLikeAmount reports whether w starts like a budget's amount (a
-// currency mark or a digit), not a project's name.
+// looksLikeAmount reports whether w reads as a budget's amount (the
+// budget reader's), not a project's name.
 func looksLikeAmount(w string) bool {
-	w = strings.TrimSpace(w)
-	for _, p := range []string{"$", "¥", "￥", "€", "usd", "rmb", "cny"} {
-		if strings.HasPrefix(strings.ToLower(w), p) {
-			return true
-		}
-	}
-	return w != "" && w[0] >= '0' && w[0] <= '9'
+	_, _, err := ParseBudget(strings.TrimSpace(w), knowledge.USD)
+	return err == nil
 }
 
 // setAlerts puts new alert thresholds on a budget that exists, keeping its
