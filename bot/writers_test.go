@@ -56,12 +56,14 @@ type writerEntry struct {
 // cmd/bot's embedded default does; round 7: infra 35.9 → 39.1 % / 45.3 →
 // 48.4 %, the other splits unchanged — this round's work was driven by two
 // reviewers' fresh questions outside the corpus: 28 of 90, then 21 of 50
-// answered right).
+// answered right; round 8: infra 39.1 → 40.6 % / 48.4 → 50.0 %, student
+// 32.8 → 34.4 % asked-first, driven by 60 then 40 fresh questions: 23 of
+// 60, then 19 of 40 answered right).
 // (finance's strict share first fell with the wiring — its ledger
 // questions now meet the real handlers, whose refusals count: 20.3 % on the
 // wired bot before this round's ledger fixes.) The floors sit a little
 // under the after values so a regression fails.
-var writerFloors = map[string][2]float64{"infra": {0.37, 0.46}, "student": {0.25, 0.31}, "cto": {0.21, 0.31}, "finance": {0.35, 0.50}}
+var writerFloors = map[string][2]float64{"infra": {0.39, 0.48}, "student": {0.25, 0.32}, "cto": {0.21, 0.31}, "finance": {0.35, 0.50}}
 
 func loadWriters(t *testing.T) map[string][]writerEntry {
 	t.Helper()
