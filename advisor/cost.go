@@ -135,6 +135,16 @@ type CostResult struct {
 	Sources      []PriceSource `json:"sources"`
 }
 
+// TokensPerSPerCard is a replica's tokens a second over its cards: the
+// speed to compare cards by, so a bigger replica is not faster for being
+// bigger. 0 without cards.
+func (r CostResult) TokensPerSPerCard() float64 {
+	if r.GPUs <= 0 {
+		return 0
+	}
+	return r.TokensPerS / float64(r.GPUs)
+}
+
 // Cost estimates GPU-hours, wall time and money for a training or
 // fine-tuning job (FLOPs ÷ (peak × MFU)) or for generating tokens (the
 // decode roofline, or a given tokens/s per card). When in.GPU is empty every

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 
@@ -34,7 +35,7 @@ func TestCompareCardsForAJob(t *testing.T) {
 	for _, r := range v.Rows {
 		// a job's bill is its card-hours at the card's rate: $0.40 or $1.20
 		rate := map[string]float64{"rtx4090": 0.40, "a100-80g": 1.20}[r.GPU]
-		if got, want := r.Result.Total, r.Result.GPUHours*rate; want == 0 || abs(got-want) > 0.01*want+0.01 {
+		if got, want := r.Result.Total, r.Result.GPUHours*rate; want == 0 || math.Abs(got-want) > 0.01*want+0.01 {
 			t.Errorf("%s: total %v, want card-hours %v × $%v = %v", r.GPU, got, r.Result.GPUHours, rate, want)
 		}
 	}
@@ -52,7 +53,7 @@ func TestCompareCardsForAJob(t *testing.T) {
 		t.Fatalf("谁快: result %+v, want both cards ranked by tokens/s\n%s", a.Result, a.Text)
 	}
 	for _, r := range v.Rows {
-		if want := r.Result.TokensPerS / float64(r.Result.GPUs); abs(r.Value-want) > 1e-9 {
+		if want := r.Result.TokensPerS / float64(r.Result.GPUs); math.Abs(r.Value-want) > 1e-9 {
 			t.Errorf("%s: %v tok/s per card, want the replica's %v over its %d cards", r.GPU, r.Value, r.Result.TokensPerS, r.Result.GPUs)
 		}
 	}
@@ -62,11 +63,4 @@ func TestCompareCardsForAJob(t *testing.T) {
 	if !strings.Contains(a.Headline, gpuName(v.Rows[0].GPU)+" 最快") {
 		t.Errorf("headline %q does not name the faster card first", a.Headline)
 	}
-}
-
-func abs(f float64) float64 {
-	if f < 0 {
-		return -f
-	}
-	return f
 }

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 
@@ -35,10 +36,10 @@ func TestInstanceTypesAndMonths(t *testing.T) {
 	}
 	// the month of each: 8 cards × 730 h × the committed and on-demand rates
 	r := c.CommitResult
-	if w := 8 * 730 * r.Chosen.Committed; abs(r.CommittedMonthly-w) > 0.01 {
+	if w := 8 * 730 * r.Chosen.Committed; math.Abs(r.CommittedMonthly-w) > 0.01 {
 		t.Errorf("committed a month %v, want 8 × 730 × %v = %v", r.CommittedMonthly, r.Chosen.Committed, w)
 	}
-	if w := 8 * 730 * r.Chosen.OnDemand * r.Utilization; abs(r.OnDemandMonthly-w) > 0.01 {
+	if w := 8 * 730 * r.Chosen.OnDemand * r.Utilization; math.Abs(r.OnDemandMonthly-w) > 0.01 {
 		t.Errorf("on demand a month %v, want 8 × 730 × %v × %v = %v", r.OnDemandMonthly, r.Chosen.OnDemand, r.Utilization, w)
 	}
 	if !strings.HasPrefix(a.Headline, "1-year commitment: "+moneyStr(r.CommittedMonthly, "USD")+" a month vs on demand "+moneyStr(r.OnDemandMonthly, "USD")+" a month") {

@@ -452,14 +452,16 @@ func budgetInWords(req parse.Request) (parse.Intent, []string, bool) {
 		if amount == nil {
 			amount = lastAmount(t) // "预算周期改成按季度：推理组一个季度15万"
 		}
+		// the budget's scope: the project, else the team ("NLP组的月预算",
+		// "the vision team"), else the whole team's
+		args := []string{"set"}
+		switch {
+		case project != "":
+			args = append(args, project)
+		case s.Team != "":
+			args = append(args, "team="+s.Team)
+		}
 		if amount != nil {
-			args := []string{"set"}
-			switch {
-			case project != "":
-				args = append(args, project)
-			case s.Team != "":
-				args = append(args, "team="+s.Team) // "NLP组的月预算", "the vision team"
-			}
 			if m := reAlertAt.FindStringSubmatch(t); m != nil {
 				args = append(args, "alerts="+m[1]) // "告警阈值设成90%", "alert me at 80%"
 			}
@@ -468,13 +470,6 @@ func budgetInWords(req parse.Request) (parse.Intent, []string, bool) {
 		if m := reAlertAt.FindStringSubmatch(t); m != nil {
 			// "set an alert when project Atlas hits 80% of budget": the
 			// threshold on the budget it has (bot/budget keeps its amount)
-			args := []string{"set"}
-			switch {
-			case project != "":
-				args = append(args, project)
-			case s.Team != "":
-				args = append(args, "team="+s.Team)
-			}
 			return parse.Budget, append(args, "alerts="+m[1]), true
 		}
 	}

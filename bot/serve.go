@@ -180,11 +180,11 @@ func (b *Bot) options(ctx context.Context, a *Answer, req parse.Request) error {
 		case res.Inputs.Workload.Method == advisor.Inference && firstTarget(s, "money_monthly", "money_per_m_tokens") == "money_monthly" && res.GPUs > 0:
 			// "cost per month for each?": the replica's cards rented round
 			// the clock, a month of 730 h
-			out.Asked, out.Unit, row.Value = "money_monthly", "month", float64(res.GPUs)*res.Hourly*730
+			out.Asked, out.Unit, row.Value = "money_monthly", "month", advisor.RentalTotal(res.Hourly, res.GPUs, knowledge.HoursPerMonth).Total
 		case res.Inputs.Workload.Method == advisor.Inference && firstTarget(s, "tokens_per_s", "money_per_m_tokens") == "tokens_per_s" && res.GPUs > 0:
 			// "A800和H20做推理到底谁快？": ranked by tokens/s per card, so
 			// a replica of four cards is not faster for being bigger
-			out.Asked, out.Unit, row.Value = "tokens_per_s", "tok/s per card", res.TokensPerS/float64(res.GPUs)
+			out.Asked, out.Unit, row.Value = "tokens_per_s", "tok/s per card", res.TokensPerSPerCard()
 		case res.Inputs.Workload.Method == advisor.Inference:
 			out.Asked, out.Unit, row.Value = "money_per_m_tokens", "M tokens", res.PerMTokens
 		case firstTarget(s, "gpu_hours", "money_total") == "gpu_hours":

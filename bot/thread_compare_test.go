@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 
@@ -56,7 +57,7 @@ func TestThreadKeepsTheJob(t *testing.T) {
 	// 4 L40S (192 GB); a month is 730 h
 	want := map[string]float64{"mi300x": 1 * 730 * 2.50, "h100-sxm": 2 * 730 * 2.00, "l40s": 4 * 730 * 0.80}
 	for _, r := range v.Rows {
-		if w := want[r.GPU]; abs(r.Value-w) > 0.01 {
+		if w := want[r.GPU]; math.Abs(r.Value-w) > 0.01 {
 			t.Errorf("%s: %v a month, want %v", r.GPU, r.Value, w)
 		}
 	}
