@@ -156,6 +156,13 @@ func (a *Answer) account(req parse.Request, planned string) {
 				a.Used[k] = "the command's words, read into the other slots"
 			}
 			continue
+		case "other_currency":
+			// no sourced rate converts to it: the answer stays in USD or CNY
+			// and says so, with the form that converts at their own rate
+			c := req.Slots.OtherCurrency
+			a.Ignored[k] = tr(a.Lang, "no sourced "+c+" exchange rate here: amounts are in USD or CNY",
+				"这里没有可查来源的"+c+"汇率：金额按美元或人民币给出")
+			continue
 		case "quote_per":
 			if how, ok := r[k]; ok {
 				a.Used[k] = how

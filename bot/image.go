@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/gpubot/gpubot/advisor"
@@ -42,6 +43,20 @@ func (b *Bot) image(ctx context.Context, a *Answer, req parse.Request) error {
 	in := advisor.ImageInput{Model: s.Model, Method: method, Resolution: s.Resolution, Batch: s.Batch,
 		GPU: firstGPU(s), Images: s.Images, Price: money(s.Price), Spot: s.Spot, Bits: s.Bits, TextEncoder: s.TextEncoder,
 		Currency: b.currency(req), FX: b.fx(s)}
+	if s.Images > 0 && s.Steps == 0 && method != "" && method != advisor.Inference {
+		// "SDXL LoRA on 3000 images": the images are the training set, not
+		// pictures to make — one optimizer step per image each epoch at
+		// batch 1 (kohya's and diffusers' step count), so 3,000 images are
+		// 3,000 steps an epoch
+		epochs := max(s.Epochs, 1)
+		batch := max(s.Batch, 1)
+		in.TrainSteps = int(math.Ceil(s.Images * epochs / float64(batch)))
+		in.Images = 0
+		a.use("images", fmt.Sprintf("the training set: %s images × %s epoch(s) ÷ batch %d = %d optimizer steps", trimNum(s.Images), trimNum(epochs), batch, in.TrainSteps))
+		if s.Epochs > 0 {
+			a.use("epochs", "passes over the training images")
+		}
+	}
 	if s.Steps > 0 {
 		if method == advisor.Inference || method == "" {
 			in.Steps = s.Steps // denoising steps

@@ -173,6 +173,9 @@ type Slots struct {
 	// ("~3000 steps", "训练3000步"), denoising steps when generating.
 	Steps    int    `json:"steps,omitempty"`
 	Currency string `json:"currency,omitempty"` // answer currency the user asked for ("用美元算")
+	// OtherCurrency is an answer currency asked for that no sourced rate
+	// converts to ("in EUR", "用欧元算"): never applied, always said.
+	OtherCurrency string `json:"other_currency,omitempty"`
 	// Workload (recommend only) is one of the seed's workloads:
 	// llm-finetune, diffusion, inference.
 	Workload string `json:"workload,omitempty"`

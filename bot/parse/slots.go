@@ -86,7 +86,10 @@ var (
 	reMonthName  = regexp.MustCompile(`\b(` + alternation(vocab.monthWords()) + `)\b`)
 	reProject    = gated(regexp.MustCompile(`(?:项目|\bproject\b|\bproj\b)\s?(?:[:：]|是|为|叫)?\s?([a-z0-9][a-z0-9_\-.]*)|(?:项目|\bproject\b)\s?(?:[:：]|是|为|叫|\s)\s?(\p{Han}{1,10})|记到\s?([a-z0-9_\-.]+|\p{Han}{1,8}?)\s?(?:项目|下|$|[,.;!])`), false, "项目", "proj", "记到")
 	reSpendID    = regexp.MustCompile(`(?:delete|remove|rm|删除|删掉|删)\s?(?:记录|entry|条|id)?\s?#?([a-z0-9][a-z0-9_\-]{2,})`)
-	reCurrencyQ  = regexp.MustCompile(`(?:用|换算成|换成|折合|按|以)\s?(美元|美金|人民币|rmb|usd|dollars?)\s?(?:算|计算|计|显示|报价|来算)?|\bin\s(usd|dollars|us dollars|rmb|cny|yuan|renminbi)\b`)
+	// reOtherCurrencyQ asks for a currency the catalogue has no sourced
+	// rate for ("in EUR", "show it in euros", "用欧元算", "换成日元")
+	reOtherCurrencyQ = regexp.MustCompile(`(?:用|换算成|换成|折合|按|以)\s?(欧元|英镑|日元|港币|新加坡元)|\b(?:in|to)\s(eur|euros?|gbp|pounds?|jpy|yen|sgd|hkd)\b|\b(eur|gbp|jpy)\b`)
+	reCurrencyQ      = regexp.MustCompile(`(?:用|换算成|换成|折合|按|以)\s?(美元|美金|人民币|rmb|usd|dollars?)\s?(?:算|计算|计|显示|报价|来算)?|\bin\s(usd|dollars|us dollars|rmb|cny|yuan|renminbi)\b`)
 )
 
 // features are what a message says, before the intent is known. finish
@@ -797,6 +800,15 @@ func (x extractor) misc(t *text, f *features) {
 	if m := reCurrencyQ.FindStringSubmatch(t.s); m != nil && s.Currency == "" {
 		s.Currency = amount.Currency(m[1] + m[2])
 	}
+	if m := reOtherCurrencyQ.FindStringSubmatch(t.s); m != nil && s.Currency == "" {
+		s.OtherCurrency = otherCurrency[strings.ToLower(m[1]+m[2]+m[3])]
+	}
+}
+
+// otherCurrency names the currencies reOtherCurrencyQ reads by their code.
+var otherCurrency = map[string]string{
+	"欧元": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR", "英镑": "GBP", "gbp": "GBP", "pound": "GBP", "pounds": "GBP",
+	"日元": "JPY", "jpy": "JPY", "yen": "JPY", "港币": "HKD", "hkd": "HKD", "新加坡元": "SGD", "sgd": "SGD",
 }
 
 // words reads the slots that come from words rather than figures: method,

@@ -110,7 +110,7 @@ var FieldsZH = map[string]string{
 	"gpu": "显卡", "params_b": "模型大小", "method": "训练/推理方式", "bits": "精度（bits）", "batch": "批大小（bs）",
 	"seq": "序列长度（seq）", "seq_len": "序列长度（seq）", "price": "价格（price）", "monthly": "包月价（monthly）",
 	"hours_per_month": "每月小时数", "utilization": "利用率（util）", "util": "利用率（util）", "tokens": "token 数",
-	"samples": "样本数", "epochs": "轮数（epochs）", "currency": "币种", "fx": "汇率（fx）", "budget": "预算",
+	"samples": "样本数", "epochs": "轮数（epochs）", "currency": "币种", "other_currency": "币种", "fx": "汇率（fx）", "budget": "预算",
 	"platform": "平台", "cards": "卡数", "years": "年限（years）", "mfu": "MFU", "month": "月份", "id": "记录编号",
 }
 
