@@ -1,0 +1,160 @@
+package bot
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/gpubot/gpubot/bot/parse"
+)
+
+// The ledger's questions in words: a budget's status or change, and what
+// the team spent, read from a sentence into the budget and spend commands'
+// arguments (plan() calls these first: a ledger question is never sized as
+// a job).
+
+// reNewBudget is the amount a budget change sets, after its verb: "从3万提到
+// 4.5万", "下调到每季度9万", "cap copilot at $8k/month", "make it ¥200k",
+// "should be $6,500 per month … not $5k".
+var reNewBudget = regexp.MustCompile(`(?:改成|改为|设成|设为|调到|调整为|定为|设置为|提到|提高到|降到|下调到|上调到|加到|封顶|\bat\b|\bto\b|\bof\b|make it|should be|应该是|是)\s*(?:每月|每个月|每季度|每季|每年|一个季度|一年|monthly|quarterly|yearly)?\s*((?:[¥$￥]|usd|rmb|cny)?\s?\d[\d,]*(?:\.\d+)?\s?(?:万|千|k|m)?(?:\s?(?:元|块|美元|刀|人民币|rmb|usd))?)`)
+
+// newBudgetAmount reads the amount a budget change sets; nil when none is
+// written after a change verb.
+func newBudgetAmount(t string) *parse.Money {
+	for _, loc := range reNewBudget.FindAllStringSubmatchIndex(t, -1) {
+		if rest := strings.TrimSpace(t[loc[1]:]); strings.HasPrefix(rest, "%") {
+			continue // "alert me at 80%": a threshold, not the amount
+		}
+		v, ok := parse.ParseMoney(strings.ReplaceAll(strings.TrimSpace(t[loc[2]:loc[3]]), " ", ""))
+		if ok && v.Amount > 0 {
+			return &v
+		}
+	}
+	return nil
+}
+
+// budgetPeriod is the period a budget change names, as the budget
+// command writes it ("" for a month, the default).
+func budgetPeriod(t string) string {
+	switch _, per := budgetMonths(t); per {
+	case "quarter":
+		return "/quarter"
+	case "year":
+		return "/year"
+	}
+	return ""
+}
+
+// reAlertAt is an alert threshold said with a budget change.
+var reAlertAt = regexp.MustCompile(`(?:告警阈值|告警|提醒|预警|alerts?(?: me)?)\D{0,40}?(\d{1,3})\s?%`)
+
+var (
+	// a budget is being changed: "改成", "设个", "set", "raise … to"
+	reBudgetChange = regexp.MustCompile(`预算.{0,12}(?:改成|改为|设成|设为|调到|调整为|定为|设置为|提到|提高到|降到|加到)|(?:设个|设一个|建|建个|新建|加进|加入|设置|设|定个).{0,8}预算|预算.{0,6}(?:封顶|上限)|(?:set|create|add|raise|lower|increase|reduce|change|update|make)\b.{0,40}\bbudget|budget.{0,40}\b(?:should be|to \$|to ¥|set to|raised to|lowered to|make it)|\bcap\b[^.?!]{0,30}\bat\b|(?:set|add|create|turn on)\b.{0,20}\balerts?\b.{0,60}\bbudget|(?:设|设置|加|开).{0,6}(?:告警|提醒|预警).{0,20}预算|预算.{0,20}(?:设|设置|加|开).{0,6}(?:告警|提醒|预警)`)
+	// a budget is asked about: status, what is left, over or under
+	reBudgetAsk    = regexp.MustCompile(`预算|budget|\bcap\b[^.?!]{0,30}\bat\b`)
+	reBudgetStatus = regexp.MustCompile(`还剩|剩多少|剩下|剩余|超了|超没超|超支|超出|会不会超|超预算|用了多少|用掉|花到|花了|花掉|执行|进度|情况|状态|多少了|百分之多少|\bleft\b|remaining|\bover\b|\bunder\b|on track|status|burn|pace|land|how much of|used|spent|headroom`)
+	// a budget that sizes a purchase or a job, not the ledger's
+	reBudgetForJob = regexp.MustCompile(`推荐|什么卡|哪张卡|用什么|怎么配|怎么搭配|买什么|能买|能租|够买|够租|够跑|跑多少|which (?:gpu|card)|recommend|what (?:gpu|card)|can (?:we|i) (?:buy|rent|afford)|afford`)
+	// money the team spent is asked about
+	reSpentAsk = regexp.MustCompile(`anything booked|booked to|\bburn(?:ed)? (?:on|in)\b|did (?:i|we|they|each team) burn|gpu (?:hours|hrs) did (?:i|we)|花了多少|一共花了|总共花了|花在|花到|花费多少|支出多少|开销多少|用了多少钱|账单多少|花了$|各花了|花最多|最大的.{0,4}(?:开支|支出|花费)|spent|spend (?:on|in|for|by|last|this)|how much did (?:we|the team|our)|what did (?:we|the team|our) spend|line items?|biggest (?:cost|spend|line)|burn rate|run rate|our bill|this quarter's bill`)
+)
+
+// budgetInWords reads a budget question written as a sentence: its status
+// ("上个月超预算了吗", "预算还剩多少", "are we over budget") or a change
+// ("把 llm-ft 的预算改成每月1.2万", "set a budget of $15k for rag-sg"), as the
+// /gpu budget arguments that answer it. A question that sizes a job
+// within a budget ("预算 $300, 13b qlora") is not one.
+func budgetInWords(req parse.Request) (parse.Intent, []string, bool) {
+	t := strings.ToLower(req.Text)
+	s := req.Slots
+	if s.ParamsB > 0 || s.Model != "" || s.Arch != "" || !reBudgetAsk.MatchString(t) {
+		return "", nil, false
+	}
+	change := reBudgetChange.MatchString(t)
+	if !change && (!reBudgetStatus.MatchString(t) || reBudgetForJob.MatchString(t)) {
+		return "", nil, false // "预算 5000 推荐什么卡": a budget for a purchase, not the ledger's
+	}
+	if len(s.GPUs) > 0 && (s.Price != nil || s.Monthly != nil || s.Hours > 0 || s.HoursPerMonth > 0) && !change {
+		return "", nil, false // "预算 1万, 4090 按 2 块一小时, 能跑多久": a cost question with a budget
+	}
+	project := s.Project // read from words by the parser (bot/parse/owners.go)
+	if change {
+		amount := newBudgetAmount(t)
+		if amount == nil {
+			amount = s.Budget
+		}
+		if amount == nil {
+			amount = s.Monthly
+		}
+		if amount == nil {
+			amount = s.Amount
+		}
+		if amount == nil {
+			amount = s.Price
+		}
+		if amount == nil {
+			amount = lastAmount(t) // "预算周期改成按季度：推理组一个季度15万"
+		}
+		// the budget's scope: the project, else the team ("NLP组的月预算",
+		// "the vision team"), else the whole team's
+		args := []string{"set"}
+		switch {
+		case project != "":
+			args = append(args, project)
+		case s.Team != "":
+			args = append(args, "team="+s.Team)
+		}
+		if amount != nil {
+			if m := reAlertAt.FindStringSubmatch(t); m != nil {
+				args = append(args, "alerts="+m[1]) // "告警阈值设成90%", "alert me at 80%"
+			}
+			return parse.Budget, append(args, budgetAmountArg(*amount, req.Lang)+budgetPeriod(t)), true
+		}
+		if m := reAlertAt.FindStringSubmatch(t); m != nil {
+			// "set an alert when project Atlas hits 80% of budget": the
+			// threshold on the budget it has (bot/budget keeps its amount)
+			return parse.Budget, append(args, "alerts="+m[1]), true
+		}
+	}
+	return parse.Budget, []string{"show"}, true
+}
+
+// spendInWords reads a question about what the team spent ("上个季度 Vast.ai
+// 跟 RunPod 各花了多少", "what did we spend on AWS in November") as a spend
+// report.
+func spendInWords(req parse.Request) bool {
+	s := req.Slots
+	if s.ParamsB > 0 || s.Model != "" || s.Arch != "" {
+		return false
+	}
+	return reSpentAsk.MatchString(strings.ToLower(req.Text))
+}
+
+// budgetAmountArg writes an amount the budget command reads.
+func budgetAmountArg(m parse.Money, lang string) string {
+	sym := "¥"
+	switch {
+	case m.Currency == "USD":
+		sym = "$"
+	case m.Currency == "" && lang == "en":
+		sym = "$"
+	}
+	return sym + strconv.FormatFloat(m.Amount, 'f', -1, 64)
+}
+
+// reAmount is a money figure written with its scale or currency ("15万",
+// "¥90,000", "$8k", "3000元").
+var reAmount = regexp.MustCompile(`(?:[¥$￥]\s?\d[\d,]*(?:\.\d+)?\s?(?:万|千|k|m)?|\d[\d,]*(?:\.\d+)?\s?(?:万|千|k)(?:元|块)?|\d[\d,]*(?:\.\d+)?\s?(?:元|块|美元|刀))`)
+
+// lastAmount is the last money figure in t a budget change states after
+// its verb's clause ("改成按季度：推理组一个季度15万"), nil when none.
+func lastAmount(t string) *parse.Money {
+	all := reAmount.FindAllString(t, -1)
+	for i := len(all) - 1; i >= 0; i-- {
+		if v, ok := parse.ParseMoney(strings.ReplaceAll(all[i], " ", "")); ok && v.Amount >= 100 {
+			return &v
+		}
+	}
+	return nil
+}
