@@ -110,6 +110,9 @@ func plan(req parse.Request) (parse.Request, string) {
 		req.Slots.Missing = parse.Missing(parse.Price, req.Slots)
 		return req, "a rental's price"
 	}
+	if r, why, ok := rentalAtTheirRate(req); ok {
+		return r, why
+	}
 	if rate := cmp.Or(s.Price, s.Rent); rate != nil && readOnly[req.Intent] && req.Intent != parse.Price && len(s.GPUs) > 0 && s.ParamsB == 0 && s.Model == "" && s.Arch == "" &&
 		s.Hours == 0 && s.GPUHours == 0 && s.HoursPerMonth == 0 && s.Utilization == 0 && s.Monthly == nil && s.Budget == nil && !(req.Intent == parse.Buy && s.Price != nil) &&
 		s.Committed == nil && s.OnDemandMonthly == nil && s.Discount == 0 { // a commitment's rates are weighed, not quoted (commit.go)
@@ -329,6 +332,53 @@ func isImageModel(name string) bool {
 // reRunAsIs are words of running a model as it is (chat, a quantized
 // model, "run a 7b"), read only when no training word or data was.
 var reRunAsIs = regexp.MustCompile(`chatbot|聊天机器人|对话|客服|问答|跑得动|跑起来|\brun (?:a|it|the|my|this)\b|\brunning\b|\bto run\b|\bint4\b|\bint8\b|gguf|\bawq\b|gptq|\b(?:at|in) (?:4-?bit|fp8|int4|int8)\b|量化版|\bsplit a\b`)
+
+// rentalAtTheirRate reads a rental priced at the user's own hourly rate
+// for a stated time: "We pay $2.49/hr per H100 on RunPod and run 8 of them
+// 24/7 — monthly spend?", "计划租 16 张 H800，按 8.88 元/卡时，每天跑 20 小时，
+// 一个月要多少", "rent 8 H100 at $2.49/hr for 730 hours, total?". Their
+// cards × hours × rate is the answer, not a purchase, a spend report or a
+// quote weighed against the market.
+func rentalAtTheirRate(req parse.Request) (parse.Request, string, bool) {
+	s := req.Slots
+	lower := strings.ToLower(req.Text)
+	rate := cmp.Or(s.Price, s.Rent)
+	if rate == nil || !(readOnly[req.Intent] || req.Intent == parse.Spend && s.Mode == "report") || len(s.GPUs) == 0 ||
+		s.ParamsB > 0 || s.Model != "" || s.Arch != "" || s.Monthly != nil || s.Budget != nil || s.Utilization > 0 ||
+		s.Hours == 0 && s.HoursPerMonth == 0 || asksCommit(req.Text) || hasAny(lower, purchaseWords) || reBuyWord.MatchString(lower) ||
+		reSpentWords.MatchString(lower) || !reRunsAtRate.MatchString(lower) {
+		return req, "", false
+	}
+	if !(has(s.Targets, "money_total") || has(s.Targets, "money_monthly") || reAsksHowMuch.MatchString(lower)) {
+		return req, "", false
+	}
+	req.Intent, req.Slots.Mode = parse.Price, ""
+	req.Slots.Price, req.Slots.Rent = rate, nil
+	if s.Hours == 0 {
+		// "24/7", "每天跑 20 小时": a month of that use
+		req.Slots.Hours, req.Slots.HoursPerMonth = s.HoursPerMonth, 0
+		if !has(s.Targets, "money_monthly") {
+			req.Slots.Targets = append([]string{"money_monthly"}, s.Targets...)
+		}
+	}
+	if s.QuotePer == "machine" && !reMachineRate.MatchString(lower) {
+		// "$2.49/hr per H100", "8.88 元/卡时": a card's rate, whatever the
+		// card count beside it
+		req.Slots.QuotePer = ""
+	}
+	req.Slots.Billing = ""
+	req.Slots.Missing = parse.Missing(parse.Price, req.Slots)
+	return req, "a rental at your rate", true
+}
+
+var (
+	// reRunsAtRate are the words of renting or running cards at a rate
+	reRunsAtRate = regexp.MustCompile(`\brent(?:ing)?\b|\blease\b|\bwe pay\b|\bpaying\b|\brun(?:ning)?\b|24/7|around the clock|租|跑|开着|按量|/卡时|每卡时|/hr|/h\b|per hour|an hour|/gpu|per gpu`)
+	// reAsksHowMuch asks for a sum of money
+	reAsksHowMuch = regexp.MustCompile(`how much|\btotal\b|what(?:'s| is| will be) (?:our|the) (?:monthly )?(?:spend|bill|cost)|monthly spend|多少钱|要多少|花多少|总共|一共|合计|预算大概|大概要`)
+	// reMachineRate says a rate is a whole machine's
+	reMachineRate = regexp.MustCompile(`\bper (?:node|machine|server|instance|box)\b|\bfor the (?:node|machine|server|instance|box)\b|/node|/instance|整机|每台|一台.{0,6}每小时`)
+)
 
 // reRentAsk and reSpentWords tell a rental asked about ("rent 4 A100 for
 // 3 months, total?") from spend looked back on ("what did the H100s cost

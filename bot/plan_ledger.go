@@ -104,6 +104,10 @@ func budgetInWords(req parse.Request) (parse.Intent, []string, bool) {
 			args = append(args, project)
 		case s.Team != "":
 			args = append(args, "team="+s.Team)
+		case teamWord(req.Text) != "":
+			// "set a monthly budget of ¥30,000 for team nlp": the team named
+			// in words, as spend entries are booked to it
+			args = append(args, "team="+teamWord(req.Text))
 		}
 		if amount != nil {
 			if m := reAlertAt.FindStringSubmatch(t); m != nil {
@@ -128,8 +132,13 @@ func spendInWords(req parse.Request) bool {
 	if s.ParamsB > 0 || s.Model != "" || s.Arch != "" {
 		return false
 	}
-	return reSpentAsk.MatchString(strings.ToLower(req.Text))
+	t := strings.ToLower(req.Text)
+	return reSpentAsk.MatchString(t) || reRecapAsk.MatchString(t) && len(s.GPUs) == 0
 }
+
+// reRecapAsk asks for the month's recap of spend ("give me the monthly recap
+// for atlas", "上个月的月报"): the spend report, by project, with budgets.
+var reRecapAsk = regexp.MustCompile(`\brecap\b|月报|月度总结|月度报告|monthly (?:report|summary)|spend report|费用报告|支出报告`)
 
 // budgetAmountArg writes an amount the budget command reads.
 func budgetAmountArg(m parse.Money, lang string) string {

@@ -2,9 +2,11 @@ package bot
 
 import (
 	"context"
-	"github.com/gpubot/gpubot/knowledge"
+	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/gpubot/gpubot/knowledge"
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/parse"
@@ -79,6 +81,16 @@ func (b *Bot) slo(ctx context.Context, a *Answer, req parse.Request) error {
 			d = noPlanTerm(a.Lang, d, res.Replica.GPU, commitTerm(req.Text))
 		}
 	}
+	if !s.YesNo && len(s.Targets) > 0 && s.Targets[0] == "cards" && res.WithinBudget == nil {
+		// "How many 8x H100 nodes do we need?": the fleet leads, in nodes
+		// when a node size was named
+		node := 0
+		if s.Cards > 1 && reNodeWord.MatchString(strings.ToLower(req.Text)) {
+			node = s.Cards
+			a.use("cards", "cards per node: the fleet is counted in nodes")
+		}
+		d = leadWithFleet(a.Lang, d, out, node)
+	}
 	if s.Concurrency == 0 && has(s.Targets, "concurrency") && res.PerReplica > 0 {
 		// "最多能扛多少并发": the most users one replica serves at the targets leads
 		d = leadWithConcurrency(a.Lang, d, out)
@@ -86,6 +98,9 @@ func (b *Bot) slo(ctx context.Context, a *Answer, req parse.Request) error {
 	a.show(d)
 	return nil
 }
+
+// reNodeWord names a machine of several cards: "8x H100 nodes", "8卡机器".
+var reNodeWord = regexp.MustCompile(`\bnodes?\b|\bservers?\b|\bmachines?\b|\bboxes\b|节点|台|整机|机器|服务器`)
 
 // OptionsAnswer answers "X vs Y vs Z" for one workload: every named card
 // costed the same way, best first.

@@ -298,3 +298,31 @@ func leadWithConcurrency(lang string, d present.Doc, v SLOAnswer) present.Doc {
 	d.Headline = lead
 	return d
 }
+
+// leadWithFleet answers "how many (8x H100) nodes do we need?" for a load
+// with per-user targets: the fleet leads — in nodes of the size named,
+// when one was — and the plan's "Yes:" (the targets are met) follows as
+// the reason, never as the answer to a how-many.
+func leadWithFleet(lang string, d present.Doc, v SLOAnswer, node int) present.Doc {
+	r := v.SLOResult
+	if r.Cards <= 0 || !r.Feasible {
+		return d
+	}
+	head, yes := d.Headline, false
+	for _, p := range []string{"Yes: ", "可以："} {
+		if h, ok := strings.CutPrefix(head, p); ok {
+			head, yes = h, true
+		}
+	}
+	if !yes && node <= 1 {
+		return d // the fleet already leads
+	}
+	lead := tr(lang, fmt.Sprintf("%d× %s meet it", r.Cards, v.Name), fmt.Sprintf("需要 %d 张 %s", r.Cards, v.Name))
+	if node > 1 {
+		nodes := (r.Cards + node - 1) / node
+		lead = tr(lang, fmt.Sprintf("%d nodes of %d× %s (%d cards)", nodes, node, v.Name, r.Cards),
+			fmt.Sprintf("需要 %d 台 %d 卡 %s 节点（共 %d 张卡）", nodes, node, v.Name, r.Cards))
+	}
+	d.Headline = lead + tr(lang, " — ", "——") + head
+	return d
+}

@@ -42,6 +42,8 @@ var (
 		`|`+num+`\s?(k)?\s?(?:qps|rps|req(?:uest)?s?/s)\s?(?:at\s)?(?:peak|峰值)`, true, "peak", "峰值", "高峰", "最高")
 	reAvgRPS = rx(`(?:average|avg|mean|平均|均值|日常|平时)\s?(?:load|负载|是|为|of|at|:|=)?\s?(?:也就|大概|约|一般|差不多|就)?\s?`+num+`\s?(k)?\s?(?:qps|rps|req(?:uest)?s?/s|requests? per second|次/秒)?(?P<end>$|[^0-9a-z%])`+
 		`|(?:/|,)\s?`+num+`\s?(k)?\s?(?:qps|rps)?\s?(?:avg|average|mean)\b()`, true, "average", "avg", "mean", "平均", "均值", "日常", "平时")
+	// reTokensNext opens what follows a figure that counts tokens
+	reTokensNext = regexp.MustCompile(`^\s?(?:input|output|in\b|out\b|prompt|context|tokens?|tok\b|输入|输出|上下文|token)`)
 	// "日活2万", "DAU 20k", "20k daily users", "每天2万用户"
 	reUsers = rx(`(?:日活|dau|daily active users?|每天|每日)\s?(?:用户)?\s?(?:是|为|有|大概|约|:|=|of)?\s?`+num+`\s?(万|千|k|m)?\s?(?:个)?\s?(?:用户|人|users?)?`+
 		`|`+num+`\s?(万|千|k|m)?\s?(?:daily (?:active )?users?|users? (?:a|per) day|users?\s?/\s?day|dau|日活(?:用户)?|(?:个)?\s?(?:人|用户|同学)\s?每天(?:都)?(?:用|使用|访问|来问)|(?:个)?\s?(?:人|用户|同学)\s?[，,、]?\s?(?P<end>(?:每人|每个人|人均)每天))`, true, "日活", "dau", "daily", "每天", "每日", "users a day", "users per day", "user a day", "users/day", "user/day", "users / day")
@@ -258,6 +260,9 @@ func (x extractor) peakAverage(t *text, f *features) {
 		return ok
 	})
 	t.first(reAvgRPS, 1, func(m []string, at int) bool {
+		if reTokensNext.MatchString(t.s[at+len(m[0]):]) {
+			return false // "avg 1k input / 300 output tokens": a request's length, not a rate
+		}
 		v, ok := read(m)
 		if ok && s.RequestsPerS == 0 {
 			s.RequestsPerS, s.AverageLoad = v, true

@@ -1,0 +1,37 @@
+package bot
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gpubot/gpubot/bot/parse"
+)
+
+// TestRentalAtTheirRateForATime: cards × hours × the user's own rate, not a
+// purchase ("rent … total?" went to buy and answered "$260,000"), a spend
+// report ("what's our monthly spend?" listed the empty ledger) or a quote
+// weighed against the market.
+func TestRentalAtTheirRateForATime(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		// 8 cards × 730 h (24/7) × $2.49 = $14,541.60
+		{"We pay $2.49/hr per H100 on RunPod and run 8 of them 24/7. What's our monthly spend, and annualized?", "$14,542"},
+		// 8 × 730 × 2.49 = 14,541.60
+		{"rent 8 H100 on runpod at $2.49/hr for 730 hours, total?", "$14,542"},
+		// 20 h a day = 20 × 365/12 = 608.33 h a month; 16 × 608.33 × ¥8.88 = ¥86,432
+		{"下个月计划租 16 张 H800，按 AutoDL 8.88 元/卡时，每天跑 20 小时，一个月预算大概要多少？", "¥86,432"},
+	} {
+		a := askOne(t, c.text)
+		if a.Intent != parse.Price {
+			t.Errorf("%q: answered as %s, want the rental priced\n%s", c.text, a.Intent, a.Text)
+			continue
+		}
+		if !strings.Contains(a.Headline, c.want) {
+			t.Errorf("%q: headline %q does not give %s", c.text, a.Headline, c.want)
+		}
+	}
+	// a purchase weighed against renting is not a rental's bill
+	if a := askOne(t, "buy 8 H100 at $25,000 each or rent at $2.49/hr, 730 hours a month?"); a.Intent == parse.Price {
+		t.Errorf("a purchase answered as a rental: %q", a.Headline)
+	}
+}
+
