@@ -341,7 +341,7 @@ func versionEnd(t string, i int) int {
 // ("50m tokens", "4x a100", "20 万"), not a version.
 func numberUnit(t string, k int) bool {
 	rest := strings.TrimLeft(t[k:], " ")
-	for _, u := range []string{"m", "b", "k", "x", "×", "万", "亿", "千", "%", "tok", "张", "卡", "card", "gpu", "美元", "元", "$", "¥"} {
+	for _, u := range []string{"m", "b", "k", "x", "×", "万", "亿", "千", "%", "tok", "张", "卡", "card", "gpu", "美元", "元"} {
 		if strings.HasPrefix(rest, u) {
 			return true
 		}
