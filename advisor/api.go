@@ -106,6 +106,10 @@ type APIInput struct {
 	// "claude-haiku-4-5"): its row leads, and the verdict is on it.
 	Named      string `json:"named,omitempty"`
 	NamedModel string `json:"named_model,omitempty"`
+	// PerMonth marks a load the question gave a month ("2B tokens/month"),
+	// which the parser read as TokensPerDay × 365/12: the answer says the
+	// month it was given and the conversion.
+	PerMonth bool `json:"per_month,omitempty"`
 }
 
 // APIModelName is a price row's model before any parenthesis
@@ -133,12 +137,21 @@ type APIResult struct {
 	// BreakevenTokensPerDay is the load at which one always-on replica
 	// costs what the cheapest API bills; 0 with NoBreakeven when even a
 	// fully used replica costs more per token than the API.
-	BreakevenTokensPerDay float64            `json:"breakeven_tokens_per_day"`
-	NoBreakeven           bool               `json:"no_breakeven"`
-	BreakevenReplicas     int                `json:"breakeven_replicas"` // the plan's replicas the break-even is for
-	Currency              knowledge.Currency `json:"currency"`
-	Lines                 []Line             `json:"lines"`
-	Assumptions           []Text             `json:"assumptions"`
+	BreakevenTokensPerDay float64 `json:"breakeven_tokens_per_day"`
+	NoBreakeven           bool    `json:"no_breakeven"`
+	BreakevenReplicas     int     `json:"breakeven_replicas"` // the plan's replicas the break-even is for
+	// TokensPerMonth is the load a month (Inputs.TokensPerDay × DaysPerMonth)
+	// and DaysPerMonth the month billed, 730 h ÷ 24: said when the question
+	// gave its load a month (Inputs.PerMonth).
+	TokensPerMonth float64 `json:"tokens_per_month"`
+	DaysPerMonth   float64 `json:"days_per_month"`
+	// SplitInput and SplitOutput are the tokens a request in and out the
+	// bills assume (the serving plan's, 1:1 when none).
+	SplitInput  float64            `json:"split_input"`
+	SplitOutput float64            `json:"split_output"`
+	Currency    knowledge.Currency `json:"currency"`
+	Lines       []Line             `json:"lines"`
+	Assumptions []Text             `json:"assumptions"`
 }
 
 const daysPerMonth = knowledge.HoursPerMonth / 24 // 30.42, the 730 h month the serving plan bills
@@ -202,6 +215,9 @@ func CompareAPI(in APIInput) (APIResult, error) {
 		res.NoBreakeven = true
 	}
 	c := cur
+	res.DaysPerMonth = round(daysPerMonth, 2)
+	res.SplitInput, res.SplitOutput = tin, tout
+	res.TokensPerMonth = math.Round(in.TokensPerDay * daysPerMonth)
 	res.Lines = []Line{
 		{Key: "api_blended", Label: txt("the API weighed, per million tokens, blended", "所比 API 每百万 token（混合）"), Value: best.Blended, Unit: string(c),
 			How: fmt.Sprintf("(%s × %s + %s × %s) ÷ %s (%s)", num(tin), money(best.Input, c), num(tout), money(best.Output, c), num(tin+tout), best.Provider)},
@@ -219,9 +235,14 @@ func CompareAPI(in APIInput) (APIResult, error) {
 		res.Lines = append(res.Lines, Line{Key: "breakeven_tokens_per_day", Label: txt("break-even load", "打平负载"), Value: res.BreakevenTokensPerDay, Unit: "tokens/day",
 			How: fmt.Sprintf("%s × %s a replica ÷ (%s ÷ 1e6 × %s), within %s replicas' %s tokens/day", num(n), money(Round2(replica), c), num(round(daysPerMonth, 2)), money(best.Blended, c), num(n), num(math.Round(capacity*n)))})
 	}
+	if in.PerMonth {
+		// "2B tokens/month": the month given, read as a day's load
+		res.Lines = append([]Line{{Key: "tokens_per_day", Label: txt("load a day", "每天负载"), Value: math.Round(in.TokensPerDay), Unit: "tokens/day",
+			How: fmt.Sprintf("%s tokens/month ÷ %s days (365/12)", num(res.TokensPerMonth), num(res.DaysPerMonth))}}, res.Lines...)
+	}
 	res.Assumptions = append(res.Assumptions,
-		txt(fmt.Sprintf("tokens split %s input : %s output per request, as the serving plan", num(tin), num(tout)),
-			fmt.Sprintf("每个请求输入 %s、输出 %s token，与自建方案一致", num(tin), num(tout))),
+		txt(fmt.Sprintf("tokens split %s input : %s output per request, as the serving plan; say input_tokens= and output_tokens= to change it", num(tin), num(tout)),
+			fmt.Sprintf("每个请求输入 %s、输出 %s token，与自建方案一致；可用 input_tokens= 和 output_tokens= 修改", num(tin), num(tout))),
 		txt("API prices are sourced list prices (per row date and confidence), not quotes; caching, batch discounts and rate limits are not counted",
 			"API 价格为有出处的公开价（见各行日期与可信度），不是报价；未计缓存、批量折扣与限流"),
 		txt("self-hosting excludes engineering time, storage and egress", "自建未计工程人力、存储与流量"))
@@ -430,8 +451,10 @@ type APIPriceInput struct {
 	// TokensPerDay bills a load: for Days days when given, else a
 	// month (730/24 days), at InputTokens:OutputTokens per request
 	// (1000:500, the serving plan's default, when not given).
-	TokensPerDay float64              `json:"tokens_per_day,omitempty"`
-	Days         float64              `json:"days,omitempty"`
+	TokensPerDay float64 `json:"tokens_per_day,omitempty"`
+	Days         float64 `json:"days,omitempty"`
+	// PerMonth marks a load given a month (APIInput.PerMonth).
+	PerMonth     bool                 `json:"per_month,omitempty"`
 	InputTokens  int                  `json:"input_tokens,omitempty"`
 	OutputTokens int                  `json:"output_tokens,omitempty"`
 	Currency     knowledge.Currency   `json:"currency"`
@@ -451,9 +474,15 @@ type APIPriceResult struct {
 	TokensOutput float64 `json:"tokens_output_cost,omitempty"`
 	// Blended is Quotes[0]'s price per million at the request split and
 	// Bill the load's bill over BillDays (0 without a load).
-	Blended     float64            `json:"blended_per_m,omitempty"`
-	Bill        float64            `json:"bill,omitempty"`
-	BillDays    float64            `json:"bill_days,omitempty"`
+	Blended  float64 `json:"blended_per_m,omitempty"`
+	Bill     float64 `json:"bill,omitempty"`
+	BillDays float64 `json:"bill_days,omitempty"`
+	// TokensPerMonth is the load a month when it was given a month
+	// (Inputs.PerMonth): TokensPerDay × 730/24.
+	TokensPerMonth float64 `json:"tokens_per_month,omitempty"`
+	// SplitInput and SplitOutput are the request split Blended assumes.
+	SplitInput  float64            `json:"split_input,omitempty"`
+	SplitOutput float64            `json:"split_output,omitempty"`
 	Currency    knowledge.Currency `json:"currency"`
 	Lines       []Line             `json:"lines"`
 	Assumptions []Text             `json:"assumptions"`
@@ -551,11 +580,17 @@ func APIPrice(in APIPriceInput) (APIPriceResult, error) {
 			tin, tout = 1000, 500
 		}
 		res.Blended = round((tin*q.Input+tout*q.Output)/(tin+tout), 4)
+		res.SplitInput, res.SplitOutput = tin, tout
 		res.BillDays = in.Days
 		if res.BillDays <= 0 {
 			res.BillDays = daysPerMonth
 		}
 		res.Bill = Round2(in.TokensPerDay * res.BillDays / 1e6 * res.Blended)
+		if in.PerMonth {
+			res.TokensPerMonth = math.Round(in.TokensPerDay * daysPerMonth)
+			res.Lines = append(res.Lines, Line{Key: "tokens_per_day", Label: txt("load a day", "每天负载"), Value: math.Round(in.TokensPerDay), Unit: "tokens/day",
+				How: fmt.Sprintf("%s tokens/month ÷ %s days (365/12)", num(res.TokensPerMonth), num(round(daysPerMonth, 2)))})
+		}
 		res.Lines = append(res.Lines,
 			Line{Key: "blended_per_m", Label: txt("per million tokens, blended", "每百万 token（混合）"), Value: res.Blended, Unit: string(c),
 				How: fmt.Sprintf("(%s × %s + %s × %s) ÷ %s", num(tin), money(q.Input, c), num(tout), money(q.Output, c), num(tin+tout))},

@@ -154,3 +154,30 @@ func TestAPIPriceByHand(t *testing.T) {
 		t.Error("no row for grok: want an error")
 	}
 }
+
+// A load given a month: 2e9 tokens/month is 2e9 ÷ (365/12) =
+// 65,753,424.66 a day; on gpt-4o ($2.5 in / $10 out, 1000 : 500 →
+// (2500 + 5000) ÷ 1500 = $5/M) the month is 2e9 ÷ 1e6 × 5 = $10,000, the
+// month said back as 2e9 and the split as 1000 : 500.
+func TestCompareAPIPerMonth(t *testing.T) {
+	prices := knowledge.MustShipped().Procurement.APIs
+	plan := &ServingPlan{Replicas: 1, MonthlyOnDemand: 3000, ReplicaRequestsPerS: 1, PeakFactor: 3}
+	in := APIInput{Model: "llama-3.3-70b", TokensPerDay: 2e9 / (365.0 / 12), InputTokens: 1000, OutputTokens: 500, Currency: knowledge.USD,
+		SelfHost: plan, Prices: prices, Named: "openai", NamedModel: "gpt-4o", PerMonth: true}
+	r, err := CompareAPI(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q := r.Quotes[0]; q.Model != "gpt-4o" || !near(q.Monthly, 10000, 0.01) || r.TokensPerMonth != 2e9 || r.DaysPerMonth != 30.42 || r.SplitInput != 1000 || r.SplitOutput != 500 {
+		t.Errorf("gpt-4o at $%v, %v tokens a month over %v days, split %v : %v; want $10,000, 2e9, 30.42, 1000 : 500", q.Monthly, r.TokensPerMonth, r.DaysPerMonth, r.SplitInput, r.SplitOutput)
+	}
+	if l := r.Lines[0]; l.Key != "tokens_per_day" || l.Value != 65753425 {
+		t.Errorf("first line %+v, want the day's load, 65,753,425", l)
+	}
+	// the same month on the API alone: qwen3.7-max ¥12 / ¥36 → ¥20/M ×
+	// 2,000 M = ¥40,000
+	p, err := APIPrice(APIPriceInput{Family: "qwen", Model: "qwen3.7-max", TokensPerDay: 2e9 / (365.0 / 12), PerMonth: true, Currency: knowledge.CNY, Prices: prices})
+	if err != nil || !near(p.Bill, 40000, 0.01) || p.TokensPerMonth != 2e9 || p.SplitInput != 1000 {
+		t.Errorf("qwen3.7-max a month: %v, bill ¥%v for %v tokens, split %v; want ¥40,000 for 2e9, 1000 : 500", err, p.Bill, p.TokensPerMonth, p.SplitInput)
+	}
+}

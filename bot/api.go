@@ -71,7 +71,12 @@ func (b *Bot) api(ctx context.Context, a *Answer, req parse.Request) error {
 		Model: cmpOr(req.Slots.Model, req.Slots.Arch), TokensPerDay: req.Slots.TokensPerDay,
 		InputTokens: cr.Inputs.InputTokens, OutputTokens: cr.Inputs.OutputTokens,
 		Currency: cr.Currency, FX: b.fx(req.Slots), SelfHost: cr.Plan, Prices: b.kb.Procurement.APIs,
-		Named: pick.Family, NamedModel: pick.Model,
+		Named: pick.Family, NamedModel: pick.Model, PerMonth: tokensGivenMonthly(req.Slots),
+	}
+	ask := apiAsk{yesNo: req.Slots.YesNo, sized: sized, pick: pick, billFirst: apiBillAsked(req.Text, pick) && pick.Unpriced == "",
+		closest: b.closestAPIs(pick, cr.Currency, in.FX)}
+	if b.projectIsAPI(req.Slots.Project) {
+		a.use("project", "the API named") // "2B tokens/month on gpt-4o": the API, not a project
 	}
 	if pick.Unpriced != "" {
 		in.Named, in.NamedModel = "", "" // "claude opus": not in the data, so no other model of the family stands in for it
@@ -91,6 +96,7 @@ func (b *Bot) api(ctx context.Context, a *Answer, req parse.Request) error {
 		if pick.Unpriced != "" {
 			d.Headline = tr(a.Lang, pick.Unpriced+" has no API price in the data, so it is not weighed. Self-hosted: ",
 				"数据里没有 "+pick.Unpriced+" 的 API 价格，没法比较。自建：") + d.Headline
+			d.Summary = append(closestLines(a.Lang, pick, ask.closest, string(cr.Currency)), d.Summary...)
 		}
 		a.show(d)
 		return nil
@@ -105,9 +111,12 @@ func (b *Bot) api(ctx context.Context, a *Answer, req parse.Request) error {
 	if pick.Unpriced != "" {
 		a.Assumed["api"] = pick.Unpriced
 	}
+	// the cost engine's million tokens priced is not this answer's figure:
+	// the load a day is
+	delete(a.Assumed, "tokens")
 	v := APIView{APIResult: res, SelfHost: cr, Subject: apiSubject(req.Text)}
 	a.Result = v
-	a.show(renderAPI(a.Lang, v, a.Assumed, apiAsk{yesNo: req.Slots.YesNo, sized: sized, pick: pick}))
+	a.show(renderAPI(a.Lang, v, a.Assumed, ask))
 	return nil
 }
 

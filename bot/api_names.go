@@ -57,6 +57,22 @@ func (b *Bot) apiIn(t, model string) apiPick {
 				return apiPick{Family: f.Family, Unpriced: strings.TrimSpace(t[i : i+len(w)])}
 			}
 			p := apiPick{Family: f.Family, Model: apiTier(f, rows, t)}
+			if v := versionAfter(t, i+len(w)); v > 0 && p.Model != "" && modelVersionOf(p.Model) != v {
+				// "claude sonnet 4.5", "claude 3.7 sonnet": the version said
+				// picks among the tier's rows; none of it is not the newest
+				// of the tier silently priced in its place
+				p.Model = apiTierAt(f, rows, t, v)
+				if p.Model == "" {
+					p.Unpriced = strings.TrimSpace(t[i:versionEnd(t, i+len(w))])
+				}
+				return p
+			}
+			if tok := modelToken(t, i); p.Model == "" && len(tok) > len(w) && tok != model && !knownOpenModel(tok) && strings.ContainsAny(tok[len(w):], "0123456789-.") {
+				// "gpt-4.5", "gpt-4-turbo", "gpt-3.5": a model of the family
+				// written in one token that no row has
+				p.Unpriced = tok
+				return p
+			}
 			if p.Model == "" && !hasAny(w, lex.Words) {
 				// "claude opus", "claude 3 opus": a word right after the
 				// family's that no model of it has
@@ -112,6 +128,12 @@ func (b *Bot) apiModelIn(t, model string) (apiPick, bool) {
 // with t ("haiku" → claude-haiku-4-5 over claude-3-5-haiku: dated the
 // same, the higher version), "" when none does.
 func apiTier(f knowledge.APIFamily, rows []knowledge.APIPrice, t string) string {
+	return apiTierAt(f, rows, t, 0)
+}
+
+// apiTierAt is apiTier among the models of version v only (ModelVersion's
+// order: "claude sonnet 4.5" → 4005), any version when v is 0.
+func apiTierAt(f knowledge.APIFamily, rows []knowledge.APIPrice, t string, v float64) string {
 	words := map[string]bool{}
 	for _, w := range nameWords(t) {
 		words[w] = true
@@ -125,7 +147,7 @@ func apiTier(f knowledge.APIFamily, rows []knowledge.APIPrice, t string) string 
 		for _, w := range nameWords(baseModelName(p.Model)) {
 			hit = hit || words[w]
 		}
-		if !hit || strings.Contains(p.Provider, "peak") {
+		if !hit || strings.Contains(p.Provider, "peak") || v > 0 && modelVersionOf(p.Model) != v {
 			continue
 		}
 		if best == nil || p.Sortable() > best.Sortable() ||
@@ -267,4 +289,88 @@ func apiSubject(text string) string {
 		return "api"
 	}
 	return "self_host"
+}
+
+// versionAfter is the version said with a family's name, read from i (just
+// past the family word): a number right after it ("claude 3.7 sonnet"),
+// or right after the tier word that follows ("claude sonnet 4.5",
+// "claude-opus-4"), in ModelVersion's order; 0 when none is said.
+func versionAfter(t string, i int) float64 {
+	if end := versionEnd(t, i); end > i {
+		if v := strings.TrimLeft(t[i:end], " -_"); v != "" {
+			return modelVersionOf(lastVersion(v))
+		}
+	}
+	return 0
+}
+
+// versionEnd is the end of the tier and version words after i (at most a
+// tier word and a number, either order), i when no number is said.
+func versionEnd(t string, i int) int {
+	at := i
+	sawNum := false
+	for n := 0; n < 2; n++ {
+		j := at
+		for j < len(t) && (t[j] == ' ' || t[j] == '-' || t[j] == '_') {
+			j++
+		}
+		k := j
+		for k < len(t) && (t[k] >= 'a' && t[k] <= 'z' || t[k] >= '0' && t[k] <= '9' || t[k] == '.') {
+			k++
+		}
+		w := strings.TrimRight(t[j:k], ".")
+		k = j + len(w)
+		switch {
+		case w == "":
+			n = 2
+		case strings.Trim(w, "0123456789.") == "" && len(w) <= 4 && !numberUnit(t, k):
+			at, sawNum = k, true
+		case n == 0 && len(w) >= 3 && strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") == "" && !isAPIFiller(w) && !slices.Contains(apiWords().Words, w):
+			at = k // the tier word ("sonnet")
+		default:
+			n = 2
+		}
+	}
+	if !sawNum {
+		return i
+	}
+	return at
+}
+
+// numberUnit reports whether the number ending at k is a figure with a unit
+// ("50m tokens", "4x a100", "20 万"), not a version.
+func numberUnit(t string, k int) bool {
+	rest := strings.TrimLeft(t[k:], " ")
+	for _, u := range []string{"m", "b", "k", "x", "×", "万", "亿", "千", "%", "tok", "张", "卡", "card", "gpu", "美元", "元"} {
+		if strings.HasPrefix(rest, u) {
+			return true
+		}
+	}
+	return false
+}
+
+// lastVersion is the number in "sonnet 4.5" or "3.7".
+func lastVersion(s string) string {
+	f := strings.FieldsFunc(s, func(r rune) bool { return !(r >= '0' && r <= '9' || r == '.') })
+	if len(f) == 0 {
+		return ""
+	}
+	return f[len(f)-1]
+}
+
+// modelToken is the model name written in one token from i ("gpt-4.5",
+// "gpt-4-turbo"): letters, digits, '.', '-'.
+func modelToken(t string, i int) string {
+	j := i
+	for j < len(t) && nameByte(t[j]) && t[j] != '/' && t[j] != '_' {
+		j++
+	}
+	return strings.TrimRight(t[i:j], ".-")
+}
+
+// knownOpenModel reports whether tok is a model the lexicon knows to
+// self-host ("glm-4-9b"): not an API named.
+func knownOpenModel(tok string) bool {
+	_, ok := knowledge.MustLexicon().Model(tok)
+	return ok
 }

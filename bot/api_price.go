@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/gpubot/gpubot/advisor"
@@ -46,7 +47,7 @@ func (b *Bot) apiPrice(a *Answer, req parse.Request, pick apiPick) error {
 		a.use("hours", "the period billed")
 	}
 	res, err := advisor.APIPrice(advisor.APIPriceInput{Family: pick.Family, Model: pick.Model, Tokens: s.Tokens,
-		TokensPerDay: s.TokensPerDay, Days: days, InputTokens: s.InputTokens, OutputTokens: s.OutputTokens,
+		TokensPerDay: s.TokensPerDay, Days: days, PerMonth: tokensGivenMonthly(s), InputTokens: s.InputTokens, OutputTokens: s.OutputTokens,
 		Currency: cur, FX: b.fx(req.Slots), Prices: b.kb.Procurement.APIs})
 	if err != nil {
 		return err
@@ -86,7 +87,11 @@ func (b *Bot) apiPrice(a *Answer, req parse.Request, pick apiPick) error {
 		}
 	}
 	a.Typed = &per
-	a.show(renderAPIPrice(a.Lang, res, pick, a.Assumed))
+	if b.projectIsAPI(s.Project) {
+		a.use("project", "the API named") // "2B tokens/month on gpt-4o": the API, not a project
+	}
+	billFirst := res.Bill > 0 && !hasAny(strings.ToLower(req.Text), apiWords().PerMillion)
+	a.show(renderAPIPrice(a.Lang, res, pick, a.Assumed, billFirst))
 	return nil
 }
 
@@ -100,7 +105,7 @@ func listPrice(lang string, q advisor.APIQuote, cur string) string {
 		"（原价 "+moneyStr(q.ListInput, string(q.ListCurrency))+" / "+moneyStr(q.ListOutput, string(q.ListCurrency))+"）")
 }
 
-func renderAPIPrice(lang string, r advisor.APIPriceResult, pick apiPick, as map[string]any) present.Doc {
+func renderAPIPrice(lang string, r advisor.APIPriceResult, pick apiPick, as map[string]any, billFirst bool) present.Doc {
 	cur := string(r.Currency)
 	q := r.Quotes[0]
 	var d present.Doc
@@ -111,7 +116,26 @@ func renderAPIPrice(lang string, r advisor.APIPriceResult, pick apiPick, as map[
 	d.Headline = lead + tr(lang,
 		fmt.Sprintf("%s %s: %s per million input tokens, %s per million output tokens%s — %s, %s", q.Provider, q.Model, moneyStr(q.Input, cur), moneyStr(q.Output, cur), listPrice(lang, q, cur), q.Date, sourceTitle(q.Source)),
 		fmt.Sprintf("%s %s：每百万输入 token %s，每百万输出 token %s%s——%s，%s", q.Provider, q.Model, moneyStr(q.Input, cur), moneyStr(q.Output, cur), listPrice(lang, q, cur), q.Date, sourceTitle(q.Source)))
-	if r.Bill > 0 {
+	if r.Bill > 0 && billFirst && r.Inputs.Days <= 0 {
+		// "用通义千问API每天1亿token，一个月多少钱": the month is the answer;
+		// the split it assumes and the prices behind it follow
+		load := tr(lang, fmtNum(r.Inputs.TokensPerDay)+" tokens/day", "每天 "+fmtNum(r.Inputs.TokensPerDay)+" token")
+		if r.TokensPerMonth > 0 {
+			load = tr(lang, fmt.Sprintf("%s tokens/month (%s a day)", fmtNum(r.TokensPerMonth), fmtNum(math.Round(r.Inputs.TokensPerDay))),
+				fmt.Sprintf("每月 %s token（折合每天 %s）", fmtNum(r.TokensPerMonth), fmtNum(math.Round(r.Inputs.TokensPerDay))))
+		}
+		split := tr(lang, fmtNum(r.SplitInput)+" input : "+fmtNum(r.SplitOutput)+" output", fmtNum(r.SplitInput)+" : "+fmtNum(r.SplitOutput))
+		d.Headline = lead + tr(lang,
+			fmt.Sprintf("%s %s at %s ≈ %s a month — %s tokens per request assumed (say input_tokens= / output_tokens= to change it), %s in / %s out per million tokens%s, %s blended (%s, %s)",
+				q.Provider, q.Model, load, moneyStr(r.Bill, cur), split, moneyStr(q.Input, cur), moneyStr(q.Output, cur), listPrice(lang, q, cur), moneyStr(r.Blended, cur), q.Date, sourceTitle(q.Source)),
+			fmt.Sprintf("%s %s：%s，每月约 %s——按每个请求输入 : 输出 = %s token 假设（可用 input_tokens= / output_tokens= 修改），每百万输入 %s、输出 %s%s，混合 %s（%s，%s）",
+				q.Provider, q.Model, load, moneyStr(r.Bill, cur), split, moneyStr(q.Input, cur), moneyStr(q.Output, cur), listPrice(lang, q, cur), moneyStr(r.Blended, cur), q.Date, sourceTitle(q.Source)))
+		if pick.Model == "" && pick.Unpriced == "" && len(r.Quotes) > 1 {
+			d.Summary = append(d.Summary, tr(lang,
+				"No model was named: this is the family's newest in the data; its other models are listed below — name yours to bill it.",
+				"没有说具体型号：按数据里该系列最新的型号计算；其它型号见下，说出你用的型号即可按它计算。"))
+		}
+	} else if r.Bill > 0 {
 		days := tr(lang, "a month", "每月")
 		if r.Inputs.Days > 0 {
 			days = tr(lang, "over "+fmtNum(r.Inputs.Days)+" days", fmtNum(r.Inputs.Days)+" 天")

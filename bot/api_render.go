@@ -2,6 +2,8 @@ package bot
 
 import (
 	"fmt"
+	"math"
+	"strings"
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/present"
@@ -14,6 +16,52 @@ type apiAsk struct {
 	yesNo bool
 	sized string
 	pick  apiPick
+	// billFirst: the question asks what the API costs ("DeepSeek官方API一个月
+	// 多少钱？自建H20划算吗"), so its bill is the first line and the
+	// self-hosted verdict the second.
+	billFirst bool
+	// closest are the sourced prices nearest an API the data lacks.
+	closest []advisor.APIQuote
+}
+
+// apiLoad is the load as the question gave it: a day's, or a month's with
+// the day it was read as ("2,000,000,000 tokens/month (65,753,425 a day:
+// ÷ 30.42 days)").
+func apiLoad(lang string, r advisor.APIResult) string {
+	day := fmtNum(math.Round(r.Inputs.TokensPerDay))
+	if !r.Inputs.PerMonth {
+		return tr(lang, day+" tokens/day", "每天 "+day+" token")
+	}
+	return tr(lang, fmt.Sprintf("%s tokens/month (%s a day: ÷ %s days)", fmtNum(r.TokensPerMonth), day, fmtNum(r.DaysPerMonth)),
+		fmt.Sprintf("每月 %s token（按 %s 天折合每天 %s）", fmtNum(r.TokensPerMonth), fmtNum(r.DaysPerMonth), day))
+}
+
+// apiBill is the API's month at the load: the split assumed and the
+// prices per million tokens with their date, so the user can check and
+// change both.
+func apiBill(lang string, r advisor.APIResult, q advisor.APIQuote) string {
+	cur := string(r.Currency)
+	split := tr(lang, fmtNum(r.SplitInput)+" input : "+fmtNum(r.SplitOutput)+" output", fmtNum(r.SplitInput)+" : "+fmtNum(r.SplitOutput))
+	return tr(lang,
+		fmt.Sprintf("%s %s at %s ≈ %s a month — %s tokens per request assumed (say input_tokens= / output_tokens= to change it), %s in / %s out per million tokens%s, %s blended (%s)",
+			q.Provider, q.Model, apiLoad(lang, r), moneyStr(q.Monthly, cur), split, moneyStr(q.Input, cur), moneyStr(q.Output, cur), listPrice(lang, q, cur), moneyStr(q.Blended, cur), q.Date),
+		fmt.Sprintf("%s %s：%s，每月约 %s——按每个请求输入 : 输出 = %s token 假设（可用 input_tokens= / output_tokens= 修改），每百万输入 %s、输出 %s%s，混合 %s（%s）",
+			q.Provider, q.Model, apiLoad(lang, r), moneyStr(q.Monthly, cur), split, moneyStr(q.Input, cur), moneyStr(q.Output, cur), listPrice(lang, q, cur), moneyStr(q.Blended, cur), q.Date))
+}
+
+// closestLines name the sourced prices nearest an API the data lacks —
+// named, not billed in its place.
+func closestLines(lang string, pick apiPick, qs []advisor.APIQuote, cur string) []string {
+	if len(qs) == 0 {
+		return []string{tr(lang, "The data has no price for any model of "+pick.Unpriced+"'s provider.", "数据里没有 "+pick.Unpriced+" 所属厂商任何模型的价格。")}
+	}
+	var names []string
+	for _, q := range qs {
+		names = append(names, fmt.Sprintf("%s %s %s / %s (%s)", q.Provider, q.Model, moneyStr(q.Input, cur), moneyStr(q.Output, cur), q.Date))
+	}
+	return []string{tr(lang,
+		"Closest sourced prices, per million input / output tokens (other models, not billed here): "+strings.Join(names, "; ")+".",
+		"最接近的有出处价格（每百万输入 / 输出 token；是别的型号，未代入计算）："+strings.Join(names, "；")+"。")}
 }
 
 // apiLabel names the API a verdict is on: the one the question named, the
@@ -35,14 +83,17 @@ func renderAPI(lang string, v APIView, as map[string]any, ask apiAsk) present.Do
 	cur := string(r.Currency)
 	best := r.Quotes[0]
 	pl := cr.Plan
-	load := fmtNum(r.Inputs.TokensPerDay)
+	load := apiLoad(lang, r)
 	model := r.Inputs.Model
 	if model == "" {
 		model = tr(lang, "the "+fmtNum(cr.Inputs.Workload.ParamsB)+"B model", fmtNum(cr.Inputs.Workload.ParamsB)+"B 模型")
 	}
 	api := apiLabel(lang, best, model)
-	plan := tr(lang, fmt.Sprintf("%s× %s ×%s", fmtNum(float64(pl.Replicas)), gpuName(cr.GPU), fmtNum(float64(cr.GPUs))),
-		fmt.Sprintf("%s 个副本 × %s 张 %s", fmtNum(float64(pl.Replicas)), fmtNum(float64(cr.GPUs)), gpuName(cr.GPU)))
+	plan := tr(lang, fmt.Sprintf("%s replicas × %s %s = %s cards", fmtNum(float64(pl.Replicas)), fmtNum(float64(cr.GPUs)), gpuName(cr.GPU), fmtNum(float64(pl.Cards))),
+		fmt.Sprintf("%s 个副本 × %s 张 %s = %s 张", fmtNum(float64(pl.Replicas)), fmtNum(float64(cr.GPUs)), gpuName(cr.GPU), fmtNum(float64(pl.Cards))))
+	if pl.Replicas == 1 {
+		plan = tr(lang, fmt.Sprintf("%s× %s", fmtNum(float64(cr.GPUs)), gpuName(cr.GPU)), fmt.Sprintf("%s 张 %s", fmtNum(float64(cr.GPUs)), gpuName(cr.GPU)))
+	}
 	var d present.Doc
 	be := tr(lang, "no break-even: the API is cheaper at any load", "没有打平点：任何负载下 API 都更便宜")
 	if !r.NoBreakeven {
@@ -63,19 +114,33 @@ func renderAPI(lang string, v APIView, as map[string]any, ask apiAsk) present.Do
 	if ask.pick.Unpriced != "" {
 		lead = tr(lang, ask.pick.Unpriced+" has no API price in the data, so it is not weighed; with what the data has: ",
 			"数据里没有 "+ask.pick.Unpriced+" 的 API 价格，没法直接比；按数据里有的价格：")
+		d.Summary = append(d.Summary, closestLines(lang, ask.pick, ask.closest, cur)...)
 	}
 	apiWins, selfWins := "Call the API", "Self-host"
 	if lead != "" {
 		apiWins, selfWins = "the API is cheaper", "self-hosting is cheaper"
 	}
+	var verdict string
 	if r.Cheaper == "api" {
-		d.Headline = lead + tr(lang,
-			fmt.Sprintf(apiWins+": %s tokens/day on %s costs %s a month vs %s self-hosted (%s), %s a month less — %s", load, api, moneyStr(best.Monthly, cur), moneyStr(r.SelfHostMonthly, cur), plan, moneyStr(r.SavingMonthly, cur), be),
-			fmt.Sprintf("调 API 更省：每天 %s token，%s 每月 %s，自建（%s）每月 %s，每月省 %s——%s", load, api, moneyStr(best.Monthly, cur), plan, moneyStr(r.SelfHostMonthly, cur), moneyStr(r.SavingMonthly, cur), be))
+		verdict = lead + tr(lang,
+			fmt.Sprintf(apiWins+": %s on %s costs %s a month vs %s self-hosted (%s), %s a month less — %s", load, api, moneyStr(best.Monthly, cur), moneyStr(r.SelfHostMonthly, cur), plan, moneyStr(r.SavingMonthly, cur), be),
+			fmt.Sprintf("调 API 更省：%s，%s 每月 %s，自建（%s）每月 %s，每月省 %s——%s", load, api, moneyStr(best.Monthly, cur), plan, moneyStr(r.SelfHostMonthly, cur), moneyStr(r.SavingMonthly, cur), be))
 	} else {
-		d.Headline = lead + tr(lang,
-			fmt.Sprintf(selfWins+": %s tokens/day costs %s a month on %s vs %s on %s, %s a month less — %s", load, moneyStr(r.SelfHostMonthly, cur), plan, moneyStr(best.Monthly, cur), api, moneyStr(r.SavingMonthly, cur), be),
-			fmt.Sprintf("自建更省：每天 %s token，自建（%s）每月 %s，%s 每月 %s，每月省 %s——%s", load, plan, moneyStr(r.SelfHostMonthly, cur), api, moneyStr(best.Monthly, cur), moneyStr(r.SavingMonthly, cur), be))
+		verdict = lead + tr(lang,
+			fmt.Sprintf(selfWins+": %s costs %s a month on %s vs %s on %s, %s a month less — %s", load, moneyStr(r.SelfHostMonthly, cur), plan, moneyStr(best.Monthly, cur), api, moneyStr(r.SavingMonthly, cur), be),
+			fmt.Sprintf("自建更省：%s，自建（%s）每月 %s，%s 每月 %s，每月省 %s——%s", load, plan, moneyStr(r.SelfHostMonthly, cur), api, moneyStr(best.Monthly, cur), moneyStr(r.SavingMonthly, cur), be))
+	}
+	bill := apiBill(lang, r, best)
+	if ask.billFirst {
+		// "DeepSeek官方API一个月多少钱？自建H20划算吗": the API's month first,
+		// then whether self-hosting beats it, and the cards it takes
+		d.Headline = bill
+		hold := tr(lang, fmt.Sprintf("Self-hosting %s: %s hold one copy; %s serve this load (replicas sized for the peak).", model, fmtNum(float64(cr.GPUs))+"× "+gpuName(cr.GPU), plan),
+			fmt.Sprintf("自建 %s：%s 张 %s 放得下一份；承载这个负载要 %s（按峰值配副本）。", model, fmtNum(float64(cr.GPUs)), gpuName(cr.GPU), plan))
+		d.Summary = append([]string{verdict, hold}, d.Summary...)
+	} else {
+		d.Headline = verdict
+		d.Summary = append([]string{tr(lang, "API bill: ", "API 账单：") + bill + tr(lang, ".", "。")}, d.Summary...)
 	}
 	if best.Named && best.FirstParty {
 		d.Summary = append(d.Summary, tr(lang,
