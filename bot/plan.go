@@ -197,6 +197,10 @@ func plan(req parse.Request) (parse.Request, string) {
 	}
 	memoryQ := s.VRAMGB > 0 && (s.YesNo || has(s.Targets, "memory_gb")) && !has(s.Targets, "money_total") && !has(s.Targets, "hours")
 	switch {
+	case apiLoadAsked(req) && (req.Intent == parse.Cost || req.Intent == parse.Price || req.Intent == parse.Fit || req.Intent == parse.Unknown || req.Intent == parse.Compare || req.Intent == parse.Monthly):
+		// "每天5亿tokens，DeepSeek官方API一个月多少钱？自建H20划算吗": a hosted
+		// API's bill at a load, weighed against self-hosting (api_route.go)
+		return to(parse.Cost, "an API's bill at your load")
 	case !model && len(s.GPUs) > 0 && s.Price != nil && asksWorthBuying(req.Text) && hasAny(req.Text, purchaseWords) &&
 		(req.Intent == parse.Monthly || req.Intent == parse.Price || req.Intent == parse.Knowledge || req.Intent == parse.Unknown):
 		// "buying an 8-card H800 server for ¥2.1M vs a ¥120k/month plan, how
@@ -346,7 +350,7 @@ func rentalAtTheirRate(req parse.Request) (parse.Request, string, bool) {
 	if rate == nil || !(readOnly[req.Intent] || req.Intent == parse.Spend && s.Mode == "report") || len(s.GPUs) == 0 ||
 		s.ParamsB > 0 || s.Model != "" || s.Arch != "" || s.Monthly != nil || s.Budget != nil || s.Utilization > 0 ||
 		s.Hours == 0 && s.HoursPerMonth == 0 || asksCommit(req.Text) || hasAny(lower, purchaseWords) || reBuyWord.MatchString(lower) ||
-		reSpentWords.MatchString(lower) || !reRunsAtRate.MatchString(lower) {
+		reSpentWords.MatchString(lower) || !reRunsAtRate.MatchString(lower) || reCheckAsk.MatchString(lower) || reOverAsk.MatchString(lower) {
 		return req, "", false
 	}
 	if !(has(s.Targets, "money_total") || has(s.Targets, "money_monthly") || reAsksHowMuch.MatchString(lower)) {
@@ -376,6 +380,8 @@ var (
 	reRunsAtRate = regexp.MustCompile(`\brent(?:ing)?\b|\blease\b|\bwe pay\b|\bpaying\b|\brun(?:ning)?\b|24/7|around the clock|租|跑|开着|按量|/卡时|每卡时|/hr|/h\b|per hour|an hour|/gpu|per gpu`)
 	// reAsksHowMuch asks for a sum of money
 	reAsksHowMuch = regexp.MustCompile(`how much|\btotal\b|what(?:'s| is| will be) (?:our|the) (?:monthly )?(?:spend|bill|cost)|monthly spend|多少钱|要多少|花多少|总共|一共|合计|预算大概|大概要`)
+	// reOverAsk weighs spend against a budget ("会不会超", "还能花多少")
+	reOverAsk = regexp.MustCompile(`超|还能花|还剩|budget|\bover\b|afford`)
 	// reMachineRate says a rate is a whole machine's
 	reMachineRate = regexp.MustCompile(`\bper (?:node|machine|server|instance|box)\b|\bfor the (?:node|machine|server|instance|box)\b|/node|/instance|整机|每台|一台.{0,6}每小时`)
 )

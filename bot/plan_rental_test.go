@@ -35,3 +35,18 @@ func TestRentalAtTheirRateForATime(t *testing.T) {
 	}
 }
 
+// TestAPIBillAtALoadIsPlanned: "每天5亿tokens，DeepSeek官方API一个月多少钱？
+// 自建H20划算吗" names no self-hosted model, only the API and a card; it
+// went to the H20's price list. The API's month leads: $0.27 in / $1.10
+// out per M at ¥7.2 = ¥1.944 / ¥7.92; 1,000 in : 500 out blends to
+// (1.944×1000 + 7.92×500) ÷ 1500 = ¥3.936 per M; 5e8 × 365/12 ÷ 1e6 ×
+// 3.936 = ¥59,860 a month. The second line weighs self-hosting: no.
+func TestAPIBillAtALoadIsPlanned(t *testing.T) {
+	a := askOne(t, "每天5亿tokens，DeepSeek官方API一个月多少钱？自建H20划算吗")
+	if !strings.Contains(a.Headline, "¥59,860") {
+		t.Errorf("headline %q, want the API's ¥59,860 a month", a.Headline)
+	}
+	if lines := strings.Split(a.Text, "\n"); len(lines) < 2 || !strings.HasPrefix(lines[1], "不是") {
+		t.Errorf("second line should weigh self-hosting (不是…):\n%s", a.Text)
+	}
+}

@@ -260,7 +260,7 @@ func (x extractor) peakAverage(t *text, f *features) {
 		return ok
 	})
 	t.first(reAvgRPS, 1, func(m []string, at int) bool {
-		if reTokensNext.MatchString(t.s[at+len(m[0]):]) {
+		if !strings.ContainsAny(m[0][len(m[0])-1:], ",;，；、") && reTokensNext.MatchString(t.s[at+len(m[0]):]) {
 			return false // "avg 1k input / 300 output tokens": a request's length, not a rate
 		}
 		v, ok := read(m)
