@@ -15,7 +15,7 @@ import (
 
 // Words that make a buy or monthly question a commitment question.
 var commitWords = []string{"reserved", "reservation", "savings plan", "committed use", "commit ", "commitment", "包年", "预留", "1-yr", "3-yr", "1yr", "3yr", "1-year", "3-year", "1 year", "3 year",
-	"包一年", "包三年", "yearly plan", "yearly commitment", "annual plan", "annual commitment", "annual contract", "一年期",
+	"包一年", "包三年", "三年承诺", "一年承诺", "承诺价", "承诺使用", " cud", "yearly plan", "yearly commitment", "annual plan", "annual commitment", "annual contract", "一年期",
 	"one-year", "three-year", "one year", "three year", "1 yr", "3 yr", "三年期", "签一年", "签三年", "签1年", "签3年"}
 
 func asksCommit(text string) bool { return hasAny(text+" ", commitWords) }
@@ -148,6 +148,16 @@ func (b *Bot) commit(ctx context.Context, a *Answer, req parse.Request) error {
 	}
 	ask := askedOfCommit(req)
 	view := CommitView{CommitResult: res, Per: ask.per}
+	if len(s.Targets) > 0 && s.Targets[0] == "price_per_card_hour" && res.Chosen.Provider != "given" {
+		// "GCP a3-highgpu-8g 3-year CUD price in europe-west4?": the
+		// committed rate first, on demand and the other term beside it, and
+		// the region it is sourced for
+		cp := b.commitPrice(a, req, in, res)
+		a.Result = view
+		a.Currency = string(res.Currency)
+		a.show(renderCommitPrice(a.Lang, res, cp, a.Assumed, note))
+		return nil
+	}
 	switch {
 	case ask.breakeven:
 		view.Asked = "break_even_util"
@@ -419,4 +429,60 @@ func withPlanMonthly(lang string, d present.Doc, onDemandMonthly float64, cur st
 	wk.result(lang, r.Lines, r.Assumptions, r.Sources)
 	d.Working = append(d.Working, wk...)
 	return d
+}
+
+// CommitPrice is what a commitment's price question is answered with
+// besides the result: the other term's sourced rate on the same platform,
+// and the region asked against the region the rate is sourced for.
+type CommitPrice struct {
+	Other       *advisor.CommitPair // the other term (1y beside 3y, 3y beside 1y), nil when none
+	RegionAsked string              // as written ("europe-west4"), "" when none
+	RegionRow   string              // the sourced row's region ("us-central1")
+	Asked       string              // the term asked: 1y or 3y
+	// Platform is the platform asked when it has no sourced pair for the
+	// term asked (the chosen pair is another's); OnPlatform is its pair
+	// for the other term, nil when none.
+	Platform   string
+	OnPlatform *advisor.CommitPair
+}
+
+// reCloudRegion is a cloud region as written: "europe-west4", "us-east-1".
+var reCloudRegion = regexp.MustCompile(`\b(?:us|europe|asia|me|africa|australia|northamerica|southamerica|eu|ap|sa|ca|cn)-[a-z]+-?\d\b`)
+
+// commitPrice finds the other term's rate and the regions for a
+// commitment's price question.
+func (b *Bot) commitPrice(a *Answer, req parse.Request, in advisor.CommitInput, res advisor.CommitResult) CommitPrice {
+	cp := CommitPrice{Asked: cmpOr(in.Term, res.Inputs.Term)}
+	other := map[string]string{"1y": "3y", "3y": "1y"}[res.Chosen.Term]
+	if in.Platform != "" && !advisor.OnPlatform(res.Chosen, in.Platform) {
+		// "AWS p5 3-year price?" with no AWS 3-year row: said, and AWS's
+		// other term when it has one
+		cp.Platform = in.Platform
+		alt := in
+		alt.Term = other
+		if r2, err := advisor.Commit(alt); err == nil && advisor.OnPlatform(r2.Chosen, in.Platform) {
+			cp.OnPlatform = &r2.Chosen
+		}
+	} else if other != "" {
+		alt := in
+		alt.Term = other
+		if r2, err := advisor.Commit(alt); err == nil && r2.Chosen.Term == other && r2.Chosen.Provider == res.Chosen.Provider {
+			cp.Other = &r2.Chosen
+		}
+	}
+	for _, row := range b.kb.Procurement.Reserved {
+		if row.Provider == res.Chosen.Provider && row.Instance == res.Chosen.Instance && row.Term == res.Chosen.Term {
+			cp.RegionRow = row.Region
+			break
+		}
+	}
+	cp.RegionAsked = reCloudRegion.FindString(strings.ToLower(req.Text))
+	if cp.RegionAsked == "" && req.Slots.Region != "" {
+		n := areaName(req.Slots.Region)
+		cp.RegionAsked = tr(a.Lang, n[0], n[1])
+	}
+	if cp.RegionAsked != "" {
+		a.use("region", "said: the region the sourced rate is for")
+	}
+	return cp
 }

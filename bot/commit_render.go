@@ -275,3 +275,68 @@ func renderCommitRates(lang string, r advisor.CommitResult, as map[string]any, a
 	d.Working = wk
 	return d
 }
+
+// renderCommitPrice answers a commitment's price: the sourced committed
+// rate for the term asked (or that none is, and what is), on demand
+// beside it, the other term, and the region it is sourced for when
+// another was asked.
+func renderCommitPrice(lang string, r advisor.CommitResult, cp CommitPrice, as map[string]any, note string) present.Doc {
+	cur := string(r.Currency)
+	c := r.Chosen
+	names := map[string][2]string{"1y": {"1-year", "一年期"}, "3y": {"3-year", "三年期"}, "monthly": {"monthly", "包月"}}
+	term := names[c.Term]
+	who := strings.TrimSpace(c.Provider + " " + c.Instance)
+	var d present.Doc
+	if asked := names[cp.Asked]; cp.Asked != "" && cp.Asked != c.Term {
+		d.Headline = tr(lang, fmt.Sprintf("No sourced %s rate for %s; the %s one: ", asked[0], gpuName(r.GPU), term[0]),
+			fmt.Sprintf("数据里没有 %s 的%s价；%s价：", gpuName(r.GPU), asked[1], term[1]))
+	}
+	if cp.Platform != "" {
+		// the platform asked has no sourced rate for the term: said first,
+		// its other term and on demand, then whose rate this is
+		pn := platformName(lang, cp.Platform)
+		asked := names[cp.Asked]
+		d.Headline = tr(lang, fmt.Sprintf("No sourced %s rate for %s on %s", asked[0], gpuName(r.GPU), pn),
+			fmt.Sprintf("数据里没有 %s 上 %s 的%s价", pn, gpuName(r.GPU), asked[1]))
+		if o := cp.OnPlatform; o != nil {
+			ot := names[o.Term]
+			d.Headline += tr(lang, fmt.Sprintf("; its %s rate is %s/card-hour (on demand %s/card-hour, %s %s, %s)", ot[0], moneyStr(o.Committed, cur), moneyStr(o.OnDemand, cur), o.Provider, o.Instance, o.Date),
+				fmt.Sprintf("；它的%s价为 %s/卡时（按需 %s/卡时，%s %s，%s）", ot[1], moneyStr(o.Committed, cur), moneyStr(o.OnDemand, cur), o.Provider, o.Instance, o.Date))
+		}
+		d.Headline += tr(lang, ". Elsewhere: ", "。其他：")
+	}
+	d.Headline += tr(lang,
+		fmt.Sprintf("%s %s committed rate: %s/card-hour (%s%% off on demand at %s/card-hour; %s, %s)", who, term[0], moneyStr(c.Committed, cur), fmtNum(c.Discount*100), moneyStr(c.OnDemand, cur), c.Date, c.Confidence),
+		fmt.Sprintf("%s %s承诺价：%s/卡时（比按需 %s/卡时便宜 %s%%；%s，%s）", who, term[1], moneyStr(c.Committed, cur), moneyStr(c.OnDemand, cur), fmtNum(c.Discount*100), c.Date, c.Confidence))
+	if o := cp.Other; o != nil {
+		ot := names[o.Term]
+		d.Headline += tr(lang, fmt.Sprintf("; %s: %s/card-hour", ot[0], moneyStr(o.Committed, cur)), fmt.Sprintf("；%s：%s/卡时", ot[1], moneyStr(o.Committed, cur)))
+	}
+	d.Headline += tr(lang, ".", "。")
+	if cp.RegionAsked != "" && cp.RegionRow != "" && !strings.EqualFold(cp.RegionAsked, cp.RegionRow) {
+		d.Headline += tr(lang, fmt.Sprintf(" No sourced price for %s: these are %s's.", cp.RegionAsked, cp.RegionRow),
+			fmt.Sprintf("数据里没有 %s 的价格：以上为 %s 的价格。", cp.RegionAsked, cp.RegionRow))
+	} else if cp.RegionRow != "" {
+		d.Headline += tr(lang, fmt.Sprintf(" Region: %s.", cp.RegionRow), fmt.Sprintf("地区：%s。", cp.RegionRow))
+	}
+	if note != "" {
+		d.Summary = append(d.Summary, note)
+	}
+	d.Figures = []present.Figure{
+		{Label: tr(lang, "committed per card-hour", "承诺价每卡时"), Value: moneyStr(c.Committed, cur)},
+		{Label: tr(lang, "on demand per card-hour", "按需每卡时"), Value: moneyStr(c.OnDemand, cur)},
+		{Label: tr(lang, "discount vs on-demand", "相对按需折扣"), Value: fmtNum(c.Discount*100) + "%"},
+		{Label: tr(lang, "break-even utilisation", "打平利用率"), Value: fmtNum(r.BreakevenUtilization*100) + "%"},
+	}
+	for i, p := range r.Pairs {
+		if i == 0 || i > 4 {
+			continue
+		}
+		d.Summary = append(d.Summary, fmt.Sprintf("• %s %s (%s): %s → %s/card-h (−%s%%, %s, %s)", p.Provider, p.Instance, p.Term, moneyStr(p.OnDemand, cur), moneyStr(p.Committed, cur), fmtNum(p.Discount*100), p.Date, p.Confidence))
+	}
+	d.Assumed = assumedPairs(as)
+	var wk working
+	wk.result(lang, r.Lines, r.Assumptions, nil)
+	d.Working = wk
+	return d
+}

@@ -145,7 +145,16 @@ func (b *Bot) monthly(ctx context.Context, msg Message, a *Answer, req parse.Req
 	}
 	a.Result = res
 	a.Currency = string(res.Currency)
-	a.show(renderMonthly(a.Lang, res, a.Assumed, notes))
+	d := renderMonthly(a.Lang, res, a.Assumed, notes)
+	if fullTimeAssumed(s) {
+		a.use("hours_per_month", "no hours given: full-time use, 730 h a month, for the plan's saving")
+		if res.Cheaper != "" && !res.PlanMissing && res.High == nil {
+			// "按量多少钱一小时？包月能省多少？": the on-demand rate and the
+			// plan's saving at full-time use lead (plan_quotes.go)
+			d.Headline = hourlyFirst(a.Lang, res)
+		}
+	}
+	a.show(d)
 	return nil
 }
 

@@ -287,3 +287,29 @@ func renderPlanPrices(lang string, r advisor.PlanPricesResult, notes []string) p
 	d.Working = wk
 	return d
 }
+
+// hourlyFirst answers "what does it cost an hour on demand, and what does
+// the monthly plan save?": the on-demand rate, the plan's month against a
+// full month on demand (730 h), and the break-even hours.
+func hourlyFirst(lang string, r advisor.MonthlyResult) string {
+	cur := string(r.Currency)
+	gpu := gpuName(r.Inputs.GPU)
+	where, whereZH := "", ""
+	if r.HourlyPlatform != "" {
+		where, whereZH = " on "+platformName(lang, r.HourlyPlatform), platformName(lang, r.HourlyPlatform)+"上 "
+	}
+	hours := fmtNum(r.Inputs.HoursPerMonth)
+	head := tr(lang, fmt.Sprintf("%s%s: on demand %s/card-hour", gpu, where, moneyStr(r.Hourly, cur)),
+		fmt.Sprintf("%s%s 按量 %s/卡时", whereZH, gpu, moneyStr(r.Hourly, cur)))
+	if r.Cheaper == "monthly" {
+		head += tr(lang,
+			fmt.Sprintf("; the monthly plan (%s a card-month) saves %s a card-month (%s%%) against %s h on demand (%s) at full-time use", moneyStr(r.MonthlyPrice, cur), moneyStr(r.Saving, cur), fmtNum(r.SavingPct*100), hours, moneyStr(r.OnDemandCost, cur)),
+			fmt.Sprintf("；包月每卡每月 %s，满负荷（每月 %s 小时，按量 %s）每卡每月省 %s（%s%%）", moneyStr(r.MonthlyPrice, cur), hours, moneyStr(r.OnDemandCost, cur), moneyStr(r.Saving, cur), fmtNum(r.SavingPct*100)))
+	} else {
+		head += tr(lang,
+			fmt.Sprintf("; the monthly plan (%s a card-month) saves nothing: even at full-time use (%s h, %s on demand) on demand is %s a month cheaper", moneyStr(r.MonthlyPrice, cur), hours, moneyStr(r.OnDemandCost, cur), moneyStr(r.Saving, cur)),
+			fmt.Sprintf("；包月每卡每月 %s，省不了：即使满负荷（每月 %s 小时，按量 %s），按量每月还便宜 %s", moneyStr(r.MonthlyPrice, cur), hours, moneyStr(r.OnDemandCost, cur), moneyStr(r.Saving, cur)))
+	}
+	return head + tr(lang, fmt.Sprintf("; the plan pays above %s h a month.", fmtNum(r.BreakevenHoursPerMonth)),
+		fmt.Sprintf("；每月用满 %s 小时以上包月才划算。", fmtNum(r.BreakevenHoursPerMonth)))
+}

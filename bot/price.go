@@ -76,6 +76,13 @@ type PriceView struct {
 	// Persona says an enterprise asker was priced on contracted clouds
 	// only (price_persona.go); also one of the assumptions.
 	Persona string `json:"persona,omitempty"`
+	// Term is a commitment at the user's own rate ("a 1-year commitment
+	// of 16 H100s at $1.85/hr — total annual cost?"): Rental is then the
+	// whole term, every hour paid.
+	Term *TermQuote `json:"term,omitempty"`
+	// Machine is a machine's (node's) hourly rate said for its cards
+	// ("$16/hr for the 8xH100 node"): Rental is at its rate per card.
+	Machine *MachineRate `json:"machine,omitempty"`
 	// Compare is each card's price on the platforms the question names,
 	// when it names two or more ("lambda or runpod, by how much?"): the
 	// headline says which is cheaper and by how much (price_platforms.go).
@@ -196,6 +203,22 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 	} else if hours == 0 && !budgetAsked && s.Cards > 1 && s.Price == nil && has(s.Targets, "money_monthly") {
 		hours = knowledge.HoursPerMonth // "租32张H20，一个月多少钱": their cards for a month, every hour (the headline says 730 h)
 	}
+	var term *TermQuote
+	if hours == 0 && s.Price != nil && s.Price.Amount > 0 && s.Budget == nil && asksCommit(req.Text) {
+		// a commitment at their rate: every hour of the term is paid
+		if years := termYears(req); years > 0 {
+			hours, term = years*12*knowledge.HoursPerMonth, &TermQuote{Years: years, Term: commitTerm(req.Text)}
+		}
+	}
+	if s.Price != nil && s.Price.Amount > 0 && s.QuotePer == "machine" && reMachineRate.MatchString(strings.ToLower(req.Text)) {
+		// "$16/hr for the 8xH100 node": the machine's rate, per card ÷ its cards
+		if per, machines := machineCards(req); per >= 2 {
+			view.Machine = &MachineRate{Rate: s.Price.Amount, Currency: cmpOr(s.Price.Currency, view.Currency), Cards: per, Machines: machines}
+			p := *s.Price
+			p.Amount = s.Price.Amount / float64(per)
+			s.Price = &p
+		}
+	}
 	if s.Budget != nil && s.Budget.Amount > 0 && len(view.GPUs) > 0 && has(s.Targets, "cards") && s.Cards == 0 {
 		// "每月预算5万块，H20能租几张？": the cards the budget keeps running
 		rate, cur := b.budgetRate(a, s, view)
@@ -221,6 +244,15 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 		a.use("price", "your rate per card-hour")
 		a.use("cards", "the cards rented")
 		a.use("quote_per", "your rate is per card")
+		if view.Machine != nil {
+			a.use("price", "the machine's rate per hour, ÷ its cards = per card-hour")
+			a.use("quote_per", "the rate is the whole machine's")
+			a.use("cards", "the machines' cards: machines × cards in one")
+		}
+		if term != nil {
+			b.termQuote(ctx, a, req, term, view, all, fx)
+			view.Term = term
+		}
 	} else if hours == 0 && s.Budget != nil && s.Budget.Amount > 0 && len(view.GPUs) > 0 && (has(s.Targets, "gpu_hours") || has(s.Targets, "hours")) {
 		// "经费8000块，4090 2.2/h，够我跑多少卡时？": the hours the budget
 		// rents, at their rate or else the headline's
@@ -450,4 +482,59 @@ func quoteAgainst(all []PriceOffer, gpu string, quote parse.Money, cur string, f
 	}
 	return &QuoteView{GPU: gpu, Currency: cur, Said: quote.Amount, SaidIn: cmpOr(quote.Currency, cur), Cheapest: cheapest.Platform,
 		QuoteCheck: advisor.CheckQuote(advisor.Round2(q), prices)}
+}
+
+// TermQuote is a commitment at the user's own rate: the term's total is
+// the view's Rental; a month of it, the rate against the market's
+// on-demand offers, and the sourced committed rate for the card and term
+// (nil when none is sourced) beside it.
+type TermQuote struct {
+	Years   float64             `json:"years"`
+	Term    string              `json:"term"` // 1y, 3y
+	Month   advisor.Rental      `json:"month"`
+	Market  *QuoteView          `json:"market,omitempty"`
+	Sourced *advisor.CommitPair `json:"sourced,omitempty"`
+}
+
+// MachineRate is an hourly rate said for a whole machine (a node) of
+// Cards cards, Machines of them asked about.
+type MachineRate struct {
+	Rate     float64 `json:"rate"` // per machine-hour, as said
+	Currency string  `json:"currency"`
+	Cards    int     `json:"cards"` // in one machine
+	Machines int     `json:"machines"`
+}
+
+// termYears is the commitment's length in years: as said ("3年包年",
+// "1-year"), else the term's words (1 for 包年, reserved).
+func termYears(req parse.Request) float64 {
+	if y := req.Slots.Years; y > 0 {
+		return y
+	}
+	return map[string]float64{"1y": 1, "3y": 3}[commitTerm(req.Text)]
+}
+
+// termQuote fills a commitment at the user's rate: a month of it (730 h),
+// the rate against the market's on-demand offers, and the sourced term
+// for the card (the term asked; its provider's rate per card-hour).
+func (b *Bot) termQuote(ctx context.Context, a *Answer, req parse.Request, t *TermQuote, view PriceView, all []PriceOffer, fx float64) {
+	s := req.Slots
+	r := view.Rental
+	t.Month = advisor.RentalTotal(r.PricePerCardHour, r.Cards, knowledge.HoursPerMonth)
+	a.use("years", "the term: every hour of it paid at your rate")
+	a.use("price", "your committed rate per card-hour")
+	if len(view.GPUs) == 0 {
+		return
+	}
+	t.Market = quoteAgainst(all, view.GPUs[0], *s.Price, view.Currency, fx)
+	term := cmpOr(t.Term, "1y")
+	if t.Years == 3 {
+		term = "3y"
+	}
+	in := advisor.CommitInput{GPU: view.GPUs[0], Cards: r.Cards, Term: term, Utilization: 1, Currency: knowledge.Currency(cmpOr(s.Price.Currency, view.Currency)),
+		FX: fx, Reserved: b.kb.Procurement.Reserved, CN: b.kb.Procurement.CNCloud, PreferCN: preferCN(req), Platform: s.Platform}
+	if cr, err := advisor.Commit(in); err == nil && cr.Chosen.Provider != "" && cr.Chosen.Provider != "given" && cr.Chosen.Term == term {
+		t.Sourced = &cr.Chosen
+	}
+	t.Term = term
 }

@@ -3,6 +3,8 @@ package bot
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gpubot/gpubot/knowledge"
 )
 
 // compareKinds name a compared billing kind inside a sentence.
@@ -95,9 +97,14 @@ func compareLine(lang string, c PlatformCompare, named []string, area string) st
 				dearerRest(lang, priced[1:])
 		}
 		if c.Hours > 0 {
+			// a month (730 h) asked: the difference is said per month
+			month, less, monthZH, lessZH := "", "", "", "少花"
+			if c.Hours == knowledge.HoursPerMonth {
+				month, less, monthZH, lessZH = " (a month)", " a month", "（一个月）", "每月少花"
+			}
 			s += tr(lang,
-				fmt.Sprintf("; for %d card(s) × %s h: %s vs %s, %s less on %s", c.Cards, fmtNum(c.Hours), moneyStr(w.Total, cur), moneyStr(next.Total, cur), moneyStr(c.TotalDifference, cur), platformName(lang, w.Platform)),
-				fmt.Sprintf("；%d 张卡 × %s 小时：%s 对 %s，在 %s 上少花 %s", c.Cards, fmtNum(c.Hours), moneyStr(w.Total, cur), moneyStr(next.Total, cur), platformName(lang, w.Platform), moneyStr(c.TotalDifference, cur)))
+				fmt.Sprintf("; for %d card(s) × %s h%s: %s vs %s, %s less%s on %s", c.Cards, fmtNum(c.Hours), month, moneyStr(w.Total, cur), moneyStr(next.Total, cur), moneyStr(c.TotalDifference, cur), less, platformName(lang, w.Platform)),
+				fmt.Sprintf("；%d 张卡 × %s 小时%s：%s 对 %s，在 %s 上%s %s", c.Cards, fmtNum(c.Hours), monthZH, moneyStr(w.Total, cur), moneyStr(next.Total, cur), platformName(lang, w.Platform), lessZH, moneyStr(c.TotalDifference, cur)))
 		}
 		parts = append(parts, s)
 	}

@@ -110,11 +110,20 @@ func renderPrice(lang string, v PriceView, now time.Time) present.Doc {
 			d.Headline = tr(lang,
 				fmt.Sprintf("%s rents ≈%s card-hours at %s/card-hour (%s h on %d card(s)). ", moneyStr(r.Total, cur), fmtNum(r.CardHours), moneyStr(r.PricePerCardHour, cur), fmtNum(r.Hours), r.Cards),
 				fmt.Sprintf("%s 按 %s/卡时能租约 %s 卡时（%d 张卡各 %s 小时）。", moneyStr(r.Total, cur), moneyStr(r.PricePerCardHour, cur), fmtNum(r.CardHours), r.Cards, fmtNum(r.Hours))) + deadlineCap(lang, v.DeadlineHours, r.Hours) + d.Headline
+		} else if m := v.Machine; m != nil && len(v.GPUs) > 0 {
+			// a machine's rate: per card, and the machines' total
+			d.Headline = machineHeadline(lang, v.GPUs[0], *r, *m) + d.Headline
 		} else {
 			d.Headline = tr(lang,
 				fmt.Sprintf("≈ %s for %d card(s) × %s h (%s card-hours). ", moneyStr(r.Total, cur), r.Cards, fmtNum(r.Hours), fmtNum(r.CardHours)),
 				fmt.Sprintf("%d 张卡 × %s 小时（%s 卡时）约 %s。", r.Cards, fmtNum(r.Hours), fmtNum(r.CardHours), moneyStr(r.Total, cur))) + d.Headline
 		}
+	}
+	if t := v.Term; t != nil && v.Rental != nil && len(v.GPUs) > 0 {
+		// a commitment at their rate: the term's total first, the market
+		// and the sourced term after
+		d.Summary = append(d.Summary, d.Headline)
+		d.Headline = termHeadline(lang, v.GPUs[0], *v.Rental, cmpOr(v.RentalCurrency, v.Currency), *t)
 	}
 	if f := v.Afford; f != nil && len(v.GPUs) > 0 {
 		d.Summary = append(d.Summary, d.Headline)
@@ -331,4 +340,60 @@ func cheapestCard(v PriceView) (PriceOffer, bool) {
 		}
 	}
 	return best, true
+}
+
+// termHeadline totals a commitment at the user's rate over the term (every
+// hour paid), a month of it, then how the rate sits against the market's
+// on-demand offers and the sourced committed rate.
+func termHeadline(lang, gpu string, r advisor.Rental, cur string, t TermQuote) string {
+	rate := moneyStr(r.PricePerCardHour, cur)
+	years := fmtNum(t.Years)
+	head := tr(lang,
+		fmt.Sprintf("%d× %s on a %s-year commitment at %s/card-hour: %s over the term (%d × %s h × %s, every hour paid), ≈ %s a month.",
+			r.Cards, gpuName(gpu), years, rate, moneyStr(r.Total, cur), r.Cards, fmtNum(r.Hours), rate, moneyStr(t.Month.Total, cur)),
+		fmt.Sprintf("%d 张 %s 签 %s 年、每卡时 %s：整个期限共 %s（%d × %s 小时 × %s，期限内每小时都计费），约每月 %s。",
+			r.Cards, gpuName(gpu), years, rate, moneyStr(r.Total, cur), r.Cards, fmtNum(r.Hours), rate, moneyStr(t.Month.Total, cur)))
+	if t.Years == 1 {
+		head = tr(lang,
+			fmt.Sprintf("%d× %s on a 1-year commitment at %s/card-hour: %s a year (%d × %s h × %s, every hour paid), ≈ %s a month.",
+				r.Cards, gpuName(gpu), rate, moneyStr(r.Total, cur), r.Cards, fmtNum(r.Hours), rate, moneyStr(t.Month.Total, cur)),
+			fmt.Sprintf("%d 张 %s 包年、每卡时 %s：一年共 %s（%d × %s 小时 × %s，期限内每小时都计费），约每月 %s。",
+				r.Cards, gpuName(gpu), rate, moneyStr(r.Total, cur), r.Cards, fmtNum(r.Hours), rate, moneyStr(t.Month.Total, cur)))
+	}
+	var more []string
+	if q := t.Market; q != nil {
+		en, zh := "about the market", "与市场相当"
+		switch {
+		case q.Dear:
+			en, zh = "above the market", "高于市场"
+		case q.Ratio < 1-advisor.QuoteBand:
+			en, zh = "below the market", "低于市场"
+		}
+		more = append(more, tr(lang,
+			fmt.Sprintf("The rate is %s: %s× the median of %d on-demand offers (%s), the lowest %s on %s", en, fmtNum(q.Ratio), q.Offers, moneyStr(q.Median, q.Currency), moneyStr(q.Min, q.Currency), platformName(lang, q.Cheapest)),
+			fmt.Sprintf("这个价%s：为按需 %d 个报价中位数 %s 的 %s 倍，最低 %s（%s）", zh, q.Offers, moneyStr(q.Median, q.Currency), fmtNum(q.Ratio), moneyStr(q.Min, q.Currency), platformName(lang, q.Cheapest))))
+	}
+	termName := map[string][2]string{"1y": {"1-year", "一年期"}, "3y": {"3-year", "三年期"}}[t.Term]
+	if p := t.Sourced; p != nil {
+		more = append(more, tr(lang,
+			fmt.Sprintf("the sourced %s rate is %s/card-hour (%s %s, %s, %s)", termName[0], moneyStr(p.Committed, cur), p.Provider, p.Instance, p.Date, p.Confidence),
+			fmt.Sprintf("有出处的%s价为 %s/卡时（%s %s，%s，%s）", termName[1], moneyStr(p.Committed, cur), p.Provider, p.Instance, p.Date, p.Confidence)))
+	} else if termName[0] != "" {
+		more = append(more, tr(lang, fmt.Sprintf("no sourced %s rate for %s to weigh it against", termName[0], gpuName(gpu)),
+			fmt.Sprintf("数据里没有 %s 的%s价可比", gpuName(gpu), termName[1])))
+	}
+	if len(more) == 0 {
+		return head
+	}
+	return head + "\n" + tr(lang, strings.Join(more, "; ")+".", strings.Join(more, "；")+"。")
+}
+
+// machineHeadline totals machines at a machine's hourly rate, said per
+// card too.
+func machineHeadline(lang, gpu string, r advisor.Rental, m MachineRate) string {
+	return tr(lang,
+		fmt.Sprintf("%s a machine-hour for %d× %s is %s/card-hour; %d machine(s) (%d cards) × %s h: %s. ",
+			moneyStr(m.Rate, m.Currency), m.Cards, gpuName(gpu), moneyStr(r.PricePerCardHour, m.Currency), m.Machines, r.Cards, fmtNum(r.Hours), moneyStr(r.Total, m.Currency)),
+		fmt.Sprintf("整机（%d 张 %s）每小时 %s，即每卡时 %s；%d 台（%d 张卡）× %s 小时：%s。",
+			m.Cards, gpuName(gpu), moneyStr(m.Rate, m.Currency), moneyStr(r.PricePerCardHour, m.Currency), m.Machines, r.Cards, fmtNum(r.Hours), moneyStr(r.Total, m.Currency)))
 }
