@@ -49,6 +49,9 @@ func plan(req parse.Request) (parse.Request, string) {
 	if r, why, ok := conversionInWords(req); ok { // a stated figure in the other currency or per another period (bot/convert.go)
 		return r, why
 	}
+	if r, why, ok := quoteInWords(req); ok { // quotes in words: a commitment's total, a machine's rate, a month on the platforms named (bot/plan_quotes.go)
+		return r, why
+	}
 	if in, args, ok := budgetInWords(req); ok && (readOnly[req.Intent] || req.Intent == parse.Spend && (s.Mode == "report" || args[0] == "set")) {
 		req.Intent = in
 		req.Slots.Args = args
@@ -382,8 +385,6 @@ var (
 	reAsksHowMuch = regexp.MustCompile(`how much|\btotal\b|what(?:'s| is| will be) (?:our|the) (?:monthly )?(?:spend|bill|cost)|monthly spend|多少钱|要多少|花多少|总共|一共|合计|预算大概|大概要`)
 	// reOverAsk weighs spend against a budget ("会不会超", "还能花多少")
 	reOverAsk = regexp.MustCompile(`超|还能花|还剩|budget|\bover\b|afford`)
-	// reMachineRate says a rate is a whole machine's
-	reMachineRate = regexp.MustCompile(`\bper (?:node|machine|server|instance|box)\b|\bfor the (?:node|machine|server|instance|box)\b|/node|/instance|整机|每台|一台.{0,6}每小时`)
 )
 
 // reRentAsk and reSpentWords tell a rental asked about ("rent 4 A100 for

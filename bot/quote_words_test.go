@@ -26,14 +26,13 @@ import (
 //     (8x H100, us-central1) on demand $88.49/instance-hour, 1y
 //     $44,810.08/month, 3y $28,371.00/month.
 
-// askQuote asks the writers' bot (the shipped market) and skips while
-// plan() does not call quoteInWords yet (the lead wires it: see the
-// report); the planner rule itself is tested without it below.
+// askQuote asks the writers' bot (the shipped market) and fails when
+// plan() does not route the question through quoteInWords.
 func askQuote(t *testing.T, q string) Answer {
 	t.Helper()
 	b := writersBot(t)
 	if _, why := plan(b.Parse(Message{Text: q})); why == "" || !strings.Contains(quoteWhys, "|"+why+"|") {
-		t.Skipf("plan() does not route %q through quoteInWords yet (why %q)", q, why)
+		t.Fatalf("plan() does not route %q through quoteInWords (why %q)", q, why)
 	}
 	a := b.Answer(context.Background(), Message{Text: q})
 	if a.Err != "" {
