@@ -740,7 +740,14 @@ func (s *Spend) report(ctx context.Context, team string, m Message, req parse.Re
 		}
 	}
 	if len(platforms) > 0 {
-		a.Text = platformSplit(a.Lang, r, req.Slots.Platforms, s.ledger) + "\n" + a.Text
+		split := r
+		if d, ok := a.Result.(SpendToDate); ok {
+			// "在火山引擎和AutoDL上一共花了多少": the platforms over the whole span
+			split = ledger.Summarize(team, d.Month, loc, d.Items, nil, fx)
+			span := d.Span()
+			split.Period = &span
+		}
+		a.Text = platformSplit(a.Lang, split, req.Slots.Platforms, s.ledger) + "\n" + a.Text
 		a.use("platforms", "the platforms added up and compared")
 	}
 	if len(only) > 0 {

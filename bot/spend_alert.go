@@ -11,7 +11,8 @@ import (
 var (
 	// an alert is asked for: "alert me at 180% of the budget", "预算用到120%
 	// 时提醒我", "warn us when orion passes 150% of budget"
-	reAlertAsked = regexp.MustCompile(`(?i)\balerts?\b|\bnotify\b|\bwarn\b|\bping (?:me|us)\b|\blet (?:me|us) know\b|提醒|告警|预警|通知我|通知一下`)
+	// ("预算用了80%了，提醒一下老板" asks nothing of the bot: 提醒 alone is not one)
+	reAlertAsked = regexp.MustCompile(`(?i)\balerts?\b|\bnotify (?:me|us)\b|\bwarn (?:me|us)\b|\bping (?:me|us)\b|\blet (?:me|us) know\b|提醒我|时提醒|就提醒|告警|预警|通知我`)
 	// each threshold said: "180%", "80 %", "百分之一百二" is not read (say
 	// digits); "0%" and "2000%" are read so the budget command can refuse
 	// them with the accepted form

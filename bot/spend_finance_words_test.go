@@ -112,7 +112,7 @@ func TestOverSpendAlertsInWords(t *testing.T) {
 		wantAll(t, c.q, a, c.bad+" is not an alert threshold", "from 1 to 1000", "alerts=80,100,150")
 	}
 	q = "预算到0%提醒我"
-	wantAll(t, q, financeSay(t, b, q), "0% 不是可用的提醒阈值", "1 到 1000")
+	wantAll(t, q, financeSay(t, b, q), "0% 不是可用的提醒阈值", "1 到 1000", "预算用到80%和150%时提醒我")
 }
 
 // "are we over budget?" on 2 December with nothing booked for December:
@@ -192,4 +192,20 @@ func TestQuarterExceededAndPerProject(t *testing.T) {
 	if strings.Contains(a.Text, "project=last") {
 		t.Errorf("%q: \"last\" read as a project:\n%s", q, a.Text)
 	}
+}
+
+// Two platforms "一共" with no month: both over the whole span. By hand:
+// AutoDL ¥12,000 (2026-09-12) + 火山引擎 ¥5,000 (2026-11-12) = ¥17,000;
+// AutoDL's share 12,000 ÷ 17,000 = 70.6 % → 71 %.
+func TestPlatformsToDate(t *testing.T) {
+	b := financeBot(t)
+	financeSay(t, b, "/gpu spend add invoice ¥12000 a100 @autodl project=atlas date=2026-09-12")
+	financeSay(t, b, "/gpu spend add invoice ¥5000 h100 @volcengine project=atlas date=2026-11-12")
+	q := "在火山引擎和AutoDL上一共花了多少？"
+	a := financeSay(t, b, q)
+	head, _, _ := strings.Cut(a.Text, "\n")
+	if !strings.HasPrefix(head, "2026-09-12 → 2026-12-02 在 火山引擎、AutoDL") || !strings.Contains(head, "一共花了 ¥17,000.00") || !strings.Contains(head, "¥12,000.00（71%）") {
+		t.Errorf("%q: headline %q", q, head)
+	}
+	wantAll(t, q, a, "到目前为止累计（全部记录，2026-09-12 → 2026-12-02", "本月（2026-12）：0")
 }

@@ -13,7 +13,10 @@ import (
 
 // alertHint is the accepted form of alert thresholds, in words and as a
 // command.
-const alertHint = "alert me at 80% and 150% of the budget · /gpu budget set atlas ¥80k/month alerts=80,100,150"
+const (
+	alertHint   = "alert me at 80% and 150% of the budget · /gpu budget set atlas ¥80k/month alerts=80,100,150"
+	alertHintZH = "预算用到80%和150%时提醒我 · /gpu budget set atlas ¥80k/month alerts=80,100,150"
+)
 
 // alertsError says why thresholds were refused, naming the one that is
 // not a whole percentage from 1 to 1000 ("0%", "2000%", "92.5%").
@@ -30,7 +33,7 @@ func alertsError(lang, v string, err error) error {
 		Reason: present.Tr(lang,
 			fmt.Sprintf("%s%% is not an alert threshold: thresholds are whole percentages of the budget from 1 to 1000 (above 100 alerts on over-spend, e.g. 150)", bad),
 			fmt.Sprintf("%s%% 不是可用的提醒阈值：阈值是预算的整数百分比，1 到 1000（超过 100 即超支提醒，例如 150）", bad)),
-		Hint: alertHint}
+		Hint: present.Tr(lang, alertHint, alertHintZH)}
 }
 
 // onlyBudget is the budget "the budget" means when an alert names none:

@@ -15,8 +15,9 @@ type ToDate struct {
 	Through time.Time `json:"through"`
 	Total   Totals    `json:"total"`
 	// ThisMonth is the month holding now, shown beside the whole span.
-	Month     Month  `json:"month"`
-	ThisMonth Totals `json:"this_month"`
+	Month     Month   `json:"month"`
+	ThisMonth Totals  `json:"this_month"`
+	Items     []Entry `json:"-"` // the entries kept, oldest first
 }
 
 // ToDate adds up the team's entries that keep accepts, from the first one
@@ -30,7 +31,7 @@ func (l *Ledger) ToDate(ctx context.Context, team string, now time.Time, fx *FX,
 		return ToDate{}, err
 	}
 	es = keep.apply(es)
-	d := ToDate{Through: now.In(l.loc), Month: m}
+	d := ToDate{Through: now.In(l.loc), Month: m, Items: es}
 	start := m.Start(l.loc)
 	for _, e := range es {
 		if e.SupersededBy == "" && (d.First.IsZero() || e.At.Before(d.First)) {
@@ -44,4 +45,15 @@ func (l *Ledger) ToDate(ctx context.Context, team string, now time.Time, fx *FX,
 	d.Total.convert(fx)
 	d.ThisMonth.convert(fx)
 	return d, nil
+}
+
+// Span is the to-date period for a report over it: its months, labelled
+// "first → today" (dates, the same in every language).
+func (d ToDate) Span() Period {
+	first := MonthOf(d.First, d.First.Location())
+	if d.First.IsZero() {
+		first = d.Month
+	}
+	n := (d.Month.Year-first.Year)*12 + int(d.Month.Month) - int(first.Month) + 1
+	return Period{First: first, Months: max(n, 1), Label: d.First.Format("2006-01-02") + " → " + d.Through.Format("2006-01-02")}
 }
