@@ -38,6 +38,8 @@ type Spend struct {
 	// budgetLines sets each budget of a period against its actual spend
 	// and forecast (see UseBudgetLines).
 	budgetLines func(ctx context.Context, team, lang string, p ledger.Period) []string
+	// storedBudget is the stored budget of a scope (see UseStoredBudget).
+	storedBudget func(ctx context.Context, team, project, costCenter string, months int) (ledger.Money, bool)
 	// Settlements still checking in the background; Shutdown ends them,
 	// telling each asker (issue #28 item 7: SIGTERM used to leave them
 	// with "⏳ Checking… don't send it again" and nothing logged).
@@ -669,12 +671,17 @@ func (s *Spend) report(ctx context.Context, team string, m Message, req parse.Re
 		p, justEnded = ledger.MonthPeriod(ledger.MonthOf(s.now(), loc).Prev()), true
 		a.Assumed["month"] = p.First.String()
 	}
+	// "how much has atlas spent so far?": all time, this month beside it
+	toDate := !justEnded && toDateAsked(req, m.Text, p.Months > 0)
 	if p.Months == 0 {
 		mo, err := s.month(req, a)
 		if err != nil {
 			return err
 		}
 		p = ledger.MonthPeriod(mo)
+	}
+	if reNotProject.MatchString(req.Slots.Project) {
+		req.Slots.Project = "" // "what did we spend per project last month?": "last" is no project
 	}
 	if req.Slots.Project == "" && req.Slots.Team == "" {
 		if n := s.projectNamed(ctx, team, m.Text); n != "" {
@@ -716,6 +723,16 @@ func (s *Spend) report(ctx context.Context, team string, m Message, req parse.Re
 			a.Text = head + "\n" + tr(a.Lang, "Budget vs actual:", "预算对比实际：") + "\n" + strings.TrimRight(bullets(lines), "\n") + "\n" + rest
 		}
 	}
+	if toDate {
+		d, err := s.ledger.ToDate(ctx, team, s.now(), fx, keep)
+		if err != nil {
+			return err
+		}
+		a.Result = SpendToDate{ToDate: d, Report: r}
+		a.Text = renderToDate(a.Lang, d) + "\n" + a.Text
+		delete(a.Assumed, "month") // no month was assumed: the span is said
+		a.use("to_date", "everything booked so far, first entry to today")
+	}
 	var only []string
 	for _, kv := range [][2]string{{"project", req.Slots.Project}, {"team", req.Slots.Team}, {"platform", platform}, {"gpu", gpu}} {
 		if kv[1] != "" {
@@ -723,7 +740,14 @@ func (s *Spend) report(ctx context.Context, team string, m Message, req parse.Re
 		}
 	}
 	if len(platforms) > 0 {
-		a.Text = platformSplit(a.Lang, r, req.Slots.Platforms, s.ledger) + "\n" + a.Text
+		split := r
+		if d, ok := a.Result.(SpendToDate); ok {
+			// "在火山引擎和AutoDL上一共花了多少": the platforms over the whole span
+			split = ledger.Summarize(team, d.Month, loc, d.Items, nil, fx)
+			span := d.Span()
+			split.Period = &span
+		}
+		a.Text = platformSplit(a.Lang, split, req.Slots.Platforms, s.ledger) + "\n" + a.Text
 		a.use("platforms", "the platforms added up and compared")
 	}
 	if len(only) > 0 {

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"regexp"
@@ -69,6 +70,18 @@ func spendCheckInWords(req parse.Request) ([]string, bool) {
 			return args, true
 		}
 	}
+	if b := s.Budget; b != nil && b.Amount > 0 && len(s.GPUs) == 0 && s.Cards == 0 && !reBudgetForJob.MatchString(strings.ToLower(t)) && !reBudgetBuys.MatchString(t) {
+		// "we have ¥85,000 for orion this month — are we over?", "我们这个月
+		// orion有8.5万预算，超了吗": the figure said is the budget asked
+		// against, not the stored one (the answer names that when it differs)
+		args := []string{"left", budgetAmountArg(*b, req.Lang)}
+		if sp := reSpentStated.FindStringSubmatch(t); sp != nil {
+			if v, ok := parse.ParseMoney(strings.TrimRight(strings.ReplaceAll(sp[1], " ", ""), ",")); ok && v.Amount > 0 && v.Amount != b.Amount {
+				args = append(args, "spent="+budgetAmountArg(v, req.Lang))
+			}
+		}
+		return args, true
+	}
 	return nil, false
 }
 
@@ -134,32 +147,35 @@ func (s *Spend) check(ctx context.Context, team string, m Message, req parse.Req
 		p, ok := ledger.ReadPeriod(m.Text, now, s.ledger.Location())
 		if !ok {
 			p = ledger.MonthPeriod(ledger.MonthOf(now, s.ledger.Location()))
-		}
-		es, err := s.ledger.Between(ctx, team, p.Start(s.ledger.Location()), p.End(s.ledger.Location()))
-		if err != nil {
-			return err
+			if mo := cmp.Or(req.Slots.Month, req.MonthSaid); mo != "" {
+				// "上个月预算8万，超了吗": that month
+				if m, err := ledger.ResolveMonth(mo, now, s.ledger.Location()); err == nil {
+					p = ledger.MonthPeriod(m)
+				}
+			}
 		}
 		gpu, scope, scopeZh := "", "", ""
 		if len(req.Slots.GPUs) > 0 {
 			gpu = cardFamilyAsked(req.Slots.GPUs[0], m.Text) // "H100 每月预算2万美元够吗": the H100s, not the whole ledger
 			scope, scopeZh = " on "+strings.ToUpper(gpu), strings.ToUpper(gpu)+" "
 		}
-		if req.Slots.Team != "" || req.Slots.Project != "" || req.Slots.Platform != "" || gpu != "" {
-			es = ledger.Where(req.Slots.Project, req.Slots.Team, req.Slots.Platform, gpu).Apply(es)
+		if req.Slots.Project == "" && req.Slots.Team == "" {
+			if n := s.projectNamed(ctx, team, m.Text); n != "" {
+				req.Slots.Project = n // "we have ¥85,000 for orion": a project the ledger knows, named bare
+				a.use("project", "a project of your ledger named in the question")
+			}
 		}
-		var t ledger.Totals
-		for _, e := range es {
-			t.Add(e)
+		switch {
+		case req.Slots.Project != "" && gpu == "":
+			scope, scopeZh = " for "+req.Slots.Project, req.Slots.Project+" "
+		case req.Slots.Team != "" && gpu == "":
+			scope, scopeZh = " for team "+req.Slots.Team, "团队 "+req.Slots.Team+" "
 		}
 		fx := s.reportFX(ctx, team, a.Lang)
-		spent := t.Amount.Money(budget.Currency)
-		if fx != nil && len(t.Amount) > 0 {
-			f := *fx
-			f.Rates = invertTo(fx, budget.Currency)
-			f.To = budget.Currency
-			if v, ok := f.Convert(t.Amount); ok {
-				spent = v
-			}
+		keep := ledger.Where(req.Slots.Project, req.Slots.Team, req.Slots.Platform, gpu)
+		spent, t, err := s.spentIn(ctx, team, p, keep, fx, budget.Currency)
+		if err != nil {
+			return err
 		}
 		if len(args) > 2 && strings.HasPrefix(args[2], "spent=") {
 			// their own figure for what is spent: checked as said, the
@@ -197,6 +213,20 @@ func (s *Spend) check(ctx context.Context, team string, m Message, req parse.Req
 			fmt.Sprintf("%s：%s %s的 %s %s（账本里已花 %s，占 %.0f%%，%d 条记录）。",
 				verdictZH(c), p.Label, scopeZh, budget, leftZH(c), spent, c.Share*100, t.Entries))
 		a.use("budget", "the budget given")
+		last := ""
+		if t.Entries == 0 && now.Before(p.End(s.ledger.Location())) {
+			// nothing booked yet this period: the period before, against the same figure
+			pp := p.Prev()
+			before, bt, err := s.spentIn(ctx, team, pp, keep, fx, budget.Currency)
+			if err != nil {
+				return err
+			}
+			if bt.Entries > 0 {
+				last = emptyPeriodNote(a.Lang, p, ledger.CheckSpent(budget, before))
+			}
+		}
+		extra := s.storedNote(ctx, team, req.Slots.Project, req.Slots.Team, p, budget, a.Lang)
+		a.Text += last + extra
 		a.Text += "\n" + tr(a.Lang, "How: ", "算法：") + c.How
 		a.verdictAsked = true
 		if len(t.Amount) > 1 || len(t.Amount) == 1 && t.Amount.Currencies()[0] != budget.Currency {
@@ -204,9 +234,14 @@ func (s *Spend) check(ctx context.Context, team string, m Message, req parse.Req
 		}
 		unit := map[int]string{1: "/month", 3: "/quarter", 12: "/year"}[p.Months]
 		on := ""
-		if gpu != "" {
+		switch {
+		case gpu != "":
 			on = "gpu=" + gpu + " "
 			a.use("gpus", "the cards the budget is for")
+		case req.Slots.Project != "":
+			on = "project=" + req.Slots.Project + " " // the budget of what was asked about
+		case req.Slots.Team != "":
+			on = "team=" + req.Slots.Team + " "
 		}
 		a.Text += tr(a.Lang, ". To be alerted as it runs down: /gpu budget set "+on+args[1]+unit, "。要在用到 50/80/100% 时提醒：/gpu budget set "+on+args[1]+unit)
 	default:
@@ -214,6 +249,31 @@ func (s *Spend) check(ctx context.Context, team string, m Message, req parse.Req
 	}
 	a.say(a.Text)
 	return nil
+}
+
+// spentIn is what the team spent in p on the entries keep accepts, in
+// cur (converted at the team's rate when it covers every currency), with
+// the totals it came from.
+func (s *Spend) spentIn(ctx context.Context, team string, p ledger.Period, keep ledger.Filter, fx *ledger.FX, cur knowledge.Currency) (ledger.Money, ledger.Totals, error) {
+	loc := s.ledger.Location()
+	es, err := s.ledger.Between(ctx, team, p.Start(loc), p.End(loc))
+	if err != nil {
+		return ledger.Money{}, ledger.Totals{}, err
+	}
+	var t ledger.Totals
+	for _, e := range keep.Apply(es) {
+		t.Add(e)
+	}
+	spent := t.Amount.Money(cur)
+	if fx != nil && len(t.Amount) > 0 {
+		f := *fx
+		f.Rates = invertTo(fx, cur)
+		f.To = cur
+		if v, ok := f.Convert(t.Amount); ok {
+			spent = v
+		}
+	}
+	return spent, t, nil
 }
 
 // invertTo is fx's rates re-expressed for converting into cur (CNY or USD).
@@ -330,7 +390,7 @@ func cardFamilyAsked(id, text string) string {
 var (
 	// over a budget asked without the word budget: "这季度超了没？", "are we
 	// over this month?"
-	reOverAsked = regexp.MustCompile(`(?i)超了没|超没超|超了吗|超了么|超支了?[吗没]|有没有超|over budget|\bare (?:we|they|any \w+) over\b|\bover (?:yet|already)\b`)
+	reOverAsked = regexp.MustCompile(`(?i)超了没|超没超|超了吗|超了么|超支了?[吗没]|有没有超|超出预算|超过预算|over budget|\bare (?:we|they|any \w+) over\b|\bover (?:yet|already)\b|\bexceed(?:ed)?\b.{0,30}\bbudget|\b(?:go|went|gone|run|ran) over\b.{0,30}\bbudget|\boverspen[dt]\b`)
 	// a budget against its actual spend: "Q4 budget vs actual", "预算执行情况"
 	reVersusAsked = regexp.MustCompile(`(?i)budget (?:vs\.?|versus|against|compared (?:to|with)) (?:actuals?|spend|spent)|预算(?:和|与|跟)?(?:实际|实花|实际花费|支出)(?:对比|对照|比)?|预算执行|预算对比`)
 	// every project, not one named "please"
@@ -354,6 +414,9 @@ func budgetStatusInWords(req parse.Request) (parse.Request, bool) {
 	}
 	req.Intent = parse.Budget
 	req.Slots.Args = []string{"show"}
+	if reOverAsked.MatchString(t) {
+		req.Slots.YesNo = true // "were we over budget in Q3?", "did we exceed the Q3 budget?": the verdict first
+	}
 	req.Slots.Mode, req.Slots.Missing, req.Slots.Targets, req.Problems = "", nil, nil, nil
 	if req.Slots.Month == "" {
 		req.Slots.Month = req.MonthSaid // "上个月超了没": that month as it closed

@@ -83,6 +83,18 @@ func ledgerInWords(req parse.Request) (parse.Request, string, bool) {
 		}
 		return req, "a correction of a ledger entry", true
 	}
+	if args, ok := alertInWords(req); ok {
+		// "alert me at 180% of the budget": over-spend alerts, not a utilisation
+		req.Intent = parse.Budget
+		req.Slots.Args = args
+		req.Slots.Mode, req.Slots.Missing, req.Slots.Targets, req.Problems = "", nil, nil, nil
+		req.Slots.Utilization = 0
+		req.Slots.Budget, req.Slots.Monthly, req.Slots.Amount, req.Slots.Price = nil, nil, nil, nil
+		if m, ok := parse.ParseMoney(strings.Split(args[len(args)-1], "/")[0]); ok {
+			req.Slots.Budget = &m // the amount set, when one is: the typed slots say so
+		}
+		return req, "alerts on a budget", true
+	}
 	if args, ok := cardBudgetInWords(req); ok {
 		req.Intent = parse.Budget
 		req.Slots.Args = args
@@ -151,6 +163,9 @@ func ledgerInWords(req parse.Request) (parse.Request, string, bool) {
 					req.Slots.Amount = nil
 				}
 			}
+		}
+		if args[0] == "left" && req.Slots.Month == "" && req.MonthSaid != "" {
+			req.Slots.Month = req.MonthSaid // "这个月已经花了多少": the month checked (spend check reads it)
 		}
 		return req, "a budget question with its own figures", true
 	}
@@ -360,7 +375,7 @@ func (s *Spend) described(ctx context.Context, team string, m Message, args []st
 
 // reNotProject are words of a budget question the parser may take for a
 // project's name ("… of our $1M annual budget", "every project please").
-var reNotProject = regexp.MustCompile(`(?i)^(?:annual|yearly|quarterly|monthly|month|quarter|year|budget|total|please|pace|run-?rate)$`)
+var reNotProject = regexp.MustCompile(`(?i)^(?:annual|yearly|quarterly|monthly|month|quarter|year|budget|total|please|pace|run-?rate|last|this|next|each|every|per|all|much|so|far)$`)
 
 // budgetSetAndCheck reads a budget change that also states what is spent
 // and asks about it — "Set atlas budget to $50k/mo; spent $56,300 —

@@ -62,6 +62,16 @@ func ledgerFigures(r any, question string) ([]typedFigure, *string, string) {
 		figs = append(figs, typedFigure{asked: "gpu_hours", value: res.Total.CardHours, unit: "GPU-h"})
 		prev, _ := reportTotal(res.Prev)
 		return figs, verdict(total > prev), "spend" // "比9月涨了没有": up on the period before
+	case SpendToDate:
+		// "how much so far": the whole span leads, this month after it
+		total, cur := reportTotal(res.Total)
+		month, _ := reportTotal(res.ThisMonth)
+		return []typedFigure{
+			{asked: "spend", value: total, currency: cur},
+			{asked: "money_total", value: total, currency: cur},
+			{asked: "spend", value: month, unit: "this month", currency: cur},
+			{asked: "gpu_hours", value: res.Total.CardHours, unit: "GPU-h"},
+		}, nil, "spend"
 	case SpendCommitments:
 		// the plans held, what they cost a month amortised (when all are in
 		// one currency), and the card-hours paid for but not used

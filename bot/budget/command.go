@@ -86,7 +86,7 @@ func (h *Handler) Handle(ctx context.Context, m bot.Message, req parse.Request, 
 			if v, ok := strings.CutPrefix(strings.ToLower(w), "alerts="); ok {
 				ts, err := ParseAlerts(v)
 				if err != nil {
-					return &advisor.InputError{Field: "alerts", Reason: present.Tr(a.Lang, err.Error(), fmt.Sprintf("%q 不是百分比列表，例如 50,80,100", v)), Hint: hint + " alerts=50,80,100"}
+					return alertsError(a.Lang, v, err)
 				}
 				alerts = ts
 				continue
@@ -94,12 +94,21 @@ func (h *Handler) Handle(ctx context.Context, m bot.Message, req parse.Request, 
 			rest = append(rest, w)
 		}
 		args = rest
-		if alerts != nil && (len(args) == 0 && scope != "" || len(args) == 1 && !looksLikeAmount(args[0])) {
+		if alerts != nil && (len(args) == 0 || len(args) == 1 && !looksLikeAmount(args[0])) {
 			// "set an alert when project Atlas hits 80% of budget": the
 			// thresholds on the budget it has, its amount kept
-			project := cmp.Or(scope, Team)
+			project := scope
 			if len(args) == 1 {
 				project = strings.ToLower(args[0])
+			}
+			if project == "" {
+				// "alert me at 180% of the budget": the team's budget, or
+				// the one budget there is
+				p, err := h.onlyBudget(ctx, team, a.Lang)
+				if err != nil {
+					return err
+				}
+				project = p
 			}
 			return h.setAlerts(ctx, a, team, project, alerts)
 		}
@@ -135,6 +144,7 @@ func (h *Handler) Handle(ctx context.Context, m bot.Message, req parse.Request, 
 		}
 		a.Text = present.Tr(a.Lang, fmt.Sprintf("Budget set: %s, %s %s. Alerts at %s %% and when the forecast (committed spend + run rate) will pass it.\n", name(project, "en"), amt, per, strings.Join(pct, ", ")),
 			fmt.Sprintf("预算已设置：%s，%s %s。达到 %s%% 以及按预测（固定费用 + 运行速率）将超支时提醒。\n", name(project, "zh"), perZH, amt, strings.Join(pct, "%、")))
+		a.Text += overAlertText(b, a.Lang)
 		if stated != "" {
 			c, err := h.checkStated(ctx, team, amt, stated, def, a.Lang)
 			if err != nil {
@@ -168,6 +178,7 @@ func (h *Handler) Handle(ctx context.Context, m bot.Message, req parse.Request, 
 		return &advisor.InputError{Field: "budget", Reason: present.Tr(a.Lang, fmt.Sprintf("unknown budget action %q", verb), fmt.Sprintf("不认识的预算操作 %q", verb)), Hint: hint}
 	}
 	at := h.now()
+	periodSaid := false
 	if req.Slots.Month != "" && (verb == "show" || verb == "list") {
 		// "上个月超预算了吗": the budget as that month closed
 		loc := h.alerts.ledger.Location()
@@ -179,7 +190,9 @@ func (h *Handler) Handle(ctx context.Context, m bot.Message, req parse.Request, 
 			at = end.Add(-time.Nanosecond)
 		}
 		a.Use("month", "the month the budget is checked for")
+		periodSaid = true
 	} else if p, ok := ledger.ReadPeriod(m.Text, at, h.alerts.ledger.Location()); ok && (verb == "show" || verb == "list") {
+		periodSaid = true
 		// "Q3 budget vs actual": the budgets as that quarter or year closed
 		if end := p.End(h.alerts.ledger.Location()); end.Before(at) {
 			at = end.Add(-time.Nanosecond)
@@ -191,7 +204,18 @@ func (h *Handler) Handle(ctx context.Context, m bot.Message, req parse.Request, 
 	}
 	a.Result = States(states)
 	if req.Slots.YesNo && (verb == "show" || verb == "list") && len(states) > 0 {
-		a.Text += verdictLine(states[0], a.Lang) // "上个月超预算了吗": the answer first
+		line := verdictLine(states[0], a.Lang) // "上个月超预算了吗": the answer first
+		if st := states[0]; !periodSaid && st.Spent.Minor == 0 && !st.Unconverted {
+			// "are we over budget?" on the 2nd with nothing booked yet:
+			// this period is empty; last period's result is the answer wanted
+			prev, err := h.alerts.Previous(ctx, st.Budget, at, h.alerts.teamFX(ctx, team))
+			if err != nil {
+				return err
+			}
+			line = emptyVerdict(st, prev, a.Lang)
+			a.Use("yes_no", "this period has nothing booked: last period's result is given too")
+		}
+		a.Text += line
 	}
 	a.Text += Describe(states, a.Lang)
 	a.Blocks = []slack.Block{present.Section(present.EscapeControl(a.Text))}
@@ -408,6 +432,7 @@ func (h *Handler) setAlerts(ctx context.Context, a *bot.Answer, team, project st
 		per := map[string][2]string{Month: {"a month", "每月"}, Quarter: {"a quarter", "每季度"}, Year: {"a year", "每年"}}[cmp.Or(b.Period, Month)]
 		a.Text = present.Tr(a.Lang, fmt.Sprintf("Alerts set: %s's budget (%s %s) alerts at %s %%.\n", name(project, "en"), b.Amount, per[0], strings.Join(pct, ", ")),
 			fmt.Sprintf("提醒已设置：%s的预算（%s %s）在 %s%% 时提醒。\n", name(project, "zh"), per[1], b.Amount, strings.Join(pct, "%、")))
+		a.Text += overAlertText(b, a.Lang)
 		return nil
 	}
 	pct := make([]string, len(alerts))
@@ -416,5 +441,5 @@ func (h *Handler) setAlerts(ctx context.Context, a *bot.Answer, team, project st
 	}
 	return &advisor.InputError{Field: "budget",
 		Reason: present.Tr(a.Lang, fmt.Sprintf("%s has no budget to alert on: set one with the alert", name(project, "en")), fmt.Sprintf("%s还没有预算，无法设置提醒：请连同提醒一起设置预算", name(project, "zh"))),
-		Hint:   fmt.Sprintf("/gpu budget set %s $5000 alerts=%s", project, strings.Join(pct, ","))}
+		Hint:   strings.Replace(fmt.Sprintf("/gpu budget set %s $5000 alerts=%s", project, strings.Join(pct, ",")), " "+Team+" ", " ", 1)} // the team's budget names no project
 }
