@@ -23,3 +23,32 @@ func TestLedgerWordsReachTheLedger(t *testing.T) {
 		t.Errorf("recap answered as %s: %q", a.Intent, a.Headline)
 	}
 }
+
+// TestEntriesAtTheirRateCountAgainstTheTeam: an entry said with its rate
+// is booked at that rate (the catalogue's was used, or none), card-hours
+// are hours, and a budget "for team nlp" counts the "nlp 组" entries and
+// the ones booked "for infra"; "还剩多少" answers what is left first.
+func TestEntriesAtTheirRateCountAgainstTheTeam(t *testing.T) {
+	b, _ := paceBot(t)
+	for _, c := range []struct{ text, want string }{
+		{"log 120 hours of H100 on runpod at $2.49/hr for team atlas", "$298.80"},   // 120 × 2.49
+		{"log 8x H100 for 100 hours at $3.00 per GPU-hour for vision", "$2,400.00"}, // 8 × 100 × 3.00
+		{"log 6000 GPU-hours of A100 at $1.65 for infra", "$9,900.00"},              // 6,000 × 1.65
+		{"记录：语音组 3 月份用了火山引擎 A800 共 500 卡时，单价 6.5 元", "¥3,250.00"},                   // 500 × 6.5
+		{"记录一下：nlp 组在 AutoDL 用了 4090 共 2000 小时，每小时 1.88 元", "¥3,760.00"},            // 2,000 × 1.88
+	} {
+		if a := askPace(t, b, c.text); !strings.Contains(a.Headline, c.want) {
+			t.Errorf("%q: %q, want %s booked", c.text, a.Headline, c.want)
+		}
+	}
+	askPace(t, b, "set a monthly budget of ¥30,000 for team nlp")
+	// 30,000 − 3,760 = 26,240 left, 12.5 % (3,760 ÷ 30,000) spent
+	if a := askPace(t, b, "nlp 这个月预算还剩多少？"); !strings.HasPrefix(a.Text, "没超：team nlp") && !strings.HasPrefix(a.Text, "没超：团队 nlp") || !strings.Contains(a.Text, "还剩 ¥26,240.00") {
+		t.Errorf("nlp left: %q", a.Text)
+	}
+	askPace(t, b, "set a monthly budget of $25,000 for team infra")
+	// 25,000 − 9,900 = 15,100 left
+	if a := askPace(t, b, "how much over or under budget is infra?"); !strings.Contains(a.Text, "$15,100.00 left of $25,000.00") {
+		t.Errorf("infra left: %q", a.Text)
+	}
+}

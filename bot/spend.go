@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"regexp"
 	"strings"
 	"sync"
@@ -249,6 +250,7 @@ func (s *Spend) add(ctx context.Context, team string, m Message, req parse.Reque
 	if err := refuseNegative(m.Text, a.Lang); err != nil {
 		return err
 	}
+	sl = ratedEntry(sl, m.Text, a)
 	e := ledger.Entry{Team: team, Channel: m.Channel, User: m.User, Project: sl.Project, Platform: sl.Platform,
 		Cards: sl.Cards, Hours: sl.Hours, Note: strings.Join(sl.Notes, "; "), Confirm: confirmWord(m.Text)}
 	if refund {
@@ -458,6 +460,45 @@ func teamWord(text string) string {
 	}
 	return ""
 }
+
+// ratedEntry reads an entry said with its rate: "log 200 hours of L40S at
+// $1.40/hr", "8x H100 for 100 hours at $3.00 per GPU-hour", "A800 共 500
+// 卡时，单价 6.5 元", "6000 GPU-hours of A100 at $1.65". The amount is the
+// rate × the card-hours (the user's rate, never the catalogue's); card-
+// hours given as such are the hours of one card.
+func ratedEntry(sl parse.Slots, text string, a *Answer) parse.Slots {
+	if sl.Hours == 0 && sl.GPUHours > 0 {
+		sl.Hours = sl.GPUHours / float64(max(sl.Cards, 1))
+		a.use("gpu_hours", "the card-hours booked")
+	}
+	rate := sl.Price
+	if rate == nil && sl.Amount != nil && sl.Hours > 0 && reAtRate.MatchString(strings.ToLower(text)) && sl.Amount.Amount*sl.Hours*float64(max(sl.Cards, 1)) > sl.Amount.Amount*20 {
+		// "6000 GPU-hours of A100 at $1.65": after the hours, "at" a figure
+		// is the rate (a total would be said "for $9,900" or "花了")
+		rate, sl.Amount = sl.Amount, nil
+	}
+	if sl.Amount != nil || rate == nil || sl.Hours == 0 {
+		return sl
+	}
+	card := rate.Amount
+	if sl.QuotePer == "machine" && sl.Cards > 1 && !reMachineRate.MatchString(strings.ToLower(text)) {
+		sl.QuotePer = "" // "8x H100 … at $3.00 per GPU-hour": a card's rate
+		a.use("quote_per", "the rate is per card")
+	}
+	if sl.QuotePer == "machine" && sl.Cards > 1 {
+		card /= float64(sl.Cards)
+		a.use("quote_per", "the rate is the machine's: divided by its cards")
+	}
+	total := parse.Money{Amount: round2(card * sl.Hours * float64(max(sl.Cards, 1))), Currency: rate.Currency}
+	sl.Amount, sl.Price = &total, nil
+	a.use("price", "the rate: the amount is rate × hours × cards")
+	return sl
+}
+
+// reAtRate is a rate said after the hours: "at $1.65", "单价", "每小时".
+var reAtRate = regexp.MustCompile(`\bat\s?[$¥￥]?\s?\d|单价|每小时|每卡时|/卡时|/小时|/hr|/h\b|per (?:gpu-?)?hour`)
+
+func round2(v float64) float64 { return math.Round(v*100) / 100 }
 
 // reGPUArg reads the card a report is filtered by: gpu=h100 (the family:
 // every memory size and form factor of it), gpu=h100-pcie (that card).

@@ -71,7 +71,10 @@ func (b Budget) Covers(e ledger.Entry) bool {
 	case b.Project == Team:
 		return true
 	case strings.HasPrefix(b.Project, TeamScope):
-		return e.CostCenter == strings.TrimPrefix(b.Project, TeamScope)
+		// "for team nlp" and "nlp 组", "for infra" (no team booked): the
+		// same team, however the entry named it
+		t := teamStem(strings.TrimPrefix(b.Project, TeamScope))
+		return teamStem(e.CostCenter) == t || e.CostCenter == "" && teamStem(e.Project) == t
 	case strings.HasPrefix(b.Project, PlatformScope):
 		return e.Platform == strings.TrimPrefix(b.Project, PlatformScope)
 	case strings.HasPrefix(b.Project, GPUScope):
@@ -523,4 +526,17 @@ func (ss States) BudgetProjection() (projected float64, currency string, ok bool
 		return 0, "", false
 	}
 	return ss[0].Projected.Float(), string(ss[0].Projected.Currency), true
+}
+
+// teamStem is a team's name without the word for team around it ("nlp组",
+// "vision-team", "团队 nlp" → nlp), lower-cased.
+func teamStem(name string) string {
+	n := strings.ToLower(strings.TrimSpace(name))
+	for _, w := range []string{"团队", "组", "team", "-", " ", "_"} {
+		n = strings.TrimSuffix(n, w)
+	}
+	for _, w := range []string{"团队", "team", "-", " ", "_"} {
+		n = strings.TrimPrefix(n, w)
+	}
+	return n
 }

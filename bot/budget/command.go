@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -203,9 +204,15 @@ func (h *Handler) Handle(ctx context.Context, m bot.Message, req parse.Request, 
 		return err
 	}
 	a.Result = States(states)
-	if req.Slots.YesNo && (verb == "show" || verb == "list") && len(states) > 0 {
-		line := verdictLine(states[0], a.Lang) // "上个月超预算了吗": the answer first
-		if st := states[0]; !periodSaid && st.Spent.Minor == 0 && !st.Unconverted {
+	pick, named := pickState(states, m.Text)
+	if (verb == "show" || verb == "list") && pick >= 0 && reLeftAsk.MatchString(strings.ToLower(m.Text)) && (named || len(states) == 1) {
+		// "nlp 这个月预算还剩多少？", "how much over or under budget is
+		// infra?": the budget named, what is left (or over), first
+		a.Text += leftLine(states[pick], a.Lang)
+		a.Use("yes_no", "the budget's verdict and what is left")
+	} else if req.Slots.YesNo && (verb == "show" || verb == "list") && len(states) > 0 {
+		line := verdictLine(states[max(pick, 0)], a.Lang) // "上个月超预算了吗": the answer first
+		if st := states[max(pick, 0)]; !periodSaid && st.Spent.Minor == 0 && !st.Unconverted {
 			// "are we over budget?" on the 2nd with nothing booked yet:
 			// this period is empty; last period's result is the answer wanted
 			prev, err := h.alerts.Previous(ctx, st.Budget, at, h.alerts.teamFX(ctx, team))
@@ -387,6 +394,43 @@ func verdictLine(st State, lang string) string {
 	}
 	return present.Tr(lang, fmt.Sprintf("Within budget: %s spent of %s for %s (%s).\n", spent, budget, st.Period, pct),
 		fmt.Sprintf("没超：%s 花了 %s，预算 %s（%s）。\n", st.Period, spent, budget, pct))
+}
+
+// reLeftAsk asks what is left of a budget, or by how much it is over.
+var reLeftAsk = regexp.MustCompile(`还剩|剩多少|剩下多少|剩余多少|还能花|超了多少|超多少|\bleft\b|remaining|headroom|over or under|under or over|how far (?:over|under)`)
+
+// pickState is the state whose budget the text names ("nlp", "team
+// vision", "project falcon"); named is false when none is, and pick is then
+// the first state (-1 when there are none).
+func pickState(states []State, text string) (pick int, named bool) {
+	t := strings.ToLower(text)
+	for i, st := range states {
+		p := st.Budget.Project
+		for _, pre := range []string{TeamScope, PlatformScope, GPUScope} {
+			p = strings.TrimPrefix(p, pre)
+		}
+		if stem := teamStem(p); stem != "" && p != Team && strings.Contains(t, stem) {
+			return i, true
+		}
+	}
+	if len(states) == 0 {
+		return -1, false
+	}
+	return 0, false
+}
+
+// leftLine says what is left of st's budget, or by how much it is over.
+func leftLine(st State, lang string) string {
+	who := name(st.Budget.Project, lang)
+	left := ledger.Money{Minor: st.Budget.Amount.Minor - st.Spent.Minor, Currency: st.Spent.Currency}
+	spent, budget, pct := st.Spent.String(), st.Budget.Amount.String(), present.Pct(st.Share)
+	if left.Minor < 0 {
+		over := ledger.Money{Minor: -left.Minor, Currency: left.Currency}
+		return present.Tr(lang, fmt.Sprintf("Over budget: %s is %s over its %s for %s (%s spent, %s).\n", who, over, budget, st.Period, spent, pct),
+			fmt.Sprintf("超了：%s %s 超出预算 %s（预算 %s，已花 %s，%s）。\n", who, st.Period, over, budget, spent, pct))
+	}
+	return present.Tr(lang, fmt.Sprintf("Under budget: %s has %s left of %s for %s (%s spent, %s).\n", who, left, budget, st.Period, spent, pct),
+		fmt.Sprintf("没超：%s %s 预算还剩 %s（预算 %s，已花 %s，%s）。\n", who, st.Period, left, budget, spent, pct))
 }
 
 // Row is the intent table's row for budgets, answered by h (nil: facts

@@ -788,7 +788,7 @@ func (x extractor) misc(t *text, f *features) {
 			return false
 		}
 		p := m[1] + m[2] + m[3]
-		if p == "" || containsAny(p, "的", "下面") {
+		if p == "" || containsAny(p, "的", "下面") || notAProject[strings.ToLower(p)] {
 			return false
 		}
 		f.project = strings.TrimRight(p, ".-")
@@ -804,6 +804,10 @@ func (x extractor) misc(t *text, f *features) {
 		s.OtherCurrency = otherCurrency[strings.ToLower(m[1]+m[2]+m[3])]
 	}
 }
+
+// notAProject are words a project pattern catches that name no project
+// ("per project last month", "how much budget").
+var notAProject = map[string]bool{"last": true, "this": true, "next": true, "each": true, "every": true, "per": true, "all": true, "much": true, "many": true}
 
 // otherCurrency names the currencies reOtherCurrencyQ reads by their code.
 var otherCurrency = map[string]string{

@@ -207,6 +207,7 @@ func wire(cfg Config, kb *knowledge.Base, b *bot.Bot, st *store.Store, users *sl
 		return notes
 	})
 	d.spend.UseBudgetLines(d.budget.VersusFunc(time.Now)) // spend reports and the recap end with budget vs actual
+	d.spend.UseStoredBudget(d.budget.StoredFunc())        // a budget stated in a question names the stored one when it differs
 	d.recaps.UseBudgetLines(d.budget.VersusFunc(time.Now))
 	d.spend.UseTeamFX(func(ctx context.Context, team string) (knowledge.Currency, float64) {
 		p, err := d.profs.Get(ctx, team) // the team's currency= and fx= settings
