@@ -97,6 +97,15 @@ func plan(req parse.Request) (parse.Request, string) {
 		req.Slots.Missing = nil
 		return req, "whether a card may be bought"
 	}
+	if lower := strings.ToLower(req.Text); len(s.GPUs) > 0 && s.Region != "" && s.ParamsB == 0 && s.Model == "" && s.Arch == "" && readOnly[req.Intent] &&
+		(req.Intent == parse.Knowledge || req.Intent == parse.Unknown) && reCheapestAsk.MatchString(lower) {
+		// "Compliance requires EU data residency. What's the cheapest H100
+		// option in an EU region?": the card's prices in that region, not
+		// the guide's page on cross-border data
+		req.Intent = parse.Price
+		req.Slots.Missing = parse.Missing(parse.Price, req.Slots)
+		return req, "a card's price in the region asked"
+	}
 	if in, ok := cardOrInfoQuestion(req); ok { // a card's facts, a card for a model, or a how-to (card.go)
 		req.Intent = in
 		req.Slots.Missing = nil
@@ -386,6 +395,9 @@ var (
 	// reOverAsk weighs spend against a budget ("会不会超", "还能花多少")
 	reOverAsk = regexp.MustCompile(`超|还能花|还剩|budget|\bover\b|afford`)
 )
+
+// reCheapestAsk asks for the lowest price.
+var reCheapestAsk = regexp.MustCompile(`cheapest|lowest price|best price|least expensive|how much|price|最便宜|哪家便宜|多少钱|价格|报价`)
 
 // reRentAsk and reSpentWords tell a rental asked about ("rent 4 A100 for
 // 3 months, total?") from spend looked back on ("what did the H100s cost

@@ -50,3 +50,13 @@ func TestAPIBillAtALoadIsPlanned(t *testing.T) {
 		t.Errorf("second line should weigh self-hosting (不是…):\n%s", a.Text)
 	}
 }
+
+// TestCheapestInARegionIsAPrice: a compliance preamble made the router
+// pick the guide's page on cross-border data; the card's prices in the EU
+// are what is asked.
+func TestCheapestInARegionIsAPrice(t *testing.T) {
+	a := askOne(t, "Compliance requires EU data residency. What's the cheapest H100 option in an EU region for 16 GPUs on-demand?")
+	if a.Intent != parse.Price || !strings.Contains(a.Text, "Only Europe") {
+		t.Errorf("answered as %s:\n%s", a.Intent, a.Text)
+	}
+}

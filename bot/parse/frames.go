@@ -43,6 +43,9 @@ var (
 	reOutput = rx(num+`\s?(k)?\s?(?:-?\s?tokens?\s?)?(?:个\s?)?(?:output|completion|输出|生成|out\b)(?:\s?tokens?)?|(?:output|completion|输出|生成)(?:\s?tokens?)?\s?(?:长度|length|len)?\s?(?:=|:|是|为|约|大概|of|~)?\s?`+num+`\s?(k)?`, true, "output", "completion", "输出", "生成", "out")
 
 	// "40 个任务每个 3 小时", "40 jobs of 3 hours", "40 runs, 3h each"
+	// "50 组实验，每组在 A100 上大概 3 小时": runs counted with a measure
+	// word, the hours said per run
+	reJobsEach = rx(`(\d+)\s?(?:组|次|个|轮|场)\s?(?:实验|任务|作业|训练|跑)?[^。？?]{0,20}?每(?:组|次|个|轮|场)[^。？?]{0,20}?`+num+`\s?`+hourUnit, true, "每组", "每次", "每个", "每轮", "每场")
 	reJobs = rx(`(\d+)\s?(?:个\s?)?(?:任务|作业|实验|jobs?|runs?|experiments?|tasks?)[^0-9]{0,12}?`+num+`\s?`+hourUnit, true, "任务", "作业", "实验", "job", "run", "experiment", "task")
 	// machines: "2 nodes of 8 h100", "3 machines with 8 gpus"
 	reNodes = rx(`(\d+)\s?(?:nodes?|machines?|servers?|boxes)\s?(?:of|with|x|each with)\s?(\d+)\s?(?:x\s?)?(?:gpus?|cards?|[§¶])`, true, "node", "machine", "server", "box")
@@ -172,6 +175,16 @@ func (x extractor) jobs(t *text, f *features) {
 		}
 		s.HoursPerMonth = n * h
 		f.note(fmt.Sprintf("%s jobs × %s h read as %s h per month", trim(n), trim(h), trim(n*h)))
+		return true
+	})
+	t.first(reJobsEach, 1, func(m []string, at int) bool {
+		n, ok1 := Number(m[1])
+		h, ok2 := Number(m[2])
+		if !ok1 || !ok2 || n <= 0 || h <= 0 || s.HoursPerMonth != 0 || s.Hours != 0 {
+			return false
+		}
+		s.Hours = n * h
+		f.note(fmt.Sprintf("%s runs × %s h read as %s h in all", trim(n), trim(h), trim(n*h)))
 		return true
 	})
 }

@@ -49,7 +49,7 @@ var (
 	reHours      = gated(regexp.MustCompile(num+`\s?`+hourUnit), true, "h", "小时", "钟头")
 	reParams     = gated(regexp.MustCompile(num+`\s?b(?:\s?(?:参数|模型|params?|parameters?))?(?P<end>$|[^a-z0-9])`), true, "b")
 	reParamsYi   = gated(regexp.MustCompile(num+`\s?(万)?亿(?:个)?(?:参数)?`), true, "亿")
-	reParamsM    = gated(regexp.MustCompile(`(?P<pre>^|[^a-z0-9.])(\d+(?:\.\d+)?)\s?m\s?(?:param(?:eter)?s?|model|参数|模型)`), true, "m")
+	reParamsM    = gated(regexp.MustCompile(`(?P<pre>^|[^a-z0-9.])(\d+(?:\.\d+)?)\s?m\s?(?:param(?:eter)?s?|model|参数|模型|gpt-?2|gpt|bert|llm|lm\b|transformer|decoder|t5)`), true, "m")
 	reParamsBn   = gated(regexp.MustCompile(num+`\s?billion(?:\s?param(?:eter)?s?)?`), true, "billion")
 	reNegParams  = gated(regexp.MustCompile(`(?:^|\s)-`+num+`\s?b\b`), true, "-")
 	reContextK   = gated(regexp.MustCompile(num+`\s?k\s?(?:的\s?)?(?:上下文|context|ctx|长度|序列|tokens? context|window)`), true, "k")
@@ -516,8 +516,8 @@ func (x extractor) model(t *text, f *features) {
 		return true
 	})
 	// "a 125m model", "350M params": millions, in billions
-	t.first(reParamsM, 1, func(m []string, at int) bool {
-		v, ok := Number(m[1])
+	t.first(reParamsM, 2, func(m []string, at int) bool {
+		v, ok := Number(m[2]) // m[1] is the boundary before the figure
 		if !ok || v <= 0 || v >= 1000 || s.ParamsB != 0 {
 			return false
 		}

@@ -1,0 +1,31 @@
+package parse
+
+import (
+	"testing"
+
+	"github.com/gpubot/gpubot/knowledge"
+)
+
+// TestSmallModelsAndRunsInWords: "a 125M gpt2" is 0.125 B parameters (the
+// million-parameter reader never fired: it checked the boundary before the
+// figure instead of the figure); "50 组实验，每组…3 小时" is 50 × 3 = 150
+// hours in all; "avg 1k input" is a request's length, not 1,000 requests/s,
+// while "平均80，输入200 token" keeps its rate of 80.
+func TestSmallModelsAndRunsInWords(t *testing.T) {
+	p := New(knowledge.MustShipped())
+	for _, c := range []struct {
+		text string
+		want float64
+		got  func(Slots) float64
+	}{
+		{"gonna pretrain a 125M gpt2 on 10B tokens, how long on a single 4090?", 0.125, func(s Slots) float64 { return s.ParamsB }},
+		{"a 350m params model on a 3060", 0.35, func(s Slots) float64 { return s.ParamsB }},
+		{"我要在3周内跑完 50 组实验，每组在 A100 上大概 3 小时，预算 3000 块", 150, func(s Slots) float64 { return s.Hours }},
+		{"Llama 3.1 70B at 200 QPS peak, avg 1k input / 300 output tokens — how many H100?", 0, func(s Slots) float64 { return s.RequestsPerS }},
+		{"7B小模型，QPS峰值300、平均80，输入200 token输出20 token左右，T4要几张？", 80, func(s Slots) float64 { return s.RequestsPerS }},
+	} {
+		if got := c.got(p.Parse(c.text).Slots); got != c.want {
+			t.Errorf("%q: read %v, want %v", c.text, got, c.want)
+		}
+	}
+}
