@@ -131,13 +131,17 @@ func MemoryLabel(key string, lora bool) advisor.Text {
 
 // WordMemory writes m's line names and assumptions from its keys and
 // notes: what a reader calls before showing or serialising an estimate
-// once the engine leaves them unworded.
+// once the engine leaves them unworded. It writes new slices: the
+// engine's cache may share the old ones.
 func WordMemory(m *advisor.Memory) {
 	lora := m.Workload.Method == advisor.LoRA || m.Workload.Method == advisor.QLoRA
-	for i := range m.Lines {
-		m.Lines[i].Label = MemoryLabel(m.Lines[i].Key, lora)
+	lines := make([]advisor.Line, len(m.Lines))
+	for i, l := range m.Lines {
+		l.Label = MemoryLabel(l.Key, lora)
+		lines[i] = l
 	}
-	m.Assumptions = m.Assumptions[:0]
+	m.Lines = lines
+	m.Assumptions = make([]advisor.Text, 0, len(m.Notes))
 	for _, n := range m.Notes {
 		m.Assumptions = append(m.Assumptions, MemoryNote(n))
 	}
