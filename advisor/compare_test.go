@@ -1,6 +1,7 @@
 package advisor
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,23 +38,24 @@ func TestCompareH100H800H20(t *testing.T) {
 	if h20.PriceBasis != "monthly" || !near(h20.PriceLow, 21000.0/730, 1e-3) {
 		t.Errorf("Compare H20 price = %v (%s), want %.2f from the monthly plan", h20.PriceLow, h20.PriceBasis, 21000.0/730)
 	}
-	notes := ""
-	for _, n := range c.Notes {
-		notes += n.EN + "\n"
-		if n.ZH == "" {
-			t.Errorf("note without Chinese: %s", n.EN)
+	// What the differences mean, as values (bot/present words them).
+	for _, want := range []CompareNote{
+		{Kind: CompareNVLinkGap, Hi: "H100 SXM", Lo: "H800 SXM", HiValue: 900, LoValue: 400},
+		{Kind: CompareCompute, Hi: "H100 SXM", Lo: "H20", Ratio: 6.68, HiValue: 989, LoValue: 148},     // 989 ÷ 148 = 6.682
+		{Kind: CompareBandwidth, Hi: "H20", Lo: "H100 SXM", Ratio: 1.19, HiValue: 4000, LoValue: 3350}, // 4000 ÷ 3350 = 1.194
+		{Kind: CompareMonthlyOnly, Hi: "H20"},
+	} {
+		if !slices.ContainsFunc(c.Said, func(n CompareNote) bool {
+			return n.Kind == want.Kind && n.Hi == want.Hi && n.Lo == want.Lo && n.Ratio == want.Ratio && n.HiValue == want.HiValue && n.LoValue == want.LoValue
+		}) {
+			t.Errorf("Compare notes lack %+v:\n%+v", want, c.Said)
 		}
 	}
-	for _, want := range []string{
-		"H800 SXM's NVLink is 400 GB/s against H100 SXM's 900 GB/s", "tensor parallelism", "data parallelism",
-		"600 GB/s",               // the seed's figure, named as a disagreement
-		"H100 SXM has 6.68×",     // 989 ÷ 148
-		"H20 reads memory 1.19×", // 4000 ÷ 3350
-		"only as a monthly plan",
-	} {
-		if !strings.Contains(notes, want) {
-			t.Errorf("Compare notes lack %q:\n%s", want, notes)
-		}
+	// The seed's 600 GB/s for the H800, named as a disagreement.
+	if !slices.ContainsFunc(c.Said, func(n CompareNote) bool {
+		return n.Kind == CompareSeed && n.GPU == "h800" && strings.Contains(n.Seed, "600 GB/s")
+	}) {
+		t.Errorf("Compare notes lack the H800 seed disagreement:\n%+v", c.Said)
 	}
 }
 

@@ -3,7 +3,6 @@ package advisor
 import (
 	"errors"
 	"math"
-	"strings"
 	"testing"
 
 	"github.com/gpubot/gpubot/knowledge"
@@ -316,8 +315,11 @@ func TestFitNoteHCCS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := f.Options[0].Note.EN; f.Options[0].Count < 2 || strings.Contains(n, "PCIe only") || !strings.Contains(n, "HCCS") {
-		t.Errorf("910B note = %q (count %d), want the HCCS link named", n, f.Options[0].Count)
+	o := f.Options[0]
+	_, pcie := remark(o, FitPCIeOnly)
+	link, named := remark(o, FitSlowFabric)
+	if o.Count < 2 || pcie || !named || link.Fabric != "HCCS" || link.LinkGBs != g.FabricGBs {
+		t.Errorf("910B remarks = %+v (count %d), want the HCCS link named at %v GB/s, not PCIe", o.Remarks, o.Count, g.FabricGBs)
 	}
 }
 
@@ -533,4 +535,14 @@ func TestCostToFinishWithoutBF16(t *testing.T) {
 	if !near(t4, 0.0394, 0.0001) || !near(p40, 0.109, 0.001) {
 		t.Errorf("per million tokens: T4 at $0.2/h %v, P40 at $0.1/h %v; want 0.0394 and 0.109", t4, p40)
 	}
+}
+
+// remark is o's remark of kind k, if it has one.
+func remark(o FitOption, k FitNoteKind) (FitNote, bool) {
+	for _, r := range o.Remarks {
+		if r.Kind == k {
+			return r, true
+		}
+	}
+	return FitNote{}, false
 }

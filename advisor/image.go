@@ -129,7 +129,132 @@ type ImageResult struct {
 	Currency    knowledge.Currency `json:"currency"`
 	Lines       []Line             `json:"lines"`
 	Assumptions []Text             `json:"assumptions"`
-	Sources     []PriceSource      `json:"sources"`
+	// Notes are Assumptions as values, in its order; bot/present words
+	// them (present.WordImage), and the lines by key.
+	Notes   []ImageNote   `json:"-"`
+	Sources []PriceSource `json:"sources"`
+}
+
+// ImageNote is one assumption of an image-model answer as a kind and the
+// operands its sentence names; bot/present words it. The fields a kind
+// does not use are zero.
+type ImageNote struct {
+	Kind ImageNoteKind
+	// Model is the image model (ImageEncodersUnread); GB the text
+	// encoders' 16-bit size (ImageEncoderSize).
+	Model string
+	GB    float64
+	// Steps, Passes, Batch and Resolution: optimizer or denoising steps,
+	// forward passes per step, images per batch and the side in pixels
+	// (ImageTraining, ImageDenoising); MFUPct and LaunchMS the compute
+	// share of the peak and the launch cost per pass.
+	Steps, Passes, Batch, Resolution int
+	MFUPct, LaunchMS                 float64
+}
+
+// ImageNoteKind names what an ImageNote says.
+type ImageNoteKind string
+
+// An image-model answer's assumptions.
+const (
+	ImageEncodersUnread ImageNoteKind = "encoders_unread" // SD3.5 medium's encoders stand in
+	ImageFP8            ImageNoteKind = "fp8"             // FP8 weights
+	ImageNF4            ImageNoteKind = "nf4"             // NF4 backbone
+	ImageOffload        ImageNoteKind = "offload"         // text encoders offloaded
+	ImageCached         ImageNoteKind = "cached"          // text embeddings cached
+	ImageFullFrozen     ImageNoteKind = "full_frozen"     // full fine-tuning trains the backbone only
+	ImageEncoderSize    ImageNoteKind = "encoder_size"    // what the text encoders weigh
+	ImageTraining       ImageNoteKind = "training"        // the training step's assumptions
+	ImageDenoising      ImageNoteKind = "denoising"       // the denoising loop's assumptions
+)
+
+// text is the note's sentence while ImageResult still carries its words;
+// present.ImageNote writes the same (TestImageWordsMatchEngine holds them
+// equal). It goes, with imageLabel, once readers call present.WordImage.
+func (n ImageNote) text() Text {
+	switch n.Kind {
+	case ImageEncodersUnread:
+		return txt(fmt.Sprintf("%s's text-encoder sizes were not read; SD3.5 medium's (CLIP-L, CLIP-G, T5-XXL) are used", n.Model),
+			fmt.Sprintf("%s 的文本编码器参数未读到，按 SD3.5 medium 的（CLIP-L、CLIP-G、T5-XXL）计", n.Model))
+	case ImageFP8:
+		return txt("FP8 weights (ComfyUI's fp8_e4m3fn checkpoints, or --fp8_base for LoRA training): 1 byte per parameter for the backbone and T5, computed at the 16-bit rate after dequantisation",
+			"FP8 权重（ComfyUI 的 fp8_e4m3fn 检查点，或 LoRA 训练时 --fp8_base）：主干和 T5 每参数 1 字节，反量化后按 16 位算力计算")
+	case ImageNF4:
+		return txt("NF4 backbone (bitsandbytes via diffusers, 4.5 bits per parameter), T5 in FP8; speed taken as 16-bit (NF4 matmuls dequantise per call and can run up to about a third slower)",
+			"主干 NF4（diffusers 调用 bitsandbytes，每参数 4.5 bit），T5 为 FP8；速度按 16 位估计（NF4 每次矩阵乘都要反量化，可能慢三分之一左右）")
+	case ImageOffload:
+		return txt("text encoders offloaded: prompts are encoded, then the encoders move to CPU memory (diffusers enable_model_cpu_offload); batches of prompts pay the move once",
+			"文本编码器卸载：先编码提示词，再把编码器移到内存（diffusers enable_model_cpu_offload）；一批提示词只搬一次")
+	case ImageCached:
+		return txt("text embeddings cached: every caption is encoded once before training and the encoders are never loaded on the card (kohya --cache_text_encoder_outputs)",
+			"文本嵌入预先缓存：训练前把每条描述编码一次，训练时编码器不上卡（kohya --cache_text_encoder_outputs）")
+	case ImageFullFrozen:
+		return txt("full fine-tuning trains the backbone; text encoders and VAE stay frozen", "全参微调只训练主干，文本编码器和 VAE 冻结")
+	case ImageEncoderSize:
+		return txt(fmt.Sprintf("the text encoders are %s GB in 16-bit (T5-XXL most of it); text_encoder=offload (encode, then move to CPU) or cached (training) saves that much, bits=8 half of T5", num(n.GB)),
+			fmt.Sprintf("文本编码器 16 位共 %s GB（主要是 T5-XXL）；text_encoder=offload（编码后移到内存）或 cached（训练）可省下这部分，bits=8 可省一半 T5", num(n.GB)))
+	case ImageTraining:
+		return txt(fmt.Sprintf("training: %d optimizer steps of batch %d at %d×%d, %d forward-pass equivalents per step at %s%% of the 16-bit peak plus %s ms of launches per pass; latents pre-encoded (the VAE does not run per step)",
+			n.Steps, n.Batch, n.Resolution, n.Resolution, n.Passes, num(n.MFUPct), num(n.LaunchMS)),
+			fmt.Sprintf("训练：%d 个优化步，batch %d，%d×%d；每步相当于 %d 次前向，按 16 位峰值的 %s%% 计算，另加每次 %s ms 的内核启动开销；潜变量预先编码（VAE 不参与每步）",
+				n.Steps, n.Batch, n.Resolution, n.Resolution, n.Passes, num(n.MFUPct), num(n.LaunchMS)))
+	case ImageDenoising:
+		return txt(fmt.Sprintf("%d denoising steps, %d pass(es) per step, batch %d at %d×%d; compute at %s%% of the BF16 peak, plus %s ms per pass of kernel launches shared by the batch (eager PyTorch, calibrated on published diffusers timings)", n.Steps, n.Passes, n.Batch, n.Resolution, n.Resolution, num(n.MFUPct), num(n.LaunchMS)),
+			fmt.Sprintf("%d 步去噪，每步 %d 次前向，batch %d，%d×%d；按 BF16 峰值的 %s%% 计算，另加每次前向 %s ms 的内核启动开销（同批共担，按 PyTorch 即时执行、以公开的 diffusers 实测校准）", n.Steps, n.Passes, n.Batch, n.Resolution, n.Resolution, num(n.MFUPct), num(n.LaunchMS)))
+	}
+	return Text{}
+}
+
+// imageLabel names an image answer's line by its key while Line carries
+// its words (present.WordImage writes the same): m is the method (whose
+// gradients and states they are), unit tells the memory total ("GB") from
+// the images' total, gpu is the card a speed line is for.
+func imageLabel(key string, m Method, unit, gpu string) Text {
+	switch key {
+	case "weights":
+		return txt("weights (backbone + text encoders + VAE)", "权重（主干 + 文本编码器 + VAE）")
+	case "activations":
+		if m == Inference {
+			return txt("activations (step + VAE decode peak)", "激活值（去噪步 + VAE 解码峰值）")
+		}
+		return txt("activations (gradient checkpointing)", "激活值（梯度检查点）")
+	case "gradients":
+		if m == LoRA {
+			return txt("adapter gradients", "适配器梯度")
+		}
+		return txt("backbone gradients", "主干梯度")
+	case "optimizer":
+		if m == LoRA {
+			return txt("adapter optimizer states", "适配器优化器状态")
+		}
+		return txt("optimizer states", "优化器状态")
+	case "overhead":
+		return txt("framework overhead", "框架开销")
+	case "total":
+		if unit == "GB" {
+			return txt("total on one card", "单卡合计")
+		}
+		return txt("total for the images asked", "所需图片总费用")
+	case "flops_per_image":
+		return txt("compute per image", "每张图计算量")
+	case "flops_per_step":
+		return txt("compute per training step", "每个训练步的计算量")
+	case "seconds_per_step":
+		return txt("seconds per training step, "+gpu, "每个训练步耗时，"+gpu)
+	case "train_hours":
+		return txt("training time", "训练耗时")
+	case "train_cost":
+		return txt("training cost", "训练费用")
+	case "images_per_s":
+		return txt("images per second, "+gpu, "每秒出图数，"+gpu)
+	case "images_per_hour":
+		return txt("images per hour, "+gpu, "每小时出图数，"+gpu)
+	case "per_1000_images":
+		return txt("cost per 1,000 images", "每千张图成本")
+	case "total_hours":
+		return txt("card-hours for the images asked", "所需卡时")
+	}
+	return Text{}
 }
 
 // Image sizes an image model's inference or fine-tuning, its images per
@@ -218,17 +343,20 @@ func Image(in ImageInput, m Market, models []knowledge.ImageModel) (ImageResult,
 	}
 	in.Currency, in.FX = p.cur, p.fx
 	res := ImageResult{Inputs: in, Model: im.ID, Currency: p.cur}
-	note := func(en, zh string) { res.Assumptions = append(res.Assumptions, txt(en, zh)) }
-	add := func(key, en, zh string, v float64, unit, how string) {
-		res.Lines = append(res.Lines, Line{Key: key, Label: txt(en, zh), Value: round(v, 2), Unit: unit, How: how})
+	note := func(n ImageNote) {
+		res.Notes = append(res.Notes, n)
+		res.Assumptions = append(res.Assumptions, n.text())
+	}
+	gpu := "" // the card the speed lines are for, once the cards are ranked
+	add := func(key string, v float64, unit, how string) {
+		res.Lines = append(res.Lines, Line{Key: key, Label: imageLabel(key, in.Method, unit, gpu), Value: round(v, 2), Unit: unit, How: how})
 	}
 
 	// Memory.
 	te, missing := im.TextEncoderM()
 	if missing {
 		te = clipLM + clipGM + t5EncoderM
-		note(fmt.Sprintf("%s's text-encoder sizes were not read; SD3.5 medium's (CLIP-L, CLIP-G, T5-XXL) are used", im.ID),
-			fmt.Sprintf("%s 的文本编码器参数未读到，按 SD3.5 medium 的（CLIP-L、CLIP-G、T5-XXL）计", im.ID))
+		note(ImageNote{Kind: ImageEncodersUnread, Model: im.ID})
 	}
 	vae := im.VAEM
 	if vae == 0 {
@@ -267,28 +395,24 @@ func Image(in ImageInput, m Market, models []knowledge.ImageModel) (ImageResult,
 		teBytes, teHow = 0, "text encoders off the card ("+in.TextEncoder+")"
 	}
 	bd.WeightsGB = (im.BackboneM*bbBytes + teBytes + vae*2) * 1e6 / bytesPerGB
-	add("weights", "weights (backbone + text encoders + VAE)", "权重（主干 + 文本编码器 + VAE）", bd.WeightsGB, "GB",
+	add("weights", bd.WeightsGB, "GB",
 		fmt.Sprintf("backbone %sM × %s + %s + VAE %sM × 2 bytes", num(round(im.BackboneM, 1)), bbHow, teHow, num(round(vae, 1))))
 	switch {
 	case in.Bits == 8:
-		note("FP8 weights (ComfyUI's fp8_e4m3fn checkpoints, or --fp8_base for LoRA training): 1 byte per parameter for the backbone and T5, computed at the 16-bit rate after dequantisation",
-			"FP8 权重（ComfyUI 的 fp8_e4m3fn 检查点，或 LoRA 训练时 --fp8_base）：主干和 T5 每参数 1 字节，反量化后按 16 位算力计算")
+		note(ImageNote{Kind: ImageFP8})
 	case in.Bits == 4:
-		note("NF4 backbone (bitsandbytes via diffusers, 4.5 bits per parameter), T5 in FP8; speed taken as 16-bit (NF4 matmuls dequantise per call and can run up to about a third slower)",
-			"主干 NF4（diffusers 调用 bitsandbytes，每参数 4.5 bit），T5 为 FP8；速度按 16 位估计（NF4 每次矩阵乘都要反量化，可能慢三分之一左右）")
+		note(ImageNote{Kind: ImageNF4})
 	}
 	switch in.TextEncoder {
 	case TextEncoderOffload:
-		note("text encoders offloaded: prompts are encoded, then the encoders move to CPU memory (diffusers enable_model_cpu_offload); batches of prompts pay the move once",
-			"文本编码器卸载：先编码提示词，再把编码器移到内存（diffusers enable_model_cpu_offload）；一批提示词只搬一次")
+		note(ImageNote{Kind: ImageOffload})
 	case TextEncoderCached:
-		note("text embeddings cached: every caption is encoded once before training and the encoders are never loaded on the card (kohya --cache_text_encoder_outputs)",
-			"文本嵌入预先缓存：训练前把每条描述编码一次，训练时编码器不上卡（kohya --cache_text_encoder_outputs）")
+		note(ImageNote{Kind: ImageCached})
 	}
 	switch in.Method {
 	case Inference:
 		bd.ActivationsGB = stepActGB1024*scale*float64(in.Batch*cfg) + vaePeakGB1024*scale
-		add("activations", "activations (step + VAE decode peak)", "激活值（去噪步 + VAE 解码峰值）", bd.ActivationsGB, "GB",
+		add("activations", bd.ActivationsGB, "GB",
 			fmt.Sprintf("%s GB × (%d/1024)² × %d images × %d guidance passes + %s GB VAE decode × (%d/1024)²", num(stepActGB1024), in.Resolution, in.Batch, cfg, num(vaePeakGB1024), in.Resolution))
 	case LoRA:
 		// Adapters on the backbone's attention and MLP projections: about
@@ -298,29 +422,28 @@ func Image(in ImageInput, m Market, models []knowledge.ImageModel) (ImageResult,
 		bd.GradientsGB = a * 2 / bytesPerGB
 		bd.OptimizerGB = a * 12 / bytesPerGB
 		bd.ActivationsGB = trainActGB1024 * scale * float64(in.Batch)
-		add("gradients", "adapter gradients", "适配器梯度", bd.GradientsGB, "GB", fmt.Sprintf("%sM adapter params (0.5 %% of the backbone at rank %d) × 2 bytes", num(round(a/1e6, 1)), imageLoRARank))
-		add("optimizer", "adapter optimizer states", "适配器优化器状态", bd.OptimizerGB, "GB", fmt.Sprintf("%sM × (FP32 master 4 + Adam 8) bytes", num(round(a/1e6, 1))))
-		add("activations", "activations (gradient checkpointing)", "激活值（梯度检查点）", bd.ActivationsGB, "GB",
+		add("gradients", bd.GradientsGB, "GB", fmt.Sprintf("%sM adapter params (0.5 %% of the backbone at rank %d) × 2 bytes", num(round(a/1e6, 1)), imageLoRARank))
+		add("optimizer", bd.OptimizerGB, "GB", fmt.Sprintf("%sM × (FP32 master 4 + Adam 8) bytes", num(round(a/1e6, 1))))
+		add("activations", bd.ActivationsGB, "GB",
 			fmt.Sprintf("%s GB × (%d/1024)² × batch %d", num(trainActGB1024), in.Resolution, in.Batch))
 	case Full:
 		bd.GradientsGB = im.BackboneM * 1e6 * 2 / bytesPerGB
 		bd.OptimizerGB = im.BackboneM * 1e6 * 12 / bytesPerGB
 		bd.ActivationsGB = trainActGB1024 * scale * float64(in.Batch)
-		add("gradients", "backbone gradients", "主干梯度", bd.GradientsGB, "GB", fmt.Sprintf("%sM × 2 bytes", num(round(im.BackboneM, 1))))
-		add("optimizer", "optimizer states", "优化器状态", bd.OptimizerGB, "GB", fmt.Sprintf("%sM × (FP32 master 4 + Adam m 4 + v 4) bytes", num(round(im.BackboneM, 1))))
-		add("activations", "activations (gradient checkpointing)", "激活值（梯度检查点）", bd.ActivationsGB, "GB",
+		add("gradients", bd.GradientsGB, "GB", fmt.Sprintf("%sM × 2 bytes", num(round(im.BackboneM, 1))))
+		add("optimizer", bd.OptimizerGB, "GB", fmt.Sprintf("%sM × (FP32 master 4 + Adam m 4 + v 4) bytes", num(round(im.BackboneM, 1))))
+		add("activations", bd.ActivationsGB, "GB",
 			fmt.Sprintf("%s GB × (%d/1024)² × batch %d", num(trainActGB1024), in.Resolution, in.Batch))
-		note("full fine-tuning trains the backbone; text encoders and VAE stay frozen", "全参微调只训练主干，文本编码器和 VAE 冻结")
+		note(ImageNote{Kind: ImageFullFrozen})
 	}
 	bd.OverheadGB = overheadFixedGB + overheadFrac*bd.core()
-	add("overhead", "framework overhead", "框架开销", bd.OverheadGB, "GB", fmt.Sprintf("%s GB + 5%% × %s", num(overheadFixedGB), gb(bd.core())))
+	add("overhead", bd.OverheadGB, "GB", fmt.Sprintf("%s GB + 5%% × %s", num(overheadFixedGB), gb(bd.core())))
 	res.Breakdown = roundBreakdown(bd)
 	res.MemoryGB = round(bd.Total(), 2)
-	add("total", "total on one card", "单卡合计", res.MemoryGB, "GB", "weights + activations + gradients + optimizer + overhead")
+	add("total", res.MemoryGB, "GB", "weights + activations + gradients + optimizer + overhead")
 	if te > 1000 && in.TextEncoder == TextEncoderGPU {
 		teGB := te * 1e6 * 2 / bytesPerGB
-		note(fmt.Sprintf("the text encoders are %s GB in 16-bit (T5-XXL most of it); text_encoder=offload (encode, then move to CPU) or cached (training) saves that much, bits=8 half of T5", num(round(teGB, 1))),
-			fmt.Sprintf("文本编码器 16 位共 %s GB（主要是 T5-XXL）；text_encoder=offload（编码后移到内存）或 cached（训练）可省下这部分，bits=8 可省一半 T5", num(round(teGB, 1))))
+		note(ImageNote{Kind: ImageEncoderSize, GB: round(teGB, 1)})
 	}
 
 	// Speed: FLOPs per pass.
@@ -332,7 +455,7 @@ func Image(in ImageInput, m Market, models []knowledge.ImageModel) (ImageResult,
 	}
 	passFLOPs := 2 * im.BackboneM * 1e6 * positions
 	imgFLOPs := passFLOPs * float64(in.Steps*cfg)
-	add("flops_per_image", "compute per image", "每张图计算量", imgFLOPs/1e12, "TFLOP",
+	add("flops_per_image", imgFLOPs/1e12, "TFLOP",
 		fmt.Sprintf("%d steps × %d passes × 2 × %sM params × %s", in.Steps, cfg, num(round(im.BackboneM, 1)), posHow))
 	passS := float64(in.Steps*cfg) * imagePassS / float64(in.Batch)
 	trainPasses := imageTrainPassesLoRA
@@ -344,16 +467,12 @@ func Image(in ImageInput, m Market, models []knowledge.ImageModel) (ImageResult,
 		if in.Method == Full {
 			grads = "activation and weight gradients"
 		}
-		add("flops_per_step", "compute per training step", "每个训练步的计算量", float64(in.Batch)*passFLOPs*float64(trainPasses)/1e12, "TFLOP",
+		add("flops_per_step", float64(in.Batch)*passFLOPs*float64(trainPasses)/1e12, "TFLOP",
 			fmt.Sprintf("batch %d × %d forward-pass equivalents (forward, %s, checkpoint recompute) × 2 × %sM params × %s", in.Batch, trainPasses,
 				grads, num(round(im.BackboneM, 1)), posHow))
-		note(fmt.Sprintf("training: %d optimizer steps of batch %d at %d×%d, %d forward-pass equivalents per step at %s%% of the 16-bit peak plus %s ms of launches per pass; latents pre-encoded (the VAE does not run per step)",
-			in.TrainSteps, in.Batch, in.Resolution, in.Resolution, trainPasses, num(imageMFU*100), num(imagePassS*1000)),
-			fmt.Sprintf("训练：%d 个优化步，batch %d，%d×%d；每步相当于 %d 次前向，按 16 位峰值的 %s%% 计算，另加每次 %s ms 的内核启动开销；潜变量预先编码（VAE 不参与每步）",
-				in.TrainSteps, in.Batch, in.Resolution, in.Resolution, trainPasses, num(imageMFU*100), num(imagePassS*1000)))
+		note(ImageNote{Kind: ImageTraining, Steps: in.TrainSteps, Batch: in.Batch, Resolution: in.Resolution, Passes: trainPasses, MFUPct: imageMFU * 100, LaunchMS: imagePassS * 1000})
 	}
-	note(fmt.Sprintf("%d denoising steps, %d pass(es) per step, batch %d at %d×%d; compute at %s%% of the BF16 peak, plus %s ms per pass of kernel launches shared by the batch (eager PyTorch, calibrated on published diffusers timings)", in.Steps, cfg, in.Batch, in.Resolution, in.Resolution, num(imageMFU*100), num(imagePassS*1000)),
-		fmt.Sprintf("%d 步去噪，每步 %d 次前向，batch %d，%d×%d；按 BF16 峰值的 %s%% 计算，另加每次前向 %s ms 的内核启动开销（同批共担，按 PyTorch 即时执行、以公开的 diffusers 实测校准）", in.Steps, cfg, in.Batch, in.Resolution, in.Resolution, num(imageMFU*100), num(imagePassS*1000)))
+	note(ImageNote{Kind: ImageDenoising, Steps: in.Steps, Passes: cfg, Batch: in.Batch, Resolution: in.Resolution, MFUPct: imageMFU * 100, LaunchMS: imagePassS * 1000})
 
 	where := OfferFilter{NoInterruptible: !in.Spot, NoMarketRange: true}
 	ix := m.engine().index(m.Offers) // every card's price from one index
@@ -406,30 +525,31 @@ func Image(in ImageInput, m Market, models []knowledge.ImageModel) (ImageResult,
 	})
 	// A fine-tune's time and cost on the first card (cheapest to finish);
 	// Best stays for generation answers, whose figures are per image.
+	gpu = res.Options[0].GPU
 	if b := res.Options[0]; b.Fits && b.SecondsStep > 0 && (b.TrainCost > 0 || in.GPU != "") {
-		add("seconds_per_step", "seconds per training step, "+b.GPU, "每个训练步耗时，"+b.GPU, b.SecondsStep, "s",
+		add("seconds_per_step", b.SecondsStep, "s",
 			fmt.Sprintf("batch %d × %d × %s TFLOP ÷ (%s TFLOPS × %s) + %d × %s ms", in.Batch, trainPasses, num(round(passFLOPs/1e12, 2)), num(peakOf(m, b.GPU)), num(imageMFU), trainPasses, num(imagePassS*1000)))
-		add("train_hours", "training time", "训练耗时", b.TrainHours, "h", fmt.Sprintf("%d steps × %s s ÷ 3600", in.TrainSteps, num(b.SecondsStep)))
+		add("train_hours", b.TrainHours, "h", fmt.Sprintf("%d steps × %s s ÷ 3600", in.TrainSteps, num(b.SecondsStep)))
 		if b.TrainCost > 0 {
-			add("train_cost", "training cost", "训练费用", b.TrainCost, string(p.cur), fmt.Sprintf("%s h × %s/h (%s)", num(b.TrainHours), money(b.Hourly, p.cur), b.Platform))
+			add("train_cost", b.TrainCost, string(p.cur), fmt.Sprintf("%s h × %s/h (%s)", num(b.TrainHours), money(b.Hourly, p.cur), b.Platform))
 		}
 	}
 	if b := res.Options[0]; b.Fits && b.ImagesPerS > 0 && (b.PerThousand > 0 || in.GPU != "") {
 		res.Best = &b
 		if b.ImagesPerS > 0 {
-			add("images_per_s", "images per second, "+b.GPU, "每秒出图数，"+b.GPU, b.ImagesPerS, "images/s",
+			add("images_per_s", b.ImagesPerS, "images/s",
 				fmt.Sprintf("1 ÷ (%s TFLOP ÷ (%s TFLOPS × %s) + %d passes × %s ms ÷ %d images)", num(round(imgFLOPs/1e12, 2)), num(peakOf(m, b.GPU)), num(imageMFU), in.Steps*cfg, num(imagePassS*1000), in.Batch))
-			add("images_per_hour", "images per hour, "+b.GPU, "每小时出图数，"+b.GPU, b.ImagesPerH, "images/h", fmt.Sprintf("3600 s ÷ %s s per image", num(b.SecondsImage)))
+			add("images_per_hour", b.ImagesPerH, "images/h", fmt.Sprintf("3600 s ÷ %s s per image", num(b.SecondsImage)))
 		}
 		if b.PerThousand > 0 {
-			add("per_1000_images", "cost per 1,000 images", "每千张图成本", b.PerThousand, string(p.cur),
+			add("per_1000_images", b.PerThousand, string(p.cur),
 				fmt.Sprintf("%s/h ÷ (%s images/s × 3600) × 1000 (%s)", money(b.Hourly, p.cur), num(b.ImagesPerS), b.Platform))
 			if !slices.Contains(in.Defaulted, "images") { // a total only for a count the user gave
 				res.Total = Round2(b.PerThousand * in.Images / 1000)
-				add("total", "total for the images asked", "所需图片总费用", res.Total, string(p.cur), fmt.Sprintf("%s images × %s per 1,000", num(in.Images), money(b.PerThousand, p.cur)))
+				add("total", res.Total, string(p.cur), fmt.Sprintf("%s images × %s per 1,000", num(in.Images), money(b.PerThousand, p.cur)))
 				if b.ImagesPerH > 0 {
 					res.TotalHours = round(in.Images/b.ImagesPerH, 2)
-					add("total_hours", "card-hours for the images asked", "所需卡时", res.TotalHours, "card-h", fmt.Sprintf("%s images ÷ %s images/h", num(in.Images), num(b.ImagesPerH)))
+					add("total_hours", res.TotalHours, "card-h", fmt.Sprintf("%s images ÷ %s images/h", num(in.Images), num(b.ImagesPerH)))
 				}
 			}
 		}

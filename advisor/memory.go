@@ -2,7 +2,6 @@ package advisor
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/gpubot/gpubot/knowledge"
 )
@@ -90,6 +89,9 @@ type Memory struct {
 	Trainable   float64   `json:"trainable_params"` // parameters that get gradients
 	Lines       []Line    `json:"lines"`
 	Assumptions []Text    `json:"assumptions"`
+	// Notes are the assumptions as values, one per entry of Assumptions
+	// and in its order: what bot/present words (present.MemoryNoteText).
+	Notes []MemoryNote `json:"-"`
 
 	weightBytes float64   // unrounded, for throughput maths
 	raw         Breakdown // unrounded, for the per-card rule (limits)
@@ -128,61 +130,52 @@ func estimateMemory(w Workload, archs []knowledge.Arch, quiet bool) (Memory, err
 	h, L := float64(shape.Hidden), float64(shape.Layers)
 	// The steps are written only when asked for: a quiet estimate (a
 	// search over sizes) keeps the figures and skips the texts.
-	add := func(key, en, zh string, bytes float64, how func() string) float64 {
+	lora := w.Method == LoRA || w.Method == QLoRA
+	add := func(key string, bytes float64, how func() string) float64 {
 		v := bytes / bytesPerGB
 		if !quiet {
-			m.Lines = append(m.Lines, Line{Key: key, Label: txt(en, zh), Value: round(v, 2), Unit: "GB", How: how()})
+			m.Lines = append(m.Lines, Line{Key: key, Label: memoryLabel(key, lora), Value: round(v, 2), Unit: "GB", How: how()})
 		}
 		return v
 	}
-	note := func(en, zh string) {
+	note := func(n MemoryNote) {
 		if !quiet {
-			m.Assumptions = append(m.Assumptions, txt(en, zh))
+			m.Notes = append(m.Notes, n)
+			m.Assumptions = append(m.Assumptions, n.text())
 		}
 	}
-	notef := func(f func() (string, string)) {
-		if !quiet {
-			m.Assumptions = append(m.Assumptions, txt(f()))
-		}
-	}
-	note(shape.Explain.EN, shape.Explain.ZH)
+	note(MemoryNote{Kind: NoteShape, Explain: shape.Explain})
 
 	// Weights.
 	var bd Breakdown
 	switch {
 	case w.Bits == 16:
-		bd.WeightsGB = add("weights", "weights", "模型权重", P*2, func() string { return fmt.Sprintf("%sB params × 2 bytes (BF16)", num(w.ParamsB)) })
+		bd.WeightsGB = add("weights", P*2, func() string { return fmt.Sprintf("%sB params × 2 bytes (BF16)", num(w.ParamsB)) })
 	case w.Bits == 4 && shape.Format == "mxfp4" && w.Method == Inference:
 		R := shape.RoutedB * 1e9
-		bd.WeightsGB = add("weights", "weights", "模型权重", R*mxfp4BitsPerParam/8+(P-R)*2, func() string {
+		bd.WeightsGB = add("weights", R*mxfp4BitsPerParam/8+(P-R)*2, func() string {
 			return fmt.Sprintf("%sB expert params × %s bits ÷ 8 (MXFP4) + %sB other params × 2 bytes (BF16)", num(round(R/1e9, 2)), num(mxfp4BitsPerParam), num(round((P-R)/1e9, 2)))
 		})
-		notef(func() (string, string) {
-			return fmt.Sprintf("%s ships its expert weights in MXFP4 (4 bits + one 8-bit scale per 32 = 4.25 bits), attention and embeddings in BF16: served as shipped by default", shape.From), fmt.Sprintf("%s 的专家权重以 MXFP4 发布（4 bit + 每 32 个一个 8 bit 缩放 = 4.25 bit），注意力和词嵌入为 BF16：默认按发布格式部署", shape.From)
-		})
+		note(MemoryNote{Kind: NoteMXFP4, From: shape.From})
 	case w.Method == QLoRA && w.Bits == 4:
-		bd.WeightsGB = add("weights", "weights", "模型权重", (P-E)*nf4BitsPerParam/8+E*2, func() string {
+		bd.WeightsGB = add("weights", (P-E)*nf4BitsPerParam/8+E*2, func() string {
 			return fmt.Sprintf("(%sB − %sB embeddings) × %s bits ÷ 8 + %sB × 2 bytes", num(w.ParamsB), num(round(E/1e9, 2)), num(nf4BitsPerParam), num(round(E/1e9, 2)))
 		})
-		note("base weights in NF4 with double quantization (4.127 bits/param, QLoRA paper); embeddings and output head stay 16-bit",
-			"基座权重按 NF4 + 双重量化存储（每参数 4.127 bit，QLoRA 论文），词嵌入和输出层保持 16 位")
+		note(MemoryNote{Kind: NoteNF4})
 	default:
 		bits := float64(w.Bits)
 		if w.Bits == 4 {
 			bits = int4BitsPerParam
 		}
-		bd.WeightsGB = add("weights", "weights", "模型权重", (P-E)*bits/8+E*2, func() string {
+		bd.WeightsGB = add("weights", (P-E)*bits/8+E*2, func() string {
 			return fmt.Sprintf("(%sB − %sB embeddings) × %s bits ÷ 8 + %sB × 2 bytes", num(w.ParamsB), num(round(E/1e9, 2)), num(bits), num(round(E/1e9, 2)))
 		})
 		if w.Bits == 4 {
-			note("4-bit weights carry group-128 scales (4.25 bits/param, AWQ/GPTQ style); embeddings and output head stay 16-bit",
-				"4 位权重含 128 分组的缩放系数（每参数 4.25 bit，AWQ/GPTQ），词嵌入和输出层保持 16 位")
+			note(MemoryNote{Kind: NoteInt4})
 		} else if shape.Format == "fp8" && w.Method == Inference {
-			notef(func() (string, string) {
-				return fmt.Sprintf("%s ships FP8 weights (block-scaled): served in FP8 by default, embeddings and output head in BF16; bits=16 sizes a BF16 copy", shape.From), fmt.Sprintf("%s 以 FP8 权重发布（分块缩放）：默认按 FP8 部署，词嵌入和输出层为 BF16；bits=16 可按 BF16 计算", shape.From)
-			})
+			note(MemoryNote{Kind: NoteFP8, From: shape.From})
 		} else {
-			note("8-bit weights (LLM.int8 / FP8 style); embeddings and output head stay 16-bit", "8 位权重（LLM.int8 / FP8），词嵌入和输出层保持 16 位")
+			note(MemoryNote{Kind: NoteInt8})
 		}
 	}
 
@@ -195,18 +188,16 @@ func estimateMemory(w Workload, archs []knowledge.Arch, quiet bool) (Memory, err
 	switch w.Method {
 	case Full:
 		m.Trainable = P
-		bd.GradientsGB = add("gradients", "gradients", "梯度", P*2, func() string { return fmt.Sprintf("%sB params × 2 bytes (BF16)", num(w.ParamsB)) })
-		bd.OptimizerGB = add("optimizer", "optimizer states", "优化器状态", P*stateBytes, func() string { return fmt.Sprintf("%sB params × %s", num(w.ParamsB), stateHow) })
-		note("mixed-precision AdamW: 16 bytes per parameter for weights, gradients and states (ZeRO paper)", "混合精度 AdamW：权重+梯度+优化器状态共每参数 16 字节（ZeRO 论文）")
+		bd.GradientsGB = add("gradients", P*2, func() string { return fmt.Sprintf("%sB params × 2 bytes (BF16)", num(w.ParamsB)) })
+		bd.OptimizerGB = add("optimizer", P*stateBytes, func() string { return fmt.Sprintf("%sB params × %s", num(w.ParamsB), stateHow) })
+		note(MemoryNote{Kind: NoteMixedAdamW})
 	case Freeze:
 		m.Trainable = (P - E) * freezeTrainableLayers / L
-		bd.GradientsGB = add("gradients", "gradients", "梯度", m.Trainable*2, func() string {
+		bd.GradientsGB = add("gradients", m.Trainable*2, func() string {
 			return fmt.Sprintf("%sB trainable (last %d of %d layers) × 2 bytes", num(round(m.Trainable/1e9, 3)), freezeTrainableLayers, shape.Layers)
 		})
-		bd.OptimizerGB = add("optimizer", "optimizer states", "优化器状态", m.Trainable*stateBytes, func() string { return fmt.Sprintf("%sB trainable × %s", num(round(m.Trainable/1e9, 3)), stateHow) })
-		notef(func() (string, string) {
-			return fmt.Sprintf("freeze tuning trains the last %d layers (LLaMA-Factory default)", freezeTrainableLayers), fmt.Sprintf("冻结微调只训练最后 %d 层（LLaMA-Factory 默认）", freezeTrainableLayers)
-		})
+		bd.OptimizerGB = add("optimizer", m.Trainable*stateBytes, func() string { return fmt.Sprintf("%sB trainable × %s", num(round(m.Trainable/1e9, 3)), stateHow) })
+		note(MemoryNote{Kind: NoteFreeze, N: freezeTrainableLayers})
 	case LoRA, QLoRA:
 		A := shape.loraParams(w.LoRARank)
 		m.Trainable = A
@@ -214,14 +205,12 @@ func estimateMemory(w Workload, archs []knowledge.Arch, quiet bool) (Memory, err
 		if w.Optimizer == AdamW8bit {
 			adamBytes, adamHow = 2, "8-bit Adam m 1 + v 1 = 2 bytes"
 		}
-		bd.WeightsGB += add("adapter_weights", "adapter weights", "LoRA 适配器权重", A*2, func() string {
+		bd.WeightsGB += add("adapter_weights", A*2, func() string {
 			return fmt.Sprintf("rank %d × (in+out) on q,k,v,o,gate,up,down × %d layers = %sM params × 2 bytes", w.LoRARank, shape.Layers, num(round(A/1e6, 1)))
 		})
-		bd.GradientsGB = add("gradients", "adapter gradients", "适配器梯度", A*2, func() string { return fmt.Sprintf("%sM params × 2 bytes", num(round(A/1e6, 1))) })
-		bd.OptimizerGB = add("optimizer", "optimizer states", "优化器状态", A*adamBytes, func() string { return fmt.Sprintf("%sM params × %s", num(round(A/1e6, 1)), adamHow) })
-		notef(func() (string, string) {
-			return fmt.Sprintf("LoRA rank %d on all linear layers, adapters trained in BF16 with FP32 Adam states (QLoRA paper setup)", w.LoRARank), fmt.Sprintf("LoRA 秩 %d，挂在全部线性层；适配器 BF16 训练，Adam 状态 FP32（QLoRA 论文设置）", w.LoRARank)
-		})
+		bd.GradientsGB = add("gradients", A*2, func() string { return fmt.Sprintf("%sM params × 2 bytes", num(round(A/1e6, 1))) })
+		bd.OptimizerGB = add("optimizer", A*adamBytes, func() string { return fmt.Sprintf("%sM params × %s", num(round(A/1e6, 1)), adamHow) })
+		note(MemoryNote{Kind: NoteLoRA, N: w.LoRARank})
 	}
 
 	// Activations and KV cache.
@@ -238,7 +227,7 @@ func estimateMemory(w Workload, archs []knowledge.Arch, quiet bool) (Memory, err
 		if w.Stack == StackHFEager {
 			act += b * shape.heads() * s * s * eagerInferBytes
 		}
-		bd.ActivationsGB = add("activations", "activations", "激活值", act, func() string {
+		bd.ActivationsGB = add("activations", act, func() string {
 			how := fmt.Sprintf("%d × %d-token prompt in one pass × (2×%d + 2×%d) × 2 bytes + %d × vocab %d × 4 bytes", w.Batch, w.SeqLen, shape.Hidden, shape.MLPWidth, w.Batch, shape.Vocab)
 			if w.Stack == StackHFEager {
 				how += fmt.Sprintf(" + eager scores %d × %s heads × %d² × %d bytes (one layer)", w.Batch, num(shape.heads()), w.SeqLen, eagerInferBytes)
@@ -248,57 +237,44 @@ func estimateMemory(w Workload, archs []knowledge.Arch, quiet bool) (Memory, err
 	case w.Method == Inference:
 		chunk := min(b*s, inferChunkTokens)
 		act := chunk*(2*h+2*float64(shape.MLPWidth))*2 + b*float64(shape.Vocab)*logitBytes
-		bd.ActivationsGB = add("activations", "activations", "激活值", act, func() string {
+		bd.ActivationsGB = add("activations", act, func() string {
 			return fmt.Sprintf("%s-token prefill chunk × (2×%d + 2×%d) × 2 bytes + %d × vocab %d × 4 bytes", num(chunk), shape.Hidden, shape.MLPWidth, w.Batch, shape.Vocab)
 		})
 		kv := b * shape.KVBytes(w.SeqLen) * w.kvScale()
-		kvName := "BF16"
-		if w.KVBits == 8 {
-			kvName = "FP8 (1 byte per value, half of BF16)"
-		}
-		bd.KVCacheGB = add("kv_cache", "KV cache", "KV 缓存", kv, func() string {
+		bd.KVCacheGB = add("kv_cache", kv, func() string {
 			if w.KVBits == 8 {
 				return kvHow(w, shape) + " × ½ (FP8)"
 			}
 			return kvHow(w, shape)
 		})
-		notef(func() (string, string) {
-			return fmt.Sprintf("%d concurrent requests of %d tokens each; KV cache in %s (vLLM formula)", w.Batch, w.SeqLen, kvName), fmt.Sprintf("%d 路并发，每路 %d token；KV 缓存 %s（vLLM 公式）", w.Batch, w.SeqLen, strings.Replace(kvName, "FP8 (1 byte per value, half of BF16)", "FP8（每个值 1 字节，BF16 的一半）", 1))
-		})
+		note(MemoryNote{Kind: NoteKVCache, Batch: w.Batch, SeqLen: w.SeqLen, KVBits: w.KVBits})
 		if !w.generate() {
-			notef(func() (string, string) { return servingNote(w) })
+			note(MemoryNote{Kind: NoteServing, Engine: w.Engine, MemUtil: w.MemUtil, MaxSeqs: w.MaxSeqs, KVBits: w.KVBits})
 		}
 		if shape.Attention == "MLA" {
-			note("multi-head latent attention: the cache holds the compressed latent (kv_lora_rank + rope dims per layer), as vLLM's and SGLang's MLA backends do",
-				"多头潜在注意力（MLA）：缓存只存压缩后的潜向量（每层 kv_lora_rank + rope 维），与 vLLM/SGLang 的 MLA 后端一致")
+			note(MemoryNote{Kind: NoteMLA})
 		}
 		if shape.Window > 0 && w.SeqLen > shape.Window {
-			notef(func() (string, string) {
-				return fmt.Sprintf("sliding-window layers keep at most %d tokens of KV (engines with a window-aware cache, e.g. vLLM's hybrid allocator)", shape.Window), fmt.Sprintf("滑动窗口层最多保留 %d token 的 KV（需推理引擎支持窗口缓存，如 vLLM 的混合分配器）", shape.Window)
-			})
+			note(MemoryNote{Kind: NoteWindow, N: shape.Window})
 		}
 	case w.Method == Freeze:
 		act := freezeTrainableLayers*c*b*s + logits
-		bd.ActivationsGB = add("activations", "activations", "激活值", act, func() string {
+		bd.ActivationsGB = add("activations", act, func() string {
 			return fmt.Sprintf("%d trained layers × %s bytes/token (%s) × batch %d × seq %d + logits %d×%d×%d×12 bytes", freezeTrainableLayers, num(c), cHow(), w.Batch, w.SeqLen, w.Batch, w.SeqLen, shape.Vocab)
 		})
-		note("frozen layers keep no activations for backward", "冻结层不为反向传播保存激活值")
+		note(MemoryNote{Kind: NoteFrozenActivations})
 	case !w.NoGC:
 		act := L*2*b*s*h + c*b*s + logits
-		bd.ActivationsGB = add("activations", "activations", "激活值", act, func() string {
+		bd.ActivationsGB = add("activations", act, func() string {
 			return fmt.Sprintf("%d layers × 2 bytes × %d×%d×%d (checkpoints) + %s bytes/token (%s) × %d×%d (one layer recomputed) + logits %d×%d×%d×12", shape.Layers, w.Batch, w.SeqLen, shape.Hidden, num(c), cHow(), w.Batch, w.SeqLen, w.Batch, w.SeqLen, shape.Vocab)
 		})
-		notef(func() (string, string) {
-			return fmt.Sprintf("gradient checkpointing on (the default); batch %d × %d tokens; FlashAttention", w.Batch, w.SeqLen), fmt.Sprintf("梯度检查点开启（默认）；batch %d × %d token；FlashAttention", w.Batch, w.SeqLen)
-		})
+		note(MemoryNote{Kind: NoteCheckpointing, Batch: w.Batch, SeqLen: w.SeqLen})
 	default:
 		act := L*c*b*s + logits
-		bd.ActivationsGB = add("activations", "activations", "激活值", act, func() string {
+		bd.ActivationsGB = add("activations", act, func() string {
 			return fmt.Sprintf("%d layers × %s bytes/token (%s) × %d×%d + logits %d×%d×%d×12", shape.Layers, num(c), cHow(), w.Batch, w.SeqLen, w.Batch, w.SeqLen, shape.Vocab)
 		})
-		notef(func() (string, string) {
-			return fmt.Sprintf("gradient checkpointing off: every layer's activations kept; batch %d × %d tokens", w.Batch, w.SeqLen), fmt.Sprintf("梯度检查点关闭：保存每层激活值；batch %d × %d token", w.Batch, w.SeqLen)
-		})
+		note(MemoryNote{Kind: NoteNoCheckpointing, Batch: w.Batch, SeqLen: w.SeqLen})
 	}
 	if w.trains() && w.Stack == StackHFEager {
 		// Eager attention keeps softmax(QKᵀ) for backward: Korthikanti et
@@ -313,21 +289,19 @@ func estimateMemory(w Workload, archs []knowledge.Arch, quiet bool) (Memory, err
 			layers = L
 		}
 		sc := layers * b * shape.heads() * s * s * eagerTrainBytes
-		bd.ActivationsGB += add("attention_scores", "eager attention scores", "eager 注意力分数", sc, func() string {
+		bd.ActivationsGB += add("attention_scores", sc, func() string {
 			return fmt.Sprintf("%s layers × %d × %s heads × %d² × %d bytes", num(layers), w.Batch, num(shape.heads()), w.SeqLen, eagerTrainBytes)
 		})
 	}
 	if w.trains() && (w.NoGC || w.Method == Freeze) {
-		notef(func() (string, string) {
-			return fmt.Sprintf("stored activations per layer: 12·h + 4·kv + 8·i = %s bytes/token for a gated (SwiGLU) MLP and %s attention (Korthikanti et al. 2022's count, 34·h for GPT-3, redone for this block)", num(c), shape.Attention), fmt.Sprintf("每层保存的激活值：12·h + 4·kv + 8·i = 每 token %s 字节（门控 SwiGLU MLP、%s 注意力；按 Korthikanti 等 2022 的方法对该结构重新计数，GPT-3 为 34·h）", num(c), shape.Attention)
-		})
+		note(MemoryNote{Kind: NoteLayerActivations, BytesPerToken: c, Attention: shape.Attention})
 	}
 	if w.Method != Inference {
-		add("kv_cache", "KV cache", "KV 缓存", 0, func() string { return "training keeps no KV cache" })
+		add("kv_cache", 0, func() string { return "training keeps no KV cache" })
 	}
 	if w.Method == Inference {
-		add("gradients", "gradients", "梯度", 0, func() string { return "inference computes no gradients" })
-		add("optimizer", "optimizer states", "优化器状态", 0, func() string { return "inference keeps no optimizer" })
+		add("gradients", 0, func() string { return "inference computes no gradients" })
+		add("optimizer", 0, func() string { return "inference keeps no optimizer" })
 	}
 
 	m.own, m.reserve = overheadFixedGB, overheadFrac*bd.core()
@@ -336,21 +310,15 @@ func estimateMemory(w Workload, archs []knowledge.Arch, quiet bool) (Memory, err
 		buf = shape.deepspeedBuffers(P - E)
 		m.own += buf / bytesPerGB
 	}
-	bd.OverheadGB = add("overhead", "framework overhead", "框架开销", (m.own+m.reserve)*bytesPerGB, func() string {
+	bd.OverheadGB = add("overhead", (m.own+m.reserve)*bytesPerGB, func() string {
 		if w.Stack == StackDeepSpeed {
 			return fmt.Sprintf("%s GB CUDA context + ZeRO-3 buffers %s (reduce bucket 5e8 × 2 bytes + prefetch bucket 5e7 × 2 bytes + 2 gathered layers × %sB params × 2 bytes) + 5%% × %s",
 				num(overheadFixedGB), gb(buf/bytesPerGB), num(round((P-E)/L/1e9, 3)), gb(bd.core()))
 		}
 		return fmt.Sprintf("%s GB CUDA context + 5%% × %s", num(overheadFixedGB), gb(bd.core()))
 	})
-	notef(func() (string, string) { return stackNote(w) })
-	if w.Method == Inference {
-		note("memory in GB (10⁹ bytes); a card's advertised size is read in GiB as the serving engines see it (an 80 GB card is 80 × 2³⁰ bytes), of which the engine's memory fraction is used",
-			"显存单位 GB（10⁹ 字节）；显卡标称容量按推理引擎看到的 GiB 计（80 GB 卡即 80 × 2³⁰ 字节），按引擎的显存比例使用")
-	} else {
-		note("memory in GB (10⁹ bytes); a card's memory is taken as its advertised size, which leaves a few percent of real headroom",
-			"显存单位 GB（10⁹ 字节）；显卡容量按标称值计，实际还有几个百分点余量")
-	}
+	note(MemoryNote{Kind: NoteStack, Stack: w.Stack, Trains: w.trains()})
+	note(MemoryNote{Kind: NoteUnits, Trains: w.Method != Inference})
 
 	m.weightBytes = bd.WeightsGB * bytesPerGB
 	m.raw = bd
@@ -359,7 +327,7 @@ func estimateMemory(w Workload, archs []knowledge.Arch, quiet bool) (Memory, err
 	if quiet {
 		return m, nil
 	}
-	m.Lines = append(m.Lines, Line{Key: "total", Label: txt("total per replica", "单副本合计"), Value: m.TotalGB, Unit: "GB",
+	m.Lines = append(m.Lines, Line{Key: "total", Label: memoryLabel("total", lora), Value: m.TotalGB, Unit: "GB",
 		How: "weights + activations + gradients + optimizer + KV cache + overhead"})
 	return m, nil
 }
@@ -383,22 +351,6 @@ func roundBreakdown(b Breakdown) Breakdown {
 		round(b.OptimizerGB, 2), round(b.KVCacheGB, 2), round(b.OverheadGB, 2)}
 }
 
-// servingNote states the serving engine's settings as used.
-func servingNote(w Workload) (string, string) {
-	engine, fracEN, fracZH, seqs := "vLLM", "gpu_memory_utilization", "gpu_memory_utilization", "max_num_seqs"
-	if w.Engine == EngineTRTLLM {
-		engine, fracEN, fracZH, seqs = "TensorRT-LLM", "free_gpu_memory_fraction (of the memory the weights and activations leave)", "free_gpu_memory_fraction（权重和激活值之外的剩余显存）", "max_batch_size"
-	}
-	kv := "kv_bits=16: BF16 KV cache, vLLM's kv_cache_dtype=auto; kv_bits=8 stores it in FP8 (--kv-cache-dtype fp8) at half the memory"
-	kvZH := "kv_bits=16：BF16 KV 缓存（vLLM kv_cache_dtype=auto）；kv_bits=8 以 FP8 存储（--kv-cache-dtype fp8），显存减半"
-	if w.KVBits == 8 {
-		kv = "kv_bits=8: FP8 KV cache (vLLM --kv-cache-dtype fp8; TensorRT-LLM's default with an FP8 checkpoint)"
-		kvZH = "kv_bits=8：FP8 KV 缓存（vLLM --kv-cache-dtype fp8；TensorRT-LLM 的 FP8 检查点默认如此）"
-	}
-	return fmt.Sprintf("serving engine %s: %s %s, %s %d; %s", engine, fracEN, num(w.MemUtil), seqs, w.MaxSeqs, kv),
-		fmt.Sprintf("推理引擎 %s：%s %s，%s %d；%s", engine, fracZH, num(w.MemUtil), seqs, w.MaxSeqs, kvZH)
-}
-
 // heads is the attention heads: hidden ÷ head dim (KV dim ÷ KV heads), or
 // hidden ÷ 128 where the shape does not say (MLA).
 func (s Shape) heads() float64 {
@@ -417,9 +369,175 @@ func (s Shape) deepspeedBuffers(layerParams float64) float64 {
 	return (dsReduceBucket + dsPrefetchBucket + 2*layerParams/float64(max(s.Layers, 1))) * 2
 }
 
+// MemoryNote is one assumption of a memory estimate as values: its kind
+// and the operands its sentence names. bot/present words it in both
+// languages (present.MemoryNoteText); the fields a kind does not use are
+// zero.
+type MemoryNote struct {
+	Kind MemoryNoteKind
+	// Explain is how the shape was found (NoteShape), worded where the
+	// shape is read.
+	Explain Text
+	// From is the checkpoint whose shipped format is served (NoteMXFP4,
+	// NoteFP8).
+	From string
+	// N is the layers trained (NoteFreeze), the LoRA rank (NoteLoRA) or
+	// the sliding window in tokens (NoteWindow).
+	N int
+	// Batch and SeqLen are the requests or micro-batch and their tokens.
+	Batch, SeqLen int
+	// KVBits is the KV cache's bits (NoteKVCache, NoteServing).
+	KVBits int
+	// Engine, MemUtil and MaxSeqs are the serving engine's settings
+	// (NoteServing).
+	Engine  string
+	MemUtil float64
+	MaxSeqs int
+	// BytesPerToken and Attention are a layer's stored activations and its
+	// attention kind (NoteLayerActivations).
+	BytesPerToken float64
+	Attention     string
+	// Stack is the software stack (NoteStack); Trains says the job trains
+	// (NoteStack, NoteUnits).
+	Stack  string
+	Trains bool
+}
+
+// MemoryNoteKind names what a MemoryNote says.
+type MemoryNoteKind string
+
+// The memory estimate's assumptions, in the order they are made.
+const (
+	NoteShape             MemoryNoteKind = "shape"              // the architecture used
+	NoteMXFP4             MemoryNoteKind = "mxfp4"              // expert weights served in MXFP4 as shipped
+	NoteNF4               MemoryNoteKind = "nf4"                // QLoRA base weights in NF4
+	NoteInt4              MemoryNoteKind = "int4"               // 4-bit weights with group-128 scales
+	NoteFP8               MemoryNoteKind = "fp8"                // FP8 weights served as shipped
+	NoteInt8              MemoryNoteKind = "int8"               // 8-bit weights
+	NoteMixedAdamW        MemoryNoteKind = "mixed_adamw"        // full fine-tuning: 16 bytes per parameter
+	NoteFreeze            MemoryNoteKind = "freeze"             // freeze tuning trains the last N layers
+	NoteLoRA              MemoryNoteKind = "lora"               // LoRA rank N on all linear layers
+	NoteKVCache           MemoryNoteKind = "kv_cache"           // Batch requests of SeqLen tokens, KV in KVBits
+	NoteServing           MemoryNoteKind = "serving"            // the serving engine's settings
+	NoteMLA               MemoryNoteKind = "mla"                // the cache holds MLA's latent
+	NoteWindow            MemoryNoteKind = "window"             // sliding-window layers keep N tokens
+	NoteFrozenActivations MemoryNoteKind = "frozen_activations" // frozen layers keep no activations
+	NoteCheckpointing     MemoryNoteKind = "checkpointing"      // gradient checkpointing on
+	NoteNoCheckpointing   MemoryNoteKind = "no_checkpointing"   // gradient checkpointing off
+	NoteLayerActivations  MemoryNoteKind = "layer_activations"  // stored activations per layer
+	NoteStack             MemoryNoteKind = "stack"              // the software stack sized for
+	NoteUnits             MemoryNoteKind = "units"              // GB and how a card's size is read
+)
+
+// text is the note's sentence while the engine's results still carry
+// their words (Memory.Assumptions). present.MemoryNoteText writes the same
+// sentences (TestMemoryWordsMatchEngine holds them equal); once every
+// reader words Notes through present, this and memoryLabel go.
+func (n MemoryNote) text() Text {
+	switch n.Kind {
+	case NoteShape:
+		return n.Explain
+	case NoteMXFP4:
+		return txt(fmt.Sprintf("%s ships its expert weights in MXFP4 (4 bits + one 8-bit scale per 32 = 4.25 bits), attention and embeddings in BF16: served as shipped by default", n.From), fmt.Sprintf("%s 的专家权重以 MXFP4 发布（4 bit + 每 32 个一个 8 bit 缩放 = 4.25 bit），注意力和词嵌入为 BF16：默认按发布格式部署", n.From))
+	case NoteNF4:
+		return txt("base weights in NF4 with double quantization (4.127 bits/param, QLoRA paper); embeddings and output head stay 16-bit",
+			"基座权重按 NF4 + 双重量化存储（每参数 4.127 bit，QLoRA 论文），词嵌入和输出层保持 16 位")
+	case NoteInt4:
+		return txt("4-bit weights carry group-128 scales (4.25 bits/param, AWQ/GPTQ style); embeddings and output head stay 16-bit",
+			"4 位权重含 128 分组的缩放系数（每参数 4.25 bit，AWQ/GPTQ），词嵌入和输出层保持 16 位")
+	case NoteFP8:
+		return txt(fmt.Sprintf("%s ships FP8 weights (block-scaled): served in FP8 by default, embeddings and output head in BF16; bits=16 sizes a BF16 copy", n.From), fmt.Sprintf("%s 以 FP8 权重发布（分块缩放）：默认按 FP8 部署，词嵌入和输出层为 BF16；bits=16 可按 BF16 计算", n.From))
+	case NoteInt8:
+		return txt("8-bit weights (LLM.int8 / FP8 style); embeddings and output head stay 16-bit", "8 位权重（LLM.int8 / FP8），词嵌入和输出层保持 16 位")
+	case NoteMixedAdamW:
+		return txt("mixed-precision AdamW: 16 bytes per parameter for weights, gradients and states (ZeRO paper)", "混合精度 AdamW：权重+梯度+优化器状态共每参数 16 字节（ZeRO 论文）")
+	case NoteFreeze:
+		return txt(fmt.Sprintf("freeze tuning trains the last %d layers (LLaMA-Factory default)", n.N), fmt.Sprintf("冻结微调只训练最后 %d 层（LLaMA-Factory 默认）", n.N))
+	case NoteLoRA:
+		return txt(fmt.Sprintf("LoRA rank %d on all linear layers, adapters trained in BF16 with FP32 Adam states (QLoRA paper setup)", n.N), fmt.Sprintf("LoRA 秩 %d，挂在全部线性层；适配器 BF16 训练，Adam 状态 FP32（QLoRA 论文设置）", n.N))
+	case NoteKVCache:
+		kv, kvZH := "BF16", "BF16"
+		if n.KVBits == 8 {
+			kv, kvZH = "FP8 (1 byte per value, half of BF16)", "FP8（每个值 1 字节，BF16 的一半）"
+		}
+		return txt(fmt.Sprintf("%d concurrent requests of %d tokens each; KV cache in %s (vLLM formula)", n.Batch, n.SeqLen, kv), fmt.Sprintf("%d 路并发，每路 %d token；KV 缓存 %s（vLLM 公式）", n.Batch, n.SeqLen, kvZH))
+	case NoteServing:
+		return txt(servingNote(n))
+	case NoteMLA:
+		return txt("multi-head latent attention: the cache holds the compressed latent (kv_lora_rank + rope dims per layer), as vLLM's and SGLang's MLA backends do",
+			"多头潜在注意力（MLA）：缓存只存压缩后的潜向量（每层 kv_lora_rank + rope 维），与 vLLM/SGLang 的 MLA 后端一致")
+	case NoteWindow:
+		return txt(fmt.Sprintf("sliding-window layers keep at most %d tokens of KV (engines with a window-aware cache, e.g. vLLM's hybrid allocator)", n.N), fmt.Sprintf("滑动窗口层最多保留 %d token 的 KV（需推理引擎支持窗口缓存，如 vLLM 的混合分配器）", n.N))
+	case NoteFrozenActivations:
+		return txt("frozen layers keep no activations for backward", "冻结层不为反向传播保存激活值")
+	case NoteCheckpointing:
+		return txt(fmt.Sprintf("gradient checkpointing on (the default); batch %d × %d tokens; FlashAttention", n.Batch, n.SeqLen), fmt.Sprintf("梯度检查点开启（默认）；batch %d × %d token；FlashAttention", n.Batch, n.SeqLen))
+	case NoteNoCheckpointing:
+		return txt(fmt.Sprintf("gradient checkpointing off: every layer's activations kept; batch %d × %d tokens", n.Batch, n.SeqLen), fmt.Sprintf("梯度检查点关闭：保存每层激活值；batch %d × %d token", n.Batch, n.SeqLen))
+	case NoteLayerActivations:
+		return txt(fmt.Sprintf("stored activations per layer: 12·h + 4·kv + 8·i = %s bytes/token for a gated (SwiGLU) MLP and %s attention (Korthikanti et al. 2022's count, 34·h for GPT-3, redone for this block)", num(n.BytesPerToken), n.Attention), fmt.Sprintf("每层保存的激活值：12·h + 4·kv + 8·i = 每 token %s 字节（门控 SwiGLU MLP、%s 注意力；按 Korthikanti 等 2022 的方法对该结构重新计数，GPT-3 为 34·h）", num(n.BytesPerToken), n.Attention))
+	case NoteStack:
+		return txt(stackNote(n.Stack, n.Trains))
+	case NoteUnits:
+		if !n.Trains {
+			return txt("memory in GB (10⁹ bytes); a card's advertised size is read in GiB as the serving engines see it (an 80 GB card is 80 × 2³⁰ bytes), of which the engine's memory fraction is used",
+				"显存单位 GB（10⁹ 字节）；显卡标称容量按推理引擎看到的 GiB 计（80 GB 卡即 80 × 2³⁰ 字节），按引擎的显存比例使用")
+		}
+		return txt("memory in GB (10⁹ bytes); a card's memory is taken as its advertised size, which leaves a few percent of real headroom",
+			"显存单位 GB（10⁹ 字节）；显卡容量按标称值计，实际还有几个百分点余量")
+	}
+	return Text{}
+}
+
+// memoryLabel is a memory line's name while Line carries its words
+// (present.MemoryLabel writes the same); lora: the gradients are an
+// adapter's.
+func memoryLabel(key string, lora bool) Text {
+	switch key {
+	case "weights":
+		return txt("weights", "模型权重")
+	case "adapter_weights":
+		return txt("adapter weights", "LoRA 适配器权重")
+	case "gradients":
+		if lora {
+			return txt("adapter gradients", "适配器梯度")
+		}
+		return txt("gradients", "梯度")
+	case "optimizer":
+		return txt("optimizer states", "优化器状态")
+	case "activations":
+		return txt("activations", "激活值")
+	case "kv_cache":
+		return txt("KV cache", "KV 缓存")
+	case "attention_scores":
+		return txt("eager attention scores", "eager 注意力分数")
+	case "overhead":
+		return txt("framework overhead", "框架开销")
+	case "total":
+		return txt("total per replica", "单副本合计")
+	}
+	return Text{}
+}
+
+// servingNote states the serving engine's settings as used.
+func servingNote(w MemoryNote) (string, string) {
+	engine, fracEN, fracZH, seqs := "vLLM", "gpu_memory_utilization", "gpu_memory_utilization", "max_num_seqs"
+	if w.Engine == EngineTRTLLM {
+		engine, fracEN, fracZH, seqs = "TensorRT-LLM", "free_gpu_memory_fraction (of the memory the weights and activations leave)", "free_gpu_memory_fraction（权重和激活值之外的剩余显存）", "max_batch_size"
+	}
+	kv := "kv_bits=16: BF16 KV cache, vLLM's kv_cache_dtype=auto; kv_bits=8 stores it in FP8 (--kv-cache-dtype fp8) at half the memory"
+	kvZH := "kv_bits=16：BF16 KV 缓存（vLLM kv_cache_dtype=auto）；kv_bits=8 以 FP8 存储（--kv-cache-dtype fp8），显存减半"
+	if w.KVBits == 8 {
+		kv = "kv_bits=8: FP8 KV cache (vLLM --kv-cache-dtype fp8; TensorRT-LLM's default with an FP8 checkpoint)"
+		kvZH = "kv_bits=8：FP8 KV 缓存（vLLM --kv-cache-dtype fp8；TensorRT-LLM 的 FP8 检查点默认如此）"
+	}
+	return fmt.Sprintf("serving engine %s: %s %s, %s %d; %s", engine, fracEN, num(w.MemUtil), seqs, w.MaxSeqs, kv),
+		fmt.Sprintf("推理引擎 %s：%s %s，%s %d；%s", engine, fracZH, num(w.MemUtil), seqs, w.MaxSeqs, kvZH)
+}
+
 // stackNote states the software stack the memory is sized for.
-func stackNote(w Workload) (string, string) {
-	switch w.Stack {
+func stackNote(stack string, trains bool) (string, string) {
+	switch stack {
 	case StackVLLM:
 		return "stack=vllm: a serving engine (vLLM, or TensorRT-LLM with engine=trtllm) preallocates its paged KV cache inside the memory fraction; 0.8 GB CUDA context per card; stack=hf sizes transformers' generate() instead",
 			"stack=vllm：推理引擎（vLLM；engine=trtllm 时为 TensorRT-LLM）在显存比例内预分配分页 KV 缓存；每卡 0.8 GB CUDA 上下文；stack=hf 按 transformers 的 generate() 计算"
@@ -430,7 +548,7 @@ func stackNote(w Workload) (string, string) {
 		return "stack=deepspeed: ZeRO-3 keeps, on every card besides its shard, a 5e8-element reduce bucket, a 5e7-element prefetch bucket and two gathered layers (DeepSpeed defaults); 0.8 GB CUDA context + 5 % allocator reserve",
 			"stack=deepspeed：ZeRO-3 每卡除自身分片外还保留 5e8 元素的梯度归约桶、5e7 元素的预取桶和两层完整参数（DeepSpeed 默认）；0.8 GB CUDA 上下文 + 5% 分配器预留"
 	}
-	if w.trains() {
+	if trains {
 		return "stack=hf (default for training): PyTorch + transformers/PEFT Trainer with SDPA/FlashAttention (no s² scores kept); 0.8 GB CUDA context + 5 % allocator reserve (PyTorch caching allocator); stack=hf-eager or stack=deepspeed size those stacks",
 			"stack=hf（训练默认）：PyTorch + transformers/PEFT Trainer，SDPA/FlashAttention（不保存 s² 分数）；0.8 GB CUDA 上下文 + 5% 分配器预留（PyTorch 缓存分配器）；stack=hf-eager 或 stack=deepspeed 按对应框架计算"
 	}

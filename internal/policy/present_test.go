@@ -103,8 +103,6 @@ var presentAllowed = map[string]int{
 	// here is a formatter, symbol table, language picker or script check
 	// that present already has one of.
 	"advisor/flops.go: number format":                 1,
-	"advisor/image.go: language picker":               2,
-	"advisor/memory.go: language picker":              2,
 	"advisor/money.go: currency symbol":               2,
 	"advisor/purchase.go: language picker":            2,
 	"advisor/result.go: language picker":              2,
