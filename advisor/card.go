@@ -79,41 +79,6 @@ const (
 	CardNoBF16       CardNote = "no_bf16"       // training on a card without BF16
 )
 
-// text is the note's sentence while CardFacts still carries its words;
-// present.CardNote writes the same (TestCardWordsMatchEngine holds them
-// equal). It goes, with cardLabel, once readers call present.WordCard.
-func (n CardNote) text() Text {
-	switch n {
-	case CardCapacityRule:
-		return txt("capacity: Fit's memory rule with its defaults — inference one request of 4,096 tokens in vLLM with 90 % of memory; training micro-batch 1 × 2,048 tokens with gradient checkpointing and AdamW; LoRA rank 16; several cards: FSDP/ZeRO-3 for training, tensor parallel for inference",
-			"容量：用适配引擎的显存规则及其默认设置——推理按 vLLM 单个 4096 token 请求、可用显存 90%；训练按 micro-batch 1 × 2048 token、开启梯度检查点、AdamW；LoRA rank 16；多卡训练按 FSDP/ZeRO-3，多卡推理按张量并行")
-	case CardDenseSizes:
-		return txt("sizes are for dense models; a named model (Llama, Qwen …) uses its own architecture, a longer context or a bigger batch needs more",
-			"规模按稠密模型计；具体模型按其自身结构计算，更长上下文或更大 batch 需要更多显存")
-	case CardNoBF16:
-		return txt("no BF16 on this card: training runs FP16 with loss scaling (or FP32), and a BF16 checkpoint is cast to FP16",
-			"此卡不支持 BF16：训练需用 FP16 加 loss scaling（或 FP32），BF16 权重要转成 FP16")
-	}
-	return Text{}
-}
-
-// cardLabel names a card answer's line by its key while Line carries its
-// words (present.WordCard writes the same); a capacity line names its
-// method, bits and the card count.
-func cardLabel(key string, m Method, bits, n int) Text {
-	switch key {
-	case "vram_gb":
-		return txt("memory per card", "单卡显存")
-	case "bandwidth_gbs":
-		return txt("memory bandwidth", "显存带宽")
-	case "peak_tflops":
-		return txt("16-bit dense tensor peak", "16 位稠密张量峰值")
-	case "total_vram_gb":
-		return txt("memory on all cards", "全部卡的显存")
-	}
-	return txt(fmt.Sprintf("largest %s (%d-bit) on %d card(s)", m, bits, n), fmt.Sprintf("%d 张卡上 %s（%d 位）最大模型", n, m, bits))
-}
-
 // cardMethods are the capacity rows, in the order an answer lists them.
 var cardMethods = []struct {
 	m    Method
@@ -155,12 +120,12 @@ func cardFacts(g knowledge.GPU, n int, archs []knowledge.Arch, c *cache) (CardFa
 		Sources: g.Sources, Notes: g.Notes, SeedDisagrees: g.SeedDisagrees, Confidence: g.Confidence,
 	}
 	f.Lines = append(f.Lines,
-		Line{Key: "vram_gb", Label: cardLabel("vram_gb", "", 0, n), Value: g.VRAMGB, Unit: "GB", How: "card table"},
-		Line{Key: "bandwidth_gbs", Label: cardLabel("bandwidth_gbs", "", 0, n), Value: g.BandwidthGBs, Unit: "GB/s", How: "card table"},
-		Line{Key: "peak_tflops", Label: cardLabel("peak_tflops", "", 0, n), Value: g.PeakTFLOPS(), Unit: "TFLOPS", How: precisionHow(g)},
+		Line{Key: "vram_gb", Value: g.VRAMGB, Unit: "GB", How: "card table"},
+		Line{Key: "bandwidth_gbs", Value: g.BandwidthGBs, Unit: "GB/s", How: "card table"},
+		Line{Key: "peak_tflops", Value: g.PeakTFLOPS(), Unit: "TFLOPS", How: precisionHow(g)},
 	)
 	if n > 1 {
-		f.Lines = append(f.Lines, Line{Key: "total_vram_gb", Label: cardLabel("total_vram_gb", "", 0, n), Value: f.TotalVRAMGB, Unit: "GB",
+		f.Lines = append(f.Lines, Line{Key: "total_vram_gb", Value: f.TotalVRAMGB, Unit: "GB",
 			How: fmt.Sprintf("%d × %s GB", n, num(g.VRAMGB))})
 	}
 	// Each probe is Fit's rule on the one card, from a quiet estimate (the
@@ -210,16 +175,12 @@ func cardFacts(g knowledge.GPU, n int, archs []knowledge.Arch, c *cache) (CardFa
 		}
 		f.Capacity = append(f.Capacity, c)
 		f.Lines = append(f.Lines, Line{Key: "max_params_b_" + string(cm.m) + fmt.Sprint(cm.bits),
-			Label: cardLabel("", cm.m, cm.bits, n),
 			Value: c.MaxParamsB, Unit: "B params",
 			How: "the largest size the fit rule still holds (binary search over the size, 0.1B steps)"})
 	}
 	f.Assumed = []CardNote{CardCapacityRule, CardDenseSizes}
 	if f.FP16Only {
 		f.Assumed = append(f.Assumed, CardNoBF16)
-	}
-	for _, a := range f.Assumed {
-		f.Assumptions = append(f.Assumptions, a.text())
 	}
 	return f, nil
 }

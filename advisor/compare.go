@@ -121,92 +121,6 @@ const (
 	CompareWorded       CompareNoteKind = "worded"        // Text, worded by the engine's pricing
 )
 
-// text is the note's sentence while Comparison still carries its words;
-// present.CompareNote writes the same (TestCompareWordsMatchEngine holds
-// them equal). It goes, with compareLabel, once readers call
-// present.WordCompare.
-func (n CompareNote) text() Text {
-	switch n.Kind {
-	case CompareNVLinkGap:
-		return txt(
-			fmt.Sprintf("%s's NVLink is %s GB/s against %s's %s GB/s: this matters for tensor parallelism (a model split across cards exchanges activations inside every layer), little for data parallelism (gradients once per step) and not at all for single-card inference",
-				n.Lo, num(n.LoValue), n.Hi, num(n.HiValue)),
-			fmt.Sprintf("%s 的 NVLink 为 %s GB/s，%s 为 %s GB/s：对张量并行影响大（模型切到多卡后每层都要交换激活值），对数据并行影响小（每步只同步一次梯度），对单卡推理没有影响",
-				n.Lo, num(n.LoValue), n.Hi, num(n.HiValue)))
-	case CompareNoNVLink:
-		return txt(
-			fmt.Sprintf("%s has no NVLink (%s): fine for one-card jobs and data parallelism, slow for tensor parallelism and multi-card training of large models, where %s's NVLink %s GB/s helps",
-				n.Lo, n.Link, n.Hi, num(n.HiValue)),
-			fmt.Sprintf("%s 没有 NVLink（%s）：单卡任务和数据并行没问题，张量并行和大模型多卡训练会慢，这时 %s 的 NVLink %s GB/s 更有优势",
-				n.Lo, n.Link, n.Hi, num(n.HiValue)))
-	case CompareBandwidth:
-		return txt(
-			fmt.Sprintf("%s reads memory %s× as fast as %s (%s vs %s GB/s): token generation at small batch scales with it",
-				n.Hi, num(n.Ratio), n.Lo, num(n.HiValue), num(n.LoValue)),
-			fmt.Sprintf("%s 的显存带宽是 %s 的 %s 倍（%s 对 %s GB/s）：小批量生成 token 的速度随之提升",
-				n.Hi, n.Lo, num(n.Ratio), num(n.HiValue), num(n.LoValue)))
-	case CompareCompute:
-		return txt(
-			fmt.Sprintf("%s has %s× the dense BF16 compute of %s (%s vs %s TFLOPS): training, fine-tuning and prompt processing scale with it",
-				n.Hi, num(n.Ratio), n.Lo, num(n.HiValue), num(n.LoValue)),
-			fmt.Sprintf("%s 的稠密 BF16 算力是 %s 的 %s 倍（%s 对 %s TFLOPS）：训练、微调和提示词预填充随之提速",
-				n.Hi, n.Lo, num(n.Ratio), num(n.HiValue), num(n.LoValue)))
-	case CompareMemory:
-		return txt(
-			fmt.Sprintf("%s holds %s GB more per card (%s vs %s GB): bigger models, longer contexts or larger batches on fewer cards",
-				n.Hi, num(n.HiValue-n.LoValue), num(n.HiValue), num(n.LoValue)),
-			fmt.Sprintf("%s 每卡多 %s GB 显存（%s 对 %s GB）：更大的模型、更长的上下文或更大的批量，用更少的卡",
-				n.Hi, num(n.HiValue-n.LoValue), num(n.HiValue), num(n.LoValue)))
-	case CompareFP8:
-		return txt(
-			fmt.Sprintf("%s runs FP8 natively, %s does not: FP8 inference and training roughly double usable compute where supported", n.Hi, n.Lo),
-			fmt.Sprintf("%s 原生支持 FP8，%s 不支持：在支持的框架里 FP8 推理和训练的可用算力约翻倍", n.Hi, n.Lo))
-	case CompareStack:
-		return txt(
-			fmt.Sprintf("%s runs a different software stack (CANN/MindSpore): CUDA code needs porting; the seed report budgets 3–6 months for a real project", n.Hi),
-			fmt.Sprintf("%s 使用不同的软件栈（CANN/MindSpore）：CUDA 代码需要迁移，种子报告按 3–6 个月预估", n.Hi))
-	case CompareCheaper:
-		return txt(
-			fmt.Sprintf("per TFLOP-hour %s is %s× cheaper than %s at the catalogue's lowest prices", n.Hi, num(n.Ratio), n.Lo),
-			fmt.Sprintf("按目录最低价算，%s 每 TFLOP·小时比 %s 便宜 %s 倍", n.Hi, n.Lo, num(n.Ratio)))
-	case CompareMonthlyOnly:
-		return txt(
-			fmt.Sprintf("%s is priced only as a monthly plan here, divided by 730 h: it costs that per hour only if used all month, so do not set it against hourly retail prices as is", n.Hi),
-			fmt.Sprintf("%s 这里只有包月价，按 730 小时折算：只有整月用满才是这个小时价，不能直接和按小时零售价对比", n.Hi))
-	case CompareSpotOnly:
-		return txt(fmt.Sprintf("%s's only prices here are spot (interruptible) capacity", n.Hi),
-			fmt.Sprintf("%s 这里只有竞价（可中断）价格", n.Hi))
-	case CompareNoPrice:
-		return txt(fmt.Sprintf("no price for %s in the catalogue", n.Hi), fmt.Sprintf("目录里没有 %s 的价格", n.Hi))
-	case CompareSeed:
-		if n.GPU == "h800" {
-			return txt(n.Seed, "种子文档写 H800 的 NVLink 为 600 GB/s；有出处的规格表为 400 GB/s，这里采用 400 GB/s（DeepSeek 报告其 H800 集群实测约 160 GB/s 可用）")
-		}
-		return txt(n.Seed, "种子文档中的数字与有出处的规格表不一致，这里采用规格表："+n.Seed)
-	case CompareSpecsSources:
-		return txt("specs from sourced tables (dense tensor TFLOPS, no sparsity); price range per card-hour over the card's on-demand offers (spot or monthly plans only when nothing else is listed)",
-			"规格取自有出处的规格表（稠密张量算力，不含稀疏）；价格区间为该卡按需报价的每卡每小时范围（没有按需报价时才用竞价或包月）")
-	case CompareWorded:
-		return n.Text
-	}
-	return Text{}
-}
-
-// compareLabel names a comparison line of the card called name by what
-// follows its id in the key, while Line carries its words
-// (present.WordCompare writes the same).
-func compareLabel(what, name string) Text {
-	switch what {
-	case "cheapest_reserved":
-		return txt(name+" cheapest reserved per card-hour", name+" 最低预留价（每卡每小时）")
-	case "per_tflop_hour":
-		return txt(name+" per TFLOP-hour", name+" 每 TFLOP·小时")
-	case "per_gb_hour":
-		return txt(name+" per GB-hour of memory", name+" 每 GB 显存·小时")
-	}
-	return Text{}
-}
-
 // Compare lines up cards (ids or aliases) with their specs, catalogue price
 // range per card-hour in cur, price per TFLOP-hour and per GB-hour, and
 // notes on what each difference means for training and inference.
@@ -272,12 +186,6 @@ func Compare(gpus []string, m Market, cur knowledge.Currency, fx float64) (Compa
 	for _, t := range withConfirm(p.assumption(), res.Sources) {
 		res.Assumed = append(res.Assumed, CompareNote{Kind: CompareWorded, Text: t})
 	}
-	for _, n := range res.Said {
-		res.Notes = append(res.Notes, n.text())
-	}
-	for _, n := range res.Assumed {
-		res.Assumptions = append(res.Assumptions, n.text())
-	}
 	return res, nil
 }
 
@@ -315,7 +223,7 @@ func (res *Comparison) priceRow(row *CompareRow, g knowledge.GPU, ix *offerIndex
 	}
 	if row.Reserved != nil {
 		r := row.Reserved
-		res.Lines = append(res.Lines, Line{Key: g.ID + ".cheapest_reserved", Label: compareLabel("cheapest_reserved", g.Name),
+		res.Lines = append(res.Lines, Line{Key: g.ID + ".cheapest_reserved",
 			Value: r.Price, Unit: string(p.cur), How: fmt.Sprintf("%s, %s, %s, observed %s", r.Platform, r.Offer, r.TermLabel.EN, r.ObservedAt)})
 	}
 	row.PriceBasis = "none"
@@ -339,12 +247,12 @@ func (res *Comparison) priceRow(row *CompareRow, g knowledge.GPU, ix *offerIndex
 	u := string(p.cur)
 	if row.BF16TFLOPS > 0 {
 		row.PerTFLOPHour = round(row.PriceLow/row.BF16TFLOPS, 5)
-		res.Lines = append(res.Lines, Line{Key: g.ID + ".per_tflop_hour", Label: compareLabel("per_tflop_hour", g.Name),
+		res.Lines = append(res.Lines, Line{Key: g.ID + ".per_tflop_hour",
 			Value: row.PerTFLOPHour, Unit: u, How: fmt.Sprintf("%s/h ÷ %s TFLOPS", money(row.PriceLow, p.cur), num(row.BF16TFLOPS))})
 	}
 	if row.VRAMGB > 0 {
 		row.PerGBHour = round(row.PriceLow/row.VRAMGB, 5)
-		res.Lines = append(res.Lines, Line{Key: g.ID + ".per_gb_hour", Label: compareLabel("per_gb_hour", g.Name),
+		res.Lines = append(res.Lines, Line{Key: g.ID + ".per_gb_hour",
 			Value: row.PerGBHour, Unit: u, How: fmt.Sprintf("%s/h ÷ %s GB", money(row.PriceLow, p.cur), num(row.VRAMGB))})
 	}
 	return src

@@ -3,6 +3,7 @@ package advisor
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -86,21 +87,22 @@ func TestFP8WeightsOnCardsWithoutFP8(t *testing.T) {
 		if want := per(tc.core, tc.cards, tc.model); o.Count != tc.cards || !near(o.PerCardGB, want, 0.01) {
 			t.Errorf("%s on %s: %d cards at %.2f GB each, want %d at %.2f GB", tc.model, tc.gpu, o.Count, o.PerCardGB, tc.cards, want)
 		}
+		p, _ := remark(o, FitPrecision)
 		switch {
-		case tc.note == "" && (strings.Contains(o.Note.EN, "FP8") || o.UpcastGB != 0):
-			t.Errorf("%s on %s runs FP8 natively, note %q upcast %v", tc.model, tc.gpu, o.Note.EN, o.UpcastGB)
-		case tc.note != "" && !strings.Contains(o.Note.EN, tc.note):
-			t.Errorf("%s on %s: note %q, want it to say %q", tc.model, tc.gpu, o.Note.EN, tc.note)
+		case tc.note == "" && (strings.Contains(p.Precision.EN, "FP8") || o.UpcastGB != 0):
+			t.Errorf("%s on %s runs FP8 natively, note %q upcast %v", tc.model, tc.gpu, p.Precision.EN, o.UpcastGB)
+		case tc.note != "" && !strings.Contains(p.Precision.EN, tc.note):
+			t.Errorf("%s on %s: note %q, want it to say %q", tc.model, tc.gpu, p.Precision.EN, tc.note)
 		case tc.note == "upcast" && !near(o.UpcastGB, tc.core*1.05+0.8, 0.02):
 			t.Errorf("%s on %s: upcast_gb %v, want %.2f", tc.model, tc.gpu, o.UpcastGB, tc.core*1.05+0.8)
 		}
 		if tc.note != "" {
 			said := false
-			for _, a := range res.Assumptions {
-				said = said || (strings.HasPrefix(a.EN, g.Name+": ") && strings.Contains(a.EN, tc.note))
+			for _, n := range res.FitNotes {
+				said = said || (n.Kind == FitPrecision && slices.Contains(n.Cards, g.Name) && strings.Contains(n.Precision.EN, tc.note))
 			}
 			if !said {
-				t.Errorf("%s on %s: no assumption names the card and says %q: %v", tc.model, tc.gpu, tc.note, res.Assumptions)
+				t.Errorf("%s on %s: no assumption names the card and says %q: %+v", tc.model, tc.gpu, tc.note, res.FitNotes)
 			}
 		}
 		// memory_gb stays the FP8 replica as asked.
@@ -146,8 +148,9 @@ func TestBF16OnVoltaIsFP16(t *testing.T) {
 	if ov.Count != 1 || ov.PerCardGB != oa.PerCardGB {
 		t.Errorf("V100 %d cards %.2f GB, A100 %.2f GB: want one card each, same memory", ov.Count, ov.PerCardGB, oa.PerCardGB)
 	}
-	if !strings.Contains(ov.Note.EN, "FP16") || !strings.Contains(ov.Note.EN, "loss scaling") || oa.Note.EN != "" {
-		t.Errorf("V100 note %q, A100 note %q: want FP16 with loss scaling on the V100 only", ov.Note.EN, oa.Note.EN)
+	pv, _ := remark(ov, FitPrecision)
+	if _, a := remark(oa, FitPrecision); !strings.Contains(pv.Precision.EN, "FP16") || !strings.Contains(pv.Precision.EN, "loss scaling") || a {
+		t.Errorf("V100 remarks %+v, A100 remarks %+v: want FP16 with loss scaling on the V100 only", ov.Remarks, oa.Remarks)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/present"
 	"github.com/gpubot/gpubot/knowledge"
 )
 
@@ -259,6 +260,7 @@ func (b *Bot) card(a *Answer, req parse.Request, kind infoKind) error {
 	if err != nil {
 		return err
 	}
+	present.WordCard(&facts) // the engine returns values; present writes the words
 	a.use("gpus", "the card asked about")
 	if s.Cards > 0 {
 		a.use("cards", "the cards the model may use")
@@ -293,6 +295,7 @@ func (b *Bot) card(a *Answer, req parse.Request, kind infoKind) error {
 				if err != nil {
 					return err
 				}
+				present.WordCard(&other)
 				view.Other = &other
 				a.use("gpus", "the two cards compared")
 				if s.VRAMGB > 0 {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/present"
 )
 
 func (b *Bot) compare(ctx context.Context, a *Answer, req parse.Request) error {
@@ -17,6 +18,7 @@ func (b *Bot) compare(ctx context.Context, a *Answer, req parse.Request) error {
 	if err != nil {
 		return err
 	}
+	present.WordCompare(&res) // the engine returns values; present writes the words
 	if personaNote != "" {
 		res.Assumptions = append(res.Assumptions, advisor.Text{EN: personaNote, ZH: personaNote})
 		notePersona(a, personaNote)

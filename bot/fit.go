@@ -7,6 +7,7 @@ import (
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/present"
 	"github.com/gpubot/gpubot/knowledge"
 )
 
@@ -154,6 +155,7 @@ func (b *Bot) fit(ctx context.Context, a *Answer, req parse.Request) error {
 	if err != nil {
 		return err
 	}
+	present.WordFit(&res) // the engine returns values; present writes the words
 	a.Assumed = assumed(res.Workload, req.Slots.GC != "")
 	view := FitResult{
 		Model: res.Model, MemoryGB: res.TotalGB, Breakdown: res.Breakdown, Workload: res.Workload,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/bot/present"
 	"github.com/gpubot/gpubot/knowledge"
 )
 
@@ -70,6 +71,7 @@ func (b *Bot) image(ctx context.Context, a *Answer, req parse.Request) error {
 		if err != nil {
 			return err
 		}
+		present.WordImage(&res) // the engine returns values; present writes the words
 		a.Result = res
 		a.Currency = string(res.Currency)
 		d := renderImage(a.Lang, res, s)
@@ -125,6 +127,7 @@ func (b *Bot) image(ctx context.Context, a *Answer, req parse.Request) error {
 			firstErr = cmp.Or(firstErr, err)
 			continue
 		}
+		present.WordImage(&res)
 		all = append(all, res)
 		if res.Best != nil && (best == nil || best.Best == nil || res.Best.PerThousand < best.Best.PerThousand) {
 			r := res

@@ -46,7 +46,7 @@ var (
 	// "50 组实验，每组在 A100 上大概 3 小时": runs counted with a measure
 	// word, the hours said per run
 	reJobsEach = rx(`(\d+)\s?(?:组|次|个|轮|场)\s?(?:实验|任务|作业|训练|跑)?[^。？?]{0,20}?每(?:组|次|个|轮|场)[^。？?]{0,20}?`+num+`\s?`+hourUnit, true, "每组", "每次", "每个", "每轮", "每场")
-	reJobs = rx(`(\d+)\s?(?:个\s?)?(?:任务|作业|实验|jobs?|runs?|experiments?|tasks?)[^0-9]{0,12}?`+num+`\s?`+hourUnit, true, "任务", "作业", "实验", "job", "run", "experiment", "task")
+	reJobs     = rx(`(\d+)\s?(?:个\s?)?(?:任务|作业|实验|jobs?|runs?|experiments?|tasks?)[^0-9]{0,12}?`+num+`\s?`+hourUnit, true, "任务", "作业", "实验", "job", "run", "experiment", "task")
 	// machines: "2 nodes of 8 h100", "3 machines with 8 gpus"
 	reNodes = rx(`(\d+)\s?(?:nodes?|machines?|servers?|boxes)\s?(?:of|with|x|each with)\s?(\d+)\s?(?:x\s?)?(?:gpus?|cards?|[§¶])`, true, "node", "machine", "server", "box")
 )

@@ -36,11 +36,11 @@ func TestImageWording(t *testing.T) {
 	}
 }
 
-// TestImageWordsMatchEngine: for image answers down every branch (each
+// TestImageWordsCoverEngine: for image answers down every branch (each
 // method, precision and text-encoder placement, a count of images given,
-// a model whose encoder sizes are unknown), the words written here from
-// the engine's keys and notes are the engine's own, byte for byte.
-func TestImageWordsMatchEngine(t *testing.T) {
+// a model whose encoder sizes are unknown), every line and note the engine
+// returns is worded here in both languages.
+func TestImageWordsCoverEngine(t *testing.T) {
 	kb := knowledge.MustShipped()
 	m := advisor.MarketOf(kb)
 	images := append([]knowledge.ImageModel(nil), kb.Images...)
@@ -75,21 +75,18 @@ func TestImageWordsMatchEngine(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Image(%+v): %v", in, err)
 		}
-		if len(res.Notes) != len(res.Assumptions) {
-			t.Fatalf("Image(%+v): %d notes for %d assumptions", in, len(res.Notes), len(res.Assumptions))
-		}
 		got := res
 		WordImage(&got)
 		for i, n := range res.Notes {
 			kinds[n.Kind] = true
-			if got.Assumptions[i] != res.Assumptions[i] {
-				t.Errorf("Image(%+v) note %s:\n got %q\nwant %q", in, n.Kind, got.Assumptions[i], res.Assumptions[i])
+			if a := got.Assumptions[i]; a.EN == "" || a.ZH == "" {
+				t.Errorf("Image(%+v) note %s worded %q", in, n.Kind, a)
 			}
 		}
-		for i, l := range res.Lines {
+		for _, l := range got.Lines {
 			keys[l.Key] = true
-			if got.Lines[i].Label != l.Label || l.Label.EN == "" {
-				t.Errorf("Image(%+v) line %s: label %q, want %q", in, l.Key, got.Lines[i].Label, l.Label)
+			if l.Label.EN == "" || l.Label.ZH == "" {
+				t.Errorf("Image(%+v) line %s: label %q", in, l.Key, l.Label)
 			}
 		}
 	}

@@ -67,11 +67,10 @@ func TestMemoryNoteWording(t *testing.T) {
 	}
 }
 
-// TestMemoryWordsMatchEngine: for a workload down every branch of the
-// memory estimate, the words written here from the engine's notes and line
-// keys are the engine's own, byte for byte, so a reader can switch from
-// Memory.Assumptions to WordMemory without one answer changing.
-func TestMemoryWordsMatchEngine(t *testing.T) {
+// TestMemoryWordsCoverEngine: for a workload down every branch of the
+// memory estimate, every note and line the engine returns is worded here
+// in both languages (the goldens hold the words themselves).
+func TestMemoryWordsCoverEngine(t *testing.T) {
 	kb := knowledge.MustShipped()
 	kinds := map[advisor.MemoryNoteKind]bool{}
 	for _, w := range []advisor.Workload{
@@ -93,20 +92,17 @@ func TestMemoryWordsMatchEngine(t *testing.T) {
 		if err != nil {
 			t.Fatalf("EstimateMemory(%+v): %v", w, err)
 		}
-		if len(m.Notes) != len(m.Assumptions) {
-			t.Fatalf("EstimateMemory(%+v): %d notes for %d assumptions", w, len(m.Notes), len(m.Assumptions))
-		}
 		got := m
-		WordMemory(&got) // new slices: m keeps the engine's words
+		WordMemory(&got)
 		for i, n := range m.Notes {
 			kinds[n.Kind] = true
-			if got.Assumptions[i] != m.Assumptions[i] {
-				t.Errorf("%+v note %s:\n got %q\nwant %q", w, n.Kind, got.Assumptions[i], m.Assumptions[i])
+			if a := got.Assumptions[i]; a.EN == "" || a.ZH == "" {
+				t.Errorf("%+v note %s worded %q", w, n.Kind, a)
 			}
 		}
-		for i, l := range m.Lines {
-			if got.Lines[i].Label != l.Label {
-				t.Errorf("%+v line %s: label %q, want %q", w, l.Key, got.Lines[i].Label, l.Label)
+		for _, l := range got.Lines {
+			if l.Label.EN == "" || l.Label.ZH == "" {
+				t.Errorf("%+v line %s: label %q", w, l.Key, l.Label)
 			}
 		}
 	}
