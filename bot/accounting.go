@@ -36,7 +36,7 @@ var reads = map[parse.Intent]map[string]string{
 	parse.Monthly: {
 		"gpus": "the card", "cards": "cards on the plan", "hours_per_month": "your hours a month", "hours": "your hours a month",
 		"monthly": "the monthly price", "price": "the hourly price", "platform": "where", "currency": "the answer's currency", "fx": "the exchange rate",
-		"utilization": "hours a month = utilisation × 730", "quote_per": "how the quote was meant",
+		"utilization": "hours a month = utilisation × 730", "quote_per": "how the quote was meant", "billing": "the ways to pay weighed: on demand against the plan",
 	},
 	parse.Buy: {
 		"gpus": "the card", "cards": "cards in the machine", "hours_per_month": "your usage", "utilization": "your usage",

@@ -23,9 +23,11 @@ type BuyView struct {
 
 func (b *Bot) buy(ctx context.Context, msg Message, a *Answer, req parse.Request) error {
 	s := req.Slots
-	if asksCommit(req.Text) && (s.Price == nil || !hasAny(req.Text, purchaseWords)) {
+	if asksCommit(req.Text) && (s.Price == nil && s.Rent == nil || !hasAny(req.Text, purchaseWords)) {
 		// "1-yr reserved vs on-demand for 16 H100s" (commit.go); a purchase
-		// with its price ("buy 8x H200 for $320k, 3-yr depreciation") stays here
+		// with its price ("buy 8x H200 for $320k, 3-yr depreciation") or
+		// against a rent ("buy an HGX node outright or rent at $2.50/GPU-hr
+		// over 3 years") stays here
 		return b.commit(ctx, a, req)
 	}
 	in := advisor.BuyInput{

@@ -52,3 +52,23 @@ func TestEntriesAtTheirRateCountAgainstTheTeam(t *testing.T) {
 		t.Errorf("infra left: %q", a.Text)
 	}
 }
+
+// TestMoneyPaidInWordsIsBooked: "rec 组还花了 500 美元 OpenAI API" books
+// $500 with no card; "总共花了多少美元" reports in dollars: ¥752 (400 h ×
+// ¥1.88) ÷ 7.2 = $104.44, + $500 = $604.44. A recap asked early in a month
+// whose previous month is empty is this month's, and the filter line sits
+// under the total.
+func TestMoneyPaidInWordsIsBooked(t *testing.T) {
+	b, _ := paceBot(t)
+	askPace(t, b, "记一下 rec 组 4090 用了 400 小时，1.88 元/小时")
+	if a := askPace(t, b, "rec 组还花了 500 美元 OpenAI API"); a.Intent != parse.Spend || !strings.Contains(a.Headline, "$500.00") {
+		t.Errorf("API spend: %s %q", a.Intent, a.Headline)
+	}
+	if a := askPace(t, b, "rec 组总共花了多少美元？"); !strings.Contains(a.Text, "$604.44") {
+		t.Errorf("total in USD: %q", a.Text)
+	}
+	a := askPace(t, b, "give me the monthly recap for rec")
+	if first, _, _ := strings.Cut(a.Text, "\n"); strings.HasPrefix(first, "Only entries") || strings.HasPrefix(first, "Recap of 2026-11") {
+		t.Errorf("recap leads with %q", first)
+	}
+}

@@ -46,8 +46,21 @@ func plan(req parse.Request) (parse.Request, string) {
 			return req, "an entry to book"
 		}
 	}
+	if r, ok := spendStatedInWords(req); ok { // "rec 组还花了 500 美元 OpenAI API": money paid, to book (plan_ledger.go)
+		return r, "money paid, to book"
+	}
 	if r, why, ok := conversionInWords(req); ok { // a stated figure in the other currency or per another period (bot/convert.go)
 		return r, why
+	}
+	if lower := strings.ToLower(req.Text); s.Committed != nil && s.Rent == nil && len(s.GPUs) > 0 && s.ParamsB == 0 && s.Model == "" && readOnly[req.Intent] &&
+		(hasAny(lower, purchaseWords) || reBuyWord.MatchString(lower)) {
+		// "buy an HGX H100 node outright or rent at $2.50/GPU-hr over 3
+		// years?": the rate over the term is the rent a purchase is weighed
+		// against, the years its horizon
+		req.Slots.Rent, req.Slots.Committed = s.Committed, nil
+		req.Intent = parse.Buy
+		req.Slots.Missing = parse.Missing(parse.Buy, req.Slots)
+		return req, "a purchase against renting over the term"
 	}
 	if r, why, ok := quoteInWords(req); ok { // quotes in words: a commitment's total, a machine's rate, a month on the platforms named (bot/plan_quotes.go)
 		return r, why
@@ -295,7 +308,8 @@ func plan(req parse.Request) (parse.Request, string) {
 		(req.Intent == parse.Cost || req.Intent == parse.Fit || req.Intent == parse.Unknown || req.Intent == parse.Price || req.Intent == parse.Recommend):
 		// "经费一共8000块，4090 2.2/h，够我跑多少卡时？": what the budget rents
 		return to(parse.Price, "the hours a budget rents")
-	case !model && len(s.GPUs) >= 1 && (s.Hours > 0 || s.Days > 0 && s.Price != nil) && s.Monthly == nil && (has(s.Targets, "money_total") || has(s.Targets, "money_monthly") || s.Budget != nil) && !asksCommit(req.Text) &&
+	case !model && len(s.GPUs) >= 1 && (s.Hours > 0 || s.Days > 0 && s.Price != nil) && s.Monthly == nil && (has(s.Targets, "money_total") || has(s.Targets, "money_monthly") || s.Budget != nil) &&
+		(!asksCommit(req.Text) || s.Budget != nil && s.Hours > 0) && // "包年…预算150万够不够跑一整年": the year's rental against the budget
 		(req.Intent == parse.Cost || req.Intent == parse.Fit || req.Intent == parse.Unknown):
 		// "3090s at $0.22/hr … for 200h, what do I pay", "租一张H800做LoRA，
 		// 跑5天呢": a rental, at their rate or the market's
@@ -318,6 +332,11 @@ func plan(req parse.Request) (parse.Request, string) {
 			req.Slots.Hours, req.Slots.GPUHours = 0, 0
 		}
 		return to(parse.Monthly, "a monthly plan against your hours")
+	case !model && len(s.GPUs) > 0 && req.Intent == parse.Price && s.HoursPerMonth > 0 && s.Price == nil && s.Monthly == nil && s.Budget == nil && s.Hours == 0 &&
+		(has(s.Targets, "which") || reWhichCheaper.MatchString(strings.ToLower(req.Text))):
+		// "那按量呢？一个月只跑 200 小时的话哪个便宜": on demand against the
+		// monthly plan at their hours, not the price list again
+		return to(parse.Monthly, "a monthly plan against on demand at your hours")
 	case !model && len(s.GPUs) > 0 && req.Intent == parse.Monthly && s.Monthly == nil && s.Hours == 0 && s.GPUHours == 0 && s.HoursPerMonth == 0 && s.Utilization == 0 &&
 		has(s.Targets, "money_monthly") && reOnDemand.MatchString(strings.ToLower(req.Text)) && !rePlanWords.MatchString(strings.ToLower(req.Text)):
 		// "GCP a3-highgpu-8g on-demand monthly cost?": a month of on demand
@@ -395,6 +414,9 @@ var (
 	// reOverAsk weighs spend against a budget ("会不会超", "还能花多少")
 	reOverAsk = regexp.MustCompile(`超|还能花|还剩|budget|\bover\b|afford`)
 )
+
+// reWhichCheaper asks which of two ways to pay is cheaper.
+var reWhichCheaper = regexp.MustCompile(`哪个便宜|哪个划算|哪个省|哪种便宜|哪种划算|划算吗|更便宜|更划算|which is cheaper|which one is cheaper|cheaper|worth it`)
 
 // reCheapestAsk asks for the lowest price.
 var reCheapestAsk = regexp.MustCompile(`cheapest|lowest price|best price|least expensive|how much|price|最便宜|哪家便宜|多少钱|价格|报价`)

@@ -167,3 +167,46 @@ func lastAmount(t string) *parse.Money {
 	}
 	return nil
 }
+
+// rePaidPast says money was paid: "还花了 500 美元 OpenAI API", "we also paid
+// $1,200 for storage".
+var rePaidPast = regexp.MustCompile(`花了|还花了|付了|支付了|充值了|\bspent\b|\bpaid\b|\bcharged\b|\bbilled\b`)
+
+// reAsksAnything is a question, not a statement to book.
+var reAsksAnything = regexp.MustCompile(`[?？]|多少|吗|几|how much|how many|what|which|did we|have we`)
+
+// spendStatedInWords books money a team says it paid outside a GPU rental
+// ("rec 组还花了 500 美元 OpenAI API"): no card, no hours, the amount and who
+// paid it. Only a statement (no question) with an amount is one.
+func spendStatedInWords(req parse.Request) (parse.Request, bool) {
+	s := req.Slots
+	if req.Slash || req.Intent != parse.Unknown && req.Intent != parse.Knowledge || s.ParamsB > 0 || s.Model != "" {
+		return req, false
+	}
+	t := strings.ToLower(req.Text)
+	if !rePaidPast.MatchString(t) || reAsksAnything.MatchString(t) {
+		return req, false
+	}
+	amt := cmpMoney(s.Amount, s.Price, s.Budget)
+	if amt == nil {
+		amt = lastAmount(t)
+	}
+	if amt == nil || amt.Amount <= 0 {
+		return req, false
+	}
+	req.Intent = parse.Spend
+	req.Slots.Mode = "add"
+	req.Slots.Amount, req.Slots.Price, req.Slots.Budget = amt, nil, nil
+	req.Slots.Missing = nil
+	return req, true
+}
+
+// cmpMoney is the first amount given.
+func cmpMoney(ms ...*parse.Money) *parse.Money {
+	for _, m := range ms {
+		if m != nil {
+			return m
+		}
+	}
+	return nil
+}

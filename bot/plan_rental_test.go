@@ -1,10 +1,12 @@
 package bot
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/knowledge"
 )
 
 // TestRentalAtTheirRateForATime: cards × hours × the user's own rate, not a
@@ -58,5 +60,31 @@ func TestCheapestInARegionIsAPrice(t *testing.T) {
 	a := askOne(t, "Compliance requires EU data residency. What's the cheapest H100 option in an EU region for 16 GPUs on-demand?")
 	if a.Intent != parse.Price || !strings.Contains(a.Text, "Only Europe") {
 		t.Errorf("answered as %s:\n%s", a.Intent, a.Text)
+	}
+}
+
+// TestPlannerRound9: a purchase against a rent over a term is the buy
+// answer (the term's words sent it to a commitment); a follow-up with the
+// monthly hours weighs on demand against the plan; a budget for a year of
+// rental prices the year.
+func TestPlannerRound9(t *testing.T) {
+	// 8 × 8,760 h × 60 % × $2.50 = $105,120 a year renting
+	a := askOne(t, "Is it cheaper to buy an HGX H100 node outright or rent at $2.50/GPU-hr over 3 years, assuming 60% utilization? Include power at $0.10/kWh.")
+	if a.Intent != parse.Buy || !strings.Contains(a.Headline, "$105,120 a year") {
+		t.Errorf("buy vs rent over 3 years: %s %q", a.Intent, a.Headline)
+	}
+	if _, ok := a.Ignored["power"]; ok {
+		t.Errorf("the power price is ignored: %v", a.Ignored)
+	}
+	// 200 h × ¥28.64 = ¥5,728 on demand vs the ¥13,748 plan: ¥8,020 less
+	b := New(Config{FX: 7.2}, knowledge.MustShipped(), nil)
+	a = b.Answer(context.Background(), Message{Text: "腾讯云 A100 40G 那按量呢？一个月只跑 200 小时的话哪个便宜", Team: "T1", Channel: "D1", User: "U1"})
+	if a.Intent != parse.Monthly || !strings.Contains(a.Headline, "继续按需") {
+		t.Errorf("200 h a month, which is cheaper: %s %q", a.Intent, a.Headline)
+	}
+	// a year is 8,760 h: 8 cards × 8,760 h at the cheapest A800 rate, weighed against ¥1.5M
+	a = askOne(t, "阿里云或者火山引擎 8卡 A800 包年大概什么价？我们预算 150 万人民币，够不够跑一整年")
+	if a.Intent != parse.Price || !strings.HasPrefix(a.Headline, "够") || !strings.Contains(a.Headline, "8,760 小时") {
+		t.Errorf("a year against ¥1.5M: %s %q", a.Intent, a.Headline)
 	}
 }

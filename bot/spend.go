@@ -461,6 +461,18 @@ func teamWord(text string) string {
 	return ""
 }
 
+// fxTo is fx turned to report in cur (USD or CNY), at the same rate.
+func fxTo(fx *ledger.FX, cur knowledge.Currency) *ledger.FX {
+	rate := fx.Rates[knowledge.USD] // CNY per USD when fx reports in CNY
+	if fx.To == knowledge.USD {
+		rate = 1 / fx.Rates[knowledge.CNY]
+	}
+	if cur == knowledge.USD {
+		return &ledger.FX{To: knowledge.USD, Rates: map[knowledge.Currency]float64{knowledge.USD: 1, knowledge.CNY: 1 / rate}}
+	}
+	return &ledger.FX{To: knowledge.CNY, Rates: map[knowledge.Currency]float64{knowledge.CNY: 1, knowledge.USD: rate}}
+}
+
 // ratedEntry reads an entry said with its rate: "log 200 hours of L40S at
 // $1.40/hr", "8x H100 for 100 hours at $3.00 per GPU-hour", "A800 共 500
 // 卡时，单价 6.5 元", "6000 GPU-hours of A100 at $1.65". The amount is the
@@ -708,9 +720,14 @@ func (s *Spend) report(ctx context.Context, team string, m Message, req parse.Re
 	}
 	justEnded := false
 	if p.Months == 0 && req.Slots.Month == "" && reRecapAsked.MatchString(strings.ToLower(m.Text)) && s.now().In(loc).Day() <= recapGraceDays {
-		// "month-end recap" on 2 December: the month just ended, not two days of December
-		p, justEnded = ledger.MonthPeriod(ledger.MonthOf(s.now(), loc).Prev()), true
-		a.Assumed["month"] = p.First.String()
+		// "month-end recap" on 2 December: the month just ended, not two
+		// days of December — unless nothing was booked in it (a team that
+		// started this month wants this month's)
+		prev := ledger.MonthOf(s.now(), loc).Prev()
+		if es, err := s.ledger.Between(ctx, team, prev.Start(loc), prev.End(loc)); err == nil && len(es) > 0 {
+			p, justEnded = ledger.MonthPeriod(prev), true
+			a.Assumed["month"] = p.First.String()
+		}
 	}
 	// "how much has atlas spent so far?": all time, this month beside it
 	toDate := !justEnded && toDateAsked(req, m.Text, p.Months > 0)
@@ -731,6 +748,11 @@ func (s *Spend) report(ctx context.Context, team string, m Message, req parse.Re
 		}
 	}
 	fx := s.reportFX(ctx, team, a.Lang)
+	if c := knowledge.Currency(req.Slots.Currency); fx != nil && (c == knowledge.USD || c == knowledge.CNY) && c != fx.To {
+		// "rec 组总共花了多少美元？": the total in the currency asked
+		fx = fxTo(fx, c)
+		a.use("currency", "the report's currency")
+	}
 	gpu := ""
 	if len(req.Slots.GPUs) > 0 {
 		gpu = cardFamilyAsked(req.Slots.GPUs[0], m.Text) // "H100": the family (SXM and PCIe), "H100 PCIe": that card
@@ -792,7 +814,9 @@ func (s *Spend) report(ctx context.Context, team string, m Message, req parse.Re
 		a.use("platforms", "the platforms added up and compared")
 	}
 	if len(only) > 0 {
-		a.Text = tr(a.Lang, "Only entries with ", "仅含 ") + strings.Join(only, " ") + "\n" + a.Text
+		// the filter is said under the total it filtered, never above it
+		head, rest, _ := strings.Cut(a.Text, "\n")
+		a.Text = head + "\n" + tr(a.Lang, "Only entries with ", "仅含 ") + strings.Join(only, " ") + "\n" + rest
 	}
 	if justEnded {
 		a.Text = tr(a.Lang, fmt.Sprintf("Recap of %s, the month just ended (say a month for another one):", p.Label),

@@ -45,7 +45,7 @@ var (
 	reTimesCard = regexp.MustCompile(`\b(\d{1,4})x([a-z])`)
 	// reSpanOne is one week or month of a rental, said in words: "租一个月",
 	// "跑一周", "for a week" (not "一天": "一天跑8小时" is a day's use)
-	reSpanOne    = gated(regexp.MustCompile(`(?:跑|跑个|跑上|租|租个|租了|租用|用|for|over)\s?(?:一|a|one)\s?(?:个\s?)?(周|星期|礼拜|week\b|月|month\b)`), false, "周", "星期", "礼拜", "week", "月", "month")
+	reSpanOne    = gated(regexp.MustCompile(`(?:跑|跑个|跑上|租|租个|租了|租用|用|撑|for|over)\s?(?:一|a|one)\s?(?:个\s?|整\s?|full\s|whole\s)?(周|星期|礼拜|week\b|月|month\b|年|year\b)`), false, "周", "星期", "礼拜", "week", "月", "month", "年", "year")
 	reHours      = gated(regexp.MustCompile(num+`\s?`+hourUnit), true, "h", "小时", "钟头")
 	reParams     = gated(regexp.MustCompile(num+`\s?b(?:\s?(?:参数|模型|params?|parameters?))?(?P<end>$|[^a-z0-9])`), true, "b")
 	reParamsYi   = gated(regexp.MustCompile(num+`\s?(万)?亿(?:个)?(?:参数)?`), true, "亿")
@@ -89,7 +89,7 @@ var (
 	// reOtherCurrencyQ asks for a currency the catalogue has no sourced
 	// rate for ("in EUR", "show it in euros", "用欧元算", "换成日元")
 	reOtherCurrencyQ = regexp.MustCompile(`(?:用|换算成|换成|折合|按|以)\s?(欧元|英镑|日元|港币|新加坡元)|\b(?:in|to)\s(eur|euros?|gbp|pounds?|jpy|yen|sgd|hkd)\b|\b(eur|gbp|jpy)\b`)
-	reCurrencyQ      = regexp.MustCompile(`(?:用|换算成|换成|折合|按|以)\s?(美元|美金|人民币|rmb|usd|dollars?)\s?(?:算|计算|计|显示|报价|来算)?|\bin\s(usd|dollars|us dollars|rmb|cny|yuan|renminbi)\b`)
+	reCurrencyQ      = regexp.MustCompile(`(?:用|换算成|换成|折合|按|以)\s?(美元|美金|人民币|rmb|usd|dollars?)\s?(?:算|计算|计|显示|报价|来算)?|\bin\s(usd|dollars|us dollars|rmb|cny|yuan|renminbi)\b|多少(美元|美金|刀|人民币)`)
 )
 
 // features are what a message says, before the intent is known. finish
@@ -454,7 +454,7 @@ func (x extractor) hours(t *text, f *features) {
 		if s.Hours != 0 || s.Days != 0 || s.HoursPerMonth != 0 {
 			return false
 		}
-		h := map[string]float64{"周": 168, "星期": 168, "礼拜": 168, "week": 168, "月": hoursPerMonth, "month": hoursPerMonth}[m[1]]
+		h := map[string]float64{"周": 168, "星期": 168, "礼拜": 168, "week": 168, "月": hoursPerMonth, "month": hoursPerMonth, "年": 8760, "year": 8760}[m[1]]
 		s.Hours, f.spanHours = h, true
 		f.note(fmt.Sprintf("one %s read as %s hours", m[1], trim(h)))
 		return true
@@ -798,7 +798,7 @@ func (x extractor) misc(t *text, f *features) {
 		f.id = m[1]
 	}
 	if m := reCurrencyQ.FindStringSubmatch(t.s); m != nil && s.Currency == "" {
-		s.Currency = amount.Currency(m[1] + m[2])
+		s.Currency = amount.Currency(m[1] + m[2] + m[3])
 	}
 	if m := reOtherCurrencyQ.FindStringSubmatch(t.s); m != nil && s.Currency == "" {
 		s.OtherCurrency = otherCurrency[strings.ToLower(m[1]+m[2]+m[3])]
