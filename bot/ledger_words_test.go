@@ -72,3 +72,14 @@ func TestMoneyPaidInWordsIsBooked(t *testing.T) {
 		t.Errorf("recap leads with %q", first)
 	}
 }
+
+// TestPlanRentedIsBooked: "cv 组本月租了腾讯云 A100 包月 2 台，每台 13748 元" is
+// a month's plan fee paid: 2 × ¥13,748 = ¥27,496 booked as a monthly plan,
+// not a break-even of the plan against on demand.
+func TestPlanRentedIsBooked(t *testing.T) {
+	b, _ := paceBot(t)
+	a := askPace(t, b, "cv 组本月租了腾讯云 A100 包月 2 台，每台 13748 元")
+	if a.Intent != parse.Spend || !strings.Contains(a.Headline, "¥27,496.00") || !strings.Contains(a.Headline, "包月") {
+		t.Errorf("plan rented: %s %q", a.Intent, a.Headline)
+	}
+}

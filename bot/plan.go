@@ -287,6 +287,14 @@ func plan(req parse.Request) (parse.Request, string) {
 	case model && (has(s.Targets, "images_per_hour") || has(s.Targets, "money_per_image")) && (req.Intent == parse.Price || req.Intent == parse.Compare || req.Intent == parse.Unknown):
 		// "flux 4090 一小时能出多少张": an image model's speed, not the card's price
 		return to(parse.Fit, "an image model's speed")
+	case model && !inference && s.Hours > 0 && s.Tokens == 0 && s.Samples == 0 && s.Days == 0 && len(s.GPUs) == 1 &&
+		(has(s.Targets, "money_total") || has(s.Targets, "money_monthly") || reAsksHowMuch.MatchString(strings.ToLower(req.Text))) &&
+		(req.Intent == parse.Cost || req.Intent == parse.Fit || req.Intent == parse.Unknown):
+		// "How much does it cost to LoRA fine-tune Llama 3.1 70B on 8x H100
+		// for 20 hours?": the run's length is given — its cards × hours
+		// priced; no data size is needed for that
+		req.Slots.Notes = append(req.Slots.Notes, "the run's length is given: its card-hours priced")
+		return to(parse.Price, "a training run of the length you gave, priced")
 	case model && !inference && s.Days > 0 && (s.Tokens > 0 || s.Samples > 0):
 		return to(parse.Cost, "a training deadline")
 	case model && !inference && (s.Tokens > 0 || s.Samples > 0) && (has(s.Targets, "cards") || has(s.Targets, "hours") || has(s.Targets, "money_total")) && req.Intent == parse.Fit:

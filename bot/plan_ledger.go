@@ -180,10 +180,24 @@ var reAsksAnything = regexp.MustCompile(`[?？]|多少|吗|几|how much|how many
 // paid it. Only a statement (no question) with an amount is one.
 func spendStatedInWords(req parse.Request) (parse.Request, bool) {
 	s := req.Slots
+	t := strings.ToLower(req.Text)
+	if !req.Slash && s.ParamsB == 0 && s.Model == "" && s.Monthly != nil && (req.Intent == parse.Monthly || req.Intent == parse.Price || req.Intent == parse.Unknown) &&
+		reRentedPast.MatchString(t) && !reAsksAnything.MatchString(t) {
+		// "cv 组本月租了腾讯云 A100 包月 2 台，每台 13748 元": a plan rented,
+		// its month's fee booked — each unit's fee × the units
+		total := *s.Monthly
+		if n := unitsRented(t, s.Cards); n > 1 && reEachUnit.MatchString(t) {
+			total.Amount *= float64(n)
+			req.Slots.Cards = n
+		}
+		req.Intent, req.Slots.Mode, req.Slots.Billing = parse.Spend, "add", "monthly"
+		req.Slots.Amount, req.Slots.Monthly, req.Slots.QuotePer = &total, nil, ""
+		req.Slots.Missing = nil
+		return req, true
+	}
 	if req.Slash || req.Intent != parse.Unknown && req.Intent != parse.Knowledge || s.ParamsB > 0 || s.Model != "" {
 		return req, false
 	}
-	t := strings.ToLower(req.Text)
 	if !rePaidPast.MatchString(t) || reAsksAnything.MatchString(t) {
 		return req, false
 	}
@@ -199,6 +213,26 @@ func spendStatedInWords(req parse.Request) (parse.Request, bool) {
 	req.Slots.Amount, req.Slots.Price, req.Slots.Budget = amt, nil, nil
 	req.Slots.Missing = nil
 	return req, true
+}
+
+var (
+	// reRentedPast says a plan was rented: "本月租了", "we rented", "订了包月"
+	reRentedPast = regexp.MustCompile(`租了|订了|续了|开了.{0,6}包月|\bwe rented\b|\bwe've rented\b|\bwe took\b|\bsigned up for\b`)
+	// reEachUnit says a fee is each unit's: "每台", "每张", "each"
+	reEachUnit = regexp.MustCompile(`每台|每张|每卡|各|\beach\b|\bapiece\b|per (?:card|machine|server|node)`)
+	reUnits    = regexp.MustCompile(`(\d+)\s?(?:台|张|个|nodes?\b|machines?\b|servers?\b|cards?\b|x\b)`)
+)
+
+// unitsRented is how many machines or cards a rental names ("2 台").
+func unitsRented(t string, cards int) int {
+	if cards > 0 {
+		return cards
+	}
+	if m := reUnits.FindStringSubmatch(t); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	return 0
 }
 
 // cmpMoney is the first amount given.
