@@ -15,7 +15,7 @@ import (
 
 // Words that make a buy or monthly question a commitment question.
 var commitWords = []string{"reserved", "reservation", "savings plan", "committed use", "commit ", "commitment", "包年", "预留", "1-yr", "3-yr", "1yr", "3yr", "1-year", "3-year", "1 year", "3 year",
-	"包一年", "包三年", "三年承诺", "一年承诺", "承诺价", "承诺使用", " cud", "yearly plan", "yearly commitment", "annual plan", "annual commitment", "annual contract", "一年期",
+	"包一年", "包三年", "三年承诺", "一年承诺", "承诺价", "承诺使用", " cud ", "yearly plan", "yearly commitment", "annual plan", "annual commitment", "annual contract", "一年期",
 	"one-year", "three-year", "one year", "three year", "1 yr", "3 yr", "三年期", "签一年", "签三年", "签1年", "签3年", "签了一年", "签了三年", "一年的合约", "一年合约", "三年的合约", "三年合约", "年度合约", "1-year contract", "one-year contract", "1 year contract", "3-year contract"}
 
 func asksCommit(text string) bool { return hasAny(text+" ", commitWords) }
