@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/gpubot/gpubot/knowledge"
@@ -632,4 +633,301 @@ func ModelVersion(name string) float64 {
 		return nums[0] * 1000
 	}
 	return nums[0]*1000 + nums[1]
+}
+
+// APIBillPick is one API a question names: a lexicon apis family and,
+// when the question names one, its model as the price rows write it
+// before any parenthesis ("qwen-plus", "claude-haiku-4-5"); "" for the
+// family alone ("豆包").
+type APIBillPick struct {
+	Family string `json:"family"`
+	Model  string `json:"model,omitempty"`
+	// Tier marks a model read from a tier said without a version
+	// ("claude haiku": the newest Haiku): Taken is then "tier".
+	Tier bool `json:"tier,omitempty"`
+}
+
+// APIBillsInput bills a month of tokens on each API named, split
+// InputShare input : 1 − InputShare output ("输入输出各一半": 0.5; "3:1
+// input:output": 0.75).
+type APIBillsInput struct {
+	Picks          []APIBillPick        `json:"picks"`
+	TokensPerMonth float64              `json:"tokens_per_month"`
+	InputShare     float64              `json:"input_share"`
+	Currency       knowledge.Currency   `json:"currency"`
+	FX             float64              `json:"fx"`
+	Prices         []knowledge.APIPrice `json:"-"`
+}
+
+// APIBill is one API's month: the model priced, why that model (Taken:
+// "named", the model the question named; "tier", the newest of the tier
+// it named without a version; "cheapest", the family named
+// alone, so its cheapest current model at the split), and the family's
+// other current models at the same split, cheapest first (at most three).
+type APIBill struct {
+	APIQuote
+	Family string     `json:"family"`
+	Taken  string     `json:"taken"`
+	Others []APIQuote `json:"others,omitempty"`
+}
+
+// APIBillsResult is every API named billed at the same month and split,
+// cheapest first. Difference is the second-cheapest's month minus the
+// cheapest's, Ratio the one over the other.
+type APIBillsResult struct {
+	Inputs      APIBillsInput      `json:"inputs"`
+	Bills       []APIBill          `json:"bills"`
+	Difference  float64            `json:"difference"`
+	Ratio       float64            `json:"ratio"`
+	Currency    knowledge.Currency `json:"currency"`
+	Lines       []Line             `json:"lines"`
+	Assumptions []Text             `json:"assumptions"`
+}
+
+// BillAPIs prices the same month of tokens on every API named:
+//
+//	blended per M = share × input price + (1 − share) × output price
+//	month         = tokens a month ÷ 1e6 × blended
+//
+// The family's first-party rows only (third-party summaries, peak and
+// off-peak rows, low-confidence and legacy rows left out, the newest row
+// of each model, the answer's currency on a tie: familyQuotes).
+func BillAPIs(in APIBillsInput) (APIBillsResult, error) {
+	res := APIBillsResult{Inputs: in, Currency: in.Currency}
+	const hint = "豆包和 qwen-plus 哪个便宜，每月10亿token，输入输出各一半"
+	switch {
+	case len(in.Picks) < 2:
+		return res, inputErr("api", "name at least two APIs to compare", hint)
+	case math.IsNaN(in.TokensPerMonth) || in.TokensPerMonth <= 0:
+		return res, inputErr("tokens_per_day", "give the tokens a month", hint)
+	case math.IsNaN(in.InputShare) || in.InputShare < 0 || in.InputShare > 1:
+		return res, inputErr("input_share", "the input share must be between 0 and 1", hint)
+	}
+	if in.FX <= 0 {
+		in.FX = DefaultCNYPerUSD
+		res.Inputs.FX = in.FX
+	}
+	c, sh := in.Currency, in.InputShare
+	quote := func(p knowledge.APIPrice) APIQuote {
+		ip, op := Convert(p.Input, p.Currency, c, in.FX), Convert(p.Output, p.Currency, c, in.FX)
+		bl := sh*ip + (1-sh)*op
+		return APIQuote{Provider: p.Provider, Model: p.Model, Input: round(ip, 4), Output: round(op, 4), Blended: round(bl, 4),
+			Monthly: Round2(in.TokensPerMonth / 1e6 * bl), Date: p.Date, Source: p.SourceTitle + " — " + p.SourceURL, Confidence: p.Confidence,
+			FirstParty: true, Named: true, ListInput: p.Input, ListOutput: p.Output, ListCurrency: p.Currency}
+	}
+	seen := map[string]bool{}
+	for _, pk := range in.Picks {
+		var qs []APIQuote
+		for _, p := range familyQuotes(pk.Family, in.Prices, c) {
+			if !strings.Contains(p.Model, "legacy") {
+				qs = append(qs, quote(p))
+			}
+		}
+		if len(qs) == 0 {
+			return res, inputErr("api", fmt.Sprintf("no first-party API price is shipped for %s", pk.Family), hint)
+		}
+		sort.SliceStable(qs, func(i, j int) bool { return qs[i].Monthly < qs[j].Monthly })
+		b := APIBill{Family: pk.Family, Taken: "cheapest"}
+		at := 0
+		if pk.Model != "" {
+			at = -1
+			for i, q := range qs {
+				if strings.EqualFold(baseName(q.Model), pk.Model) {
+					at = i
+					break
+				}
+			}
+			if at < 0 {
+				return res, inputErr("api", fmt.Sprintf("no first-party API price is shipped for %s", pk.Model), hint)
+			}
+			b.Taken = "named"
+			if pk.Tier {
+				b.Taken = "tier"
+			}
+		}
+		b.APIQuote = qs[at]
+		if k := b.Provider + "|" + b.Model; seen[k] {
+			continue // "qwen-plus … 通义千问": the same API said twice
+		} else {
+			seen[k] = true
+		}
+		for i, q := range qs {
+			if i != at && len(b.Others) < 3 {
+				b.Others = append(b.Others, q)
+			}
+		}
+		res.Bills = append(res.Bills, b)
+	}
+	if len(res.Bills) < 2 {
+		return res, inputErr("api", "name at least two different APIs to compare", hint)
+	}
+	sort.SliceStable(res.Bills, func(i, j int) bool { return res.Bills[i].Monthly < res.Bills[j].Monthly })
+	lo, hi := res.Bills[0], res.Bills[1]
+	res.Difference = Round2(hi.Monthly - lo.Monthly)
+	if lo.Monthly > 0 {
+		res.Ratio = round(hi.Monthly/lo.Monthly, 2)
+	}
+	for i, b := range res.Bills {
+		res.Lines = append(res.Lines,
+			Line{Key: fmt.Sprintf("blended_per_m_%d", i), Label: txt(b.Model+", per million tokens, blended", b.Model+" 每百万 token（混合）"), Value: b.Blended, Unit: string(c),
+				How: fmt.Sprintf("%s × %s + %s × %s (%s %s)", num(sh), money(b.Input, c), num(round(1-sh, 4)), money(b.Output, c), b.Provider, b.Model)},
+			Line{Key: fmt.Sprintf("monthly_%d", i), Label: txt(b.Model+", a month", b.Model+" 每月"), Value: b.Monthly, Unit: string(c),
+				How: fmt.Sprintf("%s tokens ÷ 1e6 × %s", num(in.TokensPerMonth), money(b.Blended, c))})
+	}
+	res.Lines = append(res.Lines, Line{Key: "difference", Label: txt("difference a month", "每月差额"), Value: res.Difference, Unit: string(c),
+		How: fmt.Sprintf("%s − %s (%s − %s)", money(hi.Monthly, c), money(lo.Monthly, c), hi.Model, lo.Model)})
+	conv := false
+	for _, b := range res.Bills {
+		conv = conv || b.ListCurrency != c
+	}
+	if conv {
+		res.Assumptions = append(res.Assumptions, txt(fmt.Sprintf("converted at %s CNY per USD", num(in.FX)), fmt.Sprintf("按 1 美元 = %s 元换算", num(in.FX))))
+	}
+	res.Assumptions = append(res.Assumptions, txt(
+		"sourced list prices (per row date and confidence), not quotes: confirm on the provider's page; cached input, batch discounts and long-context tiers are not counted",
+		"有出处的公开价（见各行日期与可信度），不是报价，请以官网为准；未计缓存命中、批量折扣与长上下文阶梯价"))
+	return res, nil
+}
+
+// APIEvalInput is a batch job over a fixed set of questions (an eval:
+// "MMLU of Llama-3-70B, ~14k questions"): Items questions of
+// InputPerItem prompt tokens and OutputPerItem answer tokens each, billed
+// on the hosts of Model, against renting cards (Rent: the cost engine's
+// bill for the same items, nil when none). Budget, in Currency, is what
+// the user has (0 when not said).
+type APIEvalInput struct {
+	Model         string               `json:"model"`
+	Items         float64              `json:"items"`
+	InputPerItem  float64              `json:"input_per_item"`
+	OutputPerItem float64              `json:"output_per_item"`
+	Budget        float64              `json:"budget,omitempty"`
+	Currency      knowledge.Currency   `json:"currency"`
+	FX            float64              `json:"fx"`
+	Rent          *CostResult          `json:"-"`
+	Prices        []knowledge.APIPrice `json:"-"`
+}
+
+// APIEvalOption is one way to run the job: a hosted API (Quote set) or
+// the rental; Total its bill, Fits whether it is within the budget.
+type APIEvalOption struct {
+	Kind  string    `json:"kind"` // api, rent
+	Quote *APIQuote `json:"quote,omitempty"`
+	// Sibling marks a host of another version of the model (Llama-3.1-70B
+	// for Llama-3-70B): the same size and family, not the same weights.
+	Sibling   string  `json:"sibling,omitempty"`
+	Total     float64 `json:"total"`
+	Fits      bool    `json:"fits"`
+	GPU       string  `json:"gpu,omitempty"`
+	GPUs      int     `json:"gpus,omitempty"`
+	WallHours float64 `json:"wall_hours,omitempty"`
+}
+
+// APIEvalResult is the job's tokens and every way to run it, cheapest
+// first.
+type APIEvalResult struct {
+	Inputs       APIEvalInput       `json:"inputs"`
+	InputTokens  float64            `json:"input_tokens"`
+	OutputTokens float64            `json:"output_tokens"`
+	Options      []APIEvalOption    `json:"options"`
+	Currency     knowledge.Currency `json:"currency"`
+	Lines        []Line             `json:"lines"`
+	Assumptions  []Text             `json:"assumptions"`
+}
+
+// sizeSibling reports whether model id b is another version of a of the
+// same family and size ("llama-3.1-70b" for "llama-3-70b"): the same
+// name before the first digit and the same last "-NNb" part.
+func sizeSibling(a, b string) bool {
+	if a == "" || b == "" || a == b {
+		return false
+	}
+	head := func(s string) string {
+		return s[:strings.IndexFunc(s+"0", func(r rune) bool { return r >= '0' && r <= '9' })]
+	}
+	size := func(s string) string {
+		i := strings.LastIndex(s, "-")
+		if i < 0 || !strings.HasSuffix(s, "b") {
+			return ""
+		}
+		return s[i+1:]
+	}
+	return head(a) != "" && head(a) == head(b) && size(a) != "" && size(a) == size(b)
+}
+
+// APIEval bills an eval's tokens on every sourced host of the model (or,
+// when none serves it, of its other versions of the same size, said as
+// such) and sets them beside the rental:
+//
+//	input tokens  = items × prompt tokens per item
+//	output tokens = items × answer tokens per item
+//	API bill      = input ÷ 1e6 × input price + output ÷ 1e6 × output price
+func APIEval(in APIEvalInput) (APIEvalResult, error) {
+	res := APIEvalResult{Inputs: in, Currency: in.Currency}
+	const hint = "MMLU eval of llama-3-70b, 14k questions, $200: API or rent?"
+	switch {
+	case in.Model == "":
+		return res, inputErr("model", "name the model evaluated", hint)
+	case math.IsNaN(in.Items) || in.Items <= 0:
+		return res, inputErr("items", "give the number of questions", hint)
+	case in.InputPerItem <= 0 || in.OutputPerItem < 0:
+		return res, inputErr("input_tokens", "give the tokens per question", hint)
+	}
+	if in.FX <= 0 {
+		in.FX = DefaultCNYPerUSD
+		res.Inputs.FX = in.FX
+	}
+	c := in.Currency
+	res.InputTokens, res.OutputTokens = in.Items*in.InputPerItem, in.Items*in.OutputPerItem
+	res.Lines = []Line{
+		{Key: "input_tokens", Label: txt("input tokens", "输入 token"), Value: res.InputTokens, Unit: "tokens", How: fmt.Sprintf("%s questions × %s tokens", num(in.Items), num(in.InputPerItem))},
+		{Key: "output_tokens", Label: txt("output tokens", "输出 token"), Value: res.OutputTokens, Unit: "tokens", How: fmt.Sprintf("%s questions × %s tokens", num(in.Items), num(in.OutputPerItem))},
+	}
+	fits := func(total float64) bool { return in.Budget <= 0 || total <= in.Budget }
+	add := func(p knowledge.APIPrice, sibling string) {
+		ip, op := Convert(p.Input, p.Currency, c, in.FX), Convert(p.Output, p.Currency, c, in.FX)
+		total := Round2(res.InputTokens/1e6*ip + res.OutputTokens/1e6*op)
+		q := APIQuote{Provider: p.Provider, Model: p.Model, Input: round(ip, 4), Output: round(op, 4), Monthly: 0, Date: p.Date,
+			Source: p.SourceTitle + " — " + p.SourceURL, Confidence: p.Confidence, ListInput: p.Input, ListOutput: p.Output, ListCurrency: p.Currency}
+		res.Options = append(res.Options, APIEvalOption{Kind: "api", Quote: &q, Sibling: sibling, Total: total, Fits: fits(total)})
+		res.Lines = append(res.Lines, Line{Key: "api_total_" + strconv.Itoa(len(res.Options)-1), Label: txt("API bill, "+p.Provider, "API 费用，"+p.Provider), Value: total, Unit: string(c),
+			How: fmt.Sprintf("%s ÷ 1e6 × %s + %s ÷ 1e6 × %s (%s)", num(res.InputTokens), money(round(ip, 4), c), num(res.OutputTokens), money(round(op, 4), c), p.Model)})
+	}
+	ok := func(p knowledge.APIPrice) bool {
+		return p.Confidence != knowledge.Low && !strings.Contains(p.Provider, "peak") && !strings.Contains(p.Provider, "third-party")
+	}
+	for _, p := range in.Prices {
+		if p.ModelID == in.Model && ok(p) {
+			add(p, "")
+		}
+	}
+	if len(res.Options) == 0 {
+		for _, p := range in.Prices {
+			if sizeSibling(in.Model, p.ModelID) && ok(p) {
+				add(p, p.ModelID)
+			}
+		}
+		if len(res.Options) > 0 {
+			res.Assumptions = append(res.Assumptions, txt(
+				fmt.Sprintf("no shipped host serves %s itself: the API prices are for other versions of the same size (%s), whose scores differ from it", in.Model, res.Options[0].Sibling),
+				fmt.Sprintf("数据里没有托管 %s 本身的 API：API 价格是同尺寸其它版本（%s）的，评测分数会不同", in.Model, res.Options[0].Sibling)))
+		}
+	}
+	if r := in.Rent; r != nil && r.Total > 0 {
+		total := Round2(Convert(r.Total, r.Currency, c, in.FX))
+		res.Options = append(res.Options, APIEvalOption{Kind: "rent", Total: total, Fits: fits(total), GPU: r.GPU, GPUs: r.GPUs, WallHours: r.WallHours})
+		res.Lines = append(res.Lines, Line{Key: "rent_total", Label: txt("renting, the cost engine's bill", "租卡，成本引擎的费用"), Value: total, Unit: string(c),
+			How: fmt.Sprintf("%s card-hours × %s (%s × %s, %s h)", num(r.GPUHours), money(Round2(Convert(r.Hourly, r.Currency, c, in.FX)), c), num(float64(r.GPUs)), r.GPU, num(r.WallHours))})
+	}
+	if len(res.Options) == 0 {
+		return res, inputErr("model", fmt.Sprintf("no hosted API price and no rental is shipped for %s", in.Model), hint)
+	}
+	sort.SliceStable(res.Options, func(i, j int) bool { return res.Options[i].Total < res.Options[j].Total })
+	res.Assumptions = append(res.Assumptions,
+		txt(fmt.Sprintf("%s prompt tokens and %s answer tokens per question assumed; say input_tokens= and output_tokens= to change it", num(in.InputPerItem), num(in.OutputPerItem)),
+			fmt.Sprintf("每题按输入 %s token、输出 %s token 假设；可用 input_tokens= 和 output_tokens= 修改", num(in.InputPerItem), num(in.OutputPerItem))),
+		txt("renting counts the generation time only: downloading and loading the weights, and any minimum billing period, come on top",
+			"租卡只计生成时间：下载与加载权重、平台的最短计费时长另计"),
+		txt("API prices are sourced list prices (per row date and confidence), not quotes; batch discounts and rate limits are not counted",
+			"API 价格为有出处的公开价（见各行日期与可信度），不是报价；未计批量折扣与限流"))
+	return res, nil
 }

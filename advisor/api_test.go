@@ -181,3 +181,114 @@ func TestCompareAPIPerMonth(t *testing.T) {
 		t.Errorf("qwen3.7-max a month: %v, bill ¥%v for %v tokens, split %v; want ¥40,000 for 2e9, 1000 : 500", err, p.Bill, p.TokensPerMonth, p.SplitInput)
 	}
 }
+
+// Prices from knowledge/data/procurement/llm_api_prices.csv; a month of
+// T tokens split s input : 1 − s output on a row of input I, output O per
+// million costs T ÷ 1e6 × (s × I + (1 − s) × O).
+func TestBillAPIsByHand(t *testing.T) {
+	prices := knowledge.MustShipped().Procurement.APIs
+	// "豆包和通义千问 qwen-plus 的 API 哪个便宜？一个月 10 亿 token，输入输出各一半":
+	// doubao-1.5-pro ¥0.8 / ¥2 → 0.5 × 0.8 + 0.5 × 2 = ¥1.4/M → 1e9 ÷ 1e6
+	// × 1.4 = ¥1,400; its other models: doubao-seed-1.6 ¥0.8 / ¥8 → ¥4.4/M
+	// → ¥4,400, doubao-seed-2.1-pro ¥6 / ¥30 → ¥18/M → ¥18,000 (so Doubao
+	// named alone is its cheapest, 1.5-pro). qwen-plus (百炼) ¥0.8 / ¥2 →
+	// ¥1.4/M → ¥1,400: the same, a difference of ¥0.
+	r, err := BillAPIs(APIBillsInput{Picks: []APIBillPick{{Family: "doubao"}, {Family: "qwen", Model: "qwen-plus"}},
+		TokensPerMonth: 1e9, InputShare: 0.5, Currency: knowledge.CNY, FX: 7.2, Prices: prices})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]APIBill{}
+	for _, b := range r.Bills {
+		got[baseName(b.Model)] = b
+	}
+	dou, qw := got["doubao-1.5-pro"], got["qwen-plus"]
+	if len(r.Bills) != 2 || !near(dou.Blended, 1.4, 1e-9) || !near(dou.Monthly, 1400, 0.005) || dou.Taken != "cheapest" ||
+		!near(qw.Monthly, 1400, 0.005) || qw.Taken != "named" || r.Difference != 0 {
+		t.Errorf("doubao vs qwen-plus: %+v, difference %v; want doubao-1.5-pro (cheapest) and qwen-plus (named) at ¥1,400 each, ¥0 apart", r.Bills, r.Difference)
+	}
+	if len(dou.Others) != 2 || baseName(dou.Others[0].Model) != "doubao-seed-1.6" || !near(dou.Others[0].Monthly, 4400, 0.005) || !near(dou.Others[1].Monthly, 18000, 0.005) {
+		t.Errorf("doubao's other models: %+v; want doubao-seed-1.6 ¥4,400 then doubao-seed-2.1-pro ¥18,000", dou.Others)
+	}
+	// "gpt-4o-mini vs claude haiku vs deepseek for 300M tokens a month,
+	// 3:1 input:output": gpt-4o-mini $0.15 / $0.60 → 0.75 × 0.15 + 0.25 ×
+	// 0.6 = $0.2625/M → 300 × 0.2625 = $78.75; claude-haiku-4-5 $1 / $5 →
+	// $2/M → $600; DeepSeek alone → its cheapest at 3:1, deepseek-v4-flash
+	// $0.14 / $0.28 → 0.105 + 0.07 = $0.175/M → $52.50 (deepseek-chat
+	// $0.27 / $1.10 → $0.4775/M → $143.25 is dearer). Cheapest first;
+	// $78.75 − $52.50 = $26.25 apart, 78.75 ÷ 52.5 = 1.5×.
+	r, err = BillAPIs(APIBillsInput{Picks: []APIBillPick{{Family: "openai", Model: "gpt-4o-mini"}, {Family: "claude", Model: "claude-haiku-4-5", Tier: true}, {Family: "deepseek"}},
+		TokensPerMonth: 3e8, InputShare: 0.75, Currency: knowledge.USD, FX: 7.2, Prices: prices})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		model   string
+		monthly float64
+		taken   string
+	}{{"deepseek-v4-flash", 52.5, "cheapest"}, {"gpt-4o-mini", 78.75, "named"}, {"claude-haiku-4-5", 600, "tier"}}
+	for i, w := range want {
+		if i >= len(r.Bills) || baseName(r.Bills[i].Model) != w.model || !near(r.Bills[i].Monthly, w.monthly, 0.005) || r.Bills[i].Taken != w.taken {
+			t.Fatalf("bill %d: %+v; want %s at $%v (%s)", i, r.Bills, w.model, w.monthly, w.taken)
+		}
+	}
+	if !near(r.Difference, 26.25, 0.005) || r.Ratio != 1.5 {
+		t.Errorf("difference %v, ratio %v; want $26.25 and 1.5×", r.Difference, r.Ratio)
+	}
+	for _, bad := range []APIBillsInput{
+		{Picks: []APIBillPick{{Family: "openai"}}, TokensPerMonth: 1e6, InputShare: 0.5},                     // one API: nothing to compare
+		{Picks: []APIBillPick{{Family: "openai"}, {Family: "claude"}}, TokensPerMonth: 1e6, InputShare: 1.5}, // a share above 1
+		{Picks: []APIBillPick{{Family: "openai", Model: "gpt-9"}, {Family: "claude"}}, TokensPerMonth: 1e6, InputShare: 0.5},
+	} {
+		bad.Prices, bad.Currency = prices, knowledge.USD
+		if _, err := BillAPIs(bad); err == nil {
+			t.Errorf("BillAPIs(%+v): want an error", bad.Picks)
+		}
+	}
+}
+
+// An MMLU eval of Llama-3-70B: 14,000 questions × 600 prompt tokens =
+// 8,400,000 input, × 5 answer tokens = 70,000 output. No shipped host
+// serves Llama-3-70B itself; Llama-3.1-70B (same family and size) hosts:
+// DeepInfra $0.23 / $0.40 → 8.4 × 0.23 + 0.07 × 0.4 = 1.932 + 0.028 =
+// $1.96; Together $0.88 / $0.88 → 8.47 × 0.88 = $7.4536 → $7.45. A rental
+// the cost engine billed at $0.56 comes first; at a $5 budget Together's
+// $7.45 does not fit.
+func TestAPIEvalByHand(t *testing.T) {
+	prices := knowledge.MustShipped().Procurement.APIs
+	rent := &CostResult{GPU: "b200", GPUs: 1, GPUHours: 0.25, WallHours: 0.25, Hourly: 2.24, Total: 0.56, Currency: knowledge.USD}
+	r, err := APIEval(APIEvalInput{Model: "llama-3-70b", Items: 14000, InputPerItem: 600, OutputPerItem: 5, Budget: 5,
+		Currency: knowledge.USD, FX: 7.2, Rent: rent, Prices: prices})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.InputTokens != 8.4e6 || r.OutputTokens != 7e4 {
+		t.Errorf("tokens %v in, %v out; want 8,400,000 and 70,000", r.InputTokens, r.OutputTokens)
+	}
+	var totals []float64
+	for _, o := range r.Options {
+		totals = append(totals, o.Total)
+	}
+	if len(r.Options) < 3 || r.Options[0].Kind != "rent" || r.Options[0].Total != 0.56 || r.Options[1].Total != 1.96 || r.Options[1].Sibling != "llama-3.1-70b" || !r.Options[1].Fits {
+		t.Fatalf("options %v (%+v); want rent $0.56, DeepInfra $1.96 (llama-3.1-70b), …", totals, r.Options)
+	}
+	for _, o := range r.Options {
+		if o.Kind == "api" && o.Quote.Provider == "Together AI" && (o.Total != 7.45 || o.Fits) {
+			t.Errorf("Together: $%v fits %v; want $7.45, over the $5 budget", o.Total, o.Fits)
+		}
+	}
+	if !says(r.Assumptions, "no shipped host serves llama-3-70b itself") {
+		t.Errorf("assumptions %v: want the other version said", r.Assumptions)
+	}
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{{"llama-3-70b", "llama-3.1-70b", true}, {"llama-3-70b", "llama-3.1-8b", false}, {"qwen2.5-72b", "llama-3.1-70b", false}, {"llama-3-70b", "llama-3-70b", false}} {
+		if got := sizeSibling(c.a, c.b); got != c.want {
+			t.Errorf("sizeSibling(%s, %s) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+	if _, err := APIEval(APIEvalInput{Model: "llama-3-70b", Items: 0, InputPerItem: 600, Prices: prices}); err == nil {
+		t.Error("no questions: want an error")
+	}
+}

@@ -15,7 +15,12 @@ import (
 // The words of API questions live in the lexicon's apis section
 // (knowledge.APIWords); api_names.go reads which API a question names.
 
-func asksAPI(text string) bool { return hasAny(strings.ToLower(text), apiWords().Words) }
+// asksAPI reports whether a question is about a hosted API: an API word,
+// or two API families named ("gpt-4o-mini vs claude haiku …": weighing
+// APIs needs no word for them).
+func asksAPI(text string) bool {
+	return hasAny(strings.ToLower(text), apiWords().Words) || familiesWorded(text) >= 2
+}
 
 // apiWords is the lexicon's apis section.
 func apiWords() knowledge.APIWords { return knowledge.MustLexicon().APIs }
@@ -48,6 +53,9 @@ type APIView struct {
 // with an open model of the API's class (the lexicon's apis.classes),
 // said as assumed.
 func (b *Bot) api(ctx context.Context, a *Answer, req parse.Request) error {
+	if picks, ok := b.apisCompared(req); ok { // "豆包和 qwen-plus 哪个便宜" (api_compare.go)
+		return b.apiCompare(a, req, picks)
+	}
 	pick := b.namedAPI(req.Text, cmpOr(req.Slots.Model, req.Slots.Arch))
 	sized := ""
 	if req.Slots.ParamsB == 0 && req.Slots.Model == "" && req.Slots.Arch == "" && pick.Family != "" {

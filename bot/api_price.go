@@ -39,6 +39,9 @@ func (b *Bot) apiPriceAsked(req parse.Request) (apiPick, bool) {
 
 // apiPrice answers an API's price per million tokens from the data.
 func (b *Bot) apiPrice(a *Answer, req parse.Request, pick apiPick) error {
+	if picks, ok := b.apisCompared(req); ok { // "豆包和 qwen-plus 每百万 token 多少钱，一个月10亿" (api_compare.go)
+		return b.apiCompare(a, req, picks)
+	}
 	cur := b.currency(req)
 	s := req.Slots
 	days := s.Days
