@@ -194,6 +194,9 @@ func (b *Bot) apiCompare(a *Answer, req parse.Request, picks []apiPick) error {
 	s := req.Slots
 	cur := b.currency(req)
 	sp := splitOf(req.Text, s)
+	if s.InputShare > 0 {
+		a.use("input_share", "the input:output split billed")
+	}
 	month := s.TokensPerDay * 730 / 24 // a day's load billed over the 730 h month
 	if tokensGivenMonthly(s) {
 		month = math.Round(s.TokensPerDay * 365 / 12) // the month as given

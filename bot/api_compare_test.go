@@ -66,7 +66,7 @@ func TestEveryAPINamedIsBilled(t *testing.T) {
 	if !strings.Contains(a.Text, "doubao-1.5-pro：没有说 doubao 的具体型号") {
 		t.Errorf("the Doubao model taken is not said with why:\n%s", a.Text)
 	}
-	if _, bad := a.Ignored["utilization"]; bad || a.Used["utilization"] == "" {
+	if _, bad := a.Ignored["utilization"]; bad || a.Used["utilization"] != "" || a.Used["input_share"] == "" {
 		t.Errorf("各一半 is the split, not utilisation: used %v, ignored %v", a.Used, a.Ignored)
 	}
 

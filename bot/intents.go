@@ -69,6 +69,9 @@ func Rows() []intent.Row {
 				if pick, ok := b.apiPriceAsked(req); ok { // "deepseek api 一百万token多少钱" (api_price.go)
 					return b.apiPrice(a, req, pick)
 				}
+				if items, ok := apiEvalAsked(req); ok { // "MMLU eval of Llama-3-70B, ~14k questions: API or rent?" (api_compare.go)
+					return b.apiEval(ctx, a, req, items)
+				}
 				if req.Slots.TokensPerDay > 0 && asksAPI(req.Text) { // "每天1亿token 自建还是调API" (api.go)
 					return b.api(ctx, a, req)
 				}

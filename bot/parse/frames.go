@@ -37,8 +37,12 @@ var (
 	// reRequestsDay is a day's requests: "每天10万次请求", "100k requests a day"
 	reRequestsDay = rx(`(?:每天|一天|日均|每日)\s?(?:大概|约|有|差不多)?\s?`+num+`\s?(万|k)?\s?(?:个|次)?\s?(?:请求|调用|requests?|queries|calls)|`+num+`\s?(万|k)?\s?(?:个|次)?\s?(?:requests?|queries|calls|请求|调用)\s?(?:/\s?day|per day|a day|每天|daily)`, true, "请求", "调用", "request", "quer", "call")
 	reRequests    = rx(num+`\s?(k)?\s?(?:个\s?|次\s?)?(?:requests?|reqs?|queries|query|calls?|请求|调用)\s?(/\s?s(?:ec)?\b|per second|a second|每秒|/\s?秒|/\s?min\b|per minute|a minute|每分钟)|`+num+`\s?(qps|rps)\b|(?:qps|rps)\s?(?:=|:|of|at|是|为|到|大概|约)?\s?`+num+`|(每秒|每分钟)\s?(?:大概|约|有)?\s?`+num+`\s?(?:个|次)?\s?(?:请求|调用|requests?|queries)`, true, "request", "req", "quer", "call", "请求", "调用", "qps", "rps")
-	reInOut       = rx(num+`\s?(k)?\s?(?:tokens?\s?)?(?:in|input)\s?(?:tokens?\s?)?(?:/|,|and|\+|和|,\s?)?\s?`+num+`\s?(k)?\s?(?:tokens?\s?)?(?:out|output)\b`, true, "in", "out")
-	reInput       = rx(num+`\s?(k)?\s?(?:-?\s?tokens?\s?)?(?:个\s?)?(?:input|prompt|输入)(?:\s?tokens?)?|(?:input|prompt|输入)(?:\s?tokens?)?\s?(?:长度|length|len)?\s?(?:=|:|是|为|约|大概|of|~)?\s?`+num+`\s?(k)?`+
+	// "3:1 input:output", "输入输出比 1:3", "input:output ratio is 2:1"
+	reSplit = rx(`(\d+(?:\.\d+)?)\s?[:：/比]\s?(\d+(?:\.\d+)?)\s?(?:的)?\s?(?:input\s?[:/]\s?output|in\s?[:/]\s?out|输入\s?[:：/比]?\s?输出)|(?:input\s?[:/]\s?output|input to output|in\s?[:/]\s?out|输入\s?[:：/和与跟]?\s?输出)\s?(?:ratio|比例|比)?\s?(?:is|of|=|是|为|:|：|大概|约|差不多|about|~|\s)*(\d+(?:\.\d+)?)\s?(?:[:：/比]|to)\s?(\d+(?:\.\d+)?)`, true, "input", "in", "输入")
+	// "输入输出差不多各一半", "input and output half and half"
+	reSplitHalf = rx(`(?:输入\s?(?:和|与|跟)?\s?输出|input and output|in and out)[^。？?]{0,8}?(?:各一半|各占一半|一半一半|五五开|各半|half and half|50\s?/\s?50)`, false, "输入", "input", "in and out")
+	reInOut     = rx(num+`\s?(k)?\s?(?:tokens?\s?)?(?:in|input)\s?(?:tokens?\s?)?(?:/|,|and|\+|和|,\s?)?\s?`+num+`\s?(k)?\s?(?:tokens?\s?)?(?:out|output)\b`, true, "in", "out")
+	reInput     = rx(num+`\s?(k)?\s?(?:-?\s?tokens?\s?)?(?:个\s?)?(?:input|prompt|输入)(?:\s?tokens?)?|(?:input|prompt|输入)(?:\s?tokens?)?\s?(?:长度|length|len)?\s?(?:=|:|是|为|约|大概|of|~)?\s?`+num+`\s?(k)?`+
 		`|`+num+`\s?(k)\s?(?:-?\s?tokens?\s?)?(?:requests|reqs)\b`, true, "input", "prompt", "输入", "requests", "reqs")
 	reOutput = rx(num+`\s?(k)?\s?(?:-?\s?tokens?\s?)?(?:个\s?)?(?:output|completion|输出|生成|out\b)(?:\s?tokens?)?|(?:output|completion|输出|生成)(?:\s?tokens?)?\s?(?:长度|length|len)?\s?(?:=|:|是|为|约|大概|of|~)?\s?`+num+`\s?(k)?`, true, "output", "completion", "输出", "生成", "out")
 
@@ -149,6 +153,21 @@ func (x extractor) serving(t *text, f *features) {
 		*dst = int(n)
 		return true
 	}
+	t.take(reSplit, 0, func(m []string, at int) bool {
+		x, ok1 := Number(m[1] + m[3])
+		y, ok2 := Number(m[2] + m[4])
+		if !ok1 || !ok2 || x+y <= 0 {
+			return false
+		}
+		s.InputShare = x / (x + y)
+		f.note(fmt.Sprintf("input:output %s:%s read as %s%% input", trim(x), trim(y), trim(100*s.InputShare)))
+		return true
+	})
+	t.take(reSplitHalf, 0, func(m []string, at int) bool {
+		s.InputShare = 0.5
+		f.note("input and output half each read as 50% input")
+		return true
+	})
 	t.first(reInOut, 1, func(m []string, at int) bool {
 		return tokens(&s.InputTokens, m[1], m[2]) && tokens(&s.OutputTokens, m[3], m[4])
 	})

@@ -136,6 +136,9 @@ type Slots struct {
 	TTFTMs           float64 `json:"ttft_ms,omitempty"`
 	TPSPerUser       float64 `json:"tps_per_user,omitempty"`
 	PeakRequestsPerS float64 `json:"peak_requests_per_s,omitempty"`
+	// InputShare is the input part of a token load said as a split ("3:1
+	// input:output" → 0.75, "输入输出各一半" → 0.5); 0 when unsaid.
+	InputShare float64 `json:"input_share,omitempty"`
 	// AverageLoad marks RequestsPerS said as an average ("平均 8 qps");
 	// a bare rate is the load to size for.
 	AverageLoad bool `json:"average_load,omitempty"`
