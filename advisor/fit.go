@@ -549,3 +549,27 @@ func (m Market) SqueezeFit(w Workload, vram float64, n int) (Squeeze, bool) {
 	}
 	return Squeeze{}, false
 }
+
+// Concurrency is how many requests of w's context n cards of g hold in the
+// KV cache left after the weights, under the serving rule of Fit (vLLM's
+// "Maximum concurrency for N tokens per request"). tp is tensor parallel
+// over the n cards, where an MLA latent has no heads to split and every
+// card keeps it whole (Shape.kvShare); dp is data-parallel attention
+// (SGLang --enable-dp-attention), where each card caches only its own
+// requests: n × tp for MLA, tp for every other attention (its heads
+// already split). Both 0 for training, or when not one request fits.
+func (m Market) Concurrency(w Workload, g knowledge.GPU, n int) (tp, dp float64, err error) {
+	e := m.engine().sized(w, m.Archs)
+	if e.err != nil {
+		return 0, 0, e.err
+	}
+	if e.mem.Workload.trains() || n < 1 {
+		return 0, 0, nil
+	}
+	tp = e.lim.maxConcurrency(g.VRAMGB, n)
+	dp = tp
+	if e.mem.Shape.Attention == "MLA" && n > 1 {
+		dp = math.Max(0, math.Floor(e.lim.seqs(g.VRAMGB, e.lim.perSeq, n)*float64(n)*100+1e-9)/100)
+	}
+	return tp, dp, nil
+}

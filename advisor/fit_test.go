@@ -546,3 +546,33 @@ func remark(o FitOption, k FitNoteKind) (FitNote, bool) {
 	}
 	return FitNote{}, false
 }
+
+// DeepSeek-V3 FP8 on 8× H200 at 64k tokens (review round 9): MLA caches
+// (kv_lora_rank 512 + qk_rope_head_dim 64) × 61 layers × 2 B = 70,272 B a
+// token (knowledge/data/models.json, deepseek-v3), × 65,536 = 4.605 GB a
+// request. FP8 weights (671.026 − 1.853)B + 1.853B × 2 = 672.88 GB; the
+// 8,192-token prefill chunk 8192 × (2×7168 + 2×18432) × 2 B = 0.84 GB.
+// vLLM's room per card on 8: 0.9 × 141 × 1.0737 − 0.8 − (672.88 + 0.84) ÷ 8
+// = 136.26 − 0.8 − 84.22 = 51.24 GB. Tensor parallel keeps the latent
+// whole on every card: 51.24 ÷ 4.605 = 11.13 requests; data-parallel
+// attention caches each once: 8 × 11.13 = 89.0. A GQA model's heads split
+// already: Llama 3 70B's two figures are the same.
+func TestConcurrencyMLAUnderTPAndDP(t *testing.T) {
+	kb := knowledge.MustShipped()
+	m := MarketOf(kb)
+	h200, ok := kb.GPU("h200")
+	if !ok || h200.VRAMGB != 141 {
+		t.Fatalf("h200 %v %v GB; the hand calculation assumes 141 GB", ok, h200.VRAMGB)
+	}
+	tp, dp, err := m.Concurrency(Workload{Model: "deepseek-v3", Method: Inference, Bits: 8, SeqLen: 65536}, h200, 8)
+	if err != nil || math.Abs(tp-11.13) > 0.05 || math.Abs(dp-89.0) > 0.4 {
+		t.Errorf("Concurrency(deepseek-v3 fp8 64k, 8× H200) = %v, %v (%v); want ≈11.13 and ≈89.0", tp, dp, err)
+	}
+	tp, dp, err = m.Concurrency(Workload{Model: "llama-3-70b", Method: Inference, Bits: 16, SeqLen: 8192}, h200, 2)
+	if err != nil || tp <= 0 || dp != tp {
+		t.Errorf("Concurrency(llama-3-70b, 2× H200) = %v, %v (%v); want the same figure twice", tp, dp, err)
+	}
+	if tp, dp, err := m.Concurrency(Workload{Model: "llama-3-70b", Method: QLoRA}, h200, 1); err != nil || tp != 0 || dp != 0 {
+		t.Errorf("Concurrency(training) = %v, %v (%v); want 0, 0", tp, dp, err)
+	}
+}

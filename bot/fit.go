@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/gpubot/gpubot/advisor"
@@ -29,6 +30,15 @@ type FitResult struct {
 	// nearest lighter setting that holds on them (advisor.SqueezeFit);
 	// nil when the job holds or nothing lighter does.
 	Squeeze *advisor.Squeeze `json:"squeeze,omitempty"`
+	// Lower is, for an inference that misses the asker's cards, the
+	// same job at each lower weight precision on those cards.
+	Lower []FitLower `json:"lower_precisions,omitempty"`
+	// Variants answers "how many of this card" for each memory size the
+	// question names ("141G 和 96G 两个版本").
+	Variants []FitVariant `json:"variants,omitempty"`
+	// Rental is the fallback "if not, rent N of X for H hours: how much?"
+	// (fitalt.go): the cards that hold the job and their price.
+	Rental *FitRental `json:"rental,omitempty"`
 	// kvAsked: the message asks the KV cache itself ("KV cache memory
 	// for…"): the headline leads with it.
 	kvAsked bool
@@ -44,6 +54,16 @@ type FitVerdict struct {
 	Fits      bool    `json:"fits"`
 	PerCardGB float64 `json:"per_card_gb"`
 	SpareGB   float64 `json:"spare_gb"`
+	// MaxConcurrency is, when the question asks it, how many requests of
+	// the context their cards hold under tensor parallelism, and
+	// MaxConcurrencyDP with data-parallel attention (more for MLA, whose
+	// latent every tensor-parallel card keeps whole: advisor.Concurrency).
+	MaxConcurrency   float64 `json:"max_concurrency,omitempty"`
+	MaxConcurrencyDP float64 `json:"max_concurrency_dp_attention,omitempty"`
+	// own is true when the asker has no more than their own consumer card
+	// or stated its memory (a laptop, a modded card): the answer never
+	// proposes more of it.
+	own bool
 }
 
 // FitOption is one card's verdict, with its cheapest known offer.
@@ -142,6 +162,15 @@ func (b *Bot) fit(ctx context.Context, a *Answer, req parse.Request) error {
 		return b.image(ctx, a, req)
 	}
 	w := workload(req.Slots)
+	if kv, weightsSaid := kvBitsAsked(req.Text); kv && (w.Method == "" || w.Method == advisor.Inference) {
+		// "and with FP8 KV cache?": the 8 bits are the cache's; the
+		// weights keep theirs unless the message names them apart
+		w.KVBits = 8
+		if req.Slots.Bits == 8 && !weightsSaid {
+			w.Bits = 0
+			a.use("bits", "the KV cache's precision (8-bit KV cache); the weights keep theirs")
+		}
+	}
 	gpus := b.kb.GPUs
 	if len(req.Slots.GPUs) > 0 { // the user named cards: answer for those only
 		gpus = nil
@@ -189,7 +218,12 @@ func (b *Bot) fit(ctx context.Context, a *Answer, req parse.Request) error {
 			break
 		}
 	}
-	if v, err := b.fitVerdict(w, req.Slots, res); err != nil {
+	if sizes := variantSizes(req); len(sizes) > 0 {
+		// "最少要几张 H20？141G 和 96G": the sizes are the card's variants,
+		// not what the asker has; each gets its count
+		view.Variants = b.fitVariants(w, req.Slots.GPUs[0], sizes)
+		a.use("vram_gb", "the card's memory variants: the count on each")
+	} else if v, err := b.fitVerdict(w, req.Slots, res); err != nil {
 		return err
 	} else {
 		view.Verdict = v
@@ -197,6 +231,12 @@ func (b *Bot) fit(ctx context.Context, a *Answer, req parse.Request) error {
 		if v != nil && !v.Fits && res.Workload.Method != advisor.Inference {
 			if sq, ok := b.mkt.SqueezeFit(w, v.VRAMGB, v.Have); ok {
 				view.Squeeze = &sq
+			}
+		}
+		view.Lower = b.lowerPrecisions(w, res, v)
+		if v != nil && v.Fits && concurrencyAsked(req) {
+			if tp, dp, err := b.mkt.Concurrency(w, b.verdictGPU(*v), v.Have); err == nil {
+				v.MaxConcurrency, v.MaxConcurrencyDP = tp, dp
 			}
 		}
 	}
@@ -242,6 +282,9 @@ func (b *Bot) activationTip(lang string, res advisor.FitResult) string {
 		fmt.Sprintf("激活值占了 %s GB（共 %s GB）；改用 %s 约需 %s GB（在命令后加 %s）", fmtNum(res.Breakdown.ActivationsGB), fmtNum(res.TotalGB), opts, fmtNum(m.TotalGB), opts))
 }
 
+// reNameGB is the memory in a card's name ("RTX 3060 12GB").
+var reNameGB = regexp.MustCompile(`\d+(?:\.\d+)?GB`)
+
 // fitVerdict checks the job against the asker's own cards: a VRAM they
 // state ("24g够不", "2080ti 22g魔改"), a card count ("两张3090"), or the
 // one card a yes/no question names ("3060 能 qlora 7b 吗"). A stated VRAM
@@ -263,6 +306,8 @@ func (b *Bot) fitVerdict(w advisor.Workload, s parse.Slots, res advisor.FitResul
 	if s.VRAMGB > 0 && s.VRAMGB != g.VRAMGB {
 		if g.ID == "" {
 			g = knowledge.GPU{ID: "your-card", Name: fmtNum(s.VRAMGB) + " GB"}
+		} else if reNameGB.MatchString(g.Name) {
+			g.Name = reNameGB.ReplaceAllString(g.Name, fmtNum(s.VRAMGB)+"GB") // a laptop "3060 6G": RTX 3060 6GB
 		} else {
 			g.Name = g.Name + " (" + fmtNum(s.VRAMGB) + " GB)"
 		}
@@ -286,6 +331,7 @@ func (b *Bot) fitVerdict(w advisor.Workload, s parse.Slots, res advisor.FitResul
 		opt = one.Options[0]
 	}
 	v := &FitVerdict{GPU: g.ID, Name: g.Name, VRAMGB: g.VRAMGB, Have: have, Cards: opt.Count, Fits: opt.Count > 0 && opt.Count <= have,
-		PerCardGB: opt.PerCardGB, SpareGB: opt.SpareGB}
+		PerCardGB: opt.PerCardGB, SpareGB: opt.SpareGB,
+		own: s.VRAMGB > 0 || g.Tier == knowledge.TierConsumer}
 	return v, nil
 }

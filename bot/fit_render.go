@@ -2,7 +2,9 @@ package bot
 
 import (
 	"fmt"
+	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/gpubot/gpubot/advisor"
@@ -101,6 +103,12 @@ func fitVerdict(lang string, o FitOption, inference bool) string {
 		return tr(lang, fmt.Sprintf("needs %d× %s (%s GB per card)", o.Count, o.Name, fmtNum(o.PerCardGB)),
 			fmt.Sprintf("需要 %d 张 %s（每卡 %s GB）", o.Count, o.Name, fmtNum(o.PerCardGB)))
 	}
+	if !inference {
+		// FSDP/ZeRO-3 shards the states, not a micro-batch's activations:
+		// more cards do not shrink what each one holds
+		return tr(lang, fmt.Sprintf("does not fit on %s at this micro-batch — each card keeps its micro-batch's activations whole, so more cards do not help", o.Name),
+			fmt.Sprintf("%s 在这个 micro-batch 下放不下——每张卡都要存自己那份 micro-batch 的激活值，加卡也不行", o.Name))
+	}
 	return tr(lang, fmt.Sprintf("does not fit on %s, even split across cards", o.Name),
 		fmt.Sprintf("%s 放不下，多卡拆分也不行", o.Name))
 }
@@ -130,12 +138,20 @@ func renderFit(lang string, s parse.Slots, as map[string]any, v FitResult, tip s
 		head = kvHeadline(lang, v) + head
 	}
 	d := present.Doc{Headline: head}
-	if v.Verdict != nil {
-		d.Headline = yourCardsHeadline(lang, job, v.MemoryGB, *v.Verdict, v.Squeeze, w.Method == advisor.Inference)
-		if v.Squeeze != nil {
+	switch {
+	case len(v.Variants) > 0: // "141G 和 96G 两个版本分别说一下": a count for each
+		d.Headline = variantsHeadline(lang, job, v)
+		d.Summary = append(d.Summary, head)
+	case v.Verdict != nil:
+		inference := w.Method == advisor.Inference
+		d.Headline = verdictHeadline(lang, job, v)
+		if v.Squeeze != nil && !squeezeLeads(*v.Verdict, v.Squeeze, inference) {
 			d.Summary = append(d.Summary, squeezeLine(lang, *v.Verdict, *v.Squeeze))
 		}
-		d.Summary = append(d.Summary, head)
+		if !(len(v.Options) == 1 && v.Options[0].VRAMGB != v.Verdict.VRAMGB) {
+			// the catalogue card's own line, unless their card is another size
+			d.Summary = append(d.Summary, head)
+		}
 	}
 	d.Figures = append(d.Figures, present.Figure{Label: tr(lang, "total per replica", "单副本合计"), Value: fmtNum(v.MemoryGB) + " GB"})
 	lines := append(v.Lines[:0:0], v.Lines...)
@@ -248,6 +264,9 @@ func yourCardsHeadline(lang, job string, need float64, v FitVerdict, sq *advisor
 	case v.Fits:
 		return tr(lang, fmt.Sprintf("Yes: %s hold a %s split across %d cards (≈%s GB per card of %s GB)", cards(v.Have), job, v.Cards, fmtNum(v.PerCardGB), fmtNum(v.VRAMGB)),
 			fmt.Sprintf("可以：%s 放得下 %s，分到 %d 张卡上（每卡约 %s GB，共 %s GB）", cards(v.Have), job, v.Cards, fmtNum(v.PerCardGB), fmtNum(v.VRAMGB)))
+	case v.Cards == 0 && !inference:
+		return tr(lang, fmt.Sprintf("No: a %s needs ≈%s GB on each card, more than its %s GB — each card keeps its micro-batch's activations whole, so more cards do not help", job, fmtNum(need), fmtNum(v.VRAMGB)),
+			fmt.Sprintf("不行：%s每张卡约需 %s GB，超过卡的 %s GB——每张卡都要存自己那份 micro-batch 的激活值，加卡也不行", job, fmtNum(need), fmtNum(v.VRAMGB)))
 	case v.Cards == 0:
 		return tr(lang, fmt.Sprintf("No: a %s needs ≈%s GB, more than even 64 cards of %s GB hold", job, fmtNum(need), fmtNum(v.VRAMGB)),
 			fmt.Sprintf("不行：%s约需 %s GB，%s GB 的卡 64 张也放不下", job, fmtNum(need), fmtNum(v.VRAMGB)))
@@ -305,4 +324,186 @@ func kvHeadline(lang string, v FitResult) string {
 	}
 	return tr(lang, fmt.Sprintf("KV cache ≈%s GB (%s). The whole job: ", fmtNum(v.Breakdown.KVCacheGB), how),
 		fmt.Sprintf("KV 缓存约 %s GB（%s）。整体：", fmtNum(v.Breakdown.KVCacheGB), how))
+}
+
+// squeezeLeads reports whether the lighter setting that holds is the
+// headline itself ("Not at batch 4…; yes at batch 1 with gradient
+// accumulation 4"): a training job well over the asker's cards (a tight
+// one says "Tight").
+func squeezeLeads(v FitVerdict, sq *advisor.Squeeze, inference bool) bool {
+	return sq != nil && !inference && !v.Fits && sq.Over > tightOver
+}
+
+// verdictHeadline is the answer for the asker's own cards, what they asked
+// first: the setting that holds leads when the job as asked does not (a
+// smaller batch, a lower precision), and the requests the cards hold
+// follow a yes when the question asks how many.
+func verdictHeadline(lang, job string, v FitResult) string {
+	vd := *v.Verdict
+	inference := v.Workload.Method == advisor.Inference
+	switch {
+	case len(v.Lower) > 0 && vd.own:
+		return lowerHeadline(lang, v)
+	case len(v.Lower) > 0:
+		// a datacenter fleet: the cards it needs, then the precision
+		// that holds on the cards they have
+		return yourCardsHeadline(lang, job, v.MemoryGB, vd, v.Squeeze, inference) + lowerFits(lang, v.Lower, vd.Have)
+	case squeezeLeads(vd, v.Squeeze, inference):
+		return squeezeHeadline(lang, v.Workload, vd, *v.Squeeze)
+	}
+	head := yourCardsHeadline(lang, job, v.MemoryGB, vd, v.Squeeze, inference)
+	if vd.MaxConcurrency > 0 {
+		head += concurrencyText(lang, v.Workload.SeqLen, vd, v.Shape.Attention == "MLA")
+	}
+	return head
+}
+
+// precisionName is a weight precision as people say it.
+func precisionName(bits int) string {
+	if bits == 16 {
+		return "FP16"
+	}
+	return strconv.Itoa(bits) + "-bit"
+}
+
+// lowerHeadline answers "does it fit at this precision? if not, which
+// quantisation?" on the asker's card: no at the precision asked, then the
+// lower ones that hold (and those that do not), never more cards — a
+// laptop or a single card they own cannot add any.
+func lowerHeadline(lang string, v FitResult) string {
+	vd := *v.Verdict
+	yours := tr(lang, fmt.Sprintf("your card's %s GB", fmtNum(vd.VRAMGB)), fmt.Sprintf("你的 %s GB", fmtNum(vd.VRAMGB)))
+	if vd.Have > 1 {
+		yours = tr(lang, fmt.Sprintf("your %d× %s GB cards hold", vd.Have, fmtNum(vd.VRAMGB)), fmt.Sprintf("你的 %d 张 %s GB", vd.Have, fmtNum(vd.VRAMGB)))
+	}
+	head := tr(lang, fmt.Sprintf("No at %s: ≈%s GB, more than %s", precisionName(v.Workload.Bits), fmtNum(v.MemoryGB), yours),
+		fmt.Sprintf("放不下：%s 约需 %s GB，超过%s", precisionName(v.Workload.Bits), fmtNum(v.MemoryGB), yours))
+	var yes, no []string
+	for _, l := range v.Lower {
+		item := tr(lang, fmt.Sprintf("%s (≈%s GB)", precisionName(l.Bits), fmtNum(l.MemoryGB)), fmt.Sprintf("%s（约 %s GB）", precisionName(l.Bits), fmtNum(l.MemoryGB)))
+		if l.Fits {
+			yes = append(yes, item)
+		} else {
+			no = append(no, item)
+		}
+	}
+	if len(no) > 0 {
+		head += tr(lang, "; "+strings.Join(no, ", ")+" does not fit either", "；"+strings.Join(no, "、")+"也放不下")
+	}
+	if len(yes) > 0 {
+		head += tr(lang, "; "+strings.Join(yes, " or ")+" fits", "；用 "+strings.Join(yes, " 或 ")+"可以")
+	}
+	return head
+}
+
+// lowerFits is the lower precisions that hold on the asker's cards, after
+// a no: "; 4-bit (≈45.44 GB) fits on your cards"; "" when none does.
+func lowerFits(lang string, lower []FitLower, have int) string {
+	var yes []string
+	for _, l := range lower {
+		if l.Fits {
+			yes = append(yes, tr(lang, fmt.Sprintf("%s (≈%s GB)", precisionName(l.Bits), fmtNum(l.MemoryGB)), fmt.Sprintf("%s（约 %s GB）", precisionName(l.Bits), fmtNum(l.MemoryGB))))
+		}
+	}
+	if len(yes) == 0 {
+		return ""
+	}
+	on := tr(lang, " fits on your card", "在你这张卡上放得下")
+	if have > 1 {
+		on = tr(lang, " fits on your cards", "在你的卡上放得下")
+	}
+	return tr(lang, "; "+strings.Join(yes, " or ")+on, "；用 "+strings.Join(yes, " 或 ")+on)
+}
+
+// squeezeHeadline answers a training job that misses the asker's cards
+// with the setting that holds: "Not at batch 4 (≈24.25 GB of 12 GB); yes
+// at batch 1 with gradient accumulation 4 (same effective batch, ≈11.55
+// GB)". Gradient accumulation keeps the batch the optimizer sees.
+func squeezeHeadline(lang string, asked advisor.Workload, v FitVerdict, sq advisor.Squeeze) string {
+	of := tr(lang, "of "+fmtNum(v.VRAMGB)+" GB", "，卡只有 "+fmtNum(v.VRAMGB)+" GB")
+	if v.Have > 1 {
+		of = tr(lang, "per card of "+fmtNum(v.VRAMGB)+" GB", "每卡，卡只有 "+fmtNum(v.VRAMGB)+" GB")
+	}
+	at := tr(lang, fmt.Sprintf("batch %d", asked.Batch), fmt.Sprintf("batch %d", asked.Batch))
+	if asked.NoGC {
+		at += tr(lang, " without gradient checkpointing", "、不开梯度检查点")
+	}
+	alt := sq.Workload
+	var yes []string
+	if alt.Batch < asked.Batch {
+		accum := asked.Batch / max(alt.Batch, 1)
+		yes = append(yes, tr(lang, fmt.Sprintf("batch %d with gradient accumulation %d", alt.Batch, accum),
+			fmt.Sprintf("batch %d + 梯度累积 %d", alt.Batch, accum)))
+	}
+	if asked.NoGC && !alt.NoGC {
+		yes = append(yes, tr(lang, "gradient checkpointing on", "开启梯度检查点"))
+	}
+	if alt.SeqLen < asked.SeqLen {
+		yes = append(yes, tr(lang, fmt.Sprintf("sequences of %s tokens", fmtNum(float64(alt.SeqLen))), fmt.Sprintf("序列缩到 %s token", fmtNum(float64(alt.SeqLen)))))
+	}
+	why := tr(lang, "", "")
+	if alt.Batch < asked.Batch {
+		why = tr(lang, "same effective batch, ", "等效 batch 不变，")
+	}
+	return tr(lang, fmt.Sprintf("Not at %s (≈%s GB %s); yes at %s (%s≈%s GB, %s GB spare)", at, fmtNum(sq.NeedGB), of, strings.Join(yes, ", "), why, fmtNum(sq.PerCardGB), fmtNum(sq.SpareGB)),
+		fmt.Sprintf("%s 不行（约需 %s GB%s）；%s 可以（%s约 %s GB，余 %s GB）", at, fmtNum(sq.NeedGB), of, strings.Join(yes, "、"), why, fmtNum(sq.PerCardGB), fmtNum(sq.SpareGB)))
+}
+
+// concurrencyText is the requests of the context the asker's cards hold in
+// their KV room, for "roughly how many concurrent sequences?": under
+// tensor parallelism, and with data-parallel attention where that holds
+// more (an MLA latent is kept whole on every tensor-parallel card).
+func concurrencyText(lang string, seq int, v FitVerdict, mla bool) string {
+	n := fmtNum(math.Floor(v.MaxConcurrency))
+	tokens := fmtNum(float64(seq))
+	if mla && v.MaxConcurrencyDP > v.MaxConcurrency {
+		dp := fmtNum(math.Floor(v.MaxConcurrencyDP))
+		return tr(lang, fmt.Sprintf("; about %s concurrent %s-token sequences fit in the KV room with tensor parallelism (every card keeps the whole MLA cache), about %s with data-parallel attention (SGLang --enable-dp-attention)", n, tokens, dp),
+			fmt.Sprintf("；KV 缓存余量约可同时容纳 %s 条 %s token 的序列（张量并行：每张卡都存完整的 MLA 缓存），开数据并行注意力（SGLang --enable-dp-attention）约 %s 条", n, tokens, dp))
+	}
+	return tr(lang, fmt.Sprintf("; about %s concurrent %s-token sequences fit in the KV room", n, tokens),
+		fmt.Sprintf("；KV 缓存余量约可同时容纳 %s 条 %s token 的序列", n, tokens))
+}
+
+// variantsHeadline gives the fewest cards for each memory size of the card
+// asked, the size asked first, then the job's memory.
+func variantsHeadline(lang, job string, v FitResult) string {
+	var parts []string
+	for _, x := range v.Variants {
+		var p string
+		switch {
+		case x.Cards == 0:
+			p = tr(lang, fmt.Sprintf("%s: does not fit even on %d", x.Name, advisor.MaxClusterCards), fmt.Sprintf("%s：%d 张也放不下", x.Name, advisor.MaxClusterCards))
+		case v.Workload.Method == advisor.Inference && x.MaxConcurrency > 0:
+			p = tr(lang, fmt.Sprintf("%s ×%d (≈%s GB per card, KV room for ≈%s requests of %s tokens)", x.Name, x.Cards, fmtNum(x.PerCardGB), fmtNum(math.Floor(x.MaxConcurrency)), fmtNum(float64(v.Workload.SeqLen))),
+				fmt.Sprintf("%s %d 张（每卡约 %s GB，KV 余量约够 %s 路 %s token 请求）", x.Name, x.Cards, fmtNum(x.PerCardGB), fmtNum(math.Floor(x.MaxConcurrency)), fmtNum(float64(v.Workload.SeqLen))))
+		default:
+			p = tr(lang, fmt.Sprintf("%s ×%d (≈%s GB per card)", x.Name, x.Cards, fmtNum(x.PerCardGB)), fmt.Sprintf("%s %d 张（每卡约 %s GB）", x.Name, x.Cards, fmtNum(x.PerCardGB)))
+		}
+		if !x.InCatalogue {
+			p += tr(lang, fmt.Sprintf(" — not in the catalogue: sized as an %s with %s GB", gpuName(x.GPU), fmtNum(x.VRAMGB)),
+				fmt.Sprintf("——目录里没有这个版本，按 %s 换成 %s GB 显存估算", gpuName(x.GPU), fmtNum(x.VRAMGB)))
+		}
+		parts = append(parts, p)
+	}
+	return tr(lang, "Fewest cards: "+strings.Join(parts, "; ")+fmt.Sprintf(". A %s needs ≈%s GB", job, fmtNum(v.MemoryGB)),
+		"最少张数："+strings.Join(parts, "；")+fmt.Sprintf("。%s约需 %s GB", job, fmtNum(v.MemoryGB)))
+}
+
+// rentalText is the fallback of renting, after the verdict on the asker's
+// own cards: "; renting A100 80GB for 10 h: ≈$23.4 (2 cards × 10 h × $1.17
+// per card-hour at X)".
+func rentalText(lang string, r FitRental, fits bool) string {
+	lead := tr(lang, "; renting ", "；租 ")
+	if fits {
+		lead = tr(lang, "; renting instead ", "；若改租 ")
+	}
+	hours := fmtNum(r.Hours)
+	if r.Price == nil {
+		return lead + tr(lang, fmt.Sprintf("%s for %s h needs %d cards (no on-demand price in the catalogue)", r.Name, hours, r.Cards),
+			fmt.Sprintf("%s 跑 %s 小时需要 %d 张（目录里没有按需价格）", r.Name, hours, r.Cards))
+	}
+	p := r.Price
+	return lead + tr(lang, fmt.Sprintf("%s for %s h: ≈%s (%d cards × %s h × %s/card-h at %s)", r.Name, hours, moneyStr(r.Total, r.Currency), r.Cards, hours, moneyStr(p.Price, p.Currency), platformName(lang, p.Platform)),
+		fmt.Sprintf("%s 跑 %s 小时约 %s（%d 张 × %s 小时 × %s/卡时 @ %s）", r.Name, hours, moneyStr(r.Total, r.Currency), r.Cards, hours, moneyStr(p.Price, p.Currency), platformName(lang, p.Platform)))
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpubot/gpubot/advisor"
 	"github.com/gpubot/gpubot/bot/parse"
+	"github.com/gpubot/gpubot/knowledge"
 )
 
 // A fit with a fallback: "4090 24g LoRA微调 Qwen2.5-14B，bf16能跑吗？不行的话
@@ -51,6 +52,9 @@ func (b *Bot) fitWithFallback(ctx context.Context, a Answer, req parse.Request) 
 	}
 	now := b.now()
 	first, second := b.parser.ParseAt(baseText, now).Slots, b.parser.ParseAt(altText, now).Slots
+	if fr, ok := b.rentalFallback(ctx, a, req, first, second); ok {
+		return fr, true // "不行的话租 A100 80G 跑 10 小时要多少钱"
+	}
 	if second.Method == "" && second.Bits == 0 {
 		return a, false // "if not, how many A100s?": a fallback of cards, answered by the fit itself
 	}
@@ -109,4 +113,71 @@ func altChoice(w advisor.Workload) string {
 		c += " int" + strconv.Itoa(w.Bits)
 	}
 	return c
+}
+
+// FitRental is a fallback of renting: "两张 4090 能全参微调 7B 吗？不行的话
+// 租 A100 80G 跑 10 小时要多少钱". The cards of the rented kind that hold
+// the job (or more, when the asker said how many), its cheapest on-demand
+// price and the stretch's total (advisor.RentalTotal).
+type FitRental struct {
+	GPU       string         `json:"gpu"`
+	Name      string         `json:"name"`
+	Cards     int            `json:"cards"`
+	Hours     float64        `json:"hours"`
+	PerCardGB float64        `json:"per_card_gb"`
+	Price     *PriceRef      `json:"price,omitempty"`
+	Total     float64        `json:"total,omitempty"`
+	Currency  string         `json:"currency,omitempty"`
+	Lines     []advisor.Line `json:"lines,omitempty"`
+}
+
+// rentalFallback answers a fit whose fallback rents another card for a
+// stretch: the fit on the asker's own cards, then the rented cards that
+// hold the same job and what the hours cost. ok is false when the
+// fallback is not that or cannot be worked.
+func (b *Bot) rentalFallback(ctx context.Context, a Answer, req parse.Request, first, second parse.Slots) (Answer, bool) {
+	if len(second.GPUs) != 1 || second.Hours <= 0 || second.Method != "" || second.Bits != 0 || len(first.GPUs) == 0 {
+		return a, false
+	}
+	g, ok := b.kb.GPU(second.GPUs[0])
+	if !ok {
+		return a, false
+	}
+	r := req
+	r.Intent, r.Problems = parse.Fit, nil
+	r.Slots.Missing = nil
+	r.Slots.GPUs, r.Slots.Cards, r.Slots.VRAMGB = first.GPUs, first.Cards, first.VRAMGB
+	r.Slots.Hours, r.Slots.Targets, r.Slots.YesNo = 0, nil, true
+	fa := a
+	fa.Assumed = map[string]any{}
+	if b.fit(ctx, &fa, r) != nil {
+		return a, false
+	}
+	view, isFit := fa.Result.(FitResult)
+	if !isFit || view.Verdict == nil {
+		return a, false
+	}
+	on, err := b.mkt.Fit(workload(r.Slots), []knowledge.GPU{g})
+	if err != nil || len(on.Options) == 0 || on.Options[0].Count == 0 {
+		return a, false
+	}
+	o := on.Options[0]
+	rent := &FitRental{GPU: g.ID, Name: g.Name, Cards: max(o.Count, second.Cards), Hours: second.Hours, PerCardGB: o.PerCardGB}
+	cur, fx := b.currency(r), b.fx(r.Slots)
+	f := advisor.OfferFilter{NoInterruptible: true, NoMarketRange: !advisor.IsMarketRange(r.Slots.Platform), Platform: r.Slots.Platform}
+	if cp, ok, err := b.market(ctx).Cheapest(g.ID, cur, fx, f); err == nil && ok {
+		rt := advisor.RentalTotal(cp.Low, rent.Cards, rent.Hours)
+		rent.Price = &PriceRef{Platform: cp.Platform, Price: cp.Low, Currency: string(cp.Currency), Unit: "card_hour", ObservedAt: cp.ObservedAt}
+		rent.Total, rent.Currency, rent.Lines = rt.Total, string(cp.Currency), rt.Lines
+	}
+	view.Rental = rent
+	fa.Result = view
+	fa.Intent = parse.Fit
+	d := fa.Doc
+	d.Headline = strings.TrimSuffix(d.Headline, "。") + rentalText(fa.Lang, *rent, view.Verdict.Fits)
+	fa.show(d)
+	fa.verdictAsked = true
+	fa.use("hours", "the rented cards' hours: the fallback's cost")
+	fa.use("gpus", "your cards, then the card rented if not")
+	return fa, true
 }
