@@ -248,9 +248,22 @@ func resultFigures(r any) ([]typedFigure, *string, string) {
 	case FitResult:
 		var figs []typedFigure
 		figs = append(figs, typedFigure{asked: "memory_gb", value: res.MemoryGB, unit: "GB"})
+		if r := res.Rental; r != nil && r.Price != nil {
+			// "不行的话租 A100 80G 跑 10 小时要多少钱": the fallback's bill
+			figs = append(figs, typedFigure{asked: "money_total", value: r.Total, currency: r.Currency, choice: r.GPU})
+		}
 		if res.Verdict != nil {
 			figs = append(figs, typedFigure{asked: "cards", value: float64(res.Verdict.Cards), unit: "cards", choice: res.Verdict.GPU})
+			if res.Verdict.MaxConcurrency > 0 {
+				figs = append(figs, typedFigure{asked: "concurrency", value: res.Verdict.MaxConcurrency, unit: "sequences", choice: res.Verdict.GPU})
+			}
 			return figs, verdict(res.Verdict.Fits), "memory_gb"
+		}
+		for _, x := range res.Variants {
+			figs = append(figs, typedFigure{asked: "cards", value: float64(x.Cards), unit: "cards", choice: x.GPU})
+		}
+		if len(res.Variants) > 0 {
+			return figs, nil, "cards" // "141G 和 96G 两个版本分别说一下": each size's count
 		}
 		for _, o := range res.Options {
 			if o.Fits || o.Count > 0 {

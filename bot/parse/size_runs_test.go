@@ -29,3 +29,18 @@ func TestSmallModelsAndRunsInWords(t *testing.T) {
 		}
 	}
 }
+
+// TestKVCacheBitsAreTheCache: "with FP8 KV cache" sets the cache's bits
+// (8), never the weights' — the follow-up halved the weights instead.
+func TestKVCacheBitsAreTheCache(t *testing.T) {
+	p := New(knowledge.MustShipped())
+	for _, q := range []string{"ok and with FP8 KV cache?", "llama 70b 32k context, kv cache in fp8", "KV 缓存用 int8 的话呢"} {
+		s := p.Parse(q).Slots
+		if s.KVBits != 8 || s.Bits != 0 {
+			t.Errorf("%q: kv_bits %d, bits %d; want 8 and 0", q, s.KVBits, s.Bits)
+		}
+	}
+	if s := p.Parse("llama 70b in fp8 with a 32k context").Slots; s.Bits != 8 || s.KVBits != 0 {
+		t.Errorf("fp8 weights: bits %d, kv_bits %d", s.Bits, s.KVBits)
+	}
+}

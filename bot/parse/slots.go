@@ -638,9 +638,16 @@ func (x extractor) shape(t *text, f *features) {
 			s.Optimizer = "adamw"
 		}
 	}
+	kvAt := reKVBits8.FindStringIndex(t.s)
+	if kvAt != nil && s.KVBits == 0 {
+		s.KVBits = 8 // "FP8 KV cache": the cache's bits
+	}
 	t.first(reBits, 0, func(m []string, at int) bool {
 		if s.Bits != 0 {
 			return false
+		}
+		if kvAt != nil && at < kvAt[1] && at+len(m[0]) > kvAt[0] {
+			return false // that 8 is the cache's, not the weights'
 		}
 		switch {
 		case m[4] == "半精度":
@@ -808,6 +815,10 @@ func (x extractor) misc(t *text, f *features) {
 // notAProject are words a project pattern catches that name no project
 // ("per project last month", "how much budget").
 var notAProject = map[string]bool{"last": true, "this": true, "next": true, "each": true, "every": true, "per": true, "all": true, "much": true, "many": true}
+
+// reKVBits8 is an 8-bit KV cache said in words: "FP8 KV cache", "kv cache
+// in fp8", "KV 缓存用 int8".
+var reKVBits8 = regexp.MustCompile(`(?:fp8|int8|8-?bit|8\s?位)\s*(?:的)?\s*kv|kv[\s_-]*(?:cache|缓存)?[\s_-]*(?:dtype)?\s*(?:in|at|as|to|=|用|为|改成|换成|改为)?\s*(?:fp8|int8|8-?bit|8\s?位)`)
 
 // otherCurrency names the currencies reOtherCurrencyQ reads by their code.
 var otherCurrency = map[string]string{
