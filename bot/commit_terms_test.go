@@ -29,6 +29,11 @@ func TestTermQuestionsByHand(t *testing.T) {
 		// difference 23,360 × 5.79 = 135,254.40
 		head: []string{"4 nodes (32×", "$135,254", "$287,094", "$151,840"},
 	}, {
+		name: "4 instances are 4 nodes",
+		q:    "What's the monthly difference between p5 on-demand and a 1-year reserved for 4 instances?",
+		// as above: 32 × 730 × 5.79 = 135,254.40
+		head: []string{"(32×", "$135,254"},
+	}, {
 		name: "p5 on demand vs 1-year, 4 台, zh",
 		q:    "p5 按需和一年预留，4 台每月差多少？",
 		// × 7.2: 135,254.40 → 973,831.68; 287,094.40 → 2,067,079.68; 151,840 → 1,093,248
@@ -102,6 +107,9 @@ func TestTermQuestionsByHand(t *testing.T) {
 				if !strings.Contains(first, w) {
 					t.Errorf("%q\nfirst line %q\nwant %q", c.q, first, w)
 				}
+			}
+			if _, ok := a.Ignored["samples"]; ok {
+				t.Errorf("%q: samples ignored, want the instances used as nodes", c.q)
 			}
 			for _, w := range c.notHead {
 				if strings.Contains(first, w) {

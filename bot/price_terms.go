@@ -262,6 +262,10 @@ func (b *Bot) termAnswer(_ context.Context, a *Answer, req parse.Request) (bool,
 		a.use("hours", "every hour of the month")
 		a.use("hours_per_month", "every hour of the month")
 		a.use("billing", "the terms priced")
+		if q.Nodes > 0 && s.Samples == float64(q.Nodes) {
+			// "4 instances" is read as samples by the parser; here they are machines
+			a.use("samples", "the machines: nodes × cards in one")
+		}
 		if q.Kind == "regions" {
 			a.use("region", "the regions named: the sourced rate's region said")
 		}

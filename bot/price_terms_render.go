@@ -75,6 +75,12 @@ func renderTerms(lang string, v TermView) present.Doc {
 			return tr(lang, termWords[c.Term][0], termWords[c.Term][1])
 		}
 		heads = append(heads, "")
+		var weak []string // rates from a low-confidence row, said in the headline they decide
+		for _, c := range []advisor.TermCost{a, b} {
+			if c.Confidence == knowledge.Low {
+				weak = append(weak, name(c))
+			}
+		}
 		if q.Kind == "platforms" {
 			heads[0] = tr(lang,
 				fmt.Sprintf("On a %s reservation for %s, %s is cheaper: %s %s vs %s %s, %s less.", termWords[a.Term][0], termSize(lang, q), name(a), termTotalText(a, cur), per[0], name(b), termTotalText(b, cur), moneyStr(sh.Gap, cur)),
@@ -82,10 +88,14 @@ func renderTerms(lang string, v TermView) present.Doc {
 		} else {
 			heads[0] = tr(lang,
 				fmt.Sprintf("%s on %s, %s: %s %s vs %s %s — %s is %s less %s.", termSize(lang, q), platformName(lang, a.Platform), per[1], name(a), termTotalText(a, cur), name(b), termTotalText(b, cur), name(a), moneyStr(sh.Gap, cur), per[0]),
-				fmt.Sprintf("%s在 %s 上%s：%s %s，%s %s——%s每月少 %s。", termSize(lang, q), platformName(lang, a.Platform), per[1], name(a), termTotalText(a, cur), name(b), termTotalText(b, cur), name(a), moneyStr(sh.Gap, cur)))
+				fmt.Sprintf("%s 在 %s 上%s：%s %s，%s %s——%s每月少 %s。", termSize(lang, q), platformName(lang, a.Platform), per[1], name(a), termTotalText(a, cur), name(b), termTotalText(b, cur), name(a), moneyStr(sh.Gap, cur)))
 			if sh.Hours != knowledge.HoursPerMonth {
 				heads[0] = strings.Replace(heads[0], "每月少", "每年少", 1)
 			}
+		}
+		if len(weak) > 0 {
+			heads = append(heads, tr(lang, fmt.Sprintf("Low-confidence rate (an aggregator's range): %s.", strings.Join(weak, ", ")),
+				fmt.Sprintf("低可信度价格（汇总站区间）：%s。", strings.Join(weak, "、"))))
 		}
 	} else if len(sh.Costs) == 1 {
 		c := sh.Costs[0]
@@ -119,8 +129,17 @@ func renderTerms(lang string, v TermView) present.Doc {
 		d.ListTitle = tr(lang, "Sourced rates × cards × hours:", "有出处的价格 × 卡数 × 小时：")
 		d.List = items
 	}
-	d.Summary = append(d.Summary, tr(lang, "Rates are sourced rows, not live quotes: reservations are negotiated; confirm the provider's current terms.",
-		"价格来自有出处的记录，不是实时报价：预留价可谈，请向平台确认当前条款。"))
+	committed := false
+	for _, a := range q.Asks {
+		committed = committed || a.Term != "on_demand"
+	}
+	if committed {
+		d.Summary = append(d.Summary, tr(lang, "Rates are sourced rows, not live quotes: reservations are negotiated; confirm the provider's current terms.",
+			"价格来自有出处的记录，不是实时报价：预留价可谈，请向平台确认当前条款。"))
+	} else {
+		d.Summary = append(d.Summary, tr(lang, "Rates are sourced rows, not live quotes: confirm the provider's current price in each region.",
+			"价格来自有出处的记录，不是实时报价：请向平台确认各区域的当前价格。"))
+	}
 	return d
 }
 
