@@ -488,3 +488,123 @@ func WeighPlanTerm(onDemandMonthly float64, cr CommitResult) PlanTerm {
 func TermMonthly(cr CommitResult) PlanTerm {
 	return WeighPlanTerm(cr.Chosen.OnDemand*knowledge.HoursPerMonth*float64(cr.Inputs.Cards), cr)
 }
+
+// TermRate is one provider's sourced rate for a card under one term
+// (on_demand, 1y, 3y), per card-hour in the answer's currency: the row
+// alone, not paired with an on-demand row of the same instance (Lambda's
+// 1-year rate is for "reserved clusters", its on-demand rows for "8x H100
+// SXM": a pair would never form, yet the 1-year rate is Lambda's).
+type TermRate struct {
+	Provider   string               `json:"provider"`
+	Platform   string               `json:"platform,omitempty"` // platform id, "" when the bot has none
+	Instance   string               `json:"instance"`
+	Term       string               `json:"term"`
+	Low        float64              `json:"low"` // per card-hour
+	High       float64              `json:"high,omitempty"`
+	Region     string               `json:"region"`
+	Confidence knowledge.Confidence `json:"confidence"`
+	Date       string               `json:"date"`
+	Source     string               `json:"source"`
+}
+
+// SourcedTermRate is the best-sourced row for gpu under term on platform
+// (a platform id such as "aws"; "" for any provider): highest confidence,
+// then newest, then cheapest. A market index is no provider's rate and is
+// taken only when no platform is asked. ok is false when no row prices it.
+func SourcedTermRate(reserved []knowledge.ReservedPrice, gpu, term, platform string, cur knowledge.Currency, fx float64) (TermRate, bool) {
+	confRank := map[knowledge.Confidence]int{knowledge.High: 0, knowledge.Medium: 1, knowledge.Low: 2}
+	var best TermRate
+	found := false
+	for _, r := range reserved {
+		if r.GPU != gpu || r.Term != term {
+			continue
+		}
+		if platform != "" && r.Provider != platform && knowledge.ReservedPlatform(r.Provider) != platform {
+			continue
+		}
+		lo, hi, ok := r.GPUHour()
+		if !ok || lo <= 0 {
+			continue
+		}
+		t := TermRate{Provider: r.Provider, Platform: knowledge.ReservedPlatform(r.Provider), Instance: r.Instance, Term: r.Term,
+			Low: round(Convert(lo, r.Currency, cur, fx), 4), Region: r.Region, Confidence: r.Confidence, Date: r.Date,
+			Source: fmt.Sprintf("%s %s %s %s (%s, %s)", r.Provider, r.Instance, r.Term, priceText(r.Low, r.High, r.Currency, r.Unit), r.SourceTitle, r.Date)}
+		if hi > lo {
+			t.High = round(Convert(hi, r.Currency, cur, fx), 4)
+		}
+		if !found {
+			best, found = t, true
+			continue
+		}
+		ca, cb := confRank[t.Confidence], confRank[best.Confidence]
+		da, db := (knowledge.Provenance{Date: t.Date}).Sortable(), (knowledge.Provenance{Date: best.Date}).Sortable()
+		if ca < cb || ca == cb && (da > db || da == db && t.Low < best.Low) {
+			best = t
+		}
+	}
+	return best, found
+}
+
+// TermAsk is one (platform, term) a question prices.
+type TermAsk struct {
+	Platform string `json:"platform"` // platform id; "" for any provider
+	Term     string `json:"term"`     // on_demand, 1y, 3y
+}
+
+// TermCost is Cards × Hours at a sourced term rate, every hour paid:
+// Total at the rate's low end, TotalHigh at its high end (0 when the row
+// is one figure).
+type TermCost struct {
+	TermRate
+	Cards     int     `json:"cards"`
+	Hours     float64 `json:"hours"`
+	Total     float64 `json:"total"`
+	TotalHigh float64 `json:"total_high,omitempty"`
+	Line      Line    `json:"line"`
+}
+
+// TermSheet prices the same cards for the same hours on each (platform,
+// term) asked, from the sourced rows.
+type TermSheet struct {
+	Cards int     `json:"cards"`
+	Hours float64 `json:"hours"` // 730 a month, 8,760 a year
+	// Costs are in the order asked; Missing are the asks no row prices.
+	Costs   []TermCost `json:"costs"`
+	Missing []TermAsk  `json:"missing,omitempty"`
+	// Order is Costs' indexes cheapest first (by the low end); Gap is the
+	// second cheapest's Total less the cheapest's (0 with fewer than two).
+	Order []int   `json:"order"`
+	Gap   float64 `json:"gap"`
+}
+
+// PriceTerms prices cards × hours on every ask: for each, the sourced
+// rate (SourcedTermRate) × cards × hours (730 h a month, 8,760 h a year:
+// 24 × 365), the low and high ends of a ranged row.
+func PriceTerms(reserved []knowledge.ReservedPrice, gpu string, asks []TermAsk, cards int, hours float64, cur knowledge.Currency, fx float64) TermSheet {
+	cards = max(cards, 1)
+	sh := TermSheet{Cards: cards, Hours: hours}
+	n := float64(cards)
+	for _, a := range asks {
+		r, ok := SourcedTermRate(reserved, gpu, a.Term, a.Platform, cur, fx)
+		if !ok {
+			sh.Missing = append(sh.Missing, a)
+			continue
+		}
+		c := TermCost{TermRate: r, Cards: cards, Hours: hours, Total: Round2(n * hours * r.Low)}
+		how := fmt.Sprintf("%d cards × %s h × %s", cards, num(hours), money(r.Low, cur))
+		if r.High > r.Low {
+			c.TotalHigh = Round2(n * hours * r.High)
+			how += "–" + num(r.High)
+		}
+		c.Line = Line{Key: a.Platform + "_" + a.Term, Label: txt(r.Provider+" "+r.Term, r.Provider+" "+r.Term), Value: c.Total, Unit: string(cur), How: how + " (" + r.Source + ")"}
+		sh.Costs = append(sh.Costs, c)
+	}
+	for i := range sh.Costs {
+		sh.Order = append(sh.Order, i)
+	}
+	sort.SliceStable(sh.Order, func(i, j int) bool { return sh.Costs[sh.Order[i]].Total < sh.Costs[sh.Order[j]].Total })
+	if len(sh.Order) >= 2 {
+		sh.Gap = Round2(sh.Costs[sh.Order[1]].Total - sh.Costs[sh.Order[0]].Total)
+	}
+	return sh
+}

@@ -66,3 +66,51 @@ func TestCommitErrors(t *testing.T) {
 		}
 	}
 }
+
+// Sourced rates per provider and term, priced for the cards and hours
+// asked (reserved_prices.csv):
+//   - AWS p5.48xlarge on demand $98.32/instance-h (Epoch, 2025-03-17, high)
+//     ÷ 8 = $12.29/card-h; 1-yr $52/instance-h (Disintermediate, Q1 2026,
+//     medium: beats the low-confidence $77.43 and $2.80-3.00 rows) ÷ 8 =
+//     $6.50. No AWS H100 3-yr row.
+//   - Azure ND H100 v5 1-yr $2.50-3.50/GPU-h (Alpha One, low).
+//   - Lambda "H100 (reserved clusters)" 1-yr $1.85-1.89/GPU-h (low): no
+//     on-demand row of that instance, so Commit never pairs it.
+//
+// 4 p5 nodes = 32 cards a month: on demand 32 × 730 × 12.29 = 287,094.40;
+// 1-yr 32 × 730 × 6.50 = 151,840; gap 135,254.40 (= 23,360 × 5.79).
+// 2 nodes (16 cards) a year on 1-yr: Azure 16 × 8,760 × 2.50 = 350,400
+// (× 3.50 = 490,560); AWS 16 × 8,760 × 6.50 = 911,040; gap 560,640.
+func TestPriceTermsByHand(t *testing.T) {
+	p := knowledge.MustShipped().Procurement
+	sh := PriceTerms(p.Reserved, "h100-sxm", []TermAsk{{"aws", "on_demand"}, {"aws", "1y"}, {"aws", "3y"}}, 32, 730, knowledge.USD, 0)
+	if len(sh.Costs) != 2 || !near(sh.Costs[0].Low, 12.29, 1e-9) || !near(sh.Costs[1].Low, 6.5, 1e-9) ||
+		!near(sh.Costs[0].Total, 287094.40, 0.005) || !near(sh.Costs[1].Total, 151840, 0.005) || !near(sh.Gap, 135254.40, 0.005) {
+		t.Errorf("AWS 32 cards a month: %+v", sh)
+	}
+	if len(sh.Missing) != 1 || sh.Missing[0] != (TermAsk{"aws", "3y"}) || sh.Order[0] != 1 {
+		t.Errorf("AWS 3y missing, 1y cheapest: missing %v order %v", sh.Missing, sh.Order)
+	}
+	sh = PriceTerms(p.Reserved, "h100-sxm", []TermAsk{{"azure", "1y"}, {"aws", "1y"}}, 16, 8760, knowledge.USD, 0)
+	if len(sh.Costs) != 2 || sh.Order[0] != 0 || !near(sh.Costs[0].Total, 350400, 0.005) || !near(sh.Costs[0].TotalHigh, 490560, 0.005) ||
+		!near(sh.Costs[1].Total, 911040, 0.005) || !near(sh.Gap, 560640, 0.005) {
+		t.Errorf("Azure vs AWS 1y, 16 cards a year: %+v", sh)
+	}
+	r, ok := SourcedTermRate(p.Reserved, "h100-sxm", "1y", "lambda", knowledge.USD, 0)
+	if !ok || r.Provider != "Lambda" || r.Low != 1.85 || r.High != 1.89 {
+		t.Errorf("Lambda 1y = %+v, %v; want $1.85-1.89", r, ok)
+	}
+	if _, ok := SourcedTermRate(p.Reserved, "h100-sxm", "1y", "runpod", knowledge.USD, 0); ok {
+		t.Error("RunPod has no sourced 1-year row")
+	}
+}
+
+// $500,000 a month at Lambda's 1-yr $1.85-1.89/card-h, 730 h: at $1.89 a
+// card-month is 1,379.70, floor(500,000 ÷ 1,379.70) = 362 (362.40); at
+// $1.85, 1,350.50 → floor(370.23) = 370.
+func TestCardsForRangeByHand(t *testing.T) {
+	hi, lo := CardsForRange(500000, 1.85, 1.89, 730, 1)
+	if hi.Cards != 362 || lo.Cards != 370 || hi.PerCardMonth != 1379.70 || lo.PerCardMonth != 1350.50 {
+		t.Errorf("CardsForRange($500k, 1.85-1.89) = %d (%v), %d (%v); want 362, 370", hi.Cards, hi.PerCardMonth, lo.Cards, lo.PerCardMonth)
+	}
+}

@@ -83,3 +83,14 @@ func CardsFor(budget, pricePerCardHour, hoursPerMonth, months float64) Affordabl
 	}
 	return a
 }
+
+// CardsForRange is CardsFor at both ends of a ranged rate ("$1.85–1.89"):
+// the high end's fleet first (what the budget surely keeps running), then
+// the low end's. With one figure both are the same.
+func CardsForRange(budget, low, high, hoursPerMonth, months float64) (atHigh, atLow Affordable) {
+	atLow = CardsFor(budget, low, hoursPerMonth, months)
+	if high <= low {
+		return atLow, atLow
+	}
+	return CardsFor(budget, high, hoursPerMonth, months), atLow
+}

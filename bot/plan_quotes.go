@@ -21,6 +21,17 @@ const noteFullTime = "no hours given: the monthly plan weighed at full-time use,
 // with a note saying why ("" and false when none applies).
 func quoteInWords(req parse.Request) (parse.Request, string, bool) {
 	s := req.Slots
+	if q, ok := readTermQuestion(req); ok {
+		// "p5 on-demand vs 1-year reserved for 4 nodes", "Azure vs AWS on a
+		// 1-year reservation", "how many H100s on Lambda's 1-yr rate":
+		// the sourced term rates × the cards (price_terms.go)
+		req.Intent, req.Slots.Billing = parse.Price, ""
+		if len(s.GPUs) == 0 {
+			req.Slots.GPUs = []string{q.GPU}
+		}
+		req.Slots.Missing = nil
+		return req, "sourced term rates for the cards asked", true
+	}
 	if !readOnly[req.Intent] || len(s.GPUs) == 0 || s.ParamsB > 0 || s.Model != "" || s.Arch != "" || s.Budget != nil {
 		return req, "", false
 	}
@@ -32,6 +43,16 @@ func quoteInWords(req parse.Request) (parse.Request, string, bool) {
 	commit := asksCommit(t)
 	ownOnDemand := s.Rent != nil || s.OnDemandMonthly != nil || s.Discount > 0 || s.Monthly != nil
 	switch {
+	case commit && s.Rent != nil && s.Price == nil && s.Committed == nil && s.Monthly == nil && s.OnDemandMonthly == nil && s.Discount == 0 &&
+		s.Utilization == 0 && s.HoursPerMonth == 0 && s.Hours == 0 && !has(s.Targets, "saving") && !has(s.Targets, "break_even_util") &&
+		reContractTotal.MatchString(t) && !reOnDemand.MatchString(t):
+		// "我们跟 Lambda 签了一年 16 张 H100 的合约，$1.89/卡时，合同总额是多少？":
+		// the one rate said is the contract's, not an on-demand rent to
+		// weigh a commitment against: its total over the term (price.go)
+		req.Slots.Price, req.Slots.Rent = s.Rent, nil
+		req.Intent, req.Slots.Billing = parse.Price, ""
+		req.Slots.Missing = nil
+		return req, "a commitment's total at your rate", true
 	case commit && (first == "money_total" || first == "money_monthly") && !has(s.Targets, "saving") && !has(s.Targets, "break_even_util") &&
 		s.Utilization == 0 && s.HoursPerMonth == 0 && s.Hours == 0 && !ownOnDemand && (s.Committed != nil) != (s.Price != nil) && !reOnDemand.MatchString(t):
 		// "a 1-year commitment of 16 H100s at $1.85/hr — total annual
@@ -103,6 +124,8 @@ var (
 	reSaveAsked = regexp.MustCompile(`省|划算|\bsave|saving|cheaper`)
 	// rePriceAsked asks what something costs.
 	rePriceAsked = regexp.MustCompile(`price|rate\b|cost\b|how much|多少钱|价格|什么价|报价|多少`)
+	// reContractTotal asks for a contract's whole value.
+	reContractTotal = regexp.MustCompile(`合同总额|总额|总价|总金额|一共|合计|总共|\btotal\b|contract value|altogether|in all`)
 	// reRateWord names a rate, not a bill ("承诺价多少钱").
 	reRateWord = regexp.MustCompile(`价|price|rate\b`)
 	// reMachineSize is the cards in one machine: "8xH100", "8卡", "8-GPU".

@@ -83,6 +83,9 @@ type PriceView struct {
 	// Machine is a machine's (node's) hourly rate said for its cards
 	// ("$16/hr for the 8xH100 node"): Rental is at its rate per card.
 	Machine *MachineRate `json:"machine,omitempty"`
+	// Year is the month's rental (Rental, 730 h) over a year of 8,760 h,
+	// when a year was asked beside it ("monthly spend, and annualized?").
+	Year *advisor.Rental `json:"year,omitempty"`
 	// Compare is each card's price on the platforms the question names,
 	// when it names two or more ("lambda or runpod, by how much?"): the
 	// headline says which is cheaper and by how much (price_platforms.go).
@@ -106,6 +109,9 @@ type QuoteView struct {
 
 func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 	s := req.Slots
+	if ok, err := b.termAnswer(ctx, a, req); ok || err != nil {
+		return err // sourced term rates for nodes, platforms, a budget or regions (price_terms.go)
+	}
 	if len(s.GPUs) == 0 {
 		return &advisor.InputError{Field: "gpu", Reason: tr(a.Lang, "which card? name one or more", "哪张卡？请指明型号"), Hint: "/gpu price h100"}
 	}
@@ -252,6 +258,11 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 		if term != nil {
 			b.termQuote(ctx, a, req, term, view, all, fx)
 			view.Term = term
+		} else if hours == knowledge.HoursPerMonth && reYearAsked.MatchString(strings.ToLower(req.Text)) {
+			// "monthly spend, and annualized?": the year too, every hour of
+			// 8,760 (a month is 730 of them, so the year is 12 months)
+			y := advisor.RentalTotal(s.Price.Amount, s.Cards, 12*knowledge.HoursPerMonth)
+			view.Year = &y
 		}
 	} else if hours == 0 && s.Budget != nil && s.Budget.Amount > 0 && len(view.GPUs) > 0 && (has(s.Targets, "gpu_hours") || has(s.Targets, "hours")) {
 		// "经费8000块，4090 2.2/h，够我跑多少卡时？": the hours the budget
@@ -533,6 +544,17 @@ func (b *Bot) termQuote(ctx context.Context, a *Answer, req parse.Request, t *Te
 	}
 	in := advisor.CommitInput{GPU: view.GPUs[0], Cards: r.Cards, Term: term, Utilization: 1, Currency: knowledge.Currency(cmpOr(s.Price.Currency, view.Currency)),
 		FX: fx, Reserved: b.kb.Procurement.Reserved, CN: b.kb.Procurement.CNCloud, PreferCN: preferCN(req), Platform: s.Platform}
+	if s.Platform != "" {
+		// the platform named has its own sourced row for the term (Lambda's
+		// 1-year "reserved clusters" rate pairs with no on-demand row, so
+		// Commit would never choose it): that row, not another cloud's
+		if r, ok := advisor.SourcedTermRate(b.kb.Procurement.Reserved, view.GPUs[0], term, s.Platform, in.Currency, fx); ok {
+			t.Sourced = &advisor.CommitPair{Provider: r.Provider, Instance: r.Instance, Term: r.Term, Committed: r.Low, CommittedHigh: r.High,
+				Confidence: r.Confidence, Date: r.Date, Source: r.Source}
+			t.Term = term
+			return
+		}
+	}
 	if cr, err := advisor.Commit(in); err == nil && cr.Chosen.Provider != "" && cr.Chosen.Provider != "given" && cr.Chosen.Term == term {
 		t.Sourced = &cr.Chosen
 	}

@@ -113,6 +113,11 @@ func renderPrice(lang string, v PriceView, now time.Time) present.Doc {
 		} else if m := v.Machine; m != nil && len(v.GPUs) > 0 {
 			// a machine's rate: per card, and the machines' total
 			d.Headline = machineHeadline(lang, v.GPUs[0], *r, *m) + d.Headline
+		} else if y := v.Year; y != nil {
+			// a month and the year asked beside it: both first
+			d.Headline = tr(lang,
+				fmt.Sprintf("≈ %s a month for %d card(s) × %s h (%s card-hours); ≈ %s a year (%d × %s h × %s). ", moneyStr(r.Total, cur), r.Cards, fmtNum(r.Hours), fmtNum(r.CardHours), moneyStr(y.Total, cur), y.Cards, fmtNum(y.Hours), moneyStr(y.PricePerCardHour, cur)),
+				fmt.Sprintf("%d 张卡 × %s 小时（%s 卡时）每月约 %s；一年约 %s（%d × %s 小时 × %s）。", r.Cards, fmtNum(r.Hours), fmtNum(r.CardHours), moneyStr(r.Total, cur), moneyStr(y.Total, cur), y.Cards, fmtNum(y.Hours), moneyStr(y.PricePerCardHour, cur))) + d.Headline
 		} else {
 			d.Headline = tr(lang,
 				fmt.Sprintf("≈ %s for %d card(s) × %s h (%s card-hours). ", moneyStr(r.Total, cur), r.Cards, fmtNum(r.Hours), fmtNum(r.CardHours)),
@@ -375,9 +380,13 @@ func termHeadline(lang, gpu string, r advisor.Rental, cur string, t TermQuote) s
 	}
 	termName := map[string][2]string{"1y": {"1-year", "一年期"}, "3y": {"3-year", "三年期"}}[t.Term]
 	if p := t.Sourced; p != nil {
+		rate := moneyStr(p.Committed, cur)
+		if p.CommittedHigh > p.Committed {
+			rate += "–" + fmtNum(p.CommittedHigh) // a ranged row stays a range
+		}
 		more = append(more, tr(lang,
-			fmt.Sprintf("the sourced %s rate is %s/card-hour (%s %s, %s, %s)", termName[0], moneyStr(p.Committed, cur), p.Provider, p.Instance, p.Date, p.Confidence),
-			fmt.Sprintf("有出处的%s价为 %s/卡时（%s %s，%s，%s）", termName[1], moneyStr(p.Committed, cur), p.Provider, p.Instance, p.Date, p.Confidence)))
+			fmt.Sprintf("the sourced %s rate is %s/card-hour (%s %s, %s, %s)", termName[0], rate, p.Provider, p.Instance, p.Date, p.Confidence),
+			fmt.Sprintf("有出处的%s价为 %s/卡时（%s %s，%s，%s）", termName[1], rate, p.Provider, p.Instance, p.Date, p.Confidence)))
 	} else if termName[0] != "" {
 		more = append(more, tr(lang, fmt.Sprintf("no sourced %s rate for %s to weigh it against", termName[0], gpuName(gpu)),
 			fmt.Sprintf("数据里没有 %s 的%s价可比", gpuName(gpu), termName[1])))
