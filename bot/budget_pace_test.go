@@ -16,7 +16,8 @@ import (
 )
 
 // paceBot is the bot as cmd/bot wires it — spend and budgets on one
-// ledger — asked on 2026-12-02 09:00 Shanghai.
+// ledger, a stated budget naming the stored one — asked on 2026-12-02
+// 09:00 Shanghai.
 func paceBot(t *testing.T) (*bot.Bot, *ledger.Ledger) {
 	t.Helper()
 	st, err := store.OpenEmbedded(context.Background(), t.TempDir())
@@ -29,8 +30,11 @@ func paceBot(t *testing.T) (*bot.Bot, *ledger.Ledger) {
 	l := ledger.New(st, ledger.Options{KB: kb, Now: now, Location: ledger.Shanghai})
 	b := bot.New(bot.Config{FX: 7.2}, kb, nil)
 	b.SetClock(now)
-	b.Route(parse.Spend, bot.NewSpend(l, nil, 7.2, now))
-	b.Route(parse.Budget, budget.NewHandler(budget.NewAlerts(budget.NewStore(st.Redis, nil), l, nil, 7.2), nil, now))
+	alerts := budget.NewAlerts(budget.NewStore(st.Redis, nil), l, nil, 7.2)
+	sp := bot.NewSpend(l, nil, 7.2, now)
+	sp.UseStoredBudget(alerts.StoredFunc()) // as cmd/bot wires it
+	b.Route(parse.Spend, sp)
+	b.Route(parse.Budget, budget.NewHandler(alerts, nil, now))
 	return b, l
 }
 

@@ -4,37 +4,17 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gpubot/gpubot/bot"
-	"github.com/gpubot/gpubot/bot/budget"
 	"github.com/gpubot/gpubot/bot/ledger"
 	"github.com/gpubot/gpubot/bot/parse"
-	"github.com/gpubot/gpubot/bot/store"
 	"github.com/gpubot/gpubot/knowledge"
 )
 
-// financeBot is paceBot with the stored-budget hook wired as cmd/bot
-// should (Spend.UseStoredBudget(Alerts.StoredFunc())), asked on
-// 2026-12-02 09:00 Shanghai: December has nothing booked unless a test
-// books it.
+// financeBot is paceBot: December has nothing booked unless a test books it.
 func financeBot(t *testing.T) *bot.Bot {
 	t.Helper()
-	st, err := store.OpenEmbedded(context.Background(), t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	now := func() time.Time { return time.Date(2026, 12, 2, 9, 0, 0, 0, ledger.Shanghai) }
-	kb := knowledge.MustShipped()
-	l := ledger.New(st, ledger.Options{KB: kb, Now: now, Location: ledger.Shanghai})
-	b := bot.New(bot.Config{FX: 7.2}, kb, nil)
-	b.SetClock(now)
-	alerts := budget.NewAlerts(budget.NewStore(st.Redis, nil), l, nil, 7.2)
-	sp := bot.NewSpend(l, nil, 7.2, now)
-	sp.UseStoredBudget(alerts.StoredFunc())
-	b.Route(parse.Spend, sp)
-	b.Route(parse.Budget, budget.NewHandler(alerts, nil, now))
+	b, _ := paceBot(t)
 	return b
 }
 
