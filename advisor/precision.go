@@ -90,17 +90,6 @@ func runsOn(w Workload, g knowledge.GPU) precisionOn {
 	return p
 }
 
-// join puts two notes in one, skipping empty ones.
-func join(a, b Text) Text {
-	switch {
-	case a.EN == "":
-		return b
-	case b.EN == "":
-		return a
-	}
-	return txt(a.EN+"; "+b.EN, a.ZH+"；"+b.ZH)
-}
-
 // sizedOn is c.sized for w as it runs on g: the upcast estimate where g
 // has no kernels for w's FP8 weights.
 func (c *memo) sizedOn(w Workload, g knowledge.GPU, archs []knowledge.Arch) (Memory, limits, precisionOn, error) {

@@ -253,6 +253,7 @@ func (b *Bot) answer(ctx context.Context, m Message) Answer {
 		}
 		a.budgetVerdict()
 		a.leadWithAsked()
+		b.inBothCurrencies(&a, asked)
 		return a
 	}
 	if have > 0 {

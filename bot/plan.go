@@ -191,6 +191,13 @@ func plan(req parse.Request) (parse.Request, string) {
 	if !readOnly[req.Intent] {
 		return req, ""
 	}
+	if s.Tokens > 0 && s.Samples > 0 && s.SampleTokens == 0 && s.Tokens < s.Samples {
+		// "20 万条，1k token": fewer tokens than samples cannot be the data's
+		// total — it is each sample's length
+		req.Slots.SampleTokens, req.Slots.Tokens = s.Tokens, 0
+		req.Slots.Notes = append(req.Slots.Notes, fmt.Sprintf("%s tokens beside %s samples read as each sample's length", trimNum(s.Tokens), trimNum(s.Samples)))
+		s = req.Slots
+	}
 	model := s.ParamsB > 0 || s.Arch != "" || s.Model != ""
 	inference := s.Method == "" || s.Method == "inference"
 	load := s.RequestsPerS > 0 || s.PeakRequestsPerS > 0 || s.TokensPerDay > 0

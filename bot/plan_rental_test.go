@@ -88,3 +88,24 @@ func TestPlannerRound9(t *testing.T) {
 		t.Errorf("a year against ¥1.5M: %s %q", a.Intent, a.Headline)
 	}
 }
+
+// TestPlansAndBothCurrencies: a budget for 包月 cards is divided by the
+// plan's fee (AutoDL 4090 ¥1,052 a month: 50,000 ÷ 1,052 = 47.5 → 47), not
+// by 730 h of the on-demand rate; "in USD and in CNY" gives both:
+// 16 × 730 × $2.80 = $32,704 ≈ ¥235,469 at 7.2.
+func TestPlansAndBothCurrencies(t *testing.T) {
+	b := writersBot(t)
+	a := b.Answer(context.Background(), Message{Text: "我们每月预算 5 万人民币，AutoDL 4090 包月的话能租几张？", Team: "T1", Channel: "D1", User: "U1"})
+	if !strings.Contains(a.Headline, "47 张") || !strings.Contains(a.Headline, "¥1,052") {
+		t.Errorf("¥50k of 包月 4090s: %q", a.Headline)
+	}
+	a = askOne(t, "If we rent 16 H100s on-demand at $2.80/hr running 24/7, what's the monthly cost in USD and in CNY?")
+	if !strings.Contains(a.Headline, "$32,704 (≈ ¥235,469 at 7.2 CNY per USD)") {
+		t.Errorf("both currencies: %q", a.Headline)
+	}
+	// 200,000 samples × 1,000 tokens × 3 epochs on 8 A800: hours, never 0
+	a = askOne(t, "全参微调 Qwen2.5-7B，数据 20 万条，平均 1k token，跑 3 个 epoch，用 8 张 A800 大概要多久、多少钱？")
+	if strings.Contains(a.Headline, "0 卡时") || a.Typed == nil || a.Typed.Value == nil || *a.Typed.Value <= 0 {
+		t.Errorf("the job costs nothing: %q", a.Headline)
+	}
+}

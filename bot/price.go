@@ -227,7 +227,7 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 	}
 	if s.Budget != nil && s.Budget.Amount > 0 && len(view.GPUs) > 0 && has(s.Targets, "cards") && s.Cards == 0 {
 		// "每月预算5万块，H20能租几张？": the cards the budget keeps running
-		rate, cur := b.budgetRate(a, s, view)
+		rate, cur := b.budgetRate(a, s, view, req.Text)
 		if rate > 0 {
 			budget := s.Budget.Amount
 			if bc := knowledge.Currency(s.Budget.Currency); bc != "" && bc != knowledge.Currency(cur) {
@@ -267,7 +267,7 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 	} else if hours == 0 && s.Budget != nil && s.Budget.Amount > 0 && len(view.GPUs) > 0 && (has(s.Targets, "gpu_hours") || has(s.Targets, "hours")) {
 		// "经费8000块，4090 2.2/h，够我跑多少卡时？": the hours the budget
 		// rents, at their rate or else the headline's
-		rate, cur := b.budgetRate(a, s, view)
+		rate, cur := b.budgetRate(a, s, view, req.Text)
 		if rate > 0 {
 			budget := s.Budget.Amount
 			rateCur := knowledge.Currency(cmpOr(cur, view.Currency))
@@ -388,10 +388,24 @@ func withoutPlan(gpus []string, offers []PriceOffer) []string {
 
 // budgetRate is the card-hour rate a budget is spent at: theirs when
 // given, else the headline's offer; its currency ("" for the view's).
-func (b *Bot) budgetRate(a *Answer, s parse.Slots, view PriceView) (float64, string) {
+func (b *Bot) budgetRate(a *Answer, s parse.Slots, view PriceView, text string) (float64, string) {
 	if s.Price != nil && s.Price.Amount > 0 {
 		a.use("price", "your rate per card-hour")
 		return s.Price.Amount, cmpOr(s.Price.Currency, view.Currency)
+	}
+	if s.Billing == "monthly" || strings.Contains(text, "包月") || strings.Contains(strings.ToLower(text), "monthly plan") {
+		// "AutoDL 4090 包月的话能租几张？": the cheapest monthly plan's fee
+		// (its per card-hour over 730 h), not the on-demand rate
+		var best *PriceOffer
+		for i, o := range view.Offers {
+			if o.GPU == view.GPUs[0] && o.Monthly && (best == nil || o.Price < best.Price) {
+				best = &view.Offers[i]
+			}
+		}
+		if best != nil {
+			a.use("billing", "the monthly plan's fee, not the on-demand rate")
+			return best.Price, cmpOr(best.Currency, view.Currency)
+		}
 	}
 	if o, _, ok := headlineOffer(view.Offers, view.GPUs[0], view.Spot); ok {
 		return o.Price, cmpOr(o.Currency, view.Currency)

@@ -146,11 +146,9 @@ func renderTerms(lang string, v TermView) present.Doc {
 // regionsHeadline prices the machines across the regions named at the
 // sourced rate, saying which region it is for and which have none.
 func regionsHeadline(lang string, q TermQuestion, c advisor.TermCost, cur string, per [2]string) string {
-	var have, none []string
+	var none []string // the regions asked that the rate is not for
 	for _, r := range q.Regions {
-		if strings.Contains(strings.ToLower(c.Region), r) {
-			have = append(have, r)
-		} else {
+		if !strings.Contains(strings.ToLower(c.Region), r) {
 			none = append(none, r)
 		}
 	}

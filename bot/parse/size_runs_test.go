@@ -44,3 +44,27 @@ func TestKVCacheBitsAreTheCache(t *testing.T) {
 		t.Errorf("fp8 weights: bits %d, kv_bits %d", s.Bits, s.KVBits)
 	}
 }
+
+// TestSampleLengthsAndDaysAMonth: "20 万条，平均 1k token" is each sample's
+// length (read as the data's total of 1,000 tokens the job cost ¥0);
+// "一天跑 14 小时，一个月跑 26 天" is 14 × 26 = 364 h a month, not 14 × 365/12.
+func TestSampleLengthsAndDaysAMonth(t *testing.T) {
+	p := New(knowledge.MustShipped())
+	s := p.Parse("全参微调 Qwen2.5-7B，数据 20 万条，平均 1k token，跑 3 个 epoch，用 8 张 A800").Slots
+	if s.Samples != 200000 || s.SampleTokens != 1000 || s.Tokens != 0 {
+		t.Errorf("samples %v, sample tokens %v, tokens %v; want 200000, 1000, 0", s.Samples, s.SampleTokens, s.Tokens)
+	}
+	s = p.Parse("lora 7b on 50k samples averaging 2k tokens, 2 epochs on a 4090").Slots
+	if s.Samples != 50000 || s.SampleTokens != 2000 {
+		t.Errorf("samples %v, sample tokens %v; want 50000, 2000", s.Samples, s.SampleTokens)
+	}
+	if s := p.Parse("AutoDL 上 4090 按量和包月哪个划算？我们一天大概跑 14 小时，一个月跑 26 天").Slots; s.HoursPerMonth != 364 {
+		t.Errorf("14 h a day, 26 days a month: %v h/month, want 364", s.HoursPerMonth)
+	}
+	if s := p.Parse("A100 12 hours a day, 22 days a month: monthly plan or on-demand?").Slots; s.HoursPerMonth != 264 {
+		t.Errorf("12 h a day, 22 days: %v h/month, want 264", s.HoursPerMonth)
+	}
+	if s := p.Parse("每天跑 8 小时的话 A100 包月值吗").Slots; s.HoursPerMonth < 243.3 || s.HoursPerMonth > 243.4 {
+		t.Errorf("8 h a day, no days said: %v h/month, want 8 × 365/12 = 243.33", s.HoursPerMonth)
+	}
+}

@@ -27,7 +27,7 @@ var (
 	reWatts     = gated(regexp.MustCompile(num+`\s?(?:瓦|watts?\b|w\b)`), true, "瓦", "watt", "w")
 	reWattsCue  = regexp.MustCompile(`功耗|power draw|tdp|draws?|瓦|watts?`)
 	reTPS       = gated(regexp.MustCompile(num+`\s?(k)?\s?(?:tokens?|tok|t)\s?(?:/\s?s(?:ec)?\b|per second|每秒|/秒)|`+num+`\s?tps\b|tps\s?(?:=|:|of|at)?\s?`+num+`|每秒\s?`+num+`\s?(?:个\s?)?tokens?|吞吐\s?(?:按|是|为|:)?\s?`+num), true, "/s", "per second", "每秒", "/秒", "tps", "吞吐")
-	reSampleTok = gated(regexp.MustCompile(`每条(?:样本|数据)?\s?(?:平均|大约|约)?\s?`+num+`\s?(k)?\s?(?:个\s?)?(?:tokens?|词元)|`+num+`\s?(k)?\s?tokens?\s?(?:per|/|each|every)\s?(?:sample|example|row)`), true, "每条", "per", "each", "every", "/")
+	reSampleTok = gated(regexp.MustCompile(`每条(?:样本|数据)?\s?(?:平均|大约|约)?\s?`+num+`\s?(k)?\s?(?:个\s?)?(?:tokens?|词元)|`+num+`\s?(k)?\s?tokens?\s?(?:per|/|each|every)\s?(?:sample|example|row)|(?P<pre>(?:条|samples?|examples?|rows?)[^。？?0-9]{0,6}?(?:平均|均|avg|average|averaging|each|~)\s?(?:每条)?\s?(?:约|大约|about|~)?\s?)`+num+`\s?(k)?\s?(?:个\s?)?(?:tokens?|词元)`), true, "每条", "per", "each", "every", "/", "平均", "均", "avg", "averag")
 	reTokens    = gated(regexp.MustCompile(num+`\s?(万亿|千万|百万|亿|万|[kmbt])?\s?(?:个\s?)?(?:tokens?|词元)`), true, "token", "词元")
 	reSamples   = gated(regexp.MustCompile(num+`\s?(千|万|[kmw])?\s?(?:个\s?)?(?:samples?|examples?|rows?|instances?|条(?:样本|数据|训练数据)?|个样本|样本)`), true, "sample", "example", "row", "instance", "条", "样本")
 	reEpochs    = gated(regexp.MustCompile(num+`\s?(?:个\s?)?(?:epochs?|轮|遍)|epochs?\s?(?:=|:)?\s?`+num), true, "epoch", "轮", "遍")
@@ -310,7 +310,7 @@ func (x extractor) volumes(t *text, f *features) {
 		if s.SampleTokens != 0 {
 			return false
 		}
-		v, ok := Number(m[1] + m[2] + m[3] + m[4])
+		v, ok := Number(m[1] + m[2] + m[3] + m[4] + m[6] + m[7]) // m[5] is the samples' words before the figure
 		if !ok || v <= 0 {
 			return false
 		}
@@ -378,6 +378,14 @@ func (x extractor) hours(t *text, f *features) {
 		switch {
 		case containsAny(period, "天", "日", "day", "daily"):
 			limit, per, perZH, factor = 24, "day", "天", daysPerMonth
+			if d := reDaysAMonth.FindStringSubmatch(t.s); d != nil {
+				// "一天跑 14 小时，一个月跑 26 天": those days, not every day
+				if n, ok := Number(d[1] + d[2]); ok && n > 0 && n <= 31 {
+					s.HoursPerMonth = v * n
+					f.note(fmt.Sprintf("%s h/day × %s days a month read as %s h/month", trim(v), trim(n), trim(v*n)))
+					return v <= 24
+				}
+			}
 		case containsAny(period, "周", "week"):
 			limit, per, perZH, factor = 168, "week", "周", weeksPerMonth
 		case containsAny(period, "年", "year"):
@@ -815,6 +823,10 @@ func (x extractor) misc(t *text, f *features) {
 // notAProject are words a project pattern catches that name no project
 // ("per project last month", "how much budget").
 var notAProject = map[string]bool{"last": true, "this": true, "next": true, "each": true, "every": true, "per": true, "all": true, "much": true, "many": true}
+
+// reDaysAMonth is the days a month the cards run: "一个月跑 26 天", "每月 22
+// 天", "22 days a month", "22 working days".
+var reDaysAMonth = regexp.MustCompile(`(?:一个月|每个月|每月|一月|月)\s?(?:跑|用|开|工作|上班)?\s?(?:大概|约|差不多)?\s?(\d{1,2})\s?(?:个)?\s?(?:天|工作日)|(\d{1,2})\s?(?:working |work |business )?days? (?:a|per|each) month`)
 
 // reKVBits8 is an 8-bit KV cache said in words: "FP8 KV cache", "kv cache
 // in fp8", "KV 缓存用 int8".
