@@ -110,6 +110,11 @@ type Offer struct {
 	// source read it), "undated" (the source carries no date; ObservedAt is
 	// the earliest date of the data it came with, so it never looks newer).
 	DateBasis string `yaml:"date_basis,omitempty" json:"date_basis,omitempty"`
+	// Confidence is the grade of the sourced row an offer was made from
+	// (cn_cloud_prices.csv, reserved_prices.csv: high, medium, low); ""
+	// for catalogue data, which carries no grade. A low one is a user's
+	// note or an estimate: an answer that quotes it says so.
+	Confidence Confidence `yaml:"confidence,omitempty" json:"confidence,omitempty"`
 }
 
 // HoursPerMonth converts monthly prices to hourly equivalents: 730 h is the

@@ -281,6 +281,7 @@ var cardRules = []struct {
 	{[]string{"a100", "40gb"}, "a100-40g"}, {[]string{"a100"}, "a100-80g"}, {[]string{"a800"}, "a800"},
 	{[]string{"4090d"}, "rtx4090d"}, {[]string{"4090"}, "rtx4090"}, {[]string{"3090"}, "rtx3090"},
 	{[]string{"3060", "ti"}, ""}, {[]string{"3060"}, "rtx3060"},
+	{[]string{"4060", "ti", "8gb"}, ""}, {[]string{"4060", "ti"}, "rtx4060ti"}, // the bot's card is the 16 GB one
 	{[]string{"5090d"}, ""}, {[]string{"5090"}, "rtx5090"}, {[]string{"2080"}, "rtx2080ti"},
 	{[]string{"pro", "6000d"}, ""}, {[]string{"pro", "6000"}, "rtx-pro-6000"}, {[]string{"a6000"}, "a6000"},
 	{[]string{"l40s"}, "l40s"}, {[]string{"l40"}, "l40"}, {[]string{"l20"}, "l20"}, {[]string{"t4"}, "t4"},
@@ -388,17 +389,29 @@ func loadProcurement(b *Base) (Procurement, error) {
 	return p, nil
 }
 
-// cnOffers turns the Chinese platforms' rows into catalogue offers: rows on
-// a platform the bot knows, for a card it knows, with a year in their date.
-// Low-confidence rows (user notes, estimates) price nothing, except on a
-// big cloud (cn_cloud) that has no better row for the card, where they are
-// the only figure there is and say so. An undated row is dated by the
-// latest day it can be from and says its date as written.
 // cnOfferSince is the oldest date a Chinese-platform row may price an
 // answer from: older tables (Featurize 2021, JD Cloud's P40 era) stay in the
 // dataset as history.
 const cnOfferSince = "2025-01-01"
 
+// cnOffers turns the Chinese platforms' rows into catalogue offers: rows on
+// a platform the bot knows, for a card it knows, with a year in their date.
+// Low-confidence rows (user notes, estimates) price nothing, except on a
+// big cloud (cn_cloud) that has no better row for the card, where they are
+// the only figure there is and say so (Offer.Confidence "low"). An undated
+// row is dated by the latest day it can be from and says its date as
+// written.
+//
+// Why not every low row that fills a platform's gap (AutoDL's RTX 5090
+// ¥2.78, H800 ¥8.88, A800 ¥4.98 from a 2026-08 note): a catalogue offer
+// feeds every engine, and as one they ranked cards and platforms on a
+// note's figure — a 13B LoRA "fits on one A100 80GB at ¥2.8 (晨涧云, a
+// price-trend article)", H800 the best compute per dollar at AutoDL's
+// ¥8.88, A800 costed at AutoDL's ¥4.98 instead of 晨涧云's medium ¥5.15,
+// and a matpool "¥2–5" range widened the spend ledger's typo check until
+// ¥185 a card-hour passed. Those rows stay in Procurement.Rows, each with
+// its grade and date: an answer about that platform falls back on them and
+// says so, and no engine picks them over a graded figure.
 func cnOffers(b *Base, rows []CNCloudPrice) []Offer {
 	better := map[string]bool{}
 	for _, c := range rows {
@@ -420,16 +433,17 @@ func cnOffers(b *Base, rows []CNCloudPrice) []Offer {
 		if at == "" || at < cnOfferSince {
 			continue // undated, or a list-price baseline from before 2025 (NOTES_cn_and_api §3): data, not an offer
 		}
-		if o, ok := cnOffer(c, c.PlatformID, cnOfferKey(c, i)); ok {
+		if o, ok := cnOffer(c, c.PlatformID, cnOfferKey(c, c.PlatformID, i)); ok {
 			out = append(out, o)
 		}
 	}
 	return out
 }
 
-// cnOfferKey is the offer key of the Chinese-platform row at index i.
-func cnOfferKey(c CNCloudPrice, i int) string {
-	return fmt.Sprintf("cnref-%s-%s-%dx-%s-%d", c.PlatformID, c.GPU, max(c.GPUs, 1), c.Billing, i+2)
+// cnOfferKey is the offer key of the Chinese-platform row at index i,
+// priced on platform.
+func cnOfferKey(c CNCloudPrice, platform string, i int) string {
+	return fmt.Sprintf("cnref-%s-%s-%dx-%s-%d", platform, c.GPU, max(c.GPUs, 1), c.Billing, i+2)
 }
 
 // cnOffer turns one Chinese-platform row into an offer on platform; ok is
@@ -440,7 +454,7 @@ func cnOffer(c CNCloudPrice, platform, key string) (Offer, bool) {
 		Platform: platform, GPU: c.GPU, GPUCount: float64(max(c.GPUs, 1)),
 		PriceLow: c.Low, PriceHigh: c.High, Currency: c.Currency, Basis: PerGPU,
 		ObservedAt: c.Sortable(), Source: c.SourceTitle + " — " + c.SourceURL, SourceKind: "manual",
-		SKU: c.Card,
+		SKU: c.Card, Confidence: c.Confidence,
 	}
 	if c.Unit != "per_gpu_hour" && c.GPUs <= 0 {
 		// A price for a whole instance or machine whose card count the
@@ -567,6 +581,7 @@ func rowOffers(p Procurement, offers []Offer) []Offer {
 		if r.Note != "" {
 			o.Note += "; " + r.Note
 		}
+		o.Confidence = r.Confidence
 		conf[o.Key] = r.Confidence
 		cands = append(cands, o)
 	}
@@ -582,7 +597,7 @@ func rowOffers(p Procurement, offers []Offer) []Offer {
 		case pl == "":
 			pl, _, _ = strings.Cut(c.Platform, " (")
 		}
-		if c.PlatformID != "" && have[cnOfferKey(c, i)] {
+		if have[cnOfferKey(c, pl, i)] {
 			continue // already a catalogue offer
 		}
 		o, ok := cnOffer(c, pl, fmt.Sprintf("row-cn-%s-%s-%dx-%s-%d", pl, c.GPU, max(c.GPUs, 1), c.Billing, i+2))

@@ -15,9 +15,10 @@ func TestProcurementRowsKeepProvenance(t *testing.T) {
 	// plus two H200 on-demand rows added 2026-12-02 (Nebius docs, Mercatus),
 	// and the round-5 gap rows: 9 reserved (CoreWeave H200/H100/A100 page
 	// of 2026-09-20, AWS g5.xlarge A10G, five MI300X rows) and 3 purchase
-	// (RTX 3060 new and two used ranges).
-	if len(p.Purchases) != 118 || len(p.Reserved) != 86 || len(p.CNCloud) != 109 || len(p.APIs) != 116 {
-		t.Fatalf("rows: purchase %d reserved %d cn %d api %d, want 118 86 109 116", len(p.Purchases), len(p.Reserved), len(p.CNCloud), len(p.APIs))
+	// (RTX 3060 new and two used ranges), and 4 RTX 4060 Ti 16GB purchase
+	// rows (CraftRigs new and used, RunLocalAI new, convly used; 2026-12-02).
+	if len(p.Purchases) != 122 || len(p.Reserved) != 86 || len(p.CNCloud) != 109 || len(p.APIs) != 116 {
+		t.Fatalf("rows: purchase %d reserved %d cn %d api %d, want 122 86 109 116", len(p.Purchases), len(p.Reserved), len(p.CNCloud), len(p.APIs))
 	}
 	check := func(what string, pv Provenance) {
 		t.Helper()

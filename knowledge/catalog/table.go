@@ -82,6 +82,7 @@ type shape struct {
 	Zone, Country, RegionLabel, CloudTier, Term  string
 	SourceRef, SourceGeneratedAt, Collector      string
 	DateBasis                                    string
+	Confidence                                   knowledge.Confidence
 	Interruptible                                bool
 }
 
@@ -187,7 +188,7 @@ func (t *Table) add(o *knowledge.Offer, h uint64, plain bool, raw string) {
 		Source: o.Source, SourceKind: o.SourceKind, Note: o.Note, Status: o.Status,
 		Zone: o.Zone, Country: o.Country, RegionLabel: o.RegionLabel, CloudTier: o.CloudTier, Term: o.Term,
 		SourceRef: o.SourceRef, SourceGeneratedAt: o.SourceGeneratedAt, Collector: o.CollectorVersion,
-		DateBasis: o.DateBasis, Interruptible: o.Interruptible,
+		DateBasis: o.DateBasis, Confidence: o.Confidence, Interruptible: o.Interruptible,
 	}
 	// Hashing a 30-field key per row was most of Append; a row mostly
 	// repeats a shape seen a few rows before (a hosted catalogue has a few
@@ -337,7 +338,7 @@ func (t *Table) fill(i int, o *knowledge.Offer) {
 		Source: sh.Source, SourceKind: sh.SourceKind, Note: sh.Note, Status: sh.Status,
 		Zone: sh.Zone, Country: sh.Country, RegionLabel: sh.RegionLabel, CloudTier: sh.CloudTier, Term: sh.Term,
 		SourceRef: sh.SourceRef, SourceGeneratedAt: sh.SourceGeneratedAt, CollectorVersion: sh.Collector,
-		DateBasis: sh.DateBasis, Interruptible: sh.Interruptible,
+		DateBasis: sh.DateBasis, Confidence: sh.Confidence, Interruptible: sh.Interruptible,
 	}
 	if r.extra > 0 {
 		x := &t.extras[r.extra-1]

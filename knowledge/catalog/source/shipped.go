@@ -57,8 +57,16 @@ func shippedBatch(base *knowledge.Base) (*catalog.Batch, error) {
 		return nil, err
 	}
 	b.Ref = MarketRef + " + " + SeedRef
+	// A low-confidence sourced row only fills a gap (knowledge cnOffers):
+	// where the market snapshot prices the card on the same platform (the
+	// international Alibaba Cloud's A10, say), the snapshot's dated listing
+	// stands and the note-grade figure is left out.
+	listed := map[string]bool{}
+	for _, o := range b.Offers {
+		listed[o.Platform+"/"+o.GPU] = true
+	}
 	for _, o := range base.Offers {
-		if o.Currency != knowledge.CNY {
+		if o.Currency != knowledge.CNY || o.Confidence == knowledge.Low && listed[o.Platform+"/"+o.GPU] {
 			continue
 		}
 		if o.SourceKind == "" {
