@@ -106,6 +106,11 @@ func Rows() []intent.Row {
 					a.Intent = parse.Buy
 					return b.buy(ctx, m, a, req)
 				}
+				if purchasePriceAsked(req) { // "4060 Ti 16G 买一张多少钱" (price_purchase.go)
+					if ok, err := b.purchasePrice(a, req); ok || err != nil {
+						return err
+					}
+				}
 				return b.price(ctx, a, req)
 			})},
 		{ID: parse.Compare, Example: "/gpu compare h100 h800 h20",

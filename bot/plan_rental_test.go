@@ -109,3 +109,22 @@ func TestPlansAndBothCurrencies(t *testing.T) {
 		t.Errorf("the job costs nothing: %q", a.Headline)
 	}
 }
+
+// TestPurchasePriceAsked: "买一张多少钱" is the card's purchase price, not
+// its rental list. The RTX 4060 Ti 16GB's sourced new price is $449
+// (RunLocalAI, 2026-05) = ¥3,232.8 at 7.2; with a ¥8,000 budget a used 3090
+// ($500–1,000 → ¥3,600–7,200) fits and a new 4090 ($1,700–2,800 → ¥12,240+)
+// does not.
+func TestPurchasePriceAsked(t *testing.T) {
+	a := askOne(t, "4060 Ti 16G 买一张多少钱")
+	if !strings.Contains(a.Headline, "新卡 RTX 4060 Ti 16GB ¥3,233") {
+		t.Errorf("4060 Ti to buy: %q", a.Headline)
+	}
+	a = askOne(t, "新 4090 和二手 3090 哪个划算，预算 8000 块")
+	if !strings.HasPrefix(a.Headline, "¥8,000 预算之内：二手 RTX 3090；超预算：RTX 4090") {
+		t.Errorf("new 4090 vs used 3090 on ¥8,000: %q", a.Headline)
+	}
+	if _, ok := a.Ignored["budget"]; ok {
+		t.Errorf("the budget is ignored: %v", a.Ignored)
+	}
+}

@@ -136,8 +136,13 @@ func (b *Bot) price(ctx context.Context, a *Answer, req parse.Request) error {
 		if err != nil {
 			return err
 		}
+		// No catalogue offer for the card, or none on the platform asked:
+		// the sourced rows (knowledge Procurement.Rows) answer, each with
+		// its grade and date, never beside a catalogue offer of that
+		// platform (AutoDL's RTX 5090 ¥2.78, a 2026-08 note; Ascend 910B).
+		list.Offers = append(list.Offers, rowFallback(m, g, s, list.Offers, cur, fx)...)
 		view.Lists = append(view.Lists, list)
-		details := detailsFor(m.Offers, g)
+		details := detailsFor(slices.Concat(m.Offers, m.Rows), g)
 		all = slices.Grow(all, len(list.Offers))
 		if s.Platform == "" && !comparing {
 			view.Offers = slices.Grow(view.Offers, len(list.Offers))
@@ -363,6 +368,40 @@ func ageDays(observed string, now time.Time) int {
 
 // wanted reports whether an offer's platform is one the question names
 // ("只看阿里云和腾讯云的A10": every one of them, not only the first).
+// rowFallback is the sourced rows for card g that a price answer shows:
+// every one when no catalogue offer prices the card, else only those of
+// the platforms asked that no offer prices.
+func rowFallback(m advisor.Market, g string, s parse.Slots, have []advisor.CardPrice, cur knowledge.Currency, fx float64) []advisor.CardPrice {
+	priced := map[string]bool{}
+	for _, cp := range have {
+		priced[cp.Platform] = true
+	}
+	if len(s.Platforms) >= 2 || len(have) > 0 && (s.Platform == "" || priced[s.Platform]) {
+		return nil // named platforms compared (price_platforms.go), or the catalogue answers
+	}
+	var rows []knowledge.Offer // the Chinese platforms' rows (reserved_prices.csv's are the commitment answers')
+	for _, o := range m.Rows {
+		if o.GPU == g && strings.HasPrefix(o.Key, "row-cn-") {
+			rows = append(rows, o)
+		}
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	rl, err := advisor.Market{GPUs: m.GPUs, Offers: rows}.PriceList(g, cur, fx)
+	if err != nil {
+		return nil
+	}
+	var out []advisor.CardPrice
+	for _, cp := range rl.Offers {
+		if len(have) > 0 && !wanted(s, cp.Platform) {
+			continue
+		}
+		out = append(out, cp)
+	}
+	return out
+}
+
 func wanted(s parse.Slots, platform string) bool {
 	if len(s.Platforms) >= 2 {
 		return slices.Contains(s.Platforms, platform)

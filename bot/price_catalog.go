@@ -20,6 +20,7 @@ type OfferDetail struct {
 	Freshness      string  `json:"freshness"`                 // live (≤ 6 h), recent (≤ 3 days), dated
 	FreshnessLabel string  `json:"freshness_label"`           // "live", "recent", "dated: 2026-03-21"
 	AvailableCount int     `json:"available_count,omitempty"` // cards the source saw free, when it says
+	Confidence     string  `json:"confidence,omitempty"`      // a sourced row's grade (high, medium, low); "" for catalogue data
 }
 
 // offerDetails looks up the catalogue offers behind a card's normalised
@@ -53,7 +54,7 @@ func (d offerDetails) of(key string, cards float64, lang string, now time.Time) 
 	}
 	return OfferDetail{SKU: o.SKU, Cards: cards, Regions: o.Regions, PricingType: string(o.Model), Term: o.Term,
 		Freshness: string(f), FreshnessLabel: knowledge.FreshnessText(f, o.ObservedAt, lang), AvailableCount: o.AvailableCount,
-		Area: knowledge.AreaOf(o, pr)}
+		Area: knowledge.AreaOf(o, pr), Confidence: string(o.Confidence)}
 }
 
 // notListed fills in the answer for a platform that lists none of the asked

@@ -82,6 +82,9 @@ func renderPrice(lang string, v PriceView, now time.Time) present.Doc {
 				fmt.Sprintf("%s 包月最低每卡每月 %s（%s，%s；按 730 小时折合 %s/卡时）——共 %d 个报价", gpuName(g), moneyStr(math.Round(v.PerMonth), o.Currency), platformName(lang, o.Platform), when, moneyStr(o.Price, o.Currency), n)))
 			continue
 		}
+		if o.Confidence == "low" {
+			when += tr(lang, ", low confidence", "，低可信度")
+		}
 		heads = append(heads, tr(lang,
 			fmt.Sprintf("%s from %s/card-hour (%s, %s, %s) — %d offers", gpuName(g), moneyStr(o.Price, o.Currency), platformName(lang, o.Platform), kind[0], when, n),
 			fmt.Sprintf("%s 最低 %s/卡时（%s，%s，%s）——共 %d 个报价", gpuName(g), moneyStr(o.Price, o.Currency), platformName(lang, o.Platform), kind[1], when, n)))
@@ -198,6 +201,9 @@ func renderPrice(lang string, v PriceView, now time.Time) present.Doc {
 		item := fmt.Sprintf(tr(lang, "%s — %s (%s, %s)", "%s — %s（%s，%s）"), platformName(lang, o.Platform), priceText(o), tr(lang, kind[0], kind[1]), when)
 		if len(v.GPUs) > 1 {
 			item = gpuName(o.GPU) + " " + item
+		}
+		if o.Confidence == "low" {
+			item += tr(lang, " · low confidence (a note or an estimate)", " · 低可信度（笔记或估计）")
 		}
 		if o.Regions > 1 {
 			item += tr(lang, fmt.Sprintf(" · %d regions", o.Regions), fmt.Sprintf(" · %d 个区域", o.Regions))
