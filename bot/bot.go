@@ -223,6 +223,9 @@ func (b *Bot) answer(ctx context.Context, m Message) Answer {
 	if m.Locale != "" && neutral(m) {
 		req.Lang = string(present.LangOf(m.Locale))
 	}
+	if clauses := splitEntries(req); clauses != nil {
+		return b.answerEntries(ctx, m, clauses) // several entries in one message (spend_multi.go)
+	}
 	req, planned := plan(req)
 	b.remember(ctx, m, req)
 	req = contextFromRequests(normalizeQuotes(req))

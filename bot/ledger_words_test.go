@@ -83,3 +83,25 @@ func TestPlanRentedIsBooked(t *testing.T) {
 		t.Errorf("plan rented: %s %q", a.Intent, a.Headline)
 	}
 }
+
+// TestSeveralEntriesInOneMessage: each amount of a statement is its own
+// entry (only the first was booked): $9,800 + $22,300 + $4,100 = $36,200
+// in February; ¥125,000 + ¥48,000 = ¥173,000 this month, in yuan.
+func TestSeveralEntriesInOneMessage(t *testing.T) {
+	b, _ := paceBot(t)
+	a := askPace(t, b, "Log: team Vision spent $9,800 on GPUs in Feb, team NLP $22,300, team Speech $4,100.")
+	if n := strings.Count(a.Text, "Saved #"); n != 3 {
+		t.Errorf("%d entries saved, want 3:\n%s", n, a.Text)
+	}
+	if r := askPace(t, b, "what did we spend in February 2026?"); !strings.Contains(r.Text, "$36,200.00") {
+		t.Errorf("February: %q", r.Headline)
+	}
+	a = askPace(t, b, "本月已经花了：H800 租赁 12.5 万，API 调用 4.8 万")
+	if n := strings.Count(a.Text, "已记账"); n != 2 || strings.Contains(a.Text, "$48,000") || !strings.Contains(a.Text, "¥48,000.00") {
+		t.Errorf("two entries in yuan:\n%s", a.Text)
+	}
+	// a question with two figures books nothing
+	if a := askPace(t, b, "we spent $9,800 and $4,100 — are we over budget?"); strings.Contains(a.Text, "Saved #") {
+		t.Errorf("a question booked entries:\n%s", a.Text)
+	}
+}
