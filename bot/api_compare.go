@@ -277,6 +277,9 @@ func apiEvalAsked(req parse.Request) (items float64, ok bool) {
 	if !reEvalWords.MatchString(t) {
 		return 0, false
 	}
+	if m := req.Slots.Method; m != "" && m != "inference" {
+		return 0, false // "lora … 2万条 … 外加跑eval": a fine-tune's data, the eval beside it
+	}
 	if req.Slots.Samples > 0 {
 		return req.Slots.Samples, true
 	}

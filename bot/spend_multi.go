@@ -20,6 +20,8 @@ var (
 	reEntryBreak = regexp.MustCompile(`[，,;；、]\s*|\s+and\s+|\s*以及\s*|\s*和\s*|\s*还有\s*`)
 	// reStatesSpend is a statement that money was spent or is to be booked
 	reStatesSpend = regexp.MustCompile(`(?i)\bspent\b|\blog\b|\brecord\b|\bbook\b|\bactuals?\b|\bpaid\b|花了|记录|记一下|记一笔|记账|支出|开销`)
+	// reOneTotal says the figures add up to one entry's total
+	reOneTotal = regexp.MustCompile(`共|总共|合计|一共|\btotal\b|in all|altogether|单价|each|apiece|per card|每张|每台`)
 	// reMonthWord is a month said in a clause
 	reMonthWord = regexp.MustCompile(`(?i)\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|\d{1,2}\s?月份?|本月|这个月|上个月|this month|last month`)
 )
@@ -29,8 +31,9 @@ var (
 // two or more.
 func splitEntries(req parse.Request) []string {
 	t := strings.TrimSpace(req.Text)
-	if req.Slash || !reStatesSpend.MatchString(t) || reAsksAnything.MatchString(strings.ToLower(t)) || req.Slots.ParamsB > 0 {
-		return nil
+	if req.Slash || !reStatesSpend.MatchString(t) || reAsksAnything.MatchString(strings.ToLower(t)) || req.Slots.ParamsB > 0 ||
+		reAtRate.MatchString(strings.ToLower(t)) || reOneTotal.MatchString(strings.ToLower(t)) {
+		return nil // "每卡时12元，共9216元": a rate and its total, one entry
 	}
 	var clauses []string
 	for _, c := range reEntryBreak.Split(t, -1) {
