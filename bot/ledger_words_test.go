@@ -105,3 +105,14 @@ func TestSeveralEntriesInOneMessage(t *testing.T) {
 		t.Errorf("a question booked entries:\n%s", a.Text)
 	}
 }
+
+// TestBudgetSetWithoutAnAmount: "set a monthly budget of abc" is a change
+// whose amount was not read: an error with the form, never the budgets
+// listed as if it had been a question.
+func TestBudgetSetWithoutAnAmount(t *testing.T) {
+	b, _ := paceBot(t)
+	a := askPace(t, b, "set a monthly budget of abc for team nlp")
+	if a.Err == "" || !strings.Contains(a.Text, "/gpu budget set") {
+		t.Errorf("no amount read: %q", a.Text)
+	}
+}

@@ -120,9 +120,19 @@ func budgetInWords(req parse.Request) (parse.Intent, []string, bool) {
 			// threshold on the budget it has (bot/budget keeps its amount)
 			return parse.Budget, append(args, "alerts="+m[1]), true
 		}
+		if reSetBudgetOf.MatchString(t) {
+			// "set a monthly budget of abc for team nlp": a change whose
+			// amount could not be read — the command says what it accepts,
+			// never shows the budgets as if nothing was asked
+			return parse.Budget, args, true
+		}
 	}
 	return parse.Budget, []string{"show"}, true
 }
+
+// reSetBudgetOf is a budget being set to an amount ("set a budget of …",
+// "预算设成…"), whatever the amount's words.
+var reSetBudgetOf = regexp.MustCompile(`\bset\b.{0,30}\bbudget\b.{0,12}\b(?:of|to|at)\b|budget\b.{0,20}\b(?:to|at|of)\b|预算.{0,6}(?:设成|设为|改成|改为|定为|调到)`)
 
 // spendInWords reads a question about what the team spent ("上个季度 Vast.ai
 // 跟 RunPod 各花了多少", "what did we spend on AWS in November") as a spend
