@@ -116,3 +116,22 @@ func TestBudgetSetWithoutAnAmount(t *testing.T) {
 		t.Errorf("no amount read: %q", a.Text)
 	}
 }
+
+// TestBudgetStatementsInWords: "Budget for project Atlas is $50k/month"
+// sets a budget (it was booked as $50,000 of spend); "budget for Research
+// at $120,000" is Research's; "还剩多少？超支了吗？" with no 预算 asks the budget:
+// ¥200,000 − (¥125,000 + ¥48,000) = ¥27,000 left.
+func TestBudgetStatementsInWords(t *testing.T) {
+	b, _ := paceBot(t)
+	if a := askPace(t, b, "Budget for project Atlas is $50k/month."); a.Intent != parse.Budget || !strings.Contains(a.Headline, "$50,000.00 a month") {
+		t.Errorf("budget statement: %s %q", a.Intent, a.Headline)
+	}
+	if a := askPace(t, b, "Set Q2 GPU budget for Research at $120,000."); !strings.Contains(a.Headline, "team research") {
+		t.Errorf("budget for Research: %q", a.Headline)
+	}
+	askPace(t, b, "设置预算：大模型项目每月 20 万人民币")
+	askPace(t, b, "本月已经花了：H800 租赁 12.5 万，API 调用 4.8 万")
+	if a := askPace(t, b, "还剩多少？超支了吗？"); a.Intent != parse.Budget || !strings.Contains(a.Text, "¥27,000.00") {
+		t.Errorf("还剩多少: %s %q", a.Intent, a.Text)
+	}
+}

@@ -50,9 +50,9 @@ var reAlertAt = regexp.MustCompile(`(?:告警阈值|告警|提醒|预警|alerts?
 
 var (
 	// a budget is being changed: "改成", "设个", "set", "raise … to"
-	reBudgetChange = regexp.MustCompile(`预算.{0,12}(?:改成|改为|设成|设为|调到|调整为|定为|设置为|提到|提高到|降到|加到)|(?:设个|设一个|建|建个|新建|加进|加入|设置|设|定个).{0,8}预算|预算.{0,6}(?:封顶|上限)|(?:set|create|add|raise|lower|increase|reduce|change|update|make)\b.{0,40}\bbudget|budget.{0,40}\b(?:should be|to \$|to ¥|set to|raised to|lowered to|make it)|\bcap\b[^.?!]{0,30}\bat\b|(?:set|add|create|turn on)\b.{0,20}\balerts?\b.{0,60}\bbudget|(?:设|设置|加|开).{0,6}(?:告警|提醒|预警).{0,20}预算|预算.{0,20}(?:设|设置|加|开).{0,6}(?:告警|提醒|预警)`)
+	reBudgetChange = regexp.MustCompile(`(?i)budget (?:for|of) [^.?!]{1,40}\b(?:is|=|will be)\s*[$¥￥\d]|预算(?:是|为)\s*[¥￥$\d]|预算.{0,12}(?:改成|改为|设成|设为|调到|调整为|定为|设置为|提到|提高到|降到|加到)|(?:设个|设一个|建|建个|新建|加进|加入|设置|设|定个).{0,8}预算|预算.{0,6}(?:封顶|上限)|(?:set|create|add|raise|lower|increase|reduce|change|update|make)\b.{0,40}\bbudget|budget.{0,40}\b(?:should be|to \$|to ¥|set to|raised to|lowered to|make it)|\bcap\b[^.?!]{0,30}\bat\b|(?:set|add|create|turn on)\b.{0,20}\balerts?\b.{0,60}\bbudget|(?:设|设置|加|开).{0,6}(?:告警|提醒|预警).{0,20}预算|预算.{0,20}(?:设|设置|加|开).{0,6}(?:告警|提醒|预警)`)
 	// a budget is asked about: status, what is left, over or under
-	reBudgetAsk    = regexp.MustCompile(`预算|budget|\bcap\b[^.?!]{0,30}\bat\b`)
+	reBudgetAsk    = regexp.MustCompile(`预算|超支|budget|overspent|\bcap\b[^.?!]{0,30}\bat\b`)
 	reBudgetStatus = regexp.MustCompile(`还剩|剩多少|剩下|剩余|超了|超没超|超支|超出|会不会超|超预算|用了多少|用掉|花到|花了|花掉|执行|进度|情况|状态|多少了|百分之多少|\bleft\b|remaining|\bover\b|\bunder\b|on track|status|burn|pace|land|how much of|used|spent|headroom`)
 	// a budget that sizes a purchase or a job, not the ledger's
 	reBudgetForJob = regexp.MustCompile(`推荐|什么卡|哪张卡|用什么|怎么配|怎么搭配|买什么|能买|能租|够买|够租|够跑|跑多少|which (?:gpu|card)|recommend|what (?:gpu|card)|can (?:we|i) (?:buy|rent|afford)|afford`)
@@ -108,6 +108,10 @@ func budgetInWords(req parse.Request) (parse.Intent, []string, bool) {
 			// "set a monthly budget of ¥30,000 for team nlp": the team named
 			// in words, as spend entries are booked to it
 			args = append(args, "team="+teamWord(req.Text))
+		case reBudgetFor.MatchString(req.Text):
+			// "Set Q2 GPU budget for Research at $120,000": a name after
+			// "budget for", booked as a team's
+			args = append(args, "team="+strings.ToLower(reBudgetFor.FindStringSubmatch(req.Text)[1]))
 		}
 		if amount != nil {
 			if m := reAlertAt.FindStringSubmatch(t); m != nil {
@@ -129,6 +133,10 @@ func budgetInWords(req parse.Request) (parse.Intent, []string, bool) {
 	}
 	return parse.Budget, []string{"show"}, true
 }
+
+// reBudgetFor is the name a budget is set for: "budget for Research at
+// $120,000", "budget for project Atlas is $50k".
+var reBudgetFor = regexp.MustCompile(`(?i)budget for (?:team |project |the )?([A-Za-z][\w-]{1,30})\b`)
 
 // reSetBudgetOf is a budget being set to an amount ("set a budget of …",
 // "预算设成…"), whatever the amount's words.

@@ -205,7 +205,7 @@ func (h *Handler) Handle(ctx context.Context, m bot.Message, req parse.Request, 
 	}
 	a.Result = States(states)
 	pick, named := pickState(states, m.Text)
-	if (verb == "show" || verb == "list") && pick >= 0 && reLeftAsk.MatchString(strings.ToLower(m.Text)) && (named || len(states) == 1) {
+	if (verb == "show" || verb == "list") && pick >= 0 && reLeftAsk.MatchString(strings.ToLower(m.Text)) && (named || len(states) == 1 || states[pick].Budget.Project == Team) {
 		// "nlp 这个月预算还剩多少？", "how much over or under budget is
 		// infra?": the budget named, what is left (or over), first
 		a.Text += leftLine(states[pick], a.Lang)
@@ -415,6 +415,11 @@ func pickState(states []State, text string) (pick int, named bool) {
 	}
 	if len(states) == 0 {
 		return -1, false
+	}
+	for i, st := range states {
+		if st.Budget.Project == Team {
+			return i, false // none named: the whole team's, when there is one
+		}
 	}
 	return 0, false
 }
