@@ -71,6 +71,10 @@ func TestTrainingImagesAreSteps(t *testing.T) {
 			t.Errorf("%q: images used as %q, want the training set", c.text, a.Used["images"])
 		}
 	}
+	// a small set is repeated to the usual 1,000 steps, not trained for 30
+	if a := askOne(t, "SDXL LoRA on 30 images with a 3090, how long?"); !strings.Contains(a.Headline, "1,000 steps") {
+		t.Errorf("30 images: %q, want the usual 1,000 steps", a.Headline)
+	}
 	// generating stays generating: "出图3000张" prices 3,000 images
 	if a := askOne(t, "SDXL 出图3000张，4090要多久"); strings.Contains(a.Used["images"], "training set") {
 		t.Errorf("generation read as training: %v", a.Used)

@@ -53,7 +53,14 @@ func (b *Bot) image(ctx context.Context, a *Answer, req parse.Request) error {
 		batch := max(s.Batch, 1)
 		in.TrainSteps = int(math.Ceil(s.Images * epochs / float64(batch)))
 		in.Images = 0
-		a.use("images", fmt.Sprintf("the training set: %s images × %s epoch(s) ÷ batch %d = %d optimizer steps", trimNum(s.Images), trimNum(epochs), batch, in.TrainSteps))
+		how := fmt.Sprintf("the training set: %s images × %s epoch(s) ÷ batch %d = %d optimizer steps", trimNum(s.Images), trimNum(epochs), batch, in.TrainSteps)
+		if s.Epochs == 0 && in.TrainSteps < advisor.DefaultImageTrainSteps {
+			// "SDXL LoRA on 30 images": a small set is repeated (kohya's
+			// repeats) to the usual step count, not trained for 30 steps
+			in.TrainSteps = advisor.DefaultImageTrainSteps
+			how = fmt.Sprintf("the training set: %s images, repeated to the usual %d optimizer steps (say epochs= or steps= to change it)", trimNum(s.Images), in.TrainSteps)
+		}
+		a.use("images", how)
 		if s.Epochs > 0 {
 			a.use("epochs", "passes over the training images")
 		}

@@ -68,3 +68,15 @@ func TestSampleLengthsAndDaysAMonth(t *testing.T) {
 		t.Errorf("8 h a day, no days said: %v h/month, want 8 × 365/12 = 243.33", s.HoursPerMonth)
 	}
 }
+
+// TestMayIsAMonthWhenSpendIsBooked: "Research spent $45,500 in May" books
+// to May (it went to today's month); "may i ask…" stays a word.
+func TestMayIsAMonthWhenSpendIsBooked(t *testing.T) {
+	p := New(knowledge.MustShipped())
+	if s := p.Parse("Research spent $45,500 in May").Slots; s.Month != "05" {
+		t.Errorf("in May: month %q, want 05", s.Month)
+	}
+	if s := p.Parse("may i ask how much a 4090 costs").Slots; s.Month != "" {
+		t.Errorf("may i ask: month %q, want none", s.Month)
+	}
+}

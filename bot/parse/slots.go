@@ -786,7 +786,7 @@ func (x extractor) misc(t *text, f *features) {
 	}
 	if f.month == "" {
 		if f.month = termOf(vocab.monthBack, t.s, compact(t.s)); f.month == "" {
-			if m := reMonthName.FindStringSubmatch(t.s); m != nil && (m[1] != "may" && m[1] != "mar" || strings.Contains(t.s, "spend")) {
+			if m := reMonthName.FindStringSubmatch(t.s); m != nil && (m[1] != "may" && m[1] != "mar" || containsAny(t.s, "spend", "spent", "paid", "budget", "log ", "in "+m[1], "for "+m[1], "during "+m[1])) {
 				f.month = fmt.Sprintf("%02d", vocab.months[m[1]])
 			}
 		}
