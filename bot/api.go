@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -67,6 +68,13 @@ func (b *Bot) api(ctx context.Context, a *Answer, req parse.Request) error {
 			req.Slots.Missing = slices.DeleteFunc(slices.Clone(req.Slots.Missing), func(k string) bool { return k == "params_b" })
 			sized = m.ID
 		}
+	}
+	if sh := req.Slots.InputShare; sh > 0 && sh < 1 && req.Slots.InputTokens == 0 && req.Slots.OutputTokens == 0 {
+		// "每天 2 亿输入 + 4000 万输出": the split stated is the requests'
+		// shape, at the default 1,500 tokens a request (1,000 + 500)
+		in := int(math.Round(1500 * sh))
+		req.Slots.InputTokens, req.Slots.OutputTokens = max(in, 1), max(1500-in, 1)
+		a.use("input_share", "the input:output split: each request's shape")
 	}
 	if err := b.cost(ctx, a, req); err != nil {
 		return err

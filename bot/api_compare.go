@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"regexp"
 	"strconv"
@@ -51,6 +52,11 @@ func splitOf(text string, s parse.Slots) apiSplit {
 	}
 	if sp := splitIn(strings.ToLower(segs[0])); sp.said != "" {
 		return sp
+	}
+	if s.InputShare > 0 && s.InputShare < 1 {
+		// two volumes read by the parser ("输入 5 亿、输出 1 亿"), no ratio in words
+		r := math.Round(s.InputShare/(1-s.InputShare)*100) / 100
+		return apiSplit{share: s.InputShare, said: fmt.Sprint(r) + ":1"}
 	}
 	if s.InputTokens > 0 && s.OutputTokens > 0 {
 		in, out := float64(s.InputTokens), float64(s.OutputTokens)

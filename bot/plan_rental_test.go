@@ -128,3 +128,19 @@ func TestPurchasePriceAsked(t *testing.T) {
 		t.Errorf("the budget is ignored: %v", a.Ignored)
 	}
 }
+
+// TestAPIsAtTheVolumesGiven: at 5 亿 in + 1 亿 out a month, Doubao
+// (doubao-1.5-pro ¥0.8 in / ¥2 out per M) is 500 × 0.8 + 100 × 2 = ¥600
+// and Kimi (moonshot-v1-8k $0.2 / $2.0 = ¥1.44 / ¥14.4 at 7.2) is 500 ×
+// 1.44 + 100 × 14.4 = ¥2,160. DeepSeek at 2 亿 in + 4000 万 out a day:
+// 365/12 × (200 × ¥1.944 + 40 × ¥7.92) = ¥21,462 a month.
+func TestAPIsAtTheVolumesGiven(t *testing.T) {
+	a := askOne(t, "Kimi 和豆包哪个便宜，每月输入 5 亿、输出 1 亿 token")
+	if !strings.Contains(a.Headline, "¥600") || !strings.Contains(a.Headline, "¥2,160") {
+		t.Errorf("Kimi vs Doubao at 5 亿 + 1 亿: %q", a.Headline)
+	}
+	a = askOne(t, "每天 2 亿输入 token + 4000 万输出 token，DeepSeek API 每月多少")
+	if !strings.Contains(a.Headline, "¥21,462") {
+		t.Errorf("DeepSeek at 2 亿 + 4000 万 a day: %q", a.Headline)
+	}
+}

@@ -42,6 +42,11 @@ var (
 		`|`+num+`\s?(k)?\s?(?:qps|rps|req(?:uest)?s?/s)\s?(?:at\s)?(?:peak|峰值)`, true, "peak", "峰值", "高峰", "最高")
 	reAvgRPS = rx(`(?:average|avg|mean|平均|均值|日常|平时)\s?(?:load|负载|是|为|of|at|:|=)?\s?(?:也就|大概|约|一般|差不多|就)?\s?`+num+`\s?(k)?\s?(?:qps|rps|req(?:uest)?s?/s|requests? per second|次/秒)?(?P<end>$|[^0-9a-z%])`+
 		`|(?:/|,)\s?`+num+`\s?(k)?\s?(?:qps|rps)?\s?(?:avg|average|mean)\b()`, true, "average", "avg", "mean", "平均", "均值", "日常", "平时")
+	// reVolumeSplit is a load said as two volumes: "输入 5 亿、输出 1 亿",
+	// "2 亿输入 token + 4000 万输出 token", "400M input + 100M output tokens"
+	reVolumeSplit = regexp.MustCompile(`输入\s?` + num + `\s?(亿|千万|百万|万)\s?(?:个\s?)?(?:tokens?)?\s?[、，,+和与及/ ]*\s?输出\s?` + num + `\s?(亿|千万|百万|万)` +
+		`|` + num + `\s?(亿|千万|百万|万)\s?(?:个\s?)?(?:tokens?\s?)?输入\s?(?:tokens?)?\s?[、，,+和与及/ ]*\s?` + num + `\s?(亿|千万|百万|万)\s?(?:个\s?)?(?:tokens?\s?)?输出` +
+		`|` + num + `\s?([kmb])\s?(?:input|in)\s?(?:tokens?)?\s?(?:\+|and|,|/)\s?` + num + `\s?([kmb])\s?(?:output|out)\b`)
 	// reTokensNext opens what follows a figure that counts tokens
 	reTokensNext = regexp.MustCompile(`^\s?(?:input|output|in\b|out\b|prompt|context|tokens?|tok\b|输入|输出|上下文|token)`)
 	// "日活2万", "DAU 20k", "20k daily users", "每天2万用户"
@@ -101,6 +106,28 @@ func (x extractor) frame(t *text, f *features) {
 			return false
 		}
 		s.TPSPerUser = v
+		return true
+	})
+	t.take(reVolumeSplit, 0, func(m []string, at int) bool {
+		// "每月输入 5 亿、输出 1 亿", "每天 2 亿输入 + 4000 万输出", "400M input +
+		// 100M output tokens a day": a load's two volumes — its total and
+		// its split, never a request's lengths or a model's size
+		in, ok1 := Number(m[1] + m[2] + m[5] + m[6] + m[9] + m[10])
+		out, ok2 := Number(m[3] + m[4] + m[7] + m[8] + m[11] + m[12])
+		if !ok1 || !ok2 || in+out < 1e5 || s.TokensPerDay != 0 {
+			return false
+		}
+		total := in + out
+		// the period said next to the volumes ("每天 2 亿输入…", "… tokens a
+		// month"), else per day; one said elsewhere ("API 每月多少") asks the bill's
+		near := t.s[max(0, at-15):at] + " " + t.s[at+len(m[0]):min(len(t.s), at+len(m[0])+18)]
+		if containsAny(near, "每月", "一个月", "每个月", "月均", "a month", "per month", "monthly", "/month") && !containsAny(near, "每天", "每日", "日均", "a day", "per day", "daily", "/day") {
+			f.note(fmt.Sprintf("%s tokens a month read as %s a day (365/12 days a month)", trim(total), trim(total/daysPerMonth)))
+			total /= daysPerMonth
+		}
+		s.TokensPerDay = total
+		s.InputShare = in / (in + out)
+		f.note(fmt.Sprintf("input %s and output %s read as %s%% input", trim(in), trim(out), trim(100*s.InputShare)))
 		return true
 	})
 	x.deadline(t, f)

@@ -80,3 +80,22 @@ func TestMayIsAMonthWhenSpendIsBooked(t *testing.T) {
 		t.Errorf("may i ask: month %q, want none", s.Month)
 	}
 }
+
+// TestLoadInTwoVolumes: "每月输入 5 亿、输出 1 亿" is 6 亿 tokens a month, 5/6
+// of them input (it was read as input_tokens=5, output_tokens=1); "每天 2
+// 亿输入 token + 4000 万输出" is 2.4 亿 a day, never a 0.2 B model.
+func TestLoadInTwoVolumes(t *testing.T) {
+	p := New(knowledge.MustShipped())
+	s := p.Parse("Kimi 和豆包哪个便宜，每月输入 5 亿、输出 1 亿 token").Slots
+	if got, want := s.TokensPerDay, 6e8/(365.0/12); got < want*0.999 || got > want*1.001 || s.InputShare < 0.833 || s.InputShare > 0.834 || s.InputTokens != 0 {
+		t.Errorf("每月输入 5 亿、输出 1 亿: %+v", s)
+	}
+	s = p.Parse("每天 2 亿输入 token + 4000 万输出 token，DeepSeek API 每月多少").Slots
+	if s.TokensPerDay != 2.4e8 || s.ParamsB != 0 || s.InputShare < 0.833 || s.InputShare > 0.834 {
+		t.Errorf("每天 2 亿输入 + 4000 万输出: %+v", s)
+	}
+	s = p.Parse("deepseek api for 400M input + 100M output tokens a day, monthly cost?").Slots
+	if s.TokensPerDay != 5e8 || s.InputShare != 0.8 {
+		t.Errorf("400M input + 100M output a day: %+v", s)
+	}
+}
