@@ -173,9 +173,6 @@ type Serving struct {
 	ExpertCoverage   float64     `json:"expert_coverage,omitempty"`
 	Lines            []Line      `json:"lines"`
 	Assumptions      []Text      `json:"assumptions"`
-	// Notes are Assumptions as values, in its order; bot/present words
-	// them (present.WordServing), and the lines by key.
-	Notes []ServeNote `json:"-"`
 
 	stepWeights, kvBytes, pfFLOPs float64 // for the lines, written only for the replica answered
 }
@@ -329,133 +326,50 @@ func (s *Serving) lines(g knowledge.GPU, mem Memory) {
 			num(round(s.ExpertCoverage*100, 1)), sh.ActiveExperts, sh.Experts, s.Concurrency)
 	}
 	s.Lines = append(s.Lines,
-		Line{Key: "concurrency", Label: servingLabel("concurrency"), Value: float64(s.Concurrency), Unit: "requests",
+		Line{Key: "concurrency", Label: txt("concurrent sequences", "并发序列数"), Value: float64(s.Concurrency), Unit: "requests",
 			How: fmt.Sprintf("KV cache on %d × %s holds %d sequences of %d tokens on average (%d in + %d out ÷ 2)", s.Cards, g.Name, s.ConcurrencyLimit, s.Context, s.InputTokens, s.OutputTokens)},
-		Line{Key: "prefill", Label: servingLabel("prefill"), Value: round(s.PrefillSeconds*1000, 2), Unit: "ms",
+		Line{Key: "prefill", Label: txt("prefill, one request", "单请求预填充"), Value: round(s.PrefillSeconds*1000, 2), Unit: "ms",
 			How: fmt.Sprintf("(%d tokens × 2 × %s active params + 2 × %d layers × %d hidden × %d²) = %s FLOP ÷ (%d × %s TFLOPS %s × %s)",
 				s.InputTokens, sci(sh.ComputeB*1e9), sh.Layers, sh.Hidden, s.InputTokens, sci(pfFLOPs), s.Cards, num(peak), peakName, num(eff.Prefill))},
-		Line{Key: "ttft_ms", Label: servingLabel("ttft_ms"), Value: s.TTFTms, Unit: "ms",
+		Line{Key: "ttft_ms", Label: txt("time to first token", "首 token 延迟"), Value: s.TTFTms, Unit: "ms",
 			How: fmt.Sprintf("prefill %s ms + one step overhead %s ms, with no queue", num(round(s.PrefillSeconds*1000, 2)), num(stepOverheadS*1000))},
-		Line{Key: "step_memory", Label: servingLabel("step_memory"), Value: round(s.StepMemoryS*1000, 3), Unit: "ms",
+		Line{Key: "step_memory", Label: txt("decode step, bandwidth bound", "解码单步（带宽瓶颈）"), Value: round(s.StepMemoryS*1000, 3), Unit: "ms",
 			How: fmt.Sprintf("(%s + %d × %s GB KV%s) ÷ (%d × %s GB/s × %s)", weightHow, s.Concurrency, num(round(sh.KVBytes(s.Context)*mem.Workload.kvScale()/bytesPerGB, 4)), kvCopies(sh, s.Cards), s.Cards, num(g.BandwidthGBs), num(eff.BW))},
-		Line{Key: "step_compute", Label: servingLabel("step_compute"), Value: round(s.StepComputeS*1000, 3), Unit: "ms",
+		Line{Key: "step_compute", Label: txt("decode step, compute bound", "解码单步（算力瓶颈）"), Value: round(s.StepComputeS*1000, 3), Unit: "ms",
 			How: fmt.Sprintf("%d × (2 × %s + 4 × %d × %d × %d) FLOP ÷ (%d × %s TFLOPS × %s)", s.Concurrency, sci(sh.ComputeB*1e9), sh.Layers, sh.Hidden, s.Context, s.Cards, num(peak), num(eff.Decode))},
 	)
 	if s.Cards > 1 {
-		s.Lines = append(s.Lines, Line{Key: "step_comm", Label: servingLabel("step_comm"), Value: round(s.StepCommS*1000, 3), Unit: "ms",
+		s.Lines = append(s.Lines, Line{Key: "step_comm", Label: txt("decode step, all-reduces", "解码单步（卡间通信）"), Value: round(s.StepCommS*1000, 3), Unit: "ms",
 			How: fmt.Sprintf("%d layers × 2 × (latency + 2×(%d−1)/%d × %d × %d × 2 bytes ÷ %s)", sh.Layers, s.Cards, s.Cards, s.Concurrency, sh.Hidden, linkHow(g))})
 	}
 	moe := ""
 	if s.StepMoES > 0 {
-		s.Lines = append(s.Lines, Line{Key: "step_moe", Label: servingLabel("step_moe"), Value: round(s.StepMoES*1000, 3), Unit: "ms",
+		s.Lines = append(s.Lines, Line{Key: "step_moe", Label: txt("decode step, expert routing", "解码单步（专家路由）"), Value: round(s.StepMoES*1000, 3), Unit: "ms",
 			How: fmt.Sprintf("%d MoE layers × (%s µs routing + %s%% × %d experts × %s µs per expert touched)", sh.MoELayers, num(moeDispatchS*1e6),
 				num(round(s.ExpertCoverage*100, 1)), sh.Experts, num(moeExpertS*1e6))})
 		moe = fmt.Sprintf(" + %s ms expert routing", num(round(s.StepMoES*1000, 3)))
 	}
 	s.Lines = append(s.Lines,
-		Line{Key: "step", Label: servingLabel("step"), Value: round(s.StepSeconds*1000, 3), Unit: "ms",
+		Line{Key: "step", Label: txt("decode step", "解码单步"), Value: round(s.StepSeconds*1000, 3), Unit: "ms",
 			How: fmt.Sprintf("max(%s, %s) ms (%s bound) + %s ms all-reduce%s + %s ms overhead", num(round(s.StepMemoryS*1000, 3)), num(round(s.StepComputeS*1000, 3)), s.Bound, num(round(s.StepCommS*1000, 3)), moe, num(stepOverheadS*1000))},
-		Line{Key: "per_sequence_tps", Label: servingLabel("per_sequence_tps"), Value: round(s.PerSequenceTPS, 1), Unit: "tokens/s", How: "1 ÷ step"},
-		Line{Key: "tokens_per_s", Label: servingLabel("tokens_per_s"), Value: round(s.TokensPerS, 1), Unit: "tokens/s",
+		Line{Key: "per_sequence_tps", Label: txt("decode speed per user", "单用户解码速度"), Value: round(s.PerSequenceTPS, 1), Unit: "tokens/s", How: "1 ÷ step"},
+		Line{Key: "tokens_per_s", Label: txt("output tokens/s per replica", "单副本输出 tokens/s"), Value: round(s.TokensPerS, 1), Unit: "tokens/s",
 			How: fmt.Sprintf("%d × %d ÷ (%d × %s s prefill + %d × %s s per step)", s.Concurrency, s.OutputTokens, s.Concurrency, num(round(s.PrefillSeconds, 4)), s.OutputTokens, num(round(s.StepSeconds, 5)))},
 	)
-	s.Notes = append(s.Notes,
-		ServeNote{Kind: ServeKernel, Class: s.Class, GPU: g.Name, BWPct: eff.BW * 100, PrefillPct: eff.Prefill * 100, DecodePct: eff.Decode * 100, Peak: peakName},
-		ServeNote{Kind: ServeBatching, In: s.InputTokens, Out: s.OutputTokens, Concurrency: s.Concurrency})
-	if sh.MoE() {
-		s.Notes = append(s.Notes, ServeNote{Kind: ServeMoE, ActiveB: round(sh.ComputeB, 2)},
-			ServeNote{Kind: ServeMoERouting, RoutingUS: moeDispatchS * 1e6, ExpertUS: moeExpertS * 1e6})
-	}
-	for _, n := range s.Notes {
-		s.Assumptions = append(s.Assumptions, n.text())
-	}
-}
-
-// ServeNote is one assumption of a serving estimate as a kind and the
-// operands its sentence names; bot/present words it. The fields a kind
-// does not use are zero.
-type ServeNote struct {
-	Kind ServeNoteKind
-	// ServeKernel: the kernel class on the card (its name), the shares of
-	// bandwidth and of the Peak ("BF16/FP16", "FP8") reached, in percent.
-	Class                        KernelClass
-	GPU, Peak                    string
-	BWPct, PrefillPct, DecodePct float64
-	// ServeBatching: tokens in and out per request, sequences batched.
-	In, Out, Concurrency int
-	// ServeMoE: the active parameters, billions (2 decimals).
-	ActiveB float64
-	// ServeMoERouting: µs of routing per MoE layer and per expert touched.
-	RoutingUS, ExpertUS float64
-	// Text is a sentence worded where it is made (ServeWorded: how the
-	// card runs the precision, from runsOn).
-	Text Text
-}
-
-// ServeNoteKind names what a ServeNote says.
-type ServeNoteKind string
-
-// A serving estimate's assumptions.
-const (
-	ServeKernel     ServeNoteKind = "kernel"      // the kernel class's calibrated efficiencies
-	ServeBatching   ServeNoteKind = "batching"    // tokens per request, continuous batching, TTFT
-	ServeMoE        ServeNoteKind = "moe"         // FLOPs from the active parameters
-	ServeMoERouting ServeNoteKind = "moe_routing" // expert routing's cost per step
-	ServeWorded     ServeNoteKind = "worded"      // Text, worded where it is made
-)
-
-// text is the note's sentence while Serving still carries its words;
-// present.ServeNote writes the same (TestServingWordsMatchEngine holds them
-// equal). It goes, with servingLabel, once readers call
-// present.WordServing.
-func (n ServeNote) text() Text {
-	switch n.Kind {
-	case ServeKernel:
-		return txt(fmt.Sprintf("kernel class %s on %s: %s%% of memory bandwidth in decode, %s%% of the %s tensor peak in prefill and %s%% in batched decode (calibrated on published TensorRT-LLM, llama.cpp, MLC-LLM and ExLlama results)",
-			n.Class, n.GPU, num(n.BWPct), num(n.PrefillPct), n.Peak, num(n.DecodePct)),
+	s.Assumptions = append(s.Assumptions,
+		txt(fmt.Sprintf("kernel class %s on %s: %s%% of memory bandwidth in decode, %s%% of the %s tensor peak in prefill and %s%% in batched decode (calibrated on published TensorRT-LLM, llama.cpp, MLC-LLM and ExLlama results)",
+			s.Class, g.Name, num(eff.BW*100), num(eff.Prefill*100), peakName, num(eff.Decode*100)),
 			fmt.Sprintf("内核类别 %s（%s）：解码达到显存带宽的 %s%%，预填充达到 %s 峰值的 %s%%，批量解码 %s%%（按公开的 TensorRT-LLM、llama.cpp、MLC-LLM、ExLlama 结果校准）",
-				n.Class, n.GPU, num(n.BWPct), n.Peak, num(n.PrefillPct), num(n.DecodePct)))
-	case ServeBatching:
-		return txt(fmt.Sprintf("%d tokens in and %d out per request; continuous batching of %d sequences; TTFT is the prompt's own prefill with no queue", n.In, n.Out, n.Concurrency),
-			fmt.Sprintf("每个请求输入 %d、输出 %d token；连续批处理 %d 条序列；首 token 延迟按无排队时该请求自身的预填充计算", n.In, n.Out, n.Concurrency))
-	case ServeMoE:
-		return txt(fmt.Sprintf("mixture of experts: FLOPs from the %sB active parameters; each step reads the shared weights and the experts the batch selects (uniform routing)", num(n.ActiveB)),
-			fmt.Sprintf("混合专家：计算量按激活参数 %sB；每步读取共享权重和本批次选中的专家（按均匀路由估计）", num(n.ActiveB)))
-	case ServeMoERouting:
-		return txt(fmt.Sprintf("each decode step also pays expert routing (%s µs per MoE layer) and a fixed %s µs per expert a card touches, calibrated on SGLang v0.5.7 serving DeepSeek-R1 on 8 × H200 (InferenceX, 2026-03); engines from before 2025 measured up to 5× slower at small batch", num(n.RoutingUS), num(n.ExpertUS)),
-			fmt.Sprintf("每个解码步还要付出专家路由开销（每个 MoE 层 %s µs）和每张卡每触及一个专家 %s µs 的固定开销，按 SGLang v0.5.7 在 8 × H200 上部署 DeepSeek-R1 的实测校准（InferenceX，2026-03）；2025 年以前的引擎在小批量下实测慢到 5 倍", num(n.RoutingUS), num(n.ExpertUS)))
-	case ServeWorded:
-		return n.Text
+				s.Class, g.Name, num(eff.BW*100), peakName, num(eff.Prefill*100), num(eff.Decode*100))),
+		txt(fmt.Sprintf("%d tokens in and %d out per request; continuous batching of %d sequences; TTFT is the prompt's own prefill with no queue", s.InputTokens, s.OutputTokens, s.Concurrency),
+			fmt.Sprintf("每个请求输入 %d、输出 %d token；连续批处理 %d 条序列；首 token 延迟按无排队时该请求自身的预填充计算", s.InputTokens, s.OutputTokens, s.Concurrency)))
+	if sh.MoE() {
+		s.Assumptions = append(s.Assumptions, txt(
+			fmt.Sprintf("mixture of experts: FLOPs from the %sB active parameters; each step reads the shared weights and the experts the batch selects (uniform routing)", num(round(sh.ComputeB, 2))),
+			fmt.Sprintf("混合专家：计算量按激活参数 %sB；每步读取共享权重和本批次选中的专家（按均匀路由估计）", num(round(sh.ComputeB, 2)))),
+			txt(fmt.Sprintf("each decode step also pays expert routing (%s µs per MoE layer) and a fixed %s µs per expert a card touches, calibrated on SGLang v0.5.7 serving DeepSeek-R1 on 8 × H200 (InferenceX, 2026-03); engines from before 2025 measured up to 5× slower at small batch", num(moeDispatchS*1e6), num(moeExpertS*1e6)),
+				fmt.Sprintf("每个解码步还要付出专家路由开销（每个 MoE 层 %s µs）和每张卡每触及一个专家 %s µs 的固定开销，按 SGLang v0.5.7 在 8 × H200 上部署 DeepSeek-R1 的实测校准（InferenceX，2026-03）；2025 年以前的引擎在小批量下实测慢到 5 倍", num(moeDispatchS*1e6), num(moeExpertS*1e6))))
 	}
-	return Text{}
-}
-
-// servingLabel names a serving line by its key while Line carries its
-// words (present.WordServing writes the same).
-func servingLabel(key string) Text {
-	switch key {
-	case "concurrency":
-		return txt("concurrent sequences", "并发序列数")
-	case "prefill":
-		return txt("prefill, one request", "单请求预填充")
-	case "ttft_ms":
-		return txt("time to first token", "首 token 延迟")
-	case "step_memory":
-		return txt("decode step, bandwidth bound", "解码单步（带宽瓶颈）")
-	case "step_compute":
-		return txt("decode step, compute bound", "解码单步（算力瓶颈）")
-	case "step_comm":
-		return txt("decode step, all-reduces", "解码单步（卡间通信）")
-	case "step_moe":
-		return txt("decode step, expert routing", "解码单步（专家路由）")
-	case "step":
-		return txt("decode step", "解码单步")
-	case "per_sequence_tps":
-		return txt("decode speed per user", "单用户解码速度")
-	case "tokens_per_s":
-		return txt("output tokens/s per replica", "单副本输出 tokens/s")
-	}
-	return Text{}
 }
 
 // kvCopies writes how many cards read each KV value, where tensor
