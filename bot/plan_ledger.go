@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"regexp"
 	"strconv"
 	"strings"
@@ -219,7 +220,7 @@ func spendStatedInWords(req parse.Request) (parse.Request, bool) {
 	if !rePaidPast.MatchString(t) || reAsksAnything.MatchString(t) {
 		return req, false
 	}
-	amt := cmpMoney(s.Amount, s.Price, s.Budget)
+	amt := cmp.Or(s.Amount, s.Price, s.Budget)
 	if amt == nil {
 		amt = lastAmount(t)
 	}
@@ -251,14 +252,4 @@ func unitsRented(t string, cards int) int {
 		return n
 	}
 	return 0
-}
-
-// cmpMoney is the first amount given.
-func cmpMoney(ms ...*parse.Money) *parse.Money {
-	for _, m := range ms {
-		if m != nil {
-			return m
-		}
-	}
-	return nil
 }

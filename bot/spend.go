@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
 	"regexp"
 	"strings"
 	"sync"
@@ -501,7 +500,7 @@ func ratedEntry(sl parse.Slots, text string, a *Answer) parse.Slots {
 		card /= float64(sl.Cards)
 		a.use("quote_per", "the rate is the machine's: divided by its cards")
 	}
-	total := parse.Money{Amount: round2(card * sl.Hours * float64(max(sl.Cards, 1))), Currency: rate.Currency}
+	total := parse.Money{Amount: advisor.RentalTotal(card, sl.Cards, sl.Hours).Total, Currency: rate.Currency} // the engine's arithmetic
 	sl.Amount, sl.Price = &total, nil
 	a.use("price", "the rate: the amount is rate × hours × cards")
 	return sl
@@ -509,8 +508,6 @@ func ratedEntry(sl parse.Slots, text string, a *Answer) parse.Slots {
 
 // reAtRate is a rate said after the hours: "at $1.65", "单价", "每小时".
 var reAtRate = regexp.MustCompile(`\bat\s?[$¥￥]?\s?\d|单价|每小时|每卡时|/卡时|/小时|/hr|/h\b|per (?:gpu-?)?hour`)
-
-func round2(v float64) float64 { return math.Round(v*100) / 100 }
 
 // reGPUArg reads the card a report is filtered by: gpu=h100 (the family:
 // every memory size and form factor of it), gpu=h100-pcie (that card).
